@@ -1,0 +1,61 @@
+/**
+ * The shared input reader (cli-contract-drafts.md §13.1) for every file argument: follows symlinks, refuses what is
+ * not a regular file without reading it, and reads `-` from stdin where allowed.
+ */
+import { openSync, closeSync, fstatSync, readFileSync, statSync, constants } from 'node:fs';
+import { EXIT, HandoffError } from '../errors.js';
+
+export function fileTypeName(st: import('node:fs').Stats): string {
+  if (st.isDirectory()) return 'directory';
+  if (st.isFIFO()) return 'FIFO';
+  if (st.isSocket()) return 'socket';
+  if (st.isCharacterDevice()) return 'character device';
+  if (st.isBlockDevice()) return 'block device';
+  if (st.isSymbolicLink()) return 'symlink';
+  return 'special file';
+}
+
+const notRegular = (path: string, type: string): HandoffError =>
+  new HandoffError('INPUT_NOT_REGULAR', EXIT.USAGE, `${JSON.stringify(path)} is a ${type}, not a regular file; it was not read`);
+
+const unreadable = (path: string, e: unknown): HandoffError =>
+  new HandoffError('UNREADABLE_INPUT', EXIT.USAGE, `cannot read ${JSON.stringify(path)}: ${(e as Error).message}`);
+
+/** Checks that `path` names a readable regular file (following symlinks) without reading it. Returns its size. */
+export function checkRegularFile(path: string): number {
+  let st;
+  try {
+    st = statSync(path);
+  } catch (e) {
+    throw unreadable(path, e);
+  }
+  if (!st.isFile()) throw notRegular(path, fileTypeName(st));
+  return st.size;
+}
+
+/** Reads a regular file whole (O_NONBLOCK open so a FIFO swapped in after the stat can never hang us). */
+export function readRegularFile(path: string): Buffer {
+  checkRegularFile(path);
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (e) {
+    throw unreadable(path, e);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw notRegular(path, fileTypeName(st));
+    return readFileSync(fd);
+  } catch (e) {
+    if (e instanceof HandoffError) throw e;
+    throw unreadable(path, e);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** `--json-file` / `--file`: a path, or `-` for stdin when `allowStdin`. */
+export async function readInput(path: string, readStdin: () => Promise<Buffer>, allowStdin = true): Promise<Buffer> {
+  if (path === '-' && allowStdin) return readStdin();
+  return readRegularFile(path);
+}

@@ -1,0 +1,165 @@
+import { parseArgs } from 'node:util';
+import { EXIT, HandoffError, isHandoffError, usage } from '../errors.js';
+import type { CommandContext, CommandDefinition, CommandResult, FlagValues } from './command.js';
+import { COMMANDS, loadCommand } from './registry.js';
+import { renderHelp, renderTopLevelHelp } from './help.js';
+
+const VERSION = '0.1.0';
+
+/** Entry point of bin/run.js. Sets process.exitCode; never throws. */
+export async function main(argv: string[]): Promise<void> {
+  process.stdout.on('error', ignoreEpipe);
+  process.stderr.on('error', ignoreEpipe);
+  const [topic, verb] = argv;
+  if (topic === undefined || topic === '--help' || topic === '-h' || topic === 'help') {
+    process.stdout.write(renderTopLevelHelp());
+    return;
+  }
+  if (topic === '--version' || topic === '-v') {
+    process.stdout.write(`handoff ${VERSION}\n`);
+    return;
+  }
+  const id = `${topic} ${verb ?? ''}`;
+  if (!(id in COMMANDS)) {
+    const known = Object.keys(COMMANDS).filter((c) => c.startsWith(`${topic} `));
+    const msg =
+      verb === undefined || verb === '--help'
+        ? known.length > 0
+          ? `"${topic}" needs a verb: ${known.map((c) => c.split(' ')[1]).join(', ')}`
+          : `unknown command "${topic}"; run handoff --help`
+        : `unknown command "${topic} ${verb}"; run handoff --help`;
+    const wantsJson = argv.includes('--json');
+    finish(errorOutput(usage(msg), wantsJson, false, undefined));
+    return;
+  }
+  const def = await loadCommand(id);
+  const rawArgs = def.preprocess ? def.preprocess(argv.slice(2)) : argv.slice(2);
+  const json = def.alwaysJson === true || (def.flags.json?.type === 'boolean' && beforeTerminator(rawArgs).includes('--json'));
+  if (beforeTerminator(rawArgs).some((a) => a === '--help' || a === '-h')) {
+    process.stdout.write(renderHelp(def));
+    return;
+  }
+  let ctx: CommandContext;
+  try {
+    ctx = buildContext(def, rawArgs, json);
+  } catch (e) {
+    finish(errorOutput(e, json, def.failOpen === true, def));
+    return;
+  }
+  try {
+    const result = await def.run(ctx);
+    finish(resultOutput(result, json));
+  } catch (e) {
+    finish(errorOutput(e, json, def.failOpen === true, def));
+  }
+}
+
+function ignoreEpipe(err: NodeJS.ErrnoException): void {
+  if (err.code !== 'EPIPE') throw err;
+}
+
+function beforeTerminator(args: string[]): string[] {
+  const i = args.indexOf('--');
+  return i === -1 ? args : args.slice(0, i);
+}
+
+function buildContext(def: CommandDefinition, rawArgs: string[], json: boolean): CommandContext {
+  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {};
+  for (const [name, f] of Object.entries(def.flags)) options[name] = { type: f.type, multiple: f.multiple === true };
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: rawArgs, options, strict: true, allowPositionals: true, tokens: true });
+  } catch (e) {
+    throw usage(`${(e as Error).message.replace(/\. To specify a positional argument[^]*$/, '')}\nUsage: ${def.usage}`);
+  }
+  const terminator = parsed.tokens?.find((t) => t.kind === 'option-terminator');
+  const positionals: string[] = [];
+  const rest: string[] = [];
+  for (const t of parsed.tokens ?? []) {
+    if (t.kind !== 'positional') continue;
+    if (def.passthrough && terminator !== undefined && t.index > terminator.index) rest.push(t.value);
+    else positionals.push(t.value);
+  }
+  const argDefs = def.args ?? [];
+  if (positionals.length > argDefs.length) {
+    throw usage(`unexpected argument ${JSON.stringify(positionals[argDefs.length])}\nUsage: ${def.usage}`);
+  }
+  const args: Record<string, string | undefined> = {};
+  argDefs.forEach((a, i) => {
+    if (positionals[i] === undefined && a.required) throw usage(`missing argument ${a.name}\nUsage: ${def.usage}`);
+    args[a.name] = positionals[i];
+  });
+  const env = process.env;
+  return {
+    id: def.id,
+    flags: parsed.values as FlagValues,
+    args,
+    rest,
+    env,
+    cwd: process.cwd(),
+    json,
+    notice: (line) => process.stderr.write(line.endsWith('\n') ? line : `${line}\n`),
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    readStdin,
+    stdinIsTTY: process.stdin.isTTY === true,
+  };
+}
+
+async function readStdin(): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  } catch (e) {
+    throw new HandoffError('UNREADABLE_INPUT', EXIT.USAGE, `cannot read stdin: ${(e as Error).message}`);
+  }
+  return Buffer.concat(chunks);
+}
+
+interface Output {
+  exit: number;
+  stdout?: string;
+  stderr?: string;
+}
+
+function resultOutput(result: CommandResult, json: boolean): Output {
+  const exit = result.exit ?? EXIT.OK;
+  if (json) return { exit, stdout: result.json ? `${JSON.stringify(result.json)}\n` : undefined };
+  return { exit, stdout: withNewline(result.text), stderr: withNewline(result.errText) };
+}
+
+function withNewline(text: string | undefined): string | undefined {
+  if (text === undefined || text === '') return undefined;
+  return text.endsWith('\n') ? text : `${text}\n`;
+}
+
+function errorOutput(e: unknown, json: boolean, failOpen: boolean, def: CommandDefinition | undefined): Output {
+  if (!isHandoffError(e)) {
+    const err = e as Error;
+    const message = `internal error: ${err?.message ?? String(e)}`;
+    const debug = process.env.HANDOFF_DEBUG === '1' && err?.stack ? `${err.stack}\n` : '';
+    const stdout = json ? `${JSON.stringify({ status: 'error', code: 'INTERNAL', error: message })}\n` : undefined;
+    const prefix = failOpen && def ? `handoff ${def.id}: ` : 'Error: ';
+    return { exit: EXIT.INTERNAL, stdout, stderr: `${prefix}${oneLine(message)}\n${debug}` };
+  }
+  const message = e.hint ? `${e.message} ${e.hint}` : e.message;
+  if (failOpen && def) {
+    // Hook semantics: exit 2 would block the agent, so every problem of the gate itself fails open with exit 1.
+    const exit = e.exit === EXIT.INTERNAL ? EXIT.INTERNAL : EXIT.REJECTED;
+    const stdout = json ? `${JSON.stringify({ status: 'error', code: e.code, error: message, ...e.data })}\n` : undefined;
+    return { exit, stdout, stderr: `handoff ${def.id}: ${oneLine(message)}; stop not gated\n` };
+  }
+  if (json) return { exit: e.exit, stdout: `${JSON.stringify({ status: e.status, code: e.code, error: message, ...e.data })}\n` };
+  const label = e.status === 'rejected' ? 'Rejected' : 'Error';
+  return { exit: e.exit, stderr: `${label}: ${message}\n` };
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ');
+}
+
+function finish(out: Output): void {
+  if (out.stdout !== undefined) process.stdout.write(out.stdout);
+  if (out.stderr !== undefined) process.stderr.write(out.stderr);
+  process.exitCode = out.exit;
+}

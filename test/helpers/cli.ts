@@ -1,0 +1,114 @@
+/**
+ * Drives the built binary end to end. Every test gets its own HANDOFF_HOME temp dir (tempHome()).
+ */
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const REPO = resolve(import.meta.dirname, '..', '..');
+export const BIN = join(REPO, 'bin', 'run.js');
+export const SHARED = resolve(REPO, '..', 'shared');
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as JSON when it is exactly one JSON object line, else undefined. */
+  json: any;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  input?: string | Buffer;
+  cwd?: string;
+  timeout?: number;
+}
+
+/** A fresh data root; pass it as HANDOFF_HOME. */
+export function tempHome(prefix = 'handoff-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+function baseEnv(home: string | undefined, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  delete env.HANDOFF_DB;
+  delete env.HANDOFF_WORKSPACE;
+  delete env.HANDOFF_DEBUG;
+  if (home !== undefined) env.HANDOFF_HOME = home;
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return env;
+}
+
+function toResult(r: SpawnSyncReturns<string>): RunResult {
+  let json: unknown;
+  const out = r.stdout ?? '';
+  if (out.endsWith('\n') && out.indexOf('\n') === out.length - 1) {
+    try {
+      json = JSON.parse(out);
+    } catch {
+      json = undefined;
+    }
+  }
+  return { code: r.status ?? (r.signal ? 128 : -1), stdout: out, stderr: r.stderr ?? '', json };
+}
+
+/** Runs `handoff ...args` synchronously with HANDOFF_HOME=home. */
+export function run(home: string | undefined, args: string[], opts: RunOptions = {}): RunResult {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    env: baseEnv(home, opts.env),
+    input: opts.input ?? '',
+    cwd: opts.cwd ?? home ?? process.cwd(),
+    encoding: 'utf8',
+    timeout: opts.timeout ?? 60_000,
+  });
+  return toResult(r);
+}
+
+/** Runs `handoff ...args` asynchronously (for concurrency tests). */
+export function runAsync(home: string | undefined, args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  return new Promise((res) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: baseEnv(home, opts.env),
+      cwd: opts.cwd ?? home ?? process.cwd(),
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdin.end(opts.input ?? '');
+    child.on('close', (code, signal) => {
+      res(toResult({ status: code, signal, stdout, stderr } as SpawnSyncReturns<string>));
+    });
+  });
+}
+
+/** Every file below `dir` (relative paths), with size and mtimeMs: a snapshot to prove nothing was written. */
+export function snapshot(dir: string): Record<string, { size: number; mtimeMs: number; content: string }> {
+  const out: Record<string, { size: number; mtimeMs: number; content: string }> = {};
+  if (!existsSync(dir)) return out;
+  const walk = (d: string, rel: string): void => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      const r = rel ? `${rel}/${name}` : name;
+      const st = statSync(p);
+      if (st.isDirectory()) {
+        out[`${r}/`] = { size: 0, mtimeMs: 0, content: '' };
+        walk(p, r);
+      } else out[r] = { size: st.size, mtimeMs: st.mtimeMs, content: readFileSync(p).toString('base64') };
+    }
+  };
+  walk(dir, '');
+  return out;
+}
+
+/** Loads a JSONL file from ../shared/cases. */
+export function loadCases<T = any>(name: string): T[] {
+  return readFileSync(join(SHARED, 'cases', name), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as T);
+}
