@@ -1,0 +1,236 @@
+/**
+ * The envelope's vocabulary: the single source of truth for keys, homes, enums, patterns, the initial envelope and
+ * the JSON value semantics the validator applies (validator spec §1–§3). Everything here is a small constant built
+ * once at import time; no function does I/O.
+ */
+
+/** §3.1: the 14 root keys an agent may write, in the spec's order (also the UNKNOWN_FIELD candidate list). */
+export const AGENT_WRITABLE_ROOT_KEYS = [
+  'agent_status',
+  'evidence_report',
+  'consolidation_report',
+  'approval_request',
+  'report_prose',
+  'failure_report',
+  'work_phase',
+  'context_consumption',
+  'memorialize_suggestions',
+  'memory_delta',
+  'memory_suggestions',
+  'rollback_executed',
+  'update_contracts',
+  'user_facing_summary',
+] as const;
+
+/** §3.2: root keys written by the tool (or tolerated from stored envelopes); never type-checked, never suggested. */
+export const SYSTEM_ROOT_KEYS = [
+  '_contract_tag',
+  'agent_name',
+  'agent_output_preview',
+  'agent_state',
+  'auto_captured',
+  'backstop',
+  'binding_rejection',
+  'born_at_dispatch',
+  'continues_contract_id',
+  'degraded',
+  'dispatch_closed_at_subagent_stop',
+  'fallback',
+  'reaped',
+  'reconciled',
+  'reconstructed_from_finalized_draft',
+  'salvaged',
+  'superseded_by_contract_id',
+] as const;
+
+/** §3.3: the closed `agent_status` level, in declaration order. */
+export const AGENT_STATUS_KEYS = ['agent_state', 'agent_id', 'pending_steps', 'next_action'] as const;
+
+/** §3.4: the seven evidence lists, in the fixed order used for MISSING_FIELD. */
+export const EVIDENCE_LISTS = [
+  'patterns_checked',
+  'files_checked',
+  'commands_run',
+  'key_outputs',
+  'verbatim_outputs',
+  'cross_layer_impacts',
+  'open_gaps',
+] as const;
+
+export type EvidenceList = (typeof EVIDENCE_LISTS)[number];
+
+/** The accepted UPPER-CASE spelling of each list (not type-checked; satisfies presence of the lower-case list). */
+export const EVIDENCE_LISTS_UPPER = EVIDENCE_LISTS.map((k) => k.toUpperCase());
+
+/** §3.4: the closed `evidence_report` level: 7 lists, their 7 upper-case spellings, `verification`. */
+export const EVIDENCE_REPORT_KEYS: readonly string[] = [...EVIDENCE_LISTS, ...EVIDENCE_LISTS_UPPER, 'verification'];
+
+/** Candidates offered by UNKNOWN_FIELD at `evidence_report` (upper-case spellings are accepted but not advertised). */
+export const EVIDENCE_REPORT_SUGGESTIONS: readonly string[] = [...EVIDENCE_LISTS, 'verification'];
+
+export const ROOT_KEYS: readonly string[] = [...AGENT_WRITABLE_ROOT_KEYS, ...SYSTEM_ROOT_KEYS];
+
+export type Level = 'root' | 'agent_status' | 'evidence_report';
+
+/** Accepted keys per closed level, as sets for O(1) membership. */
+export const ACCEPTED_KEYS: Readonly<Record<Level, ReadonlySet<string>>> = {
+  root: new Set(ROOT_KEYS),
+  agent_status: new Set(AGENT_STATUS_KEYS),
+  evidence_report: new Set(EVIDENCE_REPORT_KEYS),
+};
+
+/** Keys a writer may use at each level, offered in UNKNOWN_FIELD details (root: never the system keys). */
+export const SUGGESTED_KEYS: Readonly<Record<Level, readonly string[]>> = {
+  root: AGENT_WRITABLE_ROOT_KEYS,
+  agent_status: AGENT_STATUS_KEYS,
+  evidence_report: EVIDENCE_REPORT_SUGGESTIONS,
+};
+
+/**
+ * §3.7: the home of every key that has one. `agent_state` lives at the root (the system key); the agent's state in
+ * `agent_status` is accepted there but is not what a misplaced `agent_state` is pointed at. Upper-case spellings have
+ * no home, so they are UNKNOWN_FIELD wherever they are not accepted.
+ */
+export const HOMES: ReadonlyMap<string, Level> = new Map<string, Level>([
+  ...ROOT_KEYS.map((k): [string, Level] => [k, 'root']),
+  ['agent_id', 'agent_status'],
+  ['pending_steps', 'agent_status'],
+  ['next_action', 'agent_status'],
+  ...[...EVIDENCE_LISTS, 'verification'].map((k): [string, Level] => [k, 'evidence_report']),
+]);
+
+export const AGENT_STATES = [
+  'IN_PROGRESS',
+  'APPROVAL_REQUEST',
+  'COMPLETE',
+  'BLOCKED',
+  'NEEDS_INPUT',
+  'NEEDS_VERIFICATION',
+] as const;
+export type AgentState = (typeof AGENT_STATES)[number];
+export const AGENT_STATE_SET: ReadonlySet<string> = new Set(AGENT_STATES);
+
+/** Row states (store spec §0): the six agent states plus `DISPATCHED`, which no envelope may carry. */
+export const ROW_STATES = ['DISPATCHED', ...AGENT_STATES] as const;
+export type RowState = (typeof ROW_STATES)[number];
+
+/** Closing states: every agent state except `IN_PROGRESS`. */
+export const CLOSING_STATES = AGENT_STATES.filter((s) => s !== 'IN_PROGRESS');
+export const CLOSING_STATE_SET: ReadonlySet<string> = new Set(CLOSING_STATES);
+
+export const PHASES = ['framing', 'investigating', 'planning', 'executing', 'verifying'] as const;
+export const SEVERITIES = ['info', 'warning', 'error'] as const;
+export const OWNERSHIP_ASSESSMENTS = ['owned_here', 'cross_surface_dependency', 'not_my_surface'] as const;
+export const PHASE_SET: ReadonlySet<string> = new Set(PHASES);
+export const SEVERITY_SET: ReadonlySet<string> = new Set(SEVERITIES);
+export const OWNERSHIP_SET: ReadonlySet<string> = new Set(OWNERSHIP_ASSESSMENTS);
+
+/** §7.3: the list sub-fields a marked consolidation report must carry, in check order. */
+export const CONSOLIDATION_LISTS = ['confirmed_findings', 'suspected_findings', 'conflicts', 'open_gaps'] as const;
+
+/** §2.6. No flags: `$` matches only at the very end, so a trailing newline fails. */
+export const AGENT_ID_RE = /^a[0-9a-f]{16,}$/;
+export const DRAFT_ID_RE = /^a[0-9a-f]{16,}\.[0-9a-f]{6,}$/;
+export const RECEIPT_ID_RE = /^R-[0-9a-f]{16}$/;
+/** Applied to `commit.trim().toLowerCase()`. */
+export const COMMIT_RE = /^[0-9a-f]{7,64}$/;
+
+/** §3.9: what `init` and dispatch seed; key order is part of the contract (drafts are written in object order). */
+export function initialEnvelope(agentId: string): Record<string, unknown> {
+  return {
+    agent_status: { agent_state: 'IN_PROGRESS', agent_id: agentId, pending_steps: [], next_action: 'pending' },
+    evidence_report: {
+      patterns_checked: [],
+      files_checked: [],
+      commands_run: [],
+      key_outputs: [],
+      verbatim_outputs: [],
+      cross_layer_impacts: [],
+      open_gaps: [],
+    },
+    consolidation_report: null,
+    approval_request: null,
+    failure_report: null,
+    memory_delta: null,
+    work_phase: null,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Value semantics (§1, §2). These are JSON semantics, deliberately not JavaScript truthiness.
+
+export type JsonObject = Record<string, unknown>;
+export type JsonTypeName = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null';
+
+/** A JSON object: non-null, not an array. */
+export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `{}`: an object with no own keys. */
+export const isEmptyObject = (v: JsonObject): boolean => Object.keys(v).length === 0;
+
+/**
+ * Own-property read. A plain `obj[key]` would see `Object.prototype` members (`obj.__proto__`, `obj.constructor`)
+ * when the key is absent, turning "absent" into "present".
+ */
+export const own = (obj: JsonObject, key: string): unknown => (Object.hasOwn(obj, key) ? obj[key] : undefined);
+export const has = (obj: JsonObject, key: string): boolean => Object.hasOwn(obj, key);
+
+/** Absent (undefined), null, or a string that `trim()`s to "". Numbers, booleans, arrays, objects are never blank. */
+export const isBlank = (v: unknown): boolean => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+
+/** A string that is not blank; no other type qualifies. */
+export const isNonEmptyString = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
+
+/** §1 truthy: everything except absent, null, false, 0, "", [] and {} (so "false", " ", [0] are truthy). */
+export function isTruthy(v: unknown): boolean {
+  if (v === undefined || v === null || v === false || v === 0 || v === '') return false;
+  if (Array.isArray(v)) return v.length > 0;
+  if (isObject(v)) return !isEmptyObject(v);
+  return true;
+}
+
+export function jsonTypeName(v: unknown): JsonTypeName {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  const t = typeof v;
+  if (t === 'string' || t === 'number' || t === 'boolean') return t;
+  return 'object';
+}
+
+const TRAILING_STATE_PUNCT_RE = /[.,;]+$/;
+
+/** §2.3: trim, upper-case, drop one trailing run of `.,;`. No second trim (`"COMPLETE ."` stays invalid). */
+export const normalizeState = (s: string): string => s.trim().toUpperCase().replace(TRAILING_STATE_PUNCT_RE, '');
+
+/** The valid agent state a value normalizes to, or undefined (non-strings never name a state). */
+export function validState(v: unknown): AgentState | undefined {
+  if (typeof v !== 'string') return undefined;
+  const n = normalizeState(v);
+  return AGENT_STATE_SET.has(n) ? (n as AgentState) : undefined;
+}
+
+// `\s` in JavaScript is exactly the set `trim()` removes (U+FEFF included), so the fold and trim agree.
+const TYPE_SEPARATORS_RE = /[\s_-]+/g;
+const EDGE_UNDERSCORES_RE = /^_+|_+$/g;
+
+/**
+ * §2.4 fold of `verification.type`. Returns "" for no claim (absent, null, blank, separators only), the folded word
+ * for a string, and null for any other value: a non-string type is an unknown word (a claim equal to no known word).
+ */
+export function foldType(v: unknown): string | null {
+  if (v === undefined || v === null) return '';
+  if (typeof v !== 'string') return null;
+  const t = v.trim().toLowerCase();
+  if (t === '') return '';
+  return t.replace(TYPE_SEPARATORS_RE, '_').replace(EDGE_UNDERSCORES_RE, '');
+}
+
+/** §2.5: a string whose `trim().toLowerCase()` is a member. Non-strings never match. */
+export const tokenMatch = (v: unknown, members: ReadonlySet<string>): v is string =>
+  typeof v === 'string' && members.has(v.trim().toLowerCase());
+
+/** §6.4 commit rule: a string whose `trim().toLowerCase()` is 7–64 hex digits. */
+export const isCommit = (v: unknown): v is string => typeof v === 'string' && COMMIT_RE.test(v.trim().toLowerCase());
+
+export const isReceiptId = (v: unknown): v is string => typeof v === 'string' && RECEIPT_ID_RE.test(v);
+export const isAgentId = (v: unknown): v is string => typeof v === 'string' && AGENT_ID_RE.test(v);

@@ -1,0 +1,24 @@
+/** Loads the shared public case file (never copied into the repo). */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface ValidatorCase {
+  name: string;
+  envelope: unknown;
+  expected_codes: string[];
+  expected_errors: [string, string][];
+  ok: boolean;
+  context?: Record<string, unknown>;
+  divergence?: string;
+}
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const CASES_PATH = resolve(repoRoot, '../shared/cases/validator-public.jsonl');
+
+export function loadCases(): ValidatorCase[] {
+  return readFileSync(CASES_PATH, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as ValidatorCase);
+}
