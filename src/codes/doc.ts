@@ -1,0 +1,47 @@
+/** Renders docs/errors.md from the registry: one section per code, and the exit-code table. */
+import { ALL_CODES, AREAS } from './index.js';
+
+const EXIT_ROWS: [number, string][] = [
+  [0, 'success, including an idempotent no-op'],
+  [1, 'rejected: a validation failure or a refused state transition'],
+  [2, 'usage error: bad flag, bad id, malformed JSON argument, unusable input file'],
+  [3, 'not found'],
+  [4, 'store error (also DRAFT_LOCKED, DRAFT_WRITE_FAILED, DRAFT_APPEND_FAILED)'],
+  [70, 'internal error (a bug): one line; the stack only with HANDOFF_DEBUG=1'],
+];
+
+export function renderErrorsDoc(): string {
+  const lines: string[] = [
+    '# Error codes and exit codes',
+    '',
+    '<!-- Generated from src/codes/ by `npm run docs:errors`; a test keeps this file and the registry in step. -->',
+    '',
+    'Every failure has a stable UPPER_SNAKE code, one line of message, and an exit code from one table. With `--json`',
+    'the failure is one object on stdout: `{"status":"rejected"|"error","code":…,"error":…}`, or for a validation',
+    'rejection `{"status":"rejected","codes":[…],"errors":[{"code","path","detail"}…],"repair":…}`.',
+    '',
+    '## Exit codes',
+    '',
+    '| Exit | Meaning |',
+    '|---|---|',
+    ...EXIT_ROWS.map(([e, m]) => `| ${e} | ${m} |`),
+    '',
+    'Exceptions: `handoff contract gate` speaks the hook protocol (0 allow, 2 block, 1 cannot decide: the stop is not',
+    'gated); `handoff evidence run`, once it has recorded a receipt, exits with the command\'s own status (124 on',
+    'timeout, 128+n on signal n, 127 when the command could not be started; 4 when the draft append failed).',
+    '',
+  ];
+  for (const area of AREAS) {
+    lines.push(`## ${area.title}`, '');
+    for (const c of area.codes) {
+      lines.push(`### ${c.code}`, '');
+      lines.push(`- **Exit:** ${c.exit}`);
+      lines.push(`- **Where:** ${c.where}`);
+      if (c.path) lines.push(`- **Path:** ${c.path}`);
+      lines.push(`- **When:** ${c.when}`);
+      lines.push(`- **Repair:** ${c.repair}`, '');
+    }
+  }
+  lines.push(`${ALL_CODES.length} codes.`, '');
+  return lines.join('\n');
+}

@@ -1,0 +1,23 @@
+/** The whole code registry, by area. docs/errors.md is rendered from it (src/codes/doc.ts). */
+import type { CodeEntry } from './types.js';
+import { validatorCodes } from './validator.js';
+import { draftCodes } from './drafts.js';
+import { storeCodes } from './store.js';
+import { evidenceCodes } from './evidence.js';
+import { gateCodes } from './gate.js';
+import { receiptCodes } from './receipts.js';
+
+export type { CodeEntry } from './types.js';
+
+export const AREAS: { title: string; codes: CodeEntry[] }[] = [
+  { title: 'Validator codes (envelope-and-validator.md)', codes: validatorCodes },
+  { title: 'Draft verbs (cli-contract-drafts.md)', codes: draftCodes },
+  { title: 'Store, finalize, approvals (store-and-finalize.md)', codes: storeCodes },
+  { title: 'Briefs and evidence (evidence.md)', codes: evidenceCodes },
+  { title: 'Dispatch and stop gate (dispatch-and-gate.md)', codes: gateCodes },
+  { title: 'Receipts (receipts.md)', codes: receiptCodes },
+];
+
+export const ALL_CODES: CodeEntry[] = AREAS.flatMap((a) => a.codes);
+
+export const codeEntry = (code: string): CodeEntry | undefined => ALL_CODES.find((c) => c.code === code);

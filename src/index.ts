@@ -1,0 +1,12 @@
+/**
+ * The library API: what a Node harness imports instead of spawning the CLI.
+ * Pure functions only at this entry; nothing here opens a file or the store.
+ */
+import { canonicalizeEnvelope, fullVerdict, validateEnvelope } from './validator/index.js';
+import { initialEnvelope } from './envelope/vocabulary.js';
+import { EXIT, HandoffError } from './errors.js';
+
+export { canonicalizeEnvelope, fullVerdict, validateEnvelope, initialEnvelope, EXIT, HandoffError };
+export type { ValidationError, ValidationResult, ErrorCode } from './validator/index.js';
+
+export default { validateEnvelope, canonicalizeEnvelope, fullVerdict, initialEnvelope };
