@@ -1,0 +1,39 @@
+import { defineCommand } from '../../cli/command.js';
+import { usage } from '../../errors.js';
+import { blankToNull, parseAcFlags, str } from '../../evidence/flags.js';
+import { checkSlug, workspaceSlug } from '../../evidence/slug.js';
+
+export default defineCommand({
+  id: 'brief add',
+  summary: 'Create or extend a brief with acceptance criteria',
+  usage: 'handoff brief add NAME [--title TEXT] [--objective TEXT] [--ac AC_ID=DESCRIPTION ...] [--extend] [--workspace NAME] [--json]',
+  description:
+    'NAME and each AC_ID are safe slugs (1-64 of A-Z a-z 0-9 . _ -, first one alphanumeric, no ".."); ids are unique ignoring case.\n' +
+    'With --extend the brief must exist and the given criteria are appended (no --title/--objective).',
+  flags: {
+    title: { type: 'string', description: 'Title (blank = none)', valueName: 'TEXT' },
+    objective: { type: 'string', description: 'Objective (blank = none)', valueName: 'TEXT' },
+    ac: { type: 'string', multiple: true, description: 'Acceptance criterion, repeatable, in order', valueName: 'AC_ID=DESCRIPTION' },
+    extend: { type: 'boolean', description: 'Append criteria to an existing brief' },
+    workspace: { type: 'string', description: 'Workspace slug (default: $HANDOFF_WORKSPACE, git top-level or cwd name)', valueName: 'NAME' },
+    json: { type: 'boolean', description: 'Print one JSON object' },
+  },
+  args: [{ name: 'NAME', required: true, description: 'Brief name (safe slug)' }],
+  async run(ctx) {
+    const name = checkSlug(ctx.args.NAME ?? '', 'brief name');
+    const acs = parseAcFlags((ctx.flags.ac as string[] | undefined) ?? []);
+    const extend = ctx.flags.extend === true;
+    const title = str(ctx.flags.title);
+    const objective = str(ctx.flags.objective);
+    if (extend && acs.length === 0) throw usage('--extend needs at least one --ac AC_ID=DESCRIPTION');
+    if (extend && (title !== undefined || objective !== undefined)) throw usage('--title and --objective cannot be used with --extend');
+    const workspace = workspaceSlug(str(ctx.flags.workspace), ctx.env, ctx.cwd);
+
+    const { addBrief } = await import('../../evidence/brief-service.js');
+    const r = addBrief(ctx.env, ctx.cwd, { workspace, name, title: blankToNull(title), objective: blankToNull(objective), acs, extend });
+    const text = r.created
+      ? `Brief ${r.brief.name} (id=${r.brief.id}) created with ${r.acceptance_criteria.length} acceptance criteria.`
+      : `Brief ${r.brief.name} (id=${r.brief.id}) extended: ${r.added.join(', ')}.`;
+    return { json: { status: 'ok', ...r }, text };
+  },
+});

@@ -1,0 +1,54 @@
+import { defineCommand } from '../../cli/command.js';
+import { jsonQuote, usage } from '../../errors.js';
+import { EVIDENCE_TYPES, isBlank, isEvidenceType, nonBlankFlag, str } from '../../evidence/flags.js';
+import { checkSlug, workspaceSlug } from '../../evidence/slug.js';
+
+const USAGE =
+  'handoff evidence add --brief NAME --ac AC_ID --type TYPE (--text TEXT | --artifact-file PATH) [--task TASK_ID] [--created-by NAME] [--workspace NAME] [--json]';
+const WS = 'Workspace slug (default: $HANDOFF_WORKSPACE, git top-level or cwd name)';
+
+export default defineCommand({
+  id: 'evidence add',
+  summary: 'Deposit evidence for an acceptance criterion',
+  usage: USAGE,
+  description:
+    'Up to 4096 bytes (UTF-8 text) is stored inline; anything larger or binary is copied to a hashed blob at\n' +
+    '<root>/evidence/<workspace>/<brief>/<ac_id>/<uuid><ext>, whose path --json prints as evidence.artifact_path.',
+  flags: {
+    brief: { type: 'string', description: 'Brief name (safe slug)', valueName: 'NAME' },
+    ac: { type: 'string', description: 'Acceptance criterion id (safe slug; one the brief declares, if it declares any)', valueName: 'AC_ID' },
+    type: { type: 'string', description: `One of ${EVIDENCE_TYPES.join(', ')}`, valueName: 'TYPE' },
+    text: { type: 'string', description: 'The evidence as text (non-blank)', valueName: 'TEXT' },
+    'artifact-file': { type: 'string', description: 'A regular file to copy (never moved or linked)', valueName: 'PATH' },
+    task: { type: 'string', description: 'Opaque task id', valueName: 'TASK_ID' },
+    'created-by': { type: 'string', description: 'Producer label (stored as created_by_agent)', valueName: 'NAME' },
+    workspace: { type: 'string', description: WS, valueName: 'NAME' },
+    json: { type: 'boolean', description: 'Print one JSON object' },
+  },
+  async run(ctx) {
+    const briefFlag = str(ctx.flags.brief);
+    const acFlag = str(ctx.flags.ac);
+    const type = str(ctx.flags.type);
+    if (briefFlag === undefined) throw usage(`--brief is required; see --help`);
+    if (acFlag === undefined) throw usage(`--ac is required; see --help`);
+    if (type === undefined) throw usage(`--type is required (one of ${EVIDENCE_TYPES.join(', ')})`);
+    const brief = checkSlug(briefFlag, '--brief');
+    const acId = checkSlug(acFlag, '--ac');
+    if (!isEvidenceType(type)) throw usage(`--type ${jsonQuote(type)} must be one of ${EVIDENCE_TYPES.join(', ')} (exact)`);
+    const text = str(ctx.flags.text);
+    const artifactFile = str(ctx.flags['artifact-file']);
+    if ((text === undefined) === (artifactFile === undefined)) throw usage('give exactly one of --text and --artifact-file');
+    if (text !== undefined && isBlank(text)) throw usage('--text must not be blank');
+    if (artifactFile === '') throw usage('--artifact-file must not be empty');
+    const taskId = nonBlankFlag(str(ctx.flags.task), '--task') ?? null;
+    const createdBy = nonBlankFlag(str(ctx.flags['created-by']), '--created-by') ?? null;
+    const workspace = workspaceSlug(str(ctx.flags.workspace), ctx.env, ctx.cwd);
+
+    const { depositEvidence } = await import('../../evidence/deposit.js');
+    const r = depositEvidence(ctx.env, ctx.cwd, { workspace, brief, acId, type, text, artifactFile, taskId, createdBy });
+    const e = r.evidence;
+    const path = e.artifact_path === null ? '' : ` path=${e.artifact_path}`;
+    const line = `Evidence recorded: id=${e.id} brief=${e.brief} ac=${e.ac_id} type=${e.type} storage=${r.storage} size=${e.size_bytes} sha256=${e.sha256.slice(0, 12)}${path}`;
+    return { json: { status: 'ok', storage: r.storage, evidence: e }, text: line };
+  },
+});

@@ -1,0 +1,43 @@
+import { defineCommand } from '../../cli/command.js';
+import { EXIT } from '../../errors.js';
+import { parseShowId } from '../../evidence/flags.js';
+
+export default defineCommand({
+  id: 'evidence show',
+  summary: 'Show (and verify) one evidence row or receipt',
+  usage: 'handoff evidence show ID [--verify] [--json]',
+  description:
+    'ID is an evidence id (a positive integer) or a receipt id (R- and 16 lowercase hex). --verify recomputes the sha256\n' +
+    'of the stored payload; a missing or altered payload is EVIDENCE_HASH_MISMATCH (exit 1), the row still printed.',
+  flags: {
+    verify: { type: 'boolean', description: 'Recompute the sha256 of the stored payload' },
+    json: { type: 'boolean', description: 'Print one JSON object' },
+  },
+  args: [{ name: 'ID', required: true, description: 'Evidence id or receipt id (R-…)' }],
+  async run(ctx) {
+    const id = parseShowId(ctx.args.ID ?? '');
+    if (id.kind === 'receipt') {
+      // The receipt form belongs to the receipts module (receipts.md §5): ctx.args.ID is the checked receipt id.
+      const { showReceipt } = await import('../../receipts/show.js');
+      return showReceipt(ctx);
+    }
+    const verify = ctx.flags.verify === true;
+    const { showEvidence } = await import('../../evidence/read.js');
+    const { fields } = await import('../../evidence/format.js');
+    const r = showEvidence(ctx.env, ctx.cwd, id.id, verify);
+    const text = fields({ ...r.evidence, ...(r.blob_exists === undefined ? {} : { blob_exists: r.blob_exists }), ...extra(r) });
+    if (!verify || r.verified === true) return { json: { status: 'ok', ...r }, text };
+    const why = r.evidence.artifact_path !== null && r.blob_exists === false ? 'its blob is missing' : 'its payload no longer matches';
+    const error = `evidence ${r.evidence.id} failed verification: ${why} (recorded sha256 ${r.evidence.sha256}, actual ${r.actual_sha256 ?? 'none'})`;
+    return {
+      exit: EXIT.REJECTED,
+      json: { status: 'rejected', code: 'EVIDENCE_HASH_MISMATCH', error, ...r },
+      text,
+      errText: `Rejected: ${error}`,
+    };
+  },
+});
+
+function extra(r: { verified?: boolean; actual_sha256?: string | null }): Record<string, unknown> {
+  return r.verified === undefined ? {} : { verified: r.verified, actual_sha256: r.actual_sha256 };
+}

@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadSqlite } from '../../src/store/sqlite.js';
+import { run, snapshot, tempHome } from '../helpers/cli.js';
+import { addBrief, expectRefusal } from '../evidence/fixtures.js';
+
+const W = ['--workspace', 'ws', '--json'];
+const sha = (s: string): string => createHash('sha256').update(s).digest('hex');
+
+function withEvidence(): { home: string; inline: any; blob: any } {
+  const home = tempHome();
+  addBrief(home, 'pay', ['AC-1']);
+  const add = (text: string) => run(home, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'text', '--text', text, ...W]).json.evidence;
+  return { home, inline: add('short'), blob: add('L'.repeat(5000)) };
+}
+
+describe('evidence show', () => {
+  it('prints the row; a blob adds blob_exists; --verify adds verified and actual_sha256', () => {
+    const { home, inline, blob } = withEvidence();
+    expect(run(home, ['evidence', 'show', '1', '--json']).json).toEqual({ status: 'ok', evidence: inline });
+    expect(run(home, ['evidence', 'show', '2', '--json']).json).toEqual({ status: 'ok', evidence: blob, blob_exists: true });
+    expect(run(home, ['evidence', 'show', '1', '--verify', '--json']).json).toEqual({ status: 'ok', evidence: inline, verified: true, actual_sha256: sha('short') });
+    const v = run(home, ['evidence', 'show', '2', '--verify', '--json']);
+    expect(v.code).toBe(0);
+    expect(v.json).toMatchObject({ verified: true, blob_exists: true, actual_sha256: sha('L'.repeat(5000)) });
+    expect(run(home, ['evidence', 'show', '2']).stdout).toContain('blob_exists: true');
+  });
+
+  it('--verify detects a blob changed on disk: EVIDENCE_HASH_MISMATCH exit 1, object still printed as rejected', () => {
+    const { home, blob } = withEvidence();
+    writeFileSync(blob.artifact_path, 'L'.repeat(4999) + 'X');
+    const r = run(home, ['evidence', 'show', '2', '--verify', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json).toMatchObject({ status: 'rejected', code: 'EVIDENCE_HASH_MISMATCH', evidence: blob, blob_exists: true, verified: false, actual_sha256: sha('L'.repeat(4999) + 'X') });
+    expect(typeof r.json.error).toBe('string');
+    const human = run(home, ['evidence', 'show', '2', '--verify']);
+    expect(human.code).toBe(1);
+    expect(human.stdout).toContain('verified: false');
+    expect(human.stderr).toMatch(/^Rejected: evidence 2 failed verification/);
+    expect(run(home, ['evidence', 'show', '2', '--json']).code).toBe(0);
+  });
+
+  it('--verify of a missing blob: EVIDENCE_HASH_MISMATCH, blob_exists false, actual_sha256 null', () => {
+    const { home } = withEvidence();
+    rmSync(run(home, ['evidence', 'show', '2', '--json']).json.evidence.artifact_path);
+    const r = run(home, ['evidence', 'show', '2', '--verify', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json).toMatchObject({ status: 'rejected', code: 'EVIDENCE_HASH_MISMATCH', blob_exists: false, verified: false, actual_sha256: null });
+  });
+
+  it('--verify of altered inline text (edited in the DB) is a mismatch too', () => {
+    const { home } = withEvidence();
+    const db = new (loadSqlite())(join(home, 'handoff.db'));
+    db.prepare("UPDATE evidence SET text = 'changed' WHERE id = 1").run();
+    db.close();
+    expect(run(home, ['evidence', 'show', '1', '--verify', '--json']).json).toMatchObject({ code: 'EVIDENCE_HASH_MISMATCH', verified: false, actual_sha256: sha('changed') });
+  });
+
+  it('EVIDENCE_NOT_FOUND (exit 3) for an unknown id and without a DB (nothing created)', () => {
+    const home = tempHome();
+    expectRefusal(run(home, ['evidence', 'show', '1', '--json']), 'EVIDENCE_NOT_FOUND', 3);
+    expect(snapshot(home)).toEqual({});
+    const { home: h2 } = withEvidence();
+    expectRefusal(run(h2, ['evidence', 'show', '3', '--json']), 'EVIDENCE_NOT_FOUND', 3);
+    expectRefusal(run(h2, ['evidence', 'show', String(2 ** 53 - 1), '--json']), 'EVIDENCE_NOT_FOUND', 3);
+  });
+
+  it.each(['0', '-1', '1.5', '1e3', 'abc', '007', '', ' 1', '9007199254740992', 'R-0123', 'R-0123456789ABCDEF', 'r-0123456789abcdef', 'R-0123456789abcdef0'])(
+    'row 22: ID %j -> exit 2',
+    (id) => {
+      const home = tempHome();
+      const r = run(home, ['evidence', 'show', '--json', '--', id]);
+      expectRefusal(r, 'USAGE', 2);
+      expect(snapshot(home)).toEqual({});
+    },
+  );
+
+  it('a receipt id without a store, or without a row, is RECEIPT_NOT_FOUND (exit 3)', () => {
+    const home = tempHome();
+    expectRefusal(run(home, ['evidence', 'show', 'R-0123456789abcdef', '--json']), 'RECEIPT_NOT_FOUND', 3);
+    expect(snapshot(home)).toEqual({});
+    addBrief(home, 'pay');
+    expectRefusal(run(home, ['evidence', 'show', 'R-0123456789abcdef', '--json']), 'RECEIPT_NOT_FOUND', 3);
+  });
+});
