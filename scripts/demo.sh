@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# npm run demo: the main job end to end on the embedded SQLite default, in a temporary HANDOFF_HOME:
+# brief -> dispatch -> gate (blocks) -> writes -> receipt + evidence -> a refused close -> finalize -> gate (allows)
+# -> list. Every step must exit as shown, or the demo fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+HANDOFF_HOME="$(mktemp -d "${TMPDIR:-/tmp}/handoff-demo.XXXXXX")"
+export HANDOFF_HOME HANDOFF_WORKSPACE=demo
+unset HANDOFF_DB HANDOFF_DEBUG
+trap 'rm -rf "$HANDOFF_HOME"' EXIT
+h() { node bin/run.js "$@"; }
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+expect_exit() { # expect_exit CODE CMD...: run CMD, fail the demo unless it exits CODE
+  local want=$1; shift
+  set +e; "$@"; local got=$?; set -e
+  if [ "$got" -ne "$want" ]; then echo "demo: expected exit $want, got $got: $*" >&2; exit 1; fi
+  echo "(exit $got, as expected)"
+}
+json_field() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s)[process.argv[1]]))' "$1"; }
+
+echo "HANDOFF_HOME=$HANDOFF_HOME"
+
+step "1. The orchestrator writes a brief with an acceptance criterion"
+h brief add payments-hardening --title "Payments hardening" --ac "AC-1=Duplicate POST returns the first response"
+
+step "2. The orchestrator dispatches the turn: the row and the draft exist before the agent runs"
+block=$(h contract dispatch --goal "Add idempotency keys to POST /payments" --brief payments-hardening --require-receipt)
+echo "$block"
+id=$(sed -n 's/^contract_id: //p' <<<"$block")
+
+step "3. The agent tries to stop at once: the stop gate (a Claude Code Stop hook) blocks it"
+hook='{"hook_event_name":"Stop","session_id":"demo-session","stop_reason":"end_turn"}'
+expect_exit 2 h contract gate --draft-id "$id" <<<"$hook"
+
+step "4. The agent builds its envelope by value, one validated write at a time"
+h contract set work_phase Executing --draft-id "$id"
+h contract add evidence_report.files_checked src/payments.ts --draft-id "$id"
+h contract add evidence_report.patterns_checked "idempotency key lookup before insert" --draft-id "$id"
+
+step "5. Closing too early is refused with named codes, and nothing is written"
+expect_exit 1 h contract set agent_status.agent_state COMPLETE --draft-id "$id"
+
+step "6. The agent runs its check through the tool: a receipt, and evidence for AC-1"
+check='node -e "console.log(\"14 tests passed\")"'
+h evidence run --draft-id "$id" --brief payments-hardening --ac AC-1 --shell -- "$check"
+receipt=$(h evidence receipts --draft-id "$id" --json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).receipts[0].receipt_id))')
+h evidence add --brief payments-hardening --ac AC-1 --type text --text "Replayed POST /payments twice; one charge, same response body."
+
+step "7. The agent writes the verification claim citing the receipt, then sets the closing state last"
+patch=$(node -e 'console.log(JSON.stringify({evidence_report:{verification:{type:"command",command:process.argv[1],result:"PASS",receipt:process.argv[2]}}}))' "$check" "$receipt")
+h contract fill --draft-id "$id" --json "$patch"
+h contract set agent_status.next_action done --draft-id "$id"
+h contract set agent_status.agent_state complete --draft-id "$id"
+
+step "8. Finalize into the SQLite handoff store (idempotent: the repeat is a no-op)"
+h contract finalize --draft-id "$id"
+h contract finalize --draft-id "$id" --json | json_field unchanged_reason
+
+step "9. The stop gate now allows the stop"
+expect_exit 0 h contract gate --draft-id "$id" <<<"$hook"
+
+step "10. The orchestrator reads the result"
+h contract list
+h evidence list --brief payments-hardening
+h evidence show "$receipt" --verify --json | json_field verified
+echo
+echo "Demo complete: dispatch -> writes -> evidence -> finalize -> gate -> list."

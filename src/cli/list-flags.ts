@@ -1,0 +1,58 @@
+/**
+ * Flag checks of the read verbs (`contract list`, `approval list`, `contract gc`): all run before any store access,
+ * and a failure is USAGE, exit 2.
+ */
+import { jsonQuote, usage } from '../errors.js';
+import { ROW_STATES } from '../envelope/vocabulary.js';
+
+const INT_RE = /^[0-9]+$/;
+
+/** An integer flag within [min, max] (decimal digits only), or `fallback` when absent. */
+export function intFlag(value: string | undefined, flag: string, min: number, max: number, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!INT_RE.test(value) || !Number.isSafeInteger(n) || n < min || n > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;
+    throw usage(`${flag} ${jsonQuote(value)} must be ${range}`);
+  }
+  return n;
+}
+
+/** `--limit`: 1…1000, default 20. */
+export const limitFlag = (value: string | undefined): number => intFlag(value, '--limit', 1, 1000, 20);
+
+/** An exact-match text filter: must not be blank. */
+export function nonBlank(value: string | undefined, flag: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === '') throw usage(`${flag} must not be blank`);
+  return value;
+}
+
+/** `--state`: one of the seven row states, case-insensitive input, canonical upper case. */
+export function rowStateFlag(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const upper = value.toUpperCase();
+  if (!(ROW_STATES as readonly string[]).includes(upper)) {
+    throw usage(`--state ${jsonQuote(value)} is not a row state (one of ${ROW_STATES.join(', ')})`);
+  }
+  return upper;
+}
+
+const TIME_RE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{3}))?)?(Z)?)?$/;
+
+/**
+ * `--since` / `--until`: `YYYY-MM-DD`, optionally `THH:MM[:SS[.sss]]` and `Z`. Returned without the `Z`: every stored
+ * timestamp is UTC, and comparing the prefix without it keeps text comparison exact (`…T10:00` ≤ `…T10:00:00.000Z`).
+ */
+export function timeFlag(value: string | undefined, flag: string): string | undefined {
+  if (value === undefined) return undefined;
+  const m = TIME_RE.exec(value);
+  const bad = (): never => {
+    throw usage(`${flag} ${jsonQuote(value)} is not a UTC time prefix (YYYY-MM-DD, optionally THH:MM[:SS[.sss]] and Z)`);
+  };
+  if (m === null) return bad();
+  const [, , mo, d, h, mi, s] = m;
+  if (Number(mo) < 1 || Number(mo) > 12 || Number(d) < 1 || Number(d) > 31) bad();
+  if (h !== undefined && (Number(h) > 23 || Number(mi) > 59 || (s !== undefined && Number(s) > 59))) bad();
+  return value.endsWith('Z') ? value.slice(0, -1) : value;
+}

@@ -1,0 +1,58 @@
+/** `handoff approval list` (store-and-finalize.md §11.1). Never creates the store; an absent file is an empty list. */
+import { defineCommand } from '../../cli/command.js';
+import { limitFlag, nonBlank } from '../../cli/list-flags.js';
+import { jsonQuote, usage } from '../../errors.js';
+import { checkAgentId, checkDraftId } from '../../ids.js';
+import { storeExists } from '../../paths.js';
+import { cut, renderTable } from '../../render/table.js';
+import type { ApprovalRow, ApprovalStatus } from '../../store/approvals.js';
+
+const STATUSES = ['pending', 'approved', 'rejected', 'revoked', 'expired'];
+
+export default defineCommand({
+  id: 'approval list',
+  summary: 'List approvals',
+  usage: 'handoff approval list [--status S] [--agent-id ID] [--contract-id ID] [--workspace NAME] [--limit N] [--json]',
+  flags: {
+    status: { type: 'string', valueName: 'S', description: 'pending, approved, rejected, revoked or expired' },
+    'agent-id': { type: 'string', valueName: 'ID', description: 'Only approvals requested by this agent' },
+    'contract-id': { type: 'string', valueName: 'ID', description: 'Only approvals requested by this contract' },
+    workspace: { type: 'string', valueName: 'NAME', description: 'Only approvals of this workspace' },
+    limit: { type: 'string', valueName: 'N', description: 'At most N approvals, 1-1000 (default 20)' },
+    json: { type: 'boolean', description: 'Print one JSON object' },
+  },
+  async run(ctx) {
+    const status = ctx.flags.status as string | undefined;
+    if (status !== undefined && !STATUSES.includes(status)) {
+      throw usage(`--status ${jsonQuote(status)} must be one of ${STATUSES.join(', ')}`);
+    }
+    const filters = {
+      status: status as ApprovalStatus | undefined,
+      agent_id: checkAgentId(ctx.flags['agent-id'] as string | undefined),
+      contract_id: checkDraftId(ctx.flags['contract-id'] as string | undefined, '--contract-id'),
+      workspace: nonBlank(ctx.flags.workspace as string | undefined, '--workspace'),
+      limit: limitFlag(ctx.flags.limit as string | undefined),
+    };
+    let rows: ApprovalRow[] = [];
+    let out: Record<string, unknown>[] = [];
+    if (storeExists(ctx.env, ctx.cwd)) {
+      const { openReader, closeDb } = await import('../../store/db.js');
+      const { exposeApproval, listApprovals } = await import('../../store/approvals.js');
+      const db = openReader(ctx.env, ctx.cwd);
+      try {
+        if (db !== null) rows = listApprovals(db, filters);
+      } finally {
+        closeDb(db);
+      }
+      out = rows.map(exposeApproval);
+    }
+    const text =
+      rows.length === 0
+        ? 'No approvals matched.'
+        : `${renderTable(
+            ['id', 'approval_status', 'created_at', 'agent_id', 'contract_id', 'decided_by', 'content'],
+            rows.map((r) => [r.id, r.status, r.created_at, r.agent_id, r.contract_id, r.decided_by, cut(r.exact_content, 60)]),
+          )}\n${rows.length} approval(s).`;
+    return { json: { status: 'ok', count: rows.length, approvals: out }, text };
+  },
+});

@@ -1,0 +1,39 @@
+/**
+ * Finalize step 9b, the receipt checks (receipts.md §2; store-and-finalize.md §6.2): the seam between finalize and
+ * src/receipts/checks.ts. It runs outside the write transaction; the receipts module is loaded only when the
+ * envelope cites a receipt or the turn requires one, so a plain finalize pays nothing for it.
+ */
+import type { Db } from '../store/db.js';
+import type { JsonObject } from '../envelope/vocabulary.js';
+import type { ClauseError } from './update-contracts.js';
+
+export interface ReceiptStepOptions {
+  /** Every contract id of the finalized contract's chain (the tip alone when it has no row). */
+  chainIds: string[];
+  requireReceipt: boolean;
+  allowStale: boolean;
+  env: NodeJS.ProcessEnv;
+}
+
+function citesOrRequires(envelope: JsonObject, requireReceipt: boolean): boolean {
+  if (requireReceipt) return true;
+  const report = envelope.evidence_report;
+  const v = report !== null && typeof report === 'object' ? (report as Record<string, unknown>).verification : undefined;
+  if (v === null || typeof v !== 'object') return false;
+  const o = v as Record<string, unknown>;
+  return o.receipt !== undefined || o.receipts !== undefined;
+}
+
+/** The step's errors (empty = pass) and the repair text for a rejection. */
+export async function receiptStep(db: Db | null, envelope: JsonObject, o: ReceiptStepOptions): Promise<{ errors: ClauseError[]; repair: string }> {
+  if (!citesOrRequires(envelope, o.requireReceipt)) return { errors: [], repair: '' };
+  const { checkReceipts, RECEIPT_REPAIR } = await import('../receipts/checks.js');
+  const issues = checkReceipts(db, envelope, {
+    contractChainIds: o.chainIds,
+    requireReceipt: o.requireReceipt,
+    allowStale: o.allowStale,
+    mode: 'finalize',
+    env: o.env,
+  });
+  return { errors: issues, repair: RECEIPT_REPAIR };
+}

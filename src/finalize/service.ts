@@ -1,0 +1,217 @@
+/**
+ * `contract finalize` (store-and-finalize.md §6): the clean close. Steps 2–10 of §6.2 in order; the first failing
+ * step ends the call and nothing is written (no row, no evidence, no draft change). All store reads go through the
+ * one writer connection (§2.3); the DB file is created only at step 10, when the call is about to write.
+ *
+ * Seams: the evidence clause is src/evidence/update-contracts.ts (step 9 static rules, step 10 brief/AC checks and
+ * inserts); the receipt checks of step 9b are src/finalize/receipts-step.ts (over src/receipts/checks.ts).
+ */
+import { EXIT, HandoffError } from '../errors.js';
+import type { JsonObject } from '../envelope/vocabulary.js';
+import { storeExists, type Env } from '../paths.js';
+import { fullVerdict } from '../validator/index.js';
+import { LockSet } from '../drafts/lock.js';
+import { resolveDraftId, type Addressing } from '../drafts/resolve.js';
+import type { StoreSession } from '../drafts/store-access.js';
+import { loadOrAdopt, lockChainToTip } from '../drafts/target.js';
+import { checkEvidenceBatch, checkEvidenceRefs, insertEvidenceBatch, type ResolvedEntry } from '../evidence/update-contracts.js';
+import type { Db } from '../store/db.js';
+import type { HandoffRow } from '../store/handoffs.js';
+import { finalEnvelope } from './envelope.js';
+import { receiptStep } from './receipts-step.js';
+import { envelopeState, firstRefusal, type Refusal } from './refusals.js';
+import { checkUpdateContracts, mergeByEntry, UPDATE_CONTRACTS_REPAIR, writableSections, type ClauseError } from './update-contracts.js';
+
+export interface FinalizeRequest {
+  env: Env;
+  cwd: string;
+  addressing: Addressing;
+  /** The resolved workspace (flag, env, git top-level, cwd); used only when the call inserts the row. */
+  workspace: string;
+  planTaskId: string | undefined;
+  allowStale: boolean;
+  notice(line: string): void;
+}
+
+export interface FinalizeDone {
+  kind: 'ok';
+  created: boolean;
+  unchangedReason?: 'complete_write_once' | 'identical';
+  tipId: string;
+  followedFrom?: string;
+  handoffId: number;
+  agentState: string;
+  workspace: string;
+  evidenceInserted: number;
+}
+
+export type FinalizeOutcome =
+  | FinalizeDone
+  | { kind: 'rejected'; tipId: string; codes: string[]; errors: ClauseError[]; repair: string }
+  | { kind: 'refused'; tipId: string; refusal: Refusal };
+
+type Store = typeof import('../store/db.js') & typeof import('../store/handoffs.js') & typeof import('../store/finalize-row.js');
+
+async function loadStore(): Promise<Store> {
+  const [db, handoffs, row] = await Promise.all([
+    import('../store/db.js'),
+    import('../store/handoffs.js'),
+    import('../store/finalize-row.js'),
+  ]);
+  return { ...db, ...handoffs, ...row };
+}
+
+/** The view lockChainToTip needs, over finalize's own writer connection (or no store at all). */
+function sessionOver(s: Store | undefined, db: Db | null): StoreSession {
+  return {
+    exists: db !== null,
+    row: (id) => (s && db ? s.getHandoffByContractId(db, id) : undefined),
+    chainFrom: (r) => (s && db ? s.followChain(db, r) : [r]),
+    spent: (ids) => {
+      const states = s && db ? s.spentProbe(db, ids) : new Map<string, string>();
+      return new Set(ids.filter((id) => s?.isClosedState(states.get(id)) === true));
+    },
+    lookupApproval: () => (s && db ? s.approvalLookup(db) : undefined),
+    insertContinuation: () => {
+      throw new HandoffError('INTERNAL', EXIT.INTERNAL, 'finalize never opens a continuation link');
+    },
+    mirror: () => ({ outcome: 'no_row' }),
+    close: () => undefined,
+  };
+}
+
+/** §6.2 step 3b / §6.5 step 2: the no-op decision on the current row. */
+function noopReason(row: HandoffRow, state: string | undefined, json: string, binding: string | null, flag: string | undefined) {
+  if (row.agent_state === 'COMPLETE') return 'complete_write_once' as const;
+  const newBinding = flag !== undefined && flag !== binding;
+  if (row.agent_state === state && row.raw_handoff_json === json && row.cut_reason === null && !newBinding) return 'identical' as const;
+  return undefined;
+}
+
+export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutcome> {
+  const { env, cwd } = req;
+  let s = storeExists(env, cwd) ? await loadStore() : undefined;
+  let db: Db | null = s ? s.openWriter(env, cwd, { create: false }) : null;
+  const locks = new LockSet(env, cwd);
+  try {
+    // Step 2: resolve, lock along the chain, follow it to the live tip, load or materialize the draft.
+    let session = sessionOver(s, db);
+    const { draftId } = await resolveDraftId(env, cwd, req.addressing, async (ids) => session.spent(ids));
+    let tip = await lockChainToTip(locks, session, draftId);
+    if (db === null && storeExists(env, cwd)) {
+      // Another process created the store while this one waited for the lock (e.g. a concurrent finalize of this
+      // draft): read the row through it, so every later step sees the same state as the transaction.
+      s = await loadStore();
+      db = s.openWriter(env, cwd, { create: false });
+      session = sessionOver(s, db);
+      tip = await lockChainToTip(locks, session, draftId);
+    }
+    const tipId = tip.tipId;
+    const tipRow = tip.tipRow;
+    const followedFrom = tipId !== draftId ? draftId : undefined;
+    const loaded = loadOrAdopt(env, cwd, tipId, tipRow);
+
+    // Step 3: sanitize, canonicalize, remove the capture markers.
+    const envelope = finalEnvelope(loaded.envelope, req.notice);
+    const json = JSON.stringify(envelope);
+    const state = envelopeState(envelope);
+    const binding = s && db && tipRow ? s.planTaskBinding(db, tipRow) : null;
+    const done = (row: HandoffRow, created: boolean, reason?: FinalizeDone['unchangedReason'], inserted = 0): FinalizeDone => ({
+      kind: 'ok',
+      created,
+      ...(reason ? { unchangedReason: reason } : {}),
+      tipId,
+      ...(followedFrom ? { followedFrom } : {}),
+      handoffId: row.id,
+      agentState: row.agent_state,
+      workspace: row.workspace,
+      evidenceInserted: inserted,
+    });
+
+    // Step 3b: read-only no-op probe.
+    if (tipRow !== undefined) {
+      const reason = noopReason(tipRow, state, json, binding, req.planTaskId);
+      if (reason !== undefined) return done(tipRow, false, reason);
+    }
+
+    // Step 4: full verdict (form + approval cross-check).
+    const consolidation = tipRow !== undefined && Number(tipRow.consolidation) === 1;
+    const verdict = fullVerdict(envelope, { consolidation, source: 'declaration', lookupApproval: session.lookupApproval() });
+    if (!verdict.ok) return { kind: 'rejected', tipId, codes: verdict.codes, errors: verdict.errors, repair: verdict.repair };
+
+    // Steps 5–8: identity, closing state, binding, blind verification.
+    const refusal = firstRefusal({ tipId, envelope, binding, planTaskFlag: req.planTaskId });
+    if (refusal !== undefined) return { kind: 'refused', tipId, refusal };
+
+    // Step 9: update_contracts static checks (shape, writable sections, evidence payloads and artifact files).
+    const uc = envelope.update_contracts;
+    const shapeErrors = checkUpdateContracts(envelope, writableSections(tipRow?.can_write_json));
+    const batch = checkEvidenceBatch(uc, { envelope, env, cwd });
+    const step9 = mergeByEntry(shapeErrors, batch.errors);
+    if (step9.length > 0) return listRejection(tipId, step9, UPDATE_CONTRACTS_REPAIR);
+
+    // Step 9b: receipt checks, outside the write transaction.
+    const chainIds = s && db && tipRow ? s.chainContractIds(db, tipRow) : [tipId];
+    const receipts = await receiptStep(db, envelope, {
+      chainIds,
+      requireReceipt: tipRow !== undefined && Number(tipRow.require_receipt) === 1,
+      allowStale: req.allowStale,
+      env,
+    });
+    if (receipts.errors.length > 0) return listRejection(tipId, receipts.errors, receipts.repair);
+
+    // Step 10: the store transaction (creates the DB file only now).
+    const store = s ?? (await loadStore());
+    db ??= store.openWriter(env, cwd, { create: true })!;
+    return commit(store, db, { req, tipId, envelope, json, state: state!, binding, entries: batch.entries, done });
+  } finally {
+    locks.releaseAll(true);
+    if (db !== null) s?.closeDb(db);
+  }
+}
+
+function listRejection(tipId: string, errors: ClauseError[], repair: string): FinalizeOutcome {
+  return { kind: 'rejected', tipId, codes: [...new Set(errors.map((e) => e.code))], errors, repair };
+}
+
+interface CommitInput {
+  req: FinalizeRequest;
+  tipId: string;
+  envelope: JsonObject;
+  json: string;
+  state: string;
+  binding: string | null;
+  entries: ResolvedEntry[];
+  done: (row: HandoffRow, created: boolean, reason?: FinalizeDone['unchangedReason'], inserted?: number) => FinalizeDone;
+}
+
+/** §6.5: re-read the row, no-op or write (UPSERT + evidence) in one IMMEDIATE transaction. */
+function commit(s: Store, db: Db, c: CommitInput): FinalizeOutcome {
+  try {
+    return s.writeTx(db, (): FinalizeOutcome => {
+      const row = s.getHandoffByContractId(db, c.tipId);
+      if (row !== undefined) {
+        const reason = noopReason(row, c.state, c.json, c.binding, c.req.planTaskId);
+        if (reason !== undefined) return c.done(row, false, reason);
+      }
+      const workspace = row?.workspace ?? c.req.workspace;
+      const refErrors = checkEvidenceRefs(db, c.entries, { workspace });
+      if (refErrors.length > 0) return listRejection(c.tipId, refErrors, UPDATE_CONTRACTS_REPAIR);
+      const id = s.upsertFinalRow(db, {
+        contract_id: c.tipId,
+        agent_id: c.tipId.slice(0, c.tipId.indexOf('.')),
+        workspace,
+        agent_state: c.state,
+        json: c.json,
+        plan_task_id: c.binding === null ? (c.req.planTaskId ?? null) : null,
+        now: s.nowIso(),
+      });
+      const written = s.getHandoffByContractId(db, c.tipId)!;
+      if (id === undefined) return c.done(written, false, 'complete_write_once');
+      const inserted = insertEvidenceBatch(db, c.entries, { handoffId: id, replace: row !== undefined });
+      return c.done(written, true, undefined, inserted);
+    });
+  } finally {
+    s.closeDb(db);
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * The `approvals` repository (store-and-finalize.md §4.4, §11). Transitions are decided inside the IMMEDIATE
+ * transaction that writes (`UPDATE … WHERE id = ? AND status = ?`), so concurrent decides cannot both win.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { EXIT, HandoffError } from '../errors.js';
+import type { ApprovalLookupResult } from '../validator/types.js';
+import { guard, hasTable, writeTx, type Db } from './db.js';
+
+export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'revoked', 'expired'] as const;
+export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
+export const APPROVAL_ID_RE = /^P-[0-9a-f]{32}$/;
+
+export interface ApprovalRow {
+  id: string;
+  workspace: string;
+  agent_id: string | null;
+  contract_id: string | null;
+  status: ApprovalStatus;
+  exact_content: string;
+  fingerprint: string;
+  created_at: string;
+  decided_at: string | null;
+  decided_by: string | null;
+  decision_note: string | null;
+}
+
+const COLS = 'id, workspace, agent_id, contract_id, status, exact_content, fingerprint, created_at, decided_at, decided_by, decision_note';
+
+/** §11.2: the statuses each status may move to (a repeat of the current status is a no-op, not a transition). */
+const TRANSITIONS: Record<ApprovalStatus, readonly ApprovalStatus[]> = {
+  pending: ['approved', 'rejected', 'expired'],
+  approved: ['revoked'],
+  rejected: [],
+  revoked: [],
+  expired: [],
+};
+
+export const isApprovalStatus = (s: string): s is ApprovalStatus => (APPROVAL_STATUSES as readonly string[]).includes(s);
+
+/** The approval as exposed in JSON: `approval_status` for the `status` column (§9). */
+export function exposeApproval(row: ApprovalRow): Record<string, unknown> {
+  return {
+    id: row.id,
+    approval_status: row.status,
+    workspace: row.workspace,
+    agent_id: row.agent_id,
+    contract_id: row.contract_id,
+    fingerprint: row.fingerprint,
+    exact_content: row.exact_content,
+    created_at: row.created_at,
+    decided_at: row.decided_at,
+    decided_by: row.decided_by,
+    decision_note: row.decision_note,
+  };
+}
+
+/** The cross-check's lookup (validator spec §8); a store without the approvals table resolves nothing. */
+export function approvalLookup(db: Db): (id: string) => ApprovalLookupResult {
+  if (!hasTable(db, 'approvals')) return () => ({ found: false });
+  const stmt = guard(db, () => db.prepare('SELECT status FROM approvals WHERE id = ?'));
+  return (id) =>
+    guard(db, () => {
+      const row = stmt.get(id) as { status: string } | undefined;
+      return row === undefined ? { found: false } : { found: true, status: row.status };
+    });
+}
+
+export const fingerprintOf = (content: string): string => createHash('sha256').update(content, 'utf8').digest('hex');
+
+export function insertApproval(
+  db: Db,
+  a: { workspace: string; agent_id: string | null; contract_id: string | null; exact_content: string },
+): ApprovalRow {
+  return writeTx(
+    db,
+    () =>
+      db
+        .prepare(
+          `INSERT INTO approvals (id, workspace, agent_id, contract_id, status, exact_content, fingerprint, created_at)
+           VALUES (@id, @workspace, @agent_id, @contract_id, 'pending', @exact_content, @fingerprint, @created_at)
+           RETURNING ${COLS}`,
+        )
+        .get({
+          ...a,
+          id: `P-${randomBytes(16).toString('hex')}`,
+          fingerprint: fingerprintOf(a.exact_content),
+          created_at: new Date().toISOString(),
+        }) as ApprovalRow,
+  );
+}
+
+export function getApproval(db: Db, id: string): ApprovalRow | undefined {
+  if (!hasTable(db, 'approvals')) return undefined;
+  return guard(db, () => db.prepare(`SELECT ${COLS} FROM approvals WHERE id = ?`).get(id) as ApprovalRow | undefined);
+}
+
+export const approvalNotFound = (id: string): HandoffError =>
+  new HandoffError('APPROVAL_NOT_FOUND', EXIT.NOT_FOUND, `no approval ${id}; list them with \`handoff approval list\``, {
+    approval_id: id,
+  });
+
+export interface DecideResult {
+  row: ApprovalRow;
+  previous: ApprovalStatus;
+  changed: boolean;
+}
+
+/** Applies one decision (§11.2) in one IMMEDIATE transaction. APPROVAL_NOT_FOUND (3), APPROVAL_TRANSITION_REFUSED (1). */
+export function decideApproval(
+  db: Db,
+  id: string,
+  decision: ApprovalStatus,
+  by: string | null,
+  note: string | null,
+): DecideResult {
+  return writeTx(db, () => {
+    const row = getApproval(db, id);
+    if (row === undefined) throw approvalNotFound(id);
+    if (row.status === decision) return { row, previous: row.status, changed: false };
+    if (!TRANSITIONS[row.status].includes(decision)) {
+      const allowed = TRANSITIONS[row.status];
+      throw new HandoffError(
+        'APPROVAL_TRANSITION_REFUSED',
+        EXIT.REJECTED,
+        `approval ${id} is ${row.status}; it cannot become ${decision} (${allowed.length > 0 ? `allowed: ${allowed.join(', ')}` : 'a final status'}); nothing was written`,
+        { approval_id: id, approval_status: row.status, decision },
+      );
+    }
+    const updated = db
+      .prepare(
+        `UPDATE approvals SET status = @decision, decided_at = @now, decided_by = @by, decision_note = @note
+          WHERE id = @id AND status = @previous
+         RETURNING ${COLS}`,
+      )
+      .get({ decision, now: new Date().toISOString(), by, note, id, previous: row.status }) as ApprovalRow;
+    return { row: updated, previous: row.status, changed: true };
+  });
+}
+
+export interface ApprovalFilters {
+  status?: ApprovalStatus;
+  agent_id?: string;
+  contract_id?: string;
+  workspace?: string;
+  limit: number;
+}
+
+export function listApprovals(db: Db, f: ApprovalFilters): ApprovalRow[] {
+  if (!hasTable(db, 'approvals')) return [];
+  const where: string[] = [];
+  const params: Record<string, unknown> = { limit: f.limit };
+  for (const key of ['status', 'agent_id', 'contract_id', 'workspace'] as const) {
+    if (f[key] !== undefined) {
+      where.push(`${key} = @${key}`);
+      params[key] = f[key];
+    }
+  }
+  const sql = `SELECT ${COLS} FROM approvals ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+               ORDER BY created_at DESC, id DESC LIMIT @limit`;
+  return guard(db, () => db.prepare(sql).all(params) as ApprovalRow[]);
+}

@@ -1,0 +1,200 @@
+/**
+ * Opening the store (store-and-finalize.md §2): probes, read verbs, writers, and the write transaction with its
+ * retry rule. Store problems surface as STORE_* HandoffErrors (exit 4) naming the DB file and the SQLite message.
+ *
+ *   openProbe(env, cwd?)            read-only, never creates, never migrates; null when the file is absent
+ *   openReader(env, cwd?)           read verbs: migrates an older file first; null when absent
+ *   openWriter(env, cwd?, {create}) read-write, pragmas, creates (0700 dirs, 0600 file) when asked, migrates
+ *   writeTx(db, fn)                 BEGIN IMMEDIATE, whole-transaction retry on busy, then STORE_BUSY
+ *   guard(db, fn)                   runs reads, mapping SQLite failures to the store codes
+ *   hasTable(db, name), dbFileOf(db), closeDb(db), withProbe(env, cwd, fn, absent)
+ */
+import { closeSync, constants, existsSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
+import { EXIT, HandoffError } from '../errors.js';
+import { dbPath, type Env } from '../paths.js';
+import { currentVersion, latestVersion, migrate, tooNew } from './migrate.js';
+import { loadSqlite } from './sqlite.js';
+import { isBusyError, storeUnreadable, toStoreError } from './store-errors.js';
+
+export type Db = BetterSqlite3.Database;
+
+/** `PRAGMA application_id` of a handoff store: ASCII "hand". */
+export const APPLICATION_ID = 0x68616e64;
+export const BUSY_TIMEOUT_MS = 5000;
+const WRITE_ATTEMPTS = 3;
+
+const files = new WeakMap<Db, string>();
+
+/** The DB file a connection was opened on (for messages). */
+export const dbFileOf = (db: Db): string => files.get(db) ?? db.name;
+
+export function closeDb(db: Db | null | undefined): void {
+  try {
+    if (db?.open) db.close();
+  } catch {
+    // closing never fails a verb
+  }
+}
+
+function openRaw(file: string, options: BetterSqlite3.Options): Db {
+  const Database = loadSqlite();
+  let db: Db;
+  try {
+    db = new Database(file, options);
+  } catch (e) {
+    throw toStoreError(e, file);
+  }
+  files.set(db, file);
+  try {
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  } catch (e) {
+    closeDb(db);
+    throw toStoreError(e, file);
+  }
+  return db;
+}
+
+/**
+ * Checks that `db` is a handoff store this build can read: application_id 0 or "hand"; an id-0 file holding tables
+ * but no schema_version belongs to another application too; a version above the build's is refused. Writes nothing.
+ */
+function inspect(db: Db, file: string): number {
+  const appId = db.pragma('application_id', { simple: true }) as number;
+  const version = currentVersion(db);
+  const foreignId = appId !== 0 && appId !== APPLICATION_ID;
+  const foreignTables =
+    !foreignId && version === 0 && db.prepare("SELECT 1 FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' LIMIT 1").get() !== undefined;
+  if (foreignId || foreignTables) {
+    const why = foreignId ? `application_id 0x${appId.toString(16).padStart(8, '0')}` : 'tables but no handoff schema';
+    throw new HandoffError(
+      'STORE_FOREIGN_DB',
+      EXIT.STORE,
+      `${file} is a SQLite database of another application (${why}), not a handoff store; it was not changed`,
+      {},
+      'Point $HANDOFF_DB at a handoff store, or unset it.',
+    );
+  }
+  const latest = latestVersion();
+  if (version > latest) throw tooNew(file, version, latest);
+  return version;
+}
+
+function checked<T>(db: Db, file: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    closeDb(db);
+    throw toStoreError(e, file);
+  }
+}
+
+/**
+ * A read-only connection. It is opened without SQLite's `readonly` flag but with `PRAGMA query_only = ON` (every
+ * write fails with SQLITE_READONLY): a `readonly` connection on a WAL store creates the `-wal`/`-shm` files and can
+ * never remove them, so a read would leave files behind; this one removes them on close like any last connection.
+ * A write-protected file still opens (SQLite falls back to read-only).
+ */
+function openReadOnly(file: string): Db {
+  const db = openRaw(file, { fileMustExist: true });
+  checked(db, file, () => db.pragma('query_only = ON'));
+  return db;
+}
+
+/** Read-only connection for probes (cross-check, draft-verb reads, gc). Never creates, never migrates. */
+export function openProbe(env: Env, cwd?: string): Db | null {
+  const file = dbPath(env, cwd);
+  if (!existsSync(file)) return null;
+  const db = openReadOnly(file);
+  checked(db, file, () => inspect(db, file));
+  return db;
+}
+
+/** Connection for read verbs: read-only, unless the file is older than the build (then migrated first). */
+export function openReader(env: Env, cwd?: string): Db | null {
+  const file = dbPath(env, cwd);
+  if (!existsSync(file)) return null;
+  const db = openReadOnly(file);
+  const version = checked(db, file, () => inspect(db, file));
+  if (version === latestVersion()) return db;
+  closeDb(db);
+  return openWriter(env, cwd, { create: false });
+}
+
+/**
+ * Read-write connection with the pragmas of §2.1, migrated to the latest version. With `create`, a missing file
+ * (and its folders) is created; without it a missing file gives null.
+ */
+export function openWriter(env: Env, cwd?: string, opts: { create: boolean } = { create: false }): Db | null {
+  const file = dbPath(env, cwd);
+  if (!existsSync(file)) {
+    if (!opts.create) return null;
+    createFile(file);
+  }
+  const db = openRaw(file, { fileMustExist: true });
+  checked(db, file, () => {
+    inspect(db, file);
+    db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db, file);
+  });
+  return db;
+}
+
+function createFile(file: string): void {
+  try {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    closeSync(openSync(file, constants.O_CREAT | constants.O_WRONLY, 0o600));
+  } catch (e) {
+    throw storeUnreadable(file, `cannot create it: ${(e as Error).message}`);
+  }
+}
+
+function sleepMs(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Runs `fn` in one BEGIN IMMEDIATE transaction (§2.2). A busy/locked failure retries the whole transaction, up to 3
+ * attempts in total, sleeping 50 ms × attempt; then STORE_BUSY. Inside an open transaction `fn` simply runs.
+ */
+export function writeTx<T>(db: Db, fn: () => T): T {
+  if (db.inTransaction) return fn();
+  const tx = db.transaction(fn);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return tx.immediate();
+    } catch (e) {
+      if (isBusyError(e) && attempt < WRITE_ATTEMPTS) {
+        sleepMs(50 * attempt);
+        continue;
+      }
+      throw toStoreError(e, dbFileOf(db));
+    }
+  }
+}
+
+/** Runs reads on `db`, turning SQLite failures (corrupt page, I/O error, busy) into the store codes. */
+export function guard<T>(db: Db, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    throw toStoreError(e, dbFileOf(db));
+  }
+}
+
+export function hasTable(db: Db, name: string): boolean {
+  return guard(db, () => db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(name) !== undefined);
+}
+
+/** Opens a probe, runs `fn`, closes it; `absent` when there is no DB file (SQLite is then never loaded). */
+export function withProbe<T>(env: Env, cwd: string | undefined, fn: (db: Db) => T, absent: T): T {
+  const db = openProbe(env, cwd);
+  if (db === null) return absent;
+  try {
+    return guard(db, () => fn(db));
+  } finally {
+    closeDb(db);
+  }
+}

@@ -1,0 +1,37 @@
+/** The finalize UPSERT (store-and-finalize.md §6.5 step 4). Call it inside the finalize's IMMEDIATE transaction. */
+import type { Db } from './db.js';
+
+export interface FinalRow {
+  contract_id: string;
+  agent_id: string;
+  workspace: string;
+  agent_state: string;
+  /** `JSON.stringify` of the canonical envelope with the capture markers removed. */
+  json: string;
+  /** Set-once: only used when the row has no binding yet. */
+  plan_task_id: string | null;
+  now: string;
+}
+
+/**
+ * Inserts the row, or converges a row that is not COMPLETE (state, envelope, cut_reason → NULL, plan_task_id
+ * set-once, updated_at). Returns the row id, or undefined when the row is COMPLETE (nothing written).
+ */
+export function upsertFinalRow(db: Db, r: FinalRow): number | undefined {
+  const out = db
+    .prepare(
+      `INSERT INTO handoffs (contract_id, agent_id, workspace, agent_state, cut_reason, raw_handoff_json,
+                             plan_task_id, created_at, updated_at)
+       VALUES (@contract_id, @agent_id, @workspace, @agent_state, NULL, @json, @plan_task_id, @now, @now)
+       ON CONFLICT (contract_id) DO UPDATE SET
+         agent_state      = excluded.agent_state,
+         cut_reason       = NULL,
+         raw_handoff_json = excluded.raw_handoff_json,
+         plan_task_id     = COALESCE(handoffs.plan_task_id, excluded.plan_task_id),
+         updated_at       = excluded.updated_at
+       WHERE handoffs.agent_state <> 'COMPLETE'
+       RETURNING id`,
+    )
+    .get(r) as { id: number } | undefined;
+  return out?.id;
+}

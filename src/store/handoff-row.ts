@@ -1,0 +1,83 @@
+/** The `handoffs` row (store-and-finalize.md §4.1) as read from SQLite, and its JSON exposure (§9). */
+import { CLOSING_STATE_SET, ROW_STATES, type RowState } from '../envelope/vocabulary.js';
+
+export type CutReason = 'never_finalized' | 'backstop_capture';
+
+export interface HandoffRow {
+  id: number;
+  contract_id: string;
+  agent_id: string;
+  workspace: string;
+  agent_state: RowState;
+  cut_reason: CutReason | null;
+  raw_handoff_json: string;
+  kind: string | null;
+  plan_task_id: string | null;
+  parent_handoff_id: number | null;
+  brief_id: number | null;
+  continues_handoff_id: number | null;
+  harness_id: string | null;
+  goal: string | null;
+  consolidation: 0 | 1;
+  /** 0 on a version-1 store read by a probe (the column arrives with migration 0002). */
+  require_receipt: 0 | 1;
+  can_write_json: string | null;
+  acceptance_json: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export { ROW_STATES, type RowState };
+
+/** The five closing states: a row in one of them is closed (its draft is spent). */
+export const CLOSING_STATES: readonly string[] = [...CLOSING_STATE_SET];
+
+export const isClosedState = (state: string | null | undefined): boolean => state != null && CLOSING_STATE_SET.has(state);
+
+export const isRowState = (s: string): s is RowState => (ROW_STATES as readonly string[]).includes(s);
+
+/** Normalizes a raw row (`SELECT *`): a probe on a version-1 store has no `require_receipt` column. */
+export function toHandoffRow(raw: Record<string, unknown>): HandoffRow {
+  const row = raw as unknown as HandoffRow;
+  if (row.require_receipt === undefined) return { ...row, require_receipt: 0 };
+  return row;
+}
+
+const parseOrNull = (text: string | null): unknown => {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * A row as exposed in JSON (§9): every column except `raw_handoff_json`; flags as booleans; `*_json` columns parsed
+ * under their name without `_json`; `envelope` (the parsed `raw_handoff_json`) only when asked.
+ */
+export function exposeHandoff(row: HandoffRow, withEnvelope = false): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: row.id,
+    contract_id: row.contract_id,
+    agent_id: row.agent_id,
+    workspace: row.workspace,
+    agent_state: row.agent_state,
+    cut_reason: row.cut_reason,
+    kind: row.kind,
+    plan_task_id: row.plan_task_id,
+    parent_handoff_id: row.parent_handoff_id,
+    brief_id: row.brief_id,
+    continues_handoff_id: row.continues_handoff_id,
+    harness_id: row.harness_id,
+    goal: row.goal,
+    consolidation: row.consolidation === 1,
+    require_receipt: row.require_receipt === 1,
+    can_write: parseOrNull(row.can_write_json),
+    acceptance: parseOrNull(row.acceptance_json),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+  if (withEnvelope) out.envelope = parseOrNull(row.raw_handoff_json);
+  return out;
+}
