@@ -1,0 +1,39 @@
+import { defineCommand } from '../../cli/command.js';
+import { ADDRESSING_FLAGS, addressingFrom, JSON_FLAG } from '../../drafts/cli-flags.js';
+import { setField } from '../../drafts/mutate.js';
+import { parseFieldPath, parseValueArg } from '../../drafts/value.js';
+import { writeDraft } from '../../drafts/write.js';
+import { withAmbiguityRendering } from '../../render/ambiguity.js';
+import { renderWriteOutcome } from '../../render/write-result.js';
+
+export default defineCommand({
+  id: 'contract set',
+  summary: 'Set one field of the draft (replaces lists)',
+  usage: 'handoff contract set FIELD VALUE [--draft-id ID] [--agent-id ID] [--json]',
+  description: [
+    'Assigns VALUE at the dotted FIELD path, replacing what is there; `set` is how a list is corrected or cleared',
+    "(set evidence_report.open_gaps '[]'). VALUE is stored as JSON when it parses as strict JSON, else as the string",
+    'given. A VALUE starting with `-` must follow `--`. Lists are never indexed. The whole envelope is validated;',
+    'a rejected write stores nothing.',
+  ].join('\n'),
+  flags: { ...ADDRESSING_FLAGS, json: JSON_FLAG },
+  args: [
+    { name: 'FIELD', required: true, description: 'Dotted path, e.g. agent_status.next_action' },
+    { name: 'VALUE', required: true, description: 'JSON value, or any other text as a string' },
+  ],
+  async run(ctx) {
+    const addressing = addressingFrom(ctx.flags);
+    const segments = parseFieldPath(ctx.args.FIELD ?? '');
+    const value = parseValueArg(ctx.args.VALUE ?? '');
+    return withAmbiguityRendering(async () => {
+      const outcome = await writeDraft({
+        env: ctx.env,
+        cwd: ctx.cwd,
+        addressing,
+        apply: (base, draftId) => setField(base, segments, value, draftId),
+        notice: ctx.notice,
+      });
+      return renderWriteOutcome(outcome, ctx.notice);
+    });
+  },
+});

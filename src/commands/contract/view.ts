@@ -1,0 +1,48 @@
+import { defineCommand } from '../../cli/command.js';
+import { ADDRESSING_FLAGS, addressingFrom, JSON_FLAG, stringFlag } from '../../drafts/cli-flags.js';
+import { readField } from '../../drafts/mutate.js';
+import { parseFieldPath } from '../../drafts/value.js';
+import { viewDraft } from '../../drafts/view.js';
+import type { JsonObject } from '../../envelope/vocabulary.js';
+import { withAmbiguityRendering } from '../../render/ambiguity.js';
+import { adoptedNotice } from '../../render/notices.js';
+
+export default defineCommand({
+  id: 'contract view',
+  summary: 'Show the draft or one field of it',
+  usage: 'handoff contract view [--field PATH] [--draft-id ID] [--agent-id ID] [--json]',
+  description: [
+    'Shows exactly the addressed draft as stored (no chain following, no validation). A dispatched contract without',
+    'a draft file is materialized from its row and saved ("adopted"); a closed row without a draft is shown read-only',
+    'from the store. --field prints one value (objects only are walked; lists are never indexed).',
+  ].join('\n'),
+  flags: {
+    field: { type: 'string', valueName: 'PATH', description: 'Print only the value at this dotted path' },
+    ...ADDRESSING_FLAGS,
+    json: JSON_FLAG,
+  },
+  async run(ctx) {
+    const addressing = addressingFrom(ctx.flags);
+    const field = stringFlag(ctx.flags, 'field');
+    const segments = field === undefined ? undefined : parseFieldPath(field);
+    return withAmbiguityRendering(async () => {
+      const v = await viewDraft(ctx.env, ctx.cwd, addressing);
+      if (v.adopted) ctx.notice(adoptedNotice(v.draftId));
+      if (segments !== undefined) {
+        const value = readField(v.envelope as JsonObject, segments);
+        return {
+          json: { status: 'ok', draft_id: v.draftId, field, value },
+          text: JSON.stringify(value, null, 2),
+        };
+      }
+      const shown: Record<string, unknown> = {
+        draft_id: v.draftId,
+        envelope_source: v.envelopeSource,
+        ...(v.adopted ? { adopted: true } : {}),
+        ...(v.row ?? {}),
+        envelope: v.envelope,
+      };
+      return { json: { status: 'ok', ...shown }, text: JSON.stringify(shown, null, 2) };
+    });
+  },
+});

@@ -1,0 +1,34 @@
+/**
+ * Flag definitions shared by the draft verbs and the checks that run before any file access (§5): both id flags,
+ * their patterns and their agreement.
+ */
+import type { FlagDef, FlagValues } from '../cli/command.js';
+import { checkIdFlags } from '../ids.js';
+import type { Addressing } from './resolve.js';
+
+export const DRAFT_ID_FLAG: FlagDef = {
+  type: 'string',
+  valueName: 'ID',
+  description: 'The draft (= contract) id printed by init or dispatch; exact, never a pattern',
+};
+
+export const AGENT_ID_FLAG: FlagDef = {
+  type: 'string',
+  valueName: 'ID',
+  description: "Pick this agent's draft (an exact agent id, never a glob)",
+};
+
+export const JSON_FLAG: FlagDef = { type: 'boolean', description: 'Print exactly one JSON object on stdout' };
+
+export const ADDRESSING_FLAGS: Record<string, FlagDef> = { 'draft-id': DRAFT_ID_FLAG, 'agent-id': AGENT_ID_FLAG };
+
+export const stringFlag = (flags: FlagValues, name: string): string | undefined => {
+  const v = flags[name];
+  return typeof v === 'string' ? v : undefined;
+};
+
+/** `--draft-id` / `--agent-id` checked (INVALID_DRAFT_ID, INVALID_AGENT_ID, DRAFT_ID_AGENT_MISMATCH; exit 2). */
+export function addressingFrom(flags: FlagValues): Addressing {
+  const { draftId, agentId } = checkIdFlags(stringFlag(flags, 'draft-id'), stringFlag(flags, 'agent-id'));
+  return { ...(draftId === undefined ? {} : { draftId }), ...(agentId === undefined ? {} : { agentId }) };
+}

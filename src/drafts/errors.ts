@@ -1,0 +1,99 @@
+/**
+ * Constructors for the draft verbs' named refusals and errors (cli-contract-drafts.md §17). Messages are one line;
+ * the exit code comes from the one table (§3). Validation rejections are results, not errors (src/render/rejection.ts).
+ */
+import { EXIT, HandoffError, jsonQuote } from '../errors.js';
+
+export const draftNotFound = (draftId: string, why?: string): HandoffError =>
+  new HandoffError(
+    'DRAFT_NOT_FOUND',
+    EXIT.NOT_FOUND,
+    `no draft ${draftId}${why ? ` (${why})` : ''}; start one with \`handoff contract init\`, or pass the contract_id printed by the dispatch`,
+    { draft_id: draftId },
+  );
+
+export const noDrafts = (agentId?: string): HandoffError =>
+  new HandoffError(
+    'DRAFT_NOT_FOUND',
+    EXIT.NOT_FOUND,
+    agentId === undefined
+      ? 'no draft found; run `handoff contract init`, which prints the ids to pass on every later call'
+      : `agent ${agentId} has no draft; run \`handoff contract init --agent-id ${agentId}\`, or pass the contract_id printed by the dispatch`,
+    agentId === undefined ? {} : { agent_id: agentId },
+  );
+
+export const draftUnreadable = (draftId: string, path: string, problem: string): HandoffError =>
+  new HandoffError(
+    'DRAFT_UNREADABLE',
+    EXIT.NOT_FOUND,
+    `draft file ${path} ${problem}; it is never overwritten: remove it or start another draft with \`handoff contract init\``,
+    { draft_id: draftId, path },
+  );
+
+export const draftExists = (draftId: string): HandoffError =>
+  new HandoffError(
+    'DRAFT_EXISTS',
+    EXIT.REJECTED,
+    `draft ${draftId} already exists; continue it with --draft-id ${draftId}, or run \`handoff contract init\` without --draft-id for a new one`,
+    { draft_id: draftId },
+  );
+
+export const draftLocked = (draftId: string, holderPid: number | undefined, waitedMs: number): HandoffError =>
+  new HandoffError(
+    'DRAFT_LOCKED',
+    EXIT.STORE,
+    `draft ${draftId} is locked by ${holderPid === undefined ? 'another process' : `pid ${holderPid}`}; gave up after ${Math.round(waitedMs / 1000)} s, nothing was written; try again`,
+    { draft_id: draftId, holder_pid: holderPid ?? null },
+  );
+
+export const draftWriteFailed = (draftId: string, path: string, e: unknown): HandoffError =>
+  new HandoffError(
+    'DRAFT_WRITE_FAILED',
+    EXIT.STORE,
+    `cannot write draft ${path}: ${oneLine((e as Error)?.message ?? String(e))}`,
+    { draft_id: draftId, path },
+  );
+
+export const invalidFieldPath = (field: string): HandoffError =>
+  new HandoffError(
+    'INVALID_FIELD_PATH',
+    EXIT.USAGE,
+    `FIELD ${jsonQuote(field)} is not a dotted path of non-empty segments (e.g. evidence_report.commands_run)`,
+    { field },
+  );
+
+export const fieldNotFound = (field: string, missing: string, walked: string): HandoffError =>
+  new HandoffError(
+    'FIELD_NOT_FOUND',
+    EXIT.NOT_FOUND,
+    `field ${field} not found: no key ${jsonQuote(missing)} under ${walked}`,
+    { field, missing, walked },
+  );
+
+export const pathNotObject = (draftId: string, walked: string, type: string): HandoffError =>
+  new HandoffError(
+    'PATH_NOT_OBJECT',
+    EXIT.REJECTED,
+    type === 'array'
+      ? `${walked} is an array; paths do not index lists: use \`set\` on the whole list, or \`add\` to append`
+      : `${walked} is a ${type}, not an object, so the path cannot go through it`,
+    { draft_id: draftId, path: walked, type },
+  );
+
+export const notAList = (draftId: string, path: string, type: string): HandoffError =>
+  new HandoffError(
+    'NOT_A_LIST',
+    EXIT.REJECTED,
+    `${path} holds a ${type}, not a list; \`add\` only extends lists (use \`set\` to replace the value)`,
+    { draft_id: draftId, path, type },
+  );
+
+export const rowEnvelopeUnreadable = (draftId: string, handoffId: number): HandoffError =>
+  new HandoffError(
+    'ROW_ENVELOPE_UNREADABLE',
+    EXIT.NOT_FOUND,
+    `contract ${draftId} has no draft file and the stored envelope of its row (handoff_id ${handoffId}) is not a JSON object`,
+    { draft_id: draftId, handoff_id: handoffId },
+  );
+
+export const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ');

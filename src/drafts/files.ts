@@ -1,0 +1,154 @@
+/**
+ * Draft files (cli-contract-drafts.md §6.1–§6.3): reading with the three outcomes of §6.2, serialization, and the
+ * atomic save (temp file + fsync + rename + folder fsync, mode 0600 in a 0700 folder). Stray temp files are never
+ * read by anything here.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { JsonObject } from '../envelope/vocabulary.js';
+import { draftFile, draftsDir, type Env } from '../paths.js';
+import { draftUnreadable, draftWriteFailed } from './errors.js';
+
+export type DraftRead =
+  | { state: 'missing'; path: string }
+  | { state: 'ok'; path: string; envelope: JsonObject; text: string };
+
+const errCode = (e: unknown): string | undefined => (e as NodeJS.ErrnoException)?.code;
+
+/** A draft as JSON text: 2-space indentation and a trailing newline (§6.1). */
+export const serializeDraft = (envelope: JsonObject): string => `${JSON.stringify(envelope, null, 2)}\n`;
+
+/**
+ * Reads one draft. Missing → `{state:'missing'}`; unreadable, not a regular file, not JSON, or not an object →
+ * DRAFT_UNREADABLE (exit 3). Opened non-blocking so a FIFO planted under the name can never hang the call.
+ */
+export function readDraft(env: Env, draftId: string, cwd?: string): DraftRead {
+  const path = draftFile(env, draftId, cwd);
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (e) {
+    if (errCode(e) === 'ENOENT') return { state: 'missing', path };
+    throw draftUnreadable(draftId, path, `cannot be read (${errCode(e) ?? (e as Error).message})`);
+  }
+  let text: string;
+  try {
+    if (!fstatSync(fd).isFile()) throw draftUnreadable(draftId, path, 'is not a regular file');
+    text = readFileSync(fd, 'utf8');
+  } catch (e) {
+    if ((e as { code?: string }).code === 'DRAFT_UNREADABLE') throw e;
+    throw draftUnreadable(draftId, path, `cannot be read (${errCode(e) ?? (e as Error).message})`);
+  } finally {
+    closeSync(fd);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw draftUnreadable(draftId, path, `is not valid JSON (${(e as Error).message})`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw draftUnreadable(draftId, path, `is not a JSON object (got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`})`);
+  }
+  return { state: 'ok', path, envelope: value as JsonObject, text };
+}
+
+/** True when any directory entry (file, directory, dangling symlink, ...) exists under the draft's name. */
+export function draftEntryExists(env: Env, draftId: string, cwd?: string): boolean {
+  try {
+    lstatSync(draftFile(env, draftId, cwd));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Creates the drafts folder (0700) when missing. Returns the first directory this call created (for cleanup after a
+ * failed call, so a refusal leaves nothing behind), or undefined when everything existed.
+ */
+export function ensureDraftsDir(env: Env, cwd?: string): string | undefined {
+  return mkdirSync(draftsDir(env, cwd), { recursive: true, mode: 0o700 });
+}
+
+/** Removes the directories `ensureDraftsDir` created, deepest first, only while they are empty (best effort). */
+export function removeCreatedDirs(env: Env, firstCreated: string | undefined, cwd?: string): void {
+  if (firstCreated === undefined) return;
+  let dir = draftsDir(env, cwd);
+  if (!dir.startsWith(firstCreated)) return;
+  for (;;) {
+    try {
+      rmdirSync(dir);
+    } catch {
+      return;
+    }
+    if (dir === firstCreated || dirname(dir) === dir) return;
+    dir = dirname(dir);
+  }
+}
+
+/** A unique temp name in the drafts folder: `.<draft_id>.<pid>.<8 hex>.<suffix>` (ignored by every verb). */
+export const tempName = (env: Env, draftId: string, suffix: string, cwd?: string): string =>
+  join(draftsDir(env, cwd), `.${draftId}.${process.pid}.${randomBytes(4).toString('hex')}.${suffix}`);
+
+/**
+ * Saves the envelope as `<draft_id>.json` atomically (§6.3). A reader sees the old file or the new one; a process
+ * killed at any point leaves the previous draft intact. Any failure unlinks the temp file and throws
+ * DRAFT_WRITE_FAILED (exit 4).
+ */
+export function saveDraft(env: Env, draftId: string, envelope: JsonObject, cwd?: string): void {
+  const target = draftFile(env, draftId, cwd);
+  const text = serializeDraft(envelope);
+  let tmp: string | undefined;
+  try {
+    ensureDraftsDir(env, cwd);
+    tmp = tempName(env, draftId, 'tmp', cwd);
+    const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+    try {
+      writeFileSync(fd, text, 'utf8');
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, target);
+    tmp = undefined;
+  } catch (e) {
+    if (tmp !== undefined) {
+      try {
+        unlinkSync(tmp);
+      } catch {
+        // nothing to clean up
+      }
+    }
+    throw draftWriteFailed(draftId, target, e);
+  }
+  fsyncDir(draftsDir(env, cwd));
+}
+
+/** fsync of the folder so the rename itself is durable (best effort: some filesystems refuse it). */
+function fsyncDir(dir: string): void {
+  try {
+    const fd = openSync(dir, constants.O_RDONLY);
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // best effort
+  }
+}

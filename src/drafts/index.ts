@@ -1,0 +1,77 @@
+/**
+ * Draft services (cli-contract-drafts.md): everything that reads, locks, resolves, changes and saves draft files.
+ * Import the module you need directly (start-up budget: each module costs load time); this index lists the API.
+ * Nothing here loads SQLite unless the DB file exists (store-access.ts is the one seam to src/store/).
+ *
+ * files.ts
+ *   readDraft(env, id, cwd?)              {state:'missing'} | {state:'ok', envelope, text}; DRAFT_UNREADABLE (exit 3)
+ *   saveDraft(env, id, envelope, cwd?)    atomic save: temp `.<id>.<pid>.<8hex>.tmp` + fsync + rename + dir fsync,
+ *                                         mode 0600 in a 0700 folder; DRAFT_WRITE_FAILED (exit 4), temp removed
+ *   serializeDraft(envelope)              the file text: 2-space JSON + newline
+ *   draftEntryExists(env, id, cwd?)       any entry (even unreadable) under the draft's name
+ *   ensureDraftsDir / removeCreatedDirs   create the folder (0700) / remove what a failed call created
+ *   tempName(env, id, suffix, cwd?)       a unique ignored temp name in the drafts folder
+ * lock.ts
+ *   acquireLock(env, id, {waitMs?})       the per-draft lock: link(2)-published file with pid/host/start/token;
+ *                                         jittered 10–50 ms retries up to 15 s → DRAFT_LOCKED (exit 4); stale (dead
+ *                                         pid, > 120 s) broken race-safely by rename-aside
+ *   tryLock(env, id)                      one non-waiting try (gc): the lock or undefined
+ *   LockSet                               locks taken in order (chains: oldest first), releaseAll(failed) on every
+ *                                         path; a failed call also removes the folders it created
+ * resolve.ts
+ *   resolveDraftId(env, cwd, {draftId?, agentId?}, spentProbe)   §7 addressing → {draftId, via}; DRAFT_NOT_FOUND,
+ *                                         AMBIGUOUS_DRAFT / AMBIGUOUS_AGENT_DRAFT (exit 2, data.candidates)
+ *   listCandidates(env, cwd?, agentId?)   draft files newest first (ms mtime, ties by id descending)
+ *   candidateLines(candidates)            the human listing under an ambiguity message
+ * target.ts
+ *   lockChainToTip(locks, store, id)      lock the id, follow its continuation chain, lock each later link in order
+ *   loadOrAdopt(env, cwd, id, row)        the draft, or materialized from its open row (§8), or DRAFT_NOT_FOUND
+ *   materializeFromRow(row, id)           the row's envelope (object with evidence_report) or the initial envelope
+ *   continuationSeed(closedTipId)         the initial envelope + root continues_contract_id (§9.3)
+ * store-access.ts
+ *   openStoreSession(env, cwd?)           the store for one call (no-op session without a DB file; probe opened
+ *                                         lazily): row, chainFrom, spent, lookupApproval, insertContinuation, mirror
+ *   isOpenRow(row) / isClosedRow(row)     DISPATCHED|IN_PROGRESS / a closed-turn state
+ * sanitize.ts
+ *   sanitizeEnvelope(envelope)            §11 repairs on a copy → {envelope, repairs}; sanitizedNotice(repair)
+ * value.ts
+ *   parseValueArg(arg)                    §12.1 VALUE parsing (VALUE_NOT_REPRESENTABLE)
+ *   parseFieldPath(field)                 §12.2 segments (INVALID_FIELD_PATH)
+ * mutate.ts
+ *   setField / addToList(envelope, segments, value, draftId)   §12.3 on a copy (PATH_NOT_OBJECT, NOT_A_LIST)
+ *   readField(envelope, segments)         view --field walk (FIELD_NOT_FOUND)
+ *   getOwn / hasOwn / defineOwn / deleteOwn / cloneJson / isPlainObject   own-property helpers (`__proto__` safe)
+ * fill.ts
+ *   applyFill(base, patch, draftId)       §13 merge + list rule (FILL_LIST_COLLISION with data.collisions)
+ *   mergePatch / findListCollisions       the two halves, pure
+ * write.ts
+ *   writeDraft({env, cwd, addressing, apply, notice})   the whole §9 pipeline of set/add/fill →
+ *                                         {kind:'ok', draftId, mirror, adopted, continuation?, canonicalized, sanitized}
+ *                                         | {kind:'rejected', draftId, verdict, sanitized}
+ * view.ts / validate.ts / init.ts         the services of `view`, `validate` (draft and file modes) and `init`
+ * cli-flags.ts                            the shared id flags and addressingFrom(flags) (the §5 checks)
+ * errors.ts                               constructors of the draft codes (draftNotFound, draftLocked, ...)
+ */
+export { readDraft, saveDraft, serializeDraft, draftEntryExists, ensureDraftsDir, removeCreatedDirs, tempName } from './files.js';
+export type { DraftRead } from './files.js';
+export { acquireLock, tryLock, LockSet, LOCK_WAIT_MS, LOCK_STALE_MS } from './lock.js';
+export type { DraftLock } from './lock.js';
+export { resolveDraftId, listCandidates, candidateLines } from './resolve.js';
+export type { Addressing, Candidate, CandidateView, Resolution, SpentProbe } from './resolve.js';
+export { lockChainToTip, loadOrAdopt, materializeFromRow, continuationSeed } from './target.js';
+export type { ChainTip, LoadedBase } from './target.js';
+export { openStoreSession, isOpenRow, isClosedRow, CLOSED_STATES } from './store-access.js';
+export type { StoreSession, MirrorOutcome, HandoffRow } from './store-access.js';
+export { sanitizeEnvelope, sanitizedNotice } from './sanitize.js';
+export type { Repair } from './sanitize.js';
+export { parseValueArg, parseFieldPath } from './value.js';
+export { setField, addToList, readField, getOwn, hasOwn, defineOwn, deleteOwn, cloneJson, isPlainObject } from './mutate.js';
+export { applyFill, mergePatch, findListCollisions, listCollisionError } from './fill.js';
+export type { ListCollision } from './fill.js';
+export { writeDraft } from './write.js';
+export type { WriteRequest, WriteOutcome, ContinuationInfo } from './write.js';
+export { viewDraft } from './view.js';
+export type { ViewResult } from './view.js';
+export { validateDraft, validateText } from './validate.js';
+export { initDraft } from './init.js';
+export type { InitResult } from './init.js';

@@ -1,0 +1,41 @@
+/**
+ * `init` (cli-contract-drafts.md §16): a new draft holding the initial envelope. Never opens or creates the store.
+ */
+import { initialEnvelope } from '../envelope/vocabulary.js';
+import { agentPrefix, mintAgentId, mintDraftId } from '../ids.js';
+import type { Env } from '../paths.js';
+import { validateEnvelope } from '../validator/index.js';
+import { draftExists } from './errors.js';
+import { draftEntryExists, saveDraft } from './files.js';
+import { LockSet } from './lock.js';
+
+export interface InitResult {
+  draftId: string;
+  agentId: string;
+  agentIdMinted: boolean;
+}
+
+/** Flags must already be checked (checkIdFlags). A given id that exists (readable or not) → DRAFT_EXISTS (exit 1). */
+export async function initDraft(env: Env, cwd: string | undefined, flags: { draftId?: string; agentId?: string }): Promise<InitResult> {
+  const agentIdMinted = flags.agentId === undefined && flags.draftId === undefined;
+  const agentId = flags.agentId ?? (flags.draftId !== undefined ? agentPrefix(flags.draftId) : mintAgentId());
+  let draftId = flags.draftId ?? mintDraftId(agentId);
+  const locks = new LockSet(env, cwd);
+  let saved = false;
+  try {
+    for (;;) {
+      await locks.add(draftId);
+      if (!draftEntryExists(env, draftId, cwd)) break;
+      if (flags.draftId !== undefined) throw draftExists(draftId);
+      draftId = mintDraftId(agentId); // a minted id that exists: negligible, re-mint
+    }
+    const envelope = initialEnvelope(agentId);
+    const verdict = validateEnvelope(envelope);
+    if (!verdict.ok) throw new Error(`the initial envelope does not validate: ${verdict.codes.join(', ')}`);
+    saveDraft(env, draftId, envelope, cwd);
+    saved = true;
+    return { draftId, agentId, agentIdMinted };
+  } finally {
+    locks.releaseAll(!saved);
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * Addressing (cli-contract-drafts.md §7): `--draft-id` as given, else the drafts of `--agent-id`, else all drafts;
+ * live before spent; the two ambiguity refusals with their candidate lists. The folder is scanned only when no
+ * `--draft-id` is given, and the store's spent probe runs only with two or more candidates.
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { EXIT, HandoffError } from '../errors.js';
+import { agentPrefix, isDraftId } from '../ids.js';
+import { draftsDir, type Env } from '../paths.js';
+import { noDrafts } from './errors.js';
+import { readDraft } from './files.js';
+import { getOwn, isPlainObject } from './mutate.js';
+
+export interface Candidate {
+  draftId: string;
+  agentId: string;
+  /** mtime in whole milliseconds. */
+  mtimeMs: number;
+}
+
+export interface Addressing {
+  draftId?: string;
+  agentId?: string;
+}
+
+export interface Resolution {
+  draftId: string;
+  via: 'draft-id' | 'agent-id' | 'newest';
+}
+
+/** The spent ids among the given ones (the store's probe; empty without a store). */
+export type SpentProbe = (ids: string[]) => Promise<Set<string>>;
+
+/**
+ * Draft files `<id>.json` with a valid id (lock and temp files never qualify), newest first by mtime in
+ * milliseconds, ties by id descending. A missing folder means no drafts.
+ */
+export function listCandidates(env: Env, cwd?: string, agentId?: string): Candidate[] {
+  const dir = draftsDir(env, cwd);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const out: Candidate[] = [];
+  for (const name of names) {
+    if (!name.endsWith('.json')) continue;
+    const id = name.slice(0, -5);
+    if (!isDraftId(id)) continue;
+    const agent = agentPrefix(id);
+    if (agentId !== undefined && agent !== agentId) continue;
+    try {
+      out.push({ draftId: id, agentId: agent, mtimeMs: Math.floor(statSync(join(dir, name)).mtimeMs) });
+    } catch {
+      // removed between the listing and the stat
+    }
+  }
+  return out.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.draftId < b.draftId ? 1 : a.draftId > b.draftId ? -1 : 0));
+}
+
+/** Resolves the one draft id a verb works on (§7.1). Throws DRAFT_NOT_FOUND or an ambiguity refusal. */
+export async function resolveDraftId(env: Env, cwd: string | undefined, addr: Addressing, spentProbe: SpentProbe): Promise<Resolution> {
+  if (addr.draftId !== undefined) return { draftId: addr.draftId, via: 'draft-id' };
+  const candidates = listCandidates(env, cwd, addr.agentId);
+  if (candidates.length === 0) throw noDrafts(addr.agentId);
+  const via = addr.agentId !== undefined ? 'agent-id' : 'newest';
+  if (candidates.length === 1) return { draftId: candidates[0].draftId, via };
+  const spent = await spentProbe(candidates.map((c) => c.draftId));
+  const live = candidates.filter((c) => !spent.has(c.draftId));
+  if (addr.agentId !== undefined) {
+    if (live.length === 1) return { draftId: live[0].draftId, via };
+    if (live.length >= 2) throw ambiguous('AMBIGUOUS_AGENT_DRAFT', live, env, cwd, addr.agentId);
+    return { draftId: candidates[0].draftId, via };
+  }
+  const pool = live.length > 0 ? live : candidates;
+  const agents = new Set(pool.map((c) => c.agentId));
+  if (agents.size >= 2) throw ambiguous('AMBIGUOUS_DRAFT', pool, env, cwd);
+  return { draftId: pool[0].draftId, via };
+}
+
+export interface CandidateView {
+  draft_id: string;
+  agent_id: string;
+  mtime: string;
+  agent_state: string | null;
+}
+
+/** `agent_status.agent_state` read from the file, or null when unreadable or not a string. */
+function stateOf(env: Env, draftId: string, cwd?: string): string | null {
+  try {
+    const r = readDraft(env, draftId, cwd);
+    if (r.state !== 'ok') return null;
+    const status = getOwn(r.envelope, 'agent_status');
+    const state = isPlainObject(status) ? getOwn(status, 'agent_state') : undefined;
+    return typeof state === 'string' ? state : null;
+  } catch {
+    return null;
+  }
+}
+
+function ambiguous(
+  code: 'AMBIGUOUS_DRAFT' | 'AMBIGUOUS_AGENT_DRAFT',
+  listed: Candidate[],
+  env: Env,
+  cwd: string | undefined,
+  agentId?: string,
+): HandoffError {
+  const candidates: CandidateView[] = listed.map((c) => ({
+    draft_id: c.draftId,
+    agent_id: c.agentId,
+    mtime: new Date(c.mtimeMs).toISOString(),
+    agent_state: stateOf(env, c.draftId, cwd),
+  }));
+  let message: string;
+  if (code === 'AMBIGUOUS_DRAFT') {
+    const agents = [...new Set(listed.map((c) => c.agentId))];
+    const shown = agents.slice(0, 6).join(', ') + (agents.length > 6 ? ', ...' : '');
+    message = `${listed.length} drafts of ${agents.length} agents (${shown}) could be meant; pass --draft-id, or --agent-id to narrow`;
+  } else {
+    message = `agent ${agentId} has ${listed.length} live drafts; only --draft-id picks one`;
+  }
+  return new HandoffError(code, EXIT.USAGE, message, { candidates });
+}
+
+/** The human listing under an ambiguity message (§7.3): up to 5 candidates, then a count of the rest. */
+export function candidateLines(candidates: CandidateView[]): string[] {
+  const lines = candidates
+    .slice(0, 5)
+    .map((c) => `  --draft-id ${c.draft_id}  agent=${c.agent_id}  ${c.mtime}  ${c.agent_state ?? '?'}`);
+  if (candidates.length > 5) lines.push(`  ... and ${candidates.length - 5} more (newest first)`);
+  return lines;
+}

@@ -1,0 +1,53 @@
+/**
+ * `validate` (cli-contract-drafts.md §15): the full verdict on one envelope, read-only. Never writes, locks, adopts,
+ * follows a chain, sanitizes, canonicalizes, or creates the store.
+ */
+import { EXIT, HandoffError } from '../errors.js';
+import { parseJsonStrict } from '../json.js';
+import type { Env } from '../paths.js';
+import { fullVerdict, type ValidationResult } from '../validator/index.js';
+import { draftNotFound } from './errors.js';
+import { readDraft } from './files.js';
+import { resolveDraftId, type Addressing } from './resolve.js';
+import { openStoreSession } from './store-access.js';
+
+/** Draft mode: the resolved draft as stored; binding = its row's mark when a row exists, else the flag. */
+export async function validateDraft(
+  env: Env,
+  cwd: string | undefined,
+  addr: Addressing,
+  consolidationFlag: boolean,
+): Promise<{ draftId: string; verdict: ValidationResult }> {
+  const store = await openStoreSession(env, cwd);
+  try {
+    const { draftId } = await resolveDraftId(env, cwd, addr, async (ids) => store.spent(ids));
+    const read = readDraft(env, draftId, cwd);
+    const row = store.row(draftId);
+    if (read.state === 'missing') {
+      if (row === undefined) throw draftNotFound(draftId);
+      throw new HandoffError(
+        'DRAFT_NOT_FOUND',
+        EXIT.NOT_FOUND,
+        `contract ${draftId} has a row (${row.agent_state}) but no draft file; \`handoff contract view --draft-id ${draftId}\` or the first write materializes it`,
+        { draft_id: draftId },
+      );
+    }
+    const consolidation = row !== undefined ? Number(row.consolidation) === 1 : consolidationFlag;
+    const lookupApproval = store.exists ? store.lookupApproval() : undefined;
+    return { draftId, verdict: fullVerdict(read.envelope, { consolidation, source: 'declaration', lookupApproval }) };
+  } finally {
+    store.close();
+  }
+}
+
+/** File mode: any JSON value is judged; binding = the flag only; the cross-check still reads an existing store. */
+export async function validateText(env: Env, cwd: string | undefined, text: string, what: string, consolidation: boolean): Promise<ValidationResult> {
+  const value = parseJsonStrict(text, what);
+  const store = await openStoreSession(env, cwd);
+  try {
+    const lookupApproval = store.exists ? store.lookupApproval() : undefined;
+    return fullVerdict(value, { consolidation, source: 'declaration', lookupApproval });
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * `view` (cli-contract-drafts.md §14): shows exactly the resolved id (never follows the chain, never sanitizes or
+ * validates). A missing draft with an open row is materialized and saved under the lock (adoption, §8); a closed
+ * row is shown read-only from the store.
+ */
+import type { Env } from '../paths.js';
+import { draftNotFound, rowEnvelopeUnreadable } from './errors.js';
+import { readDraft, saveDraft } from './files.js';
+import { LockSet } from './lock.js';
+import { isPlainObject } from './mutate.js';
+import { resolveDraftId, type Addressing } from './resolve.js';
+import { isOpenRow, openStoreSession, type StoreSession } from './store-access.js';
+import { materializeFromRow } from './target.js';
+
+export interface ViewResult {
+  draftId: string;
+  envelopeSource: 'draft' | 'row';
+  adopted: boolean;
+  /** Only for `envelope_source: "row"`. */
+  row?: { handoff_id: number; agent_state: string; cut_reason: string | null };
+  envelope: unknown;
+}
+
+export async function viewDraft(env: Env, cwd: string | undefined, addr: Addressing): Promise<ViewResult> {
+  const store = await openStoreSession(env, cwd);
+  try {
+    const { draftId } = await resolveDraftId(env, cwd, addr, async (ids) => store.spent(ids));
+    const read = readDraft(env, draftId, cwd);
+    if (read.state === 'ok') return { draftId, envelopeSource: 'draft', adopted: false, envelope: read.envelope };
+    const row = store.row(draftId);
+    if (row === undefined) throw draftNotFound(draftId);
+    if (isOpenRow(row)) return await adopt(env, cwd, draftId, store);
+    let stored: unknown;
+    try {
+      stored = JSON.parse(row.raw_handoff_json);
+    } catch {
+      stored = undefined;
+    }
+    if (!isPlainObject(stored)) throw rowEnvelopeUnreadable(draftId, row.id);
+    return {
+      draftId,
+      envelopeSource: 'row',
+      adopted: false,
+      row: { handoff_id: row.id, agent_state: row.agent_state, cut_reason: row.cut_reason ?? null },
+      envelope: stored,
+    };
+  } finally {
+    store.close();
+  }
+}
+
+/** Materializes the draft under its lock; re-checks file and row there, since another writer may have won. */
+async function adopt(env: Env, cwd: string | undefined, draftId: string, store: StoreSession): Promise<ViewResult> {
+  const locks = new LockSet(env, cwd);
+  let saved = false;
+  try {
+    await locks.add(draftId);
+    const read = readDraft(env, draftId, cwd);
+    if (read.state === 'ok') {
+      saved = true;
+      return { draftId, envelopeSource: 'draft', adopted: false, envelope: read.envelope };
+    }
+    const row = store.row(draftId);
+    if (row === undefined || !isOpenRow(row)) throw draftNotFound(draftId, row === undefined ? undefined : `its row closed meanwhile`);
+    const envelope = materializeFromRow(row, draftId);
+    saveDraft(env, draftId, envelope, cwd);
+    saved = true;
+    return { draftId, envelopeSource: 'draft', adopted: true, envelope };
+  } finally {
+    locks.releaseAll(!saved);
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * The write pipeline of `set`, `add` and `fill` (cli-contract-drafts.md §9.1): resolve → lock → find the target
+ * along the chain → sanitize → apply the change → full verdict → canonicalize → commit a planned continuation →
+ * save atomically → mirror → release. Steps up to canonicalization change nothing on disk or in the store; every
+ * lock is released on every path. A continuation that loses the race to another writer restarts once (§9.4).
+ */
+import { EXIT, HandoffError } from '../errors.js';
+import type { JsonObject } from '../envelope/vocabulary.js';
+import { agentPrefix, mintDraftId } from '../ids.js';
+import type { Env } from '../paths.js';
+import { canonicalizeEnvelope, fullVerdict, type CanonicalChange, type ValidationResult } from '../validator/index.js';
+import { saveDraft } from './files.js';
+import { LockSet } from './lock.js';
+import { resolveDraftId, type Addressing } from './resolve.js';
+import { sanitizeEnvelope, sanitizedNotice, type Repair } from './sanitize.js';
+import { isClosedRow, openStoreSession, type HandoffRow, type MirrorOutcome } from './store-access.js';
+import { continuationSeed, loadOrAdopt, lockChainToTip } from './target.js';
+
+export interface WriteRequest {
+  env: Env;
+  cwd?: string;
+  addressing: Addressing;
+  /** The verb's change on a copy of the base; throws its refusal (PATH_NOT_OBJECT, NOT_A_LIST, ...) naming `draftId`. */
+  apply(base: JsonObject, draftId: string): JsonObject;
+  /** Prints one notice line at once (stderr). */
+  notice(line: string): void;
+}
+
+export interface ContinuationInfo {
+  status: 'opened';
+  contract_id: string;
+  handoff_id: number;
+  continues_contract_id: string;
+  continues_handoff_id: number;
+  /** The closed tip's state (for the notice). */
+  closedState: string;
+}
+
+export type WriteOutcome =
+  | {
+      kind: 'ok';
+      draftId: string;
+      mirror: { outcome: MirrorOutcome; message?: string };
+      adopted: boolean;
+      continuation?: ContinuationInfo;
+      canonicalized: CanonicalChange[];
+      sanitized: Repair[];
+    }
+  | { kind: 'rejected'; draftId: string; verdict: ValidationResult; sanitized: Repair[] };
+
+const RESTART = Symbol('restart');
+
+export async function writeDraft(req: WriteRequest): Promise<WriteOutcome> {
+  const first = await attempt(req, false);
+  if (first !== RESTART) return first;
+  const second = await attempt(req, true);
+  if (second !== RESTART) return second;
+  throw new HandoffError('STORE_BUSY', EXIT.STORE, 'another writer opened the continuation link twice during this write; run it again');
+}
+
+async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutcome | typeof RESTART> {
+  const { env, cwd } = req;
+  const store = await openStoreSession(env, cwd);
+  const locks = new LockSet(env, cwd);
+  let succeeded = false;
+  try {
+    const { draftId } = await resolveDraftId(env, cwd, req.addressing, async (ids) => store.spent(ids));
+    const tip = await lockChainToTip(locks, store, draftId);
+    const closedTip: HandoffRow | undefined = tip.tipRow !== undefined && isClosedRow(tip.tipRow) ? tip.tipRow : undefined;
+
+    let base: JsonObject;
+    let adopted = false;
+    let sanitized: Repair[] = [];
+    if (closedTip !== undefined) {
+      base = continuationSeed(tip.tipId);
+    } else {
+      const loaded = loadOrAdopt(env, cwd, tip.tipId, tip.tipRow);
+      adopted = loaded.adopted;
+      const s = sanitizeEnvelope(loaded.envelope);
+      base = s.envelope;
+      sanitized = s.repairs;
+      for (const r of sanitized) req.notice(sanitizedNotice(r));
+    }
+
+    const changed = req.apply(base, tip.tipId);
+    const consolidation = tip.tipRow !== undefined && Number(tip.tipRow.consolidation) === 1;
+    const verdict = fullVerdict(changed, { consolidation, source: 'declaration', lookupApproval: store.lookupApproval() });
+    if (!verdict.ok) return { kind: 'rejected', draftId: tip.tipId, verdict, sanitized };
+    const canonical = canonicalizeEnvelope(changed);
+
+    let writeId = tip.tipId;
+    let writeRow = tip.tipRow;
+    let continuation: ContinuationInfo | undefined;
+    if (closedTip !== undefined) {
+      const newId = mintDraftId(agentPrefix(tip.tipId));
+      await locks.add(newId);
+      const link = store.insertContinuation(closedTip, newId, JSON.stringify(continuationSeed(tip.tipId)));
+      if (link === undefined) {
+        if (!restarted) return RESTART;
+        throw new HandoffError('STORE_BUSY', EXIT.STORE, `another writer opened a continuation of ${tip.tipId} twice during this write; run it again`);
+      }
+      writeId = newId;
+      writeRow = link;
+      continuation = {
+        status: 'opened',
+        contract_id: newId,
+        handoff_id: link.id,
+        continues_contract_id: tip.tipId,
+        continues_handoff_id: closedTip.id,
+        closedState: closedTip.agent_state,
+      };
+    }
+
+    saveDraft(env, writeId, canonical.envelope as JsonObject, cwd);
+    succeeded = true;
+    const mirror: { outcome: MirrorOutcome; message?: string } = !store.exists
+      ? { outcome: 'no_store' }
+      : writeRow === undefined
+        ? { outcome: 'no_row' }
+        : store.mirror(writeId, JSON.stringify(canonical.envelope));
+    return { kind: 'ok', draftId: writeId, mirror, adopted, continuation, canonicalized: canonical.changes, sanitized };
+  } finally {
+    locks.releaseAll(!succeeded);
+    store.close();
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * The two ambiguity refusals (cli-contract-drafts.md §7.3) need more than one line in human mode: the header, then
+ * up to five candidates. `withAmbiguityRendering` turns such a HandoffError into a CommandResult (exit 2) carrying the
+ * JSON error object with all `candidates` and the human listing; every other error passes through unchanged.
+ */
+import type { CommandResult } from '../cli/command.js';
+import { isHandoffError, type HandoffError } from '../errors.js';
+import { candidateLines, type CandidateView } from '../drafts/resolve.js';
+
+export function ambiguityResult(e: HandoffError): CommandResult {
+  const candidates = (e.data.candidates ?? []) as CandidateView[];
+  return {
+    exit: e.exit,
+    json: { status: 'error', code: e.code, error: e.message, candidates },
+    errText: [`Error: ${e.message}`, ...candidateLines(candidates)].join('\n'),
+  };
+}
+
+export async function withAmbiguityRendering(fn: () => Promise<CommandResult>): Promise<CommandResult> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (isHandoffError(e) && (e.code === 'AMBIGUOUS_DRAFT' || e.code === 'AMBIGUOUS_AGENT_DRAFT')) return ambiguityResult(e);
+    throw e;
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * Output of `set`, `add` and `fill` (cli-contract-drafts.md §10): the success object and line, the notices in their
+ * fixed order ([ADOPTED], [CONTINUATION opened], [CANONICALIZED], [MIRROR SKIPPED]; [SANITIZED] was printed while
+ * loading), or the validation rejection aimed at the chain tip.
+ */
+import type { CommandResult } from '../cli/command.js';
+import type { WriteOutcome } from '../drafts/write.js';
+import { adoptedNotice, canonicalizedNotice, continuationNotice, mirrorSkippedNotice, sanitizedEntry } from './notices.js';
+import { validationRejection, WRITE_REJECTED } from './rejection.js';
+
+export function renderWriteOutcome(outcome: WriteOutcome, notice: (line: string) => void): CommandResult {
+  const sanitized = outcome.sanitized.length > 0 ? { sanitized: outcome.sanitized.map(sanitizedEntry) } : {};
+  if (outcome.kind === 'rejected') {
+    return validationRejection({
+      subject: { draft_id: outcome.draftId },
+      verdict: outcome.verdict,
+      header: WRITE_REJECTED(outcome.draftId),
+      extra: sanitized,
+    });
+  }
+  if (outcome.adopted) notice(adoptedNotice(outcome.draftId));
+  if (outcome.continuation) notice(continuationNotice(outcome.continuation));
+  for (const c of outcome.canonicalized) notice(canonicalizedNotice(c));
+  const skipped = mirrorSkippedNotice(outcome.draftId, outcome.mirror.outcome, outcome.mirror.message);
+  if (skipped !== undefined) notice(skipped);
+
+  const mirrored = outcome.mirror.outcome === 'mirrored';
+  const c = outcome.continuation;
+  const json: Record<string, unknown> = {
+    status: 'ok',
+    draft_id: outcome.draftId,
+    mirrored,
+    ...(mirrored ? {} : { mirror_skipped_reason: outcome.mirror.outcome }),
+    ...(outcome.adopted ? { adopted: true } : {}),
+    ...(c
+      ? {
+          continuation: {
+            status: c.status,
+            contract_id: c.contract_id,
+            handoff_id: c.handoff_id,
+            continues_contract_id: c.continues_contract_id,
+            continues_handoff_id: c.continues_handoff_id,
+          },
+        }
+      : {}),
+    ...(outcome.canonicalized.length > 0
+      ? { canonicalized: outcome.canonicalized.map((ch) => ({ path: ch.path, from: ch.from, to: ch.to })) }
+      : {}),
+    ...sanitized,
+  };
+  return { json, text: `OK: draft ${outcome.draftId} updated and valid.` };
+}
