@@ -1,0 +1,79 @@
+import type { CodeEntry } from './types.js';
+
+/**
+ * Codes owned by dispatch-and-gate.md §7 (dispatch, claim, the stop gate). ROW_NOT_FOUND and
+ * BLIND_VERIFICATION_REQUIRED are registered with the store codes; the receipt codes with the receipts codes.
+ */
+export const gateCodes: CodeEntry[] = [
+  {
+    code: 'VERIFIER_REQUIRES_PARENT',
+    exit: 2,
+    where: 'contract dispatch',
+    when: 'The dispatch is of kind verifier (given or inferred) but names no --parent-handoff-id.',
+    repair: 'Pass --parent-handoff-id <handoff_id of the producer row to verify>.',
+  },
+  {
+    code: 'VERIFIER_PLAN_BOUND',
+    exit: 2,
+    where: 'contract dispatch',
+    when: 'A verifier dispatch also gives --plan-task-id; a bound verifier could never close COMPLETE.',
+    repair: 'Drop --plan-task-id: the producer carries the plan binding, the verifier points at it with --parent-handoff-id.',
+  },
+  {
+    code: 'TASK_EXECUTION_REQUIRES_PLAN_TASK',
+    exit: 2,
+    where: 'contract dispatch',
+    when: 'The dispatch is of kind task_execution but gives no --plan-task-id.',
+    repair: 'Pass --plan-task-id <the plan task id>, or choose another --kind.',
+  },
+  {
+    code: 'PARENT_HANDOFF_NOT_FOUND',
+    exit: 3,
+    where: 'contract dispatch',
+    when: 'No handoff row has the id given with --parent-handoff-id (or there is no store yet).',
+    repair: 'Check the id with handoff contract list --json (the handoff_id of the producer row).',
+  },
+  {
+    code: 'PARENT_NOT_CLOSED',
+    exit: 1,
+    where: 'contract dispatch',
+    when: 'A verifier is dispatched for a parent row that is not closed (DISPATCHED or a captured IN_PROGRESS).',
+    repair: 'Wait until the producer has finalized its contract (for a bound producer: NEEDS_VERIFICATION), then dispatch the verifier.',
+  },
+  {
+    code: 'HARNESS_ID_IN_USE',
+    exit: 1,
+    where: 'contract dispatch, contract claim',
+    when: 'Another contract chain already carries this harness run id.',
+    repair: 'Each harness run id belongs to one contract chain: use a fresh session id, or claim the contract that already carries it.',
+  },
+  {
+    code: 'HARNESS_ID_CONFLICT',
+    exit: 1,
+    where: 'contract claim',
+    when: 'The contract already carries a different harness run id (harness_id is set-once).',
+    repair: 'Leave the contract with its run id; dispatch a new contract for the other run.',
+  },
+  {
+    code: 'ROW_NOT_FINALIZED',
+    exit: 2,
+    where: 'contract gate (block)',
+    when: "The turn's contract is DISPATCHED, a captured IN_PROGRESS, or only a draft: it was never finalized.",
+    path: '""',
+    repair: 'Set a closing agent_state last and run handoff contract finalize --draft-id <contract_id>.',
+  },
+  {
+    code: 'CONTRACT_REJECTION_LIMIT',
+    exit: 0,
+    where: 'contract gate --json (codes, on a trip)',
+    when: 'The rejection circuit breaker tripped or is tripped: the stop is let through, the turn is reported DEGRADED and NOT complete.',
+    repair: 'Read the turn with handoff contract list --contract-id <id>; repair or re-dispatch it. An accepted stop resets the counter.',
+  },
+  {
+    code: 'HOOK_INPUT_INVALID',
+    exit: 1,
+    where: 'contract gate',
+    when: 'The hook JSON on stdin is missing (and no --draft-id), not JSON, not an object, or names an unknown hook_event_name. The stop is not gated.',
+    repair: 'Run the gate from a Claude Code Stop or SubagentStop hook, or pass --draft-id ID.',
+  },
+];

@@ -1,0 +1,38 @@
+import { defineCommand } from '../../cli/command.js';
+import { usage } from '../../errors.js';
+import { checkDraftId } from '../../ids.js';
+import { checkHarnessId } from '../../dispatch/options.js';
+
+const USAGE = 'handoff contract claim --harness-id HID (--draft-id ID | --contract-id ID) [--json]';
+
+export default defineCommand({
+  id: 'contract claim',
+  summary: 'Tie a harness run id to a contract',
+  usage: USAGE,
+  description:
+    "Sets the contract chain's live tip harness_id (set-once) so the stop gate finds the contract from the hook\n" +
+    "input (a Claude Code subagent's agent_id, or a session's session_id). Allowed in every state. Never creates the store.",
+  flags: {
+    'harness-id': { type: 'string', valueName: 'HID', description: 'The harness run id (^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$)' },
+    'draft-id': { type: 'string', valueName: 'ID', description: 'The contract id (any id of its chain)' },
+    'contract-id': { type: 'string', valueName: 'ID', description: 'Same as --draft-id' },
+    json: { type: 'boolean', description: 'Print one JSON object on stdout' },
+  },
+  async run(ctx) {
+    const hid = ctx.flags['harness-id'] as string | undefined;
+    const byDraft = ctx.flags['draft-id'] as string | undefined;
+    const byContract = ctx.flags['contract-id'] as string | undefined;
+    if (hid === undefined) throw usage(`--harness-id is required\nUsage: ${USAGE}`);
+    if ((byDraft === undefined) === (byContract === undefined)) throw usage(`pass exactly one of --draft-id and --contract-id\nUsage: ${USAGE}`);
+    const id = (byDraft !== undefined ? checkDraftId(byDraft, '--draft-id') : checkDraftId(byContract, '--contract-id')) as string;
+    checkHarnessId(hid);
+    const { claim } = await import('../../dispatch/claim.js');
+    const r = claim(ctx.env, ctx.cwd, id, hid);
+    return {
+      json: { status: 'ok', contract_id: r.tip.contract_id, handoff_id: r.tip.id, harness_id: r.harnessId, changed: r.changed },
+      text: r.changed
+        ? `OK: contract ${r.tip.contract_id} (handoff_id=${r.tip.id}) claimed by harness id ${r.harnessId}.`
+        : `OK: contract ${r.tip.contract_id} (handoff_id=${r.tip.id}) already carries harness id ${r.harnessId}; no-op.`,
+    };
+  },
+});

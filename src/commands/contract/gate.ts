@@ -1,0 +1,64 @@
+import { defineCommand, type FlagValues } from '../../cli/command.js';
+import { usage } from '../../errors.js';
+import { checkDraftId } from '../../ids.js';
+import { parseHookInput, type HookInput } from '../../gate/hook-input.js';
+import type { GateOptions } from '../../gate/service.js';
+
+const USAGE =
+  'handoff contract gate [--draft-id ID] [--max-rejections N] [--on-missing block|allow] [--stop-reason VALUE] [--workspace NAME] [--json]';
+
+const str = (flags: FlagValues, name: string): string | undefined => {
+  const v = flags[name];
+  return typeof v === 'string' ? v : undefined;
+};
+
+/** Flag values (dispatch-and-gate.md §4.1); a bad one is a usage error, which the gate turns into exit 1. */
+function gateOptions(flags: FlagValues): GateOptions {
+  const draftId = checkDraftId(str(flags, 'draft-id'));
+  const maxText = str(flags, 'max-rejections') ?? '3';
+  if (!/^[1-9][0-9]{0,8}$/.test(maxText)) throw usage(`--max-rejections ${JSON.stringify(maxText)} must be an integer >= 1`);
+  const onMissing = str(flags, 'on-missing') ?? 'block';
+  if (onMissing !== 'block' && onMissing !== 'allow') throw usage(`--on-missing ${JSON.stringify(onMissing)} must be block or allow`);
+  const workspace = str(flags, 'workspace');
+  if (workspace !== undefined && workspace.trim() === '') throw usage('--workspace must be non-blank');
+  return { draftId, maxRejections: Number(maxText), onMissing, stopReason: str(flags, 'stop-reason'), workspace };
+}
+
+export default defineCommand({
+  id: 'contract gate',
+  summary: 'Stop hook: block a stop without a valid, finalized contract',
+  usage: USAGE,
+  description:
+    'Reads Claude Code Stop / SubagentStop hook JSON on stdin (optional with --draft-id), finds the turn\'s contract\n' +
+    '(--draft-id, the claimed run id, or the contract block in the turn\'s own prompt) and judges its stored row.\n' +
+    'Exit 0 allows the stop (an excused truncation or a tripped breaker prints {"systemMessage": ...}); exit 2 blocks\n' +
+    'it with the reason on stderr; a problem of the gate itself exits 1 ("stop not gated"). See docs/hooks.md.',
+  failOpen: true,
+  flags: {
+    'draft-id': { type: 'string', valueName: 'ID', description: 'Name the contract explicitly (stdin becomes optional)' },
+    'max-rejections': { type: 'string', valueName: 'N', description: 'Rejections per turn; the Nth trips the breaker (integer >= 1, default 3)' },
+    'on-missing': { type: 'string', valueName: 'block|allow', description: 'What to do when no contract is found (default block)' },
+    'stop-reason': { type: 'string', valueName: 'VALUE', description: 'Override the stop reason from stdin or the transcript' },
+    workspace: { type: 'string', valueName: 'NAME', description: 'Workspace for a capture that inserts a row' },
+    json: { type: 'boolean', description: 'Print only the verdict object on stdout (scripts and tests, not hooks)' },
+  },
+  async run(ctx) {
+    const opts = gateOptions(ctx.flags);
+    let input: HookInput | undefined;
+    if (opts.draftId === undefined) {
+      // Never wait on a terminal: without --draft-id the hook JSON is required.
+      input = parseHookInput(ctx.stdinIsTTY ? '' : (await ctx.readStdin()).toString('utf8'));
+    } else if (!ctx.stdinIsTTY) {
+      const raw = (await ctx.readStdin()).toString('utf8');
+      if (raw.trim() !== '') input = parseHookInput(raw);
+    }
+    const { runGate } = await import('../../gate/service.js');
+    const r = await runGate(opts, input, ctx.env, ctx.cwd);
+    if (ctx.json) {
+      if (r.reason !== undefined) ctx.stderr(`${r.reason}\n`);
+      return { exit: r.exit, json: r.verdict };
+    }
+    if (r.exit === 2) return { exit: 2, errText: r.reason };
+    return { exit: 0, text: r.systemMessage === undefined ? undefined : JSON.stringify({ systemMessage: r.systemMessage }) };
+  },
+});

@@ -1,0 +1,147 @@
+/**
+ * `contract dispatch` flag rules and kind rules (dispatch-and-gate.md §1.1, §1.2). Everything here runs before any
+ * store access; a failure is exit 2 (the goal file's reader errors included).
+ */
+import { EXIT, HandoffError, jsonQuote, usage } from '../errors.js';
+import { checkAgentId } from '../ids.js';
+import { readRegularFile } from '../cli/input.js';
+import { checkSlug, workspaceSlug } from '../evidence/slug.js';
+import { resolveWorkspace, type Env } from '../paths.js';
+
+export const KIND_RE = /^[a-z][a-z0-9_-]{0,31}$/;
+export const HARNESS_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;
+/** C0 controls, DEL and C1 controls. */
+const hasControl = (s: string): boolean =>
+  [...s].some((ch) => {
+    const c = ch.codePointAt(0) as number;
+    return c < 0x20 || (c >= 0x7f && c <= 0x9f);
+  });
+const POSITIVE_INT_RE = /^[1-9][0-9]*$/;
+
+export interface DispatchRequest {
+  goal: string;
+  kind: string;
+  planTaskId?: string;
+  parentHandoffId?: number;
+  brief?: string;
+  consolidation: boolean;
+  requireReceipt: boolean;
+  canWrite: string[];
+  acceptance: string[];
+  agentId?: string;
+  harnessId?: string;
+  workspace: string;
+}
+
+export interface DispatchFlags {
+  goal?: string;
+  goalFile?: string;
+  kind?: string;
+  planTaskId?: string;
+  parentHandoffId?: string;
+  brief?: string;
+  consolidation?: boolean;
+  requireReceipt?: boolean;
+  canWrite?: string[];
+  acceptance?: string[];
+  agentId?: string;
+  harnessId?: string;
+  workspace?: string;
+}
+
+/** The plan-task rule shared with finalize and list: opaque, non-blank, at most 200 characters, no controls. */
+export function checkPlanTaskId(value: string | undefined, flag = '--plan-task-id'): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === '' || value.length > 200 || hasControl(value)) {
+    throw usage(`${flag} ${jsonQuote(value)} must be non-blank, at most 200 characters, without control characters`);
+  }
+  return value;
+}
+
+/** A harness run id (§1.1): `^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$`. */
+export function checkHarnessId(value: string | undefined, flag = '--harness-id'): string | undefined {
+  if (value === undefined) return undefined;
+  if (!HARNESS_ID_RE.test(value)) {
+    throw usage(`${flag} ${jsonQuote(value)} is not a harness run id (pattern ^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$)`);
+  }
+  return value;
+}
+
+export function checkPositiveInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!POSITIVE_INT_RE.test(value) || !Number.isSafeInteger(n)) throw usage(`${flag} ${jsonQuote(value)} is not a positive integer`);
+  return n;
+}
+
+/** §1.2: the resulting kind, and the extra rules of `verifier` and `task_execution`. */
+export function resolveKind(kind: string | undefined, planTaskId: string | undefined, parentHandoffId: number | undefined): string {
+  if (kind !== undefined && !KIND_RE.test(kind)) throw usage(`--kind ${jsonQuote(kind)} must match ^[a-z][a-z0-9_-]{0,31}$`);
+  const resolved =
+    kind ?? (planTaskId !== undefined ? 'task_execution' : parentHandoffId !== undefined ? 'verifier' : 'investigation');
+  if (resolved === 'verifier') {
+    if (parentHandoffId === undefined) {
+      throw new HandoffError('VERIFIER_REQUIRES_PARENT', EXIT.USAGE, 'a verifier dispatch needs --parent-handoff-id (the producer row it verifies)');
+    }
+    if (planTaskId !== undefined) {
+      throw new HandoffError(
+        'VERIFIER_PLAN_BOUND',
+        EXIT.USAGE,
+        'a verifier must not be bound to a plan task (a bound verifier could never close COMPLETE); drop --plan-task-id',
+      );
+    }
+  }
+  if (resolved === 'task_execution' && planTaskId === undefined) {
+    throw new HandoffError('TASK_EXECUTION_REQUIRES_PLAN_TASK', EXIT.USAGE, 'a task_execution dispatch needs --plan-task-id');
+  }
+  return resolved;
+}
+
+/** Repeatable `--can-write`: each a safe slug; duplicates dropped, first order kept. */
+function canWriteList(values: string[]): string[] {
+  const out: string[] = [];
+  for (const v of values) {
+    checkSlug(v, '--can-write');
+    if (!out.includes(v)) out.push(v);
+  }
+  return out;
+}
+
+function readGoal(flags: DispatchFlags): string {
+  if ((flags.goal === undefined) === (flags.goalFile === undefined)) throw usage('give exactly one of --goal TEXT or --goal-file PATH');
+  const raw = flags.goal ?? readRegularFile(flags.goalFile as string).toString('utf8');
+  if (raw.trim() === '') throw usage(`the goal${flags.goalFile !== undefined ? ` in ${jsonQuote(flags.goalFile)}` : ''} is blank`);
+  // Trailing whitespace (a file's final newline) would only print as empty goal lines.
+  return raw.replace(/\s+$/, '');
+}
+
+/** Checks every flag and the kind rules; reads the goal file. No store access. */
+export function parseDispatchFlags(flags: DispatchFlags, env: Env, cwd: string): DispatchRequest {
+  const planTaskId = checkPlanTaskId(flags.planTaskId);
+  const parentHandoffId = checkPositiveInt(flags.parentHandoffId, '--parent-handoff-id');
+  const brief = flags.brief === undefined ? undefined : checkSlug(flags.brief, '--brief');
+  const canWrite = canWriteList(flags.canWrite ?? []);
+  const acceptance = flags.acceptance ?? [];
+  for (const a of acceptance) if (a.trim() === '') throw usage('--acceptance must be non-blank text');
+  const agentId = checkAgentId(flags.agentId);
+  const harnessId = checkHarnessId(flags.harnessId);
+  if (flags.workspace !== undefined && flags.workspace.trim() === '') throw usage('--workspace must be non-blank');
+  // A brief is looked up by workspace, so then the workspace must be a safe slug (evidence.md §1.2).
+  const workspace = brief !== undefined ? workspaceSlug(flags.workspace, env, cwd) : resolveWorkspace(flags.workspace, env, cwd);
+  const kind = resolveKind(flags.kind, planTaskId, parentHandoffId);
+  const goal = readGoal(flags);
+  return {
+    goal,
+    kind,
+    planTaskId,
+    parentHandoffId,
+    brief,
+    consolidation: flags.consolidation === true,
+    requireReceipt: flags.requireReceipt === true,
+    canWrite,
+    acceptance,
+    agentId,
+    harnessId,
+    workspace,
+  };
+}

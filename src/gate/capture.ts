@@ -1,0 +1,75 @@
+/**
+ * Backstop capture of an unfinalized draft (dispatch-and-gate.md §4.7). It makes work that exists only on disk
+ * visible in the store, and never writes COMPLETE or any closing state, never touches a closed row, never edits or
+ * deletes the draft and never invents a contract id.
+ */
+import { agentPrefix } from '../ids.js';
+import { isObject, own, type JsonObject } from '../envelope/vocabulary.js';
+import { readDraft } from '../drafts/files.js';
+import type { Env } from '../paths.js';
+import type { Db } from '../store/db.js';
+import { isClosedState, nowIso, type HandoffRow } from '../store/handoffs.js';
+import { captureNewRow, captureOpenRow, singleAttemptTx } from '../store/dispatch-rows.js';
+import { harnessTips } from '../dispatch/harness.js';
+
+/** The captured envelope: the draft, IN_PROGRESS, marked degraded and auto_captured. Undefined when unusable. */
+export function capturedEnvelope(draft: JsonObject, now: string, stopReason: string | undefined): JsonObject | undefined {
+  const status = own(draft, 'agent_status');
+  if (!isObject(status)) return undefined;
+  const declared = own(status, 'agent_state');
+  return {
+    ...draft,
+    agent_status: { ...status, agent_state: 'IN_PROGRESS' },
+    degraded: true,
+    auto_captured: { by: 'gate', at: now, declared_agent_state: declared ?? null, stop_reason: stopReason ?? null },
+  };
+}
+
+export interface CaptureRequest {
+  env: Env;
+  cwd: string;
+  contractId: string;
+  tip?: HandoffRow;
+  harnessValue?: string;
+  workspace: string;
+  stopReason?: string;
+  /** The store connection, created on demand (an insert into a store that does not exist yet creates it). */
+  writer: () => Db;
+}
+
+export type CaptureOutcome = { captured: boolean; error?: string };
+
+function loadDraft(env: Env, id: string, cwd: string): JsonObject | undefined {
+  try {
+    const read = readDraft(env, id, cwd);
+    return read.state === 'ok' ? read.envelope : undefined;
+  } catch {
+    return undefined; // an unreadable draft is simply not captured
+  }
+}
+
+/** Runs the capture when its preconditions hold; store failures are reported, never thrown (verdict unchanged). */
+export function backstopCapture(r: CaptureRequest): CaptureOutcome {
+  if (r.tip !== undefined && isClosedState(r.tip.agent_state)) return { captured: false };
+  const draft = loadDraft(r.env, r.contractId, r.cwd);
+  if (draft === undefined) return { captured: false };
+  const now = nowIso();
+  const envelope = capturedEnvelope(draft, now, r.stopReason);
+  if (envelope === undefined) return { captured: false };
+  const json = JSON.stringify(envelope);
+  try {
+    const db = r.writer();
+    const captured = singleAttemptTx(db, () => {
+      // The run id goes on the row only when no other chain carries it (lane 2 must stay unambiguous).
+      const hv = r.harnessValue;
+      const free = hv !== undefined && harnessTips(db, hv).every((t) => t.id === r.tip?.id);
+      const harnessId = free ? (hv as string) : null;
+      if (r.tip !== undefined) return captureOpenRow(db, { id: r.tip.id, json, harnessId, now });
+      const agentId = agentPrefix(r.contractId);
+      return captureNewRow(db, { contractId: r.contractId, agentId, workspace: r.workspace, json, harnessId, now });
+    });
+    return { captured };
+  } catch (e) {
+    return { captured: false, error: (e as Error).message };
+  }
+}

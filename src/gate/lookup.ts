@@ -1,0 +1,130 @@
+/**
+ * Finding the turn's contract (dispatch-and-gate.md §4.3): exact lanes only, first lane that resolves wins, the
+ * verdict always on the chain's live tip. Lane 3 claims what it finds, so later stops resolve in lane 2. Message
+ * text is never a lookup key.
+ */
+import { existsSync } from 'node:fs';
+import { isHandoffError } from '../errors.js';
+import { draftFile, type Env } from '../paths.js';
+import type { Db } from '../store/db.js';
+import { followChain, getHandoffByContractId, nowIso, type HandoffRow } from '../store/handoffs.js';
+import { singleAttemptTx } from '../store/dispatch-rows.js';
+import { claimTip, harnessTips } from '../dispatch/harness.js';
+import { harnessValue, ownTranscript, type HookInput } from './hook-input.js';
+import type { LaneNote } from './reason.js';
+import { promptContractIds } from './transcript.js';
+
+export type Lane = LaneNote['lane'];
+
+export interface FoundContract {
+  lane: Lane;
+  /** The live tip's contract id (the given id itself when it has no row). */
+  contractId: string;
+  tip?: HandoffRow;
+  draftExists: boolean;
+  claimed: boolean;
+}
+
+export interface LookupResult {
+  found?: FoundContract;
+  lanes: LaneNote[];
+  /** Lane 2's tips when it was ambiguous. */
+  candidates: string[];
+  /** A claim that was attempted and failed (store busy, ...): noted, never fatal. */
+  claimError?: string;
+}
+
+export interface LookupInput {
+  db: Db | null;
+  env: Env;
+  cwd: string;
+  draftId?: string;
+  input?: HookInput;
+}
+
+const tipOf = (db: Db, row: HandoffRow): HandoffRow => {
+  const chain = followChain(db, row);
+  return chain[chain.length - 1];
+};
+
+const draftExists = (l: LookupInput, id: string): boolean => existsSync(draftFile(l.env, id, l.cwd));
+
+/** The id's live tip (if it has a row) and whether the tip's draft exists. */
+function locate(l: LookupInput, id: string): { contractId: string; tip?: HandoffRow; draftExists: boolean } {
+  const row = l.db === null ? undefined : getHandoffByContractId(l.db, id);
+  const tip = row === undefined ? undefined : tipOf(l.db as Db, row);
+  const contractId = tip?.contract_id ?? id;
+  return { contractId, tip, draftExists: draftExists(l, contractId) };
+}
+
+export function findContract(l: LookupInput): LookupResult {
+  const lanes: LaneNote[] = [];
+  const candidates: string[] = [];
+  // Lane 1: the explicit id always resolves; an id with neither a row nor a draft is then "missing".
+  if (l.draftId !== undefined) {
+    const at = locate(l, l.draftId);
+    if (at.tip === undefined && !at.draftExists) {
+      lanes.push({ lane: 'draft_id', note: `contract ${l.draftId} has neither a row nor a draft` });
+      return { lanes, candidates };
+    }
+    return { found: { lane: 'draft_id', ...at, claimed: false }, lanes, candidates };
+  }
+  lanes.push({ lane: 'draft_id', note: 'no --draft-id given' });
+
+  const hv = harnessValue(l.input);
+  const field = l.input?.event === 'SubagentStop' ? 'agent_id' : 'session_id';
+  if (hv === undefined) lanes.push({ lane: 'harness_id', note: `no ${field} in the hook input` });
+  else if (l.db === null) lanes.push({ lane: 'harness_id', note: 'no store yet' });
+  else {
+    const tips = harnessTips(l.db, hv);
+    if (tips.length === 1) {
+      const tip = tips[0];
+      return { found: { lane: 'harness_id', contractId: tip.contract_id, tip, draftExists: draftExists(l, tip.contract_id), claimed: false }, lanes, candidates };
+    }
+    if (tips.length === 0) lanes.push({ lane: 'harness_id', note: `no contract carries ${field} ${hv}` });
+    else {
+      candidates.push(...tips.map((t) => t.contract_id));
+      lanes.push({ lane: 'harness_id', note: `ambiguous: ${tips.length} contract chains carry ${field} ${hv}` });
+    }
+  }
+  return promptLane(l, hv, lanes, candidates);
+}
+
+/** Lane 3: the contract id on a `contract_id:` line of the turn's own first prompt. */
+function promptLane(l: LookupInput, hv: string | undefined, lanes: LaneNote[], candidates: string[]): LookupResult {
+  const note = (text: string): LookupResult => {
+    lanes.push({ lane: 'prompt_block', note: text });
+    return { lanes, candidates };
+  };
+  const path = ownTranscript(l.input);
+  if (path === undefined) return note('no transcript path of this turn in the hook input');
+  const scan = promptContractIds(path);
+  if (!scan.foundPrompt) return note(`no readable first user message in ${path}`);
+  if (scan.ids.length === 0) return note('no "contract_id: <id>" line in the first user message');
+  if (scan.ids.length > 1) return note(`${scan.ids.length} distinct contract ids in the first user message (${scan.ids.join(', ')})`);
+  const at = locate(l, scan.ids[0]);
+  if (at.tip === undefined) {
+    if (!at.draftExists) return note(`contract ${scan.ids[0]} has neither a row nor a draft`);
+    return { found: { lane: 'prompt_block', ...at, claimed: false }, lanes, candidates };
+  }
+  if (at.tip.harness_id !== null && at.tip.harness_id !== hv) {
+    return note(`contract ${at.contractId} belongs to another run (harness_id ${at.tip.harness_id})`);
+  }
+  const result: LookupResult = { found: { lane: 'prompt_block', ...at, claimed: false }, lanes, candidates };
+  if (hv !== undefined && at.tip.harness_id === null) autoClaim(l.db as Db, at.tip, hv, result);
+  return result;
+}
+
+/** Sets harness_id on the tip when it is NULL and no other chain holds the value; a failure is only noted. */
+function autoClaim(db: Db, tip: HandoffRow, hv: string, result: LookupResult): void {
+  try {
+    const outcome = singleAttemptTx(db, () => claimTip(db, tip, hv, nowIso()));
+    if (outcome.kind === 'claimed' && result.found) {
+      result.found.claimed = true;
+      result.found.tip = { ...tip, harness_id: hv };
+    }
+  } catch (e) {
+    if (!isHandoffError(e)) throw e;
+    result.claimError = e.message;
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * The stop gate (dispatch-and-gate.md §4.2): key, stop class, lookup, decision, capture, breaker, output. Problems
+ * before the verdict throw (the command fails open, exit 1); problems after it (capture, counter) are noted and
+ * never change the verdict.
+ */
+import type { Env } from '../paths.js';
+import { resolveWorkspace } from '../paths.js';
+import { closeDb, openWriter, type Db } from '../store/db.js';
+import { isClosedState } from '../store/handoffs.js';
+import { breakerKey } from './breaker-key.js';
+import { countBlock, resetKey } from './breaker.js';
+import { backstopCapture } from './capture.js';
+import { checkClosedRow, type CheckResult } from './check.js';
+import { decide, type OnMissing, type TipStatus, type Verdict } from './decision.js';
+import { agentLabel, harnessValue, ownTranscript, type HookInput } from './hook-input.js';
+import { findContract, type LookupResult } from './lookup.js';
+import { blockReason, excusedMessage, rowErrorDetail, tripMessage, type AttemptInfo, type BlockCause, type GateError } from './reason.js';
+import { classifyStop, resolveStopReason } from './stop-class.js';
+import { lastAssistantStopReason } from './transcript.js';
+
+export interface GateOptions {
+  draftId?: string;
+  maxRejections: number;
+  onMissing: OnMissing;
+  stopReason?: string;
+  workspace?: string;
+}
+
+export interface GateRun {
+  exit: 0 | 2;
+  /** The `--json` verdict object. */
+  verdict: Record<string, unknown>;
+  /** The block reason (stderr on a block). */
+  reason?: string;
+  /** The user-facing notice of an excused truncation or a trip (stdout `{"systemMessage": …}`). */
+  systemMessage?: string;
+}
+
+/** The store for one gate call: opened if the file exists, created only when a capture or the counter writes. */
+class GateStore {
+  db: Db | null;
+  constructor(
+    private readonly env: Env,
+    private readonly cwd: string,
+  ) {
+    this.db = openWriter(env, cwd, { create: false });
+  }
+  writer = (): Db => (this.db ??= openWriter(this.env, this.cwd, { create: true }) as Db);
+  close(): void {
+    closeDb(this.db);
+  }
+}
+
+const tipStatusOf = (lookup: LookupResult, check: CheckResult | undefined): TipStatus => {
+  if (lookup.found === undefined) return { kind: 'missing' };
+  if (check === undefined) return { kind: 'unfinalized' };
+  if (check.outcome === 'pass') return { kind: 'closed', check: 'pass' };
+  return { kind: 'closed', check: check.outcome === 'verdict_failed' ? 'verdict_failed' : 'hard_failed' };
+};
+
+function causeOf(lookup: LookupResult, check: CheckResult | undefined, input: HookInput | undefined, captured: boolean): BlockCause {
+  const found = lookup.found;
+  if (found === undefined) {
+    const harnessField = input?.event === 'SubagentStop' ? 'agent_id' : 'session_id';
+    return { kind: 'missing', lanes: lookup.lanes, candidates: lookup.candidates, harnessValue: harnessValue(input), harnessField };
+  }
+  const tip = found.tip;
+  if (check === undefined || tip === undefined) {
+    return { kind: 'unfinalized', contractId: found.contractId, state: tip?.agent_state ?? null, cutReason: tip?.cut_reason ?? null, captured };
+  }
+  switch (check.outcome) {
+    case 'verdict_failed':
+      return { kind: 'verdict', contractId: found.contractId, state: tip.agent_state, errors: check.errors, repair: check.repair };
+    case 'blind':
+      return { kind: 'blind', contractId: found.contractId, planTaskId: check.planTaskId, errors: check.errors };
+    default:
+      return { kind: 'receipt', contractId: found.contractId, state: tip.agent_state, errors: check.outcome === 'receipt' ? check.errors : [] };
+  }
+}
+
+function errorsOf(cause: BlockCause): GateError[] {
+  if (cause.kind === 'missing') return [{ code: 'ROW_NOT_FOUND', path: '', detail: rowErrorDetail(cause) }];
+  if (cause.kind === 'unfinalized') return [{ code: 'ROW_NOT_FINALIZED', path: '', detail: rowErrorDetail(cause) }];
+  return cause.errors;
+}
+
+interface BreakerStep {
+  attempt: AttemptInfo;
+  tripped: boolean;
+  counterError?: string;
+}
+
+/** Counts a block (maybe tripping) or resets the key on an allow; a counter failure never changes the verdict. */
+function breakerStep(store: GateStore, key: string | undefined, decision: Verdict, codes: string[], contractId: string | null, max: number): BreakerStep {
+  const attempt: AttemptInfo = { key, max };
+  if (key === undefined) return { attempt, tripped: false };
+  try {
+    if (decision === 'allow') {
+      if (store.db !== null) resetKey(store.db, key);
+      return { attempt, tripped: false };
+    }
+    const r = countBlock(store.writer(), key, codes, contractId, max);
+    return { attempt: { ...attempt, attempt: r.attempt, previousCodes: r.previousCodes }, tripped: r.tripped };
+  } catch (e) {
+    const counterError = (e as Error).message;
+    return { attempt: decision === 'block' ? { ...attempt, counterError } : attempt, tripped: false, counterError };
+  }
+}
+
+export async function runGate(opts: GateOptions, input: HookInput | undefined, env: Env, cwd: string): Promise<GateRun> {
+  const key = breakerKey(opts.draftId, input);
+  const stopReason = resolveStopReason(opts.stopReason, input?.stopReason, () => lastAssistantStopReason(ownTranscript(input)));
+  const stopClass = classifyStop(stopReason);
+  const store = new GateStore(env, cwd);
+  try {
+    const lookup = findContract({ db: store.db, env, cwd, draftId: opts.draftId, input });
+    const found = lookup.found;
+    const tip = found?.tip;
+    const check = tip !== undefined && isClosedState(tip.agent_state) ? await checkClosedRow(store.db as Db, tip) : undefined;
+    const decision = decide(tipStatusOf(lookup, check), stopClass, opts.onMissing);
+    const notes: string[] = [];
+    if (lookup.claimError !== undefined) notes.push(`(The contract could not be claimed for this run: ${lookup.claimError})`);
+
+    // Step 6: backstop capture of an unfinalized contract's draft, whatever the verdict.
+    let captured = false;
+    let captureError: string | undefined;
+    if (found !== undefined && check === undefined && found.draftExists) {
+      const workspace = opts.workspace ?? resolveWorkspace(undefined, env, input?.cwd ?? cwd);
+      const c = backstopCapture({
+        env,
+        cwd,
+        contractId: found.contractId,
+        tip,
+        harnessValue: harnessValue(input),
+        workspace,
+        stopReason,
+        writer: store.writer,
+      });
+      captured = c.captured;
+      captureError = c.error;
+      if (c.error !== undefined) notes.push(`(The draft could not be captured into the store: ${c.error})`);
+    }
+
+    const cause = decision.decision === 'block' ? causeOf(lookup, check, input, captured) : undefined;
+    const errors = cause === undefined ? [] : errorsOf(cause);
+    const codes = [...new Set(errors.map((e) => e.code))];
+
+    // Step 7: breaker. A block counts (and maybe trips); an allow resets the key.
+    const b = breakerStep(store, key, decision.decision, codes, found?.contractId ?? null, opts.maxRejections);
+    const { attempt, tripped, counterError } = b;
+    const reason = cause === undefined ? undefined : blockReason(cause, attempt, notes);
+    let systemMessage: string | undefined;
+    if (tripped) {
+      systemMessage = tripMessage(attempt.attempt ?? opts.maxRejections, agentLabel(input), found?.contractId, codes);
+    } else if (decision.excused) {
+      const how = check !== undefined ? `closed ${tip?.agent_state}, fails the check` : captured ? 'captured as IN_PROGRESS' : 'not finalized';
+      systemMessage = excusedMessage(stopReason ?? 'unknown', found?.contractId, how);
+    }
+    const exit = decision.decision === 'block' && !tripped ? 2 : 0;
+    const verdict: Record<string, unknown> = {
+      status: 'ok',
+      decision: decision.decision,
+      exit,
+      source: decision.source,
+      lane: found?.lane ?? null,
+      contract_id: found?.contractId ?? null,
+      handoff_id: tip?.id ?? null,
+      agent_state: tip?.agent_state ?? null,
+      cut_reason: tip?.cut_reason ?? null,
+      stop_reason: stopReason ?? null,
+      stop_class: stopClass,
+      codes: tripped ? [...codes, 'CONTRACT_REJECTION_LIMIT'] : codes,
+      errors,
+      captured,
+      claimed: found?.claimed ?? false,
+      attempt: attempt.attempt ?? null,
+      max_rejections: opts.maxRejections,
+      tripped,
+      breaker_key: key ?? null,
+    };
+    if (lookup.candidates.length > 0) verdict.candidates = lookup.candidates;
+    if (reason !== undefined) verdict.reason = reason;
+    if (systemMessage !== undefined) verdict.systemMessage = systemMessage;
+    if (captureError !== undefined) verdict.capture_error = captureError;
+    if (counterError !== undefined) verdict.counter_error = counterError;
+    if (lookup.claimError !== undefined) verdict.claim_error = lookup.claimError;
+    return { exit, verdict, reason: exit === 2 ? reason : undefined, systemMessage };
+  } finally {
+    store.close();
+  }
+}

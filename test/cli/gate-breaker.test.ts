@@ -1,0 +1,86 @@
+/** The rejection circuit breaker (dispatch-and-gate.md §4.6) through the built binary. */
+import { describe, expect, it } from 'vitest';
+import { tempHome } from '../helpers/cli.js';
+import { dispatch, finalizeAs, gate, rejections, stopInput, subagentStop } from '../gate/helpers.js';
+
+describe('circuit breaker', () => {
+  it('default 3: two blocks, the third trips (exit 0, systemMessage); sticky; an accepted stop resets', () => {
+    const home = tempHome();
+    const d = dispatch(home, ['--goal', 'g', '--harness-id', 'sub-b']);
+    const input = subagentStop({ session: 's-b', agentId: 'sub-b', agentType: 'implementer', extra: { stop_reason: 'end_turn' } });
+
+    const first = gate(home, [], input);
+    expect(first.code).toBe(2);
+    expect(first.stderr).toMatch(/\nAttempt 1 of 3\. After 2 blocks .*\n$/);
+    const second = gate(home, [], input);
+    expect(second.code).toBe(2);
+    expect(second.stderr).toMatch(/\nAttempt 2 of 3\. .*Previous attempt: ROW_NOT_FINALIZED\.\n$/);
+
+    const trip = gate(home, [], input);
+    expect([trip.code, trip.stderr]).toEqual([0, '']);
+    expect(JSON.parse(trip.stdout)).toEqual({
+      systemMessage: `handoff: contract gate gave up after 3 rejections; implementer sub-b closed DEGRADED; contract ${d.contract_id} is NOT complete (last: ROW_NOT_FINALIZED).`,
+    });
+    expect(rejections(home)).toMatchObject([{ key: 'subagent:s-b:sub-b', attempts: 3, tripped: 1, last_codes_json: '["ROW_NOT_FINALIZED"]', contract_id: d.contract_id }]);
+
+    const sticky = gate(home, ['--json'], input);
+    expect(sticky.code).toBe(0);
+    expect(sticky.stderr).toBe('');
+    expect(sticky.json).toMatchObject({ decision: 'block', exit: 0, tripped: true, attempt: 3, codes: ['ROW_NOT_FINALIZED', 'CONTRACT_REJECTION_LIMIT'] });
+    expect(sticky.json.systemMessage).toContain('gave up after 3 rejections');
+    expect(rejections(home)[0]).toMatchObject({ attempts: 3, tripped: 1 });
+
+    // A tripped turn is never made to look complete.
+    expect(sticky.json.agent_state).toBe('IN_PROGRESS');
+
+    finalizeAs(home, d.contract_id, 'NEEDS_VERIFICATION');
+    const accepted = gate(home, ['--json'], input);
+    expect(accepted.json).toMatchObject({ decision: 'allow', tripped: false, attempt: null });
+    expect(rejections(home)).toEqual([]);
+  });
+
+  it('a repaired turn starts from zero after an allow', () => {
+    const home = tempHome();
+    const input = stopInput({ session: 's-r', extra: { stop_reason: 'end_turn' } });
+    expect(gate(home, [], input).code).toBe(2);
+    expect(gate(home, ['--json'], input).json.attempt).toBe(2);
+    expect(gate(home, ['--on-missing', 'allow'], input).code).toBe(0);
+    expect(rejections(home)).toEqual([]);
+    expect(gate(home, ['--json'], input).json).toMatchObject({ attempt: 1, tripped: false });
+  });
+
+  it('--max-rejections 1 never blocks (advisory mode)', () => {
+    const home = tempHome();
+    const r = gate(home, ['--max-rejections', '1', '--json'], stopInput({ session: 's-1', extra: { stop_reason: 'end_turn' } }));
+    expect(r.code).toBe(0);
+    expect(r.json).toMatchObject({ decision: 'block', exit: 0, tripped: true, attempt: 1, max_rejections: 1, codes: ['ROW_NOT_FOUND', 'CONTRACT_REJECTION_LIMIT'] });
+    expect(r.json.systemMessage).toContain('contract none is NOT complete (last: ROW_NOT_FOUND)');
+  });
+
+  it('keys are per turn: two agents of one type and one session count separately', () => {
+    const home = tempHome();
+    const one = subagentStop({ session: 's', agentId: 'one', extra: { stop_reason: 'end_turn' } });
+    const two = subagentStop({ session: 's', agentId: 'two', extra: { stop_reason: 'end_turn' } });
+    gate(home, [], one);
+    gate(home, [], one);
+    const r = gate(home, ['--json'], two);
+    expect(r.code).toBe(2);
+    expect(r.json).toMatchObject({ attempt: 1, breaker_key: 'subagent:s:two' });
+    expect(rejections(home).map((x) => [x.key, x.attempts])).toEqual([
+      ['subagent:s:one', 2],
+      ['subagent:s:two', 1],
+    ]);
+  });
+
+  it('without agent_id the key uses the agent transcript; with nothing usable there is no ceiling', () => {
+    const home = tempHome();
+    const viaTranscript = gate(home, ['--json'], subagentStop({ session: 's', agentId: undefined, transcript: '/x/agent-1.jsonl', extra: { stop_reason: 'end_turn' } }));
+    expect(viaTranscript.json.breaker_key).toBe('subagent:s:transcript:/x/agent-1.jsonl');
+    const noKey = gate(home, ['--json'], JSON.stringify({ hook_event_name: 'SubagentStop', agent_type: 'implementer', stop_reason: 'end_turn' }));
+    expect(noKey.code).toBe(2);
+    expect(noKey.json).toMatchObject({ breaker_key: null, attempt: null, tripped: false });
+    expect(noKey.stderr).toMatch(/\nNo rejection ceiling for this turn\.\n$/);
+    // Repeating it never trips.
+    for (let i = 0; i < 3; i++) expect(gate(home, [], JSON.stringify({ hook_event_name: 'Stop', stop_reason: 'end_turn' })).code).toBe(2);
+  });
+});

@@ -1,0 +1,131 @@
+/** The SQL of dispatch, claim and the gate (src/store/dispatch-rows.ts, src/store/gate-rejections.ts) on a real store. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { closeDb, openWriter, writeTx, type Db } from '../../src/store/db.js';
+import { getHandoffByContractId } from '../../src/store/handoffs.js';
+import {
+  captureNewRow,
+  captureOpenRow,
+  insertBirthRow,
+  rowsWithHarnessId,
+  setHarnessIdIfNull,
+  singleAttemptTx,
+} from '../../src/store/dispatch-rows.js';
+import { deleteRejection, getRejection, putRejection } from '../../src/store/gate-rejections.js';
+import { claimTip, harnessTips } from '../../src/dispatch/harness.js';
+import { countBlock, resetKey } from '../../src/gate/breaker.js';
+import { isHandoffError } from '../../src/errors.js';
+
+const NOW = '2026-01-01T00:00:00.000Z';
+
+function store(): Db {
+  const home = mkdtempSync(join(tmpdir(), 'handoff-gate-store-'));
+  return openWriter({ HANDOFF_HOME: home }, home, { create: true }) as Db;
+}
+
+function born(db: Db, id: string, extra: Partial<Parameters<typeof insertBirthRow>[1]> = {}) {
+  return writeTx(db, () =>
+    insertBirthRow(db, {
+      contract_id: id,
+      agent_id: id.split('.')[0],
+      workspace: 'ws',
+      raw_handoff_json: '{}',
+      kind: 'investigation',
+      plan_task_id: null,
+      parent_handoff_id: null,
+      brief_id: null,
+      goal: 'g',
+      consolidation: false,
+      require_receipt: false,
+      harness_id: null,
+      can_write_json: null,
+      acceptance_json: null,
+      now: NOW,
+      ...extra,
+    }),
+  );
+}
+
+const A = 'a0000000000000001.000000000001';
+const B = 'a0000000000000002.000000000002';
+
+describe('birth, claim and harness lookup', () => {
+  it('inserts the DISPATCHED row and claims set-once', () => {
+    const db = store();
+    const row = born(db, A, { consolidation: true, require_receipt: true, plan_task_id: 'T' });
+    expect(row).toMatchObject({ agent_state: 'DISPATCHED', cut_reason: 'never_finalized', consolidation: 1, require_receipt: 1, plan_task_id: 'T', created_at: NOW, updated_at: NOW });
+    expect(setHarnessIdIfNull(db, row.id, 'h1', NOW)).toBe(true);
+    expect(setHarnessIdIfNull(db, row.id, 'h2', NOW)).toBe(false);
+    expect(rowsWithHarnessId(db, 'h1').map((r) => r.contract_id)).toEqual([A]);
+    expect(harnessTips(db, 'h1').map((r) => r.contract_id)).toEqual([A]);
+    closeDb(db);
+  });
+
+  it('claimTip: in use by another chain, unchanged, conflict, claimed', () => {
+    const db = store();
+    const a = born(db, A, { harness_id: 'run' });
+    const b = born(db, B);
+    expect(claimTip(db, b, 'run', NOW)).toEqual({ kind: 'in_use', holders: [A] });
+    expect(claimTip(db, a, 'run', NOW)).toEqual({ kind: 'unchanged' });
+    expect(claimTip(db, a, 'other', NOW)).toEqual({ kind: 'conflict', current: 'run' });
+    expect(claimTip(db, b, 'fresh', NOW)).toEqual({ kind: 'claimed' });
+    expect(getHandoffByContractId(db, B)?.harness_id).toBe('fresh');
+    closeDb(db);
+  });
+});
+
+describe('backstop capture SQL', () => {
+  it('updates only an open row, keeps an existing harness id, and never touches a closed row', () => {
+    const db = store();
+    const a = born(db, A, { harness_id: 'keep' });
+    expect(captureOpenRow(db, { id: a.id, json: '{"x":1}', harnessId: 'other', now: NOW })).toBe(true);
+    expect(getHandoffByContractId(db, A)).toMatchObject({ agent_state: 'IN_PROGRESS', cut_reason: 'backstop_capture', raw_handoff_json: '{"x":1}', harness_id: 'keep' });
+    db.prepare("UPDATE handoffs SET agent_state = 'BLOCKED', cut_reason = NULL WHERE id = ?").run(a.id);
+    expect(captureOpenRow(db, { id: a.id, json: '{"y":2}', harnessId: null, now: NOW })).toBe(false);
+    expect(getHandoffByContractId(db, A)).toMatchObject({ agent_state: 'BLOCKED', raw_handoff_json: '{"x":1}' });
+    closeDb(db);
+  });
+
+  it('inserts a row for a draft without one, and does nothing when a row appeared meanwhile', () => {
+    const db = store();
+    expect(captureNewRow(db, { contractId: B, agentId: B.split('.')[0], workspace: 'ws', json: '{}', harnessId: 'h', now: NOW })).toBe(true);
+    expect(getHandoffByContractId(db, B)).toMatchObject({ agent_state: 'IN_PROGRESS', cut_reason: 'backstop_capture', harness_id: 'h', kind: null });
+    expect(captureNewRow(db, { contractId: B, agentId: B.split('.')[0], workspace: 'ws', json: '{"z":1}', harnessId: null, now: NOW })).toBe(false);
+    expect(getHandoffByContractId(db, B)?.raw_handoff_json).toBe('{}');
+    closeDb(db);
+  });
+
+  it('singleAttemptTx maps SQLite failures to store codes and rolls back', () => {
+    const db = store();
+    born(db, A);
+    let code: string | undefined;
+    try {
+      singleAttemptTx(db, () => {
+        db.prepare("UPDATE handoffs SET updated_at = 'changed' WHERE contract_id = ?").run(A);
+        db.exec('SELECT * FROM no_such_table');
+      });
+    } catch (e) {
+      code = isHandoffError(e) ? e.code : 'other';
+    }
+    expect(code).toBe('STORE_UNREADABLE');
+    expect(getHandoffByContractId(db, A)?.updated_at).toBe(NOW);
+    closeDb(db);
+  });
+});
+
+describe('rejection counter', () => {
+  it('counts, trips at the ceiling, stays tripped, and resets', () => {
+    const db = store();
+    expect(countBlock(db, 'k', ['ROW_NOT_FOUND'], null, 2)).toEqual({ attempt: 1, tripped: false, previousCodes: undefined });
+    expect(countBlock(db, 'k', ['ROW_NOT_FINALIZED'], A, 2)).toEqual({ attempt: 2, tripped: true, previousCodes: ['ROW_NOT_FOUND'] });
+    expect(countBlock(db, 'k', ['ROW_NOT_FINALIZED'], A, 2)).toMatchObject({ attempt: 2, tripped: true });
+    expect(getRejection(db, 'k')).toMatchObject({ attempts: 2, tripped: 1, last_codes_json: '["ROW_NOT_FINALIZED"]', contract_id: A });
+    resetKey(db, 'k');
+    expect(getRejection(db, 'k')).toBeUndefined();
+    putRejection(db, { key: 'x', attempts: 1, tripped: false, codes: [], contractId: null, now: NOW });
+    expect(deleteRejection(db, 'x')).toBe(1);
+    closeDb(db);
+  });
+});
