@@ -1,0 +1,32 @@
+import { defineCommand } from '../../cli/command.js';
+import { ADDRESSING_FLAGS, addressingFrom, JSON_FLAG } from '../../drafts/cli-flags.js';
+import { timeoutMs, TIMEOUT_FLAG, WORKSPACE_FLAG, workspaceFlag } from '../../receipts/options.js';
+
+export default defineCommand({
+  id: 'contract verify',
+  summary: "Re-run the draft's verification command as a receipt",
+  usage: 'handoff contract verify [--draft-id ID | --agent-id ID] [--timeout SECONDS] [--workspace NAME] [--json]',
+  description: [
+    "Runs the tip draft's evidence_report.verification.command with /bin/sh -c in the current directory, exactly as",
+    '`handoff evidence run --shell` would, records the receipt, then writes verification.receipt (the new id) and',
+    'verification.result (pass only when the command passed, else fail or unproven) in one validated write.',
+    'Exit 0 when it passed; 1 (RECEIPT_FAILED) when it failed or was unproven, with the receipt and the update kept;',
+    '1 VERIFY_CONTRACT_CLOSED / VERIFY_NO_COMMAND before anything runs; 4 DRAFT_APPEND_FAILED when the update failed.',
+  ].join('\n'),
+  flags: { ...ADDRESSING_FLAGS, timeout: TIMEOUT_FLAG, workspace: WORKSPACE_FLAG, json: JSON_FLAG },
+  async run(ctx) {
+    const request = {
+      env: ctx.env,
+      cwd: ctx.cwd,
+      addressing: addressingFrom(ctx.flags),
+      timeoutMs: timeoutMs(ctx.flags),
+      workspaceFlag: workspaceFlag(ctx.flags),
+      notice: ctx.notice,
+    };
+    const { withAmbiguityRendering } = await import('../../render/ambiguity.js');
+    const { passThroughSinks } = await import('../../receipts/sinks.js');
+    const sinks = passThroughSinks(ctx.json);
+    const { contractVerify } = await import('../../receipts/verify-service.js');
+    return withAmbiguityRendering(() => contractVerify({ ...request, sinks }));
+  },
+});

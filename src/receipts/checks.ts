@@ -1,0 +1,174 @@
+/**
+ * The receipt checks of finalize step 9b and the stop gate (receipts.md §2). Pure over a receipt lookup, so they
+ * are tested against an in-memory list; `checkReceipts` binds the lookup to the store.
+ */
+import type { Db } from '../store/db.js';
+import { foldType, isObject, isReceiptId, tokenMatch, validState } from '../envelope/vocabulary.js';
+import { getReceipt } from '../store/receipts.js';
+import { isStale as fingerprintIsStale } from './fingerprint.js';
+import { verifyReceipt } from './integrity.js';
+import type { ReceiptRow } from './row.js';
+
+export type ReceiptCheckCode =
+  | 'RECEIPT_NOT_FOUND'
+  | 'RECEIPT_FOREIGN'
+  | 'RECEIPT_TAMPERED'
+  | 'RECEIPT_FAILED'
+  | 'RECEIPT_COMMAND_MISMATCH'
+  | 'RECEIPT_STALE'
+  | 'RECEIPT_REQUIRED';
+
+export interface ReceiptIssue {
+  code: ReceiptCheckCode;
+  path: string;
+  detail: string;
+}
+
+export interface ReceiptCheckOptions {
+  /** Every contract_id of the finalized (or gated) contract's continuation chain, the tip included. */
+  contractChainIds: Iterable<string>;
+  /** The chain's `require_receipt` (false when there is no row). */
+  requireReceipt: boolean;
+  /** `finalize --allow-stale`: skip RECEIPT_STALE. Ignored in gate mode (the gate never checks staleness). */
+  allowStale?: boolean;
+  /** `finalize`: all seven checks, RECEIPT_REQUIRED last. `gate`: the time-invariant ones, RECEIPT_REQUIRED first. */
+  mode: 'finalize' | 'gate';
+  /** Environment for the git calls of the staleness check (default process.env). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface CheckSeams {
+  verify?: (row: ReceiptRow) => { ok: boolean; failures: string[] };
+  isStale?: (row: ReceiptRow) => boolean;
+}
+
+export interface CitedReceipt {
+  id: string;
+  path: string;
+}
+
+const VERIFICATION = 'evidence_report.verification';
+const RECEIPT_PATH = `${VERIFICATION}.receipt`;
+const REQUIRING_STATES: ReadonlySet<string> = new Set(['COMPLETE', 'NEEDS_VERIFICATION']);
+const COMMAND_TYPES: ReadonlySet<string> = new Set(['command', 'code']);
+const PASS: ReadonlySet<string> = new Set(['pass']);
+
+function verificationOf(envelope: unknown): Record<string, unknown> | undefined {
+  if (!isObject(envelope)) return undefined;
+  const report = envelope.evidence_report;
+  if (!isObject(report)) return undefined;
+  const v = report.verification;
+  return isObject(v) ? v : undefined;
+}
+
+/** The cited receipts: `receipt`, then each element of `receipts`, in order (receipts.md §2). */
+export function citedReceipts(envelope: unknown): CitedReceipt[] {
+  const v = verificationOf(envelope);
+  if (v === undefined) return [];
+  const out: CitedReceipt[] = [];
+  if (isReceiptId(v.receipt)) out.push({ id: v.receipt, path: RECEIPT_PATH });
+  if (Array.isArray(v.receipts)) {
+    v.receipts.forEach((id, i) => {
+      if (isReceiptId(id)) out.push({ id, path: `${VERIFICATION}.receipts[${i}]` });
+    });
+  }
+  return out;
+}
+
+function claimsCommand(v: Record<string, unknown> | undefined): boolean {
+  const t = v === undefined ? '' : foldType(v.type);
+  return t !== null && COMMAND_TYPES.has(t);
+}
+
+/** One-line details, by code (guidance only; tests assert codes and paths). */
+const DETAIL = {
+  required: () =>
+    'the dispatch requires a receipt for a command/code claim: run the check with `handoff evidence run -- CMD` ' +
+    '(or `handoff contract verify`) and cite the printed R-… id here',
+  notFound: (id: string) => `receipt ${id} does not exist in the store; cite an id printed by \`handoff evidence run\``,
+  foreign: (id: string, owner: string) =>
+    `receipt ${id} belongs to contract ${owner}, outside this contract's chain; record your own with \`handoff evidence run\``,
+  tampered: (id: string, what: string[]) =>
+    `receipt ${id} no longer matches its digest (${what.join(', ')}); record a new one with \`handoff evidence run\``,
+  failed: (row: ReceiptRow) =>
+    `verification.result says pass but receipt ${row.receipt_id} has outcome ${row.outcome} (${row.command}); ` +
+    'fix the code and record a passing receipt, or report the result honestly',
+  mismatch: (claimed: string | undefined, ran: string[]) =>
+    `no cited receipt ran verification.command ${JSON.stringify(claimed ?? null)} (cited: ${ran.map((c) => JSON.stringify(c)).join(', ')}); ` +
+    'cite the receipt of that command or set the command to what was run',
+  stale: (row: ReceiptRow) =>
+    `the work tree in ${row.cwd} changed since receipt ${row.receipt_id} was recorded; ` +
+    're-run the check (`handoff contract verify`) or finalize with --allow-stale',
+};
+
+function requiredIssue(envelope: unknown, cited: CitedReceipt[], opts: ReceiptCheckOptions): ReceiptIssue[] {
+  if (!opts.requireReceipt || cited.length > 0) return [];
+  const status = isObject(envelope) && isObject(envelope.agent_status) ? envelope.agent_status : {};
+  const state = validState(status.agent_state);
+  if (state === undefined || !REQUIRING_STATES.has(state) || !claimsCommand(verificationOf(envelope))) return [];
+  return [{ code: 'RECEIPT_REQUIRED', path: RECEIPT_PATH, detail: DETAIL.required() }];
+}
+
+type Found = CitedReceipt & { row: ReceiptRow };
+
+export function checkReceiptsWith(
+  lookup: (id: string) => ReceiptRow | undefined,
+  envelope: unknown,
+  opts: ReceiptCheckOptions,
+  seams: CheckSeams = {},
+): ReceiptIssue[] {
+  const verify = seams.verify ?? verifyReceipt;
+  const stale = seams.isStale ?? ((row: ReceiptRow) => fingerprintIsStale(row, opts.env));
+  const cited = citedReceipts(envelope);
+  const chain = new Set(opts.contractChainIds);
+  const v = verificationOf(envelope);
+  const issues: ReceiptIssue[] = [];
+  const issue = (code: ReceiptCheckCode, path: string, detail: string): void => {
+    issues.push({ code, path, detail });
+  };
+  if (opts.mode === 'gate') issues.push(...requiredIssue(envelope, cited, opts));
+
+  // Checks 1–3: a receipt that fails one takes no part in the later checks.
+  const found: Found[] = [];
+  for (const c of cited) {
+    const row = lookup(c.id);
+    if (row === undefined) issue('RECEIPT_NOT_FOUND', c.path, DETAIL.notFound(c.id));
+    else found.push({ ...c, row });
+  }
+  const own = found.filter((c) => chain.has(c.row.contract_id));
+  for (const c of found) if (!own.includes(c)) issue('RECEIPT_FOREIGN', c.path, DETAIL.foreign(c.id, c.row.contract_id));
+  const remaining = own.filter((c) => {
+    const r = verify(c.row);
+    if (!r.ok) issue('RECEIPT_TAMPERED', c.path, DETAIL.tampered(c.id, r.failures));
+    return r.ok;
+  });
+
+  if (v !== undefined && tokenMatch(v.result, PASS)) {
+    for (const c of remaining) if (c.row.outcome !== 'pass') issue('RECEIPT_FAILED', c.path, DETAIL.failed(c.row));
+  }
+  if (claimsCommand(v) && remaining.length > 0) {
+    const claimed = typeof v?.command === 'string' ? v.command.trim() : undefined;
+    if (claimed === undefined || !remaining.some((c) => c.row.command.trim() === claimed)) {
+      issue('RECEIPT_COMMAND_MISMATCH', remaining[0].path, DETAIL.mismatch(claimed, remaining.map((c) => c.row.command)));
+    }
+  }
+  if (opts.mode === 'finalize' && opts.allowStale !== true) {
+    for (const c of remaining) if (stale(c.row)) issue('RECEIPT_STALE', c.path, DETAIL.stale(c.row));
+  }
+  if (opts.mode === 'finalize') issues.push(...requiredIssue(envelope, cited, opts));
+  return issues;
+}
+
+/**
+ * The seam finalize (step 9b) and the gate call. `db` is the caller's open connection, or null when there is no
+ * DB file (then every cited receipt is RECEIPT_NOT_FOUND). Returns the issues in the normative order; empty = pass.
+ */
+export function checkReceipts(db: Db | null, envelope: unknown, opts: ReceiptCheckOptions): ReceiptIssue[] {
+  return checkReceiptsWith((id) => (db === null ? undefined : getReceipt(db, id)), envelope, opts);
+}
+
+/** The repair text of a receipt rejection (store-and-finalize.md §6.7, step 9b). */
+export const RECEIPT_REPAIR =
+  'Record the check with `handoff evidence run [--draft-id ID] -- CMD ARG...` (or `handoff contract verify` to re-run ' +
+  'verification.command), then cite the printed R-… id in evidence_report.verification.receipt (or .receipts); the ' +
+  'receipt must belong to this contract chain, pass, and match verification.command.';

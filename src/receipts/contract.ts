@@ -1,0 +1,52 @@
+/**
+ * Step 2 of `evidence run` and `contract verify` (receipts.md §1.1, §4): the contract addressed like the draft verbs
+ * (cli-contract-drafts.md §7) and followed along its continuation chain to the live tip (store-and-finalize.md
+ * §8.3). A read: no lock is taken and nothing is written; the tip is checked again under the lock at the append.
+ */
+import { draftNotFound } from '../drafts/errors.js';
+import { draftEntryExists, readDraft } from '../drafts/files.js';
+import { resolveDraftId, type Addressing } from '../drafts/resolve.js';
+import { isClosedRow, openStoreSession, type HandoffRow } from '../drafts/store-access.js';
+import { materializeFromRow } from '../drafts/target.js';
+import type { JsonObject } from '../envelope/vocabulary.js';
+import type { Env } from '../paths.js';
+
+export interface ResolvedContract {
+  /** The id given with --draft-id, or the one addressing resolved. */
+  addressedId: string;
+  /** The live tip: the receipt's contract_id (the addressed id itself when it has no row). */
+  tipId: string;
+  tipRow: HandoffRow | undefined;
+  /** The tip row is in a closing state: a receipt is still recorded, the draft append is skipped. */
+  closed: boolean;
+}
+
+export async function resolveContract(env: Env, cwd: string, addressing: Addressing): Promise<ResolvedContract> {
+  const store = await openStoreSession(env, cwd);
+  try {
+    const { draftId } = await resolveDraftId(env, cwd, addressing, async (ids) => store.spent(ids));
+    const row = store.row(draftId);
+    if (row === undefined) {
+      // No row: the contract is its draft; without one there is nothing a receipt could belong to.
+      if (!draftEntryExists(env, draftId, cwd)) throw draftNotFound(draftId);
+      return { addressedId: draftId, tipId: draftId, tipRow: undefined, closed: false };
+    }
+    const chain = store.chainFrom(row);
+    const tip = chain[chain.length - 1];
+    return { addressedId: draftId, tipId: tip.contract_id, tipRow: tip, closed: isClosedRow(tip) };
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * The envelope `contract verify` reads its command from (receipts.md §4 step 2): the tip's draft, or without a draft
+ * file the envelope adoption would materialize from the open row (not saved). DRAFT_NOT_FOUND / DRAFT_UNREADABLE
+ * (exit 3) otherwise.
+ */
+export function tipEnvelope(env: Env, cwd: string, contract: ResolvedContract): JsonObject {
+  const read = readDraft(env, contract.tipId, cwd);
+  if (read.state === 'ok') return read.envelope;
+  if (contract.tipRow !== undefined && !contract.closed) return materializeFromRow(contract.tipRow, contract.tipId);
+  throw draftNotFound(contract.tipId);
+}

@@ -1,0 +1,100 @@
+/**
+ * Steps 3–5 shared by `evidence run` and `contract verify` (receipts.md §1.1): the workspace (and, for `evidence
+ * run --brief/--ac`, the brief and AC) checked before anything is spawned; the run, with no lock held; the
+ * fingerprint of the tree the command ran in; the receipt recorded. Capture temp files are always removed.
+ */
+import { checkDeclaredAc } from '../evidence/deposit.js';
+import { briefNotFound, requireBrief } from '../evidence/brief-service.js';
+import { workspaceSlug } from '../evidence/slug.js';
+import { withReader } from '../evidence/store-access.js';
+import type { Env } from '../paths.js';
+import { computeFingerprint, storeFiles } from './fingerprint.js';
+import { mintReceiptId, recordReceipt, type EvidenceTarget, type Recorded } from './record.js';
+import { runChild, signalExit, type ChildRun } from './spawn.js';
+import type { ReceiptRow } from './row.js';
+
+export interface Sinks {
+  /** Returns 'closed' once the reader is gone (EPIPE): see ChildRequest.onStdout. */
+  stdout(chunk: Buffer): void | 'closed';
+  stderr(chunk: Buffer): void | 'closed';
+}
+
+export interface Prepared {
+  workspace: string;
+  evidence?: EvidenceTarget;
+}
+
+/** Step 3: the workspace must be a safe slug; with --brief/--ac the brief must exist there and declare the AC. */
+export function prepareRun(env: Env, cwd: string, workspaceFlag: string | undefined, brief?: { name: string; ac: string }): Prepared {
+  const workspace = workspaceSlug(workspaceFlag, env, cwd);
+  if (brief === undefined) return { workspace };
+  const absent = (): EvidenceTarget => {
+    throw briefNotFound(workspace, brief.name);
+  };
+  const evidence = withReader(
+    env,
+    cwd,
+    (db) => {
+      const row = requireBrief(db, workspace, brief.name);
+      checkDeclaredAc(db, row.id, row.name, brief.ac);
+      return { briefId: row.id, briefName: row.name, acId: brief.ac };
+    },
+    absent,
+  );
+  return { workspace, evidence };
+}
+
+export interface ExecuteRequest {
+  env: Env;
+  cwd: string;
+  contractId: string;
+  prepared: Prepared;
+  argv: readonly string[];
+  shell: boolean;
+  runCwd: string;
+  timeoutMs: number;
+  sinks: Sinks;
+  notice(line: string): void;
+}
+
+/** Steps 4–5: spawn and wait, then record. A store failure here removes this call's blobs and throws (exit 4). */
+export async function executeAndRecord(req: ExecuteRequest): Promise<Recorded> {
+  const receiptId = mintReceiptId();
+  const run: ChildRun = await runChild({
+    argv: req.argv,
+    shell: req.shell,
+    cwd: req.runCwd,
+    timeoutMs: req.timeoutMs,
+    env: req.env,
+    onStdout: req.sinks.stdout,
+    onStderr: req.sinks.stderr,
+  });
+  try {
+    if (run.spawnError !== undefined) req.notice(`[NOT STARTED] ${req.argv[0] ?? ''}: ${run.spawnError}`);
+    if (run.timedOut) req.notice(`[TIMED OUT] after ${Math.round(req.timeoutMs / 1000)} s; the process group was killed`);
+    const fingerprint = computeFingerprint(req.runCwd, req.env, storeFiles(req.env, req.cwd));
+    return recordReceipt({
+      env: req.env,
+      cwd: req.cwd,
+      receiptId,
+      contractId: req.contractId,
+      workspace: req.prepared.workspace,
+      argv: req.argv,
+      shell: req.shell,
+      runCwd: req.runCwd,
+      run,
+      fingerprint,
+      evidence: req.prepared.evidence,
+    });
+  } finally {
+    run.discard();
+  }
+}
+
+/** The status `evidence run` exits with once a receipt is recorded (receipts.md §1.4). */
+export function childStatus(row: ReceiptRow): number {
+  if (row.exit_code !== null) return row.exit_code;
+  if (row.timed_out === 1) return 124;
+  if (row.signal !== null) return signalExit(row.signal);
+  return 127;
+}

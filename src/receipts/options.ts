@@ -1,0 +1,76 @@
+/** Flag checks shared by `evidence run` and `contract verify` (step 1: exit 2 before any file or store access). */
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { FlagDef, FlagValues } from '../cli/command.js';
+import { usage } from '../errors.js';
+import { checkSlug } from '../evidence/slug.js';
+
+export const DEFAULT_TIMEOUT_SEC = 600;
+export const MAX_TIMEOUT_SEC = 86_400;
+
+export const TIMEOUT_FLAG: FlagDef = {
+  type: 'string',
+  valueName: 'SECONDS',
+  description: `Kill the command's process group after this many seconds (TERM, then KILL after 5 s); 1..${MAX_TIMEOUT_SEC}, default ${DEFAULT_TIMEOUT_SEC}`,
+};
+
+export const WORKSPACE_FLAG: FlagDef = {
+  type: 'string',
+  valueName: 'NAME',
+  description: 'Workspace slug (names the blob folder); default $HANDOFF_WORKSPACE, else the git top-level folder name',
+};
+
+const str = (flags: FlagValues, name: string): string | undefined => {
+  const v = flags[name];
+  return typeof v === 'string' ? v : undefined;
+};
+
+/** `--timeout`: whole seconds 1..86400 (default 600), as milliseconds. */
+export function timeoutMs(flags: FlagValues): number {
+  const raw = str(flags, 'timeout');
+  if (raw === undefined) return DEFAULT_TIMEOUT_SEC * 1000;
+  if (!/^[1-9][0-9]*$/.test(raw) || Number(raw) > MAX_TIMEOUT_SEC) {
+    throw usage(`--timeout ${JSON.stringify(raw)} must be a whole number of seconds from 1 to ${MAX_TIMEOUT_SEC}`);
+  }
+  return Number(raw) * 1000;
+}
+
+/** `--cwd`: an existing directory, made absolute against the caller's cwd (default: the caller's cwd). */
+export function runCwd(flags: FlagValues, cwd: string): string {
+  const raw = str(flags, 'cwd');
+  if (raw === undefined) return resolve(cwd);
+  if (raw === '') throw usage('--cwd must name an existing directory, not an empty string');
+  const abs = resolve(cwd, raw);
+  let isDir: boolean;
+  try {
+    isDir = statSync(abs).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) throw usage(`--cwd ${JSON.stringify(raw)} is not an existing directory`);
+  return abs;
+}
+
+/** `--workspace` as given (its slug check runs at step 3, with the derived workspace's). */
+export const workspaceFlag = (flags: FlagValues): string | undefined => str(flags, 'workspace');
+
+/** `--brief/--ac`: both or neither, each a safe slug. */
+export function briefFlags(flags: FlagValues): { name: string; ac: string } | undefined {
+  const name = str(flags, 'brief');
+  const ac = str(flags, 'ac');
+  if (name === undefined && ac === undefined) return undefined;
+  if (name === undefined || ac === undefined) throw usage('--brief and --ac go together: give both or neither');
+  return { name: checkSlug(name, '--brief'), ac: checkSlug(ac, '--ac') };
+}
+
+/** The command after `--`: argv as given, or exactly one shell string under `--shell`. */
+export function commandArgv(rest: string[], shell: boolean): string[] {
+  if (rest.length === 0) throw usage('no command: put it after --, e.g. handoff evidence run -- npm test');
+  if (shell) {
+    if (rest.length !== 1) throw usage(`--shell takes exactly one argument after -- (got ${rest.length}); quote the whole shell string`);
+    if (rest[0].trim() === '') throw usage('--shell needs a non-blank shell string after --');
+    return rest;
+  }
+  if (rest[0] === '') throw usage('the command after -- is an empty string');
+  return rest;
+}

@@ -1,0 +1,60 @@
+/**
+ * `handoff evidence run` (receipts.md §1): resolve the contract's live tip, check the workspace (and brief), run the
+ * command with no lock held, record an immutable receipt, append it to the tip's draft, and exit with the child's
+ * own status. The tool's own codes apply only while no receipt is recorded.
+ */
+import type { CommandResult } from '../cli/command.js';
+import type { Addressing } from '../drafts/resolve.js';
+import { addToList } from '../drafts/mutate.js';
+import type { Env } from '../paths.js';
+import { appendToDraft, notAppendedNotice } from './append.js';
+import { resolveContract } from './contract.js';
+import { childStatus, executeAndRecord, prepareRun, type Sinks } from './execute.js';
+import { appendFailedResult, recordedLine } from './output.js';
+import { receiptJson, receiptSummary } from './row.js';
+
+export interface EvidenceRunRequest {
+  env: Env;
+  cwd: string;
+  addressing: Addressing;
+  argv: string[];
+  shell: boolean;
+  runCwd: string;
+  timeoutMs: number;
+  workspaceFlag?: string;
+  brief?: { name: string; ac: string };
+  sinks: Sinks;
+  notice(line: string): void;
+}
+
+export async function evidenceRun(req: EvidenceRunRequest): Promise<CommandResult> {
+  const contract = await resolveContract(req.env, req.cwd, req.addressing);
+  const prepared = prepareRun(req.env, req.cwd, req.workspaceFlag, req.brief);
+  const { row } = await executeAndRecord({
+    env: req.env,
+    cwd: req.cwd,
+    contractId: contract.tipId,
+    prepared,
+    argv: req.argv,
+    shell: req.shell,
+    runCwd: req.runCwd,
+    timeoutMs: req.timeoutMs,
+    sinks: req.sinks,
+    notice: req.notice,
+  });
+  const append = contract.closed
+    ? ({ kind: 'skipped', contractId: contract.tipId } as const)
+    : await appendToDraft({
+        env: req.env,
+        cwd: req.cwd,
+        contractId: contract.tipId,
+        notice: req.notice,
+        apply: (base, draftId) => {
+          const withCommand = addToList(base, ['evidence_report', 'commands_run'], row.command, draftId);
+          return addToList(withCommand, ['evidence_report', 'key_outputs'], receiptSummary(row), draftId);
+        },
+      });
+  if (append.kind === 'failed') return appendFailedResult(row, append);
+  if (append.kind === 'skipped') req.notice(notAppendedNotice(row.receipt_id, append.contractId));
+  return { exit: childStatus(row), json: { status: 'ok', receipt: receiptJson(row) }, errText: recordedLine(row) };
+}

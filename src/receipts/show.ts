@@ -1,0 +1,42 @@
+/**
+ * `handoff evidence show R-… [--verify]` (receipts.md §5), reached through the `evidence show` seam: `ctx.args.ID`
+ * is the receipt id (already pattern-checked), `ctx.flags.verify` the flag. A failed check prints the object too,
+ * as a rejection (RECEIPT_TAMPERED, exit 1).
+ */
+import type { CommandContext, CommandResult } from '../cli/command.js';
+import { EXIT } from '../errors.js';
+import { readReceipt } from './read.js';
+import { receiptJson, type ReceiptRow } from './row.js';
+
+/** Human form: `key: value` lines; outputs stored inline are shown as JSON strings. */
+function fields(obj: Record<string, unknown>): string {
+  return Object.entries(obj)
+    .map(([k, v]) => `${k}: ${v === null || v === undefined ? '-' : typeof v === 'string' && !k.endsWith('_text') ? v : JSON.stringify(v)}`)
+    .join('\n');
+}
+
+export function showReceipt(ctx: CommandContext): CommandResult {
+  const id = ctx.args.ID ?? '';
+  const verify = ctx.flags.verify === true;
+  const { row, integrity } = readReceipt(ctx.env, ctx.cwd, id, verify);
+  const receipt = receiptJson(row);
+  if (integrity === undefined) return { json: { status: 'ok', receipt }, text: fields(receipt) };
+  const text = fields({ ...receipt, verified: integrity.ok });
+  if (integrity.ok) return { json: { status: 'ok', receipt, verified: true }, text };
+  const error = tamperedMessage(row, integrity.failures);
+  return {
+    exit: EXIT.REJECTED,
+    json: { status: 'rejected', code: 'RECEIPT_TAMPERED', error, receipt, verified: false },
+    text,
+    errText: `Rejected: ${error}`,
+  };
+}
+
+function tamperedMessage(row: ReceiptRow, failures: string[]): string {
+  const parts = failures.map((f) =>
+    f === 'row_sha256'
+      ? 'the row no longer matches row_sha256'
+      : `the ${f} ${row[`${f as 'stdout' | 'stderr'}_path`] !== null ? 'blob is missing or altered' : 'text no longer matches its sha256'}`,
+  );
+  return `receipt ${row.receipt_id} failed verification: ${parts.join('; ')}`;
+}

@@ -1,0 +1,192 @@
+/**
+ * Runs the child for a receipt (receipts.md §1): its own process group (so a timeout or a forwarded Ctrl-C reaches
+ * every process it started), stdin from /dev/null, stdout and stderr captured and passed through as raw bytes.
+ */
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { constants } from 'node:os';
+import { StreamCapture, type CapturedStream } from './capture.js';
+
+/** Grace between TERM and KILL on a timeout (receipts.md §1). */
+export const KILL_GRACE_MS = 5000;
+/** After the child exited, how long its output pipes may stay open (held by a process it left behind). */
+export const PIPE_DRAIN_MS = 2000;
+
+export interface ChildRequest {
+  argv: readonly string[];
+  shell: boolean;
+  cwd: string;
+  timeoutMs: number;
+  env: NodeJS.ProcessEnv;
+  /**
+   * Pass-through sinks: raw chunks, written as they arrive. A sink returns 'closed' once its reader went away
+   * (EPIPE): the child's process group then gets SIGPIPE, as a writer in a shell pipeline would, and the capture
+   * goes on (a child that ignores SIGPIPE runs to its own end and is recorded in full).
+   */
+  onStdout(chunk: Buffer): void | 'closed';
+  onStderr(chunk: Buffer): void | 'closed';
+  /** Test seam: the grace between TERM and KILL. */
+  killGraceMs?: number;
+}
+
+export interface ChildRun {
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  /** Null on a signal, a timeout or a failure to start. */
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  /** Set when the command could not be started (ENOENT, EACCES, ...). */
+  spawnError?: string;
+  stdout: CapturedStream;
+  stderr: CapturedStream;
+  /** Removes the capture temp files. */
+  discard(): void;
+}
+
+/** Signals forwarded to the child's group while it runs, so Ctrl-C still stops a detached child. */
+const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+export function runChild(req: ChildRequest): Promise<ChildRun> {
+  const out = new StreamCapture('stdout');
+  const err = new StreamCapture('stderr');
+  const started = new Date();
+  const t0 = process.hrtime.bigint();
+  const [file, ...args] = req.shell ? ['/bin/sh', '-c', req.argv[0] ?? ''] : req.argv;
+  let child: ChildProcessByStdio<null, Readable, Readable>;
+  try {
+    child = spawn(file, args, { cwd: req.cwd, env: req.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (e) {
+    // Invalid arguments are refused synchronously (e.g. a NUL byte): the command could not be started.
+    return Promise.resolve(notStarted(out, err, started, (e as NodeJS.ErrnoException).code ?? 'EINVAL'));
+  }
+  return new Promise((resolve) => {
+    let timedOut = false;
+    let spawnError: string | undefined;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let settled = false;
+    let closed = false;
+    const timers: NodeJS.Timeout[] = [];
+    const killGroup = (sig: NodeJS.Signals): void => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, sig);
+      } catch {
+        // ESRCH: the group is already gone.
+      }
+    };
+    const forward = (sig: NodeJS.Signals): void => killGroup(sig);
+    for (const s of FORWARDED) process.on(s, forward);
+
+    const finish = (): void => {
+      if (settled) return;
+      settled = true;
+      for (const t of timers) clearTimeout(t); // clears intervals too
+      for (const s of FORWARDED) process.removeListener(s, forward);
+      const durationMs = Number((process.hrtime.bigint() - t0) / 1_000_000n);
+      const finished = new Date(Math.max(Date.now(), started.getTime()));
+      const signal = exit?.signal ?? null;
+      resolve({
+        startedAt: started.toISOString(),
+        finishedAt: finished.toISOString(),
+        durationMs,
+        // A timeout makes the run unproven whatever status the child chose on its way out.
+        exitCode: timedOut || spawnError !== undefined ? null : (exit?.code ?? null),
+        signal,
+        timedOut,
+        spawnError,
+        stdout: out.finish(),
+        stderr: err.finish(),
+        discard: () => {
+          out.discard();
+          err.discard();
+        },
+      });
+    };
+
+    // A reader that went away is what SIGPIPE signals in a shell pipeline; capture continues either way.
+    let piped = false;
+    const readerGone = (): void => {
+      if (!piped) killGroup('SIGPIPE');
+      piped = true;
+    };
+    child.stdout.on('data', (chunk: Buffer) => {
+      out.push(chunk);
+      if (req.onStdout(chunk) === 'closed') readerGone();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      err.push(chunk);
+      if (req.onStderr(chunk) === 'closed') readerGone();
+    });
+    child.on('error', (e: NodeJS.ErrnoException) => {
+      // Only a failure to start reaches here without an exit; a kill error is swallowed in killGroup.
+      if (exit === undefined) {
+        spawnError = e.code ?? e.message;
+        finish();
+      }
+    });
+    child.on('exit', (code, signal) => {
+      exit = { code, signal };
+      // Output may still sit in the pipes, and a process the child left behind may hold them open: wait a little.
+      if (!timedOut) timers.push(setTimeout(drainAndFinish, PIPE_DRAIN_MS));
+    });
+    child.on('close', () => {
+      closed = true;
+      if (spawnError !== undefined || (exit !== undefined && !timedOut)) finish();
+    });
+    const drainAndFinish = (): void => {
+      child.stdout.destroy();
+      child.stderr.destroy();
+      finish();
+    };
+    const groupGone = (): boolean => {
+      try {
+        process.kill(-(child.pid as number), 0);
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    const onTimeout = (): void => {
+      if (exit !== undefined || settled) return;
+      timedOut = true;
+      killGroup('SIGTERM');
+      // Until the KILL, finish early only once every process of the group is gone and the pipes are closed.
+      const poll = setInterval(() => {
+        if (closed && exit !== undefined && groupGone()) finish();
+      }, 50);
+      timers.push(poll);
+      timers.push(
+        setTimeout(() => {
+          killGroup('SIGKILL');
+          timers.push(setTimeout(drainAndFinish, PIPE_DRAIN_MS));
+          timers.push(setInterval(() => closed && exit !== undefined && finish(), 50));
+        }, req.killGraceMs ?? KILL_GRACE_MS),
+      );
+    };
+    if (child.pid !== undefined) timers.push(setTimeout(onTimeout, req.timeoutMs));
+  });
+}
+
+function notStarted(out: StreamCapture, err: StreamCapture, started: Date, code: string): ChildRun {
+  const at = started.toISOString();
+  return {
+    startedAt: at,
+    finishedAt: at,
+    durationMs: 0,
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    spawnError: code,
+    stdout: out.finish(),
+    stderr: err.finish(),
+    discard: () => undefined,
+  };
+}
+
+/** 128 + the signal's number (receipts.md §1.4); 128 + 15 for an unknown name. */
+export function signalExit(signal: string): number {
+  const n = (constants.signals as Record<string, number | undefined>)[signal];
+  return 128 + (n ?? 15);
+}

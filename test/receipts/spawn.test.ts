@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runChild, signalExit, type ChildRun } from '../../src/receipts/spawn.js';
+import { sha256Hex } from '../../src/receipts/jcs.js';
+
+const NODE = process.execPath;
+
+async function run(argv: string[], opts: { shell?: boolean; timeoutMs?: number; killGraceMs?: number } = {}) {
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  const r: ChildRun = await runChild({
+    argv,
+    shell: opts.shell ?? false,
+    cwd: tmpdir(),
+    timeoutMs: opts.timeoutMs ?? 30_000,
+    killGraceMs: opts.killGraceMs,
+    env: process.env,
+    onStdout: (b) => out.push(b),
+    onStderr: (b) => err.push(b),
+  });
+  r.discard();
+  return { r, out: Buffer.concat(out), err: Buffer.concat(err) };
+}
+
+/** A process is gone when kill(0) fails or it is a zombie waiting for a reaper. */
+function gone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return true;
+  }
+  try {
+    return /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
+
+describe('runChild', () => {
+  it('exit 0, 1, 3: the status is recorded and both streams are passed through and captured', async () => {
+    for (const code of [0, 1, 3]) {
+      const { r, out, err } = await run([NODE, '-e', `process.stdout.write("out${code}"); process.stderr.write("err"); process.exitCode = ${code}`]);
+      expect(r.exitCode).toBe(code);
+      expect(r.signal).toBeNull();
+      expect(r.timedOut).toBe(false);
+      expect(out.toString()).toBe(`out${code}`);
+      expect(err.toString()).toBe('err');
+      expect(r.stdout.sha256).toBe(sha256Hex(`out${code}`));
+      expect(r.stdout.text).toBe(`out${code}`);
+      expect(r.stderr.bytes).toBe(3);
+    }
+  });
+
+  it('a signal leaves exit_code null and names the signal', async () => {
+    const { r } = await run([NODE, '-e', 'process.kill(process.pid, "SIGKILL")']);
+    expect(r.exitCode).toBeNull();
+    expect(r.signal).toBe('SIGKILL');
+    expect(signalExit('SIGKILL')).toBe(137);
+    expect(signalExit('SIGTERM')).toBe(143);
+  });
+
+  it('a command that does not exist is a failure to start', async () => {
+    const { r } = await run(['definitely-not-a-command-xyz']);
+    expect(r.spawnError).toBe('ENOENT');
+    expect(r.exitCode).toBeNull();
+    expect(r.signal).toBeNull();
+  });
+
+  it('arguments the OS cannot take (a NUL byte) are a failure to start, not a crash', async () => {
+    const { r } = await run(['echo', 'a\0b']);
+    expect(r.spawnError).toBeDefined();
+    expect(r.exitCode).toBeNull();
+  });
+
+  it('--shell runs the string with /bin/sh -c; an unknown command there is sh exit 127', async () => {
+    const { r, out } = await run(['echo "a  b" | tr a x'], { shell: true });
+    expect(out.toString()).toBe('x  b\n');
+    expect(r.exitCode).toBe(0);
+    const { r: r2 } = await run(['definitely-not-a-command-xyz'], { shell: true });
+    expect(r2.exitCode).toBe(127);
+  });
+
+  it('stdin is /dev/null', async () => {
+    const { out } = await run([NODE, '-e', 'let n=0; process.stdin.on("data", d => n += d.length).on("end", () => console.log("read", n))']);
+    expect(out.toString()).toBe('read 0\n');
+  });
+
+  it('passes binary and large output through byte for byte and captures the same bytes', async () => {
+    const { r, out } = await run([NODE, '-e', 'const b = Buffer.alloc(300000); for (let i = 0; i < b.length; i++) b[i] = (i * 7) & 255; process.stdout.write(b)']);
+    expect(out.length).toBe(300_000);
+    expect(r.stdout.bytes).toBe(300_000);
+    expect(r.stdout.sha256).toBe(sha256Hex(out));
+    expect(r.stdout.utf8).toBe(false);
+  });
+
+  it('a timeout kills the whole process group: TERM, then KILL for a grandchild that ignores TERM', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'handoff-spawn-'));
+    const pidFile = join(dir, 'grandchild.pid');
+    const grandchild = `process.on("SIGTERM", () => {}); require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`;
+    const parent = `require("child_process").spawn(process.execPath, ["-e", ${JSON.stringify(grandchild)}], { stdio: "ignore" }); setInterval(() => {}, 1000)`;
+    const t0 = Date.now();
+    const { r } = await run([NODE, '-e', parent], { timeoutMs: 1000, killGraceMs: 1000 });
+    const elapsed = Date.now() - t0;
+    expect(r.timedOut).toBe(true);
+    expect(r.exitCode).toBeNull();
+    expect(elapsed).toBeGreaterThanOrEqual(1900);
+    expect(elapsed).toBeLessThan(10_000);
+    expect(existsSync(pidFile)).toBe(true);
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    for (let i = 0; i < 40 && !gone(pid); i++) await new Promise((res) => setTimeout(res, 50));
+    expect(gone(pid)).toBe(true);
+  });
+
+  it('a child that exits but leaves a process holding its pipes does not hang the run', async () => {
+    const t0 = Date.now();
+    const { r } = await run(['sleep 3 & echo started'], { shell: true });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.text).toBe('started\n');
+    expect(Date.now() - t0).toBeLessThan(8000);
+  });
+});
