@@ -22,18 +22,14 @@ export function renderHelp(def: CommandDefinition): string {
     return `  ${left.padEnd(28)} ${f.description}`;
   });
   const argLines = (def.args ?? []).map((a) => `  ${a.name.padEnd(28)} ${a.description}`);
-  return [
-    `${def.summary}`,
-    '',
-    `Usage: ${def.usage}`,
-    def.description ? `\n${def.description}` : '',
-    argLines.length ? `\nArguments:\n${argLines.join('\n')}` : '',
-    flagLines.length ? `\nFlags:\n${flagLines.join('\n')}` : '',
-    '',
+  const sections = [`${def.summary}\n\nUsage: ${def.usage}`];
+  if (def.description) sections.push(def.description);
+  if (argLines.length) sections.push(`Arguments:\n${argLines.join('\n')}`);
+  if (flagLines.length) sections.push(`Flags:\n${flagLines.join('\n')}`);
+  sections.push(
     def.failOpen
-      ? 'Exit codes (hook protocol): 0 allow, 2 block (reason on stderr), 1 cannot decide (stop not gated), 70 internal error.\n'
-      : EXIT_TABLE,
-  ]
-    .filter((s, i) => s !== '' || i === 1)
-    .join('\n');
+      ? 'Exit codes (hook protocol): 0 allow, 2 block (reason on stderr), 1 cannot decide (stop not gated), 70 internal error.'
+      : EXIT_TABLE.trimEnd(),
+  );
+  return `${sections.join('\n\n')}\n`;
 }

@@ -12,7 +12,7 @@ export default defineCommand({
     'init never touches the store.',
   ].join('\n'),
   flags: {
-    'agent-id': AGENT_ID_FLAG,
+    'agent-id': { ...AGENT_ID_FLAG, description: 'Reuse this agent id instead of minting one' },
     'draft-id': { type: 'string', valueName: 'ID', description: 'Create the draft under this exact id (must not exist)' },
     json: JSON_FLAG,
   },
