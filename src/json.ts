@@ -1,13 +1,34 @@
-/** Strict JSON parsing shared by every JSON argument (VALUE, patches, files). */
+/** Strict JSON parsing shared by every JSON argument (VALUE, patches, files). Walks are iterative: no input depth can
+ * overflow the stack. */
 import { EXIT, HandoffError } from './errors.js';
 
-/** True when a parsed value holds a number that overflowed to ±Infinity (JSON.parse yields Infinity for 1e400). */
-export function hasNonFinite(value: unknown): boolean {
-  if (typeof value === 'number') return !Number.isFinite(value);
-  if (Array.isArray(value)) return value.some(hasNonFinite);
-  if (value !== null && typeof value === 'object') return Object.values(value).some(hasNonFinite);
+/**
+ * The deepest nesting a stored envelope may have. SQLite's json_valid() refuses documents nested deeper than 1000
+ * levels, and no real handoff needs more than a handful, so writes refuse deeper values with a named code instead of
+ * failing later in the store.
+ */
+export const MAX_JSON_DEPTH = 512;
+
+/** Visits every value of a JSON tree without recursion; `visit` returns true to stop early. */
+function walk(root: unknown, visit: (value: unknown, depth: number) => boolean): boolean {
+  const stack: [unknown, number][] = [[root, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop() as [unknown, number];
+    if (visit(value, depth)) return true;
+    if (value !== null && typeof value === 'object') {
+      for (const child of Object.values(value)) stack.push([child, depth + 1]);
+    }
+  }
   return false;
 }
+
+/** True when a parsed value holds a number that overflowed to ±Infinity (JSON.parse yields Infinity for 1e400). */
+export const hasNonFinite = (value: unknown): boolean =>
+  walk(value, (v) => typeof v === 'number' && !Number.isFinite(v));
+
+/** True when containers nest deeper than `max` levels (a scalar has depth 0, `[]` depth 1, `[[1]]` depth 2). */
+export const exceedsDepth = (value: unknown, max: number = MAX_JSON_DEPTH): boolean =>
+  walk(value, (v, depth) => v !== null && typeof v === 'object' && depth > max);
 
 export type JsonParse = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -19,11 +40,20 @@ export function tryParseJson(text: string): JsonParse {
   }
 }
 
+const excerpt = (text: string): string => JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}...` : text);
+
 export const notRepresentable = (text: string): HandoffError =>
   new HandoffError(
     'VALUE_NOT_REPRESENTABLE',
     EXIT.USAGE,
-    `a number in ${JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}...` : text)} overflows to Infinity; quote it to keep it as a string`,
+    `a number in ${excerpt(text)} overflows to Infinity; quote it to keep it as a string`,
+  );
+
+export const tooDeep = (what: string): HandoffError =>
+  new HandoffError(
+    'VALUE_NOT_REPRESENTABLE',
+    EXIT.USAGE,
+    `${what} nests deeper than ${MAX_JSON_DEPTH} levels, which the handoff store cannot hold; flatten it or store it as a string`,
   );
 
 /** Parses strict JSON or throws INVALID_JSON / VALUE_NOT_REPRESENTABLE (exit 2). `what` names the input. */

@@ -34,11 +34,11 @@ export interface CommandContext {
   /** True when the verb prints exactly one JSON object on stdout. */
   json: boolean;
   /** A notice line on stderr, printed at once (both modes). */
-  notice(line: string): void;
-  stdout(text: string): void;
-  stderr(text: string): void;
+  notice: (line: string) => void;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
   /** Reads all of stdin (UNREADABLE_INPUT on failure). */
-  readStdin(): Promise<Buffer>;
+  readStdin: () => Promise<Buffer>;
   stdinIsTTY: boolean;
 }
 

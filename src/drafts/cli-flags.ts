@@ -3,7 +3,8 @@
  * their patterns and their agreement.
  */
 import type { FlagDef, FlagValues } from '../cli/command.js';
-import { checkIdFlags } from '../ids.js';
+import { usage } from '../errors.js';
+import { checkDraftId, checkIdFlags } from '../ids.js';
 import type { Addressing } from './resolve.js';
 
 export const DRAFT_ID_FLAG: FlagDef = {
@@ -31,4 +32,22 @@ export const stringFlag = (flags: FlagValues, name: string): string | undefined 
 export function addressingFrom(flags: FlagValues): Addressing {
   const { draftId, agentId } = checkIdFlags(stringFlag(flags, 'draft-id'), stringFlag(flags, 'agent-id'));
   return { ...(draftId === undefined ? {} : { draftId }), ...(agentId === undefined ? {} : { agentId }) };
+}
+
+/**
+ * The contract id of `--draft-id ID | --contract-id ID` (synonyms): exactly one of them (else USAGE with `message`),
+ * checked as a contract id (INVALID_DRAFT_ID, exit 2).
+ */
+export function contractIdFrom(flags: FlagValues, message: string): string {
+  const byDraft = stringFlag(flags, 'draft-id');
+  const byContract = stringFlag(flags, 'contract-id');
+  if (byContract !== undefined && byDraft === undefined) {
+    checkDraftId(byContract, '--contract-id');
+    return byContract;
+  }
+  if (byDraft !== undefined && byContract === undefined) {
+    checkDraftId(byDraft, '--draft-id');
+    return byDraft;
+  }
+  throw usage(message);
 }

@@ -9,17 +9,16 @@ import {
   constants,
   fstatSync,
   fsyncSync,
-  lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
   renameSync,
   rmdirSync,
-  unlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { JsonObject } from '../envelope/vocabulary.js';
+import { entryExists, unlinkQuiet } from '../fs-util.js';
 import { draftFile, draftsDir, type Env } from '../paths.js';
 import { draftUnreadable, draftWriteFailed } from './errors.js';
 
@@ -68,14 +67,7 @@ export function readDraft(env: Env, draftId: string, cwd?: string): DraftRead {
 }
 
 /** True when any directory entry (file, directory, dangling symlink, ...) exists under the draft's name. */
-export function draftEntryExists(env: Env, draftId: string, cwd?: string): boolean {
-  try {
-    lstatSync(draftFile(env, draftId, cwd));
-    return true;
-  } catch {
-    return false;
-  }
-}
+export const draftEntryExists = (env: Env, draftId: string, cwd?: string): boolean => entryExists(draftFile(env, draftId, cwd));
 
 /**
  * Creates the drafts folder (0700) when missing. Returns the first directory this call created (for cleanup after a
@@ -127,13 +119,7 @@ export function saveDraft(env: Env, draftId: string, envelope: JsonObject, cwd?:
     renameSync(tmp, target);
     tmp = undefined;
   } catch (e) {
-    if (tmp !== undefined) {
-      try {
-        unlinkSync(tmp);
-      } catch {
-        // nothing to clean up
-      }
-    }
+    unlinkQuiet(tmp);
     throw draftWriteFailed(draftId, target, e);
   }
   fsyncDir(draftsDir(env, cwd));

@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { readQuietly, unlinkQuiet } from '../fs-util.js';
 import { lockFile, type Env } from '../paths.js';
 import { draftLocked, draftWriteFailed } from './errors.js';
 import { ensureDraftsDir, removeCreatedDirs, tempName } from './files.js';
@@ -96,13 +97,7 @@ function create(env: Env, draftId: string, path: string, info: LockInfo, cwd?: s
   } catch (e) {
     throw draftWriteFailed(draftId, path, e);
   } finally {
-    if (tmp !== undefined) {
-      try {
-        unlinkSync(tmp);
-      } catch {
-        // already gone
-      }
-    }
+    unlinkQuiet(tmp);
   }
 }
 
@@ -130,20 +125,10 @@ interface LockState {
 
 /** Reads the lock file and its inode from one descriptor; undefined when there is no lock. */
 function inspect(path: string): LockState | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  try {
+  return readQuietly(path, (fd) => {
     const st = fstatSync(fd);
     return { info: parseInfo(readFileSync(fd, 'utf8')), ino: st.ino, mtimeMs: st.mtimeMs };
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
+  });
 }
 
 function parseInfo(text: string): LockInfo | undefined {
@@ -197,11 +182,7 @@ function breakStale(env: Env, draftId: string, path: string, judgedIno: number, 
   } catch {
     // the aside file vanished: nothing to restore
   }
-  try {
-    unlinkSync(aside);
-  } catch {
-    // gone
-  }
+  unlinkQuiet(aside);
 }
 
 function handle(draftId: string, path: string, token: string): DraftLock {

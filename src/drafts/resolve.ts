@@ -30,7 +30,7 @@ export interface Resolution {
 }
 
 /** The spent ids among the given ones (the store's probe; empty without a store). */
-export type SpentProbe = (ids: string[]) => Promise<Set<string>>;
+export type SpentProbe = (ids: string[]) => Set<string> | Promise<Set<string>>;
 
 /**
  * Draft files `<id>.json` with a valid id (lock and temp files never qualify), newest first by mtime in

@@ -20,7 +20,7 @@ export async function validateDraft(
 ): Promise<{ draftId: string; verdict: ValidationResult }> {
   const store = await openStoreSession(env, cwd);
   try {
-    const { draftId } = await resolveDraftId(env, cwd, addr, async (ids) => store.spent(ids));
+    const { draftId } = await resolveDraftId(env, cwd, addr, (ids) => store.spent(ids));
     const read = readDraft(env, draftId, cwd);
     const row = store.row(draftId);
     if (read.state === 'missing') {

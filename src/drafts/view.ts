@@ -24,7 +24,7 @@ export interface ViewResult {
 export async function viewDraft(env: Env, cwd: string | undefined, addr: Addressing): Promise<ViewResult> {
   const store = await openStoreSession(env, cwd);
   try {
-    const { draftId } = await resolveDraftId(env, cwd, addr, async (ids) => store.spent(ids));
+    const { draftId } = await resolveDraftId(env, cwd, addr, (ids) => store.spent(ids));
     const read = readDraft(env, draftId, cwd);
     if (read.state === 'ok') return { draftId, envelopeSource: 'draft', adopted: false, envelope: read.envelope };
     const row = store.row(draftId);

@@ -23,7 +23,7 @@ export interface WriteRequest {
   /** The verb's change on a copy of the base; throws its refusal (PATH_NOT_OBJECT, NOT_A_LIST, ...) naming `draftId`. */
   apply(base: JsonObject, draftId: string): JsonObject;
   /** Prints one notice line at once (stderr). */
-  notice(line: string): void;
+  notice: (line: string) => void;
 }
 
 export interface ContinuationInfo {
@@ -64,7 +64,7 @@ async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutc
   const locks = new LockSet(env, cwd);
   let succeeded = false;
   try {
-    const { draftId } = await resolveDraftId(env, cwd, req.addressing, async (ids) => store.spent(ids));
+    const { draftId } = await resolveDraftId(env, cwd, req.addressing, (ids) => store.spent(ids));
     const tip = await lockChainToTip(locks, store, draftId);
     const closedTip: HandoffRow | undefined = tip.tipRow !== undefined && isClosedRow(tip.tipRow) ? tip.tipRow : undefined;
 
@@ -111,7 +111,7 @@ async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutc
       };
     }
 
-    saveDraft(env, writeId, canonical.envelope as JsonObject, cwd);
+    saveDraft(env, writeId, canonical.envelope, cwd);
     succeeded = true;
     const mirror: { outcome: MirrorOutcome; message?: string } = !store.exists
       ? { outcome: 'no_store' }

@@ -135,19 +135,15 @@ export const RECEIPT_ID_RE = /^R-[0-9a-f]{16}$/;
 /** Applied to `commit.trim().toLowerCase()`. */
 export const COMMIT_RE = /^[0-9a-f]{7,64}$/;
 
+/** The seven evidence lists, each empty, in EVIDENCE_LISTS order (the seed's and the repair template's). */
+export const emptyEvidenceLists = (): Record<string, unknown[]> =>
+  Object.fromEntries(EVIDENCE_LISTS.map((k): [string, unknown[]] => [k, []]));
+
 /** §3.9: what `init` and dispatch seed; key order is part of the contract (drafts are written in object order). */
 export function initialEnvelope(agentId: string): Record<string, unknown> {
   return {
     agent_status: { agent_state: 'IN_PROGRESS', agent_id: agentId, pending_steps: [], next_action: 'pending' },
-    evidence_report: {
-      patterns_checked: [],
-      files_checked: [],
-      commands_run: [],
-      key_outputs: [],
-      verbatim_outputs: [],
-      cross_layer_impacts: [],
-      open_gaps: [],
-    },
+    evidence_report: emptyEvidenceLists(),
     consolidation_report: null,
     approval_request: null,
     failure_report: null,

@@ -25,11 +25,11 @@ import {
   realpathSync,
   renameSync,
   rmdirSync,
-  unlinkSync,
   writeSync,
 } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { EXIT, HandoffError } from '../errors.js';
+import { entryExists, unlinkQuiet } from '../fs-util.js';
 import { fileTypeName } from '../cli/input.js';
 import { checkCanonicalPath, isStrictlyBelow, realEvidenceRoot } from './canonical-path.js';
 
@@ -136,15 +136,6 @@ function removeDirs(dirs: string[]): void {
   }
 }
 
-function unlinkQuiet(path: string | undefined): void {
-  if (path === undefined) return;
-  try {
-    unlinkSync(path);
-  } catch {
-    // already gone
-  }
-}
-
 function fsyncDir(dir: string): void {
   let fd: number | undefined;
   try {
@@ -205,15 +196,6 @@ function copyInto(fd: number, source: BlobSource): [string, number] {
   }
 }
 
-const exists = (path: string): boolean => {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /** A parent vanished under us (a concurrent deposit's cleanup removed an empty directory): worth one more try. */
 const isVanished = (e: unknown): boolean => (e as { cause?: NodeJS.ErrnoException })?.cause?.code === 'ENOENT';
 
@@ -268,7 +250,7 @@ function writeOnce(target: BlobTarget, source: BlobSource): WrittenBlob {
     } finally {
       closeSync(fd);
     }
-    if (exists(finalPath)) throw writeFailed(`cannot store ${finalPath}`, new Error('a file of that name exists'));
+    if (entryExists(finalPath)) throw writeFailed(`cannot store ${finalPath}`, new Error('a file of that name exists'));
     try {
       renameSync(tmpPath, finalPath);
       tmp = undefined;

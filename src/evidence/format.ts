@@ -1,10 +1,13 @@
 /** Plain-text rendering shared by the brief and evidence verbs (human mode only). */
 import type { EvidenceRow } from '../store/evidence-rows.js';
 
-const cell = (v: unknown): string => (v === null || v === undefined || v === '' ? '-' : String(v).replace(/\s+/g, ' '));
+/** What a table cell may hold: a row's column. */
+export type Cell = string | number | null | undefined;
+
+const cell = (v: Cell): string => (v === null || v === undefined || v === '' ? '-' : String(v).replace(/\s+/g, ' '));
 
 /** Left-aligned columns separated by two spaces. */
-export function table(headers: string[], rows: unknown[][]): string {
+export function table(headers: string[], rows: Cell[][]): string {
   const cells = [headers, ...rows.map((r) => r.map(cell))];
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
   return cells.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ')).join('\n');

@@ -3,7 +3,8 @@
  * decode as strict UTF-8. A leading BOM is kept as content.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { fstatSync, readSync } from 'node:fs';
+import { readQuietly } from '../fs-util.js';
 import { blobExtension, type BlobSource } from './blob.js';
 
 export const INLINE_MAX_BYTES = 4096;
@@ -47,13 +48,7 @@ export function filePayload(path: string, statSize: number, read: (path: string)
  * Opened O_NONBLOCK and re-checked with fstat, so a FIFO swapped in is never read. Undefined when unreadable.
  */
 export function digestFile(path: string): { sha256: string; size: number } | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  try {
+  return readQuietly(path, (fd) => {
     if (!fstatSync(fd).isFile()) return undefined;
     const hash = createHash('sha256');
     const buf = Buffer.allocUnsafe(64 * 1024);
@@ -63,9 +58,5 @@ export function digestFile(path: string): { sha256: string; size: number } | und
       size += n;
     }
     return { sha256: hash.digest('hex'), size };
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
+  });
 }

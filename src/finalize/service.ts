@@ -30,7 +30,7 @@ export interface FinalizeRequest {
   workspace: string;
   planTaskId: string | undefined;
   allowStale: boolean;
-  notice(line: string): void;
+  notice: (line: string) => void;
 }
 
 export interface FinalizeDone {
@@ -96,7 +96,7 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
   try {
     // Step 2: resolve, lock along the chain, follow it to the live tip, load or materialize the draft.
     let session = sessionOver(s, db);
-    const { draftId } = await resolveDraftId(env, cwd, req.addressing, async (ids) => session.spent(ids));
+    const { draftId } = await resolveDraftId(env, cwd, req.addressing, (ids) => session.spent(ids));
     let tip = await lockChainToTip(locks, session, draftId);
     if (db === null && storeExists(env, cwd)) {
       // Another process created the store while this one waited for the lock (e.g. a concurrent finalize of this

@@ -63,7 +63,7 @@ export function backstopCapture(r: CaptureRequest): CaptureOutcome {
       // The run id goes on the row only when no other chain carries it (lane 2 must stay unambiguous).
       const hv = r.harnessValue;
       const free = hv !== undefined && harnessTips(db, hv).every((t) => t.id === r.tip?.id);
-      const harnessId = free ? (hv as string) : null;
+      const harnessId = free ? hv : null;
       if (r.tip !== undefined) return captureOpenRow(db, { id: r.tip.id, json, harnessId, now });
       const agentId = agentPrefix(r.contractId);
       return captureNewRow(db, { contractId: r.contractId, agentId, workspace: r.workspace, json, harnessId, now });

@@ -28,7 +28,7 @@ export interface AppendRequest {
   contractId: string;
   /** The change on a copy of the base (throws its refusal, e.g. NOT_A_LIST). */
   apply(base: JsonObject, draftId: string): JsonObject;
-  notice(line: string): void;
+  notice: (line: string) => void;
 }
 
 export async function appendToDraft(req: AppendRequest): Promise<AppendOutcome> {

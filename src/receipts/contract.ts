@@ -24,7 +24,7 @@ export interface ResolvedContract {
 export async function resolveContract(env: Env, cwd: string, addressing: Addressing): Promise<ResolvedContract> {
   const store = await openStoreSession(env, cwd);
   try {
-    const { draftId } = await resolveDraftId(env, cwd, addressing, async (ids) => store.spent(ids));
+    const { draftId } = await resolveDraftId(env, cwd, addressing, (ids) => store.spent(ids));
     const row = store.row(draftId);
     if (row === undefined) {
       // No row: the contract is its draft; without one there is nothing a receipt could belong to.

@@ -15,8 +15,8 @@ import type { ReceiptRow } from './row.js';
 
 export interface Sinks {
   /** Returns 'closed' once the reader is gone (EPIPE): see ChildRequest.onStdout. */
-  stdout(chunk: Buffer): void | 'closed';
-  stderr(chunk: Buffer): void | 'closed';
+  stdout: (chunk: Buffer) => void | 'closed';
+  stderr: (chunk: Buffer) => void | 'closed';
 }
 
 export interface Prepared {
@@ -54,7 +54,7 @@ export interface ExecuteRequest {
   runCwd: string;
   timeoutMs: number;
   sinks: Sinks;
-  notice(line: string): void;
+  notice: (line: string) => void;
 }
 
 /** Steps 4–5: spawn and wait, then record. A store failure here removes this call's blobs and throws (exit 4). */

@@ -24,7 +24,7 @@ export interface EvidenceRunRequest {
   workspaceFlag?: string;
   brief?: { name: string; ac: string };
   sinks: Sinks;
-  notice(line: string): void;
+  notice: (line: string) => void;
 }
 
 export async function evidenceRun(req: EvidenceRunRequest): Promise<CommandResult> {

@@ -23,8 +23,8 @@ export interface ChildRequest {
    * (EPIPE): the child's process group then gets SIGPIPE, as a writer in a shell pipeline would, and the capture
    * goes on (a child that ignores SIGPIPE runs to its own end and is recorded in full).
    */
-  onStdout(chunk: Buffer): void | 'closed';
-  onStderr(chunk: Buffer): void | 'closed';
+  onStdout: (chunk: Buffer) => void | 'closed';
+  onStderr: (chunk: Buffer) => void | 'closed';
   /** Test seam: the grace between TERM and KILL. */
   killGraceMs?: number;
 }

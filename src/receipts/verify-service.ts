@@ -22,7 +22,7 @@ export interface VerifyRequest {
   timeoutMs: number;
   workspaceFlag?: string;
   sinks: Sinks;
-  notice(line: string): void;
+  notice: (line: string) => void;
 }
 
 /** `verification.command` when it is a non-empty string, else VERIFY_NO_COMMAND (exit 1). */

@@ -3,10 +3,20 @@
  * fixed order ([ADOPTED], [CONTINUATION opened], [CANONICALIZED], [MIRROR SKIPPED]; [SANITIZED] was printed while
  * loading), or the validation rejection aimed at the chain tip.
  */
-import type { CommandResult } from '../cli/command.js';
-import type { WriteOutcome } from '../drafts/write.js';
+import type { CommandContext, CommandResult } from '../cli/command.js';
+import type { Addressing } from '../drafts/resolve.js';
+import { writeDraft, type WriteOutcome, type WriteRequest } from '../drafts/write.js';
+import { withAmbiguityRendering } from './ambiguity.js';
 import { adoptedNotice, canonicalizedNotice, continuationNotice, mirrorSkippedNotice, sanitizedEntry } from './notices.js';
 import { validationRejection, WRITE_REJECTED } from './rejection.js';
+
+/** The write of `set`, `add` and `fill`: `apply` on the addressed draft, then the outcome rendered (or an ambiguity). */
+export function writeAndRender(ctx: CommandContext, addressing: Addressing, apply: WriteRequest['apply']): Promise<CommandResult> {
+  return withAmbiguityRendering(async () => {
+    const outcome = await writeDraft({ env: ctx.env, cwd: ctx.cwd, addressing, apply, notice: ctx.notice });
+    return renderWriteOutcome(outcome, ctx.notice);
+  });
+}
 
 export function renderWriteOutcome(outcome: WriteOutcome, notice: (line: string) => void): CommandResult {
   const sanitized = outcome.sanitized.length > 0 ? { sanitized: outcome.sanitized.map(sanitizedEntry) } : {};

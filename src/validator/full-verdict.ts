@@ -18,9 +18,16 @@ function lookupKey(id: unknown): string | undefined {
   return undefined;
 }
 
+/** The injected lookup, when `options` (possibly from plain JS) is an object that carries a function. */
+function lookupOf(options: FullVerdictOptions): FullVerdictOptions['lookupApproval'] {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return undefined;
+  const { lookupApproval } = options;
+  return typeof lookupApproval === 'function' ? lookupApproval : undefined;
+}
+
 export function fullVerdict(envelope: unknown, options: FullVerdictOptions = {}): ValidationResult {
   const form = validateEnvelope(envelope, options);
-  const lookup = isObject(options) && typeof options.lookupApproval === 'function' ? options.lookupApproval : undefined;
+  const lookup = lookupOf(options);
   if (!form.ok || lookup === undefined || !isObject(envelope)) return form;
 
   const block = own(envelope, 'approval_request');

@@ -41,7 +41,8 @@ export function quote(value: unknown, max = QUOTE_MAX): string {
       }
       return emit('}');
     }
-    return emit(String(v));
+    // Left: what JSON has no text for (undefined, a bigint, a symbol, a function).
+    return emit(typeof v === 'bigint' || typeof v === 'symbol' || typeof v === 'function' ? v.toString() : 'undefined');
   };
   walk(value);
   const text = parts.join('');

@@ -3,7 +3,7 @@
  * The two sources differ only in the opening sentence. Built lazily: most CLI calls validate a valid envelope and
  * the text is cheap, but import time should do nothing.
  */
-import { AGENT_STATES } from '../envelope/vocabulary.js';
+import { AGENT_STATES, emptyEvidenceLists } from '../envelope/vocabulary.js';
 import type { ValidationSource } from './types.js';
 
 const OPENING: Record<ValidationSource, string> = {
@@ -13,19 +13,10 @@ const OPENING: Record<ValidationSource, string> = {
 
 const template = (): string =>
   JSON.stringify({
-  agent_status: { agent_state: 'IN_PROGRESS', agent_id: '<agent_id>', pending_steps: [], next_action: 'what you do next' },
-  evidence_report: {
-    patterns_checked: [],
-    files_checked: [],
-    commands_run: [],
-    key_outputs: [],
-    verbatim_outputs: [],
-    cross_layer_impacts: [],
-    open_gaps: [],
-    verification: { type: 'command', command: 'npm test', result: 'pass' },
-  },
-  consolidation_report: null,
-  approval_request: null,
+    agent_status: { agent_state: 'IN_PROGRESS', agent_id: '<agent_id>', pending_steps: [], next_action: 'what you do next' },
+    evidence_report: { ...emptyEvidenceLists(), verification: { type: 'command', command: 'npm test', result: 'pass' } },
+    consolidation_report: null,
+    approval_request: null,
   });
 
 const body = (): string =>

@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { initialEnvelope } from '../../src/envelope/vocabulary.js';
 import { run, tempHome } from '../helpers/cli.js';
 import { draftPathOf, hasDb, initDraft, readDraftJson, runUnchanged } from '../drafts/helpers.js';
 
@@ -25,24 +26,8 @@ describe('contract init (§16)', () => {
     const id = initDraft(home);
     const agent = id.split('.')[0];
     const text = readFileSync(draftPathOf(home, id), 'utf8');
-    const expected = {
-      agent_status: { agent_state: 'IN_PROGRESS', agent_id: agent, pending_steps: [], next_action: 'pending' },
-      evidence_report: {
-        patterns_checked: [],
-        files_checked: [],
-        commands_run: [],
-        key_outputs: [],
-        verbatim_outputs: [],
-        cross_layer_impacts: [],
-        open_gaps: [],
-      },
-      consolidation_report: null,
-      approval_request: null,
-      failure_report: null,
-      memory_delta: null,
-      work_phase: null,
-    };
-    expect(text).toBe(`${JSON.stringify(expected, null, 2)}\n`);
+    // initialEnvelope's exact keys and order are pinned in test/validator/vocabulary.test.ts.
+    expect(text).toBe(`${JSON.stringify(initialEnvelope(agent), null, 2)}\n`);
     expect(statSync(draftPathOf(home, id)).mode & 0o777).toBe(0o600);
     expect(statSync(join(home, 'drafts')).mode & 0o777).toBe(0o700);
   });

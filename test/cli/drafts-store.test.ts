@@ -264,7 +264,7 @@ describe('store errors (exit 4)', () => {
     const big = 'x'.repeat(4000);
     // A 2 KB file-size limit (SIGXFSZ ignored) makes the write of the temp file fail with EFBIG after the lock.
     const script = `trap '' XFSZ; ulimit -f 2; exec "${process.execPath}" "${BIN}" contract set report_prose ${big} --draft-id ${id} --json`;
-    const env = { ...process.env, HANDOFF_HOME: home };
+    const env: NodeJS.ProcessEnv = { ...process.env, HANDOFF_HOME: home };
     delete env.HANDOFF_DB;
     const out = spawnSync('bash', ['-c', script], { cwd: home, env, encoding: 'utf8' });
     expect(out.status).toBe(4);

@@ -58,7 +58,8 @@ describe('decision table', () => {
     finalizeAs(home, d.contract_id, 'NEEDS_VERIFICATION');
     // A stored envelope claiming a command check without a receipt (finalize would refuse it today).
     const db = rawStore(home);
-    const env = JSON.parse(db.prepare('SELECT raw_handoff_json AS j FROM handoffs WHERE contract_id = ?').get(d.contract_id).j);
+    const stored = db.prepare('SELECT raw_handoff_json AS j FROM handoffs WHERE contract_id = ?').get(d.contract_id) as { j: string };
+    const env = JSON.parse(stored.j);
     env.evidence_report.verification = { type: 'command', command: 'npm test', result: 'pass' };
     db.prepare('UPDATE handoffs SET raw_handoff_json = ? WHERE contract_id = ?').run(JSON.stringify(env), d.contract_id);
     db.close();

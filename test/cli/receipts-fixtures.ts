@@ -1,12 +1,13 @@
 /** Helpers of the receipt CLI tests: homes, git repos, drafts, receipts and closes through the built binary. */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { BIN, run, tempHome, type RunOptions, type RunResult } from '../helpers/cli.js';
 
 export { snapshot, tempHome } from '../helpers/cli.js';
+export { processGone } from '../helpers/process.js';
 
 export const WS = 'ws';
 export const NODE = process.execPath;
@@ -17,7 +18,7 @@ export const hf = (home: string, args: string[], opts: RunOptions = {}): RunResu
 
 /** Raw bytes of a run (for byte-exact pass-through checks). */
 export function hfRaw(home: string, args: string[], cwd = home): { code: number; stdout: Buffer; stderr: Buffer } {
-  const env = { ...process.env, HANDOFF_HOME: home, HANDOFF_WORKSPACE: WS };
+  const env: NodeJS.ProcessEnv = { ...process.env, HANDOFF_HOME: home, HANDOFF_WORKSPACE: WS };
   delete env.HANDOFF_DB;
   const r = spawnSync(NODE, [BIN, ...args], { env, cwd, input: '', timeout: 60_000 });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
@@ -69,17 +70,3 @@ export function closeWith(home: string, draftId: string, verification: Record<st
 }
 
 export const freshHome = (): string => tempHome('handoff-receipts-');
-
-/** A process is gone when kill(0) fails, or it is a zombie nobody has reaped yet. */
-export function processGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return true;
-  }
-  try {
-    return /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return true;
-  }
-}

@@ -190,7 +190,7 @@ describe('recording failures and interruptions', () => {
     child.kill('SIGINT');
     const code = await new Promise<number | null>((res) => child.on('close', (c) => res(c)));
     expect(code).toBe(130);
-    const out = JSON.parse(stdout) as any;
+    const out = JSON.parse(stdout);
     expect(out.receipt).toMatchObject({ exit_code: null, signal: 'SIGINT', outcome: 'unproven', timed_out: false });
   });
 });

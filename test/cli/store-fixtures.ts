@@ -5,6 +5,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { initialEnvelope } from '../../src/envelope/vocabulary.js';
 import { closeDb, openWriter, type Db } from '../../src/store/db.js';
 import { expect } from 'vitest';
 import { run, type RunResult } from '../helpers/cli.js';
@@ -15,30 +16,9 @@ export const prefix = (id: string): string => id.slice(0, id.indexOf('.'));
 
 type Obj = Record<string, any>;
 
-/** The initial envelope of validator spec §3.9. */
-export function initial(agentId: string): Obj {
-  return {
-    agent_status: { agent_state: 'IN_PROGRESS', agent_id: agentId, pending_steps: [], next_action: 'pending' },
-    evidence_report: {
-      patterns_checked: [],
-      files_checked: [],
-      commands_run: [],
-      key_outputs: [],
-      verbatim_outputs: [],
-      cross_layer_impacts: [],
-      open_gaps: [],
-    },
-    consolidation_report: null,
-    approval_request: null,
-    failure_report: null,
-    memory_delta: null,
-    work_phase: null,
-  };
-}
-
 /** A valid envelope in `state` (COMPLETE carries done + a passing command verification). */
 export function envelopeIn(agentId: string, state: string, extra: Obj = {}): Obj {
-  const e = initial(agentId);
+  const e: Obj = initialEnvelope(agentId);
   e.agent_status.agent_state = state;
   if (state === 'COMPLETE' || state === 'NEEDS_VERIFICATION') {
     e.agent_status.next_action = state === 'COMPLETE' ? 'done' : 'verify';
@@ -116,7 +96,7 @@ export function insertRow(db: Db, r: SeedRow): number {
       workspace: r.workspace ?? 'ws',
       state,
       cut,
-      raw: JSON.stringify(r.raw ?? initial(prefix(r.contract_id))),
+      raw: JSON.stringify(r.raw ?? initialEnvelope(prefix(r.contract_id))),
       kind: r.kind === undefined ? 'investigation' : r.kind,
       plan: r.plan_task_id ?? null,
       parent: r.parent_handoff_id ?? null,

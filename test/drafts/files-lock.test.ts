@@ -13,7 +13,7 @@ const ID = 'a0123456789abcdef.0123456789ab';
 const envOf = (home: string): NodeJS.ProcessEnv => ({ HANDOFF_HOME: home });
 
 /** A pid that is certainly dead: a child that already exited. */
-const deadPid = (): number => spawnSync(process.execPath, ['-e', '0']).pid as number;
+const deadPid = (): number => spawnSync(process.execPath, ['-e', '0']).pid;
 
 async function caught(p: Promise<unknown>): Promise<HandoffError> {
   try {

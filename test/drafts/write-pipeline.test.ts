@@ -12,7 +12,7 @@ import { tempHome } from '../helpers/cli.js';
 const fake = vi.hoisted(() => ({ session: undefined as StoreSession | undefined }));
 vi.mock('../../src/drafts/store-access.js', async (importOriginal) => {
   const orig = await importOriginal<typeof import('../../src/drafts/store-access.js')>();
-  return { ...orig, openStoreSession: async () => fake.session as StoreSession };
+  return { ...orig, openStoreSession: () => Promise.resolve(fake.session as StoreSession) };
 });
 const { writeDraft } = await import('../../src/drafts/write.js');
 const { addToList } = await import('../../src/drafts/mutate.js');

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { blobExtension, discardBlob, mintBlobName, writeBlob } from '../../src/evidence/blob.js';
-import type { HandoffError } from '../../src/errors.js';
 import { snapshot } from '../helpers/cli.js';
+import { failure } from './fixtures.js';
 
 let home: string;
 let root: string;
@@ -16,15 +16,6 @@ beforeEach(() => {
 });
 
 const sha = (b: Buffer | string): string => createHash('sha256').update(b).digest('hex');
-
-function failure(fn: () => unknown): HandoffError | undefined {
-  try {
-    fn();
-  } catch (e) {
-    return e as HandoffError;
-  }
-  return undefined;
-}
 
 describe('writeBlob', () => {
   it('writes bytes at <root>/<segments>/<name> with 0700 dirs and a 0600 file, and reports digest and size', () => {

@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { depositEvidence, type DepositInput } from '../../src/evidence/deposit.js';
 import { appendAcs, insertBrief } from '../../src/store/briefs.js';
 import { closeDb, openWriter, type Db } from '../../src/store/db.js';
-import type { HandoffError } from '../../src/errors.js';
 import { snapshot } from '../helpers/cli.js';
+import { failure } from './fixtures.js';
 
 let home: string;
 let env: NodeJS.ProcessEnv;
@@ -32,15 +32,6 @@ const input = (over: Partial<DepositInput> = {}): DepositInput => ({
   createdBy: null,
   ...over,
 });
-
-function failure(fn: () => unknown): HandoffError | undefined {
-  try {
-    fn();
-  } catch (e) {
-    return e as HandoffError;
-  }
-  return undefined;
-}
 
 const forceInsertFailure = (): void => {
   db.exec("CREATE TRIGGER evidence_forced_failure BEFORE INSERT ON evidence BEGIN SELECT RAISE(ABORT, 'forced failure'); END");

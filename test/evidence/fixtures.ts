@@ -1,7 +1,8 @@
-/** Helpers for the brief/evidence tests: a store with briefs, row counts, evidence-tree snapshots. */
+/** Helpers for the brief/evidence tests: a store with briefs, row counts, evidence-tree snapshots, thrown errors. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import type { HandoffError } from '../../src/errors.js';
 import { loadSqlite } from '../../src/store/sqlite.js';
 import { run, snapshot, type RunResult } from '../helpers/cli.js';
 
@@ -55,4 +56,14 @@ export function expectHumanRefusal(r: RunResult, exit: number): void {
   expect(r.code, r.stderr).toBe(exit);
   expect(r.stderr.trim().split('\n')).toHaveLength(1);
   expect(r.stderr).not.toMatch(/\n\s+at /);
+}
+
+/** The error `fn` throws, or undefined when it returns (assert on it outside any catch). */
+export function failure(fn: () => unknown): HandoffError | undefined {
+  try {
+    fn();
+  } catch (e) {
+    return e as HandoffError;
+  }
+  return undefined;
 }

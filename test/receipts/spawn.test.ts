@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runChild, signalExit, type ChildRun } from '../../src/receipts/spawn.js';
 import { sha256Hex } from '../../src/receipts/jcs.js';
+import { processGone } from '../helpers/process.js';
 
 const NODE = process.execPath;
 
@@ -17,25 +18,15 @@ async function run(argv: string[], opts: { shell?: boolean; timeoutMs?: number; 
     timeoutMs: opts.timeoutMs ?? 30_000,
     killGraceMs: opts.killGraceMs,
     env: process.env,
-    onStdout: (b) => out.push(b),
-    onStderr: (b) => err.push(b),
+    onStdout: (b) => {
+      out.push(b);
+    },
+    onStderr: (b) => {
+      err.push(b);
+    },
   });
   r.discard();
   return { r, out: Buffer.concat(out), err: Buffer.concat(err) };
-}
-
-/** A process is gone when kill(0) fails or it is a zombie waiting for a reaper. */
-function gone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return true;
-  }
-  try {
-    return /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return true;
-  }
 }
 
 describe('runChild', () => {
@@ -109,8 +100,8 @@ describe('runChild', () => {
     expect(elapsed).toBeLessThan(10_000);
     expect(existsSync(pidFile)).toBe(true);
     const pid = Number(readFileSync(pidFile, 'utf8'));
-    for (let i = 0; i < 40 && !gone(pid); i++) await new Promise((res) => setTimeout(res, 50));
-    expect(gone(pid)).toBe(true);
+    for (let i = 0; i < 40 && !processGone(pid); i++) await new Promise((res) => setTimeout(res, 50));
+    expect(processGone(pid)).toBe(true);
   });
 
   it('a child that exits but leaves a process holding its pipes does not hang the run', async () => {

@@ -69,8 +69,7 @@ describe('chains', () => {
 
   it('insertContinuation inherits the bindings, starts DISPATCHED/never_finalized, and loses to an existing link', () => {
     const { db } = store();
-    const parent = row(db, 1, {
-      agent_state: 'COMPLETE',
+    const bindings = {
       kind: 'task_execution',
       plan_task_id: 'T-9',
       harness_id: 'h',
@@ -79,7 +78,8 @@ describe('chains', () => {
       require_receipt: 1,
       can_write_json: '["api"]',
       acceptance_json: '[]',
-    });
+    };
+    const parent = row(db, 1, { agent_state: 'COMPLETE', ...bindings });
     const link = insertContinuation(db, parent, cid(2), '{"continues_contract_id":"x"}')!;
     expect(link).toMatchObject({
       contract_id: cid(2),
@@ -88,14 +88,7 @@ describe('chains', () => {
       agent_state: 'DISPATCHED',
       cut_reason: 'never_finalized',
       continues_handoff_id: parent.id,
-      kind: 'task_execution',
-      plan_task_id: 'T-9',
-      harness_id: 'h',
-      goal: 'g',
-      consolidation: 1,
-      require_receipt: 1,
-      can_write_json: '["api"]',
-      acceptance_json: '[]',
+      ...bindings,
       raw_handoff_json: '{"continues_contract_id":"x"}',
     });
     expect(insertContinuation(db, parent, cid(3), '{}')).toBeUndefined();

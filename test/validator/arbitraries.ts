@@ -29,7 +29,7 @@ function containers(root: unknown): (Env | unknown[])[] {
   while (stack.length > 0) {
     const v = stack.pop();
     if (typeof v !== 'object' || v === null) continue;
-    out.push(v as Env);
+    out.push(v);
     stack.push(...Object.values(v));
   }
   return out;

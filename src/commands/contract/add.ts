@@ -2,9 +2,7 @@ import { defineCommand } from '../../cli/command.js';
 import { ADDRESSING_FLAGS, addressingFrom, JSON_FLAG } from '../../drafts/cli-flags.js';
 import { addToList } from '../../drafts/mutate.js';
 import { parseFieldPath, parseValueArg } from '../../drafts/value.js';
-import { writeDraft } from '../../drafts/write.js';
-import { withAmbiguityRendering } from '../../render/ambiguity.js';
-import { renderWriteOutcome } from '../../render/write-result.js';
+import { writeAndRender } from '../../render/write-result.js';
 
 export default defineCommand({
   id: 'contract add',
@@ -20,19 +18,10 @@ export default defineCommand({
     { name: 'FIELD', required: true, description: 'Dotted path of a list, e.g. evidence_report.commands_run' },
     { name: 'VALUE', required: true, description: 'JSON value, or any other text as a string' },
   ],
-  async run(ctx) {
+  run(ctx) {
     const addressing = addressingFrom(ctx.flags);
     const segments = parseFieldPath(ctx.args.FIELD ?? '');
     const value = parseValueArg(ctx.args.VALUE ?? '');
-    return withAmbiguityRendering(async () => {
-      const outcome = await writeDraft({
-        env: ctx.env,
-        cwd: ctx.cwd,
-        addressing,
-        apply: (base, draftId) => addToList(base, segments, value, draftId),
-        notice: ctx.notice,
-      });
-      return renderWriteOutcome(outcome, ctx.notice);
-    });
+    return writeAndRender(ctx, addressing, (base, draftId) => addToList(base, segments, value, draftId));
   },
 });

@@ -1,7 +1,7 @@
 /** `handoff contract chain` (store-and-finalize.md §8.4): the whole continuation chain of a contract, root → tip. */
 import { defineCommand } from '../../cli/command.js';
-import { EXIT, HandoffError, usage } from '../../errors.js';
-import { checkDraftId } from '../../ids.js';
+import { contractIdFrom } from '../../drafts/cli-flags.js';
+import { EXIT, HandoffError } from '../../errors.js';
 import { storeExists } from '../../paths.js';
 import { renderTable } from '../../render/table.js';
 
@@ -23,12 +23,10 @@ export default defineCommand({
     json: { type: 'boolean', description: 'Print one JSON object' },
   },
   async run(ctx) {
-    const byContract = ctx.flags['contract-id'] as string | undefined;
-    const byDraft = ctx.flags['draft-id'] as string | undefined;
-    if ((byContract === undefined) === (byDraft === undefined)) {
-      throw usage('pass exactly one of --contract-id and --draft-id\nUsage: handoff contract chain (--contract-id ID | --draft-id ID) [--json]');
-    }
-    const id = byContract !== undefined ? checkDraftId(byContract, '--contract-id')! : checkDraftId(byDraft, '--draft-id')!;
+    const id = contractIdFrom(
+      ctx.flags,
+      'pass exactly one of --contract-id and --draft-id\nUsage: handoff contract chain (--contract-id ID | --draft-id ID) [--json]',
+    );
     if (!storeExists(ctx.env, ctx.cwd)) throw rowNotFound(id);
 
     const { openReader, closeDb } = await import('../../store/db.js');

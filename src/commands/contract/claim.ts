@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
+import { contractIdFrom } from '../../drafts/cli-flags.js';
 import { usage } from '../../errors.js';
-import { checkDraftId } from '../../ids.js';
 import { checkHarnessId } from '../../dispatch/options.js';
 
 const USAGE = 'handoff contract claim --harness-id HID (--draft-id ID | --contract-id ID) [--json]';
@@ -20,11 +20,8 @@ export default defineCommand({
   },
   async run(ctx) {
     const hid = ctx.flags['harness-id'] as string | undefined;
-    const byDraft = ctx.flags['draft-id'] as string | undefined;
-    const byContract = ctx.flags['contract-id'] as string | undefined;
     if (hid === undefined) throw usage(`--harness-id is required\nUsage: ${USAGE}`);
-    if ((byDraft === undefined) === (byContract === undefined)) throw usage(`pass exactly one of --draft-id and --contract-id\nUsage: ${USAGE}`);
-    const id = (byDraft !== undefined ? checkDraftId(byDraft, '--draft-id') : checkDraftId(byContract, '--contract-id')) as string;
+    const id = contractIdFrom(ctx.flags, `pass exactly one of --draft-id and --contract-id\nUsage: ${USAGE}`);
     checkHarnessId(hid);
     const { claim } = await import('../../dispatch/claim.js');
     const r = claim(ctx.env, ctx.cwd, id, hid);

@@ -4,10 +4,8 @@ import { EXIT, HandoffError, usage } from '../../errors.js';
 import { ADDRESSING_FLAGS, addressingFrom, stringFlag } from '../../drafts/cli-flags.js';
 import { applyFill } from '../../drafts/fill.js';
 import { isPlainObject } from '../../drafts/mutate.js';
-import { writeDraft } from '../../drafts/write.js';
 import { jsonTypeOf, parseJsonStrict } from '../../json.js';
-import { withAmbiguityRendering } from '../../render/ambiguity.js';
-import { renderWriteOutcome } from '../../render/write-result.js';
+import { writeAndRender } from '../../render/write-result.js';
 
 const USAGE = 'handoff contract fill (--json PATCH | --json-file PATH|-) [--draft-id ID] [--agent-id ID]';
 
@@ -41,15 +39,6 @@ export default defineCommand({
         type: jsonTypeOf(patch),
       });
     }
-    return withAmbiguityRendering(async () => {
-      const outcome = await writeDraft({
-        env: ctx.env,
-        cwd: ctx.cwd,
-        addressing,
-        apply: (base, draftId) => applyFill(base, patch, draftId),
-        notice: ctx.notice,
-      });
-      return renderWriteOutcome(outcome, ctx.notice);
-    });
+    return writeAndRender(ctx, addressing, (base, draftId) => applyFill(base, patch, draftId));
   },
 });

@@ -1,6 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { usage } from '../../errors.js';
-import { checkDraftId } from '../../ids.js';
+import { contractIdFrom } from '../../drafts/cli-flags.js';
 
 const USAGE = 'handoff evidence receipts (--draft-id ID | --contract-id ID) [--json]';
 
@@ -16,10 +15,7 @@ export default defineCommand({
     json: { type: 'boolean', description: 'Print one JSON object' },
   },
   async run(ctx) {
-    const byDraft = ctx.flags['draft-id'] as string | undefined;
-    const byContract = ctx.flags['contract-id'] as string | undefined;
-    if ((byDraft === undefined) === (byContract === undefined)) throw usage(`pass exactly one of --draft-id and --contract-id\nUsage: ${USAGE}`);
-    const id = byContract !== undefined ? checkDraftId(byContract, '--contract-id')! : checkDraftId(byDraft, '--draft-id')!;
+    const id = contractIdFrom(ctx.flags, `pass exactly one of --draft-id and --contract-id\nUsage: ${USAGE}`);
     const { receiptsOfChain } = await import('../../receipts/read.js');
     const { receiptJson } = await import('../../receipts/row.js');
     const { renderTable, cut } = await import('../../render/table.js');
