@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { EXIT, HandoffError, isHandoffError, usage } from '../errors.js';
 import type { CommandContext, CommandDefinition, CommandResult, FlagValues } from './command.js';
@@ -70,7 +71,8 @@ function buildContext(def: CommandDefinition, rawArgs: string[], json: boolean):
   try {
     parsed = parseArgs({ args: rawArgs, options, strict: true, allowPositionals: true, tokens: true });
   } catch (e) {
-    throw usage(`${(e as Error).message.replace(/\. To specify a positional argument[^]*$/, '')}\nUsage: ${def.usage}`);
+    // node's parser explains itself in several sentences; the first one names the problem.
+    throw usage(firstSentence((e as Error).message));
   }
   const terminator = parsed.tokens?.find((t) => t.kind === 'option-terminator');
   const positionals: string[] = [];
@@ -82,11 +84,11 @@ function buildContext(def: CommandDefinition, rawArgs: string[], json: boolean):
   }
   const argDefs = def.args ?? [];
   if (positionals.length > argDefs.length) {
-    throw usage(`unexpected argument ${JSON.stringify(positionals[argDefs.length])}\nUsage: ${def.usage}`);
+    throw usage(`unexpected argument ${JSON.stringify(positionals[argDefs.length])}`);
   }
   const args: Record<string, string | undefined> = {};
   argDefs.forEach((a, i) => {
-    if (positionals[i] === undefined && a.required) throw usage(`missing argument ${a.name}\nUsage: ${def.usage}`);
+    if (positionals[i] === undefined && a.required) throw usage(`missing argument ${a.name}`);
     args[a.name] = positionals[i];
   });
   const env = process.env;
@@ -107,14 +109,24 @@ function buildContext(def: CommandDefinition, rawArgs: string[], json: boolean):
 }
 
 async function readStdin(): Promise<Buffer> {
+  // Read fd 0 directly: unlike the process.stdin stream, a failed read (stdin is a directory, a closed fd) surfaces
+  // as an error instead of an empty input. A non-blocking stdin (EAGAIN) falls back to the stream.
+  try {
+    return readFileSync(0);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw unreadableStdin(e);
+  }
   const chunks: Buffer[] = [];
   try {
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   } catch (e) {
-    throw new HandoffError('UNREADABLE_INPUT', EXIT.USAGE, `cannot read stdin: ${(e as Error).message}`);
+    throw unreadableStdin(e);
   }
   return Buffer.concat(chunks);
 }
+
+const unreadableStdin = (e: unknown): HandoffError =>
+  new HandoffError('UNREADABLE_INPUT', EXIT.USAGE, `cannot read stdin: ${(e as Error).message}`);
 
 interface Output {
   exit: number;
@@ -136,26 +148,43 @@ function withNewline(text: string | undefined): string | undefined {
 function errorOutput(e: unknown, json: boolean, failOpen: boolean, def: CommandDefinition | undefined): Output {
   if (!isHandoffError(e)) {
     const err = e as Error;
-    const message = `internal error: ${err?.message ?? String(e)}`;
+    const message = oneLine(`internal error: ${err?.message ?? String(e)}`);
     const debug = process.env.HANDOFF_DEBUG === '1' && err?.stack ? `${err.stack}\n` : '';
-    const stdout = json ? `${JSON.stringify({ status: 'error', code: 'INTERNAL', error: message })}\n` : undefined;
+    if (json && !failOpen) {
+      return { exit: EXIT.INTERNAL, stdout: `${JSON.stringify({ status: 'error', code: 'INTERNAL', error: message })}\n`, stderr: debug || undefined };
+    }
     const prefix = failOpen && def ? `handoff ${def.id}: ` : 'Error: ';
-    return { exit: EXIT.INTERNAL, stdout, stderr: `${prefix}${oneLine(message)}\n${debug}` };
+    return { exit: EXIT.INTERNAL, stderr: `${prefix}${message}\n${debug}` };
   }
-  const message = e.hint ? `${e.message} ${e.hint}` : e.message;
+  const message = messageOf(e, def);
   if (failOpen && def) {
     // Hook semantics: exit 2 would block the agent, so every problem of the gate itself fails open with exit 1.
     const exit = e.exit === EXIT.INTERNAL ? EXIT.INTERNAL : EXIT.REJECTED;
     const stdout = json ? `${JSON.stringify({ status: 'error', code: e.code, error: message, ...e.data })}\n` : undefined;
-    return { exit, stdout, stderr: `handoff ${def.id}: ${oneLine(message)}; stop not gated\n` };
+    return { exit, stdout, stderr: `handoff ${def.id}: ${message}; stop not gated\n` };
   }
   if (json) return { exit: e.exit, stdout: `${JSON.stringify({ status: e.status, code: e.code, error: message, ...e.data })}\n` };
   const label = e.status === 'rejected' ? 'Rejected' : 'Error';
   return { exit: e.exit, stderr: `${label}: ${message}\n` };
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ');
+/** One line: the message, its hint as the next sentence, and for a usage error the verb's usage line. */
+function messageOf(e: HandoffError, def: CommandDefinition | undefined): string {
+  const parts = [e.message];
+  if (e.hint) parts.push(e.hint);
+  if (e.code === 'USAGE' && def) parts.push(`Usage: ${def.usage}`);
+  return parts.map((p) => oneLine(p).trim()).filter((p) => p !== '').reduce((acc, p) => `${sentence(acc)} ${p}`);
+}
+
+/** Ends a sentence with a period unless it already ends with punctuation. */
+const sentence = (text: string): string => (/[.!?:;)]$/.test(text) ? text : `${text}.`);
+
+/** Folds every line break (and the blanks around it) into one space: a message is always one line. */
+const oneLine = (text: string): string => text.replace(/\s*(?:\r\n|\r|\n|\u2028|\u2029)\s*/g, ' ').trim();
+
+function firstSentence(text: string): string {
+  const m = /^[^]*?[.!?](?=\s|$)/.exec(text.trim());
+  return m ? m[0] : text.trim();
 }
 
 function finish(out: Output): void {
