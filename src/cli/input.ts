@@ -54,6 +54,19 @@ export function readRegularFile(path: string): Buffer {
   }
 }
 
+/**
+ * Reads a regular file as text, decoding UTF-8 strictly (a BOM is kept as U+FEFF). Bytes that are not valid UTF-8 are
+ * refused (UNREADABLE_INPUT, exit 2, naming the file) instead of being stored with U+FFFD in their place.
+ */
+export function readUtf8File(path: string): string {
+  const bytes = readRegularFile(path);
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new HandoffError('UNREADABLE_INPUT', EXIT.USAGE, `cannot read ${JSON.stringify(path)}: the file is not valid UTF-8`);
+  }
+}
+
 /** `--json-file` / `--file`: a path, or `-` for stdin when `allowStdin`. */
 export async function readInput(path: string, readStdin: () => Promise<Buffer>, allowStdin = true): Promise<Buffer> {
   if (path === '-' && allowStdin) return readStdin();

@@ -5,9 +5,10 @@
 import { jsonQuote, usage } from '../errors.js';
 import { ROW_STATES } from '../envelope/vocabulary.js';
 
-const INT_RE = /^[0-9]+$/;
+/** Canonical decimal: no sign, no leading zero (`0` itself only), digits only; the same rule as every id flag. */
+const INT_RE = /^(?:0|[1-9][0-9]*)$/;
 
-/** An integer flag within [min, max] (decimal digits only), or `fallback` when absent. */
+/** An integer flag within [min, max] in canonical decimal (`01`, `+1`, `1.0` refused), or `fallback` when absent. */
 export function intFlag(value: string | undefined, flag: string, min: number, max: number, fallback: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
@@ -38,6 +39,14 @@ export function rowStateFlag(value: string | undefined): string | undefined {
   return upper;
 }
 
+/** True when year-month-day names a real day (2026-02-30 and 2025-02-29 do not): the parsed date must round-trip. */
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1 || day > 31) return false;
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
 const TIME_RE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{3}))?)?(Z)?)?$/;
 
 /**
@@ -51,8 +60,8 @@ export function timeFlag(value: string | undefined, flag: string): string | unde
     throw usage(`${flag} ${jsonQuote(value)} is not a UTC time prefix (YYYY-MM-DD, optionally THH:MM[:SS[.sss]] and Z)`);
   };
   if (m === null) return bad();
-  const [, , mo, d, h, mi, s] = m;
-  if (Number(mo) < 1 || Number(mo) > 12 || Number(d) < 1 || Number(d) > 31) bad();
+  const [, y, mo, d, h, mi, s] = m;
+  if (!isCalendarDate(Number(y), Number(mo), Number(d))) bad();
   if (h !== undefined && (Number(h) > 23 || Number(mi) > 59 || (s !== undefined && Number(s) > 59))) bad();
   return value.endsWith('Z') ? value.slice(0, -1) : value;
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { fstatSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { EXIT, HandoffError, isHandoffError, usage } from '../errors.js';
 import type { CommandContext, CommandDefinition, CommandResult, FlagValues } from './command.js';
@@ -109,12 +109,13 @@ function buildContext(def: CommandDefinition, rawArgs: string[], json: boolean):
 }
 
 async function readStdin(): Promise<Buffer> {
-  // Read fd 0 directly: unlike the process.stdin stream, a failed read (stdin is a directory, a closed fd) surfaces
-  // as an error instead of an empty input. A non-blocking stdin (EAGAIN) falls back to the stream.
+  // The process.stdin stream reads a directory or a closed descriptor as an empty input, so look at fd 0 first: only
+  // a failed or impossible read is UNREADABLE_INPUT. The bytes themselves come from the stream, which (unlike a
+  // readFileSync(0) interrupted by EAGAIN on a non-blocking pipe) never drops a chunk.
   try {
-    return readFileSync(0);
+    if (fstatSync(0).isDirectory()) throw Object.assign(new Error('EISDIR: illegal operation on a directory, read'), { code: 'EISDIR' });
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw unreadableStdin(e);
+    throw unreadableStdin(e);
   }
   const chunks: Buffer[] = [];
   try {

@@ -38,7 +38,7 @@ export const draftCodes: CodeEntry[] = [
     code: 'INVALID_FIELD_PATH',
     exit: 2,
     where: 'set, add, view --field',
-    when: 'FIELD is empty or has an empty segment (`a..b`, a leading or trailing `.`).',
+    when: 'FIELD is empty or has an empty segment (`a..b`, a leading or trailing `.`), or has more than 512 segments (an envelope nests at most 512 levels).',
     repair: 'Write FIELD as a dotted path of non-empty keys, e.g. evidence_report.commands_run; lists are never indexed.',
   },
   {
@@ -59,15 +59,15 @@ export const draftCodes: CodeEntry[] = [
     code: 'VALUE_NOT_REPRESENTABLE',
     exit: 2,
     where: 'set, add, fill, validate --file',
-    when: 'A number in the value overflows to ±Infinity (e.g. 1e400), which JSON cannot store.',
-    repair: 'Quote the number to keep it as a string.',
+    when: 'A number in the value overflows to ±Infinity (e.g. 1e400), which JSON cannot store; or (set, add, fill) the VALUE, the patch, or the envelope the write would produce nests deeper than 512 levels, which the store cannot hold.',
+    repair: 'Quote the number to keep it as a string; flatten a too-deep value, or store it as a string.',
   },
   {
     code: 'UNREADABLE_INPUT',
     exit: 2,
     where: 'every file argument: fill --json-file, validate --file, dispatch --goal-file, approval request --content-file, evidence add --artifact-file',
-    when: 'The file is missing or cannot be read, or stdin (`-`) cannot be read.',
-    repair: 'Check the path and its permissions; the message names the path and the OS error.',
+    when: 'The file is missing or cannot be read, or stdin (`-`) cannot be read; or a text input (dispatch --goal-file, approval request --content-file) is not valid UTF-8.',
+    repair: 'Check the path and its permissions (the message names the path and the OS error), or re-encode the file as UTF-8.',
   },
   {
     code: 'INPUT_NOT_REGULAR',
@@ -101,7 +101,7 @@ export const draftCodes: CodeEntry[] = [
     code: 'DRAFT_UNREADABLE',
     exit: 3,
     where: 'set, add, fill, view, validate, finalize',
-    when: 'The draft file exists but cannot be read, is not valid JSON, or is not a JSON object. It is never adopted over, overwritten or re-initialised.',
+    when: 'The draft file exists but cannot be read (a dangling symlink or a link to a directory included), is not valid JSON, is not a JSON object, or nests deeper than 512 levels. It is never adopted over, overwritten or re-initialised.',
     repair: 'Remove or repair the named file, or start another draft with `handoff contract init`.',
   },
   {

@@ -49,6 +49,13 @@ export const storeCodes: CodeEntry[] = [
     repair: 'Report the message; the store stays at its previous version and is still usable by the build that wrote it.',
   },
   {
+    code: 'STORE_WRITE_REFUSED',
+    exit: 4,
+    where: 'contract finalize',
+    when: 'SQLite refused the finalize write (a CHECK, trigger or foreign-key constraint the earlier checks did not foresee, e.g. an envelope nested deeper than json_valid() accepts, or a trigger added to the store by hand). The transaction was rolled back; without a store file none is created.',
+    repair: 'Nothing was written; report the message. A store edited by hand (extra triggers) must be restored; an envelope must nest at most 512 levels.',
+  },
+  {
     code: 'CHAIN_TOO_LONG',
     exit: 4,
     where: 'set, add, fill, finalize, chain, evidence run, contract verify',

@@ -4,7 +4,7 @@
  */
 import { EXIT, HandoffError, jsonQuote, usage } from '../errors.js';
 import { checkAgentId } from '../ids.js';
-import { readRegularFile } from '../cli/input.js';
+import { readUtf8File } from '../cli/input.js';
 import { checkSlug, workspaceSlug } from '../evidence/slug.js';
 import { resolveWorkspace, type Env } from '../paths.js';
 
@@ -109,7 +109,7 @@ function canWriteList(values: string[]): string[] {
 
 function readGoal(flags: DispatchFlags): string {
   if ((flags.goal === undefined) === (flags.goalFile === undefined)) throw usage('give exactly one of --goal TEXT or --goal-file PATH');
-  const raw = flags.goal ?? readRegularFile(flags.goalFile as string).toString('utf8');
+  const raw = flags.goal ?? readUtf8File(flags.goalFile as string);
   if (raw.trim() === '') throw usage(`the goal${flags.goalFile !== undefined ? ` in ${jsonQuote(flags.goalFile)}` : ''} is blank`);
   // Trailing whitespace (a file's final newline) would only print as empty goal lines.
   return raw.replace(/\s+$/, '');

@@ -62,11 +62,20 @@ export const invalidFieldPath = (field: string): HandoffError =>
     { field },
   );
 
+/** A FIELD with more segments than an envelope may nest (MAX_JSON_DEPTH): refused before any file access. */
+export const fieldPathTooDeep = (field: string, segments: number, max: number): HandoffError =>
+  new HandoffError(
+    'INVALID_FIELD_PATH',
+    EXIT.USAGE,
+    `FIELD ${jsonQuote(field)} has ${segments} segments; an envelope nests at most ${max} levels, so a path has at most ${max} segments`,
+    { field },
+  );
+
 export const fieldNotFound = (field: string, missing: string, walked: string): HandoffError =>
   new HandoffError(
     'FIELD_NOT_FOUND',
     EXIT.NOT_FOUND,
-    `field ${field} not found: no key ${jsonQuote(missing)} under ${walked}`,
+    `field ${jsonQuote(field)} not found: no key ${jsonQuote(missing)} under ${walked === '(root)' ? walked : jsonQuote(walked)}`,
     { field, missing, walked },
   );
 
@@ -75,8 +84,8 @@ export const pathNotObject = (draftId: string, walked: string, type: string): Ha
     'PATH_NOT_OBJECT',
     EXIT.REJECTED,
     type === 'array'
-      ? `${walked} is an array; paths do not index lists: use \`set\` on the whole list, or \`add\` to append`
-      : `${walked} is a ${type}, not an object, so the path cannot go through it`,
+      ? `${jsonQuote(walked)} is an array; paths do not index lists: use \`set\` on the whole list, or \`add\` to append`
+      : `${jsonQuote(walked)} is a ${type}, not an object, so the path cannot go through it`,
     { draft_id: draftId, path: walked, type },
   );
 
@@ -84,7 +93,7 @@ export const notAList = (draftId: string, path: string, type: string): HandoffEr
   new HandoffError(
     'NOT_A_LIST',
     EXIT.REJECTED,
-    `${path} holds a ${type}, not a list; \`add\` only extends lists (use \`set\` to replace the value)`,
+    `${jsonQuote(path)} holds a ${type}, not a list; \`add\` only extends lists (use \`set\` to replace the value)`,
     { draft_id: draftId, path, type },
   );
 

@@ -9,16 +9,19 @@ import {
   constants,
   fstatSync,
   fsyncSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
   renameSync,
   rmdirSync,
   writeFileSync,
+  type Stats,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { JsonObject } from '../envelope/vocabulary.js';
 import { entryExists, unlinkQuiet } from '../fs-util.js';
+import { exceedsDepth, MAX_JSON_DEPTH, tooDeep } from '../json.js';
 import { draftFile, draftsDir, type Env } from '../paths.js';
 import { draftUnreadable, draftWriteFailed } from './errors.js';
 
@@ -28,20 +31,40 @@ export type DraftRead =
 
 const errCode = (e: unknown): string | undefined => (e as NodeJS.ErrnoException)?.code;
 
+function lstatQuiet(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 /** A draft as JSON text: 2-space indentation and a trailing newline (§6.1). */
 export const serializeDraft = (envelope: JsonObject): string => `${JSON.stringify(envelope, null, 2)}\n`;
 
 /**
- * Reads one draft. Missing → `{state:'missing'}`; unreadable, not a regular file, not JSON, or not an object →
- * DRAFT_UNREADABLE (exit 3). Opened non-blocking so a FIFO planted under the name can never hang the call.
+ * Reads one draft. Missing (no directory entry at all) → `{state:'missing'}`. Any entry that is there but cannot be
+ * read as a regular JSON object — a dangling symlink, a link to a directory, a FIFO, text that is not JSON, a
+ * non-object, or containers nested deeper than MAX_JSON_DEPTH — → DRAFT_UNREADABLE (exit 3), so it is never adopted
+ * over, overwritten or re-initialised (§6.2). Opened non-blocking so a FIFO planted under the name can never hang the
+ * call.
  */
 export function readDraft(env: Env, draftId: string, cwd?: string): DraftRead {
-  const path = draftFile(env, draftId, cwd);
+  return readDraftAt(draftFile(env, draftId, cwd), draftId, false);
+}
+
+function readDraftAt(path: string, draftId: string, retried: boolean): DraftRead {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (e) {
-    if (errCode(e) === 'ENOENT') return { state: 'missing', path };
+    if (errCode(e) !== 'ENOENT') throw draftUnreadable(draftId, path, `cannot be read (${errCode(e) ?? (e as Error).message})`);
+    // ENOENT from open: nothing there, or a symlink whose target is missing (the entry itself exists: lstat).
+    const entry = lstatQuiet(path);
+    if (entry === undefined) return { state: 'missing', path };
+    if (entry.isSymbolicLink()) throw draftUnreadable(draftId, path, 'is a symbolic link to nothing');
+    // The file appeared between the open and the lstat (a writer saved it meanwhile): read it once more.
+    if (!retried) return readDraftAt(path, draftId, true);
     throw draftUnreadable(draftId, path, `cannot be read (${errCode(e) ?? (e as Error).message})`);
   }
   let text: string;
@@ -63,6 +86,7 @@ export function readDraft(env: Env, draftId: string, cwd?: string): DraftRead {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw draftUnreadable(draftId, path, `is not a JSON object (got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`})`);
   }
+  if (exceedsDepth(value)) throw draftUnreadable(draftId, path, `nests deeper than ${MAX_JSON_DEPTH} levels`);
   return { state: 'ok', path, envelope: value as JsonObject, text };
 }
 
@@ -99,10 +123,14 @@ export const tempName = (env: Env, draftId: string, suffix: string, cwd?: string
 
 /**
  * Saves the envelope as `<draft_id>.json` atomically (§6.3). A reader sees the old file or the new one; a process
- * killed at any point leaves the previous draft intact. Any failure unlinks the temp file and throws
+ * killed at any point leaves the previous draft intact. An envelope nested deeper than MAX_JSON_DEPTH is refused
+ * first (VALUE_NOT_REPRESENTABLE, exit 2, nothing touched). Any failure unlinks the temp file and throws
  * DRAFT_WRITE_FAILED (exit 4).
  */
 export function saveDraft(env: Env, draftId: string, envelope: JsonObject, cwd?: string): void {
+  // Backstop: the write verbs refuse a too-deep envelope before anything is committed; nothing reaches the disk here
+  // that readDraft would then refuse (and serializeDraft stays within a bounded depth).
+  if (exceedsDepth(envelope)) throw tooDeep(`the envelope of draft ${draftId}`);
   const target = draftFile(env, draftId, cwd);
   const text = serializeDraft(envelope);
   let tmp: string | undefined;

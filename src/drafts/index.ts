@@ -5,8 +5,11 @@
  *
  * files.ts
  *   readDraft(env, id, cwd?)              {state:'missing'} | {state:'ok', envelope, text}; DRAFT_UNREADABLE (exit 3)
+ *                                         for any other entry (dangling link, directory, not JSON, not an object,
+ *                                         nested deeper than MAX_JSON_DEPTH)
  *   saveDraft(env, id, envelope, cwd?)    atomic save: temp `.<id>.<pid>.<8hex>.tmp` + fsync + rename + dir fsync,
- *                                         mode 0600 in a 0700 folder; DRAFT_WRITE_FAILED (exit 4), temp removed
+ *                                         mode 0600 in a 0700 folder; DRAFT_WRITE_FAILED (exit 4), temp removed;
+ *                                         a too-deep envelope is refused first (VALUE_NOT_REPRESENTABLE)
  *   serializeDraft(envelope)              the file text: 2-space JSON + newline
  *   draftEntryExists(env, id, cwd?)       any entry (even unreadable) under the draft's name
  *   ensureDraftsDir / removeCreatedDirs   create the folder (0700) / remove what a failed call created
@@ -35,8 +38,8 @@
  * sanitize.ts
  *   sanitizeEnvelope(envelope)            §11 repairs on a copy → {envelope, repairs}; sanitizedNotice(repair)
  * value.ts
- *   parseValueArg(arg)                    §12.1 VALUE parsing (VALUE_NOT_REPRESENTABLE)
- *   parseFieldPath(field)                 §12.2 segments (INVALID_FIELD_PATH)
+ *   parseValueArg(arg)                    §12.1 VALUE parsing (VALUE_NOT_REPRESENTABLE: ±Infinity, too deep)
+ *   parseFieldPath(field)                 §12.2 segments (INVALID_FIELD_PATH: empty segment, > MAX_JSON_DEPTH)
  * mutate.ts
  *   setField / addToList(envelope, segments, value, draftId)   §12.3 on a copy (PATH_NOT_OBJECT, NOT_A_LIST)
  *   readField(envelope, segments)         view --field walk (FIELD_NOT_FOUND)
@@ -48,6 +51,7 @@
  *   writeDraft({env, cwd, addressing, apply, notice})   the whole §9 pipeline of set/add/fill →
  *                                         {kind:'ok', draftId, mirror, adopted, continuation?, canonicalized, sanitized}
  *                                         | {kind:'rejected', draftId, verdict, sanitized}
+ *                                         (+ {kind:'closed_tip', draftId, tipId} under onClosedTip: 'skip')
  * view.ts / validate.ts / init.ts         the services of `view`, `validate` (draft and file modes) and `init`
  * cli-flags.ts                            the shared id flags and addressingFrom(flags) (the §5 checks)
  * errors.ts                               constructors of the draft codes (draftNotFound, draftLocked, ...)
@@ -69,7 +73,7 @@ export { setField, addToList, readField, getOwn, hasOwn, defineOwn, deleteOwn, c
 export { applyFill, mergePatch, findListCollisions, listCollisionError } from './fill.js';
 export type { ListCollision } from './fill.js';
 export { writeDraft } from './write.js';
-export type { WriteRequest, WriteOutcome, ContinuationInfo } from './write.js';
+export type { WriteRequest, WriteOutcome, ClosedTipOutcome, ContinuationInfo } from './write.js';
 export { viewDraft } from './view.js';
 export type { ViewResult } from './view.js';
 export { validateDraft, validateText } from './validate.js';

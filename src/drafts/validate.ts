@@ -9,7 +9,7 @@ import { fullVerdict, type ValidationResult } from '../validator/index.js';
 import { draftNotFound } from './errors.js';
 import { readDraft } from './files.js';
 import { resolveDraftId, type Addressing } from './resolve.js';
-import { openStoreSession } from './store-access.js';
+import { isClosedRow, isOpenRow, openStoreSession, type HandoffRow } from './store-access.js';
 
 /** Draft mode: the resolved draft as stored; binding = its row's mark when a row exists, else the flag. */
 export async function validateDraft(
@@ -25,12 +25,7 @@ export async function validateDraft(
     const row = store.row(draftId);
     if (read.state === 'missing') {
       if (row === undefined) throw draftNotFound(draftId);
-      throw new HandoffError(
-        'DRAFT_NOT_FOUND',
-        EXIT.NOT_FOUND,
-        `contract ${draftId} has a row (${row.agent_state}) but no draft file; \`handoff contract view --draft-id ${draftId}\` or the first write materializes it`,
-        { draft_id: draftId },
-      );
+      throw rowWithoutDraft(draftId, row);
     }
     const consolidation = row !== undefined ? Number(row.consolidation) === 1 : consolidationFlag;
     const lookupApproval = store.exists ? store.lookupApproval() : undefined;
@@ -38,6 +33,26 @@ export async function validateDraft(
   } finally {
     store.close();
   }
+}
+
+/**
+ * §15.1: a row without a draft file is DRAFT_NOT_FOUND (validate never adopts). What to do next depends on the row:
+ * an open row is materialized by `view` or the first write; a closed row is shown read-only by `view`, and a write
+ * opens a continuation under a new id instead of recreating this draft.
+ */
+function rowWithoutDraft(draftId: string, row: HandoffRow): HandoffError {
+  const view = `\`handoff contract view --draft-id ${draftId}\``;
+  const next = isOpenRow(row)
+    ? `${view} or the first write materializes it`
+    : isClosedRow(row)
+      ? `the contract is closed: ${view} shows its stored envelope read-only, and a write opens a continuation under a new id`
+      : `${view} shows its stored envelope read-only`;
+  return new HandoffError(
+    'DRAFT_NOT_FOUND',
+    EXIT.NOT_FOUND,
+    `contract ${draftId} has a row (${row.agent_state}) but no draft file; ${next}`,
+    { draft_id: draftId },
+  );
 }
 
 /** File mode: any JSON value is judged; binding = the flag only; the cross-check still reads an existing store. */

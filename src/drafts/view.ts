@@ -1,13 +1,15 @@
 /**
  * `view` (cli-contract-drafts.md §14): shows exactly the resolved id (never follows the chain, never sanitizes or
  * validates). A missing draft with an open row is materialized and saved under the lock (adoption, §8); a closed
- * row is shown read-only from the store.
+ * row is shown read-only from the store. With `--field`, the field is resolved before any adoption is saved, so a
+ * FIELD_NOT_FOUND leaves nothing written (§3).
  */
+import type { JsonObject } from '../envelope/vocabulary.js';
 import type { Env } from '../paths.js';
 import { draftNotFound, rowEnvelopeUnreadable } from './errors.js';
 import { readDraft, saveDraft } from './files.js';
 import { LockSet } from './lock.js';
-import { isPlainObject } from './mutate.js';
+import { isPlainObject, readField } from './mutate.js';
 import { resolveDraftId, type Addressing } from './resolve.js';
 import { isOpenRow, openStoreSession, type StoreSession } from './store-access.js';
 import { materializeFromRow } from './target.js';
@@ -18,18 +20,25 @@ export interface ViewResult {
   adopted: boolean;
   /** Only for `envelope_source: "row"`. */
   row?: { handoff_id: number; agent_state: string; cut_reason: string | null };
-  envelope: unknown;
+  envelope: JsonObject;
+  /** The value at `field` (when one was asked for); present even when it is null. */
+  field?: { value: unknown };
 }
 
-export async function viewDraft(env: Env, cwd: string | undefined, addr: Addressing): Promise<ViewResult> {
+/** `field`: the parsed `--field` segments; a missing path throws FIELD_NOT_FOUND (exit 3) before anything is saved. */
+export async function viewDraft(env: Env, cwd: string | undefined, addr: Addressing, field?: string[]): Promise<ViewResult> {
+  const pick = (envelope: JsonObject): Pick<ViewResult, 'field'> =>
+    field === undefined ? {} : { field: { value: readField(envelope, field) } };
   const store = await openStoreSession(env, cwd);
   try {
     const { draftId } = await resolveDraftId(env, cwd, addr, (ids) => store.spent(ids));
     const read = readDraft(env, draftId, cwd);
-    if (read.state === 'ok') return { draftId, envelopeSource: 'draft', adopted: false, envelope: read.envelope };
+    if (read.state === 'ok') {
+      return { draftId, envelopeSource: 'draft', adopted: false, envelope: read.envelope, ...pick(read.envelope) };
+    }
     const row = store.row(draftId);
     if (row === undefined) throw draftNotFound(draftId);
-    if (isOpenRow(row)) return await adopt(env, cwd, draftId, store);
+    if (isOpenRow(row)) return await adopt(env, cwd, draftId, store, pick);
     let stored: unknown;
     try {
       stored = JSON.parse(row.raw_handoff_json);
@@ -43,29 +52,41 @@ export async function viewDraft(env: Env, cwd: string | undefined, addr: Address
       adopted: false,
       row: { handoff_id: row.id, agent_state: row.agent_state, cut_reason: row.cut_reason ?? null },
       envelope: stored,
+      ...pick(stored),
     };
   } finally {
     store.close();
   }
 }
 
-/** Materializes the draft under its lock; re-checks file and row there, since another writer may have won. */
-async function adopt(env: Env, cwd: string | undefined, draftId: string, store: StoreSession): Promise<ViewResult> {
+/**
+ * Materializes the draft under its lock; re-checks file and row there, since another writer may have won. The field
+ * (if any) is read from the materialized envelope before it is saved: a failed lookup saves nothing.
+ */
+async function adopt(
+  env: Env,
+  cwd: string | undefined,
+  draftId: string,
+  store: StoreSession,
+  pick: (envelope: JsonObject) => Pick<ViewResult, 'field'>,
+): Promise<ViewResult> {
   const locks = new LockSet(env, cwd);
   let saved = false;
   try {
     await locks.add(draftId);
     const read = readDraft(env, draftId, cwd);
     if (read.state === 'ok') {
+      const shown = pick(read.envelope);
       saved = true;
-      return { draftId, envelopeSource: 'draft', adopted: false, envelope: read.envelope };
+      return { draftId, envelopeSource: 'draft', adopted: false, envelope: read.envelope, ...shown };
     }
     const row = store.row(draftId);
     if (row === undefined || !isOpenRow(row)) throw draftNotFound(draftId, row === undefined ? undefined : `its row closed meanwhile`);
     const envelope = materializeFromRow(row, draftId);
+    const shown = pick(envelope);
     saveDraft(env, draftId, envelope, cwd);
     saved = true;
-    return { draftId, envelopeSource: 'draft', adopted: true, envelope };
+    return { draftId, envelopeSource: 'draft', adopted: true, envelope, ...shown };
   } finally {
     locks.releaseAll(!saved);
   }

@@ -1,12 +1,14 @@
 /**
  * The write pipeline of `set`, `add` and `fill` (cli-contract-drafts.md §9.1): resolve → lock → find the target
- * along the chain → sanitize → apply the change → full verdict → canonicalize → commit a planned continuation →
- * save atomically → mirror → release. Steps up to canonicalization change nothing on disk or in the store; every
- * lock is released on every path. A continuation that loses the race to another writer restarts once (§9.4).
+ * along the chain → sanitize → apply the change (refused when the result nests deeper than MAX_JSON_DEPTH) → full
+ * verdict → canonicalize → commit a planned continuation → save atomically → mirror → release. Steps up to
+ * canonicalization change nothing on disk or in the store; every lock is released on every path. A continuation
+ * that loses the race to another writer restarts once (§9.4).
  */
 import { EXIT, HandoffError } from '../errors.js';
 import type { JsonObject } from '../envelope/vocabulary.js';
 import { agentPrefix, mintDraftId } from '../ids.js';
+import { exceedsDepth, tooDeep } from '../json.js';
 import type { Env } from '../paths.js';
 import { canonicalizeEnvelope, fullVerdict, type CanonicalChange, type ValidationResult } from '../validator/index.js';
 import { saveDraft } from './files.js';
@@ -24,6 +26,13 @@ export interface WriteRequest {
   apply(base: JsonObject, draftId: string): JsonObject;
   /** Prints one notice line at once (stderr). */
   notice: (line: string) => void;
+  /**
+   * What a write aimed at a closed contract does. `continue` (default, set/add/fill): open a continuation link and
+   * write there (§9.3). `skip` (the receipt append, receipts.md §1.3): write only to the resolved contract itself;
+   * when the chain's live tip is closed, or the resolved contract is no longer the tip (it was closed and continued),
+   * return `{kind: 'closed_tip'}` without applying the change, opening a link or writing anything.
+   */
+  onClosedTip?: 'continue' | 'skip';
 }
 
 export interface ContinuationInfo {
@@ -48,9 +57,18 @@ export type WriteOutcome =
     }
   | { kind: 'rejected'; draftId: string; verdict: ValidationResult; sanitized: Repair[] };
 
+/** `onClosedTip: 'skip'` met a closed contract: `draftId` the resolved contract, `tipId` its chain's live tip. */
+export interface ClosedTipOutcome {
+  kind: 'closed_tip';
+  draftId: string;
+  tipId: string;
+}
+
 const RESTART = Symbol('restart');
 
-export async function writeDraft(req: WriteRequest): Promise<WriteOutcome> {
+export function writeDraft(req: WriteRequest & { onClosedTip: 'skip' }): Promise<WriteOutcome | ClosedTipOutcome>;
+export function writeDraft(req: WriteRequest): Promise<WriteOutcome>;
+export async function writeDraft(req: WriteRequest): Promise<WriteOutcome | ClosedTipOutcome> {
   const first = await attempt(req, false);
   if (first !== RESTART) return first;
   const second = await attempt(req, true);
@@ -58,7 +76,7 @@ export async function writeDraft(req: WriteRequest): Promise<WriteOutcome> {
   throw new HandoffError('STORE_BUSY', EXIT.STORE, 'another writer opened the continuation link twice during this write; run it again');
 }
 
-async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutcome | typeof RESTART> {
+async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutcome | ClosedTipOutcome | typeof RESTART> {
   const { env, cwd } = req;
   const store = await openStoreSession(env, cwd);
   const locks = new LockSet(env, cwd);
@@ -67,6 +85,9 @@ async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutc
     const { draftId } = await resolveDraftId(env, cwd, req.addressing, (ids) => store.spent(ids));
     const tip = await lockChainToTip(locks, store, draftId);
     const closedTip: HandoffRow | undefined = tip.tipRow !== undefined && isClosedRow(tip.tipRow) ? tip.tipRow : undefined;
+    if (req.onClosedTip === 'skip' && (closedTip !== undefined || tip.tipId !== draftId)) {
+      return { kind: 'closed_tip', draftId, tipId: tip.tipId };
+    }
 
     let base: JsonObject;
     let adopted = false;
@@ -83,6 +104,9 @@ async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutc
     }
 
     const changed = req.apply(base, tip.tipId);
+    // A VALUE or patch within the depth limit can still land too deep (a long FIELD path, an adopted deep row):
+    // refuse before anything is committed (exit 2, nothing written).
+    if (exceedsDepth(changed)) throw tooDeep(`the envelope after this write to ${tip.tipId}`);
     const consolidation = tip.tipRow !== undefined && Number(tip.tipRow.consolidation) === 1;
     const verdict = fullVerdict(changed, { consolidation, source: 'declaration', lookupApproval: store.lookupApproval() });
     if (!verdict.ok) return { kind: 'rejected', draftId: tip.tipId, verdict, sanitized };

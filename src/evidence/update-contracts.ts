@@ -173,15 +173,19 @@ function checkEntry(i: number, p: Record<string, unknown>, root: string, agent: 
   };
 }
 
-/** §6.5 step 3, inside the finalize transaction: the brief exists in `workspace`; the AC is declared (exact). */
-export function checkEvidenceRefs(db: Db, entries: ResolvedEntry[], opts: { workspace: string }): BatchError[] {
+/**
+ * §6.5 step 3, inside the finalize transaction: the brief exists in `workspace`; the AC is declared (exact). `db`
+ * null means there is no store file: no brief exists, so every entry is EVIDENCE_BRIEF_NOT_FOUND (finalize answers
+ * that without creating the store).
+ */
+export function checkEvidenceRefs(db: Db | null, entries: ResolvedEntry[], opts: { workspace: string }): BatchError[] {
   const errors: BatchError[] = [];
   const briefs = new Map<number, { brief: BriefRow | undefined; acs: string[] }>();
   for (const e of entries) {
     let known = briefs.get(e.brief_id);
     if (known === undefined) {
-      const brief = findBriefById(db, e.brief_id);
-      known = { brief, acs: brief ? listAcs(db, brief.id).map((a) => a.ac_id) : [] };
+      const brief = db === null ? undefined : findBriefById(db, e.brief_id);
+      known = { brief, acs: brief && db ? listAcs(db, brief.id).map((a) => a.ac_id) : [] };
       briefs.set(e.brief_id, known);
     }
     const base = `update_contracts[${e.index}].payload`;

@@ -8,7 +8,7 @@
  */
 import { EXIT, HandoffError } from '../errors.js';
 import type { JsonObject } from '../envelope/vocabulary.js';
-import { storeExists, type Env } from '../paths.js';
+import { dbPath, storeExists, type Env } from '../paths.js';
 import { fullVerdict } from '../validator/index.js';
 import { LockSet } from '../drafts/lock.js';
 import { resolveDraftId, type Addressing } from '../drafts/resolve.js';
@@ -16,6 +16,7 @@ import type { StoreSession } from '../drafts/store-access.js';
 import { loadOrAdopt, lockChainToTip } from '../drafts/target.js';
 import { checkEvidenceBatch, checkEvidenceRefs, insertEvidenceBatch, type ResolvedEntry } from '../evidence/update-contracts.js';
 import type { Db } from '../store/db.js';
+import { isConstraintError, storeWriteRefused } from '../store/store-errors.js';
 import type { HandoffRow } from '../store/handoffs.js';
 import { finalEnvelope } from './envelope.js';
 import { receiptStep } from './receipts-step.js';
@@ -160,8 +161,15 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     });
     if (receipts.errors.length > 0) return listRejection(tipId, receipts.errors, receipts.repair);
 
-    // Step 10: the store transaction (creates the DB file only now).
+    // Step 10: the store transaction (creates the DB file only now). Without a store file, every refusal this step
+    // can give is decided before the file is created, so a refused call leaves none: no brief can resolve, and
+    // SQLite's own json_valid() (the raw_handoff_json CHECK) is asked on an in-memory connection.
     const store = s ?? (await loadStore());
+    if (db === null && !storeExists(env, cwd)) {
+      const refErrors = checkEvidenceRefs(null, batch.entries, { workspace: req.workspace });
+      if (refErrors.length > 0) return listRejection(tipId, refErrors, UPDATE_CONTRACTS_REPAIR);
+      if (!store.sqliteAcceptsJson(json)) throw storeWriteRefused(dbPath(env, cwd), writeOf(tipId), JSON_REFUSED);
+    }
     db ??= store.openWriter(env, cwd, { create: true })!;
     return commit(store, db, { req, tipId, envelope, json, state: state!, binding, entries: batch.entries, done });
   } finally {
@@ -185,7 +193,14 @@ interface CommitInput {
   done: (row: HandoffRow, created: boolean, reason?: FinalizeDone['unchangedReason'], inserted?: number) => FinalizeDone;
 }
 
-/** §6.5: re-read the row, no-op or write (UPSERT + evidence) in one IMMEDIATE transaction. */
+const writeOf = (tipId: string): string => `the finalize write of ${tipId}`;
+const JSON_REFUSED =
+  'CHECK json_valid(raw_handoff_json) would fail: SQLite accepts JSON nested at most 1000 levels; no store file was created';
+
+/**
+ * §6.5: re-read the row, no-op or write (UPSERT + evidence) in one IMMEDIATE transaction. A constraint SQLite
+ * enforces and the earlier steps did not foresee rolls the transaction back and is STORE_WRITE_REFUSED (exit 4).
+ */
 function commit(s: Store, db: Db, c: CommitInput): FinalizeOutcome {
   try {
     return s.writeTx(db, (): FinalizeOutcome => {
@@ -211,6 +226,9 @@ function commit(s: Store, db: Db, c: CommitInput): FinalizeOutcome {
       const inserted = insertEvidenceBatch(db, c.entries, { handoffId: id, replace: row !== undefined });
       return c.done(written, true, undefined, inserted);
     });
+  } catch (e) {
+    if (isConstraintError(e)) throw storeWriteRefused(s.dbFileOf(db), writeOf(c.tipId), (e as Error).message);
+    throw e;
   } finally {
     s.closeDb(db);
   }

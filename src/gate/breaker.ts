@@ -2,9 +2,8 @@
  * The rejection circuit breaker (dispatch-and-gate.md §4.6): every block counts, a count at the ceiling trips
  * (sticky while tripped), every allow resets. One IMMEDIATE transaction per call, one attempt.
  */
-import type { Db } from '../store/db.js';
+import { writeTx, type Db } from '../store/db.js';
 import { deleteRejection, getRejection, putRejection } from '../store/gate-rejections.js';
-import { singleAttemptTx } from '../store/dispatch-rows.js';
 import { nowIso } from '../store/handoffs.js';
 
 export interface CountResult {
@@ -31,14 +30,18 @@ export function nextAttempt(prev: { attempts: number; tripped: boolean } | undef
 }
 
 export function countBlock(db: Db, key: string, codes: string[], contractId: string | null, max: number): CountResult {
-  return singleAttemptTx(db, () => {
-    const row = getRejection(db, key);
-    const next = nextAttempt(row && { attempts: row.attempts, tripped: row.tripped === 1 }, max);
-    putRejection(db, { key, attempts: next.attempts, tripped: next.tripped, codes, contractId, now: nowIso() });
-    return { attempt: next.attempts, tripped: next.tripped, previousCodes: row && parseCodes(row.last_codes_json) };
-  });
+  return writeTx(
+    db,
+    () => {
+      const row = getRejection(db, key);
+      const next = nextAttempt(row && { attempts: row.attempts, tripped: row.tripped === 1 }, max);
+      putRejection(db, { key, attempts: next.attempts, tripped: next.tripped, codes, contractId, now: nowIso() });
+      return { attempt: next.attempts, tripped: next.tripped, previousCodes: row && parseCodes(row.last_codes_json) };
+    },
+    { attempts: 1 },
+  );
 }
 
 export function resetKey(db: Db, key: string): void {
-  singleAttemptTx(db, () => deleteRejection(db, key));
+  writeTx(db, () => deleteRejection(db, key), { attempts: 1 });
 }

@@ -7,9 +7,9 @@ import { agentPrefix } from '../ids.js';
 import { isObject, own, type JsonObject } from '../envelope/vocabulary.js';
 import { readDraft } from '../drafts/files.js';
 import type { Env } from '../paths.js';
-import type { Db } from '../store/db.js';
+import { writeTx, type Db } from '../store/db.js';
 import { isClosedState, nowIso, type HandoffRow } from '../store/handoffs.js';
-import { captureNewRow, captureOpenRow, singleAttemptTx } from '../store/dispatch-rows.js';
+import { captureNewRow, captureOpenRow } from '../store/dispatch-rows.js';
 import { harnessTips } from '../dispatch/harness.js';
 
 /** The captured envelope: the draft, IN_PROGRESS, marked degraded and auto_captured. Undefined when unusable. */
@@ -59,15 +59,19 @@ export function backstopCapture(r: CaptureRequest): CaptureOutcome {
   const json = JSON.stringify(envelope);
   try {
     const db = r.writer();
-    const captured = singleAttemptTx(db, () => {
-      // The run id goes on the row only when no other chain carries it (lane 2 must stay unambiguous).
-      const hv = r.harnessValue;
-      const free = hv !== undefined && harnessTips(db, hv).every((t) => t.id === r.tip?.id);
-      const harnessId = free ? hv : null;
-      if (r.tip !== undefined) return captureOpenRow(db, { id: r.tip.id, json, harnessId, now });
-      const agentId = agentPrefix(r.contractId);
-      return captureNewRow(db, { contractId: r.contractId, agentId, workspace: r.workspace, json, harnessId, now });
-    });
+    const captured = writeTx(
+      db,
+      () => {
+        // The run id goes on the row only when no other chain carries it (lane 2 must stay unambiguous).
+        const hv = r.harnessValue;
+        const free = hv !== undefined && harnessTips(db, hv).every((t) => t.id === r.tip?.id);
+        const harnessId = free ? hv : null;
+        if (r.tip !== undefined) return captureOpenRow(db, { id: r.tip.id, json, harnessId, now });
+        const agentId = agentPrefix(r.contractId);
+        return captureNewRow(db, { contractId: r.contractId, agentId, workspace: r.workspace, json, harnessId, now });
+      },
+      { attempts: 1 }, // one attempt: the gate stays inside the hook timeout (§4.9)
+    );
     return { captured };
   } catch (e) {
     return { captured: false, error: (e as Error).message };

@@ -14,28 +14,6 @@ export type CheckResult =
   | { outcome: 'blind'; errors: GateError[]; planTaskId: string }
   | { outcome: 'receipt'; errors: GateError[] };
 
-/** The receipts module's gate entry point, loaded only when a closed row is checked. */
-type ReceiptChecker = (
-  db: Db | null,
-  envelope: unknown,
-  opts: { contractChainIds: Iterable<string>; requireReceipt: boolean; mode: 'gate' },
-) => GateError[];
-
-/**
- * Seam: src/receipts/checks.ts `checkReceipts(db, envelope, {contractChainIds, requireReceipt, mode: "gate"})`.
- * Imported dynamically; when the module is absent (a build without receipts) no receipt error is reported.
- */
-async function loadReceiptChecker(): Promise<ReceiptChecker | undefined> {
-  const specifier = '../receipts/checks.js';
-  try {
-    const mod = (await import(specifier)) as { checkReceipts?: ReceiptChecker };
-    return typeof mod.checkReceipts === 'function' ? mod.checkReceipts : undefined;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') return undefined;
-    throw e;
-  }
-}
-
 function parseEnvelope(json: string): unknown {
   try {
     return JSON.parse(json) as unknown;
@@ -58,8 +36,10 @@ export async function checkClosedRow(db: Db, tip: HandoffRow): Promise<CheckResu
     }
   }
 
-  const checkReceipts = await loadReceiptChecker();
-  if (checkReceipts === undefined) return { outcome: 'pass' };
+  // Seam: src/receipts/checks.ts, loaded only when a closed row reaches this step. The specifier is a literal so
+  // esbuild bundles the module into dist/cli/handoff.cjs: the CLI never loads a second copy of the code (with its
+  // own HandoffError class) from the tsc output, and a missing module is an error, never "no receipt checks".
+  const { checkReceipts } = await import('../receipts/checks.js');
   const errors = checkReceipts(db, envelope, {
     contractChainIds: chainContractIds(db, tip),
     requireReceipt: tip.require_receipt === 1,

@@ -6,9 +6,8 @@
 import { existsSync } from 'node:fs';
 import { isHandoffError } from '../errors.js';
 import { draftFile, type Env } from '../paths.js';
-import type { Db } from '../store/db.js';
+import { writeTx, type Db } from '../store/db.js';
 import { followChain, getHandoffByContractId, nowIso, type HandoffRow } from '../store/handoffs.js';
-import { singleAttemptTx } from '../store/dispatch-rows.js';
 import { claimTip, harnessTips } from '../dispatch/harness.js';
 import { harnessValue, ownTranscript, type HookInput } from './hook-input.js';
 import type { LaneNote } from './reason.js';
@@ -118,7 +117,7 @@ function promptLane(l: LookupInput, hv: string | undefined, lanes: LaneNote[], c
 /** Sets harness_id on the tip when it is NULL and no other chain holds the value; a failure is only noted. */
 function autoClaim(db: Db, tip: HandoffRow, hv: string, result: LookupResult): void {
   try {
-    const outcome = singleAttemptTx(db, () => claimTip(db, tip, hv, nowIso()));
+    const outcome = writeTx(db, () => claimTip(db, tip, hv, nowIso()), { attempts: 1 });
     if (outcome.kind === 'claimed' && result.found) {
       result.found.claimed = true;
       result.found.tip = { ...tip, harness_id: hv };

@@ -57,7 +57,10 @@ function messageOf(line: Record<string, unknown>): Record<string, unknown> | und
   return typeof m === 'object' && m !== null && !Array.isArray(m) ? (m as Record<string, unknown>) : undefined;
 }
 
-/** A message's text: a string content, or its text blocks joined by newlines (so each block starts a line). */
+/**
+ * A message's text: a string content, or the concatenated text of its text blocks, with no separator
+ * (dispatch-and-gate.md §4.3): a `contract_id:` line counts only where the prompt itself starts a line.
+ */
 export function messageText(content: unknown): string | undefined {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return undefined;
@@ -67,7 +70,7 @@ export function messageText(content: unknown): string | undefined {
     const b = block as Record<string, unknown>;
     if (b.type === 'text' && typeof b.text === 'string') parts.push(b.text);
   }
-  return parts.length > 0 ? parts.join('\n') : undefined;
+  return parts.length > 0 ? parts.join('') : undefined;
 }
 
 /** The distinct contract ids on `contract_id:` lines of a prompt text, in first-seen order. */

@@ -2,11 +2,10 @@
  * The draft append of `evidence run` and the draft update of `contract verify` (receipts.md §1.3, §4 step 4): one
  * write through the same validate-on-write pipeline as `add` (adoption of a dispatched row, sanitization, full
  * verdict, canonicalization, atomic save, mirror), with the lock taken only now, after the child exited. It never
- * opens a continuation: when the tip closed meanwhile (or was continued), the write is abandoned before anything is
- * written and reported as skipped.
+ * opens a continuation: the pipeline runs with `onClosedTip: 'skip'`, so when the tip closed meanwhile (or was
+ * continued) nothing is applied or written and the append is reported as skipped.
  */
 import { writeDraft } from '../drafts/write.js';
-import { isPlainObject } from '../drafts/mutate.js';
 import type { JsonObject } from '../envelope/vocabulary.js';
 import { isHandoffError } from '../errors.js';
 import type { Env } from '../paths.js';
@@ -17,9 +16,6 @@ export type AppendOutcome =
   | { kind: 'appended'; draftId: string }
   | { kind: 'skipped'; contractId: string }
   | { kind: 'failed'; draftId: string; cause: string; message: string; verdict?: ValidationResult };
-
-/** Thrown from inside the pipeline's change step to abandon a write aimed at a closed tip (nothing is written yet). */
-class ClosedTip extends Error {}
 
 export interface AppendRequest {
   env: Env;
@@ -38,13 +34,10 @@ export async function appendToDraft(req: AppendRequest): Promise<AppendOutcome> 
       cwd: req.cwd,
       addressing: { draftId: req.contractId },
       notice: req.notice,
-      apply: (base, draftId) => {
-        // The pipeline hands a closed tip's continuation seed (continues_contract_id = the tip itself) to the change
-        // step; a tip other than ours means ours was closed and continued while the command ran.
-        if (draftId !== req.contractId || (isPlainObject(base) && base.continues_contract_id === draftId)) throw new ClosedTip();
-        return req.apply(base, draftId);
-      },
+      apply: (base, draftId) => req.apply(base, draftId),
+      onClosedTip: 'skip',
     });
+    if (outcome.kind === 'closed_tip') return { kind: 'skipped', contractId: req.contractId };
     if (outcome.kind === 'rejected') {
       const message = `the full verdict refused the write (${outcome.verdict.codes.join(', ')})`;
       return { kind: 'failed', draftId: outcome.draftId, cause: 'rejected', message, verdict: outcome.verdict };
@@ -55,7 +48,6 @@ export async function appendToDraft(req: AppendRequest): Promise<AppendOutcome> 
     if (skipped !== undefined) req.notice(skipped);
     return { kind: 'appended', draftId: outcome.draftId };
   } catch (e) {
-    if (e instanceof ClosedTip) return { kind: 'skipped', contractId: req.contractId };
     const cause = isHandoffError(e) ? e.code : 'INTERNAL';
     const message = (e as Error)?.message ?? String(e);
     return { kind: 'failed', draftId: req.contractId, cause, message: message.replace(/\s*\n\s*/g, ' ') };

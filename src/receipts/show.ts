@@ -1,7 +1,7 @@
 /**
  * `handoff evidence show R-… [--verify]` (receipts.md §5), reached through the `evidence show` seam: `ctx.args.ID`
- * is the receipt id (already pattern-checked), `ctx.flags.verify` the flag. A failed check prints the object too,
- * as a rejection (RECEIPT_TAMPERED, exit 1).
+ * is the receipt id (already pattern-checked), `ctx.flags.verify` the flag. A failed check is RECEIPT_TAMPERED, exit 1:
+ * under --json the object is still printed, as a rejection; in human mode only the `Rejected:` line (stderr).
  */
 import type { CommandContext, CommandResult } from '../cli/command.js';
 import { EXIT } from '../errors.js';
@@ -21,13 +21,12 @@ export function showReceipt(ctx: CommandContext): CommandResult {
   const { row, integrity } = readReceipt(ctx.env, ctx.cwd, id, verify);
   const receipt = receiptJson(row);
   if (integrity === undefined) return { json: { status: 'ok', receipt }, text: fields(receipt) };
-  const text = fields({ ...receipt, verified: integrity.ok });
-  if (integrity.ok) return { json: { status: 'ok', receipt, verified: true }, text };
+  if (integrity.ok) return { json: { status: 'ok', receipt, verified: true }, text: fields({ ...receipt, verified: true }) };
   const error = tamperedMessage(row, integrity.failures);
+  // Human mode prints nothing on stdout for a failure (cli-contract-drafts.md §4.1); --json keeps the whole object.
   return {
     exit: EXIT.REJECTED,
     json: { status: 'rejected', code: 'RECEIPT_TAMPERED', error, receipt, verified: false },
-    text,
     errText: `Rejected: ${error}`,
   };
 }

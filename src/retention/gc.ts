@@ -48,11 +48,15 @@ function regularMtime(path: string): number | undefined {
   }
 }
 
+/**
+ * The row state of each draft id. An existing DB file is always opened and checked, even when there are no drafts to
+ * judge (temp files are still swept): an unreadable store is exit 4 before anything is deleted (§10).
+ */
 async function rowStates(env: Env, cwd: string, ids: string[]): Promise<Map<string, string>> {
-  if (ids.length === 0 || !storeExists(env, cwd)) return new Map();
+  if (!storeExists(env, cwd)) return new Map();
   const { withProbe } = await import('../store/db.js');
   const { spentProbe } = await import('../store/handoffs.js');
-  return withProbe(env, cwd, (db) => spentProbe(db, ids), new Map<string, string>());
+  return withProbe(env, cwd, (db) => (ids.length === 0 ? new Map<string, string>() : spentProbe(db, ids)), new Map<string, string>());
 }
 
 export async function sweepDrafts(o: GcOptions): Promise<GcResult> {

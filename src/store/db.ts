@@ -4,8 +4,9 @@
  *
  *   openProbe(env, cwd?)            read-only, never creates, never migrates; null when the file is absent
  *   openReader(env, cwd?)           read verbs: migrates an older file first; null when absent
- *   openWriter(env, cwd?, {create}) read-write, pragmas, creates (0700 dirs, 0600 file) when asked, migrates
- *   writeTx(db, fn)                 BEGIN IMMEDIATE, whole-transaction retry on busy, then STORE_BUSY
+ *   openWriter(env, cwd?, {create}) read-write, pragmas (synchronous FULL), creates (0700 dirs, 0600 file) when
+ *                                   asked, after the migration list checked out; migrates
+ *   writeTx(db, fn, {attempts?})    BEGIN IMMEDIATE, whole-transaction retry on busy, then STORE_BUSY
  *   guard(db, fn)                   runs reads, mapping SQLite failures to the store codes
  *   hasTable(db, name), dbFileOf(db), closeDb(db), withProbe(env, cwd, fn, absent)
  */
@@ -14,7 +15,7 @@ import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { EXIT, HandoffError } from '../errors.js';
 import { dbPath, type Env } from '../paths.js';
-import { currentVersion, latestVersion, migrate, tooNew } from './migrate.js';
+import { currentVersion, latestVersion, listMigrations, migrate, tooNew } from './migrate.js';
 import { loadSqlite } from './sqlite.js';
 import { isBusyError, storeUnreadable, toStoreError } from './store-errors.js';
 
@@ -60,7 +61,7 @@ function openRaw(file: string, options: BetterSqlite3.Options): Db {
  * Checks that `db` is a handoff store this build can read: application_id 0 or "hand"; an id-0 file holding tables
  * but no schema_version belongs to another application too; a version above the build's is refused. Writes nothing.
  */
-function inspect(db: Db, file: string): number {
+function inspect(db: Db, file: string, migrationsDir?: string): number {
   const appId = db.pragma('application_id', { simple: true }) as number;
   const version = currentVersion(db);
   const foreignId = appId !== 0 && appId !== APPLICATION_ID;
@@ -76,7 +77,7 @@ function inspect(db: Db, file: string): number {
       'Point $HANDOFF_DB at a handoff store, or unset it.',
     );
   }
-  const latest = latestVersion();
+  const latest = latestVersion(migrationsDir);
   if (version > latest) throw tooNew(file, version, latest);
   return version;
 }
@@ -122,22 +123,30 @@ export function openReader(env: Env, cwd?: string): Db | null {
   return openWriter(env, cwd, { create: false });
 }
 
+export interface WriterOptions {
+  create: boolean;
+  /** The migrations folder (tests only); default: the package's `migrations/`. */
+  migrationsDir?: string;
+}
+
 /**
- * Read-write connection with the pragmas of §2.1, migrated to the latest version. With `create`, a missing file
- * (and its folders) is created; without it a missing file gives null.
+ * Read-write connection with the pragmas of §2.1 (`synchronous = FULL` set explicitly: better-sqlite3 builds SQLite
+ * with NORMAL as the WAL default), migrated to the latest version. With `create`, a missing file (and its folders)
+ * is created; without it a missing file gives null. The migration list is loaded and checked first (§3.3 step 1), so
+ * a packaging error (exit 70) never leaves an empty DB file behind.
  */
-export function openWriter(env: Env, cwd?: string, opts: { create: boolean } = { create: false }): Db | null {
+export function openWriter(env: Env, cwd?: string, opts: WriterOptions = { create: false }): Db | null {
   const file = dbPath(env, cwd);
-  if (!existsSync(file)) {
-    if (!opts.create) return null;
-    createFile(file);
-  }
+  if (!existsSync(file) && !opts.create) return null;
+  listMigrations(opts.migrationsDir);
+  if (!existsSync(file)) createFile(file);
   const db = openRaw(file, { fileMustExist: true });
   checked(db, file, () => {
-    inspect(db, file);
+    inspect(db, file, opts.migrationsDir);
     db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
-    migrate(db, file);
+    migrate(db, file, opts.migrationsDir);
   });
   return db;
 }
@@ -158,15 +167,18 @@ function sleepMs(ms: number): void {
 /**
  * Runs `fn` in one BEGIN IMMEDIATE transaction (§2.2). A busy/locked failure retries the whole transaction, up to 3
  * attempts in total, sleeping 50 ms × attempt; then STORE_BUSY. Inside an open transaction `fn` simply runs.
+ * `attempts: 1` makes one attempt only (the stop gate, which must stay inside the hook timeout: it waits at most the
+ * busy timeout once, dispatch-and-gate.md §4.9).
  */
-export function writeTx<T>(db: Db, fn: () => T): T {
+export function writeTx<T>(db: Db, fn: () => T, opts: { attempts?: number } = {}): T {
   if (db.inTransaction) return fn();
+  const attempts = opts.attempts ?? WRITE_ATTEMPTS;
   const tx = db.transaction(fn);
   for (let attempt = 1; ; attempt++) {
     try {
       return tx.immediate();
     } catch (e) {
-      if (isBusyError(e) && attempt < WRITE_ATTEMPTS) {
+      if (isBusyError(e) && attempt < attempts) {
         sleepMs(50 * attempt);
         continue;
       }

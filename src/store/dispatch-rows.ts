@@ -3,9 +3,8 @@
  * set-once claim of a harness run id, and the gate's backstop capture. Callers run them inside one IMMEDIATE
  * transaction and take the decisions that depend on the current row inside it.
  */
-import { dbFileOf, guard, hasTable, type Db } from './db.js';
+import { guard, hasTable, type Db } from './db.js';
 import { toHandoffRow, type HandoffRow } from './handoff-row.js';
-import { toStoreError } from './store-errors.js';
 
 export interface BirthRow {
   contract_id: string;
@@ -80,15 +79,3 @@ export const captureNewRow = (
     )
     .run({ contract_id: c.contractId, agent_id: c.agentId, workspace: c.workspace, json: c.json, hid: c.harnessId, now: c.now })
     .changes === 1;
-
-/**
- * One BEGIN IMMEDIATE attempt, no retry: the gate runs inside a hook timeout, so it waits at most the busy timeout
- * once (dispatch-and-gate.md §4.9) instead of writeTx's three attempts. Failures become the store codes.
- */
-export function singleAttemptTx<T>(db: Db, fn: () => T): T {
-  try {
-    return db.transaction(fn).immediate();
-  } catch (e) {
-    throw toStoreError(e, dbFileOf(db));
-  }
-}

@@ -1,5 +1,6 @@
 /** The finalize UPSERT (store-and-finalize.md §6.5 step 4). Call it inside the finalize's IMMEDIATE transaction. */
 import type { Db } from './db.js';
+import { loadSqlite } from './sqlite.js';
 
 export interface FinalRow {
   contract_id: string;
@@ -34,4 +35,19 @@ export function upsertFinalRow(db: Db, r: FinalRow): number | undefined {
     )
     .get(r) as { id: number } | undefined;
   return out?.id;
+}
+
+/**
+ * Whether `raw_handoff_json`'s CHECK (`json_valid`) accepts `json`, asked of SQLite itself on an in-memory
+ * connection (it refuses, for one, documents nested deeper than 1000 levels). Finalize asks this before it creates
+ * the store file, so a write SQLite would refuse never leaves a new DB behind.
+ */
+export function sqliteAcceptsJson(json: string): boolean {
+  const Database = loadSqlite();
+  const mem = new Database(':memory:');
+  try {
+    return (mem.prepare('SELECT json_valid(?) AS ok').get(json) as { ok: number }).ok === 1;
+  } finally {
+    mem.close();
+  }
 }

@@ -29,14 +29,30 @@ export const storeUnreadable = (file: string, detail: string): HandoffError =>
   new HandoffError('STORE_UNREADABLE', EXIT.STORE, `cannot use the store ${file}: ${oneLine(detail)}`);
 
 /**
+ * SQLite refused a write the caller had already checked (a CHECK, trigger or foreign-key constraint; e.g. an envelope
+ * nested deeper than json_valid() accepts). The transaction was rolled back: nothing was written.
+ */
+export const storeWriteRefused = (file: string, what: string, detail: string): HandoffError =>
+  new HandoffError(
+    'STORE_WRITE_REFUSED',
+    EXIT.STORE,
+    `the store ${file} refused ${what} (${oneLine(detail)}); nothing was written`,
+    {},
+    'The store was edited by hand or the envelope is outside what SQLite accepts; report the message.',
+  );
+
+/** SQLITE_CONSTRAINT and its extended codes (CHECK, TRIGGER, FOREIGNKEY, NOTNULL, UNIQUE, ...). */
+export const isConstraintError = (e: unknown): boolean => isSqliteError(e) && e.code.startsWith('SQLITE_CONSTRAINT');
+
+/**
  * Converts an error raised while using the store: HandoffErrors pass through, busy/locked becomes STORE_BUSY, every
  * other SQLite or file-system failure STORE_UNREADABLE. A constraint or trigger violation is a bug in the caller and
- * is returned unchanged (INTERNAL, exit 70).
+ * is returned unchanged (INTERNAL, exit 70); finalize maps it to STORE_WRITE_REFUSED itself (storeWriteRefused).
  */
 export function toStoreError(e: unknown, file: string): unknown {
   if (isHandoffError(e)) return e;
   if (isBusyError(e)) return storeBusy(file, (e as Error).message);
-  if (isSqliteError(e)) return e.code.startsWith('SQLITE_CONSTRAINT') ? e : storeUnreadable(file, e.message);
+  if (isSqliteError(e)) return isConstraintError(e) ? e : storeUnreadable(file, e.message);
   const errno = (e as NodeJS.ErrnoException | undefined)?.code;
   if (typeof errno === 'string' && /^E[A-Z]+$/.test(errno)) return storeUnreadable(file, (e as Error).message);
   if (e instanceof TypeError && /database connection is not open|not a database/i.test(e.message)) {

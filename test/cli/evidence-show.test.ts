@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadSqlite } from '../../src/store/sqlite.js';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
 import { addBrief, expectRefusal } from '../evidence/fixtures.js';
+import { freshHome, hf, newDraft, nodeCmd, receipt } from './receipts-fixtures.js';
 
 const W = ['--workspace', 'ws', '--json'];
 const sha = (s: string): string => createHash('sha256').update(s).digest('hex');
@@ -28,17 +29,20 @@ describe('evidence show', () => {
     expect(run(home, ['evidence', 'show', '2']).stdout).toContain('blob_exists: true');
   });
 
-  it('--verify detects a blob changed on disk: EVIDENCE_HASH_MISMATCH exit 1, object still printed as rejected', () => {
+  it('--verify detects a blob changed on disk: EVIDENCE_HASH_MISMATCH exit 1, object still printed as rejected (--json only)', () => {
     const { home, blob } = withEvidence();
     writeFileSync(blob.artifact_path, 'L'.repeat(4999) + 'X');
     const r = run(home, ['evidence', 'show', '2', '--verify', '--json']);
     expect(r.code).toBe(1);
     expect(r.json).toMatchObject({ status: 'rejected', code: 'EVIDENCE_HASH_MISMATCH', evidence: blob, blob_exists: true, verified: false, actual_sha256: sha('L'.repeat(4999) + 'X') });
     expect(typeof r.json.error).toBe('string');
+    // Human mode: a failure prints nothing on stdout (cli-contract-drafts.md §4.1), one Rejected: line on stderr.
     const human = run(home, ['evidence', 'show', '2', '--verify']);
     expect(human.code).toBe(1);
-    expect(human.stdout).toContain('verified: false');
+    expect(human.stdout).toBe('');
     expect(human.stderr).toMatch(/^Rejected: evidence 2 failed verification/);
+    expect(human.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(run(home, ['evidence', 'show', '1', '--verify']).stdout).toContain('verified: true');
     expect(run(home, ['evidence', 'show', '2', '--json']).code).toBe(0);
   });
 
@@ -83,5 +87,19 @@ describe('evidence show', () => {
     expect(snapshot(home)).toEqual({});
     addBrief(home, 'pay');
     expectRefusal(run(home, ['evidence', 'show', 'R-0123456789abcdef', '--json']), 'RECEIPT_NOT_FOUND', 3);
+  });
+
+  it('a tampered receipt in human mode: exit 1, nothing on stdout, one Rejected: line; --json keeps the object', () => {
+    const home = freshHome();
+    const { receipt: rc } = receipt(home, newDraft(home), nodeCmd('process.stdout.write("z".repeat(5000))'));
+    expect(hf(home, ['evidence', 'show', rc.receipt_id, '--verify']).stdout).toContain('verified: true');
+    writeFileSync(rc.stdout_path, 'z'.repeat(4999));
+    const human = hf(home, ['evidence', 'show', rc.receipt_id, '--verify']);
+    expect(human.code).toBe(1);
+    expect(human.stdout).toBe('');
+    expect(human.stderr).toMatch(new RegExp(`^Rejected: receipt ${rc.receipt_id} failed verification`));
+    expect(human.stderr.trimEnd().split('\n')).toHaveLength(1);
+    const json = hf(home, ['evidence', 'show', rc.receipt_id, '--verify', '--json']);
+    expect(json.json).toMatchObject({ status: 'rejected', code: 'RECEIPT_TAMPERED', verified: false, receipt: rc });
   });
 });

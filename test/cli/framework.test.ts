@@ -1,7 +1,7 @@
 import { openSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, run, tempHome } from '../helpers/cli.js';
+import { BIN, run, runAsync, tempHome } from '../helpers/cli.js';
 
 /** Every failure is one line on stderr in human mode, and one JSON object (with nothing on stderr) under --json. */
 describe('the error model of the CLI framework', () => {
@@ -46,6 +46,18 @@ describe('the error model of the CLI framework', () => {
     expect(r.status).toBe(2);
     expect(JSON.parse(r.stdout)).toMatchObject({ status: 'error', code: 'UNREADABLE_INPUT' });
     expect(r.stderr).toBe('');
+  });
+
+  it('large piped stdin arrives whole (no chunk dropped on a non-blocking pipe)', async () => {
+    const home = tempHome();
+    const envelope = {
+      agent_status: { agent_state: 'IN_PROGRESS', agent_id: 'a0123456789abcdef', pending_steps: [], next_action: 'x' },
+      evidence_report: { patterns_checked: [], files_checked: [], commands_run: [], key_outputs: [], verbatim_outputs: [], cross_layer_impacts: [], open_gaps: [] },
+      report_prose: 'y'.repeat(600_000),
+    };
+    const input = JSON.stringify(envelope);
+    const results = await Promise.all(Array.from({ length: 6 }, () => runAsync(home, ['contract', 'validate', '--file', '-', '--json'], { input })));
+    for (const r of results) expect(r.json).toEqual({ status: 'ok', source: '-' });
   });
 
   it('an unknown topic or verb is USAGE exit 2 in both modes', () => {

@@ -1,4 +1,4 @@
-import { existsSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -111,5 +111,31 @@ describe('contract gc', () => {
       expectCleanFailure(gc(home, ...args), 2, 'USAGE');
     }
     expect(snapshot(home)).toEqual(before);
+  });
+
+  it('an unreadable store with no draft files still refuses (exit 4) before deleting an old temp file', () => {
+    const home = tempHome();
+    const id = mintDraft();
+    mkdirSync(join(home, 'drafts'), { recursive: true, mode: 0o700 });
+    const oldTemp = join(home, 'drafts', `.${id}.123.abcd1234.tmp`);
+    writeFileSync(oldTemp, '{');
+    setAge(oldTemp, 3 * HOUR);
+    writeFileSync(dbFile(home), 'not a database, only text. '.repeat(40));
+    const before = snapshot(home);
+    expectCleanFailure(gc(home), 4, 'STORE_UNREADABLE');
+    expectCleanFailure(gc(home, '--dry-run'), 4, 'STORE_UNREADABLE');
+    const human = run(home, ['contract', 'gc']);
+    expect(human.code).toBe(4);
+    expect(human.stdout).toBe('');
+    expect(existsSync(oldTemp)).toBe(true);
+    expect(snapshot(home)).toEqual(before);
+  });
+
+  it('integer flags are canonical decimal: a leading zero or a sign is exit 2; --grace-hours 0 is accepted', () => {
+    const home = tempHome();
+    for (const args of [['--max-age-days', '07'], ['--max-age-days', '+7'], ['--grace-hours', '00'], ['--grace-hours', '024']]) {
+      expectCleanFailure(gc(home, ...args), 2, 'USAGE');
+    }
+    expect(gc(home, '--grace-hours', '0', '--max-age-days', '1').code).toBe(0);
   });
 });

@@ -68,6 +68,7 @@ describe('contract list', () => {
     expect(idsOf('--until', '2024-01-02')).toEqual([ids[2], ids[1], ids[0]]);
     expect(idsOf('--until', '2024-01-02T10:00')).toEqual([ids[1], ids[0]]);
     expect(idsOf('--since', '2024-01-02T00:00:00.000Z', '--until', '2024-01-02T09:59')).toEqual([]);
+    expect(idsOf('--until', '2024-02-29')).toEqual([ids[3], ids[2], ids[1], ids[0]]);
     expect(idsOf('--state', 'NEEDS_INPUT')).toEqual([]);
   });
 
@@ -85,6 +86,14 @@ describe('contract list', () => {
       ['--cut', 'other'],
       ['--since', '2024-13-01'],
       ['--until', 'yesterday'],
+      ['--limit', '01'],
+      ['--limit', '+5'],
+      ['--limit', '007'],
+      ['--parent-handoff-id', '01'],
+      ['--since', '2026-02-30'],
+      ['--since', '2025-02-29T10:00Z'],
+      ['--until', '2024-04-31'],
+      ['--until', '2024-06-00'],
       ['--workspace', ' '],
       ['--plan-task-id', ''],
     ]) {

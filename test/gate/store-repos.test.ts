@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { closeDb, openWriter, writeTx, type Db } from '../../src/store/db.js';
+import { closeDb, dbFileOf, openWriter, writeTx, type Db } from '../../src/store/db.js';
 import { getHandoffByContractId } from '../../src/store/handoffs.js';
 import {
   captureNewRow,
@@ -11,7 +11,6 @@ import {
   insertBirthRow,
   rowsWithHarnessId,
   setHarnessIdIfNull,
-  singleAttemptTx,
 } from '../../src/store/dispatch-rows.js';
 import { deleteRejection, getRejection, putRejection } from '../../src/store/gate-rejections.js';
 import { claimTip, harnessTips } from '../../src/dispatch/harness.js';
@@ -97,20 +96,82 @@ describe('backstop capture SQL', () => {
     closeDb(db);
   });
 
-  it('singleAttemptTx maps SQLite failures to store codes and rolls back', () => {
+  it('writeTx with {attempts: 1} (the gate) maps SQLite failures to store codes and rolls back', () => {
     const db = store();
     born(db, A);
     let code: string | undefined;
     try {
-      singleAttemptTx(db, () => {
-        db.prepare("UPDATE handoffs SET updated_at = 'changed' WHERE contract_id = ?").run(A);
-        db.exec('SELECT * FROM no_such_table');
-      });
+      writeTx(
+        db,
+        () => {
+          db.prepare("UPDATE handoffs SET updated_at = 'changed' WHERE contract_id = ?").run(A);
+          db.exec('SELECT * FROM no_such_table');
+        },
+        { attempts: 1 },
+      );
     } catch (e) {
       code = isHandoffError(e) ? e.code : 'other';
     }
     expect(code).toBe('STORE_UNREADABLE');
     expect(getHandoffByContractId(db, A)?.updated_at).toBe(NOW);
+    closeDb(db);
+  });
+});
+
+describe('writeTx attempts (the gate makes one, dispatch-and-gate.md §4.9)', () => {
+  const busy = (): Error => Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+
+  it('retries a busy transaction 3 times in total by default, once with {attempts: 1}; then STORE_BUSY', () => {
+    const db = store();
+    const tries = { default: 0, one: 0 };
+    const codeOf = (f: () => unknown): string | undefined => {
+      try {
+        f();
+      } catch (e) {
+        return isHandoffError(e) ? e.code : 'other';
+      }
+      return undefined;
+    };
+    const byDefault = codeOf(() =>
+      writeTx(db, () => {
+        tries.default++;
+        throw busy();
+      }),
+    );
+    const once = codeOf(() =>
+      writeTx(
+        db,
+        () => {
+          tries.one++;
+          throw busy();
+        },
+        { attempts: 1 },
+      ),
+    );
+    expect([byDefault, once]).toEqual(['STORE_BUSY', 'STORE_BUSY']);
+    expect(tries).toEqual({ default: 3, one: 1 });
+    closeDb(db);
+  });
+
+  it('the breaker on a locked store fails at once with STORE_BUSY (no retry sleeps)', () => {
+    const db = store();
+    const other = openWriter({ HANDOFF_DB: dbFileOf(db) }, undefined, { create: false }) as Db;
+    other.exec('BEGIN IMMEDIATE');
+    db.pragma('busy_timeout = 0');
+    const started = Date.now();
+    let code: string | undefined;
+    try {
+      countBlock(db, 'k', ['ROW_NOT_FOUND'], null, 3);
+    } catch (e) {
+      code = isHandoffError(e) ? e.code : 'other';
+    }
+    const elapsed = Date.now() - started;
+    other.exec('ROLLBACK');
+    closeDb(other);
+    expect(code).toBe('STORE_BUSY');
+    // Three attempts would sleep 50 + 100 ms between them.
+    expect(elapsed).toBeLessThan(150);
+    expect(getRejection(db, 'k')).toBeUndefined();
     closeDb(db);
   });
 });

@@ -34,9 +34,17 @@ describe('contract ids in a prompt', () => {
     expect(contractIdsInText(text)).toEqual(ids);
   });
 
-  it('joins text blocks so each starts a line, ignoring other blocks', () => {
-    expect(messageText([{ type: 'text', text: 'task' }, { type: 'image' }, { type: 'text', text: `contract_id: ${ID}` }])).toBe(`task\ncontract_id: ${ID}`);
+  it('concatenates text blocks with no separator (§4.3), ignoring other blocks', () => {
+    expect(messageText([{ type: 'text', text: 'task\n' }, { type: 'image' }, { type: 'text', text: `contract_id: ${ID}` }])).toBe(`task\ncontract_id: ${ID}`);
+    expect(messageText([{ type: 'text', text: 'task' }, { type: 'text', text: `contract_id: ${ID}` }])).toBe(`taskcontract_id: ${ID}`);
     expect(messageText(42)).toBeUndefined();
+  });
+
+  it('a block boundary is not a line break: only lines of the concatenated text carry an id', () => {
+    const mid = [{ type: 'text', text: 'see ' }, { type: 'text', text: `contract_id: ${ID}` }];
+    expect(contractIdsInText(messageText(mid) as string)).toEqual([]);
+    const split = [{ type: 'text', text: 'contract_id: ' }, { type: 'text', text: ID }];
+    expect(contractIdsInText(messageText(split) as string)).toEqual([ID]);
   });
 });
 
@@ -44,8 +52,10 @@ describe('promptContractIds (lane 3)', () => {
   it('reads only the first user line (string content or text blocks)', () => {
     const p = transcript([{ type: 'summary' }, user(`do it\n\ncontract_id: ${ID}`), assistant(null), user(`contract_id: ${ID2}`)]);
     expect(promptContractIds(p)).toEqual({ foundPrompt: true, ids: [ID] });
-    const q = transcript([user([{ type: 'text', text: 'do it' }, { type: 'text', text: `contract_id: ${ID2}` }])]);
+    const q = transcript([user([{ type: 'text', text: 'do it\n\n' }, { type: 'text', text: `contract_id: ${ID2}` }])]);
     expect(promptContractIds(q).ids).toEqual([ID2]);
+    const glued = transcript([user([{ type: 'text', text: 'do it' }, { type: 'text', text: `contract_id: ${ID2}` }])]);
+    expect(promptContractIds(glued)).toEqual({ foundPrompt: true, ids: [] });
   });
 
   it('skips malformed lines and yields nothing for a missing, unreadable or non-regular transcript', () => {

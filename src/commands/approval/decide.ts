@@ -23,7 +23,7 @@ export default defineCommand({
     const id = ctx.args.APPROVAL_ID!;
     if (!APPROVAL_ID_RE.test(id)) throw usage(`APPROVAL_ID ${jsonQuote(id)} is not an approval id (pattern ^P-[0-9a-f]{32}$)`);
     const decision = ctx.flags.decision as string | undefined;
-    if (decision === undefined) throw usage(`--decision is required\nUsage: ${USAGE}`);
+    if (decision === undefined) throw usage(`--decision is required`);
     if (!(DECISIONS as readonly string[]).includes(decision)) {
       throw usage(`--decision ${jsonQuote(decision)} must be one of ${DECISIONS.join(', ')}`);
     }

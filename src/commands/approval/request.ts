@@ -1,6 +1,6 @@
 /** `handoff approval request` (store-and-finalize.md §11.1): a pending approval for exact content. */
 import { defineCommand } from '../../cli/command.js';
-import { readRegularFile } from '../../cli/input.js';
+import { readUtf8File } from '../../cli/input.js';
 import { nonBlank } from '../../cli/list-flags.js';
 import { usage } from '../../errors.js';
 import { agentPrefix, checkIdFlags } from '../../ids.js';
@@ -25,11 +25,11 @@ export default defineCommand({
     const content = ctx.flags.content as string | undefined;
     const contentFile = ctx.flags['content-file'] as string | undefined;
     if ((content === undefined) === (contentFile === undefined)) {
-      throw usage(`pass exactly one of --content and --content-file\nUsage: ${USAGE}`);
+      throw usage('pass exactly one of --content and --content-file');
     }
     const { draftId, agentId } = checkIdFlags(ctx.flags['draft-id'] as string | undefined, ctx.flags['agent-id'] as string | undefined);
     const workspace = resolveWorkspace(nonBlank(ctx.flags.workspace as string | undefined, '--workspace'), ctx.env, ctx.cwd);
-    const text = content ?? readRegularFile(contentFile!).toString('utf8');
+    const text = content ?? readUtf8File(contentFile!);
     if (text.trim() === '') throw usage('the approval content must not be blank');
 
     const { openWriter, closeDb } = await import('../../store/db.js');

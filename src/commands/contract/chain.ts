@@ -25,7 +25,7 @@ export default defineCommand({
   async run(ctx) {
     const id = contractIdFrom(
       ctx.flags,
-      'pass exactly one of --contract-id and --draft-id\nUsage: handoff contract chain (--contract-id ID | --draft-id ID) [--json]',
+      'pass exactly one of --contract-id and --draft-id',
     );
     if (!storeExists(ctx.env, ctx.cwd)) throw rowNotFound(id);
 

@@ -20,8 +20,8 @@ export default defineCommand({
   },
   async run(ctx) {
     const hid = ctx.flags['harness-id'] as string | undefined;
-    if (hid === undefined) throw usage(`--harness-id is required\nUsage: ${USAGE}`);
-    const id = contractIdFrom(ctx.flags, `pass exactly one of --draft-id and --contract-id\nUsage: ${USAGE}`);
+    if (hid === undefined) throw usage('--harness-id is required');
+    const id = contractIdFrom(ctx.flags, 'pass exactly one of --draft-id and --contract-id');
     checkHarnessId(hid);
     const { claim } = await import('../../dispatch/claim.js');
     const r = claim(ctx.env, ctx.cwd, id, hid);

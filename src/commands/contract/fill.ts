@@ -4,7 +4,7 @@ import { EXIT, HandoffError, usage } from '../../errors.js';
 import { ADDRESSING_FLAGS, addressingFrom, stringFlag } from '../../drafts/cli-flags.js';
 import { applyFill } from '../../drafts/fill.js';
 import { isPlainObject } from '../../drafts/mutate.js';
-import { jsonTypeOf, parseJsonStrict } from '../../json.js';
+import { exceedsDepth, jsonTypeOf, parseJsonStrict, tooDeep } from '../../json.js';
 import { writeAndRender } from '../../render/write-result.js';
 
 const USAGE = 'handoff contract fill (--json PATCH | --json-file PATH|-) [--draft-id ID] [--agent-id ID]';
@@ -30,7 +30,7 @@ export default defineCommand({
     const inline = stringFlag(ctx.flags, 'json');
     const file = stringFlag(ctx.flags, 'json-file');
     if ((inline === undefined) === (file === undefined)) {
-      throw usage(`exactly one of --json PATCH and --json-file PATH is required\nUsage: ${USAGE}`);
+      throw usage(`exactly one of --json PATCH and --json-file PATH is required`);
     }
     const text = inline ?? (await readInput(file ?? '-', ctx.readStdin)).toString('utf8');
     const patch = parseJsonStrict(text, inline !== undefined ? 'the --json patch' : `the patch in ${file === '-' ? 'stdin' : file}`);
@@ -39,6 +39,7 @@ export default defineCommand({
         type: jsonTypeOf(patch),
       });
     }
+    if (exceedsDepth(patch)) throw tooDeep('the patch');
     return writeAndRender(ctx, addressing, (base, draftId) => applyFill(base, patch, draftId));
   },
 });

@@ -28,7 +28,7 @@ export default defineCommand({
     const consolidation = ctx.flags.consolidation === true;
     if (file !== undefined) {
       if (ctx.flags['draft-id'] !== undefined || ctx.flags['agent-id'] !== undefined) {
-        throw usage(`--file cannot be combined with --draft-id or --agent-id\nUsage: ${USAGE}`);
+        throw usage(`--file cannot be combined with --draft-id or --agent-id`);
       }
       const what = file === '-' ? 'stdin' : file;
       const text = (await readInput(file, ctx.readStdin)).toString('utf8');

@@ -21,12 +21,10 @@ export default defineCommand({
       addressing: addressingFrom(ctx.flags),
       timeoutMs: timeoutMs(ctx.flags),
       workspaceFlag: workspaceFlag(ctx.flags),
-      notice: ctx.notice,
     };
     const { withAmbiguityRendering } = await import('../../render/ambiguity.js');
-    const { passThroughSinks } = await import('../../receipts/sinks.js');
-    const sinks = passThroughSinks(ctx.json);
+    const { withLineDiscipline } = await import('../../receipts/sinks.js');
     const { contractVerify } = await import('../../receipts/verify-service.js');
-    return withAmbiguityRendering(() => contractVerify({ ...request, sinks }));
+    return withLineDiscipline(ctx.json, ctx.notice, (sinks, notice) => withAmbiguityRendering(() => contractVerify({ ...request, sinks, notice })));
   },
 });

@@ -1,9 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { ADDRESSING_FLAGS, addressingFrom, JSON_FLAG, stringFlag } from '../../drafts/cli-flags.js';
-import { readField } from '../../drafts/mutate.js';
 import { parseFieldPath } from '../../drafts/value.js';
 import { viewDraft } from '../../drafts/view.js';
-import type { JsonObject } from '../../envelope/vocabulary.js';
 import { withAmbiguityRendering } from '../../render/ambiguity.js';
 import { adoptedNotice } from '../../render/notices.js';
 
@@ -26,10 +24,10 @@ export default defineCommand({
     const field = stringFlag(ctx.flags, 'field');
     const segments = field === undefined ? undefined : parseFieldPath(field);
     return withAmbiguityRendering(async () => {
-      const v = await viewDraft(ctx.env, ctx.cwd, addressing);
+      const v = await viewDraft(ctx.env, ctx.cwd, addressing, segments);
       if (v.adopted) ctx.notice(adoptedNotice(v.draftId));
-      if (segments !== undefined) {
-        const value = readField(v.envelope as JsonObject, segments);
+      if (v.field !== undefined) {
+        const { value } = v.field;
         return {
           json: { status: 'ok', draft_id: v.draftId, field, value },
           text: JSON.stringify(value, null, 2),

@@ -15,7 +15,7 @@ export default defineCommand({
     json: { type: 'boolean', description: 'Print one JSON object' },
   },
   async run(ctx) {
-    const id = contractIdFrom(ctx.flags, `pass exactly one of --draft-id and --contract-id\nUsage: ${USAGE}`);
+    const id = contractIdFrom(ctx.flags, 'pass exactly one of --draft-id and --contract-id');
     const { receiptsOfChain } = await import('../../receipts/read.js');
     const { receiptJson } = await import('../../receipts/row.js');
     const { renderTable, cut } = await import('../../render/table.js');

@@ -43,12 +43,10 @@ export default defineCommand({
       timeoutMs: timeoutMs(ctx.flags),
       workspaceFlag: workspaceFlag(ctx.flags),
       brief: briefFlags(ctx.flags),
-      notice: ctx.notice,
     };
     const { withAmbiguityRendering } = await import('../../render/ambiguity.js');
-    const { passThroughSinks } = await import('../../receipts/sinks.js');
-    const sinks = passThroughSinks(ctx.json);
+    const { withLineDiscipline } = await import('../../receipts/sinks.js');
     const { evidenceRun } = await import('../../receipts/run-service.js');
-    return withAmbiguityRendering(() => evidenceRun({ ...request, sinks }));
+    return withLineDiscipline(ctx.json, ctx.notice, (sinks, notice) => withAmbiguityRendering(() => evidenceRun({ ...request, sinks, notice })));
   },
 });

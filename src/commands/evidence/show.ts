@@ -8,7 +8,8 @@ export default defineCommand({
   usage: 'handoff evidence show ID [--verify] [--json]',
   description:
     'ID is an evidence id (a positive integer) or a receipt id (R- and 16 lowercase hex). --verify recomputes the sha256\n' +
-    'of the stored payload; a missing or altered payload is EVIDENCE_HASH_MISMATCH (exit 1), the row still printed.',
+    'of the stored payload; a missing or altered payload is EVIDENCE_HASH_MISMATCH (exit 1): --json still prints the\n' +
+    'object (status rejected); human mode prints only the Rejected: line on stderr.',
   flags: {
     verify: { type: 'boolean', description: 'Recompute the sha256 of the stored payload' },
     json: { type: 'boolean', description: 'Print one JSON object' },
@@ -29,10 +30,10 @@ export default defineCommand({
     if (!verify || r.verified === true) return { json: { status: 'ok', ...r }, text };
     const why = r.evidence.artifact_path !== null && r.blob_exists === false ? 'its blob is missing' : 'its payload no longer matches';
     const error = `evidence ${r.evidence.id} failed verification: ${why} (recorded sha256 ${r.evidence.sha256}, actual ${r.actual_sha256 ?? 'none'})`;
+    // A failure prints nothing on stdout in human mode (cli-contract-drafts.md §4.1); --json keeps the whole object.
     return {
       exit: EXIT.REJECTED,
       json: { status: 'rejected', code: 'EVIDENCE_HASH_MISMATCH', error, ...r },
-      text,
       errText: `Rejected: ${error}`,
     };
   },
