@@ -69,3 +69,13 @@ export function schemaSnapshot(db: Db): string {
     '',
   ].join('\n');
 }
+
+/** What `fn` threw (a HandoffError's code, exit and message), or {} when it did not throw. */
+export function caught(fn: () => unknown): { code?: string; exit?: number; message?: string } {
+  try {
+    fn();
+  } catch (e) {
+    return e as { code?: string; exit?: number; message?: string };
+  }
+  return {};
+}

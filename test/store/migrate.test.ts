@@ -3,19 +3,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { APPLICATION_ID, closeDb, openProbe, openReader, openWriter, type Db } from '../../src/store/db.js';
 import { currentVersion, latestVersion, listMigrations, migrate } from '../../src/store/migrate.js';
-import { buildAt, migrationsDir, rawDb, schemaOf, schemaSnapshot, tempDir, tempStore } from './helpers.js';
+import { buildAt, caught, migrationsDir, rawDb, schemaOf, schemaSnapshot, tempDir, tempStore } from './helpers.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const SNAPSHOT = join(REPO, 'test', 'fixtures', 'schema.snapshot.sql');
 
-function caught(fn: () => unknown): { code?: string; exit?: number; message?: string } {
-  try {
-    fn();
-  } catch (e) {
-    return e as { code?: string; exit?: number; message?: string };
-  }
-  return {};
-}
 
 function fresh(): Db {
   const { env } = tempStore();

@@ -4,16 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closeDb, openReader, openWriter } from '../../src/store/db.js';
 import { sqliteAcceptsJson } from '../../src/store/finalize-row.js';
-import { buildAt, migrationsDir, tempStore } from './helpers.js';
+import { buildAt, caught, migrationsDir, tempStore } from './helpers.js';
 
-function caught(fn: () => unknown): { code?: string; exit?: number; message?: string } {
-  try {
-    fn();
-  } catch (e) {
-    return e as { code?: string; exit?: number; message?: string };
-  }
-  return {};
-}
 
 /** PRAGMA synchronous: 2 = FULL (better-sqlite3's build default under WAL is 1 = NORMAL). */
 const FULL = 2;

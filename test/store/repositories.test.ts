@@ -17,20 +17,11 @@ import {
 } from '../../src/store/handoffs.js';
 import { approvalLookup, decideApproval, insertApproval } from '../../src/store/approvals.js';
 import { loadSqlite } from '../../src/store/sqlite.js';
-import { buildAt, tempStore } from './helpers.js';
+import { buildAt, caught, tempStore } from './helpers.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const AGENT = 'a0123456789abcdef';
 const cid = (n: number): string => `${AGENT}.${n.toString(16).padStart(12, '0')}`;
-
-function caught(fn: () => unknown): { code?: string; exit?: number } {
-  try {
-    fn();
-  } catch (e) {
-    return e as { code?: string; exit?: number };
-  }
-  return {};
-}
 
 function store(): { db: Db; env: NodeJS.ProcessEnv; file: string } {
   const s = tempStore();
