@@ -112,11 +112,13 @@ async function readStdin(): Promise<Buffer> {
   // The process.stdin stream reads a directory or a closed descriptor as an empty input, so look at fd 0 first: only
   // a failed or impossible read is UNREADABLE_INPUT. The bytes themselves come from the stream, which (unlike a
   // readFileSync(0) interrupted by EAGAIN on a non-blocking pipe) never drops a chunk.
+  let isDirectory: boolean;
   try {
-    if (fstatSync(0).isDirectory()) throw Object.assign(new Error('EISDIR: illegal operation on a directory, read'), { code: 'EISDIR' });
+    isDirectory = fstatSync(0).isDirectory();
   } catch (e) {
     throw unreadableStdin(e);
   }
+  if (isDirectory) throw unreadableStdin(new Error('stdin is a directory'));
   const chunks: Buffer[] = [];
   try {
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
