@@ -6,14 +6,28 @@ export const EXIT_TABLE = `Exit codes:
   1   rejected: a validation failure or a refused state transition
   2   usage error: bad flag, bad id, malformed JSON argument, unusable input file
   3   not found
-  4   store error (and DRAFT_LOCKED, DRAFT_WRITE_FAILED)
+  4   store error (also DRAFT_LOCKED, DRAFT_WRITE_FAILED, DRAFT_APPEND_FAILED)
   70  internal error (a bug); HANDOFF_DEBUG=1 shows the stack
 `;
 
+const ENVIRONMENT = `Environment:
+  HANDOFF_HOME       data root (drafts, evidence, the store); default $XDG_DATA_HOME/handoff, else ~/.local/share/handoff
+  HANDOFF_DB         the SQLite store file (relative paths resolve against the current directory); default <root>/handoff.db
+  HANDOFF_WORKSPACE  workspace name when --workspace is not given; default the git top-level's (or the cwd's) folder name
+  HANDOFF_DEBUG=1    print the stack of an internal error (exit 70)
+`;
+
+function commandLines(ids: string[]): string {
+  const width = Math.max(...ids.map((c) => c.length));
+  return ids.map((id) => `  handoff ${id.padEnd(width)}  ${COMMANDS[id].summary}`).join('\n');
+}
+
 export function renderTopLevelHelp(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
-  const lines = Object.entries(COMMANDS).map(([id, c]) => `  handoff ${id.padEnd(width)}  ${c.summary}`);
-  return `handoff: machine-checkable handoffs for AI agents\n\nCommands:\n${lines.join('\n')}\n\nRun handoff <topic> <verb> --help for a verb's flags.\n\n${EXIT_TABLE}`;
+  return `handoff: machine-checkable handoffs for AI agents\n\nCommands:\n${commandLines(Object.keys(COMMANDS))}\n\nRun handoff <topic> <verb> --help for a verb's flags.\n\n${ENVIRONMENT}\n${EXIT_TABLE}`;
+}
+
+export function renderTopicHelp(topic: string, ids: string[]): string {
+  return `handoff ${topic}\n\nCommands:\n${commandLines(ids)}\n\nRun handoff ${topic} <verb> --help for a verb's flags.\n`;
 }
 
 export function renderHelp(def: CommandDefinition): string {

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { EXIT, HandoffError, isHandoffError, usage } from '../errors.js';
 import type { CommandContext, CommandDefinition, CommandResult, FlagValues } from './command.js';
 import { COMMANDS, loadCommand } from './registry.js';
-import { renderHelp, renderTopLevelHelp } from './help.js';
+import { renderHelp, renderTopicHelp, renderTopLevelHelp } from './help.js';
 
 const VERSION = '0.1.0';
 
@@ -21,10 +21,14 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
   const id = `${topic} ${verb ?? ''}`;
+  const known = Object.keys(COMMANDS).filter((c) => c.startsWith(`${topic} `));
+  if (known.length > 0 && (verb === '--help' || verb === '-h')) {
+    process.stdout.write(renderTopicHelp(topic, known));
+    return;
+  }
   if (!(id in COMMANDS)) {
-    const known = Object.keys(COMMANDS).filter((c) => c.startsWith(`${topic} `));
     const msg =
-      verb === undefined || verb === '--help'
+      verb === undefined
         ? known.length > 0
           ? `"${topic}" needs a verb: ${known.map((c) => c.split(' ')[1]).join(', ')}`
           : `unknown command "${topic}"; run handoff --help`
@@ -167,20 +171,22 @@ function errorOutput(e: unknown, json: boolean, failOpen: boolean, def: CommandD
     return { exit, stdout, stderr: `handoff ${def.id}: ${message}; stop not gated\n` };
   }
   if (json) return { exit: e.exit, stdout: `${JSON.stringify({ status: e.status, code: e.code, error: message, ...e.data })}\n` };
+  // The code ends the human line too, so an agent reading stderr can look it up in docs/errors.md.
   const label = e.status === 'rejected' ? 'Rejected' : 'Error';
-  return { exit: e.exit, stderr: `${label}: ${message}\n` };
+  return { exit: e.exit, stderr: `${label}: ${message} [${e.code}]\n` };
 }
 
 /** One line: the message, its hint as the next sentence, and for a usage error the verb's usage line. */
 function messageOf(e: HandoffError, def: CommandDefinition | undefined): string {
   const parts = [e.message];
   if (e.hint) parts.push(e.hint);
+  if (e.code === 'USAGE' && def?.passthrough) parts.push('The command to run goes after --');
   if (e.code === 'USAGE' && def) parts.push(`Usage: ${def.usage}`);
   return parts.map((p) => oneLine(p).trim()).filter((p) => p !== '').reduce((acc, p) => `${sentence(acc)} ${p}`);
 }
 
 /** Ends a sentence with a period unless it already ends with punctuation. */
-const sentence = (text: string): string => (/[.!?:;)]$/.test(text) ? text : `${text}.`);
+const sentence = (text: string): string => (/[.!?:;]$/.test(text) ? text : `${text}.`);
 
 /** Folds every line break (and the blanks around it) into one space: a message is always one line. */
 const oneLine = (text: string): string => text.replace(/\s*(?:\r\n|\r|\n|\u2028|\u2029)\s*/g, ' ').trim();

@@ -18,6 +18,17 @@ export function parseValueArg(arg: string): unknown {
 }
 
 /**
+ * A VALUE that looks like a JSON object or array but does not parse is still stored as a string (§12.1); say so on
+ * stderr, because that is almost always a typo (a missing brace, a trailing comma) rather than the intent.
+ */
+export function notJsonNotice(arg: string): string | undefined {
+  const head = arg.trimStart()[0];
+  if (head !== '{' && head !== '[') return undefined;
+  const r = tryParseJson(arg);
+  return r.ok ? undefined : `[NOT JSON] VALUE is not valid JSON (${r.message.replace(/\s+/g, ' ')}); it is stored as the string given`;
+}
+
+/**
  * §12.2: split on `.`; every segment non-empty, and at most MAX_JSON_DEPTH segments, since a longer path could never
  * be stored (INVALID_FIELD_PATH, exit 2). Segments are literal keys.
  */

@@ -69,7 +69,7 @@ function body(c: BlockCause): string[] {
     }
     case 'unfinalized':
       return [
-        `Contract ${c.contractId}: ${c.state === null ? 'no row (only a draft)' : `row state ${c.state}, cut_reason ${c.cutReason ?? 'null'}`}.`,
+        `Contract ${c.contractId}: when you stopped, ${c.state === null ? 'it had no row (only a draft)' : `its row was ${c.state} (cut_reason ${c.cutReason ?? 'null'})`}: not finalized.`,
         c.captured
           ? 'Your draft was captured into the store as IN_PROGRESS (cut_reason backstop_capture); that is not a close.'
           : 'Nothing was captured (no usable draft, or the capture could not be written).',

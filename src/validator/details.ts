@@ -29,7 +29,7 @@ const homePath = (key: string, home: Level): string => (home === 'root' ? key : 
 
 export const details = {
   notAnObject(value: unknown, source: ValidationSource): string {
-    const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+    const got = value === null ? 'null' : value === undefined ? 'nothing' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
     return source === 'row'
       ? `The stored value is not an object (got ${got}); a stored envelope must be a JSON object.`
       : `The envelope must be a JSON object, got ${got}.`;

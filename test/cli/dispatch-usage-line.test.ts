@@ -24,6 +24,6 @@ describe('one usage line per USAGE error', () => {
     expect(count(json.json.error as string, 'Usage:')).toBe(1);
     const human = run(home, args);
     expect(human.code).toBe(2);
-    expect(human.stderr).toBe(`Error: ${json.json.error}\n`);
+    expect(human.stderr).toBe(`Error: ${json.json.error} [USAGE]\n`);
   });
 });

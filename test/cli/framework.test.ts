@@ -18,7 +18,7 @@ describe('the error model of the CLI framework', () => {
     const r = run(tempHome(), ['contract', 'set', 'work_phase']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('Error: missing argument VALUE. Usage: handoff contract set FIELD VALUE [--draft-id ID] [--agent-id ID] [--json]\n');
+    expect(r.stderr).toBe('Error: missing argument VALUE. Usage: handoff contract set FIELD VALUE [--draft-id ID] [--agent-id ID] [--json] [USAGE]\n');
   });
 
   it('a message that quotes multi-line input stays on one line', () => {
@@ -33,7 +33,7 @@ describe('the error model of the CLI framework', () => {
     run(home, ['brief', 'add', 'known', '--workspace', 'w']);
     const r = run(home, ['brief', 'show', 'nosuch', '--workspace', 'w']);
     expect(r.code).toBe(3);
-    expect(r.stderr).toBe('Error: no brief "nosuch" in workspace "w"; see handoff brief list, or create it with handoff brief add\n');
+    expect(r.stderr).toBe('Error: no brief "nosuch" in workspace "w"; see handoff brief list, or create it with handoff brief add [BRIEF_NOT_FOUND]\n');
   });
 
   it('stdin that cannot be read is UNREADABLE_INPUT (exit 2), not an empty input', () => {

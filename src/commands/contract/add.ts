@@ -1,7 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { ADDRESSING_FLAGS, addressingFrom, JSON_FLAG } from '../../drafts/cli-flags.js';
 import { addToList } from '../../drafts/mutate.js';
-import { parseFieldPath, parseValueArg } from '../../drafts/value.js';
+import { notJsonNotice, parseFieldPath, parseValueArg } from '../../drafts/value.js';
 import { writeAndRender } from '../../render/write-result.js';
 
 export default defineCommand({
@@ -22,6 +22,8 @@ export default defineCommand({
     const addressing = addressingFrom(ctx.flags);
     const segments = parseFieldPath(ctx.args.FIELD ?? '');
     const value = parseValueArg(ctx.args.VALUE ?? '');
+    const notJson = notJsonNotice(ctx.args.VALUE ?? '');
+    if (notJson !== undefined) ctx.notice(notJson);
     return writeAndRender(ctx, addressing, (base, draftId) => addToList(base, segments, value, draftId));
   },
 });

@@ -40,7 +40,7 @@ export default defineCommand({
     'on-missing': { type: 'string', valueName: 'block|allow', description: 'What to do when no contract is found (default block)' },
     'stop-reason': { type: 'string', valueName: 'VALUE', description: 'Override the stop reason from stdin or the transcript' },
     workspace: { type: 'string', valueName: 'NAME', description: 'Workspace for a capture that inserts a row' },
-    json: { type: 'boolean', description: 'Print only the verdict object on stdout (scripts and tests, not hooks)' },
+    json: { type: 'boolean', description: 'Print only the verdict object on stdout; the verdict counts and captures exactly as a hook call' },
   },
   async run(ctx) {
     const opts = gateOptions(ctx.flags);

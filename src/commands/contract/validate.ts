@@ -15,7 +15,8 @@ export default defineCommand({
   description: [
     'Judges one envelope with the full verdict and writes nothing: a draft as stored (by --draft-id, --agent-id or',
     'the newest draft), or any JSON text with --file PATH (`-` for stdin). The consolidation mark comes from the',
-    "draft's row when there is one, else from --consolidation.",
+    "draft's row when there is one, else from --consolidation. finalize checks more than this verdict: the agent_id",
+    'against the contract id, a closing state, blind verification, update_contracts and cited receipts.',
   ].join('\n'),
   flags: {
     ...ADDRESSING_FLAGS,
