@@ -136,3 +136,14 @@ describe('receipt checks (receipts.md §2)', () => {
     expect(real({ ...row, stdout_text: null, stdout_path: '/nonexistent/blob' })).toEqual(['RECEIPT_TAMPERED']);
   });
 });
+
+describe('receipt checks: whole-command comparison (mutation audit)', () => {
+  it('RECEIPT_COMMAND_MISMATCH: a receipt of a longer command never matches a claim that is only its prefix', () => {
+    const check = checker([pass(1, { command: 'npm test -- --grep only-one' }), pass(2, { command: 'npm testing' }), pass(3, { command: ' npm test ' })]);
+    const claim = (receipt: string) => envelope({ type: 'command', command: 'npm test', result: 'pass', receipt });
+    expect(check(claim(id(1)))).toEqual([['RECEIPT_COMMAND_MISMATCH', `${V}.receipt`]]);
+    expect(check(claim(id(2)))).toEqual([['RECEIPT_COMMAND_MISMATCH', `${V}.receipt`]]);
+    // Surrounding blanks are the only difference that is forgiven.
+    expect(check(claim(id(3)))).toEqual([]);
+  });
+});

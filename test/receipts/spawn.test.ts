@@ -61,7 +61,8 @@ describe('runChild', () => {
 
   it('arguments the OS cannot take (a NUL byte) are a failure to start, not a crash', async () => {
     const { r } = await run(['echo', 'a\0b']);
-    expect(r.spawnError).toBeDefined();
+    expect(r.spawnError).toBe('ERR_INVALID_ARG_VALUE');
+    expect(r.timedOut).toBe(false);
     expect(r.exitCode).toBeNull();
   });
 
@@ -110,5 +111,19 @@ describe('runChild', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout.text).toBe('started\n');
     expect(Date.now() - t0).toBeLessThan(8000);
+  });
+});
+
+describe('runChild: a timeout is never a proven exit status (mutation audit)', () => {
+  it('a child that exits 0 on SIGTERM after its timeout is recorded with exit_code null, timed_out true', async () => {
+    const { r } = await run([NODE, '-e', 'process.on("SIGTERM", () => process.exit(0)); setInterval(() => {}, 1000)'], {
+      timeoutMs: 1500,
+      killGraceMs: 5000,
+    });
+    // The child chose its own status (it was not killed by the signal): only the timeout makes it unproven.
+    expect(r.timedOut).toBe(true);
+    expect(r.exitCode).toBeNull();
+    expect(r.signal).toBeNull();
+    expect(r.spawnError).toBeUndefined();
   });
 });
