@@ -4,11 +4,31 @@
  * loading), or the validation rejection aimed at the chain tip.
  */
 import type { CommandContext, CommandResult } from '../cli/command.js';
+import { addressingFrom } from '../drafts/cli-flags.js';
+import type { JsonObject } from '../envelope/vocabulary.js';
 import type { Addressing } from '../drafts/resolve.js';
+import { notJsonNotice, parseFieldPath, parseValueArg } from '../drafts/value.js';
 import { writeDraft, type WriteOutcome, type WriteRequest } from '../drafts/write.js';
 import { withAmbiguityRendering } from './ambiguity.js';
 import { adoptedNotice, canonicalizedNotice, continuationNotice, mirrorSkippedNotice, sanitizedEntry } from './notices.js';
 import { validationRejection, WRITE_REJECTED } from './rejection.js';
+
+/**
+ * `set` and `add`: FIELD and VALUE checked first (exit 2, before any file access), a [NOT JSON] notice for a VALUE
+ * that looks like JSON but is stored as text, then `change` (setField / addToList) through the write pipeline.
+ */
+export function writeFieldValue(
+  ctx: CommandContext,
+  change: (base: JsonObject, segments: string[], value: unknown, draftId: string) => JsonObject,
+): Promise<CommandResult> {
+  const addressing = addressingFrom(ctx.flags);
+  const raw = ctx.args.VALUE ?? '';
+  const segments = parseFieldPath(ctx.args.FIELD ?? '');
+  const value = parseValueArg(raw);
+  const notJson = notJsonNotice(raw);
+  if (notJson !== undefined) ctx.notice(notJson);
+  return writeAndRender(ctx, addressing, (base, draftId) => change(base, segments, value, draftId));
+}
 
 /** The write of `set`, `add` and `fill`: `apply` on the addressed draft, then the outcome rendered (or an ambiguity). */
 export function writeAndRender(ctx: CommandContext, addressing: Addressing, apply: WriteRequest['apply']): Promise<CommandResult> {

@@ -1,8 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
-import { ADDRESSING_FLAGS, addressingFrom, JSON_FLAG } from '../../drafts/cli-flags.js';
+import { ADDRESSING_FLAGS, JSON_FLAG } from '../../drafts/cli-flags.js';
 import { addToList } from '../../drafts/mutate.js';
-import { notJsonNotice, parseFieldPath, parseValueArg } from '../../drafts/value.js';
-import { writeAndRender } from '../../render/write-result.js';
+import { writeFieldValue } from '../../render/write-result.js';
 
 export default defineCommand({
   id: 'contract add',
@@ -18,12 +17,5 @@ export default defineCommand({
     { name: 'FIELD', required: true, description: 'Dotted path of a list, e.g. evidence_report.commands_run' },
     { name: 'VALUE', required: true, description: 'JSON value, or any other text as a string' },
   ],
-  run(ctx) {
-    const addressing = addressingFrom(ctx.flags);
-    const segments = parseFieldPath(ctx.args.FIELD ?? '');
-    const value = parseValueArg(ctx.args.VALUE ?? '');
-    const notJson = notJsonNotice(ctx.args.VALUE ?? '');
-    if (notJson !== undefined) ctx.notice(notJson);
-    return writeAndRender(ctx, addressing, (base, draftId) => addToList(base, segments, value, draftId));
-  },
+  run: (ctx) => writeFieldValue(ctx, addToList),
 });

@@ -1,8 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
-import { ADDRESSING_FLAGS, addressingFrom, JSON_FLAG } from '../../drafts/cli-flags.js';
+import { ADDRESSING_FLAGS, JSON_FLAG } from '../../drafts/cli-flags.js';
 import { setField } from '../../drafts/mutate.js';
-import { notJsonNotice, parseFieldPath, parseValueArg } from '../../drafts/value.js';
-import { writeAndRender } from '../../render/write-result.js';
+import { writeFieldValue } from '../../render/write-result.js';
 
 export default defineCommand({
   id: 'contract set',
@@ -19,12 +18,5 @@ export default defineCommand({
     { name: 'FIELD', required: true, description: 'Dotted path, e.g. agent_status.next_action' },
     { name: 'VALUE', required: true, description: 'JSON value, or any other text as a string' },
   ],
-  run(ctx) {
-    const addressing = addressingFrom(ctx.flags);
-    const segments = parseFieldPath(ctx.args.FIELD ?? '');
-    const value = parseValueArg(ctx.args.VALUE ?? '');
-    const notJson = notJsonNotice(ctx.args.VALUE ?? '');
-    if (notJson !== undefined) ctx.notice(notJson);
-    return writeAndRender(ctx, addressing, (base, draftId) => setField(base, segments, value, draftId));
-  },
+  run: (ctx) => writeFieldValue(ctx, setField),
 });
