@@ -4,11 +4,11 @@
  * the lock is never visible half-written: a writer killed at any moment leaves either no lock or a complete one
  * whose dead pid makes it stale at once (an O_EXCL create followed by a write would leave an empty lock that
  * nobody could judge). Waiting: jittered 10–50 ms sleeps for up to 15 s, then DRAFT_LOCKED (exit 4). Stale = dead
- * pid on this host or older than 120 s; it is broken by renaming it to a unique name first, so two breakers never
- * remove a fresh lock.
+ * pid on this host or older than 120 s. Breaking is serialized by a guard file and removes the lock only if it is
+ * still the very lock that was judged (same token), so a lock released and re-taken meanwhile is never removed.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { readQuietly, unlinkQuiet } from '../fs-util.js';
 import { lockFile, type Env } from '../paths.js';
@@ -68,7 +68,7 @@ function attempt(env: Env, draftId: string, cwd?: string): { lock: DraftLock } |
     const current = inspect(path);
     if (current === undefined) continue; // released meanwhile: try again at once
     if (!isStale(current)) return { holderPid: current.info?.pid };
-    breakStale(env, draftId, path, current.ino, cwd);
+    breakStale(path, current);
   }
   return { holderPid: inspect(path)?.info?.pid };
 }
@@ -117,14 +117,14 @@ function createExclusive(path: string, info: LockInfo): boolean {
   return true;
 }
 
-interface LockState {
+export interface LockState {
   info: LockInfo | undefined;
   ino: number;
   mtimeMs: number;
 }
 
 /** Reads the lock file and its inode from one descriptor; undefined when there is no lock. */
-function inspect(path: string): LockState | undefined {
+export function inspect(path: string): LockState | undefined {
   return readQuietly(path, (fd) => {
     const st = fstatSync(fd);
     return { info: parseInfo(readFileSync(fd, 'utf8')), ino: st.ino, mtimeMs: st.mtimeMs };
@@ -160,29 +160,43 @@ function isStale(s: LockState): boolean {
   return s.info.host === hostname() && s.info.pid !== process.pid && !pidAlive(s.info.pid);
 }
 
+/** A breaker killed while holding the guard leaves it behind; after this long it no longer serializes anything. */
+const GUARD_STALE_MS = 2_000;
+
 /**
- * Race-safe break: rename the judged lock aside, then check that what we moved is the lock we judged (same inode).
- * If another breaker replaced it meanwhile and we moved a fresh lock, it is linked back before anything is removed.
+ * Race-safe break of the lock judged stale (`judged`). Between the judgement and the break its owner may have
+ * released it (a dying owner still runs its release) and another writer taken the lock anew, possibly on the same
+ * inode, so neither the path nor the inode identifies what was judged: only its token does. Under a guard file that
+ * serializes breakers, the lock is re-read and removed only when it is still the judged one. Nobody else removes a
+ * stale lock and nobody can create one while it exists, so the re-read and the unlink cannot be separated by a
+ * change that matters.
  */
-function breakStale(env: Env, draftId: string, path: string, judgedIno: number, cwd?: string): void {
-  const aside = tempName(env, draftId, 'stale.tmp', cwd);
+export function breakStale(path: string, judged: LockState): void {
+  const guard = `${path}.break`;
+  if (!takeGuard(guard)) return;
   try {
-    renameSync(path, aside);
-  } catch {
-    return; // already broken or released
+    const now = inspect(path);
+    if (now === undefined) return;
+    const same =
+      judged.info !== undefined ? now.info?.token === judged.info.token : now.info === undefined && now.ino === judged.ino && now.mtimeMs === judged.mtimeMs;
+    if (same) unlinkQuiet(path);
+  } finally {
+    unlinkQuiet(guard);
   }
+}
+
+function takeGuard(guard: string): boolean {
   try {
-    if (statSync(aside).ino !== judgedIno) {
-      try {
-        linkSync(aside, path);
-      } catch {
-        // someone holds a newer lock already; the moved one's owner is past its 120 s or dead anyway
-      }
+    writeFileSync(guard, `${process.pid}\n`, { mode: 0o600, flag: 'wx' });
+    return true;
+  } catch {
+    try {
+      if (Date.now() - statSync(guard).mtimeMs > GUARD_STALE_MS) unlinkQuiet(guard);
+    } catch {
+      // gone meanwhile
     }
-  } catch {
-    // the aside file vanished: nothing to restore
+    return false; // the caller tries again after its sleep
   }
-  unlinkQuiet(aside);
 }
 
 function handle(draftId: string, path: string, token: string): DraftLock {

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readDraft, saveDraft } from '../../src/drafts/files.js';
-import { acquireLock, LockSet, tryLock } from '../../src/drafts/lock.js';
+import { acquireLock, breakStale, inspect, LockSet, tryLock } from '../../src/drafts/lock.js';
 import { listCandidates } from '../../src/drafts/resolve.js';
 import { HandoffError } from '../../src/errors.js';
 import { tempHome } from '../helpers/cli.js';
@@ -167,5 +167,48 @@ describe('per-draft lock (§6.4)', () => {
     set.releaseAll(true);
     expect(existsSync(join(home, 'drafts'))).toBe(false);
     expect(readdirSync(top)).toEqual([]);
+  });
+});
+
+describe('breaking a stale lock (§6.4: race-safe)', () => {
+  const lockAt = (home: string): string => {
+    mkdirSync(join(home, 'drafts'), { recursive: true });
+    return join(home, 'drafts', `${ID}.lock`);
+  };
+  const info = (pid: number, token: string): string => `${JSON.stringify({ pid, host: hostname(), start: Date.now(), token })}\n`;
+
+  it('removes the judged lock of a dead owner, and leaves no guard file', () => {
+    const path = lockAt(tempHome());
+    writeFileSync(path, info(deadPid(), 'dead0000'));
+    const judged = inspect(path);
+    expect(judged?.info?.token).toBe('dead0000');
+    breakStale(path, judged!);
+    expect(existsSync(path)).toBe(false);
+    expect(existsSync(`${path}.break`)).toBe(false);
+  });
+
+  it('never removes a lock that was released and re-taken after the judgement, even on the same inode', () => {
+    const path = lockAt(tempHome());
+    writeFileSync(path, info(deadPid(), 'dead0000'));
+    const judged = inspect(path)!;
+    // The owner released and a live writer took the lock anew; the file system handed out the same inode.
+    writeFileSync(path, info(process.pid, 'live1111'));
+    expect(statSync(path).ino).toBe(judged.ino);
+    breakStale(path, judged);
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ token: 'live1111' });
+  });
+
+  it('does nothing while another breaker holds the guard; a guard left by a killed breaker expires', () => {
+    const path = lockAt(tempHome());
+    writeFileSync(path, info(deadPid(), 'dead0000'));
+    const judged = inspect(path)!;
+    writeFileSync(`${path}.break`, '1\n');
+    breakStale(path, judged);
+    expect(existsSync(path)).toBe(true);
+    const old = (Date.now() - 10_000) / 1000;
+    utimesSync(`${path}.break`, old, old);
+    breakStale(path, judged); // clears the expired guard
+    breakStale(path, judged);
+    expect(existsSync(path)).toBe(false);
   });
 });
