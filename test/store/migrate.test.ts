@@ -20,7 +20,7 @@ describe('migration files', () => {
   it('are numbered 0001… contiguously and contain no transaction or journal/foreign_keys statements', () => {
     const list = listMigrations();
     expect(list.map((m) => m.version)).toEqual(list.map((_, i) => i + 1));
-    expect(list.map((m) => m.name)).toEqual(['0001_init.sql', '0002_receipts.sql']);
+    expect(list.map((m) => m.name)).toEqual(['0001_init.sql', '0002_receipts.sql', '0003_turn_times.sql']);
     for (const m of list) {
       const sql = readFileSync(m.path, 'utf8').replace(/--.*$/gm, '');
       expect(sql).not.toMatch(/^\s*(BEGIN\s*(TRANSACTION|IMMEDIATE|DEFERRED|EXCLUSIVE)?\s*;|COMMIT|ROLLBACK|END\s+TRANSACTION)/im);
@@ -107,7 +107,7 @@ describe('upgrade paths equal a fresh build', () => {
     closeDb(probe);
 
     const db = openWriter(env, undefined, { create: false })!;
-    expect(currentVersion(db)).toBe(2);
+    expect(currentVersion(db)).toBe(latestVersion());
     const rows = db.prepare('SELECT contract_id, agent_state, plan_task_id, require_receipt FROM handoffs ORDER BY id').all();
     expect(rows).toEqual([
       { contract_id: 'a0000000000000001.000000000001', agent_state: 'DISPATCHED', plan_task_id: 'T-1', require_receipt: 0 },
@@ -171,11 +171,13 @@ describe('refusals', () => {
   it('a failing migration is rolled back whole and not stamped; earlier ones of the run stay', () => {
     const { file } = tempStore();
     const db = rawDb(file);
-    const dir = migrationsDir(2, { '0003_bad.sql': 'CREATE TABLE extra (a INTEGER);\nINSERT INTO no_such_table VALUES (1);\n' });
+    const n = latestVersion();
+    const bad = `${String(n + 1).padStart(4, '0')}_bad.sql`;
+    const dir = migrationsDir(n, { [bad]: 'CREATE TABLE extra (a INTEGER);\nINSERT INTO no_such_table VALUES (1);\n' });
     const e = caught(() => migrate(db, file, dir));
     expect(e).toMatchObject({ code: 'STORE_MIGRATION_FAILED', exit: 4 });
-    expect(e.message).toContain('0003_bad.sql');
-    expect(currentVersion(db)).toBe(2);
+    expect(e.message).toContain(bad);
+    expect(currentVersion(db)).toBe(latestVersion());
     expect(db.prepare("SELECT name FROM sqlite_schema WHERE name = 'extra'").get()).toBeUndefined();
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     closeDb(db);

@@ -229,7 +229,7 @@ describe('process-level rules (built dist/)', () => {
       s.file = fresh.file;
       expect(await Promise.all([once(), once(), once()])).toEqual([0, 0, 0]);
       const db = new (loadSqlite())(fresh.file);
-      expect(db.prepare('SELECT version FROM schema_version ORDER BY version').all()).toEqual([{ version: 1 }, { version: 2 }]);
+      expect(db.prepare('SELECT version FROM schema_version ORDER BY version').all()).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
       db.close();
     }
   });
