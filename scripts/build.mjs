@@ -1,31 +1,75 @@
 // npm run build:
 // 1. tsc emits dist/ (the library entry dist/index.js and its types); type errors fail the build (after the
 //    bundle is written, so one unfinished file does not stop everybody's binary tests).
-// 2. esbuild bundles the CLI into one CommonJS file, dist/cli/handoff.cjs. Every call is a fresh process, and
-//    Node 20 loads one CommonJS file far faster than ~100 small ES modules (measured: 1.29x vs 1.59x `node -e 0`
-//    for `contract set`), so the executable runs the bundle. Verb modules stay lazy inside it.
+// 2. esbuild bundles the CLI, oclif included, into one CommonJS file, dist/cli/handoff.cjs (docs/decisions.md,
+//    "Fast start"): libraries oclif needs only for plugin discovery, globbing, spinners or TypeScript are replaced by
+//    stubs; Node built-ins oclif needs only now and then are required lazily; two oclif sources are patched at build.
+//    Every patch fails the build when its pattern is gone (a new oclif version must be looked at, not guessed at).
+// 3. oclif.manifest.json is generated from the command classes, so help and routing load no command module.
+// 4. The V8 code cache beside the bundle is written by one warm-up process that runs the hot verbs.
 import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { DEBUG_STUB, PATCHED_FILES, patchOclifSource, STUB, STUBBED } from './bundle/oclif-patches.mjs';
 
+const ROOT = join(import.meta.dirname, '..');
 const require = createRequire(import.meta.url);
 const tsc = require.resolve('typescript/bin/tsc');
+// A clean dist/: tsc never removes the output of a source file that is gone.
+rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
 const r = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { stdio: 'inherit' });
 
+const oclifPatches = {
+  name: 'oclif-patches',
+  setup(build) {
+    build.onResolve({ filter: new RegExp(`^(${STUBBED.join('|')})$`) }, () => ({ path: STUB }));
+    build.onResolve({ filter: /^debug$/ }, () => ({ path: DEBUG_STUB }));
+    build.onLoad({ filter: /[\\/]@oclif[\\/]core[\\/]lib[\\/].*\.js$/ }, (args) => {
+      const file = args.path.split(/[\\/]@oclif[\\/]core[\\/]lib[\\/]/)[1].replaceAll('\\', '/');
+      return { contents: patchOclifSource(file, readFileSync(args.path, 'utf8')), loader: 'js' };
+    });
+  },
+};
+
+const BUNDLE = join(ROOT, 'dist', 'cli', 'handoff.cjs');
 const esbuild = require('esbuild');
-await esbuild.build({
-  entryPoints: [new URL('../src/cli/main.ts', import.meta.url).pathname],
-  outfile: new URL('../dist/cli/handoff.cjs', import.meta.url).pathname,
+const result = await esbuild.build({
+  entryPoints: [join(ROOT, 'src', 'cli', 'main.ts')],
+  outfile: BUNDLE,
   bundle: true,
   platform: 'node',
   target: 'node20',
   format: 'cjs',
-  external: ['better-sqlite3'],
+  // Native and server-only modules are required from node_modules at run time, only by the verbs that need them.
+  external: ['better-sqlite3', 'pg', 'pg-native'],
   // The bundle sits at dist/cli/, the same depth as every emitted module, so `new URL('../../x', import.meta.url)`
   // resolves to the same place in both builds.
   banner: { js: "const __bundle_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
   define: { 'import.meta.url': '__bundle_import_meta_url' },
-  minifyWhitespace: true,
-  minifySyntax: true,
+  minify: true,
+  keepNames: true,
+  metafile: true,
+  plugins: [oclifPatches],
   logLevel: 'warning',
 });
+const patched = new Set(Object.keys(result.metafile.inputs).map((p) => p.split('@oclif/core/lib/')[1]).filter(Boolean));
+for (const file of PATCHED_FILES) {
+  if (!patched.has(file)) throw new Error(`build: @oclif/core/lib/${file} is no longer part of the bundle; review its patch`);
+}
+
+// 3. The manifest: oclif's own Config, loading every command class from the bundle once.
+rmSync(join(ROOT, 'oclif.manifest.json'), { force: true });
+const { Config } = require('@oclif/core');
+const pjson = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+const config = await Config.load({ root: ROOT, pjson, userPlugins: false, devPlugins: false, ignoreManifest: true, errorOnManifestCreate: true });
+const manifest = config.plugins.get(pjson.name).manifest;
+writeFileSync(join(ROOT, 'oclif.manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+delete require.cache[BUNDLE];
+
+// 4. The code cache, written by one process that ran the hot verbs (so it holds their compiled functions).
+rmSync(`${BUNDLE}.cache`, { force: true });
+const warm = spawnSync(process.execPath, [join(import.meta.dirname, 'warm-cache.cjs')], { stdio: 'ignore', cwd: dirname(BUNDLE) });
+if (warm.status !== 0) console.warn('build: the code cache was not written (the CLI runs without it, only slower)');
+
 process.exit(r.status ?? 1);

@@ -10,7 +10,9 @@ export HANDOFF_HOME HANDOFF_WORKSPACE=demo
 unset HANDOFF_DB HANDOFF_DEBUG
 trap 'rm -rf "$HANDOFF_HOME"' EXIT
 h() { node bin/run.js "$@"; }
-step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+# Bold step titles only on a terminal, and never with NO_COLOR (the CLI itself follows the same rule).
+if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then bold=$'\033[1m' plain=$'\033[0m'; else bold='' plain=''; fi
+step() { printf '\n%s== %s%s\n' "$bold" "$*" "$plain"; }
 expect_exit() { # expect_exit CODE CMD...: run CMD, fail the demo unless it exits CODE
   local want=$1; shift
   set +e; "$@"; local got=$?; set -e

@@ -1,31 +1,15 @@
 /**
- * The command contract. Every verb is a module under src/commands/<topic>/<verb>.ts whose default export is a
- * CommandDefinition: flags are data (parsed by node:util parseArgs, which costs nothing at start-up), run() takes a
- * context and returns a typed result, so --json output is data that tests read directly.
+ * What a verb sees and returns. Every verb is an oclif command class (src/commands/<topic>/<verb>.ts) extending
+ * HandoffCommand, whose `perform(ctx)` takes this context and returns a typed result, so `--json` output is data that
+ * tests read directly.
  */
-export type FlagType = 'string' | 'boolean';
-
-export interface FlagDef {
-  type: FlagType;
-  /** Repeatable flag: the value is a string[]. */
-  multiple?: boolean;
-  description: string;
-  /** Shown in help, e.g. `ID`, `N`. */
-  valueName?: string;
-}
-
-export interface ArgDef {
-  name: string;
-  required: boolean;
-  description: string;
-}
-
 export type FlagValues = Record<string, string | boolean | string[] | undefined>;
 
 export interface CommandContext {
+  /** The verb, with a space: `contract set`. */
   id: string;
   flags: FlagValues;
-  /** Named positional arguments (in order of `args`). */
+  /** Named positional arguments (in order of the command's `args`). */
   args: Record<string, string | undefined>;
   /** Arguments after `--` for commands with `passthrough` (evidence run). */
   rest: string[];
@@ -52,27 +36,3 @@ export interface CommandResult {
   /** Human mode: printed on stderr (rejection blocks). */
   errText?: string;
 }
-
-export interface CommandDefinition {
-  id: string;
-  summary: string;
-  usage: string;
-  description?: string;
-  flags: Record<string, FlagDef>;
-  args?: ArgDef[];
-  /** Accept `-- CMD ARG...` after the flags. */
-  passthrough?: boolean;
-  /** Output is always JSON (fill: its --json flag is the patch). */
-  alwaysJson?: boolean;
-  /** No --json output switch (gate has one; fill has none). Default: the flag named `json` switches JSON mode. */
-  /**
-   * Hook semantics (contract gate): bad input and store trouble exit 1 ("not gated") instead of 2/3/4, because
-   * exit 2 means block.
-   */
-  failOpen?: boolean;
-  /** Rewrites raw argv before parsing (e.g. optional-value flags). */
-  preprocess?: (argv: string[]) => string[];
-  run(ctx: CommandContext): Promise<CommandResult> | CommandResult;
-}
-
-export const defineCommand = (def: CommandDefinition): CommandDefinition => def;

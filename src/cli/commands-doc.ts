@@ -1,19 +1,23 @@
-/** Renders docs/commands.md from the command definitions themselves, so the reference cannot drift from --help. */
-import { renderHelp } from './help.js';
-import { COMMANDS, loadCommand } from './registry.js';
+/** Renders docs/commands.md from the oclif command classes (through the manifest), so the reference cannot drift from --help. */
+import type { Config } from '@oclif/core/config';
+import HandoffHelp from './help.js';
 
-export async function renderCommandsDoc(): Promise<string> {
+export function renderCommandsDoc(config: Config): string {
+  const help = new HandoffHelp(config);
   const parts: string[] = [
     '# Command reference',
     '',
-    '<!-- Generated from the command definitions by `npm run docs:commands`; a test keeps it in step. -->',
+    '<!-- Generated from the oclif command classes by `npm run docs:commands`; a test keeps it in step. -->',
     '',
-    'Every verb prints the same text with `--help`. Error codes and the exit-code table: [errors.md](errors.md).',
+    'Every verb prints the same page with `--help` (or `handoff help TOPIC VERB`). Error codes and the exit-code table:',
+    '[errors.md](errors.md). The `--json` result shapes: [schemas.md](schemas.md).',
     '',
   ];
-  for (const id of Object.keys(COMMANDS)) {
-    const def = await loadCommand(id);
-    parts.push(`## handoff ${id}`, '', '```text', renderHelp(def).trimEnd(), '```', '');
+  const ids = [...config.commandIDs].filter((id) => id !== 'help').sort();
+  for (const id of ids) {
+    const command = config.findCommand(id);
+    if (command === undefined) continue;
+    parts.push(`## handoff ${id.replaceAll(':', ' ')}`, '', '```text', help.commandPage(command).trimEnd(), '```', '');
   }
   return parts.join('\n');
 }

@@ -1,49 +1,57 @@
-import type { CommandDefinition } from './command.js';
-import { COMMANDS } from './registry.js';
+/**
+ * oclif's help, plus the two sections every handoff help page owes its reader: the environment (root help) and the
+ * exit-code table (root and every verb; the gate's hook protocol for `contract gate`). Loaded only when help runs.
+ */
+import type { Command } from '@oclif/core/command';
+import { Help } from '@oclif/core/help';
 
-export const EXIT_TABLE = `Exit codes:
+export const EXIT_TABLE = `EXIT CODES
   0   success, including an idempotent no-op
   1   rejected: a validation failure or a refused state transition
   2   usage error: bad flag, bad id, malformed JSON argument, unusable input file
   3   not found
   4   store error (also DRAFT_LOCKED, DRAFT_WRITE_FAILED, DRAFT_APPEND_FAILED)
-  70  internal error (a bug); HANDOFF_DEBUG=1 shows the stack
-`;
+  70  internal error (a bug); HANDOFF_DEBUG=1 shows the stack`;
 
-const ENVIRONMENT = `Environment:
+export const HOOK_EXIT_TABLE = `EXIT CODES (hook protocol)
+  0   allow the stop (a systemMessage may be printed)
+  2   block the stop (the reason is on stderr)
+  1   the gate cannot decide: the stop is not gated
+  70  internal error (a bug); HANDOFF_DEBUG=1 shows the stack`;
+
+export const ENVIRONMENT = `ENVIRONMENT
   HANDOFF_HOME       data root (drafts, evidence, the store); default $XDG_DATA_HOME/handoff, else ~/.local/share/handoff
   HANDOFF_DB         the SQLite store file (relative paths resolve against the current directory); default <root>/handoff.db
   HANDOFF_WORKSPACE  workspace name when --workspace is not given; default the git top-level's (or the cwd's) folder name
   HANDOFF_DEBUG=1    print the stack of an internal error (exit 70)
-`;
+  NO_COLOR           no colour in human output (colour is used only on a terminal; FORCE_COLOR forces it)`;
 
-function commandLines(ids: string[]): string {
-  const width = Math.max(...ids.map((c) => c.length));
-  return ids.map((id) => `  handoff ${id.padEnd(width)}  ${COMMANDS[id].summary}`).join('\n');
-}
+export default class HandoffHelp extends Help {
+  /** The root page lists every verb (there are few), then the environment and the exit codes. */
+  protected override async showRootHelp(): Promise<void> {
+    this.log(this.formatRoot());
+    this.log('');
+    this.log(this.formatTopics(this.sortedTopics.filter((t) => !t.name.includes(':'))));
+    this.log('');
+    this.log(this.formatCommands(this.sortedCommands));
+    this.log('');
+    this.log(`${ENVIRONMENT}\n\n${EXIT_TABLE}\n`);
+    await Promise.resolve();
+  }
 
-export function renderTopLevelHelp(): string {
-  return `handoff: machine-checkable handoffs for AI agents\n\nCommands:\n${commandLines(Object.keys(COMMANDS))}\n\nRun handoff <topic> <verb> --help for a verb's flags.\n\n${ENVIRONMENT}\n${EXIT_TABLE}`;
-}
+  /** Exactly what `handoff TOPIC VERB --help` prints: the summary, then the command's sections. */
+  commandPage(command: Command.Loadable): string {
+    const summary = this.summary(command);
+    return `${summary ? `${summary}\n\n` : ''}${this.formatCommand(command)}\n`;
+  }
 
-export function renderTopicHelp(topic: string, ids: string[]): string {
-  return `handoff ${topic}\n\nCommands:\n${commandLines(ids)}\n\nRun handoff ${topic} <verb> --help for a verb's flags.\n`;
-}
+  override async showCommandHelp(command: Command.Loadable): Promise<void> {
+    this.log(this.commandPage(command));
+    await Promise.resolve();
+  }
 
-export function renderHelp(def: CommandDefinition): string {
-  const flagLines = Object.entries(def.flags).map(([name, f]) => {
-    const left = `--${name}${f.type === 'string' ? ` ${f.valueName ?? 'VALUE'}` : ''}${f.multiple ? ' ...' : ''}`;
-    return `  ${left.padEnd(28)} ${f.description}`;
-  });
-  const argLines = (def.args ?? []).map((a) => `  ${a.name.padEnd(28)} ${a.description}`);
-  const sections = [`${def.summary}\n\nUsage: ${def.usage}`];
-  if (def.description) sections.push(def.description);
-  if (argLines.length) sections.push(`Arguments:\n${argLines.join('\n')}`);
-  if (flagLines.length) sections.push(`Flags:\n${flagLines.join('\n')}`);
-  sections.push(
-    def.failOpen
-      ? 'Exit codes (hook protocol): 0 allow, 2 block (reason on stderr), 1 cannot decide (stop not gated), 70 internal error.'
-      : EXIT_TABLE.trimEnd(),
-  );
-  return `${sections.join('\n\n')}\n`;
+  override formatCommand(command: Command.Loadable): string {
+    const table = command.id === 'contract:gate' || command.id === 'contract gate' ? HOOK_EXIT_TABLE : EXIT_TABLE;
+    return `${super.formatCommand(command)}\n\n${table}`;
+  }
 }

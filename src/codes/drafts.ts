@@ -51,7 +51,7 @@ export const draftCodes: CodeEntry[] = [
   {
     code: 'PATCH_NOT_OBJECT',
     exit: 2,
-    where: 'fill',
+    where: 'fill, patch',
     when: 'The patch is valid JSON but not an object (an array, string, number, boolean or null).',
     repair: 'Wrap the values in an object mirroring the envelope, e.g. {"evidence_report":{"commands_run":["npm test"]}}.',
   },
@@ -125,6 +125,14 @@ export const draftCodes: CodeEntry[] = [
     when: 'The patch would change a populated list of the draft (a different, longer, empty or null list, a scalar, or the list removed by replacing an ancestor). The fill is refused whole; every colliding path is listed with its existing and incoming counts.',
     path: 'collisions[].path',
     repair: 'Extend a populated list with `handoff contract add`; replace or clear it with `handoff contract set`; re-sending the stored list unchanged is fine.',
+  },
+  {
+    code: 'PATCH_FORBIDDEN',
+    exit: 1,
+    where: 'patch',
+    when: 'The merge patch would remove or change agent_status.agent_id (directly, or by removing or replacing agent_status), change or remove a key only the tool writes (_contract_tag, backstop, ...), replace the whole envelope, or contains a `__proto__`, `constructor` or `prototype` key at any depth. Nothing is written.',
+    path: 'path (the offending key path)',
+    repair: 'Leave agent_status.agent_id and the system keys out of the patch; to remove a block you wrote, send {"block": null}.',
   },
   {
     code: 'NOT_A_LIST',

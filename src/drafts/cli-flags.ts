@@ -1,27 +1,11 @@
 /**
- * Flag definitions shared by the draft verbs and the checks that run before any file access (§5): both id flags,
- * their patterns and their agreement.
+ * The checks of the draft verbs' flags that run before any file access (§5): both id flags, their patterns and
+ * their agreement. (The flag definitions themselves are oclif's: src/cli/flags.ts.)
  */
-import type { FlagDef, FlagValues } from '../cli/command.js';
+import type { FlagValues } from '../cli/command.js';
 import { usage } from '../errors.js';
 import { checkDraftId, checkIdFlags } from '../ids.js';
 import type { Addressing } from './resolve.js';
-
-export const DRAFT_ID_FLAG: FlagDef = {
-  type: 'string',
-  valueName: 'ID',
-  description: 'The draft (= contract) id printed by init or dispatch; exact, never a pattern',
-};
-
-export const AGENT_ID_FLAG: FlagDef = {
-  type: 'string',
-  valueName: 'ID',
-  description: "Pick this agent's draft (an exact agent id, never a glob)",
-};
-
-export const JSON_FLAG: FlagDef = { type: 'boolean', description: 'Print exactly one JSON object on stdout' };
-
-export const ADDRESSING_FLAGS: Record<string, FlagDef> = { 'draft-id': DRAFT_ID_FLAG, 'agent-id': AGENT_ID_FLAG };
 
 export const stringFlag = (flags: FlagValues, name: string): string | undefined => {
   const v = flags[name];

@@ -1,24 +1,12 @@
 /** Flag checks shared by `evidence run` and `contract verify` (step 1: exit 2 before any file or store access). */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { FlagDef, FlagValues } from '../cli/command.js';
+import type { FlagValues } from '../cli/command.js';
 import { usage } from '../errors.js';
 import { checkSlug } from '../evidence/slug.js';
 
 export const DEFAULT_TIMEOUT_SEC = 600;
 export const MAX_TIMEOUT_SEC = 86_400;
-
-export const TIMEOUT_FLAG: FlagDef = {
-  type: 'string',
-  valueName: 'SECONDS',
-  description: `Kill the command's process group after this many seconds (TERM, then KILL after 5 s); 1..${MAX_TIMEOUT_SEC}, default ${DEFAULT_TIMEOUT_SEC}`,
-};
-
-export const WORKSPACE_FLAG: FlagDef = {
-  type: 'string',
-  valueName: 'NAME',
-  description: 'Workspace slug (names the blob folder); default $HANDOFF_WORKSPACE, else the git top-level folder name',
-};
 
 const str = (flags: FlagValues, name: string): string | undefined => {
   const v = flags[name];

@@ -37,8 +37,8 @@ describe('agent-facing ergonomics', () => {
     const home = tempHome();
     const topic = run(home, ['evidence', '--help']);
     expect(topic.code).toBe(0);
-    expect(topic.stdout).toContain('handoff evidence run');
-    expect(topic.stdout).not.toContain('handoff contract init');
+    expect(topic.stdout).toContain('  evidence run ');
+    expect(topic.stdout).not.toContain('contract init');
     const top = run(home, ['--help']);
     expect(top.code).toBe(0);
     for (const v of ['HANDOFF_HOME', 'HANDOFF_DB', 'HANDOFF_WORKSPACE', 'HANDOFF_DEBUG']) expect(top.stdout).toContain(v);

@@ -9,7 +9,7 @@ describe('the error model of the CLI framework', () => {
     const r = run(tempHome(), ['contract', 'set', 'a', 'b', '--draft-id', '--json']);
     expect(r.code).toBe(2);
     expect(r.json).toMatchObject({ status: 'error', code: 'USAGE' });
-    expect(r.json.error).toMatch(/^Option '--draft-id' argument is ambiguous\. Usage: handoff contract set FIELD VALUE/);
+    expect(r.json.error).toMatch(/^flag --draft-id needs a value; a value that starts with - is written --draft-id=VALUE\. Usage: handoff contract set FIELD VALUE/);
     expect(r.json.error).not.toContain('\n');
     expect(r.stderr).toBe('');
   });

@@ -1,5 +1,8 @@
 /** `handoff approval decide` (store-and-finalize.md §11.1, §11.2): one transition, decided inside the write. */
-import { defineCommand } from '../../cli/command.js';
+import * as Args from '@oclif/core/args';
+import * as Flags from '@oclif/core/flags';
+import { HandoffCommand } from '../../cli/base-command.js';
+import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { nonBlank } from '../../cli/list-flags.js';
 import { jsonQuote, usage } from '../../errors.js';
 import { storeExists } from '../../paths.js';
@@ -8,18 +11,25 @@ const USAGE = 'handoff approval decide APPROVAL_ID --decision approved|rejected|
 const DECISIONS = ['approved', 'rejected', 'revoked', 'expired'] as const;
 const APPROVAL_ID_RE = /^P-[0-9a-f]{32}$/;
 
-export default defineCommand({
-  id: 'approval decide',
-  summary: 'Decide a pending approval',
-  usage: USAGE,
-  args: [{ name: 'APPROVAL_ID', required: true, description: 'The approval id (P- and 32 hex)' }],
-  flags: {
-    decision: { type: 'string', valueName: 'DECISION', description: 'approved, rejected, revoked or expired' },
-    by: { type: 'string', valueName: 'NAME', description: 'Who decided' },
-    note: { type: 'string', valueName: 'TEXT', description: 'A note stored with the decision' },
-    json: { type: 'boolean', description: 'Print one JSON object' },
-  },
-  async run(ctx) {
+export default class ApprovalDecide extends HandoffCommand {
+  static override summary = 'Decide a pending approval';
+  static override usage = USAGE.replace(/^handoff /, '');
+  static override args = {
+    APPROVAL_ID: Args.string({ required: true, description: 'The approval id (P- and 32 hex)', ignoreStdin: true }),
+  };
+  static override description =
+    'Decides an approval: pending becomes approved, rejected or expired; an approved one may later be revoked. Any other transition is refused (APPROVAL_TRANSITION_REFUSED). Deciding again with the same decision is a no-op.';
+  static override flags = {
+    decision: Flags.string({ helpValue: 'DECISION', description: 'approved, rejected, revoked or expired' }),
+    by: Flags.string({ helpValue: 'NAME', description: 'Who decided' }),
+    note: Flags.string({ helpValue: 'TEXT', description: 'A note stored with the decision' }),
+    json: Flags.boolean({ description: 'Print one JSON object' }),
+  };
+  static override examples = [
+    'handoff approval decide P-0123456789abcdef0123456789abcdef --decision approved --by alice',
+  ];
+
+  protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const id = ctx.args.APPROVAL_ID!;
     if (!APPROVAL_ID_RE.test(id)) throw usage(`APPROVAL_ID ${jsonQuote(id)} is not an approval id (pattern ^P-[0-9a-f]{32}$)`);
     const decision = ctx.flags.decision as string | undefined;
@@ -46,5 +56,5 @@ export default defineCommand({
       json: { status: 'ok', approval_id: id, approval_status: row.status, previous_status: previous, changed },
       text: changed ? `OK: approval ${id} ${row.status} (was ${previous}).` : `OK: approval ${id} is already ${row.status}; no change.`,
     };
-  },
-});
+  }
+}

@@ -1,5 +1,7 @@
 /** `handoff approval list` (store-and-finalize.md §11.1). Never creates the store; an absent file is an empty list. */
-import { defineCommand } from '../../cli/command.js';
+import * as Flags from '@oclif/core/flags';
+import { HandoffCommand } from '../../cli/base-command.js';
+import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { limitFlag, nonBlank } from '../../cli/list-flags.js';
 import { jsonQuote, usage } from '../../errors.js';
 import { checkAgentId, checkDraftId } from '../../ids.js';
@@ -9,19 +11,25 @@ import type { ApprovalRow, ApprovalStatus } from '../../store/approvals.js';
 
 const STATUSES = ['pending', 'approved', 'rejected', 'revoked', 'expired'];
 
-export default defineCommand({
-  id: 'approval list',
-  summary: 'List approvals',
-  usage: 'handoff approval list [--status S] [--agent-id ID] [--contract-id ID] [--workspace NAME] [--limit N] [--json]',
-  flags: {
-    status: { type: 'string', valueName: 'S', description: 'pending, approved, rejected, revoked or expired' },
-    'agent-id': { type: 'string', valueName: 'ID', description: 'Only approvals requested by this agent' },
-    'contract-id': { type: 'string', valueName: 'ID', description: 'Only approvals requested by this contract' },
-    workspace: { type: 'string', valueName: 'NAME', description: 'Only approvals of this workspace' },
-    limit: { type: 'string', valueName: 'N', description: 'At most N approvals, 1-1000 (default 20)' },
-    json: { type: 'boolean', description: 'Print one JSON object' },
-  },
-  async run(ctx) {
+export default class ApprovalList extends HandoffCommand {
+  static override summary = 'List approvals';
+  static override usage = 'approval list [--status S] [--agent-id ID] [--contract-id ID] [--workspace NAME] [--limit N] [--json]';
+  static override description =
+    'Lists approvals, newest first, filtered by status, requesting agent or contract, and workspace. Reads only; a missing store lists nothing.';
+  static override flags = {
+    status: Flags.string({ helpValue: 'S', description: 'pending, approved, rejected, revoked or expired' }),
+    'agent-id': Flags.string({ helpValue: 'ID', description: 'Only approvals requested by this agent' }),
+    'contract-id': Flags.string({ helpValue: 'ID', description: 'Only approvals requested by this contract' }),
+    workspace: Flags.string({ helpValue: 'NAME', description: 'Only approvals of this workspace' }),
+    limit: Flags.string({ helpValue: 'N', description: 'At most N approvals, 1-1000 (default 20)' }),
+    json: Flags.boolean({ description: 'Print one JSON object' }),
+  };
+  static override examples = [
+    'handoff approval list --status pending',
+    'handoff approval list --contract-id a0123456789abcdef.0123456789ab --json',
+  ];
+
+  protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const status = ctx.flags.status as string | undefined;
     if (status !== undefined && !STATUSES.includes(status)) {
       throw usage(`--status ${jsonQuote(status)} must be one of ${STATUSES.join(', ')}`);
@@ -54,5 +62,5 @@ export default defineCommand({
             rows.map((r) => [r.id, r.status, r.created_at, r.agent_id, r.contract_id, r.decided_by, cut(r.exact_content, 60)]),
           )}\n${rows.length} approval(s).`;
     return { json: { status: 'ok', count: rows.length, approvals: out }, text };
-  },
-});
+  }
+}

@@ -1,5 +1,7 @@
 /** `handoff approval request` (store-and-finalize.md §11.1): a pending approval for exact content. */
-import { defineCommand } from '../../cli/command.js';
+import * as Flags from '@oclif/core/flags';
+import { HandoffCommand } from '../../cli/base-command.js';
+import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { readUtf8File } from '../../cli/input.js';
 import { nonBlank } from '../../cli/list-flags.js';
 import { usage } from '../../errors.js';
@@ -9,19 +11,24 @@ import { resolveWorkspace } from '../../paths.js';
 const USAGE =
   'handoff approval request (--content TEXT | --content-file PATH) [--draft-id ID] [--agent-id ID] [--workspace NAME] [--json]';
 
-export default defineCommand({
-  id: 'approval request',
-  summary: 'Request an approval for exact content',
-  usage: USAGE,
-  flags: {
-    content: { type: 'string', valueName: 'TEXT', description: 'The exact content to approve' },
-    'content-file': { type: 'string', valueName: 'PATH', description: 'Read the exact content from a file (UTF-8)' },
-    'draft-id': { type: 'string', valueName: 'ID', description: 'The requesting contract (sets contract_id and agent_id)' },
-    'agent-id': { type: 'string', valueName: 'ID', description: 'The requesting agent' },
-    workspace: { type: 'string', valueName: 'NAME', description: 'Workspace (default: $HANDOFF_WORKSPACE, else the git top-level name)' },
-    json: { type: 'boolean', description: 'Print one JSON object' },
-  },
-  async run(ctx) {
+export default class ApprovalRequest extends HandoffCommand {
+  static override summary = 'Request an approval for exact content';
+  static override usage = USAGE.replace(/^handoff /, '');
+  static override description =
+    'Records an approval request for exact content (a command, a migration, a message) and prints its id and fingerprint (the sha256 of the content). The agent then writes the same content and the id into approval_request and finalizes in state APPROVAL_REQUEST; a human decides with `handoff approval decide`. The content is stored immutably.';
+  static override flags = {
+    content: Flags.string({ helpValue: 'TEXT', description: 'The exact content to approve' }),
+    'content-file': Flags.string({ helpValue: 'PATH', description: 'Read the exact content from a file (UTF-8)' }),
+    'draft-id': Flags.string({ helpValue: 'ID', description: 'The requesting contract (sets contract_id and agent_id)' }),
+    'agent-id': Flags.string({ helpValue: 'ID', description: 'The requesting agent' }),
+    workspace: Flags.string({ helpValue: 'NAME', description: 'Workspace (default: $HANDOFF_WORKSPACE, else the git top-level name)' }),
+    json: Flags.boolean({ description: 'Print one JSON object' }),
+  };
+  static override examples = [
+    'handoff approval request --content "DROP TABLE payments_old;" --draft-id a0123456789abcdef.0123456789ab',
+  ];
+
+  protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const content = ctx.flags.content as string | undefined;
     const contentFile = ctx.flags['content-file'] as string | undefined;
     if ((content === undefined) === (contentFile === undefined)) {
@@ -54,5 +61,5 @@ export default defineCommand({
         `Write approval_request.exact_content (this exact content) and approval_request.approval_id ${row.id}, then finalize in state APPROVAL_REQUEST.`,
       ].join('\n'),
     };
-  },
-});
+  }
+}

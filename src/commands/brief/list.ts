@@ -1,16 +1,24 @@
-import { defineCommand } from '../../cli/command.js';
+import * as Flags from '@oclif/core/flags';
+import { HandoffCommand } from '../../cli/base-command.js';
+import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { str } from '../../evidence/flags.js';
 import { workspaceSlug } from '../../evidence/slug.js';
 
-export default defineCommand({
-  id: 'brief list',
-  summary: 'List briefs of the workspace',
-  usage: 'handoff brief list [--workspace NAME] [--json]',
-  flags: {
-    workspace: { type: 'string', description: 'Workspace slug (default: $HANDOFF_WORKSPACE, git top-level or cwd name)', valueName: 'NAME' },
-    json: { type: 'boolean', description: 'Print one JSON object' },
-  },
-  async run(ctx) {
+export default class BriefList extends HandoffCommand {
+  static override summary = 'List briefs of the workspace';
+  static override usage = 'brief list [--workspace NAME] [--json]';
+  static override description =
+    'Lists the briefs of the workspace with their acceptance criteria counts and evidence counts. Reads only.';
+  static override flags = {
+    workspace: Flags.string({ description: 'Workspace slug (default: $HANDOFF_WORKSPACE, git top-level or cwd name)', helpValue: 'NAME' }),
+    json: Flags.boolean({ description: 'Print one JSON object' }),
+  };
+  static override examples = [
+    'handoff brief list',
+    'handoff brief list --workspace payments --json',
+  ];
+
+  protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const workspace = workspaceSlug(str(ctx.flags.workspace), ctx.env, ctx.cwd);
     const { listBriefsOf } = await import('../../evidence/brief-service.js');
     const { table } = await import('../../evidence/format.js');
@@ -23,5 +31,5 @@ export default defineCommand({
             briefs.map((b) => [b.id, b.name, b.ac_count, b.evidence_count, b.created_at, b.title]),
           )}\n${briefs.length} brief(s).`;
     return { json: { status: 'ok', count: briefs.length, briefs }, text };
-  },
-});
+  }
+}

@@ -1,17 +1,28 @@
-import { defineCommand } from '../../cli/command.js';
+import * as Args from '@oclif/core/args';
+import * as Flags from '@oclif/core/flags';
+import { HandoffCommand } from '../../cli/base-command.js';
+import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { str } from '../../evidence/flags.js';
 import { checkSlug, workspaceSlug } from '../../evidence/slug.js';
 
-export default defineCommand({
-  id: 'brief show',
-  summary: 'Show one brief',
-  usage: 'handoff brief show NAME [--workspace NAME] [--json]',
-  flags: {
-    workspace: { type: 'string', description: 'Workspace slug (default: $HANDOFF_WORKSPACE, git top-level or cwd name)', valueName: 'NAME' },
-    json: { type: 'boolean', description: 'Print one JSON object' },
-  },
-  args: [{ name: 'NAME', required: true, description: 'Brief name (safe slug, exact)' }],
-  async run(ctx) {
+export default class BriefShow extends HandoffCommand {
+  static override summary = 'Show one brief';
+  static override usage = 'brief show NAME [--workspace NAME] [--json]';
+  static override description =
+    'Shows one brief of the workspace: its title, objective, and each acceptance criterion with the evidence recorded for it. Reads only.';
+  static override flags = {
+    workspace: Flags.string({ description: 'Workspace slug (default: $HANDOFF_WORKSPACE, git top-level or cwd name)', helpValue: 'NAME' }),
+    json: Flags.boolean({ description: 'Print one JSON object' }),
+  };
+  static override args = {
+    NAME: Args.string({ required: true, description: 'Brief name (safe slug, exact)', ignoreStdin: true }),
+  };
+  static override examples = [
+    'handoff brief show payments',
+    'handoff brief show payments --json',
+  ];
+
+  protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const name = checkSlug(ctx.args.NAME ?? '', 'brief name');
     const workspace = workspaceSlug(str(ctx.flags.workspace), ctx.env, ctx.cwd);
     const { showBrief } = await import('../../evidence/brief-service.js');
@@ -24,5 +35,5 @@ export default defineCommand({
     for (const a of r.acceptance_criteria) lines.push(`  ${a.position}. ${a.ac_id} [${a.evidence_count} evidence] ${a.description}`);
     for (const u of r.undeclared_ac_evidence) lines.push(`  (undeclared) ${u.ac_id} [${u.evidence_count} evidence]`);
     return { json: { status: 'ok', ...r }, text: lines.join('\n') };
-  },
-});
+  }
+}

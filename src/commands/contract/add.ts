@@ -1,21 +1,32 @@
-import { defineCommand } from '../../cli/command.js';
-import { ADDRESSING_FLAGS, JSON_FLAG } from '../../drafts/cli-flags.js';
+import * as Args from '@oclif/core/args';
+import { HandoffCommand } from '../../cli/base-command.js';
+import type { CommandContext, CommandResult } from '../../cli/command.js';
+import { ADDRESSING_FLAGS, JSON_FLAG } from '../../cli/flags.js';
 import { addToList } from '../../drafts/mutate.js';
 import { writeFieldValue } from '../../render/write-result.js';
 
-export default defineCommand({
-  id: 'contract add',
-  summary: 'Append one entry to a list of the draft',
-  usage: 'handoff contract add FIELD VALUE [--draft-id ID] [--agent-id ID] [--json]',
-  description: [
+export default class ContractAdd extends HandoffCommand {
+  static override summary = 'Append one entry to a list of the draft';
+  static override usage = 'contract add FIELD VALUE [--draft-id ID] [--agent-id ID] [--json]';
+  static override description = [
     'Extends the list at FIELD by one entry: an absent or null value becomes [VALUE]; an array VALUE is appended as',
     'one nested entry; any other existing value is refused (NOT_A_LIST). VALUE is parsed as for `set`. The whole',
     'envelope is validated; a rejected write stores nothing.',
-  ].join('\n'),
-  flags: { ...ADDRESSING_FLAGS, json: JSON_FLAG },
-  args: [
-    { name: 'FIELD', required: true, description: 'Dotted path of a list, e.g. evidence_report.commands_run' },
-    { name: 'VALUE', required: true, description: 'JSON value, or any other text as a string' },
-  ],
-  run: (ctx) => writeFieldValue(ctx, addToList),
-});
+  ].join(' ');
+  static override flags = {
+    ...ADDRESSING_FLAGS,
+    json: JSON_FLAG,
+  };
+  static override args = {
+    FIELD: Args.string({ required: true, description: 'Dotted path of a list, e.g. evidence_report.commands_run', ignoreStdin: true }),
+    VALUE: Args.string({ required: true, description: 'JSON value, or any other text as a string', ignoreStdin: true }),
+  };
+  static override examples = [
+    'handoff contract add evidence_report.files_checked src/payments.ts --draft-id a0123456789abcdef.0123456789ab',
+    'handoff contract add evidence_report.commands_run "npm test" --draft-id a0123456789abcdef.0123456789ab',
+  ];
+
+  protected perform(ctx: CommandContext): Promise<CommandResult> | CommandResult {
+    return writeFieldValue(ctx, addToList);
+  }
+}

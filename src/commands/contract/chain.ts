@@ -1,9 +1,13 @@
 /** `handoff contract chain` (store-and-finalize.md §8.4): the whole continuation chain of a contract, root → tip. */
-import { defineCommand } from '../../cli/command.js';
+import * as Flags from '@oclif/core/flags';
+import { HandoffCommand } from '../../cli/base-command.js';
+import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { contractIdFrom } from '../../drafts/cli-flags.js';
 import { EXIT, HandoffError } from '../../errors.js';
 import { storeExists } from '../../paths.js';
+import { chainDiff } from '../../render/chain-diff.js';
 import { renderTable } from '../../render/table.js';
+import type { HandoffRow } from '../../store/handoffs.js';
 
 const rowNotFound = (id: string): HandoffError =>
   new HandoffError(
@@ -13,16 +17,23 @@ const rowNotFound = (id: string): HandoffError =>
     { contract_id: id },
   );
 
-export default defineCommand({
-  id: 'contract chain',
-  summary: 'Show a continuation chain',
-  usage: 'handoff contract chain (--contract-id ID | --draft-id ID) [--json]',
-  flags: {
-    'contract-id': { type: 'string', valueName: 'ID', description: 'Any contract id of the chain' },
-    'draft-id': { type: 'string', valueName: 'ID', description: 'Same as --contract-id' },
-    json: { type: 'boolean', description: 'Print one JSON object' },
-  },
-  async run(ctx) {
+export default class ContractChain extends HandoffCommand {
+  static override summary = 'Show a continuation chain';
+  static override usage = 'contract chain (--contract-id ID | --draft-id ID) [--diff] [--json]';
+  static override description =
+    'Shows the continuation chain that a contract belongs to: every row from the first contract to the live tip, linked by continues_handoff_id, and which contract is live now. --diff shows each step as the RFC 7396 merge patch that turns the previous envelope into the next (the first step starts from {}), with the paths whose new value is null listed apart, since a merge patch cannot express a null value.';
+  static override flags = {
+    'contract-id': Flags.string({ helpValue: 'ID', description: 'Any contract id of the chain' }),
+    'draft-id': Flags.string({ helpValue: 'ID', description: 'Same as --contract-id' }),
+    diff: Flags.boolean({ description: 'Show each step as the RFC 7396 merge patch from the previous envelope' }),
+    json: Flags.boolean({ description: 'Print one JSON object' }),
+  };
+  static override examples = [
+    'handoff contract chain --contract-id a0123456789abcdef.0123456789ab',
+    'handoff contract chain --contract-id a0123456789abcdef.0123456789ab --diff --json',
+  ];
+
+  protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const id = contractIdFrom(
       ctx.flags,
       'pass exactly one of --contract-id and --draft-id',
@@ -41,6 +52,7 @@ export default defineCommand({
     } finally {
       closeDb(db);
     }
+    if (ctx.flags.diff === true) return renderDiff(chain);
     const tip = chain[chain.length - 1];
     const links = chain.map((r, i) => ({
       link: i + 1,
@@ -59,5 +71,26 @@ export default defineCommand({
       json: { status: 'ok', contract_id: id, live_contract_id: tip.contract_id, links: chain.length, chain: links },
       text: `${table}\n${chain.length} link(s); the live contract is ${tip.contract_id}.`,
     };
-  },
-});
+  }
+}
+
+function renderDiff(chain: HandoffRow[]): CommandResult {
+  const envelopes = chain.map((r) => parseStoredEnvelope(r.raw_handoff_json));
+  const steps = chainDiff(chain, envelopes);
+  const text = steps
+    .map((s, i) => {
+      const nulls = s.null_paths.length === 0 ? '' : `\nset to null: ${s.null_paths.join(', ')}`;
+      return `step ${i + 1}: handoff_id=${s.handoff_id} contract_id=${s.contract_id}\n${JSON.stringify(s.patch, null, 2)}${nulls}`;
+    })
+    .join('\n\n');
+  return { json: { status: 'ok', steps }, text };
+}
+
+/** A stored envelope (the column holds valid JSON: a CHECK constraint); anything unreadable diffs as {}. */
+function parseStoredEnvelope(json: string): unknown {
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return {};
+  }
+}

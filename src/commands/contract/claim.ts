@@ -1,24 +1,28 @@
-import { defineCommand } from '../../cli/command.js';
+import * as Flags from '@oclif/core/flags';
+import { HandoffCommand } from '../../cli/base-command.js';
+import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { contractIdFrom } from '../../drafts/cli-flags.js';
 import { usage } from '../../errors.js';
 import { checkHarnessId } from '../../dispatch/options.js';
 
 const USAGE = 'handoff contract claim --harness-id HID (--draft-id ID | --contract-id ID) [--json]';
 
-export default defineCommand({
-  id: 'contract claim',
-  summary: 'Tie a harness run id to a contract',
-  usage: USAGE,
-  description:
-    "Sets the contract chain's live tip harness_id (set-once) so the stop gate finds the contract from the hook\n" +
-    "input (a Claude Code subagent's agent_id, or a session's session_id). Allowed in every state. Never creates the store.",
-  flags: {
-    'harness-id': { type: 'string', valueName: 'HID', description: 'The harness run id (^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$)' },
-    'draft-id': { type: 'string', valueName: 'ID', description: 'The contract id (any id of its chain)' },
-    'contract-id': { type: 'string', valueName: 'ID', description: 'Same as --draft-id' },
-    json: { type: 'boolean', description: 'Print one JSON object on stdout' },
-  },
-  async run(ctx) {
+export default class ContractClaim extends HandoffCommand {
+  static override summary = 'Tie a harness run id to a contract';
+  static override usage = USAGE.replace(/^handoff /, '');
+  static override description = "Sets the contract chain's live tip harness_id (set-once) so the stop gate finds the contract from the hook" +
+    "input (a Claude Code subagent's agent_id, or a session's session_id). Allowed in every state. Never creates the store.";
+  static override flags = {
+    'harness-id': Flags.string({ helpValue: 'HID', description: 'The harness run id (^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$)' }),
+    'draft-id': Flags.string({ helpValue: 'ID', description: 'The contract id (any id of its chain)' }),
+    'contract-id': Flags.string({ helpValue: 'ID', description: 'Same as --draft-id' }),
+    json: Flags.boolean({ description: 'Print one JSON object on stdout' }),
+  };
+  static override examples = [
+    'handoff contract claim --draft-id a0123456789abcdef.0123456789ab --harness-id session-42',
+  ];
+
+  protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const hid = ctx.flags['harness-id'] as string | undefined;
     if (hid === undefined) throw usage('--harness-id is required');
     const id = contractIdFrom(ctx.flags, 'pass exactly one of --draft-id and --contract-id');
@@ -31,5 +35,5 @@ export default defineCommand({
         ? `OK: contract ${r.tip.contract_id} (handoff_id=${r.tip.id}) claimed by harness id ${r.harnessId}.`
         : `OK: contract ${r.tip.contract_id} (handoff_id=${r.tip.id}) already carries harness id ${r.harnessId}; no-op.`,
     };
-  },
-});
+  }
+}

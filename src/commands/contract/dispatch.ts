@@ -1,4 +1,6 @@
-import { defineCommand, type FlagValues } from '../../cli/command.js';
+import * as Flags from '@oclif/core/flags';
+import { HandoffCommand } from '../../cli/base-command.js';
+import type { CommandContext, CommandResult, FlagValues } from '../../cli/command.js';
 import { parseDispatchFlags } from '../../dispatch/options.js';
 
 const str = (flags: FlagValues, name: string): string | undefined => {
@@ -10,32 +12,34 @@ const list = (flags: FlagValues, name: string): string[] => {
   return Array.isArray(v) ? v : [];
 };
 
-export default defineCommand({
-  id: 'contract dispatch',
-  summary: 'Open a contract for an agent before it runs',
-  usage:
-    'handoff contract dispatch (--goal TEXT | --goal-file PATH) [--kind KIND] [--plan-task-id ID] [--parent-handoff-id N] [--brief NAME] [--consolidation] [--require-receipt] [--can-write SECTION]... [--acceptance TEXT]... [--agent-id ID] [--harness-id HID] [--workspace NAME] [--json]',
-  description:
-    'Mints the agent and contract ids, writes the draft and a DISPATCHED row, and prints the contract block to paste\n' +
-    "into the agent's prompt (stdout carries only the block; a one-line summary goes to stderr). Every check runs\n" +
-    'before anything is written; the store is created only after all of them passed.',
-  flags: {
-    goal: { type: 'string', valueName: 'TEXT', description: 'What the agent must achieve (or --goal-file)' },
-    'goal-file': { type: 'string', valueName: 'PATH', description: 'Read the goal from a UTF-8 file' },
-    kind: { type: 'string', valueName: 'KIND', description: 'task_execution, verifier, investigation or any tag (^[a-z][a-z0-9_-]{0,31}$)' },
-    'plan-task-id': { type: 'string', valueName: 'ID', description: 'Bind the turn to a plan task: it must close NEEDS_VERIFICATION' },
-    'parent-handoff-id': { type: 'string', valueName: 'N', description: 'The row this turn follows up (a verifier: the producer row)' },
-    brief: { type: 'string', valueName: 'NAME', description: "A brief of the workspace; its acceptance criteria join the contract" },
-    consolidation: { type: 'boolean', description: 'Consolidation / cross-check work: every close needs a consolidation_report' },
-    'require-receipt': { type: 'boolean', description: 'A command/code verification claim must cite a receipt' },
-    'can-write': { type: 'string', multiple: true, valueName: 'SECTION', description: 'A section update_contracts may write (repeatable)' },
-    acceptance: { type: 'string', multiple: true, valueName: 'TEXT', description: 'One extra acceptance criterion (repeatable)' },
-    'agent-id': { type: 'string', valueName: 'ID', description: 'Reuse an agent id instead of minting one' },
-    'harness-id': { type: 'string', valueName: 'HID', description: "Tie a harness run id (e.g. a headless session's id) at birth" },
-    workspace: { type: 'string', valueName: 'NAME', description: 'Workspace of the row (else $HANDOFF_WORKSPACE, else the git top-level name)' },
-    json: { type: 'boolean', description: 'Print one JSON object on stdout' },
-  },
-  async run(ctx) {
+export default class ContractDispatch extends HandoffCommand {
+  static override summary = 'Open a contract for an agent before it runs';
+  static override usage = 'contract dispatch (--goal TEXT | --goal-file PATH) [--kind KIND] [--plan-task-id ID] [--parent-handoff-id N] [--brief NAME] [--consolidation] [--require-receipt] [--can-write SECTION]... [--acceptance TEXT]... [--agent-id ID] [--harness-id HID] [--workspace NAME] [--json]';
+  static override description = 'Mints the agent and contract ids, writes the draft and a DISPATCHED row, and prints the contract block to paste' +
+    "into the agent's prompt (stdout carries only the block; a one-line summary goes to stderr). Every check runs" +
+    'before anything is written; the store is created only after all of them passed.';
+  static override flags = {
+    goal: Flags.string({ helpValue: 'TEXT', description: 'What the agent must achieve (or --goal-file)' }),
+    'goal-file': Flags.string({ helpValue: 'PATH', description: 'Read the goal from a UTF-8 file' }),
+    kind: Flags.string({ helpValue: 'KIND', description: 'task_execution, verifier, investigation or any tag (^[a-z][a-z0-9_-]{0,31}$)' }),
+    'plan-task-id': Flags.string({ helpValue: 'ID', description: 'Bind the turn to a plan task: it must close NEEDS_VERIFICATION' }),
+    'parent-handoff-id': Flags.string({ helpValue: 'N', description: 'The row this turn follows up (a verifier: the producer row)' }),
+    brief: Flags.string({ helpValue: 'NAME', description: "A brief of the workspace; its acceptance criteria join the contract" }),
+    consolidation: Flags.boolean({ description: 'Consolidation / cross-check work: every close needs a consolidation_report' }),
+    'require-receipt': Flags.boolean({ description: 'A command/code verification claim must cite a receipt' }),
+    'can-write': Flags.string({ multiple: true, helpValue: 'SECTION', description: 'A section update_contracts may write (repeatable)' }),
+    acceptance: Flags.string({ multiple: true, helpValue: 'TEXT', description: 'One extra acceptance criterion (repeatable)' }),
+    'agent-id': Flags.string({ helpValue: 'ID', description: 'Reuse an agent id instead of minting one' }),
+    'harness-id': Flags.string({ helpValue: 'HID', description: "Tie a harness run id (e.g. a headless session's id) at birth" }),
+    workspace: Flags.string({ helpValue: 'NAME', description: 'Workspace of the row (else $HANDOFF_WORKSPACE, else the git top-level name)' }),
+    json: Flags.boolean({ description: 'Print one JSON object on stdout' }),
+  };
+  static override examples = [
+    'handoff contract dispatch --goal "Add idempotency keys to POST /payments" --kind task_execution --plan-task-id T-7',
+    'handoff contract dispatch --goal "Verify the payments change" --kind verifier --parent-handoff-id 1 --require-receipt --json',
+  ];
+
+  protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const f = ctx.flags;
     const req = parseDispatchFlags(
       {
@@ -87,5 +91,5 @@ export default defineCommand({
         contract_block: text,
       },
     };
-  },
-});
+  }
+}

@@ -1,8 +1,11 @@
 /** `handoff contract finalize` (store-and-finalize.md §6): persist the draft in a closing state into the store. */
-import { defineCommand, type CommandResult } from '../../cli/command.js';
+import * as Flags from '@oclif/core/flags';
+import { HandoffCommand } from '../../cli/base-command.js';
+import type { CommandContext, CommandResult } from '../../cli/command.js';
+import { ADDRESSING_FLAGS, JSON_FLAG } from '../../cli/flags.js';
 import { nonBlank } from '../../cli/list-flags.js';
 import { checkPlanTaskId } from '../../dispatch/options.js';
-import { ADDRESSING_FLAGS, addressingFrom, JSON_FLAG } from '../../drafts/cli-flags.js';
+import { addressingFrom } from '../../drafts/cli-flags.js';
 import { EXIT } from '../../errors.js';
 import { resolveWorkspace } from '../../paths.js';
 import { withAmbiguityRendering } from '../../render/ambiguity.js';
@@ -11,19 +14,24 @@ import { finalizeDraft, type FinalizeOutcome } from '../../finalize/service.js';
 
 const HEADER = 'finalize refused -- nothing was persisted.';
 
-export default defineCommand({
-  id: 'contract finalize',
-  summary: 'Persist the draft in a closing state into the store',
-  usage:
-    'handoff contract finalize [--draft-id ID | --agent-id ID] [--workspace NAME] [--plan-task-id ID] [--allow-stale] [--json]',
-  flags: {
+export default class ContractFinalize extends HandoffCommand {
+  static override summary = 'Persist the draft in a closing state into the store';
+  static override usage = 'contract finalize [--draft-id ID | --agent-id ID] [--workspace NAME] [--plan-task-id ID] [--allow-stale] [--json]';
+  static override description =
+    'Closes the turn: persists the addressed draft, which must be valid and in a closing state (COMPLETE, BLOCKED, NEEDS_INPUT, NEEDS_VERIFICATION, APPROVAL_REQUEST), as a row of the handoff store. Before writing it checks, in order, the envelope, the agent id against the contract, the plan-task binding (blind verification), approvals, update_contracts and every cited receipt; a refusal writes nothing. A dispatched contract\'s row is updated in place; otherwise a new row is inserted in the workspace. Idempotent: finalizing the same envelope again is a no-op, and a COMPLETE row is write-once.';
+  static override flags = {
     ...ADDRESSING_FLAGS,
-    workspace: { type: 'string', valueName: 'NAME', description: 'Workspace of a new row (default: $HANDOFF_WORKSPACE, else the git top-level name)' },
-    'plan-task-id': { type: 'string', valueName: 'ID', description: 'Bind an unbound turn to this plan task' },
-    'allow-stale': { type: 'boolean', description: 'Skip RECEIPT_STALE (every other receipt check still runs)' },
+    workspace: Flags.string({ helpValue: 'NAME', description: 'Workspace of a new row (default: $HANDOFF_WORKSPACE, else the git top-level name)' }),
+    'plan-task-id': Flags.string({ helpValue: 'ID', description: 'Bind an unbound turn to this plan task' }),
+    'allow-stale': Flags.boolean({ description: 'Skip RECEIPT_STALE (every other receipt check still runs)' }),
     json: JSON_FLAG,
-  },
-  async run(ctx) {
+  };
+  static override examples = [
+    'handoff contract finalize --draft-id a0123456789abcdef.0123456789ab',
+    'handoff contract finalize --draft-id a0123456789abcdef.0123456789ab --workspace payments --json',
+  ];
+
+  protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const addressing = addressingFrom(ctx.flags);
     const workspaceFlag = nonBlank(ctx.flags.workspace as string | undefined, '--workspace');
     const planTaskId = checkPlanTaskId(ctx.flags['plan-task-id'] as string | undefined);
@@ -41,9 +49,8 @@ export default defineCommand({
         }),
       ),
     );
-  },
-});
-
+  }
+}
 function render(o: FinalizeOutcome): CommandResult {
   if (o.kind === 'rejected') {
     return {

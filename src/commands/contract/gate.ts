@@ -1,4 +1,6 @@
-import { defineCommand, type FlagValues } from '../../cli/command.js';
+import * as Flags from '@oclif/core/flags';
+import { HandoffCommand } from '../../cli/base-command.js';
+import type { CommandContext, CommandResult, FlagValues } from '../../cli/command.js';
 import { usage } from '../../errors.js';
 import { checkDraftId } from '../../ids.js';
 import { parseHookInput, type HookInput } from '../../gate/hook-input.js';
@@ -24,25 +26,28 @@ function gateOptions(flags: FlagValues): GateOptions {
   return { draftId, maxRejections: Number(maxText), onMissing, stopReason: str(flags, 'stop-reason'), workspace };
 }
 
-export default defineCommand({
-  id: 'contract gate',
-  summary: 'Stop hook: block a stop without a valid, finalized contract',
-  usage: USAGE,
-  description:
-    'Reads Claude Code Stop / SubagentStop hook JSON on stdin (optional with --draft-id), finds the turn\'s contract\n' +
-    '(--draft-id, the claimed run id, or the contract block in the turn\'s own prompt) and judges its stored row.\n' +
-    'Exit 0 allows the stop (an excused truncation or a tripped breaker prints {"systemMessage": ...}); exit 2 blocks\n' +
-    'it with the reason on stderr; a problem of the gate itself exits 1 ("stop not gated"). See docs/hooks.md.',
-  failOpen: true,
-  flags: {
-    'draft-id': { type: 'string', valueName: 'ID', description: 'Name the contract explicitly (stdin becomes optional)' },
-    'max-rejections': { type: 'string', valueName: 'N', description: 'Rejections per turn; the Nth trips the breaker (integer >= 1, default 3)' },
-    'on-missing': { type: 'string', valueName: 'block|allow', description: 'What to do when no contract is found (default block)' },
-    'stop-reason': { type: 'string', valueName: 'VALUE', description: 'Override the stop reason from stdin or the transcript' },
-    workspace: { type: 'string', valueName: 'NAME', description: 'Workspace for a capture that inserts a row' },
-    json: { type: 'boolean', description: 'Print only the verdict object on stdout; the verdict counts and captures exactly as a hook call' },
-  },
-  async run(ctx) {
+export default class ContractGate extends HandoffCommand {
+  static override summary = 'Stop hook: block a stop without a valid, finalized contract';
+  static override usage = USAGE.replace(/^handoff /, '');
+  static override description = 'Reads Claude Code Stop / SubagentStop hook JSON on stdin (optional with --draft-id), finds the turn\'s contract' +
+    '(--draft-id, the claimed run id, or the contract block in the turn\'s own prompt) and judges its stored row.' +
+    'Exit 0 allows the stop (an excused truncation or a tripped breaker prints {"systemMessage": ...}); exit 2 blocks' +
+    'it with the reason on stderr; a problem of the gate itself exits 1 ("stop not gated"). See docs/hooks.md.';
+  static override failOpen = true;
+  static override flags = {
+    'draft-id': Flags.string({ helpValue: 'ID', description: 'Name the contract explicitly (stdin becomes optional)' }),
+    'max-rejections': Flags.string({ helpValue: 'N', description: 'Rejections per turn; the Nth trips the breaker (integer >= 1, default 3)' }),
+    'on-missing': Flags.string({ helpValue: 'block|allow', description: 'What to do when no contract is found (default block)' }),
+    'stop-reason': Flags.string({ helpValue: 'VALUE', description: 'Override the stop reason from stdin or the transcript' }),
+    workspace: Flags.string({ helpValue: 'NAME', description: 'Workspace for a capture that inserts a row' }),
+    json: Flags.boolean({ description: 'Print only the verdict object on stdout; the verdict counts and captures exactly as a hook call' }),
+  };
+  static override examples = [
+    'handoff contract gate --draft-id a0123456789abcdef.0123456789ab --json',
+    'handoff contract gate --on-missing allow --max-rejections 5',
+  ];
+
+  protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const opts = gateOptions(ctx.flags);
     let input: HookInput | undefined;
     if (opts.draftId === undefined) {
@@ -60,5 +65,5 @@ export default defineCommand({
     }
     if (r.exit === 2) return { exit: 2, errText: r.reason };
     return { exit: 0, text: r.systemMessage === undefined ? undefined : JSON.stringify({ systemMessage: r.systemMessage }) };
-  },
-});
+  }
+}

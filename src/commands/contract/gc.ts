@@ -1,21 +1,26 @@
 /** `handoff contract gc` (store-and-finalize.md §10): remove aged and spent draft files. */
-import { defineCommand } from '../../cli/command.js';
+import * as Flags from '@oclif/core/flags';
+import { HandoffCommand } from '../../cli/base-command.js';
+import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { intFlag } from '../../cli/list-flags.js';
 import { sweepDrafts } from '../../retention/gc.js';
 
-export default defineCommand({
-  id: 'contract gc',
-  summary: 'Remove aged and spent draft files',
-  usage: 'handoff contract gc [--max-age-days N] [--grace-hours N] [--dry-run] [--json]',
-  description:
-    'Deletes draft files only, never store rows, evidence or receipts: drafts older than --max-age-days (aged), drafts whose row is closed and older than --grace-hours (spent), and temp files of interrupted saves older than 1 hour. A draft whose lock is held is kept.',
-  flags: {
-    'max-age-days': { type: 'string', valueName: 'N', description: 'Remove drafts older than N days (integer >= 1, default 7)' },
-    'grace-hours': { type: 'string', valueName: 'N', description: 'Keep spent drafts for N hours (integer >= 0, default 24)' },
-    'dry-run': { type: 'boolean', description: 'Report what would be removed without deleting' },
-    json: { type: 'boolean', description: 'Print one JSON object' },
-  },
-  async run(ctx) {
+export default class ContractGc extends HandoffCommand {
+  static override summary = 'Remove aged and spent draft files';
+  static override usage = 'contract gc [--max-age-days N] [--grace-hours N] [--dry-run] [--json]';
+  static override description = 'Deletes draft files only, never store rows, evidence or receipts: drafts older than --max-age-days (aged), drafts whose row is closed and older than --grace-hours (spent), and temp files of interrupted saves older than 1 hour. A draft whose lock is held is kept.';
+  static override flags = {
+    'max-age-days': Flags.string({ helpValue: 'N', description: 'Remove drafts older than N days (integer >= 1, default 7)' }),
+    'grace-hours': Flags.string({ helpValue: 'N', description: 'Keep spent drafts for N hours (integer >= 0, default 24)' }),
+    'dry-run': Flags.boolean({ description: 'Report what would be removed without deleting' }),
+    json: Flags.boolean({ description: 'Print one JSON object' }),
+  };
+  static override examples = [
+    'handoff contract gc --dry-run',
+    'handoff contract gc --max-age-days 14 --json',
+  ];
+
+  protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const maxAgeDays = intFlag(ctx.flags['max-age-days'] as string | undefined, '--max-age-days', 1, Number.MAX_SAFE_INTEGER, 7);
     const graceHours = intFlag(ctx.flags['grace-hours'] as string | undefined, '--grace-hours', 0, Number.MAX_SAFE_INTEGER, 24);
     const dryRun = ctx.flags['dry-run'] === true;
@@ -26,5 +31,5 @@ export default defineCommand({
     );
     lines.push(`${dryRun ? 'Would remove' : 'Removed'} ${removed.length} draft(s), kept ${kept}.`);
     return { json: { status: 'ok', dry_run: dryRun, removed, kept }, text: lines.join('\n') };
-  },
-});
+  }
+}

@@ -1,22 +1,29 @@
-import { defineCommand } from '../../cli/command.js';
-import { addressingFrom, AGENT_ID_FLAG, JSON_FLAG } from '../../drafts/cli-flags.js';
+import * as Flags from '@oclif/core/flags';
+import { HandoffCommand } from '../../cli/base-command.js';
+import type { CommandContext, CommandResult } from '../../cli/command.js';
+import { JSON_FLAG } from '../../cli/flags.js';
+import { addressingFrom } from '../../drafts/cli-flags.js';
 import { initDraft } from '../../drafts/init.js';
 
-export default defineCommand({
-  id: 'contract init',
-  summary: 'Start a new draft envelope',
-  usage: 'handoff contract init [--agent-id ID] [--draft-id ID] [--json]',
-  description: [
+export default class ContractInit extends HandoffCommand {
+  static override summary = 'Start a new draft envelope';
+  static override usage = 'contract init [--agent-id ID] [--draft-id ID] [--json]';
+  static override description = [
     'Creates a draft holding the initial envelope and prints its ids. Pass --draft-id <draft_id> on every later call.',
     'Without flags a new agent id and draft id are minted; an existing --draft-id is refused (DRAFT_EXISTS).',
     'init never touches the store.',
-  ].join('\n'),
-  flags: {
-    'agent-id': { ...AGENT_ID_FLAG, description: 'Reuse this agent id instead of minting one' },
-    'draft-id': { type: 'string', valueName: 'ID', description: 'Create the draft under this exact id (must not exist)' },
+  ].join(' ');
+  static override flags = {
+    'agent-id': Flags.string({ helpValue: 'ID', description: 'Reuse this agent id instead of minting one' }),
+    'draft-id': Flags.string({ helpValue: 'ID', description: 'Create the draft under this exact id (must not exist)' }),
     json: JSON_FLAG,
-  },
-  async run(ctx) {
+  };
+  static override examples = [
+    'handoff contract init',
+    'handoff contract init --json',
+  ];
+
+  protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const flags = addressingFrom(ctx.flags);
     const r = await initDraft(ctx.env, ctx.cwd, flags);
     return {
@@ -28,5 +35,5 @@ export default defineCommand({
         `Pass --draft-id ${r.draftId} on every later call; agent_status.agent_id already holds the agent_id.`,
       ].join('\n'),
     };
-  },
-});
+  }
+}

@@ -1,5 +1,7 @@
 /** `handoff contract list` (store-and-finalize.md §9). Never creates the store; an absent file is an empty list. */
-import { defineCommand } from '../../cli/command.js';
+import * as Flags from '@oclif/core/flags';
+import { HandoffCommand } from '../../cli/base-command.js';
+import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { limitFlag, nonBlank, rowStateFlag, timeFlag } from '../../cli/list-flags.js';
 import { checkPlanTaskId, checkPositiveInt } from '../../dispatch/options.js';
 import { jsonQuote, usage } from '../../errors.js';
@@ -11,34 +13,40 @@ const CUT_REASONS = ['never_finalized', 'backstop_capture'];
 /** `--cut` takes an optional value: a bare `--cut` is rewritten to this (NUL never occurs in a real argument). */
 const BARE_CUT = '\u0000';
 
-export default defineCommand({
-  id: 'contract list',
-  summary: 'List handoff rows',
-  usage:
-    'handoff contract list [--agent-id ID] [--state STATE] [--contract-id ID] [--harness-id HID] [--workspace NAME] [--kind KIND] [--plan-task-id ID] [--parent-handoff-id N] [--cut [REASON]] [--since ISO] [--until ISO] [--limit N] [--with-envelope] [--json]',
-  flags: {
-    'agent-id': { type: 'string', valueName: 'ID', description: 'Only rows of this agent' },
-    state: { type: 'string', valueName: 'STATE', description: 'Only rows in this state (any of the seven row states)' },
-    'contract-id': { type: 'string', valueName: 'ID', description: 'Only the row of this contract' },
-    'harness-id': { type: 'string', valueName: 'HID', description: 'Only rows claimed by this harness run id' },
-    workspace: { type: 'string', valueName: 'NAME', description: 'Only rows of this workspace' },
-    kind: { type: 'string', valueName: 'KIND', description: 'Only rows of this dispatch kind' },
-    'plan-task-id': { type: 'string', valueName: 'ID', description: 'Only rows bound to this plan task' },
-    'parent-handoff-id': { type: 'string', valueName: 'N', description: 'Only rows whose parent is this handoff id' },
-    cut: { type: 'string', valueName: '[REASON]', description: 'Only cut rows (bare), or those with this cut_reason' },
-    since: { type: 'string', valueName: 'ISO', description: 'Created at or after (YYYY-MM-DD[THH:MM[:SS[.sss]]][Z])' },
-    until: { type: 'string', valueName: 'ISO', description: 'Created up to and including this prefix' },
-    limit: { type: 'string', valueName: 'N', description: 'At most N rows, 1-1000 (default 20)' },
-    'with-envelope': { type: 'boolean', description: 'Include each row\'s stored envelope (--json)' },
-    json: { type: 'boolean', description: 'Print one JSON object' },
-  },
-  preprocess: (argv) =>
+export default class ContractList extends HandoffCommand {
+  static override summary = 'List handoff rows';
+  static override usage = 'contract list [--agent-id ID] [--state STATE] [--contract-id ID] [--harness-id HID] [--workspace NAME] [--kind KIND] [--plan-task-id ID] [--parent-handoff-id N] [--cut [REASON]] [--since ISO] [--until ISO] [--limit N] [--with-envelope] [--json]';
+  static override description =
+    'Lists handoff rows of the store, newest first, filtered by any combination of the flags (exact matches; --since/--until compare UTC time prefixes). --cut lists rows whose turn ended without a finalized contract: bare for any cut row, or one cut_reason. --with-envelope adds each row\'s stored envelope to the --json output. Reads only; a missing store lists nothing.';
+  static override flags = {
+    'agent-id': Flags.string({ helpValue: 'ID', description: 'Only rows of this agent' }),
+    state: Flags.string({ helpValue: 'STATE', description: 'Only rows in this state (any of the seven row states)' }),
+    'contract-id': Flags.string({ helpValue: 'ID', description: 'Only the row of this contract' }),
+    'harness-id': Flags.string({ helpValue: 'HID', description: 'Only rows claimed by this harness run id' }),
+    workspace: Flags.string({ helpValue: 'NAME', description: 'Only rows of this workspace' }),
+    kind: Flags.string({ helpValue: 'KIND', description: 'Only rows of this dispatch kind' }),
+    'plan-task-id': Flags.string({ helpValue: 'ID', description: 'Only rows bound to this plan task' }),
+    'parent-handoff-id': Flags.string({ helpValue: 'N', description: 'Only rows whose parent is this handoff id' }),
+    cut: Flags.string({ helpValue: '[REASON]', description: 'Only cut rows (bare), or those with this cut_reason' }),
+    since: Flags.string({ helpValue: 'ISO', description: 'Created at or after (YYYY-MM-DD[THH:MM[:SS[.sss]]][Z])' }),
+    until: Flags.string({ helpValue: 'ISO', description: 'Created up to and including this prefix' }),
+    limit: Flags.string({ helpValue: 'N', description: 'At most N rows, 1-1000 (default 20)' }),
+    'with-envelope': Flags.boolean({ description: 'Include each row\'s stored envelope (--json)' }),
+    json: Flags.boolean({ description: 'Print one JSON object' }),
+  };
+  static override preprocess = (argv: string[]): string[] =>
     argv.map((a, i) => {
       if (a !== '--cut') return a;
       const next = argv[i + 1];
       return next === undefined || next.startsWith('-') ? `--cut=${BARE_CUT}` : a;
-    }),
-  async run(ctx) {
+    });
+  static override examples = [
+    'handoff contract list --agent-id a0123456789abcdef',
+    'handoff contract list --state COMPLETE --limit 5 --json',
+    'handoff contract list --cut',
+  ];
+
+  protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const f = ctx.flags as Record<string, string | boolean | undefined>;
     const str = (name: string): string | undefined => f[name] as string | undefined;
     const cutFlag = str('cut');
@@ -85,5 +93,5 @@ export default defineCommand({
       json: { status: 'ok', count: rows.length, handoffs: rows.map((r) => expose!(r, withEnvelope)) },
       text,
     };
-  },
-});
+  }
+}

@@ -1,22 +1,33 @@
-import { defineCommand } from '../../cli/command.js';
-import { ADDRESSING_FLAGS, JSON_FLAG } from '../../drafts/cli-flags.js';
+import * as Args from '@oclif/core/args';
+import { HandoffCommand } from '../../cli/base-command.js';
+import type { CommandContext, CommandResult } from '../../cli/command.js';
+import { ADDRESSING_FLAGS, JSON_FLAG } from '../../cli/flags.js';
 import { setField } from '../../drafts/mutate.js';
 import { writeFieldValue } from '../../render/write-result.js';
 
-export default defineCommand({
-  id: 'contract set',
-  summary: 'Set one field of the draft (replaces lists)',
-  usage: 'handoff contract set FIELD VALUE [--draft-id ID] [--agent-id ID] [--json]',
-  description: [
+export default class ContractSet extends HandoffCommand {
+  static override summary = 'Set one field of the draft (replaces lists)';
+  static override usage = 'contract set FIELD VALUE [--draft-id ID] [--agent-id ID] [--json]';
+  static override description = [
     'Assigns VALUE at the dotted FIELD path, replacing what is there; `set` is how a list is corrected or cleared',
     "(set evidence_report.open_gaps '[]'). VALUE is stored as JSON when it parses as strict JSON, else as the string",
     'given. A VALUE starting with `-` must follow `--`. Lists are never indexed. The whole envelope is validated;',
     'a rejected write stores nothing.',
-  ].join('\n'),
-  flags: { ...ADDRESSING_FLAGS, json: JSON_FLAG },
-  args: [
-    { name: 'FIELD', required: true, description: 'Dotted path, e.g. agent_status.next_action' },
-    { name: 'VALUE', required: true, description: 'JSON value, or any other text as a string' },
-  ],
-  run: (ctx) => writeFieldValue(ctx, setField),
-});
+  ].join(' ');
+  static override flags = {
+    ...ADDRESSING_FLAGS,
+    json: JSON_FLAG,
+  };
+  static override args = {
+    FIELD: Args.string({ required: true, description: 'Dotted path, e.g. agent_status.next_action', ignoreStdin: true }),
+    VALUE: Args.string({ required: true, description: 'JSON value, or any other text as a string', ignoreStdin: true }),
+  };
+  static override examples = [
+    'handoff contract set agent_status.next_action "run the integration tests" --draft-id a0123456789abcdef.0123456789ab',
+    "handoff contract set evidence_report.open_gaps '[]' --draft-id a0123456789abcdef.0123456789ab --json",
+  ];
+
+  protected perform(ctx: CommandContext): Promise<CommandResult> | CommandResult {
+    return writeFieldValue(ctx, setField);
+  }
+}

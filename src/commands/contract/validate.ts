@@ -1,30 +1,37 @@
-import { defineCommand } from '../../cli/command.js';
+import * as Flags from '@oclif/core/flags';
+import { HandoffCommand } from '../../cli/base-command.js';
+import type { CommandContext, CommandResult } from '../../cli/command.js';
+import { ADDRESSING_FLAGS, JSON_FLAG } from '../../cli/flags.js';
 import { readInput } from '../../cli/input.js';
 import { usage } from '../../errors.js';
-import { ADDRESSING_FLAGS, addressingFrom, JSON_FLAG, stringFlag } from '../../drafts/cli-flags.js';
+import { addressingFrom, stringFlag } from '../../drafts/cli-flags.js';
 import { validateDraft, validateText } from '../../drafts/validate.js';
 import { withAmbiguityRendering } from '../../render/ambiguity.js';
 import { SUBJECT_REJECTED, validationRejection } from '../../render/rejection.js';
 
 const USAGE = 'handoff contract validate [--draft-id ID | --agent-id ID | --file PATH|-] [--consolidation] [--json]';
 
-export default defineCommand({
-  id: 'contract validate',
-  summary: 'Validate a draft or a JSON file without writing',
-  usage: USAGE,
-  description: [
+export default class ContractValidate extends HandoffCommand {
+  static override summary = 'Validate a draft or a JSON file without writing';
+  static override usage = USAGE.replace(/^handoff /, '');
+  static override description = [
     'Judges one envelope with the full verdict and writes nothing: a draft as stored (by --draft-id, --agent-id or',
     'the newest draft), or any JSON text with --file PATH (`-` for stdin). The consolidation mark comes from the',
     "draft's row when there is one, else from --consolidation. finalize checks more than this verdict: the agent_id",
     'against the contract id, a closing state, blind verification, update_contracts and cited receipts.',
-  ].join('\n'),
-  flags: {
+  ].join(' ');
+  static override flags = {
     ...ADDRESSING_FLAGS,
-    file: { type: 'string', valueName: 'PATH', description: 'Validate this JSON file instead of a draft (`-` = stdin)' },
-    consolidation: { type: 'boolean', description: 'Judge the turn as marked consolidation work (closing then needs a full consolidation_report)' },
+    file: Flags.string({ helpValue: 'PATH', description: 'Validate this JSON file instead of a draft (`-` = stdin)' }),
+    consolidation: Flags.boolean({ description: 'Judge the turn as marked consolidation work (closing then needs a full consolidation_report)' }),
     json: JSON_FLAG,
-  },
-  async run(ctx) {
+  };
+  static override examples = [
+    'handoff contract validate --draft-id a0123456789abcdef.0123456789ab',
+    'handoff contract validate --file envelope.json --json',
+  ];
+
+  protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const file = stringFlag(ctx.flags, 'file');
     const consolidation = ctx.flags.consolidation === true;
     if (file !== undefined) {
@@ -43,5 +50,5 @@ export default defineCommand({
       if (verdict.ok) return { json: { status: 'ok', draft_id: draftId }, text: `OK: ${draftId} is valid.` };
       return validationRejection({ subject: { draft_id: draftId }, verdict, header: SUBJECT_REJECTED(`draft ${draftId}`) });
     });
-  },
-});
+  }
+}

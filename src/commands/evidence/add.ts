@@ -1,4 +1,6 @@
-import { defineCommand } from '../../cli/command.js';
+import * as Flags from '@oclif/core/flags';
+import { HandoffCommand } from '../../cli/base-command.js';
+import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { jsonQuote, usage } from '../../errors.js';
 import { EVIDENCE_TYPES, isBlank, isEvidenceType, nonBlankFlag, str } from '../../evidence/flags.js';
 import { checkSlug, workspaceSlug } from '../../evidence/slug.js';
@@ -7,25 +9,28 @@ const USAGE =
   'handoff evidence add --brief NAME --ac AC_ID --type TYPE (--text TEXT | --artifact-file PATH) [--task TASK_ID] [--created-by NAME] [--workspace NAME] [--json]';
 const WS = 'Workspace slug (default: $HANDOFF_WORKSPACE, git top-level or cwd name)';
 
-export default defineCommand({
-  id: 'evidence add',
-  summary: 'Deposit evidence for an acceptance criterion',
-  usage: USAGE,
-  description:
-    'Up to 4096 bytes (UTF-8 text) is stored inline; anything larger or binary is copied to a hashed blob at\n' +
-    '<root>/evidence/<workspace>/<brief>/<ac_id>/<uuid><ext>, whose path --json prints as evidence.artifact_path.',
-  flags: {
-    brief: { type: 'string', description: 'Brief name (safe slug)', valueName: 'NAME' },
-    ac: { type: 'string', description: 'Acceptance criterion id (safe slug; one the brief declares, if it declares any)', valueName: 'AC_ID' },
-    type: { type: 'string', description: `One of ${EVIDENCE_TYPES.join(', ')}`, valueName: 'TYPE' },
-    text: { type: 'string', description: 'The evidence as text (non-blank)', valueName: 'TEXT' },
-    'artifact-file': { type: 'string', description: 'A regular file to copy (never moved or linked)', valueName: 'PATH' },
-    task: { type: 'string', description: 'Opaque task id', valueName: 'TASK_ID' },
-    'created-by': { type: 'string', description: 'Producer label (stored as created_by_agent)', valueName: 'NAME' },
-    workspace: { type: 'string', description: WS, valueName: 'NAME' },
-    json: { type: 'boolean', description: 'Print one JSON object' },
-  },
-  async run(ctx) {
+export default class EvidenceAdd extends HandoffCommand {
+  static override summary = 'Deposit evidence for an acceptance criterion';
+  static override usage = USAGE.replace(/^handoff /, '');
+  static override description = 'Up to 4096 bytes (UTF-8 text) is stored inline; anything larger or binary is copied to a hashed blob at' +
+    '<root>/evidence/<workspace>/<brief>/<ac_id>/<uuid><ext>, whose path --json prints as evidence.artifact_path.';
+  static override flags = {
+    brief: Flags.string({ description: 'Brief name (safe slug)', helpValue: 'NAME' }),
+    ac: Flags.string({ description: 'Acceptance criterion id (safe slug; one the brief declares, if it declares any)', helpValue: 'AC_ID' }),
+    type: Flags.string({ description: `One of ${EVIDENCE_TYPES.join(', ')}`, helpValue: 'TYPE' }),
+    text: Flags.string({ description: 'The evidence as text (non-blank)', helpValue: 'TEXT' }),
+    'artifact-file': Flags.string({ description: 'A regular file to copy (never moved or linked)', helpValue: 'PATH' }),
+    task: Flags.string({ description: 'Opaque task id', helpValue: 'TASK_ID' }),
+    'created-by': Flags.string({ description: 'Producer label (stored as created_by_agent)', helpValue: 'NAME' }),
+    workspace: Flags.string({ description: WS, helpValue: 'NAME' }),
+    json: Flags.boolean({ description: 'Print one JSON object' }),
+  };
+  static override examples = [
+    'handoff evidence add --brief payments --ac AC-1 --type text --text "Replayed POST /payments twice: one charge, same body"',
+    'handoff evidence add --brief payments --ac AC-1 --type file --artifact-file test-output.log --json',
+  ];
+
+  protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const briefFlag = str(ctx.flags.brief);
     const acFlag = str(ctx.flags.ac);
     const type = str(ctx.flags.type);
@@ -50,5 +55,5 @@ export default defineCommand({
     const path = e.artifact_path === null ? '' : ` path=${e.artifact_path}`;
     const line = `Evidence recorded: id=${e.id} brief=${e.brief} ac=${e.ac_id} type=${e.type} storage=${r.storage} size=${e.size_bytes} sha256=${e.sha256.slice(0, 12)}${path}`;
     return { json: { status: 'ok', storage: r.storage, evidence: e }, text: line };
-  },
-});
+  }
+}

@@ -1,12 +1,20 @@
-import { defineCommand } from '../../cli/command.js';
+import * as Flags from '@oclif/core/flags';
+import { HandoffCommand } from '../../cli/base-command.js';
+import type { CommandContext, CommandResult } from '../../cli/command.js';
 
-export default defineCommand({
-  id: 'evidence orphans',
-  summary: 'Find blobs no row references',
-  usage: 'handoff evidence orphans [--json]',
-  description: 'Read-only: lists files below the evidence root that no evidence or receipt row references (kind blob, temp, link,\nother) and rows whose blob is gone. It never deletes anything.',
-  flags: { json: { type: 'boolean', description: 'Print one JSON object' } },
-  async run(ctx) {
+export default class EvidenceOrphans extends HandoffCommand {
+  static override summary = 'Find blobs no row references';
+  static override usage = 'evidence orphans [--json]';
+  static override description = 'Read-only: lists files below the evidence root that no evidence or receipt row references (kind blob, temp, link,\nother) and rows whose blob is gone. It never deletes anything.';
+  static override flags = {
+    json: Flags.boolean({ description: 'Print one JSON object' }),
+  };
+  static override examples = [
+    'handoff evidence orphans',
+    'handoff evidence orphans --json',
+  ];
+
+  protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const { findOrphans } = await import('../../evidence/orphans.js');
     const r = findOrphans(ctx.env, ctx.cwd);
     const lines = [
@@ -15,5 +23,5 @@ export default defineCommand({
       `${r.orphans.length} orphan(s), ${r.missing.length} missing blob(s).`,
     ];
     return { json: { status: 'ok', count: r.orphans.length, orphans: r.orphans, missing: r.missing }, text: lines.join('\n') };
-  },
-});
+  }
+}

@@ -1,20 +1,25 @@
-import { defineCommand } from '../../cli/command.js';
+import * as Flags from '@oclif/core/flags';
+import { HandoffCommand } from '../../cli/base-command.js';
+import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { contractIdFrom } from '../../drafts/cli-flags.js';
 
 const USAGE = 'handoff evidence receipts (--draft-id ID | --contract-id ID) [--json]';
 
-export default defineCommand({
-  id: 'evidence receipts',
-  summary: "List the receipts of a contract's chain",
-  usage: USAGE,
-  description:
-    "Lists every receipt recorded for the contract's whole continuation chain, newest first. Without a store the list is empty.",
-  flags: {
-    'draft-id': { type: 'string', valueName: 'ID', description: 'The contract (draft) id' },
-    'contract-id': { type: 'string', valueName: 'ID', description: 'Same as --draft-id' },
-    json: { type: 'boolean', description: 'Print one JSON object' },
-  },
-  async run(ctx) {
+export default class EvidenceReceipts extends HandoffCommand {
+  static override summary = "List the receipts of a contract's chain";
+  static override usage = USAGE.replace(/^handoff /, '');
+  static override description = "Lists every receipt recorded for the contract's whole continuation chain, newest first. Without a store the list is empty.";
+  static override flags = {
+    'draft-id': Flags.string({ helpValue: 'ID', description: 'The contract (draft) id' }),
+    'contract-id': Flags.string({ helpValue: 'ID', description: 'Same as --draft-id' }),
+    json: Flags.boolean({ description: 'Print one JSON object' }),
+  };
+  static override examples = [
+    'handoff evidence receipts --draft-id a0123456789abcdef.0123456789ab',
+    'handoff evidence receipts --contract-id a0123456789abcdef.0123456789ab --json',
+  ];
+
+  protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const id = contractIdFrom(ctx.flags, 'pass exactly one of --draft-id and --contract-id');
     const { receiptsOfChain } = await import('../../receipts/read.js');
     const { receiptJson } = await import('../../receipts/row.js');
@@ -28,5 +33,5 @@ export default defineCommand({
       json: { status: 'ok', count: rows.length, contract_id: id, receipts: rows.map(receiptJson) },
       text: `${rows.length > 0 ? `${table}\n` : ''}${rows.length} receipt(s).`,
     };
-  },
-});
+  }
+}

@@ -1,34 +1,39 @@
-import { defineCommand } from '../../cli/command.js';
-import { ADDRESSING_FLAGS, addressingFrom, JSON_FLAG } from '../../drafts/cli-flags.js';
-import { briefFlags, commandArgv, runCwd, timeoutMs, TIMEOUT_FLAG, WORKSPACE_FLAG, workspaceFlag } from '../../receipts/options.js';
+import * as Flags from '@oclif/core/flags';
+import { HandoffCommand } from '../../cli/base-command.js';
+import type { CommandContext, CommandResult } from '../../cli/command.js';
+import { ADDRESSING_FLAGS, JSON_FLAG, TIMEOUT_FLAG, WORKSPACE_FLAG } from '../../cli/flags.js';
+import { addressingFrom } from '../../drafts/cli-flags.js';
+import { briefFlags, commandArgv, runCwd, timeoutMs, workspaceFlag } from '../../receipts/options.js';
 
-export default defineCommand({
-  id: 'evidence run',
-  summary: 'Run a command and record an immutable receipt',
-  usage:
-    'handoff evidence run [--draft-id ID | --agent-id ID] [--brief NAME --ac AC_ID] [--timeout SECONDS] [--cwd DIR] [--shell] [--workspace NAME] [--json] -- CMD [ARG ...]',
-  description: [
+export default class EvidenceRun extends HandoffCommand {
+  static override summary = 'Run a command and record an immutable receipt';
+  static override usage = 'evidence run [--draft-id ID | --agent-id ID] [--brief NAME --ac AC_ID] [--timeout SECONDS] [--cwd DIR] [--shell] [--workspace NAME] [--json] -- CMD [ARG ...]';
+  static override description = [
     'Runs CMD itself (argv, no shell; --shell runs one string with /bin/sh -c), stdin from /dev/null, in its own',
     'process group. Its stdout and stderr are passed through (both to stderr under --json) and recorded with their',
     "sha256 in an immutable receipt R-… of the contract's live tip; the command string and a summary line are then",
     'appended to the draft (evidence_report.commands_run / key_outputs). Outcome: exit 0 pass, exit 1 fail, anything',
-    'else unproven. Cite the id in evidence_report.verification.receipt; finalize checks it.',
-    '',
-    "Exit status: once a receipt is recorded, the command's own status (124 timeout, 128+n signal n, 127 not",
+    'else unproven. Cite the id in evidence_report.verification.receipt; finalize checks it.\n\n' +
+      "Exit status: once a receipt is recorded, the command's own status (124 timeout, 128+n signal n, 127 not",
     'started; 4 DRAFT_APPEND_FAILED when the draft append failed). Before that, the table below.',
-  ].join('\n'),
-  passthrough: true,
-  flags: {
+  ].join(' ');
+  static override passthrough = true;
+  static override flags = {
     ...ADDRESSING_FLAGS,
-    brief: { type: 'string', valueName: 'NAME', description: 'Also record each non-empty output stream as evidence of this brief (with --ac)' },
-    ac: { type: 'string', valueName: 'AC_ID', description: 'The acceptance criterion of --brief the output is evidence for' },
+    brief: Flags.string({ helpValue: 'NAME', description: 'Also record each non-empty output stream as evidence of this brief (with --ac)' }),
+    ac: Flags.string({ helpValue: 'AC_ID', description: 'The acceptance criterion of --brief the output is evidence for' }),
     timeout: TIMEOUT_FLAG,
-    cwd: { type: 'string', valueName: 'DIR', description: 'Run the command in this existing directory (default: the current one)' },
-    shell: { type: 'boolean', description: 'Run the one argument after -- with /bin/sh -c' },
+    cwd: Flags.string({ helpValue: 'DIR', description: 'Run the command in this existing directory (default: the current one)' }),
+    shell: Flags.boolean({ description: 'Run the one argument after -- with /bin/sh -c' }),
     workspace: WORKSPACE_FLAG,
     json: JSON_FLAG,
-  },
-  async run(ctx) {
+  };
+  static override examples = [
+    'handoff evidence run --draft-id a0123456789abcdef.0123456789ab -- npm test',
+    'handoff evidence run --draft-id a0123456789abcdef.0123456789ab --brief payments --ac AC-1 --shell -- "npm test 2>&1 | tail -n 20"',
+  ];
+
+  protected async perform(ctx: CommandContext): Promise<CommandResult> {
     // Step 1: every flag and id before any file or store access.
     const addressing = addressingFrom(ctx.flags);
     const shell = ctx.flags.shell === true;
@@ -48,5 +53,5 @@ export default defineCommand({
     const { withLineDiscipline } = await import('../../receipts/sinks.js');
     const { evidenceRun } = await import('../../receipts/run-service.js');
     return withLineDiscipline(ctx.json, ctx.notice, (sinks, notice) => withAmbiguityRendering(() => evidenceRun({ ...request, sinks, notice })));
-  },
-});
+  }
+}

@@ -1,21 +1,29 @@
-import { defineCommand } from '../../cli/command.js';
+import * as Args from '@oclif/core/args';
+import * as Flags from '@oclif/core/flags';
+import { HandoffCommand } from '../../cli/base-command.js';
+import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { EXIT } from '../../errors.js';
 import { parseShowId } from '../../evidence/flags.js';
 
-export default defineCommand({
-  id: 'evidence show',
-  summary: 'Show (and verify) one evidence row or receipt',
-  usage: 'handoff evidence show ID [--verify] [--json]',
-  description:
-    'ID is an evidence id (a positive integer) or a receipt id (R- and 16 lowercase hex). --verify recomputes the sha256\n' +
-    'of the stored payload; a missing or altered payload is EVIDENCE_HASH_MISMATCH (exit 1): --json still prints the\n' +
-    'object (status rejected); human mode prints only the Rejected: line on stderr.',
-  flags: {
-    verify: { type: 'boolean', description: 'Recompute the sha256 of the stored payload' },
-    json: { type: 'boolean', description: 'Print one JSON object' },
-  },
-  args: [{ name: 'ID', required: true, description: 'Evidence id or receipt id (R-…)' }],
-  async run(ctx) {
+export default class EvidenceShow extends HandoffCommand {
+  static override summary = 'Show (and verify) one evidence row or receipt';
+  static override usage = 'evidence show ID [--verify] [--json]';
+  static override description = 'ID is an evidence id (a positive integer) or a receipt id (R- and 16 lowercase hex). --verify recomputes the sha256' +
+    'of the stored payload; a missing or altered payload is EVIDENCE_HASH_MISMATCH (exit 1): --json still prints the' +
+    'object (status rejected); human mode prints only the Rejected: line on stderr.';
+  static override flags = {
+    verify: Flags.boolean({ description: 'Recompute the sha256 of the stored payload' }),
+    json: Flags.boolean({ description: 'Print one JSON object' }),
+  };
+  static override args = {
+    ID: Args.string({ required: true, description: 'Evidence id or receipt id (R-…)', ignoreStdin: true }),
+  };
+  static override examples = [
+    'handoff evidence show 1 --verify',
+    'handoff evidence show R-0123456789abcdef --json',
+  ];
+
+  protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const id = parseShowId(ctx.args.ID ?? '');
     if (id.kind === 'receipt') {
       // The receipt form belongs to the receipts module (receipts.md §5): ctx.args.ID is the checked receipt id.
@@ -36,9 +44,8 @@ export default defineCommand({
       json: { status: 'rejected', code: 'EVIDENCE_HASH_MISMATCH', error, ...r },
       errText: `Rejected: ${error}`,
     };
-  },
-});
-
+  }
+}
 function extra(r: { verified?: boolean; actual_sha256?: string | null }): Record<string, unknown> {
   return r.verified === undefined ? {} : { verified: r.verified, actual_sha256: r.actual_sha256 };
 }

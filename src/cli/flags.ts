@@ -1,0 +1,27 @@
+/** oclif flag definitions shared by several verbs (the checks of their values live with the services). */
+import * as Flags from '@oclif/core/flags';
+import { DEFAULT_TIMEOUT_SEC, MAX_TIMEOUT_SEC } from '../receipts/options.js';
+
+export const DRAFT_ID_FLAG = Flags.string({
+  helpValue: 'ID',
+  description: 'The draft (= contract) id printed by init or dispatch; exact, never a pattern',
+});
+
+export const AGENT_ID_FLAG = Flags.string({
+  helpValue: 'ID',
+  description: "Pick this agent's draft (an exact agent id, never a glob)",
+});
+
+export const JSON_FLAG = Flags.boolean({ description: 'Print exactly one JSON object on stdout' });
+
+export const ADDRESSING_FLAGS = { 'draft-id': DRAFT_ID_FLAG, 'agent-id': AGENT_ID_FLAG };
+
+export const TIMEOUT_FLAG = Flags.string({
+  helpValue: 'SECONDS',
+  description: `Kill the command's process group after this many seconds (TERM, then KILL after 5 s); 1..${MAX_TIMEOUT_SEC}, default ${DEFAULT_TIMEOUT_SEC}`,
+});
+
+export const WORKSPACE_FLAG = Flags.string({
+  helpValue: 'NAME',
+  description: 'Workspace slug (names the blob folder); default $HANDOFF_WORKSPACE, else the git top-level folder name',
+});

@@ -1,0 +1,78 @@
+/**
+ * Where a verb's result or failure becomes bytes (architecture.md "Commands"): JSON mode prints one object on stdout;
+ * human mode prints text on stdout and failures as one line on stderr, ending in the code. Hook verbs (failOpen)
+ * turn every failure of their own into exit 1 ("stop not gated"), never the blocking exit 2.
+ */
+import { EXIT, isHandoffError, type HandoffError } from '../errors.js';
+import { paint } from '../render/colour.js';
+import type { CommandResult } from './command.js';
+
+export interface Output {
+  exit: number;
+  stdout?: string;
+  stderr?: string;
+}
+
+/** What the renderers need to know about the verb (absent when the failure came before a verb was found). */
+export interface VerbInfo {
+  id: string;
+  usage: string;
+  failOpen: boolean;
+}
+
+export function resultOutput(result: CommandResult, json: boolean): Output {
+  const exit = result.exit ?? EXIT.OK;
+  if (json) return { exit, stdout: result.json ? `${JSON.stringify(result.json)}\n` : undefined };
+  return { exit, stdout: withNewline(result.text), stderr: withNewline(result.errText) };
+}
+
+function withNewline(text: string | undefined): string | undefined {
+  if (text === undefined || text === '') return undefined;
+  return text.endsWith('\n') ? text : `${text}\n`;
+}
+
+export function errorOutput(e: unknown, json: boolean, verb: VerbInfo | undefined): Output {
+  const failOpen = verb?.failOpen === true;
+  if (!isHandoffError(e)) {
+    const err = e as Error;
+    const message = oneLine(`internal error: ${err?.message ?? String(e)}`);
+    const debug = process.env.HANDOFF_DEBUG === '1' && err?.stack ? `${err.stack}\n` : '';
+    if (json && !failOpen) {
+      return { exit: EXIT.INTERNAL, stdout: `${JSON.stringify({ status: 'error', code: 'INTERNAL', error: message })}\n`, stderr: debug || undefined };
+    }
+    const prefix = failOpen && verb ? `handoff ${verb.id}: ` : 'Error: ';
+    return { exit: EXIT.INTERNAL, stderr: `${prefix}${message}\n${debug}` };
+  }
+  const message = messageOf(e, verb);
+  if (failOpen && verb) {
+    // Hook semantics: exit 2 would block the agent, so every problem of the gate itself fails open with exit 1.
+    const exit = e.exit === EXIT.INTERNAL ? EXIT.INTERNAL : EXIT.REJECTED;
+    const stdout = json ? `${JSON.stringify({ status: 'error', code: e.code, error: message, ...e.data })}\n` : undefined;
+    return { exit, stdout, stderr: `handoff ${verb.id}: ${message}; stop not gated\n` };
+  }
+  if (json) return { exit: e.exit, stdout: `${JSON.stringify({ status: e.status, code: e.code, error: message, ...e.data })}\n` };
+  // The code ends the human line too, so an agent reading stderr can look it up in docs/errors.md.
+  const label = e.status === 'rejected' ? 'Rejected' : 'Error';
+  return { exit: e.exit, stderr: `${label}: ${message} [${e.code}]\n` };
+}
+
+/** One line: the message, its hint as the next sentence, and for a usage error the verb's usage line. */
+function messageOf(e: HandoffError, verb: VerbInfo | undefined): string {
+  const parts = [e.message];
+  if (e.hint) parts.push(e.hint);
+  if (e.code === 'USAGE' && verb) parts.push(`Usage: ${verb.usage}`);
+  return parts.map((p) => oneLine(p).trim()).filter((p) => p !== '').reduce((acc, p) => `${sentence(acc)} ${p}`);
+}
+
+/** Ends a sentence with a period unless it already ends with punctuation. */
+const sentence = (text: string): string => (/[.!?:;]$/.test(text) ? text : `${text}.`);
+
+/** Folds every line break (and the blanks around it) into one space: a message is always one line. */
+export const oneLine = (text: string): string => text.replace(/\s*(?:\r\n|\r|\n|\u2028|\u2029)\s*/g, ' ').trim();
+
+/** Writes an output, coloured per stream at the given levels (0: plain), and sets the exit code. */
+export function finish(out: Output, levels: { stdout: 0 | 1 | 2 | 3; stderr: 0 | 1 | 2 | 3 }): void {
+  if (out.stdout !== undefined) process.stdout.write(paint(out.stdout, 'stdout', levels.stdout));
+  if (out.stderr !== undefined) process.stderr.write(paint(out.stderr, 'stderr', levels.stderr));
+  process.exitCode = out.exit;
+}

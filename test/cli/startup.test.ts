@@ -1,0 +1,87 @@
+/**
+ * The fast-start recipe's safety (amendments-2.md §S2): the build's oclif patches fail loudly when their text is
+ * gone, and the V8 code cache only ever saves time: a missing, corrupt or unwritable cache never changes a result.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { REPO, tempHome } from '../helpers/cli.js';
+
+const patches = (await import(pathToFileURL(join(REPO, 'scripts', 'bundle', 'oclif-patches.mjs')).href)) as {
+  PATCHED_FILES: string[];
+  patchOclifSource(file: string, source: string): string;
+};
+const OCLIF_LIB = join(createRequire(import.meta.url).resolve('@oclif/core/package.json'), '..', 'lib');
+
+describe('build-time patches of @oclif/core', () => {
+  it.each(patches.PATCHED_FILES)('%s: applies to the installed oclif and changes it', (file) => {
+    const source = readFileSync(join(OCLIF_LIB, file), 'utf8');
+    const patched = patches.patchOclifSource(file, source);
+    expect(patched).not.toBe(source);
+  });
+
+  it.each(patches.PATCHED_FILES)('%s: the build fails when the expected text is gone', (file) => {
+    const source = readFileSync(join(OCLIF_LIB, file), 'utf8');
+    // An oclif release that rewrote the line: every character of the expected text is still there, but not in order.
+    const mangled = source.replace(/localeCompare|termwidth\(process\.stdout\)|require\("node:(child_process|readline|perf_hooks)"\)/g, (m) => `${m} `);
+    expect(() => patches.patchOclifSource(file, mangled)).toThrow(/^build: .*@oclif\/core\/lib\//);
+  });
+});
+
+/** A copy of the installed package (bin, bundle, manifest, package.json; node_modules and migrations linked). */
+function packageCopy(): string {
+  const root = tempHome('handoff-pkg-');
+  mkdirSync(join(root, 'bin'));
+  mkdirSync(join(root, 'dist', 'cli'), { recursive: true });
+  for (const f of ['bin/run.js', 'bin/package.json', 'dist/cli/handoff.cjs', 'package.json', 'oclif.manifest.json']) copyFileSync(join(REPO, f), join(root, f));
+  symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'));
+  symlinkSync(join(REPO, 'migrations'), join(root, 'migrations'));
+  return root;
+}
+
+function runFrom(root: string, args: string[]) {
+  const home = tempHome();
+  const env: NodeJS.ProcessEnv = { ...process.env, HANDOFF_HOME: home, NO_COLOR: '1' };
+  delete env.HANDOFF_DB;
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'run.js'), ...args], { env, cwd: home, encoding: 'utf8', input: '' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('the V8 code cache beside the bundle', () => {
+  const cacheOf = (root: string): string => join(root, 'dist', 'cli', 'handoff.cjs.cache');
+
+  it('the build wrote one', () => {
+    expect(statSync(join(REPO, 'dist', 'cli', 'handoff.cjs.cache')).size).toBeGreaterThan(10_000);
+  });
+
+  it('a missing cache is written by the first call, and the call works the same', () => {
+    const root = packageCopy();
+    expect(existsSync(cacheOf(root))).toBe(false);
+    const r = runFrom(root, ['contract', 'init', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ status: 'ok' });
+    expect(statSync(cacheOf(root)).size).toBeGreaterThan(10_000);
+  });
+
+  it('a corrupt cache is ignored and replaced', () => {
+    const root = packageCopy();
+    writeFileSync(cacheOf(root), 'not a V8 code cache');
+    const r = runFrom(root, ['contract', 'init', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(readFileSync(cacheOf(root), 'utf8')).not.toBe('not a V8 code cache');
+  });
+
+  it('a cache that cannot be read or written (a folder in its place, as on a read-only install) costs nothing but time', () => {
+    const root = packageCopy();
+    mkdirSync(cacheOf(root));
+    const r = runFrom(root, ['contract', 'init', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toMatchObject({ status: 'ok' });
+    expect(statSync(cacheOf(root)).isDirectory()).toBe(true);
+  });
+});
