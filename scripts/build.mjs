@@ -19,7 +19,9 @@ await esbuild.build({
   platform: 'node',
   target: 'node20',
   format: 'cjs',
-  external: ['better-sqlite3'],
+  // Native or optional at run time: required from node_modules only when a verb opens that store. `pg` loads only
+  // with HANDOFF_STORE_URL set (src/store/pg-driver.ts); bundling it would not make it lazier, only the bundle larger.
+  external: ['better-sqlite3', 'pg'],
   // The bundle sits at dist/cli/, the same depth as every emitted module, so `new URL('../../x', import.meta.url)`
   // resolves to the same place in both builds.
   banner: { js: "const __bundle_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
