@@ -6,7 +6,7 @@
  */
 import { chainBroken, chainTooLong, MAX_CHAIN_ROWS } from './chain.js';
 import type { BirthRow } from './dispatch-rows.js';
-import type { FinalRow } from './finalize-row.js';
+import { FINAL_ROW_MERGE, type FinalRow } from './finalize-row.js';
 import type { HandoffFilters } from './handoff-list.js';
 import { toHandoffRow, type HandoffRow } from './handoff-row.js';
 import type { MirrorOutcome } from './handoffs.js';
@@ -26,29 +26,19 @@ export const getById = async (run: Run, id: number): Promise<HandoffRow | undefi
 /** Rows of a recursive walk without the walk's own `hop` column. */
 const stripHop = (rows: Raw[]): HandoffRow[] => rows.map(({ hop: _hop, ...rest }) => toHandoffRow(rest));
 
-/** The links after `row`, in order, up to one past the legal length (so a too-long chain is seen as such). */
-async function linksAfter(run: Run, row: HandoffRow): Promise<HandoffRow[]> {
+/**
+ * The rows one way along a chain from `from`, nearest first, up to one past the legal length (so a too-long chain is
+ * seen as such; a loop repeats until then). `next`: the links that continue a row; `back`: the rows a row continues.
+ */
+async function walk(run: Run, from: number, way: 'next' | 'back'): Promise<HandoffRow[]> {
+  const [first, step] = way === 'next' ? ['h.continues_handoff_id = $1', 'h.continues_handoff_id = w.id'] : ['h.id = $1', 'h.id = w.continues_handoff_id'];
   const { rows } = await run(
-    `WITH RECURSIVE fwd AS (
-       SELECT h.*, 1 AS hop FROM handoffs h WHERE h.continues_handoff_id = $1
+    `WITH RECURSIVE w AS (
+       SELECT h.*, 1 AS hop FROM handoffs h WHERE ${first}
        UNION ALL
-       SELECT h.*, f.hop + 1 FROM fwd f JOIN handoffs h ON h.continues_handoff_id = f.id WHERE f.hop <= $2
-     ) SELECT * FROM fwd ORDER BY hop`,
-    [row.id, MAX_CHAIN_ROWS],
-  );
-  return stripHop(rows);
-}
-
-/** The ancestors of `row`, nearest first, up to one past the legal length. */
-async function ancestorsOf(run: Run, row: HandoffRow): Promise<HandoffRow[]> {
-  if (row.continues_handoff_id === null) return [];
-  const { rows } = await run(
-    `WITH RECURSIVE back AS (
-       SELECT h.*, 1 AS hop FROM handoffs h WHERE h.id = $1
-       UNION ALL
-       SELECT h.*, b.hop + 1 FROM back b JOIN handoffs h ON h.id = b.continues_handoff_id WHERE b.hop <= $2
-     ) SELECT * FROM back ORDER BY hop`,
-    [row.continues_handoff_id, MAX_CHAIN_ROWS],
+       SELECT h.*, w.hop + 1 FROM w JOIN handoffs h ON ${step} WHERE w.hop <= $2
+     ) SELECT * FROM w ORDER BY hop`,
+    [from, MAX_CHAIN_ROWS],
   );
   return stripHop(rows);
 }
@@ -75,9 +65,10 @@ function judge(row: HandoffRow, steps: HandoffRow[], needsParent: boolean): Hand
   }
 }
 
-export const followChain = async (run: Run, row: HandoffRow): Promise<HandoffRow[]> => judge(row, await linksAfter(run, row), false);
+export const followChain = async (run: Run, row: HandoffRow): Promise<HandoffRow[]> => judge(row, await walk(run, row.id, 'next'), false);
 
-export const walkBack = async (run: Run, row: HandoffRow): Promise<HandoffRow[]> => judge(row, await ancestorsOf(run, row), true);
+export const walkBack = async (run: Run, row: HandoffRow): Promise<HandoffRow[]> =>
+  judge(row, row.continues_handoff_id === null ? [] : await walk(run, row.continues_handoff_id, 'back'), true);
 
 export async function spentProbe(run: Run, contractIds: readonly string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
@@ -173,14 +164,7 @@ export async function upsertFinalRow(run: Run, r: Omit<FinalRow, 'now'>): Promis
     `INSERT INTO handoffs (contract_id, agent_id, workspace, agent_state, cut_reason, raw_handoff_json,
                            plan_task_id, created_at, updated_at)
      VALUES ($1, $2, $3, $4, NULL, $5, $6, handoff_now(), handoff_now())
-     ON CONFLICT (contract_id) DO UPDATE SET
-       agent_state      = excluded.agent_state,
-       cut_reason       = NULL,
-       raw_handoff_json = excluded.raw_handoff_json,
-       plan_task_id     = COALESCE(handoffs.plan_task_id, excluded.plan_task_id),
-       updated_at       = excluded.updated_at
-     WHERE handoffs.agent_state <> 'COMPLETE'
-     RETURNING id`,
+     ${FINAL_ROW_MERGE}`,
     [r.contract_id, r.agent_id, r.workspace, r.agent_state, r.json, r.plan_task_id],
   );
   return rows[0]?.id;

@@ -1,7 +1,7 @@
 /**
  * The schema's own rules on both backends (store-and-finalize.md §4; amendments-2.md §P3): row invariants,
  * write-once COMPLETE, frozen and set-once columns, immutable receipts, approval transitions and immutable columns,
- * one continuation link per row. Each rule is hit with raw SQL past the interface (the store itself must refuse),
+ * one continuation link per row, evidence checks. (Ported from the SQLite-only test/store/triggers.test.ts.) Each rule is hit with raw SQL past the interface (the store itself must refuse),
  * and the interface's writes are checked to respect it.
  */
 import { describe, expect, it } from 'vitest';
@@ -219,6 +219,22 @@ describe.each(BACKENDS)('$name: receipts and approvals', (b) => {
       await refused(f.exec(`UPDATE approvals SET ${set}`), /immutable/);
     }
     expect(await f.all('SELECT id, status, exact_content FROM approvals')).toEqual([{ id: 'P-1', status: 'revoked', exact_content: 'c' }]);
+  });
+
+  it('evidence: exactly one of text and artifact_path; a lowercase hex sha256; a receipt_id must exist', async () => {
+    const f = await b.fresh();
+    await (await f.writer()).close();
+    await f.exec("INSERT INTO briefs (workspace, name) VALUES ('ws', 'b')");
+    const ev = (cols: string, vals: string, sha = 'a'.repeat(64)): Promise<void> =>
+      f.exec(`INSERT INTO evidence (brief_id, ac_id, type, size_bytes, sha256, ${cols}) VALUES (1, 'AC-1', 'text', 1, '${sha}', ${vals})`);
+    await ev('text', "'x'");
+    await refused(ev('text, artifact_path', "'x', '/p'"));
+    await refused(ev('task_id', "'t'"));
+    await refused(ev('text, receipt_id', "'x', 'R-0000000000000000'"));
+    await refused(ev('text', "'x'", 'A'.repeat(64)));
+    await refused(ev('text', "'x'", 'a'.repeat(63)));
+    await refused(f.exec("INSERT INTO evidence (brief_id, ac_id, type, size_bytes, sha256, text) VALUES (1, 'AC-1', 'photo', 1, 'x', 'x')"));
+    expect(await f.all('SELECT text FROM evidence')).toEqual([{ text: 'x' }]);
   });
 
   it('briefs and acceptance criteria are unique ignoring ASCII case only', async () => {
