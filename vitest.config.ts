@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // pg-global-setup first: it needs the machine's temp folder, before global-setup.ts points TMPDIR elsewhere.
+    // pg-global-setup first: its server's temp folder goes in the machine's temp folder, not the suite's private one.
     globalSetup: ['test/helpers/pg-global-setup.ts', 'test/helpers/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,

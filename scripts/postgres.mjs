@@ -1,13 +1,17 @@
-// npm run postgres [-- --dir FOLDER]: a PostgreSQL server in the foreground (amendments-2.md §P5). Prints the
-// HANDOFF_STORE_URL of its `handoff` database (created if absent) and runs until Ctrl-C or SIGTERM, then stops the
-// server and removes its temp folder. With --dir, the cluster is kept in FOLDER and reused by the next start.
+// npm run postgres [-- --dir FOLDER] [--setting NAME=VALUE …] [--attached]: a PostgreSQL server in the foreground
+// (amendments-2.md §P5). Prints the HANDOFF_STORE_URL of its `handoff` database (created if absent) and runs until
+// Ctrl-C or SIGTERM (with --attached: also until its stdin closes, so a parent that dies takes the server along),
+// then stops the server and removes its temp folder. With --dir, the cluster is kept in FOLDER and reused.
+// The test suite's global setup runs this script as a child process (test/helpers/pg-global-setup.ts).
 import { setInterval } from 'node:timers';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { startServer } from './pg-server.mjs';
 
-const { values } = parseArgs({ options: { dir: { type: 'string' } } });
-const server = await startServer({ dir: values.dir });
+const { values } = parseArgs({
+  options: { dir: { type: 'string' }, setting: { type: 'string', multiple: true }, attached: { type: 'boolean' } },
+});
+const server = await startServer({ dir: values.dir, settings: values.setting ?? [] });
 try {
   const client = new pg.Client({ connectionString: server.url() });
   await client.connect();
@@ -19,22 +23,27 @@ try {
   throw e;
 }
 
-console.log(`HANDOFF_STORE_URL=${server.url('handoff')}`);
-console.log(`# PostgreSQL on 127.0.0.1:${server.port}, data in ${server.dir}${values.dir ? '' : ' (removed on exit)'}; Ctrl-C stops it.`);
-
 let stopping = false;
-const stop = (signal) => {
+const stop = (why) => {
   if (stopping) return;
   stopping = true;
   server.stop().then(
     () => process.exit(0),
     (e) => {
-      console.error(`stopping the server after ${signal} failed: ${e instanceof Error ? e.message : String(e)}`);
+      console.error(`stopping the server after ${why} failed: ${e instanceof Error ? e.message : String(e)}`);
       process.exit(1);
     },
   );
 };
 process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGTERM', () => stop('SIGTERM'));
-// Keep the event loop alive until a signal arrives.
+if (values.attached) {
+  process.stdin.on('end', () => stop('the end of stdin'));
+  process.stdin.on('error', () => stop('an error on stdin'));
+  process.stdin.resume();
+}
+// Keep the event loop alive until one of those arrives.
 setInterval(() => undefined, 1 << 30);
+
+console.log(`HANDOFF_STORE_URL=${server.url('handoff')}`);
+console.log(`# PostgreSQL on 127.0.0.1:${server.port}, data in ${server.dir}${values.dir ? '' : ' (removed on exit)'}; Ctrl-C stops it.`);
