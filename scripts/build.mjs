@@ -41,7 +41,8 @@ const result = await esbuild.build({
   platform: 'node',
   target: 'node20',
   format: 'cjs',
-  // Native and server-only modules are required from node_modules at run time, only by the verbs that need them.
+  // Native or optional at run time: required from node_modules only when a verb opens that store. `pg` loads only
+  // with HANDOFF_STORE_URL set (src/store/pg-driver.ts); bundling it would not make it lazier, only the bundle larger.
   external: ['better-sqlite3', 'pg', 'pg-native'],
   // The bundle sits at dist/cli/, the same depth as every emitted module, so `new URL('../../x', import.meta.url)`
   // resolves to the same place in both builds.
