@@ -26,7 +26,7 @@ process.on('exit', () => fs.writeFileSync(process.env.LOAD_LOG, JSON.stringify({
 `;
 
 /** Runs node with the load-recording hook; what it required and what stayed in require.cache. */
-function recordLoads(args: string[], env: NodeJS.ProcessEnv): { status: number | null; stdout: string; requests: string[]; pg: boolean; sqlite: boolean } {
+function recordLoads(args: string[], env: NodeJS.ProcessEnv): { status: number | null; stdout: string; requests: string[]; cache: string[]; pg: boolean; sqlite: boolean } {
   const dir = mkdtempSync(join(tmpdir(), 'handoff-loads-'));
   const hook = join(dir, 'hook.cjs');
   writeFileSync(hook, HOOK);
@@ -34,7 +34,7 @@ function recordLoads(args: string[], env: NodeJS.ProcessEnv): { status: number |
   const r = spawnSync(process.execPath, ['--require', hook, ...args], { env: { ...env, LOAD_LOG: log, NO_COLOR: '1' }, encoding: 'utf8' });
   const seen = JSON.parse(readFileSync(log, 'utf8')) as { requests: string[]; cache: string[] };
   const has = (name: string): boolean => seen.requests.includes(name) || seen.cache.some((p) => p.includes(`${sep}node_modules${sep}${name}${sep}`));
-  return { status: r.status, stdout: r.stdout, requests: seen.requests, pg: has('pg'), sqlite: has('better-sqlite3') };
+  return { status: r.status, stdout: r.stdout, requests: seen.requests, cache: seen.cache, pg: has('pg'), sqlite: has('better-sqlite3') };
 }
 
 const baseEnv = (home: string): NodeJS.ProcessEnv => {
@@ -51,7 +51,8 @@ describe('pg loads only when HANDOFF_STORE_URL selects PostgreSQL', () => {
     const bin = join(REPO, 'bin', 'run.js');
     const init = recordLoads([bin, 'contract', 'init', '--agent-id', 'a0123456789abcdef', '--json'], env);
     expect(init.status).toBe(0);
-    expect(init.requests, 'the hook saw the CLI bundle load').toContain('../dist/cli/handoff.cjs');
+    // bin/run.js compiles the bundle itself (vm.Script with its code cache) and registers it in require.cache.
+    expect(init.cache, 'the hook saw the CLI bundle load').toContain(join(REPO, 'dist', 'cli', 'handoff.cjs'));
     const draft = (JSON.parse(init.stdout) as { draft_id: string }).draft_id;
     for (const args of [
       ['contract', 'set', '--draft-id', draft, 'agent_status.next_action', 'write the tests', '--json'],
