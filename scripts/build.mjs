@@ -4,6 +4,8 @@
 // 2. esbuild bundles the CLI into one CommonJS file, dist/cli/handoff.cjs. Every call is a fresh process, and
 //    Node 20 loads one CommonJS file far faster than ~100 small ES modules (measured: 1.29x vs 1.59x `node -e 0`
 //    for `contract set`), so the executable runs the bundle. Verb modules stay lazy inside it.
+// 3. schemas/envelope.schema.json is generated from the envelope's zod declaration (scripts/gen-envelope-schema.mjs,
+//    which reads tsc's output, so only after a clean tsc).
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 
@@ -28,4 +30,6 @@ await esbuild.build({
   minifySyntax: true,
   logLevel: 'warning',
 });
-process.exit(r.status ?? 1);
+if (r.status !== 0) process.exit(r.status ?? 1);
+const gen = spawnSync(process.execPath, [new URL('./gen-envelope-schema.mjs', import.meta.url).pathname], { stdio: 'inherit' });
+process.exit(gen.status ?? 1);
