@@ -3,6 +3,7 @@
  * with a damaged column: the same fallback as before, never a crash.
  */
 import { describe, expect, it } from 'vitest';
+import type { ZodMiniType } from 'zod/mini';
 import { materializeFromRow } from '../../src/drafts/target.js';
 import { writableSections } from '../../src/finalize/update-contracts.js';
 import { receiptJson, type ReceiptRow } from '../../src/receipts/row.js';
@@ -14,6 +15,7 @@ import {
   jsonColumn,
   readStoredJson,
   stringListColumn,
+  type StoredColumn,
 } from '../../src/store/stored-json.js';
 
 const ID = 'a0123456789abcdef.0123456789ab';
@@ -24,7 +26,8 @@ describe('readStoredJson', () => {
     ['not JSON', '{"a":'],
     ['empty text', ''],
   ])('%s reads as undefined for every column', (_name, text) => {
-    for (const column of [stringListColumn, acceptanceColumn, argvColumn, envelopeColumn, jsonColumn]) {
+    const columns: StoredColumn<ZodMiniType>[] = [stringListColumn, acceptanceColumn, argvColumn, envelopeColumn, jsonColumn];
+    for (const column of columns) {
       expect(readStoredJson(text, column)).toBeUndefined();
     }
   });
