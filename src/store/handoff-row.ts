@@ -44,7 +44,6 @@ export function toHandoffRow(raw: Record<string, unknown>): HandoffRow {
   return row;
 }
 
-
 /**
  * A row as exposed in JSON (§9): every column except `raw_handoff_json`; flags as booleans; `*_json` columns parsed
  * under their name without `_json`; `envelope` (the parsed `raw_handoff_json`) only when asked.
