@@ -6,12 +6,12 @@
  */
 import type { ZodMiniType } from 'zod/mini';
 import {
+  AGENT_ID_RE,
   AGENT_STATES,
   COMMIT_RE,
   OWNERSHIP_ASSESSMENTS,
   PHASES,
   RECEIPT_ID_RE,
-  AGENT_ID_RE,
   SEVERITIES,
   type AgentState,
 } from './patterns.js';
@@ -41,7 +41,6 @@ export {
   type AgentState,
 } from './patterns.js';
 export type { AgentStatus, DeclaredType, Envelope, EvidenceReport, FailureReport, FileReference, Verification } from './schema.js';
-
 
 const keysOf = <S extends object>(shape: S): (keyof S & string)[] => Object.keys(shape) as (keyof S & string)[];
 
