@@ -48,5 +48,11 @@ export function patchOclifSource(file, source) {
   return out;
 }
 
+/** The texts a file's patches expect to find (tests break each one to see the build refuse). */
+export const expectedTexts = (file) => [
+  ...(PATCHES[file] ?? []).map(([from]) => from),
+  ...(LAZY_BUILTINS[file] === undefined ? [] : [`require("${LAZY_BUILTINS[file]}");`]),
+];
+
 /** Every file that has a patch: the build checks that each was part of the bundle. */
 export const PATCHED_FILES = [...Object.keys(PATCHES), ...Object.keys(LAZY_BUILTINS)];
