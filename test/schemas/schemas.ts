@@ -38,14 +38,17 @@ export const RESULT_SCHEMAS: readonly string[] = [...SCHEMAS.keys()].filter((n) 
 
 const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
 for (const doc of SCHEMAS.values()) ajv.addSchema(doc);
+/** The published envelope schema, to check envelopes that outputs carry (view, list --with-envelope). */
+const ENVELOPE = 'envelope';
+ajv.addSchema(JSON.parse(readFileSync(join(REPO, 'schemas', 'envelope.schema.json'), 'utf8')) as object, ENVELOPE);
 
 export function validatorFor(name: string): ValidateFunction {
-  const v = ajv.getSchema(`${name}${SUFFIX}`);
+  const v = ajv.getSchema(name === ENVELOPE ? ENVELOPE : `${name}${SUFFIX}`);
   if (v === undefined) throw new Error(`no schema file schemas/results/${name}${SUFFIX}`);
   return v;
 }
 
-/** Whether `value` matches schema `name`, with ajv's errors as text for the failure message. */
+/** Whether `value` matches schema `name` (or `envelope`), with ajv's errors as text for the failure message. */
 export function check(name: string, value: unknown): { ok: boolean; why: string } {
   const v = validatorFor(name);
   const ok = v(value);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { envelopeIn, mintDraft, prefix, readDraftFile, writeDraft } from '../../cli/store-fixtures.js';
 import type { ResultCase } from '../case.js';
+import { check } from '../schemas.js';
 import { ambiguousCase, closedContract, dispatched, hf, newDraft, ok, removeDraftFile } from './setup.js';
 
 const set = (home: string, id: string, field: string, value: string) => hf(home, ['contract', 'set', field, value, '--draft-id', id, '--json']);
@@ -211,7 +212,10 @@ export const DRAFT_CASES: ResultCase[] = [
     name: 'the draft as stored',
     exit: 0,
     produce: (home) => hf(home, ['contract', 'view', '--draft-id', newDraft(home), '--json']),
-    expect: (j) => expect([j.envelope_source, j.envelope.agent_status.agent_state]).toEqual(['draft', 'IN_PROGRESS']),
+    expect: (j) => {
+      expect([j.envelope_source, j.envelope.agent_status.agent_state]).toEqual(['draft', 'IN_PROGRESS']);
+      expect(check('envelope', j.envelope).why).toBe('');
+    },
     wrong: {
       'row fields on a draft': (j) => ({ ...j, handoff_id: 1, agent_state: 'COMPLETE', cut_reason: null }),
       'an envelope that is not an object': (j) => ({ ...j, envelope: [] }),
@@ -239,7 +243,10 @@ export const DRAFT_CASES: ResultCase[] = [
       removeDraftFile(home, id);
       return hf(home, ['contract', 'view', '--draft-id', id, '--json']);
     },
-    expect: (j) => expect([j.envelope_source, j.agent_state, j.cut_reason]).toEqual(['row', 'COMPLETE', null]),
+    expect: (j) => {
+      expect([j.envelope_source, j.agent_state, j.cut_reason]).toEqual(['row', 'COMPLETE', null]);
+      expect(check('envelope', j.envelope).why).toBe('');
+    },
     wrong: {
       'a row source without its handoff_id': ({ handoff_id: _h, ...j }) => j,
       'a closed row with a cut_reason': (j) => ({ ...j, cut_reason: 'never_finalized' }),

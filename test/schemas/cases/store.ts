@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { envelopeIn, mintDraft, prefix, writeDraft } from '../../cli/store-fixtures.js';
 import type { ResultCase } from '../case.js';
+import { check } from '../schemas.js';
 import { ambiguousCase, closedContract, closePatch, dispatched, fillClose, hf, newDraft, ok, readyDraft } from './setup.js';
 
 const finalize = (home: string, id: string, ...flags: string[]) => hf(home, ['contract', 'finalize', '--draft-id', id, ...flags, '--json']);
@@ -156,7 +157,8 @@ export const STORE_CASES: ResultCase[] = [
     expect: (j) => {
       expect(j.count).toBe(3);
       expect(j.handoffs.map((r: any) => r.agent_state).sort()).toEqual(['COMPLETE', 'DISPATCHED', 'IN_PROGRESS']);
-      expect(j.handoffs.every((r: any) => typeof r.envelope === 'object')).toBe(true);
+      // Every stored envelope here was validated when written: each is an instance of the published envelope schema.
+      for (const r of j.handoffs) expect(check('envelope', r.envelope).why).toBe('');
     },
     wrong: {
       'a DISPATCHED row without its cut_reason': (j) => ({ ...j, handoffs: j.handoffs.map((r: any) => ({ ...r, cut_reason: null })) }),
