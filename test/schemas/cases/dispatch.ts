@@ -1,8 +1,9 @@
 /** Cases of dispatch, claim and the stop gate (dispatch-and-gate.md). */
 import { expect } from 'vitest';
 import { stopInput, subagentStop, writeTranscript } from '../../gate/helpers.js';
+import { mintDraft, seedRow } from '../../cli/store-fixtures.js';
 import type { ResultCase } from '../case.js';
-import { dispatched, fillClose, hf, newDraft, ok } from './setup.js';
+import { dispatched, fillClose, hf, newDraft, ok, refusal } from './setup.js';
 
 const gate = (home: string, flags: string[], input = '') => hf(home, ['contract', 'gate', ...flags, '--json'], { input });
 
@@ -63,14 +64,7 @@ export const DISPATCH_CASES: ResultCase[] = [
       expect(j.bindings).toEqual({ plan_task_id: null, parent_handoff_id: null, brief: null, consolidation: false, require_receipt: false, can_write: null, harness_id: null });
     },
   },
-  {
-    verb: 'contract dispatch',
-    schema: 'error',
-    name: 'VERIFIER_REQUIRES_PARENT',
-    exit: 2,
-    produce: (home) => hf(home, ['contract', 'dispatch', '--goal', 'verify', '--kind', 'verifier', '--json']),
-    expect: (j) => expect(j.code).toBe('VERIFIER_REQUIRES_PARENT'),
-  },
+  refusal('contract dispatch', 'VERIFIER_REQUIRES_PARENT', 2, () => ['--goal', 'verify', '--kind', 'verifier', '--json']),
 
   {
     verb: 'contract claim',
@@ -92,17 +86,7 @@ export const DISPATCH_CASES: ResultCase[] = [
     },
     expect: (j) => expect(j.changed).toBe(false),
   },
-  {
-    verb: 'contract claim',
-    schema: 'error',
-    name: 'HARNESS_ID_CONFLICT',
-    exit: 1,
-    produce: (home) => {
-      const id = dispatched(home, '--harness-id', 'sub-1').contract_id as string;
-      return hf(home, ['contract', 'claim', '--harness-id', 'sub-2', '--draft-id', id, '--json']);
-    },
-    expect: (j) => expect([j.status, j.code]).toEqual(['rejected', 'HARNESS_ID_CONFLICT']),
-  },
+  refusal('contract claim', 'HARNESS_ID_CONFLICT', 1, (home) => ['--harness-id', 'sub-2', '--draft-id', dispatched(home, '--harness-id', 'sub-1').contract_id, '--json']),
 
   {
     verb: 'contract gate',
@@ -196,6 +180,24 @@ export const DISPATCH_CASES: ResultCase[] = [
       return gate(home, [], subagentStop({ agentId: 'sub-3', transcript, cwd: home }));
     },
     expect: (j) => expect(j).toMatchObject({ lane: 'prompt_block', claimed: true, decision: 'block', breaker_key: 'subagent:sess-1:sub-3' }),
+  },
+  {
+    verb: 'contract gate',
+    schema: 'contract-gate',
+    name: 'an ambiguous run id (two chains from an older tool): its candidates, then the prompt lane',
+    exit: 2,
+    produce: (home) => {
+      const d = dispatched(home);
+      // Two chains carrying one run id: no verb makes them today (HARNESS_ID_IN_USE), an older store may hold them.
+      for (let i = 0; i < 2; i++) seedRow(home, { contract_id: mintDraft(), harness_id: 'sub-x', workspace: 'ws' });
+      const transcript = writeTranscript(home, 'agent.jsonl', `Do the task.\n\n${d.contract_block}`);
+      return gate(home, [], subagentStop({ agentId: 'sub-x', transcript, cwd: home }));
+    },
+    expect: (j) => {
+      expect(j).toMatchObject({ lane: 'prompt_block', claimed: false, decision: 'block' });
+      expect(j.candidates).toHaveLength(2);
+    },
+    wrong: { 'a single candidate': (j) => ({ ...j, candidates: j.candidates.slice(0, 1) }) },
   },
   {
     verb: 'contract gate',

@@ -2,21 +2,15 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { envelopeIn, mintDraft, prefix, readDraftFile, writeDraft } from '../../cli/store-fixtures.js';
+import { envelopeIn, mintDraft, prefix } from '../../cli/store-fixtures.js';
 import type { ResultCase } from '../case.js';
 import { check } from '../schemas.js';
-import { ambiguousCase, closedContract, dispatched, hf, newDraft, ok, removeDraftFile } from './setup.js';
+import { ambiguousCase, closedContract, dispatched, hf, newDraft, ok, refusal, removeDraftFile } from './setup.js';
 
 const set = (home: string, id: string, field: string, value: string) => hf(home, ['contract', 'set', field, value, '--draft-id', id, '--json']);
 
 /** A draft whose file was edited by hand: a string where a list belongs (sanitized by writes, reported by validate). */
-function handEditedDraft(home: string): string {
-  const id = newDraft(home);
-  const e = readDraftFile(home, id);
-  e.agent_status.pending_steps = 'step';
-  writeDraft(home, id, e);
-  return id;
-}
+const handEditedDraft = (home: string): string => newDraft(home, 'IN_PROGRESS', (e) => (e.agent_status.pending_steps = 'step'));
 
 const rejectionWrongs: ResultCase['wrong'] = {
   'neither draft_id nor source': ({ draft_id: _d, source: _s, ...rest }) => rest,
@@ -54,12 +48,7 @@ export const DRAFT_CASES: ResultCase[] = [
     expect: (j) => expect([j.agent_id, j.agent_id_minted]).toEqual(['a0123456789abcdef', false]),
   },
   {
-    verb: 'contract init',
-    schema: 'error',
-    name: 'DRAFT_EXISTS',
-    exit: 1,
-    produce: (home) => hf(home, ['contract', 'init', '--draft-id', newDraft(home), '--json']),
-    expect: (j) => expect([j.status, j.code]).toEqual(['rejected', 'DRAFT_EXISTS']),
+    ...refusal('contract init', 'DRAFT_EXISTS', 1, (home) => ['--draft-id', newDraft(home), '--json']),
     wrong: { 'a code outside the registry': (j) => ({ ...j, code: 'DRAFT_CLASH' }), 'a two-line message': (j) => ({ ...j, error: 'one\ntwo' }) },
   },
 
@@ -119,14 +108,7 @@ export const DRAFT_CASES: ResultCase[] = [
     wrong: rejectionWrongs,
   },
   ambiguousCase('contract set', ['work_phase', 'executing', '--json']),
-  {
-    verb: 'contract set',
-    schema: 'error',
-    name: 'DRAFT_NOT_FOUND',
-    exit: 3,
-    produce: (home) => set(home, mintDraft(), 'work_phase', 'executing'),
-    expect: (j) => expect([j.status, j.code]).toEqual(['error', 'DRAFT_NOT_FOUND']),
-  },
+  refusal('contract set', 'DRAFT_NOT_FOUND', 3, () => ['work_phase', 'executing', '--draft-id', mintDraft(), '--json']),
 
   {
     verb: 'contract add',
@@ -148,14 +130,7 @@ export const DRAFT_CASES: ResultCase[] = [
     wrong: rejectionWrongs,
   },
   ambiguousCase('contract add', ['evidence_report.commands_run', 'npm test', '--json']),
-  {
-    verb: 'contract add',
-    schema: 'error',
-    name: 'NOT_A_LIST',
-    exit: 1,
-    produce: (home) => hf(home, ['contract', 'add', 'agent_status.next_action', 'x', '--draft-id', newDraft(home), '--json']),
-    expect: (j) => expect([j.status, j.code]).toEqual(['rejected', 'NOT_A_LIST']),
-  },
+  refusal('contract add', 'NOT_A_LIST', 1, (home) => ['agent_status.next_action', 'x', '--draft-id', newDraft(home), '--json']),
 
   {
     verb: 'contract fill',
@@ -197,14 +172,7 @@ export const DRAFT_CASES: ResultCase[] = [
     },
   },
   ambiguousCase('contract fill', ['--json', '{"work_phase":"executing"}']),
-  {
-    verb: 'contract fill',
-    schema: 'error',
-    name: 'PATCH_NOT_OBJECT',
-    exit: 2,
-    produce: (home) => hf(home, ['contract', 'fill', '--draft-id', newDraft(home), '--json', '[1]']),
-    expect: (j) => expect([j.status, j.code, j.type]).toEqual(['error', 'PATCH_NOT_OBJECT', 'array']),
-  },
+  refusal('contract fill', 'PATCH_NOT_OBJECT', 2, (home) => ['--draft-id', newDraft(home), '--json', '[1]']),
 
   {
     verb: 'contract view',
@@ -262,14 +230,7 @@ export const DRAFT_CASES: ResultCase[] = [
     expect: (j) => expect([j.field, j.value]).toEqual(['consolidation_report', null]),
   },
   ambiguousCase('contract view', ['--json']),
-  {
-    verb: 'contract view',
-    schema: 'error',
-    name: 'FIELD_NOT_FOUND',
-    exit: 3,
-    produce: (home) => hf(home, ['contract', 'view', '--field', 'agent_status.nope', '--draft-id', newDraft(home), '--json']),
-    expect: (j) => expect(j.code).toBe('FIELD_NOT_FOUND'),
-  },
+  refusal('contract view', 'FIELD_NOT_FOUND', 3, (home) => ['--field', 'agent_status.nope', '--draft-id', newDraft(home), '--json']),
 
   {
     verb: 'contract validate',
@@ -310,12 +271,5 @@ export const DRAFT_CASES: ResultCase[] = [
     expect: (j) => expect(j.codes).toEqual(['FIELD_TYPE']),
   },
   ambiguousCase('contract validate', ['--json']),
-  {
-    verb: 'contract validate',
-    schema: 'error',
-    name: 'UNREADABLE_INPUT',
-    exit: 2,
-    produce: (home) => hf(home, ['contract', 'validate', '--file', join(home, 'missing.json'), '--json']),
-    expect: (j) => expect(j.code).toBe('UNREADABLE_INPUT'),
-  },
+  refusal('contract validate', 'UNREADABLE_INPUT', 2, (home) => ['--file', join(home, 'missing.json'), '--json']),
 ];

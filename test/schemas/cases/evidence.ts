@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { ResultCase } from '../case.js';
-import { hf, ok } from './setup.js';
+import { hf, noStoreCase, ok, refusal } from './setup.js';
 
 const briefWith = (home: string, name = 'b1'): void => void ok(home, ['brief', 'add', name, '--ac', 'AC-1=works', '--json']);
 
@@ -50,17 +50,10 @@ export const EVIDENCE_CASES: ResultCase[] = [
     expect: (j) => expect([j.created, j.added, j.acceptance_criteria.map((a: any) => a.position)]).toEqual([false, ['AC-2'], [1, 2]]),
     wrong: { 'an extension that added nothing': (j) => ({ ...j, added: [] }) },
   },
-  {
-    verb: 'brief add',
-    schema: 'error',
-    name: 'BRIEF_EXISTS',
-    exit: 1,
-    produce: (home) => {
-      briefWith(home);
-      return hf(home, ['brief', 'add', 'B1', '--json']);
-    },
-    expect: (j) => expect([j.status, j.code, typeof j.brief_id]).toEqual(['rejected', 'BRIEF_EXISTS', 'number']),
-  },
+  refusal('brief add', 'BRIEF_EXISTS', 1, (home) => {
+    briefWith(home);
+    return ['B1', '--json'];
+  }),
   {
     verb: 'brief list',
     schema: 'brief-list',
@@ -74,22 +67,8 @@ export const EVIDENCE_CASES: ResultCase[] = [
     expect: (j) => expect(j.briefs.map((b: any) => [b.name, b.ac_count, b.evidence_count])).toEqual([['a0', 1, 0], ['b1', 1, 1]]),
     wrong: { 'a negative count': (j) => ({ ...j, briefs: j.briefs.map((b: any) => ({ ...b, ac_count: -1 })) }) },
   },
-  {
-    verb: 'brief list',
-    schema: 'brief-list',
-    name: 'no store yet',
-    exit: 0,
-    produce: (home) => hf(home, ['brief', 'list', '--json']),
-    expect: (j) => expect(j.count).toBe(0),
-  },
-  {
-    verb: 'brief list',
-    schema: 'error',
-    name: 'UNSAFE_SLUG (workspace)',
-    exit: 2,
-    produce: (home) => hf(home, ['brief', 'list', '--workspace', '../etc', '--json']),
-    expect: (j) => expect(j.code).toBe('UNSAFE_SLUG'),
-  },
+  noStoreCase('brief list', 'brief-list'),
+  refusal('brief list', 'UNSAFE_SLUG', 2, () => ['--workspace', '../etc', '--json']),
   {
     verb: 'brief show',
     schema: 'brief-show',
@@ -110,14 +89,7 @@ export const EVIDENCE_CASES: ResultCase[] = [
       'an undeclared id with no evidence': (j) => ({ ...j, undeclared_ac_evidence: [{ ac_id: 'early', evidence_count: 0 }] }),
     },
   },
-  {
-    verb: 'brief show',
-    schema: 'error',
-    name: 'BRIEF_NOT_FOUND',
-    exit: 3,
-    produce: (home) => hf(home, ['brief', 'show', 'nope', '--json']),
-    expect: (j) => expect(j.code).toBe('BRIEF_NOT_FOUND'),
-  },
+  refusal('brief show', 'BRIEF_NOT_FOUND', 3, () => ['nope', '--json']),
 
   {
     verb: 'evidence add',
@@ -143,17 +115,10 @@ export const EVIDENCE_CASES: ResultCase[] = [
     expect: (j) => expect([j.storage, j.evidence.text, j.evidence.size_bytes]).toEqual(['blob', null, 5000]),
     wrong: { 'blob storage with an inline payload': (j) => ({ ...j, storage: 'inline' }) },
   },
-  {
-    verb: 'evidence add',
-    schema: 'error',
-    name: 'EVIDENCE_UNKNOWN_AC',
-    exit: 1,
-    produce: (home) => {
-      briefWith(home);
-      return hf(home, ['evidence', 'add', '--brief', 'b1', '--ac', 'AC-9', '--type', 'text', '--text', 'x', '--json']);
-    },
-    expect: (j) => expect(j.status).toBe('rejected'),
-  },
+  refusal('evidence add', 'UNKNOWN_AC', 1, (home) => {
+    briefWith(home);
+    return ['--brief', 'b1', '--ac', 'AC-9', '--type', 'text', '--text', 'x', '--json'];
+  }),
   {
     verb: 'evidence list',
     schema: 'evidence-list',
@@ -167,14 +132,7 @@ export const EVIDENCE_CASES: ResultCase[] = [
     expect: (j) => expect(j.evidence.map((e: any) => e.text === null)).toEqual([false, true]),
     wrong: { 'a row without its created_at': (j) => ({ ...j, evidence: j.evidence.map(({ created_at: _c, ...e }: any) => e) }) },
   },
-  {
-    verb: 'evidence list',
-    schema: 'error',
-    name: 'BRIEF_NOT_FOUND',
-    exit: 3,
-    produce: (home) => hf(home, ['evidence', 'list', '--brief', 'nope', '--json']),
-    expect: (j) => expect(j.code).toBe('BRIEF_NOT_FOUND'),
-  },
+  refusal('evidence list', 'BRIEF_NOT_FOUND', 3, () => ['--brief', 'nope', '--json']),
   {
     verb: 'evidence show',
     schema: 'evidence-show',
@@ -222,14 +180,7 @@ export const EVIDENCE_CASES: ResultCase[] = [
     },
     expect: (j) => expect([j.blob_exists, j.actual_sha256]).toEqual([false, null]),
   },
-  {
-    verb: 'evidence show',
-    schema: 'error',
-    name: 'EVIDENCE_NOT_FOUND',
-    exit: 3,
-    produce: (home) => hf(home, ['evidence', 'show', '7', '--json']),
-    expect: (j) => expect(j.code).toBe('EVIDENCE_NOT_FOUND'),
-  },
+  refusal('evidence show', 'EVIDENCE_NOT_FOUND', 3, () => ['7', '--json']),
   {
     verb: 'evidence orphans',
     schema: 'evidence-orphans',
@@ -249,14 +200,7 @@ export const EVIDENCE_CASES: ResultCase[] = [
     },
     wrong: { 'a kind outside the enum': (j) => ({ ...j, orphans: j.orphans.map((o: any) => ({ ...o, kind: 'dir' })) }) },
   },
-  {
-    verb: 'evidence orphans',
-    schema: 'error',
-    name: 'NO_STORE',
-    exit: 3,
-    produce: (home) => hf(home, ['evidence', 'orphans', '--json']),
-    expect: (j) => expect(j.code).toBe('NO_STORE'),
-  },
+  refusal('evidence orphans', 'NO_STORE', 3, () => ['--json']),
 
   {
     verb: 'approval request',
@@ -267,14 +211,7 @@ export const EVIDENCE_CASES: ResultCase[] = [
     expect: (j) => expect(j.approval_status).toBe('pending'),
     wrong: { 'a decided status': (j) => ({ ...j, approval_status: 'approved' }), 'a malformed id': (j) => ({ ...j, approval_id: 'P-1' }) },
   },
-  {
-    verb: 'approval request',
-    schema: 'error',
-    name: 'USAGE (no content)',
-    exit: 2,
-    produce: (home) => hf(home, ['approval', 'request', '--json']),
-    expect: (j) => expect(j.code).toBe('USAGE'),
-  },
+  refusal('approval request', 'USAGE', 2, () => ['--json'], 'no content'),
   {
     verb: 'approval decide',
     schema: 'approval-decide',
@@ -299,18 +236,11 @@ export const EVIDENCE_CASES: ResultCase[] = [
     },
     expect: (j) => expect([j.approval_status, j.previous_status, j.changed]).toEqual(['rejected', 'rejected', false]),
   },
-  {
-    verb: 'approval decide',
-    schema: 'error',
-    name: 'APPROVAL_TRANSITION_REFUSED',
-    exit: 1,
-    produce: (home) => {
-      const id = ok(home, ['approval', 'request', '--content', 'deploy', '--json']).approval_id as string;
-      ok(home, ['approval', 'decide', id, '--decision', 'rejected', '--json']);
-      return hf(home, ['approval', 'decide', id, '--decision', 'approved', '--json']);
-    },
-    expect: (j) => expect([j.status, j.code]).toEqual(['rejected', 'APPROVAL_TRANSITION_REFUSED']),
-  },
+  refusal('approval decide', 'APPROVAL_TRANSITION_REFUSED', 1, (home) => {
+    const id = ok(home, ['approval', 'request', '--content', 'deploy', '--json']).approval_id as string;
+    ok(home, ['approval', 'decide', id, '--decision', 'rejected', '--json']);
+    return [id, '--decision', 'approved', '--json'];
+  }),
   {
     verb: 'approval list',
     schema: 'approval-list',
@@ -331,20 +261,6 @@ export const EVIDENCE_CASES: ResultCase[] = [
       'the raw status column': (j) => ({ ...j, approvals: j.approvals.map(({ approval_status: s, ...a }: any) => ({ ...a, status: s })) }),
     },
   },
-  {
-    verb: 'approval list',
-    schema: 'approval-list',
-    name: 'no store yet',
-    exit: 0,
-    produce: (home) => hf(home, ['approval', 'list', '--json']),
-    expect: (j) => expect(j.count).toBe(0),
-  },
-  {
-    verb: 'approval list',
-    schema: 'error',
-    name: 'USAGE (bad --status)',
-    exit: 2,
-    produce: (home) => hf(home, ['approval', 'list', '--status', 'done', '--json']),
-    expect: (j) => expect(j.code).toBe('USAGE'),
-  },
+  noStoreCase('approval list', 'approval-list'),
+  refusal('approval list', 'USAGE', 2, () => ['--status', 'done', '--json'], 'bad --status'),
 ];

@@ -1,11 +1,11 @@
 /** Cases of the receipt verbs: evidence run, contract verify, evidence receipts, evidence show R-... (receipts.md). */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { gitRepo, nodeCmd } from '../../cli/receipts-fixtures.js';
 import { mintDraft } from '../../cli/store-fixtures.js';
 import type { ResultCase } from '../case.js';
-import { ambiguousCase, closedContract, hf, newDraft, ok } from './setup.js';
+import { ambiguousCase, closedContract, hf, newDraft, noStoreCase, ok, refusal } from './setup.js';
 
 const run = (home: string, id: string, argv: string[], flags: string[] = []) =>
   hf(home, ['evidence', 'run', '--draft-id', id, ...flags, '--json', '--', ...argv]);
@@ -14,13 +14,10 @@ const verify = (home: string, id: string) => hf(home, ['contract', 'verify', '--
 
 /** A draft whose evidence_report.verification.command is `command`, in `state` with `result` (if given). */
 function verifiable(home: string, command: string, state = 'IN_PROGRESS', result?: string): string {
-  const id = newDraft(home);
-  const patch = {
-    agent_status: { agent_state: state, next_action: state === 'COMPLETE' ? 'done' : 'verify' },
-    evidence_report: { verification: { type: 'command', command, ...(result === undefined ? {} : { result }) } },
-  };
-  ok(home, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify(patch)]);
-  return id;
+  return newDraft(home, state, (e) => {
+    e.agent_status.next_action = state === 'COMPLETE' ? 'done' : 'verify';
+    e.evidence_report.verification = { type: 'command', command, ...(result === undefined ? {} : { result }) };
+  });
 }
 
 /** A recorded receipt whose stdout (5000 bytes) is stored as a blob. */
@@ -76,6 +73,15 @@ export const RECEIPT_CASES: ResultCase[] = [
   {
     verb: 'evidence run',
     schema: 'evidence-run',
+    name: 'a command stopped by --timeout: exit 124, unproven',
+    exit: 124,
+    produce: (home) => run(home, newDraft(home), nodeCmd('setTimeout(() => {}, 60000)'), ['--timeout', '1']),
+    expect: (j) => expect([j.receipt.timed_out, j.receipt.exit_code, j.receipt.outcome]).toEqual([true, null, 'unproven']),
+    wrong: { 'a timeout with an exit code': (j) => ({ ...j, receipt: { ...j.receipt, exit_code: 2 } }) },
+  },
+  {
+    verb: 'evidence run',
+    schema: 'evidence-run',
     name: 'a shell command in a git work tree, output spilled to a blob and recorded as evidence',
     exit: 0,
     produce: (home) => {
@@ -114,26 +120,12 @@ export const RECEIPT_CASES: ResultCase[] = [
     schema: 'receipt-append-failed',
     name: 'the full verdict refused the append',
     exit: 4,
-    produce: (home) => {
-      const id = newDraft(home);
-      const file = join(home, 'drafts', `${id}.json`);
-      const e = JSON.parse(readFileSync(file, 'utf8'));
-      e.agent_status.agent_id = 'not-an-agent-id';
-      writeFileSync(file, JSON.stringify(e));
-      return run(home, id, ['true']);
-    },
+    produce: (home) => run(home, newDraft(home, 'IN_PROGRESS', (e) => (e.agent_status.agent_id = 'not-an-agent-id')), ['true']),
     expect: (j) => expect([j.cause, j.codes]).toEqual(['rejected', ['AGENT_ID_FORMAT']]),
     wrong: { ...appendFailedWrongs, 'a rejected cause without the codes': ({ codes: _c, ...j }) => j },
   },
   ambiguousCase('evidence run', ['--json', '--', 'true']),
-  {
-    verb: 'evidence run',
-    schema: 'error',
-    name: 'USAGE (no command after --)',
-    exit: 2,
-    produce: (home) => hf(home, ['evidence', 'run', '--draft-id', newDraft(home), '--json']),
-    expect: (j) => expect(j.code).toBe('USAGE'),
-  },
+  refusal('evidence run', 'USAGE', 2, (home) => ['--draft-id', newDraft(home), '--json'], 'no command after --'),
 
   {
     verb: 'contract verify',
@@ -174,14 +166,7 @@ export const RECEIPT_CASES: ResultCase[] = [
     wrong: appendFailedWrongs,
   },
   ambiguousCase('contract verify', ['--json']),
-  {
-    verb: 'contract verify',
-    schema: 'error',
-    name: 'VERIFY_NO_COMMAND',
-    exit: 1,
-    produce: (home) => verify(home, newDraft(home)),
-    expect: (j) => expect([j.status, j.code]).toEqual(['rejected', 'VERIFY_NO_COMMAND']),
-  },
+  refusal('contract verify', 'VERIFY_NO_COMMAND', 1, (home) => ['--draft-id', newDraft(home), '--json']),
 
   {
     verb: 'evidence receipts',
@@ -197,22 +182,8 @@ export const RECEIPT_CASES: ResultCase[] = [
     expect: (j) => expect(j.receipts.map((r: any) => r.outcome)).toEqual(['fail', 'pass']),
     wrong: { 'a receipt without its row digest': (j) => ({ ...j, receipts: j.receipts.map(({ row_sha256: _r, ...r }: any) => r) }) },
   },
-  {
-    verb: 'evidence receipts',
-    schema: 'evidence-receipts',
-    name: 'no store yet',
-    exit: 0,
-    produce: (home) => hf(home, ['evidence', 'receipts', '--contract-id', mintDraft(), '--json']),
-    expect: (j) => expect([j.count, j.receipts]).toEqual([0, []]),
-  },
-  {
-    verb: 'evidence receipts',
-    schema: 'error',
-    name: 'USAGE (both --draft-id and --contract-id)',
-    exit: 2,
-    produce: (home) => hf(home, ['evidence', 'receipts', '--draft-id', mintDraft(), '--contract-id', mintDraft(), '--json']),
-    expect: (j) => expect(j.code).toBe('USAGE'),
-  },
+  noStoreCase('evidence receipts', 'evidence-receipts', ['--contract-id', mintDraft()]),
+  refusal('evidence receipts', 'USAGE', 2, () => ['--draft-id', mintDraft(), '--contract-id', mintDraft(), '--json'], 'both --draft-id and --contract-id'),
 
   {
     verb: 'evidence show',
@@ -244,12 +215,5 @@ export const RECEIPT_CASES: ResultCase[] = [
     expect: (j) => expect([j.code, j.verified]).toEqual(['RECEIPT_TAMPERED', false]),
     wrong: { 'verified true': (j) => ({ ...j, verified: true }), 'without the receipt': ({ receipt: _r, ...j }) => j },
   },
-  {
-    verb: 'evidence show',
-    schema: 'error',
-    name: 'RECEIPT_NOT_FOUND',
-    exit: 3,
-    produce: (home) => hf(home, ['evidence', 'show', 'R-0123456789abcdef', '--json']),
-    expect: (j) => expect(j.code).toBe('RECEIPT_NOT_FOUND'),
-  },
+  refusal('evidence show', 'RECEIPT_NOT_FOUND', 3, () => ['R-0123456789abcdef', '--json']),
 ];

@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import { envelopeIn, mintDraft, prefix, writeDraft } from '../../cli/store-fixtures.js';
 import type { ResultCase } from '../case.js';
 import { check } from '../schemas.js';
-import { ambiguousCase, closedContract, closePatch, dispatched, fillClose, hf, newDraft, ok, readyDraft } from './setup.js';
+import { ambiguousCase, closedContract, dispatched, fillClose, hf, newDraft, noStoreCase, ok, readyDraft, refusal } from './setup.js';
 
 const finalize = (home: string, id: string, ...flags: string[]) => hf(home, ['contract', 'finalize', '--draft-id', id, ...flags, '--json']);
 
@@ -116,32 +116,13 @@ export const STORE_CASES: ResultCase[] = [
     schema: 'validation-rejection',
     name: 'a cited receipt that does not exist',
     exit: 1,
-    produce: (home) => {
-      const id = newDraft(home);
-      const patch = closePatch('COMPLETE', { type: 'command', command: 'npm test', result: 'pass', receipt: 'R-0123456789abcdef' });
-      ok(home, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify(patch)]);
-      return finalize(home, id);
-    },
+    produce: (home) => finalize(home, newDraft(home, 'COMPLETE', (e) => (e.evidence_report.verification.receipt = 'R-0123456789abcdef'))),
     expect: (j) => expect(j.errors.map((e: any) => [e.code, e.path])).toEqual([['RECEIPT_NOT_FOUND', 'evidence_report.verification.receipt']]),
   },
   ambiguousCase('contract finalize', ['--json']),
-  {
-    verb: 'contract finalize',
-    schema: 'error',
-    name: 'DRAFT_NOT_FOUND',
-    exit: 3,
-    produce: (home) => finalize(home, mintDraft()),
-    expect: (j) => expect(j.code).toBe('DRAFT_NOT_FOUND'),
-  },
+  refusal('contract finalize', 'DRAFT_NOT_FOUND', 3, () => ['--draft-id', mintDraft(), '--json']),
 
-  {
-    verb: 'contract list',
-    schema: 'contract-list',
-    name: 'no store yet',
-    exit: 0,
-    produce: (home) => hf(home, ['contract', 'list', '--json']),
-    expect: (j) => expect([j.count, j.handoffs]).toEqual([0, []]),
-  },
+  noStoreCase('contract list', 'contract-list'),
   {
     verb: 'contract list',
     schema: 'contract-list',
@@ -167,14 +148,7 @@ export const STORE_CASES: ResultCase[] = [
       'a time in another format': (j) => ({ ...j, handoffs: j.handoffs.map((r: any) => ({ ...r, created_at: '2026-01-01 10:00:00' })) }),
     },
   },
-  {
-    verb: 'contract list',
-    schema: 'error',
-    name: 'USAGE (bad --state)',
-    exit: 2,
-    produce: (home) => hf(home, ['contract', 'list', '--state', 'DONE', '--json']),
-    expect: (j) => expect(j.code).toBe('USAGE'),
-  },
+  refusal('contract list', 'USAGE', 2, () => ['--state', 'DONE', '--json'], 'bad --state'),
 
   {
     verb: 'contract chain',
@@ -198,14 +172,7 @@ export const STORE_CASES: ResultCase[] = [
       'a link 0': (j) => ({ ...j, chain: j.chain.map((l: any) => ({ ...l, link: 0 })) }),
     },
   },
-  {
-    verb: 'contract chain',
-    schema: 'error',
-    name: 'ROW_NOT_FOUND',
-    exit: 3,
-    produce: (home) => hf(home, ['contract', 'chain', '--contract-id', mintDraft(), '--json']),
-    expect: (j) => expect(j.code).toBe('ROW_NOT_FOUND'),
-  },
+  refusal('contract chain', 'ROW_NOT_FOUND', 3, () => ['--contract-id', mintDraft(), '--json']),
 
   {
     verb: 'contract gc',
@@ -248,12 +215,5 @@ export const STORE_CASES: ResultCase[] = [
     },
     wrong: { 'a temp file with a row state': (j) => ({ ...j, removed: j.removed.map((r: any) => ({ ...r, agent_state: 'COMPLETE' })) }) },
   },
-  {
-    verb: 'contract gc',
-    schema: 'error',
-    name: 'USAGE (bad --max-age-days)',
-    exit: 2,
-    produce: (home) => hf(home, ['contract', 'gc', '--max-age-days', '0', '--json']),
-    expect: (j) => expect(j.code).toBe('USAGE'),
-  },
+  refusal('contract gc', 'USAGE', 2, () => ['--max-age-days', '0', '--json'], 'bad --max-age-days'),
 ];
