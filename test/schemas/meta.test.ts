@@ -38,6 +38,10 @@ describe('verbs and schemas', () => {
     expect(pairs(ALL_CASES.map((c): [string, string] => [c.verb, c.schema]))).toEqual(declared);
   });
 
+  it('every case asserts what makes it that case, beyond matching its schema', () => {
+    expect(ALL_CASES.filter((c) => c.expect === undefined).map((c) => `${c.verb} -> ${c.schema}: ${c.name}`)).toEqual([]);
+  });
+
   it('case titles are unique', () => {
     const titles = ALL_CASES.map((c) => `${c.verb} -> ${c.schema}: ${c.name}`);
     expect(titles.length).toBe(new Set(titles).size);
