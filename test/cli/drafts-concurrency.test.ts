@@ -56,9 +56,9 @@ describe('concurrent writers', () => {
     const id = initDraft(home);
     const dead = spawnSync(process.execPath, ['-e', '0']).pid;
     writeFileSync(join(home, 'drafts', `${id}.lock`), JSON.stringify({ pid: dead, host: hostname(), start: Date.now(), token: 't' }));
-    const t0 = Date.now();
+    // Exit 0 is the proof, with no timing assertion (amendments-2.md H14): a fresh lock not broken for its dead pid
+    // would be waited on for 15 s and end in DRAFT_LOCKED, exit 4 (the age rule breaks a lock only after 120 s).
     expect(run(home, ['contract', 'set', 'report_prose', 'x', '--draft-id', id]).code).toBe(0);
-    expect(Date.now() - t0).toBeLessThan(3000);
     expect(existsSync(join(home, 'drafts', `${id}.lock`))).toBe(false);
   });
 });
