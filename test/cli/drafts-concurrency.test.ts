@@ -56,9 +56,9 @@ describe('concurrent writers', () => {
     const id = initDraft(home);
     const dead = spawnSync(process.execPath, ['-e', '0']).pid;
     writeFileSync(join(home, 'drafts', `${id}.lock`), JSON.stringify({ pid: dead, host: hostname(), start: Date.now(), token: 't' }));
-    const t0 = Date.now();
+    // Exit 0 is the proof, with no timing assertion (amendments-2.md H14): a fresh lock not broken for its dead pid
+    // would be waited on for 15 s and end in DRAFT_LOCKED, exit 4 (the age rule breaks a lock only after 120 s).
     expect(run(home, ['contract', 'set', 'report_prose', 'x', '--draft-id', id]).code).toBe(0);
-    expect(Date.now() - t0).toBeLessThan(3000);
     expect(existsSync(join(home, 'drafts', `${id}.lock`))).toBe(false);
   });
 });
@@ -72,6 +72,9 @@ describe('crash safety', () => {
     const startedAt = Date.now();
     let kills = 0;
     let batch = 0;
+    // Kill moments are drawn over the time an unkilled write takes on this machine right now (measured on every
+    // batch's follow-up write), so they span the whole write, lock included, however loaded the machine is.
+    let writeMs = 200;
     while (kills < 100 && Date.now() - startedAt < 50_000) {
       batch++;
       const children = Array.from({ length: 10 }, (_, i) => {
@@ -79,7 +82,7 @@ describe('crash safety', () => {
           env: childEnv(home),
           stdio: 'ignore',
         });
-        const timer = setTimeout(() => child.kill('SIGKILL'), 20 + Math.floor(Math.random() * 200));
+        const timer = setTimeout(() => child.kill('SIGKILL'), 20 + Math.floor(Math.random() * writeMs * 1.2));
         return new Promise<boolean>((resolve) => {
           child.on('exit', (_code, signal) => {
             clearTimeout(timer);
@@ -91,10 +94,11 @@ describe('crash safety', () => {
       const text = readFileSync(draftPathOf(home, id), 'utf8');
       const parsed: unknown = JSON.parse(text);
       expect(typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)).toBe(true);
+      // Exit 0 shows no lock blocks the next writer (a held one would end in DRAFT_LOCKED, exit 4, after 15 s).
       const t0 = Date.now();
       const next = run(home, ['contract', 'add', 'evidence_report.commands_run', `after-${batch}`, '--draft-id', id]);
+      writeMs = Date.now() - t0;
       expect(next.code, next.stderr).toBe(0);
-      expect(Date.now() - t0).toBeLessThan(5000);
     }
     expect(kills).toBeGreaterThanOrEqual(100);
     const list = readDraftJson(home, id).evidence_report.commands_run as string[];

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freshHome, hf, hfRaw, processGone, newDraft, nodeCmd, receipt, snapshot, WS } from './receipts-fixtures.js';
+import { freshHome, hf, hfRaw, NODE, processGone, newDraft, nodeCmd, receipt, snapshot, WS } from './receipts-fixtures.js';
 
 const sha = (b: Buffer | string): string => createHash('sha256').update(b).digest('hex');
 
@@ -54,10 +55,19 @@ describe('evidence run: outcome classes and exit status (receipts.md §1, §1.4)
     const pidFile = join(dir, 'pid');
     const grandchild = `process.on("SIGTERM", () => {}); require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`;
     const parent = `require("child_process").spawn(process.execPath, ["-e", ${JSON.stringify(grandchild)}], { stdio: "inherit" }); process.on("SIGTERM", () => {}); setInterval(() => {}, 1000)`;
+    // The grandchild must be up (ignoring TERM) when the timeout fires: allow four node start-ups as measured on the
+    // machine now, at least 1 s, so a loaded machine does not end the group before it exists (amendments-2.md H14).
+    const startupMs = Math.max(...[0, 1].map(() => {
+      const s0 = Date.now();
+      spawnSync(NODE, ['-e', '0']);
+      return Date.now() - s0;
+    }));
+    const timeout = Math.max(1, Math.ceil((4 * startupMs) / 1000));
     const t0 = Date.now();
-    const { r, receipt: rc } = receipt(home, newDraft(home), nodeCmd(parent), { flags: ['--timeout', '1'] });
+    const { r, receipt: rc } = receipt(home, newDraft(home), nodeCmd(parent), { flags: ['--timeout', String(timeout)] });
     expect(r.code).toBe(124);
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(5500);
+    // TERM at the timeout, KILL 5 s later: a lower bound, which load can only make longer.
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(timeout * 1000 + 4500);
     expect(rc).toMatchObject({ exit_code: null, timed_out: true, outcome: 'unproven', signal: 'SIGKILL' });
     const pid = Number(readFileSync(pidFile, 'utf8'));
     expect(processGone(pid)).toBe(true);

@@ -1,0 +1,8 @@
+/** Real --json outputs of the receipt verbs (evidence run, contract verify, evidence receipts, evidence show R-...). */
+import { describe, it } from 'vitest';
+import { rows, runCase } from './case.js';
+import { RECEIPT_CASES } from './cases/receipts.js';
+
+describe('receipt verbs: every --json shape matches its schema', () => {
+  it.each(rows(RECEIPT_CASES))('%s', (_title, c) => runCase(c));
+});

@@ -1,0 +1,8 @@
+/** Real --json outputs of the store verbs (finalize, list, chain, gc) against their schemas. */
+import { describe, it } from 'vitest';
+import { rows, runCase } from './case.js';
+import { STORE_CASES } from './cases/store.js';
+
+describe('store verbs: every --json shape matches its schema', () => {
+  it.each(rows(STORE_CASES))('%s', (_title, c) => runCase(c));
+});
