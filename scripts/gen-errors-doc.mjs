@@ -1,9 +1,23 @@
-// Regenerates docs/errors.md from the code registry (src/codes/*). A test keeps the committed file equal to this
-// output, so a code without docs (or docs without a code) fails the suite.
-import { writeFileSync } from 'node:fs';
+// Regenerates, from the code registry (src/codes/*), docs/errors.md and the code enum of the published result
+// schemas (schemas/results/defs.schema.json, $defs.code.enum). Tests keep both equal to the registry, so a code
+// without docs or without a schema entry fails the suite.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { renderErrorsDoc } from '../dist/codes/doc.js';
+import { ALL_CODES } from '../dist/codes/index.js';
 
-const out = resolve(import.meta.dirname, '..', 'docs', 'errors.md');
-writeFileSync(out, renderErrorsDoc());
-console.log(`wrote ${out}`);
+const root = resolve(import.meta.dirname, '..');
+const doc = resolve(root, 'docs', 'errors.md');
+writeFileSync(doc, renderErrorsDoc());
+console.log(`wrote ${doc}`);
+
+// The enum is rewritten in place, wrapped like the rest of the file (five codes a line), so the diff shows the codes.
+const defs = resolve(root, 'schemas', 'results', 'defs.schema.json');
+const text = readFileSync(defs, 'utf8');
+const codes = [...new Set(ALL_CODES.map((c) => c.code))].sort();
+const lines = [];
+for (let i = 0; i < codes.length; i += 5) lines.push(`        ${codes.slice(i, i + 5).map((c) => JSON.stringify(c)).join(', ')}`);
+const re = /("code": \{\n\s+"description": [^\n]*\n\s+"enum": \[\n)[^\]]*(\n\s+\])/;
+if (!re.test(text)) throw new Error(`gen-errors-doc: no $defs.code.enum found in ${defs}`);
+writeFileSync(defs, text.replace(re, (_m, head, tail) => `${head}${lines.join(',\n')}${tail}`));
+console.log(`wrote ${defs} ($defs.code.enum, ${codes.length} codes)`);

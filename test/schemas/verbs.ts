@@ -1,8 +1,7 @@
 /**
- * The verbs whose `--json` output the schemas cover. The one place that knows where the verb list lives: today the
- * explicit command table of the hand-written framework; when the command layer moves to oclif, re-point this at its
- * manifest or command classes.
+ * The verbs whose `--json` output the schemas cover: every verb of the oclif manifest but `help`, which prints a page,
+ * not a result.
  */
-import { COMMANDS } from '../../src/cli/registry.js';
+import { verbIds } from '../helpers/commands.js';
 
-export const publishedVerbs = (): string[] => Object.keys(COMMANDS).sort();
+export const publishedVerbs = (): string[] => verbIds().filter((id) => id !== 'help');

@@ -175,6 +175,31 @@ export const DRAFT_CASES: ResultCase[] = [
   refusal('contract fill', 'PATCH_NOT_OBJECT', 2, (home) => ['--draft-id', newDraft(home), '--json', '[1]']),
 
   {
+    verb: 'contract patch',
+    schema: 'draft-write',
+    name: 'a block removed by null',
+    exit: 0,
+    produce: (home) => {
+      const id = newDraft(home);
+      ok(home, ['contract', 'set', 'approval_request.exact_content', 'git push', '--draft-id', id, '--json']);
+      return hf(home, ['contract', 'patch', '--draft-id', id, '--json', '{"approval_request":null}']);
+    },
+    expect: (j) => expect(Object.keys(j).sort()).toEqual(['draft_id', 'mirror_skipped_reason', 'mirrored', 'status']),
+    wrong: writeWrongs,
+  },
+  {
+    verb: 'contract patch',
+    schema: 'validation-rejection',
+    name: 'next_action removed',
+    exit: 1,
+    produce: (home) => hf(home, ['contract', 'patch', '--draft-id', newDraft(home), '--json', '{"agent_status":{"next_action":null}}']),
+    expect: (j) => expect(j.codes).toContain('MISSING_FIELD'),
+    wrong: rejectionWrongs,
+  },
+  ambiguousCase('contract patch', ['--json', '{"work_phase":"executing"}']),
+  refusal('contract patch', 'PATCH_FORBIDDEN', 1, (home) => ['--draft-id', newDraft(home), '--json', '{"agent_status":null}']),
+
+  {
     verb: 'contract view',
     schema: 'contract-view',
     name: 'the draft as stored',

@@ -172,6 +172,27 @@ export const STORE_CASES: ResultCase[] = [
       'a link 0': (j) => ({ ...j, chain: j.chain.map((l: any) => ({ ...l, link: 0 })) }),
     },
   },
+  {
+    verb: 'contract chain',
+    schema: 'contract-chain-diff',
+    name: 'a closed root and its continuation, as merge patches',
+    exit: 0,
+    produce: (home) => {
+      const root = closedContract(home);
+      ok(home, ['contract', 'set', 'work_phase', 'executing', '--draft-id', root, '--json']);
+      return hf(home, ['contract', 'chain', '--contract-id', root, '--diff', '--json']);
+    },
+    expect: (j) => {
+      expect(j.steps).toHaveLength(2);
+      expect(j.steps[0].patch.agent_status.agent_state).toBe('COMPLETE');
+      expect(j.steps[1].patch).toMatchObject({ continues_contract_id: j.steps[0].contract_id });
+    },
+    wrong: {
+      'no steps': (j) => ({ ...j, steps: [] }),
+      'a patch that is not an object': (j) => ({ ...j, steps: j.steps.map((s: any) => ({ ...s, patch: [] })) }),
+      'a step without null_paths': (j) => ({ ...j, steps: j.steps.map(({ null_paths: _n, ...s }: any) => s) }),
+    },
+  },
   refusal('contract chain', 'ROW_NOT_FOUND', 3, () => ['--contract-id', mintDraft(), '--json']),
 
   {
