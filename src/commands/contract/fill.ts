@@ -1,10 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
-import { readInput } from '../../cli/input.js';
-import { EXIT, HandoffError, usage } from '../../errors.js';
 import { ADDRESSING_FLAGS, addressingFrom, stringFlag } from '../../drafts/cli-flags.js';
 import { applyFill } from '../../drafts/fill.js';
-import { isPlainObject } from '../../drafts/mutate.js';
-import { exceedsDepth, jsonTypeOf, parseJsonStrict, tooDeep } from '../../json.js';
+import { readPatch } from '../../drafts/patch-input.js';
 import { writeAndRender } from '../../render/write-result.js';
 
 const USAGE = 'handoff contract fill (--json PATCH | --json-file PATH|-) [--draft-id ID] [--agent-id ID]';
@@ -27,19 +24,12 @@ export default defineCommand({
   },
   async run(ctx) {
     const addressing = addressingFrom(ctx.flags);
-    const inline = stringFlag(ctx.flags, 'json');
-    const file = stringFlag(ctx.flags, 'json-file');
-    if ((inline === undefined) === (file === undefined)) {
-      throw usage(`exactly one of --json PATCH and --json-file PATH is required`);
-    }
-    const text = inline ?? (await readInput(file ?? '-', ctx.readStdin)).toString('utf8');
-    const patch = parseJsonStrict(text, inline !== undefined ? 'the --json patch' : `the patch in ${file === '-' ? 'stdin' : file}`);
-    if (!isPlainObject(patch)) {
-      throw new HandoffError('PATCH_NOT_OBJECT', EXIT.USAGE, `the patch must be a JSON object, got ${jsonTypeOf(patch)}`, {
-        type: jsonTypeOf(patch),
-      });
-    }
-    if (exceedsDepth(patch)) throw tooDeep('the patch');
+    const patch = await readPatch({
+      inline: stringFlag(ctx.flags, 'json'),
+      file: stringFlag(ctx.flags, 'json-file'),
+      readStdin: ctx.readStdin,
+      env: ctx.env,
+    });
     return writeAndRender(ctx, addressing, (base, draftId) => applyFill(base, patch, draftId));
   },
 });
