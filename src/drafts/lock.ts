@@ -1,16 +1,33 @@
 /**
- * The per-draft lock (cli-contract-drafts.md §6.4). `<drafts>/<draft_id>.lock` is created exclusively and holds the
- * owner's pid, host, start time and a random token. It is published with link(2) from a fully written temp file, so
- * the lock is never visible half-written: a writer killed at any moment leaves either no lock or a complete one
- * whose dead pid makes it stale at once (an O_EXCL create followed by a write would leave an empty lock that
- * nobody could judge). Waiting: jittered 10–50 ms sleeps for up to 15 s, then DRAFT_LOCKED (exit 4). Stale = dead
- * pid on this host or older than 120 s. Breaking is serialized by a guard file and removes the lock only if it is
- * still the very lock that was judged (same token), so a lock released and re-taken meanwhile is never removed.
+ * The per-draft lock (cli-contract-drafts.md §6.4, amendments-2.md §H6). `<drafts>/<draft_id>.lock` is created
+ * exclusively and holds the owner's pid, host, start time, process start time (`proc_start`, Linux
+ * `/proc/<pid>/stat`) and a random token. It is published with link(2) from a fully written temp file, so the lock is
+ * never visible half-written: a writer killed at any moment leaves either no lock or a complete one whose dead pid
+ * makes it stale at once (an O_EXCL create followed by a write would leave an empty lock that nobody could judge).
+ * Waiting: jittered 10–50 ms sleeps for up to 15 s, then DRAFT_LOCKED (exit 4). Stale = dead pid on this host, a
+ * live pid whose process start time differs from the recorded one (the pid was reused), older than 120 s, or a lock
+ * path of the wrong form (a symlink, dangling or not, a directory, any non-regular file), which is stale at once and
+ * removed itself, never followed. Breaking is serialized by a guard file and removes the lock only if it is still the
+ * very lock that was judged (same token, or the same entry of the wrong form), so a lock released and re-taken
+ * meanwhile is never removed.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  linkSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
 import { hostname } from 'node:os';
-import { readQuietly, unlinkQuiet } from '../fs-util.js';
+import { isHandoffError } from '../errors.js';
+import { unlinkQuiet } from '../fs-util.js';
 import { lockFile, type Env } from '../paths.js';
 import { draftLocked, draftWriteFailed } from './errors.js';
 import { ensureDraftsDir, removeCreatedDirs, tempName } from './files.js';
@@ -23,7 +40,29 @@ interface LockInfo {
   host: string;
   start: number;
   token: string;
+  /** The owner's process start time (field 22 of /proc/<pid>/stat); absent in locks written before it existed. */
+  proc_start?: string;
 }
+
+/**
+ * The start time of process `pid` in clock ticks since boot (field 22 of `/proc/<pid>/stat`), as text; undefined
+ * where /proc is not available. With the pid it names one process, so a reused pid is told apart from its owner.
+ */
+export function procStart(pid: number | 'self'): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // Field 2 (comm) is in parentheses and may hold spaces or `)`: count fields after the last `)`.
+  const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const value = rest[22 - 3];
+  return value !== undefined && /^[0-9]+$/.test(value) ? value : undefined;
+}
+
+let ownStart: string | undefined | null = null;
+const ownProcStart = (): string | undefined => (ownStart === null ? (ownStart = procStart('self')) : ownStart);
 
 export interface DraftLock {
   readonly draftId: string;
@@ -53,10 +92,54 @@ export async function acquireLock(env: Env, draftId: string, opts: LockOptions =
   }
 }
 
-/** One non-waiting try (for `gc`): the lock, or undefined when a live holder has it. */
+/** One non-waiting try: the lock, or undefined when a live holder has it. */
 export function tryLock(env: Env, draftId: string, cwd?: string): DraftLock | undefined {
   const got = attempt(env, draftId, cwd);
   return 'lock' in got ? got.lock : undefined;
+}
+
+/**
+ * `gc`'s non-waiting try over a drafts folder it already checked (`lockPath` = `<drafts>/<id>.lock`), cheaper than
+ * `tryLock` for a sweep of 100,000 drafts (amendments-2.md §H8): the lock is created in place with O_EXCL (no temp
+ * file and link) and released by its inode (no read back). gc holds it for a moment only, so a writer that meets it
+ * half-written waits (an unparsable lock has 1 s of grace); a gc killed meanwhile leaves a lock with a dead pid, stale
+ * at once. When a lock is already there, the full rules decide (tryLock: stale, wrong form, live holder).
+ */
+export function tryLockQuick(env: Env, draftId: string, lockPath: string, cwd?: string): DraftLock | undefined {
+  let fd: number;
+  try {
+    fd = openSync(lockPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  } catch (e) {
+    if (errCode(e) === 'EEXIST' || errCode(e) === 'ELOOP') return tryLock(env, draftId, cwd);
+    throw draftWriteFailed(draftId, lockPath, e);
+  }
+  let ino: number;
+  try {
+    const info: LockInfo = { pid: process.pid, host: hostname(), start: Date.now(), token: randomBytes(8).toString('hex') };
+    const started = ownProcStart();
+    if (started !== undefined) info.proc_start = started;
+    writeFileSync(fd, `${JSON.stringify(info)}\n`);
+    ino = fstatSync(fd).ino;
+  } catch (e) {
+    unlinkQuiet(lockPath);
+    throw draftWriteFailed(draftId, lockPath, e);
+  } finally {
+    closeSync(fd);
+  }
+  let released = false;
+  return {
+    draftId,
+    path: lockPath,
+    release() {
+      if (released) return;
+      released = true;
+      try {
+        if (lstatSync(lockPath).ino === ino) unlinkSync(lockPath);
+      } catch {
+        // already gone
+      }
+    },
+  };
 }
 
 /** Creates the lock, or breaks one stale lock and creates it; reports the live holder otherwise. */
@@ -64,6 +147,8 @@ function attempt(env: Env, draftId: string, cwd?: string): { lock: DraftLock } |
   const path = lockFile(env, draftId, cwd);
   for (let i = 0; i < 3; i++) {
     const info: LockInfo = { pid: process.pid, host: hostname(), start: Date.now(), token: randomBytes(8).toString('hex') };
+    const started = ownProcStart();
+    if (started !== undefined) info.proc_start = started;
     if (create(env, draftId, path, info, cwd)) return { lock: handle(draftId, path, info.token) };
     const current = inspect(path);
     if (current === undefined) continue; // released meanwhile: try again at once
@@ -95,6 +180,7 @@ function create(env: Env, draftId: string, path: string, info: LockInfo, cwd?: s
       return createExclusive(path, info); // filesystems without hard links
     }
   } catch (e) {
+    if (isHandoffError(e)) throw e;
     throw draftWriteFailed(draftId, path, e);
   } finally {
     unlinkQuiet(tmp);
@@ -117,25 +203,64 @@ function createExclusive(path: string, info: LockInfo): boolean {
   return true;
 }
 
+/** What sits at the lock path: a regular file (a lock, judged by its content) or an entry of the wrong form. */
+export type LockForm = 'file' | 'symlink' | 'directory' | 'other';
+
 export interface LockState {
+  form: LockForm;
   info: LockInfo | undefined;
   ino: number;
   mtimeMs: number;
 }
 
-/** Reads the lock file and its inode from one descriptor; undefined when there is no lock. */
+const formOf = (st: Stats): LockForm => (st.isFile() ? 'file' : st.isSymbolicLink() ? 'symlink' : st.isDirectory() ? 'directory' : 'other');
+
+/**
+ * What sits at the lock path, read without following links; undefined when nothing does. A regular file is read
+ * from one descriptor (O_NOFOLLOW, non-blocking) with its inode; anything else is reported by its form.
+ */
 export function inspect(path: string): LockState | undefined {
-  return readQuietly(path, (fd) => {
+  let entry: Stats;
+  try {
+    entry = lstatSync(path);
+  } catch {
+    return undefined;
+  }
+  if (!entry.isFile()) return { form: formOf(entry), info: undefined, ino: entry.ino, mtimeMs: entry.mtimeMs };
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  } catch {
+    return inspectAgain(path, entry);
+  }
+  try {
     const st = fstatSync(fd);
-    return { info: parseInfo(readFileSync(fd, 'utf8')), ino: st.ino, mtimeMs: st.mtimeMs };
-  });
+    if (!st.isFile()) return { form: formOf(st), info: undefined, ino: st.ino, mtimeMs: st.mtimeMs };
+    return { form: 'file', info: parseInfo(readFileSync(fd, 'utf8')), ino: st.ino, mtimeMs: st.mtimeMs };
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The regular file seen by lstat could not be opened: it was swapped (for a link) or removed meanwhile. */
+function inspectAgain(path: string, before: Stats): LockState | undefined {
+  try {
+    const now = lstatSync(path);
+    return now.isFile() && now.ino === before.ino ? undefined : { form: formOf(now), info: undefined, ino: now.ino, mtimeMs: now.mtimeMs };
+  } catch {
+    return undefined;
+  }
 }
 
 function parseInfo(text: string): LockInfo | undefined {
   try {
     const v = JSON.parse(text) as Partial<LockInfo>;
     if (typeof v.pid === 'number' && typeof v.start === 'number' && typeof v.token === 'string') {
-      return { pid: v.pid, host: typeof v.host === 'string' ? v.host : '', start: v.start, token: v.token };
+      const info: LockInfo = { pid: v.pid, host: typeof v.host === 'string' ? v.host : '', start: v.start, token: v.token };
+      if (typeof v.proc_start === 'string') info.proc_start = v.proc_start;
+      return info;
     }
   } catch {
     // not ours: judged by its age below
@@ -152,12 +277,23 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-/** Dead pid on this host, or older than 120 s. A lock we cannot parse gets 1 s of grace (a non-link writer). */
+/**
+ * A lock path of the wrong form: stale at once. A lock older than 120 s: stale. On this host: a dead pid, or a live
+ * pid whose process started at another time than the lock records (pid reuse; our own pid included). A lock without
+ * `proc_start` keeps the older rule (dead pid). A lock we cannot parse gets 1 s of grace (a non-link writer).
+ */
 function isStale(s: LockState): boolean {
+  if (s.form !== 'file') return true;
   const now = Date.now();
   if (s.info === undefined) return now - s.mtimeMs > 1_000;
   if (now - s.info.start > LOCK_STALE_MS) return true;
-  return s.info.host === hostname() && s.info.pid !== process.pid && !pidAlive(s.info.pid);
+  if (s.info.host !== hostname()) return false;
+  const recorded = s.info.proc_start;
+  if (s.info.pid === process.pid) return recorded !== undefined && ownProcStart() !== undefined && recorded !== ownProcStart();
+  if (!pidAlive(s.info.pid)) return true;
+  if (recorded === undefined) return false;
+  const current = procStart(s.info.pid);
+  return current !== undefined && current !== recorded;
 }
 
 /** A breaker killed while holding the guard leaves it behind; after this long it no longer serializes anything. */
@@ -178,20 +314,38 @@ export function breakStale(path: string, judged: LockState): void {
     const now = inspect(path);
     if (now === undefined) return;
     const same =
-      judged.info !== undefined ? now.info?.token === judged.info.token : now.info === undefined && now.ino === judged.ino && now.mtimeMs === judged.mtimeMs;
-    if (same) unlinkQuiet(path);
+      judged.info !== undefined
+        ? now.info?.token === judged.info.token
+        : now.form === judged.form && now.info === undefined && now.ino === judged.ino && now.mtimeMs === judged.mtimeMs;
+    if (same) removeEntry(path, now.form);
   } finally {
     unlinkQuiet(guard);
   }
 }
 
+/** Removes the entry itself: a symlink is unlinked (never followed), a directory removed with what it holds. */
+function removeEntry(path: string, form: LockForm): void {
+  try {
+    if (form === 'directory') rmSync(path, { recursive: true, force: true });
+    else unlinkSync(path);
+  } catch {
+    // gone meanwhile, or not removable: the next attempt judges it again
+  }
+}
+
+/**
+ * Takes the breakers' guard. A guard left by a killed breaker expires after GUARD_STALE_MS; a guard path of the
+ * wrong form (planted) is removed at once, like a lock of the wrong form.
+ */
 function takeGuard(guard: string): boolean {
   try {
     writeFileSync(guard, `${process.pid}\n`, { mode: 0o600, flag: 'wx' });
     return true;
   } catch {
     try {
-      if (Date.now() - statSync(guard).mtimeMs > GUARD_STALE_MS) unlinkQuiet(guard);
+      const st = lstatSync(guard);
+      if (!st.isFile()) removeEntry(guard, formOf(st));
+      else if (Date.now() - st.mtimeMs > GUARD_STALE_MS) unlinkQuiet(guard);
     } catch {
       // gone meanwhile
     }
@@ -207,11 +361,8 @@ function handle(draftId: string, path: string, token: string): DraftLock {
     release() {
       if (released) return;
       released = true;
-      try {
-        if (parseInfo(readFileSync(path, 'utf8'))?.token === token) unlinkSync(path);
-      } catch {
-        // already gone (broken as stale after 120 s): nothing to release
-      }
+      const now = inspect(path);
+      if (now?.form === 'file' && now.info?.token === token) unlinkQuiet(path);
     },
   };
 }
@@ -246,6 +397,7 @@ export class LockSet {
       try {
         this.createdDir = ensureDraftsDir(this.env, this.cwd);
       } catch (e) {
+        if (isHandoffError(e)) throw e;
         throw draftWriteFailed(draftId, lockFile(this.env, draftId, this.cwd), e);
       }
     }

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readDraft, saveDraft } from '../../src/drafts/files.js';
-import { acquireLock, breakStale, inspect, LockSet, tryLock } from '../../src/drafts/lock.js';
+import { acquireLock, breakStale, inspect, LockSet, procStart, tryLock } from '../../src/drafts/lock.js';
 import { listCandidates } from '../../src/drafts/resolve.js';
 import { HandoffError } from '../../src/errors.js';
 import { tempHome } from '../helpers/cli.js';
@@ -139,6 +139,36 @@ describe('per-draft lock (§6.4)', () => {
     expect(JSON.parse(readFileSync(lock.path, 'utf8')).pid).toBe(process.pid);
     lock.release();
     expect(readdirSync(join(home, 'drafts'))).toEqual([]);
+  });
+
+  it("a lock records proc_start, its owner's process start time (/proc/<pid>/stat field 22)", async () => {
+    const home = tempHome();
+    const lock = await acquireLock(envOf(home), ID);
+    const own = readFileSync('/proc/self/stat', 'utf8');
+    const start = own.slice(own.lastIndexOf(')') + 2).split(' ')[19];
+    expect(JSON.parse(readFileSync(lock.path, 'utf8')).proc_start).toBe(start);
+    expect(procStart('self')).toBe(start);
+    lock.release();
+  });
+
+  it('pid reuse (§H6): our own pid or a live pid with another proc_start is stale; without proc_start the old rule holds', () => {
+    const home = tempHome();
+    mkdirSync(join(home, 'drafts'));
+    const path = join(home, 'drafts', `${ID}.lock`);
+    const write = (extra: Record<string, unknown>): void =>
+      writeFileSync(path, JSON.stringify({ pid: process.ppid, host: hostname(), start: Date.now(), token: 'x', ...extra }));
+    write({});
+    expect(tryLock(envOf(home), ID)).toBeUndefined();
+    write({ proc_start: procStart(process.ppid) });
+    expect(tryLock(envOf(home), ID)).toBeUndefined();
+    write({ proc_start: '1' });
+    const reused = tryLock(envOf(home), ID);
+    expect(reused).toBeDefined();
+    reused?.release();
+    writeFileSync(path, JSON.stringify({ pid: process.pid, host: hostname(), start: Date.now(), token: 'x', proc_start: '1' }));
+    const own = tryLock(envOf(home), ID);
+    expect(own).toBeDefined();
+    own?.release();
   });
 
   it('a live lock on another host inside 120 s is respected', async () => {
