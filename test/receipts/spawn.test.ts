@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SpillArea } from '../../src/receipts/capture.js';
 import { runChild, signalExit, type ChildRun } from '../../src/receipts/spawn.js';
 import { sha256Hex } from '../../src/receipts/jcs.js';
-import { processGone } from '../helpers/process.js';
+import { processGone, waitGone } from '../helpers/process.js';
 
 const NODE = process.execPath;
 
-async function run(argv: string[], opts: { shell?: boolean; timeoutMs?: number; killGraceMs?: number } = {}) {
+async function run(argv: string[], opts: { shell?: boolean; timeoutMs?: number; killGraceMs?: number; spillParent?: string } = {}) {
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   const r: ChildRun = await runChild({
@@ -18,6 +19,7 @@ async function run(argv: string[], opts: { shell?: boolean; timeoutMs?: number; 
     timeoutMs: opts.timeoutMs ?? 30_000,
     killGraceMs: opts.killGraceMs,
     env: process.env,
+    spill: new SpillArea(() => opts.spillParent ?? mkdtempSync(join(tmpdir(), 'spill-parent-'))),
     onStdout: (b) => {
       out.push(b);
     },
@@ -111,6 +113,23 @@ describe('runChild', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout.text).toBe('started\n');
     expect(Date.now() - t0).toBeLessThan(8000);
+  });
+});
+
+describe('runChild: a capture that fails (§H4)', () => {
+  it('stops and reaps the whole group at once and reports captureError; the spill never touches $TMPDIR', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'handoff-spawn-'));
+    const pidFile = join(dir, 'pids');
+    // The shell prints past the inline threshold, then records its own pid and a grandchild's, then waits.
+    const script = `head -c 10000 /dev/zero; sleep 60 & echo "$$ $!" > ${pidFile}; wait`;
+    const { r } = await run([script], { shell: true, timeoutMs: 600_000, spillParent: join(dir, 'missing', 'tmp') });
+    expect(r.captureError).toMatch(/cannot spill the captured stdout to the data root/);
+    expect(r.timedOut).toBe(false);
+    expect(r.exitCode).toBeNull();
+    expect(readdirSync(dir)).toEqual(existsSync(pidFile) ? ['pids'] : []);
+    if (existsSync(pidFile)) {
+      for (const pid of readFileSync(pidFile, 'utf8').trim().split(' ').map(Number)) await waitGone(pid);
+    }
   });
 });
 
