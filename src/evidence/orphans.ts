@@ -32,8 +32,8 @@ function kindOf(name: string, st: Stats): OrphanKind {
   return TEMP_NAME_RE.test(name) ? 'temp' : 'blob';
 }
 
-/** Every non-directory entry below `dir`, sorted by path; unreadable subdirectories are skipped. */
-function walk(dir: string, out: { path: string; name: string; st: Stats }[]): void {
+/** Every non-directory entry below `dir`, sorted by path; unreadable subdirectories are skipped (also used by gc). */
+export function walk(dir: string, out: { path: string; name: string; st: Stats }[]): void {
   let names: string[];
   try {
     names = readdirSync(dir).sort();
