@@ -9,18 +9,16 @@ import {
   constants,
   fstatSync,
   fsyncSync,
-  lstatSync,
   openSync,
   readFileSync,
   renameSync,
   rmdirSync,
   writeFileSync,
-  type Stats,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { JsonObject } from '../envelope/vocabulary.js';
 import { isHandoffError } from '../errors.js';
-import { entryExists, unlinkQuiet } from '../fs-util.js';
+import { entryExists, lstatQuiet, unlinkQuiet } from '../fs-util.js';
 import { exceedsDepth, MAX_JSON_DEPTH, tooDeep, tryParseJson } from '../json.js';
 import { draftFile, draftsDir, ensureRootFolder, type Env } from '../paths.js';
 import { draftUnreadable, draftWriteFailed } from './errors.js';
@@ -30,14 +28,6 @@ export type DraftRead =
   | { state: 'ok'; path: string; envelope: JsonObject; text: string };
 
 const errCode = (e: unknown): string | undefined => (e as NodeJS.ErrnoException)?.code;
-
-function lstatQuiet(path: string): Stats | undefined {
-  try {
-    return lstatSync(path);
-  } catch {
-    return undefined;
-  }
-}
 
 /** A draft as JSON text: 2-space indentation and a trailing newline (§6.1). */
 export const serializeDraft = (envelope: JsonObject): string => `${JSON.stringify(envelope, null, 2)}\n`;

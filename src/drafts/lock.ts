@@ -27,7 +27,7 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { isHandoffError } from '../errors.js';
-import { unlinkQuiet } from '../fs-util.js';
+import { pidAlive, unlinkQuiet } from '../fs-util.js';
 import { lockFile, type Env } from '../paths.js';
 import { draftLocked, draftWriteFailed } from './errors.js';
 import { ensureDraftsDir, removeCreatedDirs, tempName } from './files.js';
@@ -266,15 +266,6 @@ function parseInfo(text: string): LockInfo | undefined {
     // not ours: judged by its age below
   }
   return undefined;
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return errCode(e) === 'EPERM';
-  }
 }
 
 /**

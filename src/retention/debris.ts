@@ -5,7 +5,8 @@
  * each older than 1 hour AND whose owner pid (in its name) is not a live process. A temp blob named before the pid
  * was added (`.<uuid>.tmp`) is judged by its age alone.
  */
-import { lstatSync, readdirSync, rmSync, unlinkSync, type Stats } from 'node:fs';
+import { readdirSync, rmSync, unlinkSync, type Stats } from 'node:fs';
+import { lstatQuiet, pidAlive } from '../fs-util.js';
 import { join } from 'node:path';
 
 export const DEBRIS_MAX_AGE_MS = 3_600_000;
@@ -25,17 +26,6 @@ export const DRAFT_TEMP_RE = /^\.(a[0-9a-f]{16,}\.[0-9a-f]{6,})\.([0-9]+)\..+\.t
 export const SPILL_RE = /^spill-([0-9]+)-[A-Za-z0-9]+$/;
 
 export const hoursOf = (ms: number): number => Math.round((ms / 3_600_000) * 100) / 100;
-
-/** Whether a process with this pid exists on this host (EPERM: it exists, owned by someone else). */
-export function pidAlive(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Old enough and, when the name carries one, its owner pid is gone. */
 export const abandoned = (mtimeMs: number, pid: number | undefined, now: number): boolean =>
@@ -60,6 +50,28 @@ export function removeEntry(path: string, folder: boolean, dryRun: boolean): boo
   }
 }
 
+/**
+ * The entries of `dir` (its listing `names`) whose name matches `re`, of the wanted kind (a regular file, or a
+ * folder), old enough and whose owner pid (capture group `pidGroup`) is gone.
+ */
+export function* abandonedEntries(
+  dir: string,
+  names: readonly string[],
+  re: RegExp,
+  pidGroup: number,
+  folder: boolean,
+  now: number,
+): Generator<{ path: string; st: Stats; match: RegExpExecArray }> {
+  for (const name of names) {
+    const match = re.exec(name);
+    if (match === null) continue;
+    const path = join(dir, name);
+    const st = lstatQuiet(path);
+    if (st === undefined || (folder ? !st.isDirectory() : !st.isFile())) continue;
+    if (abandoned(st.mtimeMs, Number(match[pidGroup]), now)) yield { path, st, match };
+  }
+}
+
 /** Spill folders in `<root>/tmp` (a folder the caller checked is real); a missing folder holds none. */
 export function sweepSpills(tmpDir: string, now: number, dryRun: boolean): DebrisRemoval[] {
   let names: string[];
@@ -69,18 +81,8 @@ export function sweepSpills(tmpDir: string, now: number, dryRun: boolean): Debri
     return [];
   }
   const out: DebrisRemoval[] = [];
-  for (const name of names) {
-    const m = SPILL_RE.exec(name);
-    if (m === null) continue;
-    const path = join(tmpDir, name);
-    let st: Stats;
-    try {
-      st = lstatSync(path);
-    } catch {
-      continue;
-    }
-    if (!st.isDirectory() || !abandoned(st.mtimeMs, Number(m[1]), now)) continue;
-    if (removeEntry(path, true, dryRun)) out.push(removal(path, 'spill', st, now));
+  for (const e of abandonedEntries(tmpDir, names, SPILL_RE, 1, true, now)) {
+    if (removeEntry(e.path, true, dryRun)) out.push(removal(e.path, 'spill', e.st, now));
   }
   return out;
 }

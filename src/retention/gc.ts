@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { tryLockQuick } from '../drafts/lock.js';
 import { isDraftId } from '../ids.js';
 import { draftsDir, rootFolder, storeExists, type Env } from '../paths.js';
-import { abandoned, DRAFT_TEMP_RE, hoursOf, sweepSpills, type DebrisRemoval } from './debris.js';
+import { abandonedEntries, DRAFT_TEMP_RE, hoursOf, removeEntry, sweepSpills, type DebrisRemoval } from './debris.js';
 import { sweepEvidence, type BlobSweep } from './evidence-sweep.js';
 
 export interface GcOptions {
@@ -143,20 +143,9 @@ export async function sweepDrafts(o: GcOptions): Promise<GcResult> {
 /** Temp files of the drafts folder older than 1 hour whose writer pid is gone (reason `temp`). */
 function sweepDraftTemps(dir: string, names: string[], now: number, dryRun: boolean): Removal[] {
   const out: Removal[] = [];
-  for (const name of names) {
-    const m = DRAFT_TEMP_RE.exec(name);
-    if (m === null) continue;
-    const path = join(dir, name);
-    const mtimeMs = regularMtime(path);
-    if (mtimeMs === undefined || !abandoned(mtimeMs, Number(m[2]), now)) continue;
-    if (!dryRun) {
-      try {
-        unlinkSync(path);
-      } catch {
-        continue; // removed by its writer meanwhile
-      }
-    }
-    out.push({ draft_id: m[1], reason: 'temp', mtime: new Date(mtimeMs).toISOString(), age_hours: hoursOf(now - mtimeMs), agent_state: null });
+  for (const { path, st, match } of abandonedEntries(dir, names, DRAFT_TEMP_RE, 2, false, now)) {
+    if (!removeEntry(path, false, dryRun)) continue; // removed by its writer meanwhile
+    out.push({ draft_id: match[1], reason: 'temp', mtime: st.mtime.toISOString(), age_hours: hoursOf(now - st.mtimeMs), agent_state: null });
   }
   return out;
 }
