@@ -5,6 +5,7 @@
 //
 //   STRESS_KILLS=300   processes to launch and kill (each at a random moment; some finish first)
 //   STRESS_PARALLEL=4  concurrent processes
+//   STRESS_WINDOW=3    kill moments are uniform over this many times an operation's unkilled duration
 //   STRESS_KEEP=1      keep the data root for inspection
 //   HANDOFF_BIN=...    another build's bin/run.js (to measure before/after)
 import { Buffer } from 'node:buffer';
@@ -21,6 +22,7 @@ const REPO = resolve(import.meta.dirname, '..');
 const BIN = resolve(process.env.HANDOFF_BIN ?? join(REPO, 'bin', 'run.js'));
 const KILLS = Number(process.env.STRESS_KILLS ?? 300);
 const PARALLEL = Number(process.env.STRESS_PARALLEL ?? 4);
+const WINDOW = Number(process.env.STRESS_WINDOW ?? 3);
 const home = mkdtempSync(join(tmpdir(), 'handoff-stress-'));
 const env = { ...process.env, HANDOFF_HOME: home, HANDOFF_WORKSPACE: 'ws', NO_COLOR: '1' };
 delete env.HANDOFF_DB;
@@ -69,8 +71,9 @@ const operations = {
 };
 const launched = Object.fromEntries(Object.keys(operations).map((k) => [k, { launched: 0, killed: 0, finished: 0 }]));
 
-// Each kill lands at a uniformly random moment of the operation's own duration (plus a fifth), measured here once
-// without a kill, so the kill moments cover start-up, the work and the exit whatever the machine's speed.
+// Each kill lands at a uniformly random moment of STRESS_WINDOW (default 3) times the operation's own duration,
+// measured here once without a kill and alone: with STRESS_PARALLEL processes at once each runs slower, so the kill
+// moments cover start-up, the work and the exit, and some runs finish, whatever the machine's speed.
 const duration = {};
 for (const [op, argsOf] of Object.entries(operations)) {
   const t = Date.now();
@@ -86,7 +89,7 @@ function killOne() {
   launched[op].launched++;
   return new Promise((res) => {
     const child = spawn(process.execPath, [BIN, ...args], { env, cwd: home, stdio: 'ignore' });
-    const timer = setTimeout(() => child.kill('SIGKILL'), Math.floor(Math.random() * duration[op] * 1.2));
+    const timer = setTimeout(() => child.kill('SIGKILL'), Math.floor(Math.random() * duration[op] * WINDOW));
     child.on('exit', (_code, signal) => {
       clearTimeout(timer);
       if (signal === 'SIGKILL') launched[op].killed++;
