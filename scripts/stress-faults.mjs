@@ -259,11 +259,12 @@ expectExit('agent id of another draft prefix', ['contract', 'set', 'report_prose
   rmSync(other, { recursive: true, force: true });
 }
 {
-  const id = json(['contract', 'init']).draft_id;
-  symlinkSync(join(home, 'nowhere'), join(home, 'drafts', `${id}.lock`));
-  expectExit('dangling symlink as lock', ['contract', 'set', 'report_prose', 'x', '--draft-id', id], [0]);
-  mkdirSync(join(home, 'drafts', `${id}.lock`));
-  expectExit('folder as lock', ['contract', 'set', 'report_prose', 'y', '--draft-id', id], [0]);
+  const linked = json(['contract', 'init']).draft_id;
+  symlinkSync(join(home, 'nowhere'), join(home, 'drafts', `${linked}.lock`));
+  expectExit('dangling symlink as lock', ['contract', 'set', 'report_prose', 'x', '--draft-id', linked], [0]);
+  const folder = json(['contract', 'init']).draft_id;
+  mkdirSync(join(home, 'drafts', `${folder}.lock`));
+  expectExit('folder as lock', ['contract', 'set', 'report_prose', 'y', '--draft-id', folder], [0]);
 }
 const hostileCrashes = hostile.filter((h) => h.crashed).length;
 const hostileUnexpected = hostile.filter((h) => !h.ok).length;

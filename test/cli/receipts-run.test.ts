@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freshHome, hf, hfRaw, processGone, newDraft, nodeCmd, receipt, snapshot, WS } from './receipts-fixtures.js';
+import { waitGone } from '../helpers/process.js';
+import { freshHome, hf, hfRaw, newDraft, nodeCmd, receipt, snapshot, WS } from './receipts-fixtures.js';
 
 const sha = (b: Buffer | string): string => createHash('sha256').update(b).digest('hex');
 
@@ -48,19 +49,22 @@ describe('evidence run: outcome classes and exit status (receipts.md §1, §1.4)
     expect(rc2).toMatchObject({ exit_code: 127, outcome: 'unproven' });
   });
 
-  it('a timeout kills the whole process group: exit 124, and the grandchild that ignores TERM is gone', () => {
+  it('a timeout kills the whole process group: exit 124, and the grandchild that ignores TERM is gone', async () => {
     const home = freshHome();
     const dir = mkdtempSync(join(tmpdir(), 'handoff-grandchild-'));
     const pidFile = join(dir, 'pid');
-    const grandchild = `process.on("SIGTERM", () => {}); require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`;
-    const parent = `require("child_process").spawn(process.execPath, ["-e", ${JSON.stringify(grandchild)}], { stdio: "inherit" }); process.on("SIGTERM", () => {}); setInterval(() => {}, 1000)`;
+    // Shells, not node: they start in milliseconds, so the grandchild has written its pid long before the KILL (at
+    // --timeout + 5 s) whatever the machine's load. Both ignore TERM (the ignore is inherited by their sleeps).
+    const grandchild = `trap '' TERM; echo $$ > ${pidFile}; while :; do sleep 1; done`;
+    const parent = `trap '' TERM; sh -c "${grandchild}" & while :; do sleep 1; done`;
     const t0 = Date.now();
-    const { r, receipt: rc } = receipt(home, newDraft(home), nodeCmd(parent), { flags: ['--timeout', '1'] });
+    const { r, receipt: rc } = receipt(home, newDraft(home), ['sh', '-c', parent], { flags: ['--timeout', '3'] });
     expect(r.code).toBe(124);
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(5500);
+    // TERM at 3 s is ignored, so only the KILL 5 s later ends the group: never earlier.
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(7500);
     expect(rc).toMatchObject({ exit_code: null, timed_out: true, outcome: 'unproven', signal: 'SIGKILL' });
-    const pid = Number(readFileSync(pidFile, 'utf8'));
-    expect(processGone(pid)).toBe(true);
+    // The grandchild is gone (a kill lands asynchronously: wait for it; one that survived would time the test out).
+    await waitGone(Number(readFileSync(pidFile, 'utf8')));
   });
 });
 

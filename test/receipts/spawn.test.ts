@@ -92,10 +92,12 @@ describe('runChild', () => {
   it('a timeout kills the whole process group: TERM, then KILL for a grandchild that ignores TERM', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'handoff-spawn-'));
     const pidFile = join(dir, 'grandchild.pid');
-    const grandchild = `process.on("SIGTERM", () => {}); require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`;
-    const parent = `require("child_process").spawn(process.execPath, ["-e", ${JSON.stringify(grandchild)}], { stdio: "ignore" }); setInterval(() => {}, 1000)`;
+    // Shells, not node: they start in milliseconds, so the grandchild has written its pid before the KILL whatever
+    // the machine's load. The grandchild ignores TERM (inherited by its sleeps); the parent does not.
+    const grandchild = `trap '' TERM; echo $$ > ${pidFile}; while :; do sleep 1; done`;
+    const parent = `sh -c "${grandchild}" > /dev/null 2>&1 & while :; do sleep 1; done`;
     const t0 = Date.now();
-    const { r } = await run([NODE, '-e', parent], { timeoutMs: 1000, killGraceMs: 1000 });
+    const { r } = await run([parent], { shell: true, timeoutMs: 1000, killGraceMs: 1000 });
     const elapsed = Date.now() - t0;
     expect(r.timedOut).toBe(true);
     expect(r.exitCode).toBeNull();
@@ -135,10 +137,9 @@ describe('runChild: a capture that fails (§H4)', () => {
 
 describe('runChild: a timeout is never a proven exit status (mutation audit)', () => {
   it('a child that exits 0 on SIGTERM after its timeout is recorded with exit_code null, timed_out true', async () => {
-    const { r } = await run([NODE, '-e', 'process.on("SIGTERM", () => process.exit(0)); setInterval(() => {}, 1000)'], {
-      timeoutMs: 1500,
-      killGraceMs: 5000,
-    });
+    // A shell sets its trap in milliseconds (a node child might still be starting when TERM comes, on a loaded
+    // machine, and die by the signal instead); the trap runs once the current 1 s sleep ends, well inside the grace.
+    const { r } = await run(["trap 'exit 0' TERM; while :; do sleep 1; done"], { shell: true, timeoutMs: 1500, killGraceMs: 30_000 });
     // The child chose its own status (it was not killed by the signal): only the timeout makes it unproven.
     expect(r.timedOut).toBe(true);
     expect(r.exitCode).toBeNull();
