@@ -1,5 +1,5 @@
-/** Small fs steps shared by the draft files and locks and the evidence blobs and payloads. */
-import { closeSync, constants, lstatSync, openSync, unlinkSync } from 'node:fs';
+/** Small fs and process steps shared by the draft files and locks, the evidence blobs and payloads, and gc. */
+import { closeSync, constants, lstatSync, openSync, unlinkSync, type Stats } from 'node:fs';
 
 /** True when any directory entry (file, directory, dangling symlink, ...) exists at `path` (lstat: links not followed). */
 export function entryExists(path: string): boolean {
@@ -8,6 +8,26 @@ export function entryExists(path: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** lstat (links not followed), or undefined when the entry is gone or cannot be inspected. */
+export function lstatQuiet(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a process with this pid exists on this host (EPERM: it exists, owned by someone else). */
+export function pidAlive(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

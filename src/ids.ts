@@ -43,8 +43,16 @@ export function mintUuid(): string {
 /** The agent prefix of a draft id: everything before the first `.`. */
 export const agentPrefix = (draftId: string): string => draftId.slice(0, draftId.indexOf('.'));
 
-export const isDraftId = (v: unknown): v is string => typeof v === 'string' && DRAFT_ID_RE.test(v);
-export const isAgentId = (v: unknown): v is string => typeof v === 'string' && AGENT_ID_RE.test(v);
+/**
+ * Length bounds of the ids (amendments-2.md §H9): an agent id of at most 115 characters keeps a draft id (agent id,
+ * `.`, 12 hex) within 128. Both are checked with the pattern, before any file access.
+ */
+export const MAX_AGENT_ID_LENGTH = 115;
+export const MAX_DRAFT_ID_LENGTH = 128;
+
+export const isDraftId = (v: unknown): v is string =>
+  typeof v === 'string' && v.length <= MAX_DRAFT_ID_LENGTH && DRAFT_ID_RE.test(v) && v.indexOf('.') <= MAX_AGENT_ID_LENGTH;
+export const isAgentId = (v: unknown): v is string => typeof v === 'string' && v.length <= MAX_AGENT_ID_LENGTH && AGENT_ID_RE.test(v);
 
 /** `--draft-id` (and `--contract-id`, with `flag` naming it) must match the contract-id pattern in full. */
 export function checkDraftId(value: string | undefined, flag = '--draft-id'): string | undefined {
@@ -53,7 +61,7 @@ export function checkDraftId(value: string | undefined, flag = '--draft-id'): st
     throw new HandoffError(
       'INVALID_DRAFT_ID',
       EXIT.USAGE,
-      `${flag} ${jsonQuote(value)} is not a contract id (pattern ^a[0-9a-f]{16,}\\.[0-9a-f]{6,}$); copy the id printed by init or dispatch`,
+      `${flag} ${jsonQuote(value)} is not a contract id (pattern ^a[0-9a-f]{16,}\\.[0-9a-f]{6,}$, at most ${MAX_DRAFT_ID_LENGTH} characters with an agent part of at most ${MAX_AGENT_ID_LENGTH}); copy the id printed by init or dispatch`,
     );
   }
   return value;
@@ -65,7 +73,7 @@ export function checkAgentId(value: string | undefined, flag = '--agent-id'): st
     throw new HandoffError(
       'INVALID_AGENT_ID',
       EXIT.USAGE,
-      `${flag} ${jsonQuote(value)} is not an agent id (pattern ^a[0-9a-f]{16,}$; an exact id, never a glob)`,
+      `${flag} ${jsonQuote(value)} is not an agent id (pattern ^a[0-9a-f]{16,}$, at most ${MAX_AGENT_ID_LENGTH} characters; an exact id, never a glob)`,
     );
   }
   return value;

@@ -1,6 +1,7 @@
 /** Strict JSON parsing shared by every JSON argument (VALUE, patches, files). Walks are iterative: no input depth can
  * overflow the stack. */
 import { EXIT, HandoffError } from './errors.js';
+import { describeJsonError } from './json-error.js';
 
 /**
  * The deepest nesting a stored envelope may have. SQLite's json_valid() refuses documents nested deeper than 1000
@@ -32,21 +33,29 @@ export const exceedsDepth = (value: unknown, max: number = MAX_JSON_DEPTH): bool
 
 export type JsonParse = { ok: true; value: unknown } | { ok: false; message: string };
 
+/**
+ * JSON.parse without its message: a failure is described by line and column only (json-error.ts), because the
+ * parser's own message quotes the input, which may be a file's secret content (amendments-2.md §H12).
+ */
 export function tryParseJson(text: string): JsonParse {
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (e) {
-    return { ok: false, message: (e as Error).message };
+  } catch {
+    return { ok: false, message: describeJsonError(text) };
   }
 }
 
 const excerpt = (text: string): string => JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}...` : text);
 
-export const notRepresentable = (text: string): HandoffError =>
+/**
+ * A number that overflows to ±Infinity. `text` (a command-line VALUE) is quoted; an input named by `what` (a patch
+ * or a file) is only named, never quoted (amendments-2.md §H12).
+ */
+export const notRepresentable = (text: string, what?: string): HandoffError =>
   new HandoffError(
     'VALUE_NOT_REPRESENTABLE',
     EXIT.USAGE,
-    `a number in ${excerpt(text)} overflows to Infinity; quote it to keep it as a string`,
+    `a number in ${what ?? excerpt(text)} overflows to Infinity; quote it to keep it as a string`,
   );
 
 export const tooDeep = (what: string): HandoffError =>
@@ -60,7 +69,7 @@ export const tooDeep = (what: string): HandoffError =>
 export function parseJsonStrict(text: string, what: string): unknown {
   const r = tryParseJson(text);
   if (!r.ok) throw new HandoffError('INVALID_JSON', EXIT.USAGE, `${what} is not valid JSON: ${r.message}`);
-  if (hasNonFinite(r.value)) throw notRepresentable(text);
+  if (hasNonFinite(r.value)) throw notRepresentable(text, what);
   return r.value;
 }
 

@@ -2,9 +2,10 @@
  * Every path and environment lookup in one place. Resolved on every call, never cached
  * (cli-contract-drafts.md §2, store-and-finalize.md §1).
  */
-import { existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { EXIT, HandoffError } from './errors.js';
 
 export type Env = NodeJS.ProcessEnv;
 
@@ -17,7 +18,136 @@ export function dataRoot(env: Env, cwd: string = process.cwd()): string {
   return join(env.HOME && env.HOME !== '' ? env.HOME : homedir(), '.local', 'share', 'handoff');
 }
 
-export const draftsDir = (env: Env, cwd?: string): string => join(dataRoot(env, cwd), 'drafts');
+/** The data root's own folders (amendments-2.md §H10): each must be a real folder, never a symlink. */
+export type RootFolder = 'drafts' | 'evidence' | 'tmp' | 'gate';
+
+const errnoOf = (e: unknown): string | undefined => (e as NodeJS.ErrnoException)?.code;
+
+/** What an entry that should be a folder is instead, for messages. */
+export function entryKind(st: import('node:fs').Stats): string {
+  if (st.isSymbolicLink()) return 'a symlink';
+  if (st.isFile()) return 'a regular file';
+  return 'not a folder';
+}
+
+export const dataRootUnsafe = (path: string, what: string): HandoffError =>
+  new HandoffError(
+    'DATA_ROOT_UNSAFE',
+    EXIT.STORE,
+    `${path} is ${what}; the data root's drafts/, evidence/, tmp/ and gate/ must be real folders, so nothing was written or deleted`,
+    { path },
+    'Move the data itself (set HANDOFF_HOME to the real location) instead of linking a folder inside the data root.',
+  );
+
+/**
+ * `<root>/<name>`, checked without following links: absent is fine (it is created one level at a time when a verb
+ * writes), a real folder is fine, anything else (a symlink, a file) is DATA_ROOT_UNSAFE (exit 4). The root itself may
+ * be a symlink.
+ */
+export function rootFolder(env: Env, name: RootFolder, cwd?: string): string {
+  const path = join(dataRoot(env, cwd), name);
+  let st;
+  try {
+    st = lstatSync(path);
+  } catch {
+    return path; // absent (or not inspectable): whoever creates or opens it reports the problem
+  }
+  if (!st.isDirectory()) throw dataRootUnsafe(path, entryKind(st));
+  return path;
+}
+
+export const dataRootUnusable = (root: string, e: unknown): HandoffError =>
+  new HandoffError(
+    'DATA_ROOT_UNUSABLE',
+    EXIT.STORE,
+    `the data root ${root} cannot be created or used (${errnoOf(e) ?? (e as Error)?.message ?? String(e)}); nothing was written`,
+    { path: root },
+    'Set HANDOFF_HOME to a writable folder.',
+  );
+
+/**
+ * Creates `dir` and its missing ancestors one level at a time (mode 0700), never with a recursive mkdir (Node's loops
+ * on paths such as /proc/...). Returns the outermost folder this call created, or undefined when `dir` existed. An
+ * existing entry on the way that is not a folder, or a failing mkdir, throws the OS error.
+ */
+export function makeDirs(dir: string): string | undefined {
+  const missing: string[] = [];
+  for (let cur = resolve(dir); ; ) {
+    let st;
+    try {
+      st = statSync(cur);
+    } catch (e) {
+      if (errnoOf(e) !== 'ENOENT') throw e;
+      missing.unshift(cur);
+      const up = dirname(cur);
+      if (up === cur) break;
+      cur = up;
+      continue;
+    }
+    if (!st.isDirectory()) {
+      const notDir: NodeJS.ErrnoException = new Error(`${cur} is not a folder`);
+      notDir.code = 'ENOTDIR';
+      throw notDir;
+    }
+    break;
+  }
+  for (const d of missing) {
+    try {
+      mkdirSync(d, { mode: 0o700 });
+    } catch (e) {
+      if (errnoOf(e) !== 'EEXIST' || !statSync(d).isDirectory()) throw e;
+    }
+  }
+  return missing[0];
+}
+
+/** The data root, created when missing; DATA_ROOT_UNUSABLE (exit 4) when it cannot be (H13). Returns what it created. */
+export function ensureDataRoot(env: Env, cwd?: string): string | undefined {
+  const root = dataRoot(env, cwd);
+  try {
+    return makeDirs(root);
+  } catch (e) {
+    throw dataRootUnusable(root, e);
+  }
+}
+
+/**
+ * `<root>/<name>` created when missing (with the data root: DATA_ROOT_UNUSABLE), checked to be a real folder
+ * (DATA_ROOT_UNSAFE). Returns the outermost folder this call created (the root or the folder), or undefined. A
+ * failing mkdir of the folder itself throws the OS error for the caller's own code.
+ */
+export function ensureRootFolder(env: Env, name: RootFolder, cwd?: string): string | undefined {
+  const path = rootFolder(env, name, cwd);
+  const createdRoot = ensureDataRoot(env, cwd);
+  try {
+    mkdirSync(path, { mode: 0o700 });
+    return createdRoot ?? path;
+  } catch (e) {
+    if (errnoOf(e) !== 'EEXIST') throw e;
+  }
+  rootFolder(env, name, cwd); // an entry appeared meanwhile: it must be a real folder too
+  return createdRoot;
+}
+
+/**
+ * Whether this process can write drafts under the data root: the drafts folder when it exists, else the nearest
+ * existing folder above it (access(2): a read-only mount is refused even to root).
+ */
+export function dataRootWritable(env: Env, cwd?: string): boolean {
+  for (let dir = join(dataRoot(env, cwd), 'drafts'); ; ) {
+    try {
+      accessSync(dir, constants.W_OK);
+      return true;
+    } catch (e) {
+      if (errnoOf(e) !== 'ENOENT') return false;
+    }
+    const up = dirname(dir);
+    if (up === dir) return false;
+    dir = up;
+  }
+}
+
+export const draftsDir = (env: Env, cwd?: string): string => rootFolder(env, 'drafts', cwd);
 /** Only call with an id that passed DRAFT_ID_RE: a valid id can only name a file directly inside the folder. */
 export const draftFile = (env: Env, draftId: string, cwd?: string): string => join(draftsDir(env, cwd), `${draftId}.json`);
 export const lockFile = (env: Env, draftId: string, cwd?: string): string => join(draftsDir(env, cwd), `${draftId}.lock`);
@@ -29,10 +159,26 @@ export function dbPath(env: Env, cwd: string = process.cwd()): string {
   return join(dataRoot(env, cwd), 'handoff.db');
 }
 
+/** The default bound of an envelope as the row stores it (compact JSON): 1 MiB (amendments-2.md §H9). */
+export const DEFAULT_MAX_ENVELOPE_BYTES = 1024 * 1024;
+
+/**
+ * `$HANDOFF_MAX_ENVELOPE_BYTES`: a positive integer (canonical decimal), default 1 MiB. Anything else is a usage error
+ * (exit 2) rather than a silently ignored setting.
+ */
+export function maxEnvelopeBytes(env: Env): number {
+  const raw = env.HANDOFF_MAX_ENVELOPE_BYTES;
+  if (raw === undefined || raw === '') return DEFAULT_MAX_ENVELOPE_BYTES;
+  if (!/^[1-9][0-9]{0,14}$/.test(raw)) {
+    throw new HandoffError('USAGE', EXIT.USAGE, `HANDOFF_MAX_ENVELOPE_BYTES ${JSON.stringify(raw.slice(0, 40))} must be a positive whole number of bytes`);
+  }
+  return Number(raw);
+}
+
 export const storeExists = (env: Env, cwd?: string): boolean => existsSync(dbPath(env, cwd));
 
 /** `<root>/evidence`; `$HANDOFF_DB` does not move it. */
-export const evidenceRoot = (env: Env, cwd?: string): string => join(dataRoot(env, cwd), 'evidence');
+export const evidenceRoot = (env: Env, cwd?: string): string => rootFolder(env, 'evidence', cwd);
 
 /** The git top-level of `dir`: the nearest ancestor holding a `.git` entry (found without spawning git). */
 export function gitTopLevel(dir: string): string | undefined {

@@ -10,7 +10,7 @@ export const EXIT_TABLE = `EXIT CODES
   1   rejected: a validation failure or a refused state transition
   2   usage error: bad flag, bad id, malformed JSON argument, unusable input file
   3   not found
-  4   store error (also DRAFT_LOCKED, DRAFT_WRITE_FAILED, DRAFT_APPEND_FAILED)
+  4   store or data-root error (also DRAFT_LOCKED, DRAFT_WRITE_FAILED, DRAFT_APPEND_FAILED, RECEIPT_CAPTURE_FAILED)
   70  internal error (a bug); HANDOFF_DEBUG=1 shows the stack`;
 
 export const HOOK_EXIT_TABLE = `EXIT CODES (hook protocol)
@@ -23,6 +23,7 @@ export const ENVIRONMENT = `ENVIRONMENT
   HANDOFF_HOME       data root (drafts, evidence, the store); default $XDG_DATA_HOME/handoff, else ~/.local/share/handoff
   HANDOFF_DB         the SQLite store file (relative paths resolve against the current directory); default <root>/handoff.db
   HANDOFF_WORKSPACE  workspace name when --workspace is not given; default the git top-level's (or the cwd's) folder name
+  HANDOFF_MAX_ENVELOPE_BYTES  the largest envelope a write may store (compact JSON); default 1048576 (1 MiB)
   HANDOFF_DEBUG=1    print the stack of an internal error (exit 70)
   NO_COLOR           no colour in human output (colour is used only on a terminal; FORCE_COLOR forces it)`;
 

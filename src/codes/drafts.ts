@@ -170,6 +170,27 @@ export const draftCodes: CodeEntry[] = [
     repair: 'Fix the condition named in the message (free space, permissions of the data root) and run the verb again.',
   },
   {
+    code: 'ENVELOPE_TOO_LARGE',
+    exit: 2,
+    where: 'set, add, fill (and the draft append of evidence run / contract verify)',
+    when: 'The envelope after the write, as the row stores it (compact JSON), is larger than HANDOFF_MAX_ENVELOPE_BYTES (default 1 MiB), checked under the lock after the change and before validation; or a JSON input (--json, --json-file, stdin) is larger than that limit, refused from its size before parsing. Nothing is written.',
+    repair: 'Keep long outputs out of the envelope: deposit them with `handoff evidence add` and cite them; or raise HANDOFF_MAX_ENVELOPE_BYTES.',
+  },
+  {
+    code: 'DATA_ROOT_UNSAFE',
+    exit: 4,
+    where: 'every verb that uses drafts/, evidence/, tmp/ or gate/ under the data root (the gate: exit 1 unless --on-store-error block)',
+    when: 'One of the data root\'s own folders (drafts/, evidence/, tmp/, gate/) is a symlink or not a folder. Nothing is written or deleted, so a planted link cannot send writes (or gc deletions) outside the data root.',
+    repair: 'Replace the link with a real folder; to move the data, move the whole root and point HANDOFF_HOME at it (the root itself may be a symlink).',
+  },
+  {
+    code: 'DATA_ROOT_UNUSABLE',
+    exit: 4,
+    where: 'every verb that creates the data root (the gate: exit 1 unless --on-store-error block)',
+    when: 'The data root (or a missing parent of it) cannot be created, e.g. HANDOFF_HOME=/proc/nonexist; folders are created one level at a time, so this fails at once.',
+    repair: 'Set HANDOFF_HOME (or XDG_DATA_HOME) to a folder that can be created and written.',
+  },
+  {
     code: 'INTERNAL',
     exit: 70,
     where: 'every verb',

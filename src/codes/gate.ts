@@ -27,6 +27,13 @@ export const gateCodes: CodeEntry[] = [
     repair: 'Pass --plan-task-id <the plan task id>, or choose another --kind.',
   },
   {
+    code: 'GOAL_TOO_LARGE',
+    exit: 2,
+    where: 'dispatch',
+    when: 'The goal (after trimming trailing whitespace) is larger than 64 KiB in UTF-8, or the --goal-file is larger than 1 MiB (refused from its size, unread).',
+    repair: 'Put the long text in a brief (`handoff brief add`) and dispatch with --brief NAME and a short goal.',
+  },
+  {
     code: 'PARENT_HANDOFF_NOT_FOUND',
     exit: 3,
     where: 'contract dispatch',

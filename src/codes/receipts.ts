@@ -76,6 +76,13 @@ export const receiptCodes: CodeEntry[] = [
     repair: 'A verifier verifies through its own contract: dispatch one with --parent-handoff-id, or write to the contract to open a continuation first.',
   },
   {
+    code: 'RECEIPT_CAPTURE_FAILED',
+    exit: 4,
+    where: 'evidence run, contract verify',
+    when: "The command's output could not be captured: spilling it under <root>/tmp/ failed (no space, unwritable, a file-size limit). The command's process group was stopped and reaped at once, and no receipt was recorded (amendments-2.md §H4).",
+    repair: 'Free space under the data root or make <root>/tmp writable, then run the command again.',
+  },
+  {
     code: 'DRAFT_APPEND_FAILED',
     exit: 4,
     where: 'evidence run, contract verify',

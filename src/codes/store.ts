@@ -56,6 +56,13 @@ export const storeCodes: CodeEntry[] = [
     repair: 'Report the message; the store stays at its previous version and is still usable by the build that wrote it.',
   },
   {
+    code: 'STORE_NEEDS_MIGRATION',
+    exit: 4,
+    where: 'read verbs on a read-only data root or store file (list, chain, brief, evidence, approval list, the probes)',
+    when: 'The store cannot be written here (amendments-2.md §H7), so it is read as it is without migrating, and its older schema lacks a table or column the verb needs.',
+    repair: 'Run any writing verb once where the store is writable (it migrates the store), then read it here again.',
+  },
+  {
     code: 'STORE_WRITE_REFUSED',
     exit: 4,
     where: 'contract finalize',

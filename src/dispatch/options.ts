@@ -4,7 +4,7 @@
  */
 import { EXIT, HandoffError, jsonQuote, usage } from '../errors.js';
 import { checkAgentId } from '../ids.js';
-import { readUtf8File } from '../cli/input.js';
+import { checkRegularFile, readUtf8File } from '../cli/input.js';
 import { checkSlug, workspaceSlug } from '../evidence/slug.js';
 import { resolveWorkspace, type Env } from '../paths.js';
 
@@ -107,12 +107,33 @@ function canWriteList(values: string[]): string[] {
   return out;
 }
 
+/** A dispatch goal is at most 64 KiB (UTF-8, as stored); longer goals belong in a brief (amendments-2.md §H9). */
+export const MAX_GOAL_BYTES = 64 * 1024;
+/** A goal file larger than this is refused from its size, without being read. */
+const MAX_GOAL_FILE_BYTES = 1024 * 1024;
+
+const goalTooLarge = (bytes: number, what: string): HandoffError =>
+  new HandoffError(
+    'GOAL_TOO_LARGE',
+    EXIT.USAGE,
+    `${what} is ${bytes} bytes; a goal is at most ${MAX_GOAL_BYTES} bytes (64 KiB), so nothing was dispatched`,
+    { bytes, limit: MAX_GOAL_BYTES },
+    'Put the long text in a brief (`handoff brief add`) and dispatch with --brief and a short goal.',
+  );
+
 function readGoal(flags: DispatchFlags): string {
   if ((flags.goal === undefined) === (flags.goalFile === undefined)) throw usage('give exactly one of --goal TEXT or --goal-file PATH');
+  if (flags.goalFile !== undefined) {
+    const size = checkRegularFile(flags.goalFile);
+    if (size > MAX_GOAL_FILE_BYTES) throw goalTooLarge(size, `the goal file ${jsonQuote(flags.goalFile)}`);
+  }
   const raw = flags.goal ?? readUtf8File(flags.goalFile as string);
   if (raw.trim() === '') throw usage(`the goal${flags.goalFile !== undefined ? ` in ${jsonQuote(flags.goalFile)}` : ''} is blank`);
   // Trailing whitespace (a file's final newline) would only print as empty goal lines.
-  return raw.replace(/\s+$/, '');
+  const goal = raw.replace(/\s+$/, '');
+  const bytes = Buffer.byteLength(goal, 'utf8');
+  if (bytes > MAX_GOAL_BYTES) throw goalTooLarge(bytes, 'the goal');
+  return goal;
 }
 
 /** Checks every flag and the kind rules; reads the goal file. No store access. */

@@ -7,7 +7,7 @@ import { unlinkSync } from 'node:fs';
 import { EXIT, HandoffError, isHandoffError } from '../errors.js';
 import { initialEnvelope, type JsonObject } from '../envelope/vocabulary.js';
 import { mintAgentId, mintDraftId } from '../ids.js';
-import { draftFile, type Env } from '../paths.js';
+import { draftFile, draftsDir, type Env } from '../paths.js';
 import { draftEntryExists, saveDraft } from '../drafts/files.js';
 import { LockSet } from '../drafts/lock.js';
 import { acceptanceColumn, readStoredJson } from '../store/stored-json.js';
@@ -91,6 +91,8 @@ export async function dispatch(req: DispatchRequest, env: Env, cwd: string): Pro
   let done = false;
   try {
     checkAgainstStore(db, req);
+    // drafts/ must be a real folder (amendments-2.md §H10) before the store file is created for the row.
+    draftsDir(env, cwd);
     db ??= openWriter(env, cwd, { create: true }) as Db;
     const agentId = req.agentId ?? mintAgentId();
     for (;;) {

@@ -106,3 +106,16 @@ export const rowEnvelopeUnreadable = (draftId: string, handoffId: number): Hando
   );
 
 export const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ');
+
+/**
+ * amendments-2.md §H9: a write whose resulting envelope, as the row stores it (compact JSON), is over the limit, or a
+ * JSON input of a write verb larger than the limit (refused from its size, before parsing). Exit 2, nothing written.
+ */
+export const envelopeTooLarge = (what: string, bytes: number, limit: number): HandoffError =>
+  new HandoffError(
+    'ENVELOPE_TOO_LARGE',
+    EXIT.USAGE,
+    `${what} is ${bytes} bytes, over the limit of ${limit} bytes (HANDOFF_MAX_ENVELOPE_BYTES); nothing was written`,
+    { bytes, limit },
+    'Keep long outputs out of the envelope: deposit them with `handoff evidence add` and cite them.',
+  );

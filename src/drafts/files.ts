@@ -8,21 +8,19 @@ import {
   constants,
   fstatSync,
   fsyncSync,
-  lstatSync,
-  mkdirSync,
   openSync,
   readFileSync,
   renameSync,
   rmdirSync,
   writeFileSync,
-  type Stats,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { JsonObject } from '../envelope/vocabulary.js';
-import { entryExists, unlinkQuiet } from '../fs-util.js';
+import { isHandoffError } from '../errors.js';
+import { entryExists, lstatQuiet, unlinkQuiet } from '../fs-util.js';
 import { mintTempTag } from '../ids.js';
-import { exceedsDepth, MAX_JSON_DEPTH, tooDeep } from '../json.js';
-import { draftFile, draftsDir, type Env } from '../paths.js';
+import { exceedsDepth, MAX_JSON_DEPTH, tooDeep, tryParseJson } from '../json.js';
+import { draftFile, draftsDir, ensureRootFolder, type Env } from '../paths.js';
 import { draftUnreadable, draftWriteFailed } from './errors.js';
 
 export type DraftRead =
@@ -31,20 +29,12 @@ export type DraftRead =
 
 const errCode = (e: unknown): string | undefined => (e as NodeJS.ErrnoException)?.code;
 
-function lstatQuiet(path: string): Stats | undefined {
-  try {
-    return lstatSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
 /** A draft as JSON text: 2-space indentation and a trailing newline (§6.1). */
 export const serializeDraft = (envelope: JsonObject): string => `${JSON.stringify(envelope, null, 2)}\n`;
 
 /**
  * Reads one draft. Missing (no directory entry at all) → `{state:'missing'}`. Any entry that is there but cannot be
- * read as a regular JSON object — a dangling symlink, a link to a directory, a FIFO, text that is not JSON, a
+ * read as a regular JSON object — any symlink (never followed), a directory, a FIFO, text that is not JSON, a
  * non-object, or containers nested deeper than MAX_JSON_DEPTH — → DRAFT_UNREADABLE (exit 3), so it is never adopted
  * over, overwritten or re-initialised (§6.2). Opened non-blocking so a FIFO planted under the name can never hang the
  * call.
@@ -56,13 +46,15 @@ export function readDraft(env: Env, draftId: string, cwd?: string): DraftRead {
 function readDraftAt(path: string, draftId: string, retried: boolean): DraftRead {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    // O_NOFOLLOW: a draft file that is a symlink is refused, never followed (amendments-2.md §H10).
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   } catch (e) {
+    if (errCode(e) === 'ELOOP') throw draftUnreadable(draftId, path, 'is a symbolic link (draft files are never followed through links)');
     if (errCode(e) !== 'ENOENT') throw draftUnreadable(draftId, path, `cannot be read (${errCode(e) ?? (e as Error).message})`);
-    // ENOENT from open: nothing there, or a symlink whose target is missing (the entry itself exists: lstat).
+    // ENOENT from open: nothing there (the entry itself may exist: lstat).
     const entry = lstatQuiet(path);
     if (entry === undefined) return { state: 'missing', path };
-    if (entry.isSymbolicLink()) throw draftUnreadable(draftId, path, 'is a symbolic link to nothing');
+    if (entry.isSymbolicLink()) throw draftUnreadable(draftId, path, 'is a symbolic link (draft files are never followed through links)');
     // The file appeared between the open and the lstat (a writer saved it meanwhile): read it once more.
     if (!retried) return readDraftAt(path, draftId, true);
     throw draftUnreadable(draftId, path, `cannot be read (${errCode(e) ?? (e as Error).message})`);
@@ -77,12 +69,9 @@ function readDraftAt(path: string, draftId: string, retried: boolean): DraftRead
   } finally {
     closeSync(fd);
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    throw draftUnreadable(draftId, path, `is not valid JSON (${(e as Error).message})`);
-  }
+  const parsed = tryParseJson(text);
+  if (!parsed.ok) throw draftUnreadable(draftId, path, `is not valid JSON (${parsed.message})`);
+  const value = parsed.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw draftUnreadable(draftId, path, `is not a JSON object (got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`})`);
   }
@@ -94,11 +83,12 @@ function readDraftAt(path: string, draftId: string, retried: boolean): DraftRead
 export const draftEntryExists = (env: Env, draftId: string, cwd?: string): boolean => entryExists(draftFile(env, draftId, cwd));
 
 /**
- * Creates the drafts folder (0700) when missing. Returns the first directory this call created (for cleanup after a
- * failed call, so a refusal leaves nothing behind), or undefined when everything existed.
+ * Creates the drafts folder (0700) when missing, one level at a time (DATA_ROOT_UNUSABLE when the data root cannot be
+ * created, DATA_ROOT_UNSAFE when drafts/ is not a real folder). Returns the first directory this call created (for
+ * cleanup after a failed call, so a refusal leaves nothing behind), or undefined when everything existed.
  */
 export function ensureDraftsDir(env: Env, cwd?: string): string | undefined {
-  return mkdirSync(draftsDir(env, cwd), { recursive: true, mode: 0o700 });
+  return ensureRootFolder(env, 'drafts', cwd);
 }
 
 /** Removes the directories `ensureDraftsDir` created, deepest first, only while they are empty (best effort). */
@@ -148,6 +138,7 @@ export function saveDraft(env: Env, draftId: string, envelope: JsonObject, cwd?:
     tmp = undefined;
   } catch (e) {
     unlinkQuiet(tmp);
+    if (isHandoffError(e)) throw e;
     throw draftWriteFailed(draftId, target, e);
   }
   fsyncDir(draftsDir(env, cwd));

@@ -15,10 +15,14 @@
  *   ensureDraftsDir / removeCreatedDirs   create the folder (0700) / remove what a failed call created
  *   tempName(env, id, suffix, cwd?)       a unique ignored temp name in the drafts folder
  * lock.ts
- *   acquireLock(env, id, {waitMs?})       the per-draft lock: link(2)-published file with pid/host/start/token;
- *                                         jittered 10–50 ms retries up to 15 s → DRAFT_LOCKED (exit 4); stale (dead
- *                                         pid, > 120 s) broken race-safely by rename-aside
- *   tryLock(env, id)                      one non-waiting try (gc): the lock or undefined
+ *   acquireLock(env, id, {waitMs?})       the per-draft lock: link(2)-published file with pid/host/start/token/
+ *                                         proc_start; jittered 10–50 ms retries up to 15 s → DRAFT_LOCKED (exit 4);
+ *                                         stale (dead pid, reused pid, > 120 s, wrong form) broken race-safely
+ *   tryLock(env, id)                      one non-waiting try: the lock or undefined
+ *   tryLockQuick(env, id, path)           gc's cheaper non-waiting try (O_EXCL in place, released by inode)
+ * lock-judge.ts
+ *   inspect / isStale / breakStale        what sits at the lock path, whether it is stale, the guarded break
+ *   procStart(pid)                        a process's start time (/proc/<pid>/stat field 22)
  *   LockSet                               locks taken in order (chains: oldest first), releaseAll(failed) on every
  *                                         path; a failed call also removes the folders it created
  * resolve.ts
@@ -58,7 +62,7 @@
  */
 export { readDraft, saveDraft, serializeDraft, draftEntryExists, ensureDraftsDir, removeCreatedDirs, tempName } from './files.js';
 export type { DraftRead } from './files.js';
-export { acquireLock, tryLock, LockSet, LOCK_WAIT_MS, LOCK_STALE_MS } from './lock.js';
+export { acquireLock, tryLock, tryLockQuick, procStart, LockSet, LOCK_WAIT_MS, LOCK_STALE_MS } from './lock.js';
 export type { DraftLock } from './lock.js';
 export { resolveDraftId, listCandidates, candidateLines } from './resolve.js';
 export type { Addressing, Candidate, CandidateView, Resolution, SpentProbe } from './resolve.js';

@@ -21,6 +21,8 @@ export interface StoreSession {
   row(contractId: string): HandoffRow | undefined;
   /** Rows from `row` to the live tip, following continuation links (CHAIN_TOO_LONG / CHAIN_BROKEN, exit 4). */
   chainFrom(row: HandoffRow): HandoffRow[];
+  /** The contract ids of `row`'s whole continuation chain, root → tip (the approval binding, amendments-2.md §H1). */
+  chainIds(row: HandoffRow): string[];
   /** The ids among `ids` whose row is in a closed-turn state (§7.2). */
   spent(ids: string[]): Set<string>;
   /** The approval lookup for the cross-check; undefined when there is no store (the check is skipped). */
@@ -47,6 +49,7 @@ const NO_STORE: StoreSession = {
   exists: false,
   row: () => undefined,
   chainFrom: (row) => [row],
+  chainIds: (row) => [row.contract_id],
   spent: () => new Set(),
   lookupApproval: () => undefined,
   insertContinuation: () => undefined,
@@ -87,6 +90,10 @@ export async function openStoreSession(env: Env, cwd?: string): Promise<StoreSes
     chainFrom(r) {
       const db = getProbe();
       return db === null ? [r] : dbm.guard(db, () => repo.followChain(db, r));
+    },
+    chainIds(r) {
+      const db = getProbe();
+      return db === null ? [r.contract_id] : dbm.guard(db, () => repo.chainContractIds(db, r));
     },
     spent(ids) {
       const db = getProbe();

@@ -29,7 +29,8 @@ export async function validateDraft(
     }
     const consolidation = row !== undefined ? Number(row.consolidation) === 1 : consolidationFlag;
     const lookupApproval = store.exists ? store.lookupApproval() : undefined;
-    return { draftId, verdict: fullVerdict(read.envelope, { consolidation, source: 'declaration', lookupApproval }) };
+    const approvalChain = (): string[] => (row === undefined ? [draftId] : store.chainIds(row));
+    return { draftId, verdict: fullVerdict(read.envelope, { consolidation, source: 'declaration', lookupApproval, approvalChain }) };
   } finally {
     store.close();
   }

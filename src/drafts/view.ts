@@ -1,18 +1,18 @@
 /**
  * `view` (cli-contract-drafts.md §14): shows exactly the resolved id (never follows the chain, never sanitizes or
  * validates). A missing draft with an open row is materialized and saved under the lock (adoption, §8); a closed
- * row is shown read-only from the store. With `--field`, the field is resolved before any adoption is saved, so a
+ * row, or an open row on a read-only data root (amendments-2.md §H7), is shown read-only from the store. With `--field`, the field is resolved before any adoption is saved, so a
  * FIELD_NOT_FOUND leaves nothing written (§3).
  */
 import type { JsonObject } from '../envelope/vocabulary.js';
-import type { Env } from '../paths.js';
+import { dataRootWritable, type Env } from '../paths.js';
 import { envelopeColumn, readStoredJson } from '../store/stored-json.js';
 import { draftNotFound, rowEnvelopeUnreadable } from './errors.js';
 import { readDraft, saveDraft } from './files.js';
 import { LockSet } from './lock.js';
 import { readField } from './mutate.js';
 import { resolveDraftId, type Addressing } from './resolve.js';
-import { isOpenRow, openStoreSession, type StoreSession } from './store-access.js';
+import { isOpenRow, openStoreSession, type HandoffRow, type StoreSession } from './store-access.js';
 import { materializeFromRow } from './target.js';
 
 export interface ViewResult {
@@ -39,20 +39,26 @@ export async function viewDraft(env: Env, cwd: string | undefined, addr: Address
     }
     const row = store.row(draftId);
     if (row === undefined) throw draftNotFound(draftId);
-    if (isOpenRow(row)) return await adopt(env, cwd, draftId, store, pick);
-    const stored = readStoredJson(row.raw_handoff_json, envelopeColumn);
-    if (stored === undefined) throw rowEnvelopeUnreadable(draftId, row.id);
-    return {
-      draftId,
-      envelopeSource: 'row',
-      adopted: false,
-      row: { handoff_id: row.id, agent_state: row.agent_state, cut_reason: row.cut_reason ?? null },
-      envelope: stored,
-      ...pick(stored),
-    };
+    // A read-only data root (amendments-2.md §H7) cannot hold an adopted draft: the open row is shown as stored.
+    if (isOpenRow(row) && dataRootWritable(env, cwd)) return await adopt(env, cwd, draftId, store, pick);
+    return rowView(draftId, row, pick);
   } finally {
     store.close();
   }
+}
+
+/** The row's stored envelope, read-only (`envelope_source: "row"`); ROW_ENVELOPE_UNREADABLE when not an object. */
+function rowView(draftId: string, row: HandoffRow, pick: (envelope: JsonObject) => Pick<ViewResult, 'field'>): ViewResult {
+  const stored = readStoredJson(row.raw_handoff_json, envelopeColumn);
+  if (stored === undefined) throw rowEnvelopeUnreadable(draftId, row.id);
+  return {
+    draftId,
+    envelopeSource: 'row',
+    adopted: false,
+    row: { handoff_id: row.id, agent_state: row.agent_state, cut_reason: row.cut_reason ?? null },
+    envelope: stored,
+    ...pick(stored),
+  };
 }
 
 /**

@@ -9,8 +9,9 @@ import { EXIT, HandoffError } from '../errors.js';
 import type { JsonObject } from '../envelope/vocabulary.js';
 import { agentPrefix, mintDraftId } from '../ids.js';
 import { exceedsDepth, tooDeep } from '../json.js';
-import type { Env } from '../paths.js';
+import { maxEnvelopeBytes, type Env } from '../paths.js';
 import { canonicalizeEnvelope, fullVerdict, type CanonicalChange, type ValidationResult } from '../validator/index.js';
+import { envelopeTooLarge } from './errors.js';
 import { saveDraft } from './files.js';
 import { LockSet } from './lock.js';
 import { resolveDraftId, type Addressing } from './resolve.js';
@@ -78,6 +79,7 @@ export async function writeDraft(req: WriteRequest): Promise<WriteOutcome | Clos
 
 async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutcome | ClosedTipOutcome | typeof RESTART> {
   const { env, cwd } = req;
+  const limit = maxEnvelopeBytes(env);
   const store = await openStoreSession(env, cwd);
   const locks = new LockSet(env, cwd);
   let succeeded = false;
@@ -107,8 +109,13 @@ async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutc
     // A VALUE or patch within the depth limit can still land too deep (a long FIELD path, an adopted deep row):
     // refuse before anything is committed (exit 2, nothing written).
     if (exceedsDepth(changed)) throw tooDeep(`the envelope after this write to ${tip.tipId}`);
+    // §H9: the envelope as the row stores it (compact JSON) stays within the limit; checked before validation.
+    const bytes = Buffer.byteLength(JSON.stringify(changed), 'utf8');
+    if (bytes > limit) throw envelopeTooLarge(`the envelope of ${tip.tipId} after this write`, bytes, limit);
     const consolidation = tip.tipRow !== undefined && Number(tip.tipRow.consolidation) === 1;
-    const verdict = fullVerdict(changed, { consolidation, source: 'declaration', lookupApproval: store.lookupApproval() });
+    const citing = tip.tipRow;
+    const approvalChain = (): string[] => (citing === undefined ? [tip.tipId] : store.chainIds(citing));
+    const verdict = fullVerdict(changed, { consolidation, source: 'declaration', lookupApproval: store.lookupApproval(), approvalChain });
     if (!verdict.ok) return { kind: 'rejected', draftId: tip.tipId, verdict, sanitized };
     const canonical = canonicalizeEnvelope(changed);
 

@@ -7,7 +7,7 @@
  *
  * Steps: create the missing directories (0700) remembering which this call created; refuse any segment that is a
  * symlink or not a directory before anything is created inside it; check realpath(dir) === rootReal/segments
- * (EVIDENCE_PATH_ESCAPE, exit 1); write `.<uuid>.tmp` with O_EXCL (0600) while hashing; fsync, rename, fsync the
+ * (EVIDENCE_PATH_ESCAPE, exit 1); write `.<uuid>.<pid>.tmp` with O_EXCL (0600) while hashing; fsync, rename, fsync the
  * directory; run the canonical-path rule on the final path. Any failure removes the temp file, the blob and the
  * directories this call created (EVIDENCE_WRITE_FAILED, exit 4). Segments are the caller's responsibility: safe
  * slugs, or fixed names (`_receipts`, a receipt id).
@@ -29,6 +29,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { EXIT, HandoffError } from '../errors.js';
+import { dataRootUnsafe, dataRootUnusable, entryKind } from '../paths.js';
 import { entryExists, unlinkQuiet } from '../fs-util.js';
 import { fileTypeName } from '../cli/input.js';
 import { mintUuid } from '../ids.js';
@@ -58,8 +59,11 @@ export interface WrittenBlob {
 }
 
 export const BLOB_SUFFIX_RE = /^\.[A-Za-z0-9_-]{1,16}$/;
-/** Temp file names: `.<uuid>.tmp` (also how `orphans` recognises them). */
-export const TEMP_NAME_RE = /^\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/;
+/**
+ * Temp file names: `.<uuid>.<pid>.tmp`, the pid of the writer (so `gc` can tell an abandoned one from one being
+ * written, amendments-2.md §H5); `.<uuid>.tmp` from before the pid was added. Also how `orphans` recognises them.
+ */
+export const TEMP_NAME_RE = /^\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?:\.([0-9]+))?\.tmp$/;
 
 /** The extension of a stored file (§2.1): the source's last suffix when it is safe (case kept), else `.bin`. */
 export function blobExtension(sourcePath: string): string {
@@ -109,7 +113,11 @@ function ensureDir(dir: string, created: string[], insideRoot: boolean): void {
   }
 }
 
-/** The evidence root and its missing ancestors, created outermost first. */
+/**
+ * The evidence root and its missing ancestors, created outermost first, one level at a time. The ancestors (the data
+ * root and above) failing is DATA_ROOT_UNUSABLE; the evidence root must end up a real folder, never a symlink
+ * (DATA_ROOT_UNSAFE, amendments-2.md §H10).
+ */
 function ensureRoot(root: string, created: string[]): void {
   const missing: string[] = [];
   let cur = root;
@@ -124,7 +132,23 @@ function ensureRoot(root: string, created: string[]): void {
       cur = up;
     }
   }
-  for (const dir of missing) ensureDir(dir, created, false);
+  for (const dir of missing) {
+    if (dir === root) ensureDir(dir, created, false);
+    else {
+      try {
+        ensureDir(dir, created, false);
+      } catch (e) {
+        throw dataRootUnusable(dirname(root), (e as { cause?: unknown }).cause ?? e);
+      }
+    }
+  }
+  let st;
+  try {
+    st = lstatSync(root);
+  } catch (e) {
+    throw writeFailed(`cannot inspect ${root}`, e);
+  }
+  if (!st.isDirectory()) throw dataRootUnsafe(root, entryKind(st));
 }
 
 function removeDirs(dirs: string[]): void {
@@ -232,7 +256,7 @@ function writeOnce(target: BlobTarget, source: BlobSource): WrittenBlob {
     }
     if (dirReal !== dir) throw escape(dir, `resolves to ${dirReal}`);
 
-    const tmpPath = join(dir, `.${mintUuid()}.tmp`);
+    const tmpPath = join(dir, `.${mintUuid()}.${process.pid}.tmp`);
     const finalPath = join(dir, target.name);
     let fd: number;
     try {

@@ -3,7 +3,8 @@
  * lists every non-directory entry no row references (evidence blobs and receipt outputs), plus rows whose blob is
  * gone.
  */
-import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
+import { readdirSync, statSync, type Stats } from 'node:fs';
+import { lstatQuiet } from '../fs-util.js';
 import { join } from 'node:path';
 import { EXIT, HandoffError } from '../errors.js';
 import { evidenceRoot, dbPath, type Env } from '../paths.js';
@@ -32,8 +33,8 @@ function kindOf(name: string, st: Stats): OrphanKind {
   return TEMP_NAME_RE.test(name) ? 'temp' : 'blob';
 }
 
-/** Every non-directory entry below `dir`, sorted by path; unreadable subdirectories are skipped. */
-function walk(dir: string, out: { path: string; name: string; st: Stats }[]): void {
+/** Every non-directory entry below `dir`, sorted by path; unreadable subdirectories are skipped (also used by gc). */
+export function walk(dir: string, out: { path: string; name: string; st: Stats }[]): void {
   let names: string[];
   try {
     names = readdirSync(dir).sort();
@@ -42,12 +43,8 @@ function walk(dir: string, out: { path: string; name: string; st: Stats }[]): vo
   }
   for (const name of names) {
     const path = join(dir, name);
-    let st: Stats;
-    try {
-      st = lstatSync(path);
-    } catch {
-      continue;
-    }
+    const st = lstatQuiet(path);
+    if (st === undefined) continue;
     if (st.isDirectory()) walk(path, out);
     else out.push({ path, name, st });
   }

@@ -9,7 +9,7 @@
 import { EXIT, HandoffError } from '../errors.js';
 import type { JsonObject } from '../envelope/vocabulary.js';
 import { dbPath, storeExists, type Env } from '../paths.js';
-import { fullVerdict } from '../validator/index.js';
+import { fullVerdict, type FullVerdictOptions, type ValidationResult } from '../validator/index.js';
 import { LockSet } from '../drafts/lock.js';
 import { resolveDraftId, type Addressing } from '../drafts/resolve.js';
 import type { StoreSession } from '../drafts/store-access.js';
@@ -68,6 +68,7 @@ function sessionOver(s: Store | undefined, db: Db | null): StoreSession {
     exists: db !== null,
     row: (id) => (s && db ? s.getHandoffByContractId(db, id) : undefined),
     chainFrom: (r) => (s && db ? s.followChain(db, r) : [r]),
+    chainIds: (r) => (s && db ? s.chainContractIds(db, r) : [r.contract_id]),
     spent: (ids) => {
       const states = s && db ? s.spentProbe(db, ids) : new Map<string, string>();
       return new Set(ids.filter((id) => s?.isClosedState(states.get(id)) === true));
@@ -135,9 +136,12 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
       if (reason !== undefined) return done(tipRow, false, reason);
     }
 
-    // Step 4: full verdict (form + approval cross-check).
+    // Step 4: full verdict (form + approval cross-check, with the approval bound to this chain and its content).
     const consolidation = tipRow !== undefined && Number(tipRow.consolidation) === 1;
-    const verdict = fullVerdict(envelope, { consolidation, source: 'declaration', lookupApproval: session.lookupApproval() });
+    const chainIds = s && db && tipRow ? s.chainContractIds(db, tipRow) : [tipId];
+    const verdictOf = (lookupApproval: FullVerdictOptions['lookupApproval']): ValidationResult =>
+      fullVerdict(envelope, { consolidation, source: 'declaration', lookupApproval, approvalChain: chainIds });
+    const verdict = verdictOf(session.lookupApproval());
     if (!verdict.ok) return { kind: 'rejected', tipId, codes: verdict.codes, errors: verdict.errors, repair: verdict.repair };
 
     // Steps 5–8: identity, closing state, binding, blind verification.
@@ -152,7 +156,6 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     if (step9.length > 0) return listRejection(tipId, step9, UPDATE_CONTRACTS_REPAIR);
 
     // Step 9b: receipt checks, outside the write transaction.
-    const chainIds = s && db && tipRow ? s.chainContractIds(db, tipRow) : [tipId];
     const receipts = await receiptStep(db, envelope, {
       chainIds,
       requireReceipt: tipRow !== undefined && Number(tipRow.require_receipt) === 1,
@@ -165,13 +168,15 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     // can give is decided before the file is created, so a refused call leaves none: no brief can resolve, and
     // SQLite's own json_valid() (the raw_handoff_json CHECK) is asked on an in-memory connection.
     const store = s ?? (await loadStore());
+    // Without a store at step 4 the cross-check was skipped (§11.3); a store created now holds no approval to re-read.
+    const recheckApproval = db !== null;
     if (db === null && !storeExists(env, cwd)) {
       const refErrors = checkEvidenceRefs(null, batch.entries, { workspace: req.workspace });
       if (refErrors.length > 0) return listRejection(tipId, refErrors, UPDATE_CONTRACTS_REPAIR);
       if (!store.sqliteAcceptsJson(json)) throw storeWriteRefused(dbPath(env, cwd), writeOf(tipId), JSON_REFUSED);
     }
     db ??= store.openWriter(env, cwd, { create: true })!;
-    return commit(store, db, { req, tipId, envelope, json, state: state!, binding, entries: batch.entries, done });
+    return commit(store, db, { req, tipId, envelope, json, state: state!, binding, entries: batch.entries, done, verdictOf, recheckApproval });
   } finally {
     locks.releaseAll(true);
     if (db !== null) s?.closeDb(db);
@@ -191,6 +196,10 @@ interface CommitInput {
   binding: string | null;
   entries: ResolvedEntry[];
   done: (row: HandoffRow, created: boolean, reason?: FinalizeDone['unchangedReason'], inserted?: number) => FinalizeDone;
+  /** The full verdict of step 4 with a given approval lookup (re-run inside the transaction, §H2). */
+  verdictOf: (lookupApproval: FullVerdictOptions['lookupApproval']) => ValidationResult;
+  /** The store existed at step 4, so the approval cross-check ran there and runs again in the transaction. */
+  recheckApproval: boolean;
 }
 
 const writeOf = (tipId: string): string => `the finalize write of ${tipId}`;
@@ -209,6 +218,10 @@ function commit(s: Store, db: Db, c: CommitInput): FinalizeOutcome {
         const reason = noopReason(row, c.state, c.json, c.binding, c.req.planTaskId);
         if (reason !== undefined) return c.done(row, false, reason);
       }
+      // amendments-2.md §H2: the approval is read again inside the transaction that stores the closing state, so a
+      // decision taken since step 4 is seen before finalized_at is set (a cited approval decided meanwhile rejects).
+      const again = c.recheckApproval ? c.verdictOf(s.approvalLookup(db)) : undefined;
+      if (again !== undefined && !again.ok) return { kind: 'rejected', tipId: c.tipId, codes: again.codes, errors: again.errors, repair: again.repair };
       const workspace = row?.workspace ?? c.req.workspace;
       const refErrors = checkEvidenceRefs(db, c.entries, { workspace });
       if (refErrors.length > 0) return listRejection(c.tipId, refErrors, UPDATE_CONTRACTS_REPAIR);

@@ -18,7 +18,16 @@ export type CheckResult =
 export async function checkClosedRow(db: Db, tip: HandoffRow): Promise<CheckResult> {
   // json_valid() guards the column; an unparsable value reads as undefined and fails the verdict as "not an object".
   const envelope = readStoredJson(tip.raw_handoff_json, jsonColumn);
-  const verdict = fullVerdict(envelope, { consolidation: tip.consolidation === 1, source: 'row', lookupApproval: approvalLookup(db) });
+  // amendments-2.md §H2: a finalized APPROVAL_REQUEST row whose approval was decided after finalized_at is not a
+  // violation (the decision arrived after the turn ended); unresolved, foreign, mismatched or decided before: a block.
+  const turnEndedAt = tip.agent_state === 'APPROVAL_REQUEST' ? tip.finalized_at : null;
+  const verdict = fullVerdict(envelope, {
+    consolidation: tip.consolidation === 1,
+    source: 'row',
+    lookupApproval: approvalLookup(db),
+    approvalChain: () => chainContractIds(db, tip),
+    turnEndedAt,
+  });
   if (!verdict.ok) return { outcome: 'verdict_failed', errors: verdict.errors, repair: verdict.repair };
 
   // Blind verification reads only (agent_state, plan_task_id): the row's state and the chain's binding.

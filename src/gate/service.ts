@@ -5,23 +5,30 @@
  */
 import type { Env } from '../paths.js';
 import { resolveWorkspace } from '../paths.js';
-import { closeDb, openWriter, type Db } from '../store/db.js';
+import { closeDb, openReader, openWriter, storeReadOnlyHere, type Db } from '../store/db.js';
 import { isClosedState } from '../store/handoffs.js';
 import { breakerKey } from './breaker-key.js';
-import { countBlock, resetKey } from './breaker.js';
+import { countBlock, resetKey, type CountResult } from './breaker.js';
+import { countBlockInFile, resetFileCounter } from './file-breaker.js';
 import { backstopCapture } from './capture.js';
 import { checkClosedRow, type CheckResult } from './check.js';
 import { decide, type OnMissing, type TipStatus, type Verdict } from './decision.js';
 import { agentLabel, harnessValue, ownTranscript, type HookInput } from './hook-input.js';
 import { findContract, type LookupResult } from './lookup.js';
 import { blockReason, excusedMessage, rowErrorDetail, tripMessage, type AttemptInfo, type BlockCause, type GateError } from './reason.js';
-import { classifyStop, resolveStopReason } from './stop-class.js';
+import { classifyStop, resolveStopReason, type StopClass } from './stop-class.js';
+import { GATE_FOLDER, storeCondition, storeErrorReason, storeTripMessage, type OnStoreError, type StoreCondition } from './store-condition.js';
 import { lastAssistantStopReason } from './transcript.js';
 
 export interface GateOptions {
   draftId?: string;
   maxRejections: number;
   onMissing: OnMissing;
+  /**
+   * amendments-2.md §H3: `allow` (default) fails open on a store or data-root problem (the command exits 1, "stop not
+   * gated"); `block` blocks the stop with a reason naming the code, counting in a file under `<root>/gate/`.
+   */
+  onStoreError?: OnStoreError;
   stopReason?: string;
   workspace?: string;
 }
@@ -36,14 +43,18 @@ export interface GateRun {
   systemMessage?: string;
 }
 
-/** The store for one gate call: opened if the file exists, created only when a capture or the counter writes. */
+/**
+ * The store for one gate call: opened if the file exists, created only when a capture or the counter writes. On a
+ * store this process cannot write (a read-only data root or file, amendments-2.md §H7) it is opened for reading only:
+ * the look-ups and the verdict work, and the writes (claim, capture, counter) fail and are noted.
+ */
 class GateStore {
   db: Db | null;
   constructor(
     private readonly env: Env,
     private readonly cwd: string,
   ) {
-    this.db = openWriter(env, cwd, { create: false });
+    this.db = storeReadOnlyHere(env, cwd) ? openReader(env, cwd) : openWriter(env, cwd, { create: false });
   }
   writer = (): Db => (this.db ??= openWriter(this.env, this.cwd, { create: true }) as Db);
   close(): void {
@@ -88,29 +99,125 @@ interface BreakerStep {
   attempt: AttemptInfo;
   tripped: boolean;
   counterError?: string;
+  /** The store could not hold the counter, so it counted in a file (§H3): why. */
+  storeError?: string;
 }
 
-/** Counts a block (maybe tripping) or resets the key on an allow; a counter failure never changes the verdict. */
-function breakerStep(store: GateStore, key: string | undefined, decision: Verdict, codes: string[], contractId: string | null, max: number): BreakerStep {
+/**
+ * Counts a block (maybe tripping) or resets the key on an allow. When the store cannot hold the counter, the block
+ * counts in a file under `<root>/gate/` (§H3); a counter failure never changes the verdict.
+ */
+function breakerStep(
+  store: GateStore,
+  where: { env: Env; cwd: string },
+  key: string | undefined,
+  decision: Verdict,
+  codes: string[],
+  contractId: string | null,
+  max: number,
+): BreakerStep {
   const attempt: AttemptInfo = { key, max };
   if (key === undefined) return { attempt, tripped: false };
-  try {
-    if (decision === 'allow') {
+  if (decision === 'allow') {
+    resetFileCounter(where.env, where.cwd, key);
+    try {
       if (store.db !== null) resetKey(store.db, key);
       return { attempt, tripped: false };
+    } catch (e) {
+      return { attempt, tripped: false, counterError: (e as Error).message };
     }
-    const r = countBlock(store.writer(), key, codes, contractId, max);
-    return { attempt: { ...attempt, attempt: r.attempt, previousCodes: r.previousCodes }, tripped: r.tripped };
-  } catch (e) {
-    const counterError = (e as Error).message;
-    return { attempt: decision === 'block' ? { ...attempt, counterError } : attempt, tripped: false, counterError };
   }
+  let counted: CountResult;
+  let storeError: string | undefined;
+  try {
+    counted = countBlock(store.writer(), key, codes, contractId, max);
+  } catch (e) {
+    storeError = (e as Error).message;
+    try {
+      counted = countBlockInFile(where.env, where.cwd, key, codes, max);
+    } catch (fileError) {
+      const counterError = `${storeError}; and in ${GATE_FOLDER}: ${(fileError as Error).message}`;
+      return { attempt: { ...attempt, counterError }, tripped: false, counterError };
+    }
+  }
+  return { attempt: { ...attempt, attempt: counted.attempt, previousCodes: counted.previousCodes }, tripped: counted.tripped, storeError };
+}
+
+interface GateCall {
+  opts: GateOptions;
+  input: HookInput | undefined;
+  env: Env;
+  cwd: string;
+  key: string | undefined;
+  stopReason: string | undefined;
+  stopClass: StopClass;
 }
 
 export async function runGate(opts: GateOptions, input: HookInput | undefined, env: Env, cwd: string): Promise<GateRun> {
   const key = breakerKey(opts.draftId, input);
   const stopReason = resolveStopReason(opts.stopReason, input?.stopReason, () => lastAssistantStopReason(ownTranscript(input)));
-  const stopClass = classifyStop(stopReason);
+  const call: GateCall = { opts, input, env, cwd, key, stopReason, stopClass: classifyStop(stopReason) };
+  try {
+    return await judge(call);
+  } catch (e) {
+    // §H3: under --on-store-error block, a store or data-root condition blocks the stop instead of failing open.
+    const condition = opts.onStoreError === 'block' ? storeCondition(e) : undefined;
+    if (condition === undefined) throw e;
+    return storeErrorBlock(call, condition);
+  }
+}
+
+/** The block of a store or data-root condition (§H3), counted in the file breaker (the store cannot be trusted). */
+function storeErrorBlock(call: GateCall, condition: StoreCondition): GateRun {
+  const { opts, key } = call;
+  const codes = [condition.code];
+  const attempt: AttemptInfo = { key, max: opts.maxRejections };
+  let tripped = false;
+  let counterError: string | undefined;
+  if (key !== undefined) {
+    try {
+      const r = countBlockInFile(call.env, call.cwd, key, codes, opts.maxRejections);
+      attempt.attempt = r.attempt;
+      attempt.previousCodes = r.previousCodes;
+      tripped = r.tripped;
+    } catch (e) {
+      counterError = (e as Error).message;
+      attempt.counterError = counterError;
+    }
+  }
+  const reason = storeErrorReason(condition, attempt);
+  const systemMessage = tripped ? storeTripMessage(attempt.attempt ?? opts.maxRejections, agentLabel(call.input), opts.draftId, condition) : undefined;
+  const exit = tripped ? 0 : 2;
+  const verdict: Record<string, unknown> = {
+    status: 'ok',
+    decision: 'block',
+    exit,
+    source: 'store_error',
+    lane: opts.draftId !== undefined ? 'draft_id' : null,
+    contract_id: opts.draftId ?? null,
+    handoff_id: null,
+    agent_state: null,
+    cut_reason: null,
+    stop_reason: call.stopReason ?? null,
+    stop_class: call.stopClass,
+    codes: tripped ? [...codes, 'CONTRACT_REJECTION_LIMIT'] : codes,
+    errors: [{ code: condition.code, path: '', detail: condition.message }],
+    captured: false,
+    claimed: false,
+    attempt: attempt.attempt ?? null,
+    max_rejections: opts.maxRejections,
+    tripped,
+    breaker_key: key ?? null,
+    reason,
+    store_error: { code: condition.code, error: condition.message },
+  };
+  if (systemMessage !== undefined) verdict.systemMessage = systemMessage;
+  if (counterError !== undefined) verdict.counter_error = counterError;
+  return { exit, verdict, reason: exit === 2 ? reason : undefined, systemMessage };
+}
+
+async function judge(call: GateCall): Promise<GateRun> {
+  const { opts, input, env, cwd, key, stopReason, stopClass } = call;
   const store = new GateStore(env, cwd);
   try {
     const lookup = findContract({ db: store.db, env, cwd, draftId: opts.draftId, input });
@@ -146,12 +253,13 @@ export async function runGate(opts: GateOptions, input: HookInput | undefined, e
     const codes = [...new Set(errors.map((e) => e.code))];
 
     // Step 7: breaker. A block counts (and maybe trips); an allow resets the key.
-    const b = breakerStep(store, key, decision.decision, codes, found?.contractId ?? null, opts.maxRejections);
+    const b = breakerStep(store, { env, cwd }, key, decision.decision, codes, found?.contractId ?? null, opts.maxRejections);
     const { attempt, tripped, counterError } = b;
     const reason = cause === undefined ? undefined : blockReason(cause, attempt, notes);
     let systemMessage: string | undefined;
     if (tripped) {
       systemMessage = tripMessage(attempt.attempt ?? opts.maxRejections, agentLabel(input), found?.contractId, codes);
+      if (b.storeError !== undefined) systemMessage += ` (Counted in ${GATE_FOLDER}: the store could not hold the counter: ${b.storeError})`;
     } else if (decision.excused) {
       const how = check !== undefined ? `closed ${tip?.agent_state}, fails the check` : captured ? 'captured as IN_PROGRESS' : 'not finalized';
       systemMessage = excusedMessage(stopReason ?? 'unknown', found?.contractId, how);

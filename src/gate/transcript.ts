@@ -4,6 +4,7 @@
  * malformed transcript yields nothing, never an error: the gate must not trap an agent over a harness file.
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { isDraftId } from '../ids.js';
 
 export const HEAD_BYTES = 4 * 1024 * 1024;
 export const TAIL_BYTES = 1024 * 1024;
@@ -78,7 +79,7 @@ export function contractIdsInText(text: string): string[] {
   const ids: string[] = [];
   for (const line of text.split('\n')) {
     const m = CONTRACT_LINE_RE.exec(line);
-    if (m && !ids.includes(m[1])) ids.push(m[1]);
+    if (m && isDraftId(m[1]) && !ids.includes(m[1])) ids.push(m[1]);
   }
   return ids;
 }

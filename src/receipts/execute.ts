@@ -7,7 +7,9 @@ import { checkDeclaredAc } from '../evidence/deposit.js';
 import { briefNotFound, requireBrief } from '../evidence/brief-service.js';
 import { workspaceSlug } from '../evidence/slug.js';
 import { withReader } from '../evidence/store-access.js';
-import type { Env } from '../paths.js';
+import { EXIT, HandoffError } from '../errors.js';
+import { ensureRootFolder, rootFolder, type Env } from '../paths.js';
+import { SpillArea } from './capture.js';
 import { computeFingerprint, storeFiles } from './fingerprint.js';
 import { mintReceiptId, recordReceipt, type EvidenceTarget, type Recorded } from './record.js';
 import { runChild, signalExit, type ChildRun } from './spawn.js';
@@ -24,9 +26,13 @@ export interface Prepared {
   evidence?: EvidenceTarget;
 }
 
-/** Step 3: the workspace must be a safe slug; with --brief/--ac the brief must exist there and declare the AC. */
+/**
+ * Step 3: the workspace must be a safe slug; with --brief/--ac the brief must exist there and declare the AC. The
+ * spill folder `<root>/tmp` must not be a symlink (DATA_ROOT_UNSAFE, checked before anything is spawned).
+ */
 export function prepareRun(env: Env, cwd: string, workspaceFlag: string | undefined, brief?: { name: string; ac: string }): Prepared {
   const workspace = workspaceSlug(workspaceFlag, env, cwd);
+  rootFolder(env, 'tmp', cwd);
   if (brief === undefined) return { workspace };
   const absent = (): EvidenceTarget => {
     throw briefNotFound(workspace, brief.name);
@@ -60,6 +66,10 @@ export interface ExecuteRequest {
 /** Steps 4–5: spawn and wait, then record. A store failure here removes this call's blobs and throws (exit 4). */
 export async function executeAndRecord(req: ExecuteRequest): Promise<Recorded> {
   const receiptId = mintReceiptId();
+  const spill = new SpillArea(() => {
+    ensureRootFolder(req.env, 'tmp', req.cwd);
+    return rootFolder(req.env, 'tmp', req.cwd);
+  });
   const run: ChildRun = await runChild({
     argv: req.argv,
     shell: req.shell,
@@ -68,8 +78,10 @@ export async function executeAndRecord(req: ExecuteRequest): Promise<Recorded> {
     env: req.env,
     onStdout: req.sinks.stdout,
     onStderr: req.sinks.stderr,
+    spill,
   });
   try {
+    if (run.captureError !== undefined) throw captureFailed(run.captureError);
     if (run.spawnError !== undefined) req.notice(`[NOT STARTED] ${req.argv[0] ?? ''}: ${run.spawnError}`);
     if (run.timedOut) req.notice(`[TIMED OUT] after ${Math.round(req.timeoutMs / 1000)} s; the process group was killed`);
     const fingerprint = computeFingerprint(req.runCwd, req.env, storeFiles(req.env, req.cwd));
@@ -90,6 +102,16 @@ export async function executeAndRecord(req: ExecuteRequest): Promise<Recorded> {
     run.discard();
   }
 }
+
+/** amendments-2.md §H4: the output could not be captured; the child's group was stopped and reaped, no receipt. */
+const captureFailed = (why: string): HandoffError =>
+  new HandoffError(
+    'RECEIPT_CAPTURE_FAILED',
+    EXIT.STORE,
+    `${why}; the command's process group was stopped and no receipt was recorded`,
+    {},
+    'Free space under the data root (or make <root>/tmp writable) and run the command again.',
+  );
 
 /** The status `evidence run` exits with once a receipt is recorded (receipts.md §1.4). */
 export function childStatus(row: ReceiptRow): number {

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { constants } from 'node:os';
-import { StreamCapture, type CapturedStream } from './capture.js';
+import { StreamCapture, type CapturedStream, type SpillArea } from './capture.js';
 
 /** Grace between TERM and KILL on a timeout (receipts.md §1). */
 export const KILL_GRACE_MS = 5000;
@@ -25,6 +25,8 @@ export interface ChildRequest {
    */
   onStdout: (chunk: Buffer) => void | 'closed';
   onStderr: (chunk: Buffer) => void | 'closed';
+  /** Where output beyond the inline threshold is spilled (`<root>/tmp/spill-<pid>-…`, amendments-2.md §H4). */
+  spill: SpillArea;
   /** Test seam: the grace between TERM and KILL. */
   killGraceMs?: number;
 }
@@ -39,6 +41,11 @@ export interface ChildRun {
   timedOut: boolean;
   /** Set when the command could not be started (ENOENT, EACCES, ...). */
   spawnError?: string;
+  /**
+   * Set when the output could not be captured (the spill failed: no space, unwritable, a file-size limit): the
+   * child's process group was killed and reaped, and no receipt may be recorded (RECEIPT_CAPTURE_FAILED).
+   */
+  captureError?: string;
   stdout: CapturedStream;
   stderr: CapturedStream;
   /** Removes the capture temp files. */
@@ -49,8 +56,8 @@ export interface ChildRun {
 const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 export function runChild(req: ChildRequest): Promise<ChildRun> {
-  const out = new StreamCapture('stdout');
-  const err = new StreamCapture('stderr');
+  const out = new StreamCapture('stdout', req.spill);
+  const err = new StreamCapture('stderr', req.spill);
   const started = new Date();
   const t0 = process.hrtime.bigint();
   const [file, ...args] = req.shell ? ['/bin/sh', '-c', req.argv[0] ?? ''] : req.argv;
@@ -59,11 +66,12 @@ export function runChild(req: ChildRequest): Promise<ChildRun> {
     child = spawn(file, args, { cwd: req.cwd, env: req.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (e) {
     // Invalid arguments are refused synchronously (e.g. a NUL byte): the command could not be started.
-    return Promise.resolve(notStarted(out, err, started, (e as NodeJS.ErrnoException).code ?? 'EINVAL'));
+    return Promise.resolve(notStarted(out, err, req.spill, started, (e as NodeJS.ErrnoException).code ?? 'EINVAL'));
   }
   return new Promise((resolve) => {
     let timedOut = false;
     let spawnError: string | undefined;
+    let captureError: string | undefined;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let settled = false;
     let closed = false;
@@ -96,13 +104,23 @@ export function runChild(req: ChildRequest): Promise<ChildRun> {
         signal,
         timedOut,
         spawnError,
+        ...(captureError === undefined ? {} : { captureError }),
         stdout: out.finish(),
         stderr: err.finish(),
         discard: () => {
           out.discard();
           err.discard();
+          req.spill.discard();
         },
       });
+    };
+
+    // A capture that failed cannot make a receipt: stop the whole group now (never left running, nor past --timeout);
+    // the exit and close events then reap it and settle the run as usual.
+    const checkCapture = (c: StreamCapture): void => {
+      if (c.failure === undefined || captureError !== undefined) return;
+      captureError = c.failure;
+      killGroup('SIGKILL');
     };
 
     // A reader that went away is what SIGPIPE signals in a shell pipeline; capture continues either way.
@@ -113,10 +131,12 @@ export function runChild(req: ChildRequest): Promise<ChildRun> {
     };
     child.stdout.on('data', (chunk: Buffer) => {
       out.push(chunk);
+      checkCapture(out);
       if (req.onStdout(chunk) === 'closed') readerGone();
     });
     child.stderr.on('data', (chunk: Buffer) => {
       err.push(chunk);
+      checkCapture(err);
       if (req.onStderr(chunk) === 'closed') readerGone();
     });
     child.on('error', (e: NodeJS.ErrnoException) => {
@@ -169,7 +189,7 @@ export function runChild(req: ChildRequest): Promise<ChildRun> {
   });
 }
 
-function notStarted(out: StreamCapture, err: StreamCapture, started: Date, code: string): ChildRun {
+function notStarted(out: StreamCapture, err: StreamCapture, spill: SpillArea, started: Date, code: string): ChildRun {
   const at = started.toISOString();
   return {
     startedAt: at,
@@ -181,7 +201,7 @@ function notStarted(out: StreamCapture, err: StreamCapture, started: Date, code:
     spawnError: code,
     stdout: out.finish(),
     stderr: err.finish(),
-    discard: () => undefined,
+    discard: () => spill.discard(),
   };
 }
 

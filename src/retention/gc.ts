@@ -1,14 +1,22 @@
 /**
- * Draft retention, `contract gc` (store-and-finalize.md §10). Deletes draft files only (never rows, evidence or
- * receipts): `aged` (older than the age window, store or not), then `spent` (closed row, older than the grace
- * window); stray temp files of the atomic write older than 1 hour (`temp`). A draft whose lock is held is kept. The
- * store is read (probe) before anything is deleted, so an unreadable store deletes nothing.
+ * `contract gc` (store-and-finalize.md §10, amendments-2.md §H5, §H8). Draft retention: `aged` (older than the age
+ * window, store or not), then `spent` (closed row, older than the grace window); temp files of interrupted saves and
+ * lock publications older than 1 hour whose writer pid is gone (`temp`). A draft whose lock is held is kept. Then the
+ * debris of §H5: abandoned spill folders, abandoned evidence temp blobs, and unreferenced blobs older than the age
+ * window (evidence-sweep.ts). Never rows or receipts. The store is read before anything is deleted, so an unreadable
+ * store deletes nothing (exit 4); a data root folder that is a symlink is DATA_ROOT_UNSAFE before anything is read.
+ *
+ * Scale (§H8: 100,000 drafts of which 50,000 removable in under 10 s): one directory listing and one lstat per draft;
+ * the store is asked only about drafts the spent rule could remove (past the grace window, inside the age window);
+ * a removable draft costs one cheap lock (O_EXCL, tryLockQuick), a second lstat under it and the unlink.
  */
 import { lstatSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { DRAFT_ID_RE } from '../envelope/patterns.js';
-import { tryLock } from '../drafts/lock.js';
-import { draftsDir, storeExists, type Env } from '../paths.js';
+import { tryLockQuick } from '../drafts/lock.js';
+import { isDraftId } from '../ids.js';
+import { draftsDir, rootFolder, storeExists, type Env } from '../paths.js';
+import { abandonedEntries, DRAFT_TEMP_RE, hoursOf, removeEntry, sweepSpills, type DebrisRemoval } from './debris.js';
+import { sweepEvidence, type BlobSweep } from './evidence-sweep.js';
 
 export interface GcOptions {
   env: Env;
@@ -30,13 +38,12 @@ export interface Removal {
 export interface GcResult {
   removed: Removal[];
   kept: number;
+  /** Spill folders, evidence temp blobs and unreferenced blobs (§H5). */
+  debris: DebrisRemoval[];
+  blobs: BlobSweep;
 }
 
 const HOUR_MS = 3_600_000;
-const TEMP_MAX_AGE_MS = HOUR_MS;
-const TEMP_RE = /^\.(a[0-9a-f]{16,}\.[0-9a-f]{6,})\..+\.tmp$/;
-
-const hours = (ms: number): number => Math.round((ms / HOUR_MS) * 100) / 100;
 
 /** mtime of a regular file (not following symlinks), or undefined when it is gone or not a regular file. */
 function regularMtime(path: string): number | undefined {
@@ -49,8 +56,8 @@ function regularMtime(path: string): number | undefined {
 }
 
 /**
- * The row state of each draft id. An existing DB file is always opened and checked, even when there are no drafts to
- * judge (temp files are still swept): an unreadable store is exit 4 before anything is deleted (§10).
+ * The row state of the given draft ids. An existing DB file is always opened and checked, even with no id to judge:
+ * an unreadable store is exit 4 before anything is deleted (§10).
  */
 async function rowStates(env: Env, cwd: string, ids: string[]): Promise<Map<string, string>> {
   if (!storeExists(env, cwd)) return new Map();
@@ -59,71 +66,97 @@ async function rowStates(env: Env, cwd: string, ids: string[]): Promise<Map<stri
   return withProbe(env, cwd, (db) => (ids.length === 0 ? new Map<string, string>() : spentProbe(db, ids)), new Map<string, string>());
 }
 
+interface Candidate {
+  id: string;
+  path: string;
+  mtimeMs: number;
+}
+
 export async function sweepDrafts(o: GcOptions): Promise<GcResult> {
   const now = o.now ?? Date.now();
   const dir = draftsDir(o.env, o.cwd);
+  const tmpDir = rootFolder(o.env, 'tmp', o.cwd);
   let names: string[];
   try {
     names = readdirSync(dir).sort();
   } catch {
     names = [];
   }
-  const drafts = names.filter((n) => n.endsWith('.json') && DRAFT_ID_RE.test(n.slice(0, -5))).map((n) => n.slice(0, -5));
+  const ageMs = o.maxAgeDays * 24 * HOUR_MS;
+  const graceMs = o.graceHours * HOUR_MS;
+  const drafts: Candidate[] = [];
+  for (const name of names) {
+    if (!name.endsWith('.json')) continue;
+    const id = name.slice(0, -5);
+    if (!isDraftId(id)) continue;
+    const path = join(dir, name);
+    const mtimeMs = regularMtime(path);
+    if (mtimeMs !== undefined) drafts.push({ id, path, mtimeMs });
+  }
+  // Only a draft past the grace window but inside the age window depends on its row.
+  const probe = drafts.filter((d) => now - d.mtimeMs > graceMs && now - d.mtimeMs <= ageMs).map((d) => d.id);
   // Read the store first: STORE_UNREADABLE (exit 4) must come before any deletion.
-  const states = await rowStates(o.env, o.cwd, drafts);
+  const states = await rowStates(o.env, o.cwd, probe);
   const { isClosedState } = await import('../store/handoff-row.js');
-  const removed: Removal[] = [];
-  let kept = 0;
-
   const judge = (mtimeMs: number, state: string | undefined): Removal['reason'] | undefined => {
-    if (now - mtimeMs > o.maxAgeDays * 24 * HOUR_MS) return 'aged';
-    if (isClosedState(state) && now - mtimeMs > o.graceHours * HOUR_MS) return 'spent';
+    if (now - mtimeMs > ageMs) return 'aged';
+    if (isClosedState(state) && now - mtimeMs > graceMs) return 'spent';
     return undefined;
   };
 
-  for (const id of drafts) {
-    const path = join(dir, `${id}.json`);
-    const state = states.get(id);
-    const first = regularMtime(path);
-    if (first === undefined || judge(first, state) === undefined) {
-      if (first !== undefined) kept++;
+  const removed: Removal[] = [];
+  let kept = 0;
+  for (const d of drafts) {
+    const state = states.get(d.id);
+    if (judge(d.mtimeMs, state) === undefined) {
+      kept++;
       continue;
     }
-    const lock = tryLock(o.env, id, o.cwd);
+    const lock = tryLockQuick(o.env, d.id, join(dir, `${d.id}.lock`), o.cwd);
     if (lock === undefined) {
       kept++;
       continue;
     }
     try {
       // Judged again under the lock: a writer may have saved it meanwhile.
-      const mtimeMs = regularMtime(path);
-      const reason = mtimeMs === undefined ? undefined : judge(mtimeMs, state);
+      const mtimeMs = regularMtime(d.path);
       if (mtimeMs === undefined) continue;
+      const reason = judge(mtimeMs, state);
       if (reason === undefined) {
         kept++;
         continue;
       }
-      if (!o.dryRun) unlinkSync(path);
-      removed.push({ draft_id: id, reason, mtime: new Date(mtimeMs).toISOString(), age_hours: hours(now - mtimeMs), agent_state: state ?? null });
+      if (!o.dryRun) unlinkSync(d.path);
+      removed.push({ draft_id: d.id, reason, mtime: new Date(mtimeMs).toISOString(), age_hours: hoursOf(now - mtimeMs), agent_state: state ?? null });
     } finally {
       lock.release();
     }
   }
+  removed.push(...sweepDraftTemps(dir, names, now, o.dryRun));
 
-  for (const name of names) {
-    const m = TEMP_RE.exec(name);
-    if (m === null) continue;
-    const path = join(dir, name);
-    const mtimeMs = regularMtime(path);
-    if (mtimeMs === undefined || now - mtimeMs <= TEMP_MAX_AGE_MS) continue;
-    if (!o.dryRun) {
-      try {
-        unlinkSync(path);
-      } catch {
-        continue; // removed by its writer meanwhile
-      }
-    }
-    removed.push({ draft_id: m[1], reason: 'temp', mtime: new Date(mtimeMs).toISOString(), age_hours: hours(now - mtimeMs), agent_state: null });
+  const debris = sweepSpills(tmpDir, now, o.dryRun);
+  const evidence = await sweepEvidence({ env: o.env, cwd: o.cwd, now, maxAgeMs: ageMs, dryRun: o.dryRun });
+  debris.push(...evidence.removed);
+  return { removed, kept, debris, blobs: evidence.blobs };
+}
+
+/** Temp files of the drafts folder older than 1 hour whose writer pid is gone (reason `temp`). */
+function sweepDraftTemps(dir: string, names: string[], now: number, dryRun: boolean): Removal[] {
+  const out: Removal[] = [];
+  for (const { path, st, match } of abandonedEntries(dir, names, DRAFT_TEMP_RE, 2, false, now)) {
+    if (!removeEntry(path, false, dryRun)) continue; // removed by its writer meanwhile
+    out.push({ draft_id: match[1], reason: 'temp', mtime: st.mtime.toISOString(), age_hours: hoursOf(now - st.mtimeMs), agent_state: null });
   }
-  return { removed, kept };
+  return out;
+}
+
+/** The human report: one line per removal, then the totals (`Would remove` under --dry-run). */
+export function gcText(r: GcResult, dryRun: boolean): string {
+  const verb = dryRun ? 'would remove' : 'removed';
+  const lines = r.removed.map((x) => `${verb} ${x.draft_id} (${x.reason}, ${x.age_hours} h old, state ${x.agent_state ?? '-'})`);
+  for (const d of r.debris) lines.push(`${verb} ${d.path} (${d.kind}, ${d.age_hours} h old)`);
+  if (r.blobs.status === 'skipped') lines.push(`Unreferenced blobs were not judged: ${r.blobs.reason}.`);
+  const debris = r.debris.length > 0 ? `, ${r.debris.length} other file(s) or folder(s)` : '';
+  lines.push(`${dryRun ? 'Would remove' : 'Removed'} ${r.removed.length} draft(s)${debris}, kept ${r.kept}.`);
+  return lines.join('\n');
 }

@@ -61,11 +61,12 @@ export function exposeApproval(row: ApprovalRow): Record<string, unknown> {
 /** The cross-check's lookup (validator spec §8); a store without the approvals table resolves nothing. */
 export function approvalLookup(db: Db): (id: string) => ApprovalLookupResult {
   if (!hasTable(db, 'approvals')) return () => ({ found: false });
-  const stmt = guard(db, () => db.prepare('SELECT status FROM approvals WHERE id = ?'));
+  const stmt = guard(db, () => db.prepare('SELECT status, contract_id, fingerprint, decided_at FROM approvals WHERE id = ?'));
   return (id) =>
     guard(db, () => {
-      const row = stmt.get(id) as { status: string } | undefined;
-      return row === undefined ? { found: false } : { found: true, status: row.status };
+      const row = stmt.get(id) as { status: string; contract_id: string | null; fingerprint: string; decided_at: string | null } | undefined;
+      if (row === undefined) return { found: false };
+      return { found: true, status: row.status, contractId: row.contract_id, fingerprint: row.fingerprint, decidedAt: row.decided_at };
     });
 }
 

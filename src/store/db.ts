@@ -10,14 +10,14 @@
  *   guard(db, fn)                   runs reads, mapping SQLite failures to the store codes
  *   hasTable(db, name), dbFileOf(db), closeDb(db), withProbe(env, cwd, fn, absent)
  */
-import { closeSync, constants, existsSync, mkdirSync, openSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { EXIT, HandoffError } from '../errors.js';
-import { dbPath, type Env } from '../paths.js';
+import { dataRoot, dbPath, ensureDataRoot, makeDirs, type Env } from '../paths.js';
 import { currentVersion, latestVersion, listMigrations, migrate, tooNew } from './migrate.js';
 import { loadSqlite } from './sqlite.js';
-import { isBusyError, storeUnreadable, toStoreError } from './store-errors.js';
+import { isBusyError, storeNeedsMigration, storeUnreadable, toStoreError } from './store-errors.js';
 
 export type Db = BetterSqlite3.Database;
 
@@ -39,11 +39,12 @@ export function closeDb(db: Db | null | undefined): void {
   }
 }
 
-function openRaw(file: string, options: BetterSqlite3.Options): Db {
+/** Opens `name` (a path, or a SQLite URI of `file`); `file` names the store in messages. */
+function openRaw(name: string, options: BetterSqlite3.Options, file: string = name): Db {
   const Database = loadSqlite();
   let db: Db;
   try {
-    db = new Database(file, options);
+    db = new Database(name, options);
   } catch (e) {
     throw toStoreError(e, file);
   }
@@ -91,17 +92,60 @@ function checked<T>(db: Db, file: string, fn: () => T): T {
   }
 }
 
+/** Connections opened on a store this process cannot write (a read-only data root or store file, §H7). */
+const readOnlyHere = new WeakSet<Db>();
+/** Read-only connections on a store older than the build, read as it is (nothing may migrate it). */
+const olderSchema = new WeakMap<Db, { version: number; latest: number }>();
+
+/** The store file or its folder cannot be written by this process (read-only mount, permissions). */
+function storeIsReadOnly(file: string): boolean {
+  try {
+    accessSync(file, constants.W_OK);
+    accessSync(dirname(file), constants.W_OK);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** A file path as a SQLite URI (`%`, `?` and `#` escaped), for the `immutable` open. */
+const sqliteUri = (file: string, query: string): string => `file:${file.replace(/[%?#]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}?${query}`;
+
 /**
- * A read-only connection. It is opened without SQLite's `readonly` flag but with `PRAGMA query_only = ON` (every
- * write fails with SQLITE_READONLY): a `readonly` connection on a WAL store creates the `-wal`/`-shm` files and can
- * never remove them, so a read would leave files behind; this one removes them on close like any last connection.
- * A write-protected file still opens (SQLite falls back to read-only).
+ * A read-only connection. On a store this process can write, it is opened without SQLite's `readonly` flag but with
+ * `PRAGMA query_only = ON` (every write fails with SQLITE_READONLY): a `readonly` connection on a WAL store creates
+ * the `-wal`/`-shm` files and can never remove them, so a read would leave files behind; this one removes them on
+ * close like any last connection.
+ *
+ * On a read-only data root or store file (amendments-2.md §H7) WAL cannot create its `-shm` file, so the store is
+ * opened `immutable` instead, and only when no `-wal` file exists: a `-wal` file may hold the latest writes, which an
+ * immutable open would not see (STORE_UNREADABLE, naming that reason).
  */
 function openReadOnly(file: string): Db {
-  const db = openRaw(file, { fileMustExist: true });
-  checked(db, file, () => db.pragma('query_only = ON'));
+  if (!storeIsReadOnly(file)) {
+    const db = openRaw(file, { fileMustExist: true });
+    checked(db, file, () => db.pragma('query_only = ON'));
+    return db;
+  }
+  if (existsSync(`${file}-wal`)) {
+    throw storeUnreadable(
+      file,
+      `the store cannot be written here (read-only data root or file) and it has a -wal file (${file}-wal) that may hold its latest writes, which a read-only open cannot read; open it once where it is writable, or remove the read-only condition`,
+    );
+  }
+  const db = openRaw(sqliteUri(file, 'immutable=1'), { readonly: true }, file);
+  readOnlyHere.add(db);
   return db;
 }
+
+/** The DB file exists and this process cannot write it or its folder (§H7): open it for reading only. */
+export function storeReadOnlyHere(env: Env, cwd?: string): boolean {
+  const file = dbPath(env, cwd);
+  return existsSync(file) && storeIsReadOnly(file);
+}
+
+/** True when `db` was opened on a store this process cannot write (§H7): nothing may write or migrate through it. */
+export const isReadOnlyHere = (db: Db): boolean => readOnlyHere.has(db);
 
 /** Read-only connection for probes (cross-check, draft-verb reads, gc). Never creates, never migrates. */
 export function openProbe(env: Env, cwd?: string): Db | null {
@@ -118,7 +162,14 @@ export function openReader(env: Env, cwd?: string): Db | null {
   if (!existsSync(file)) return null;
   const db = openReadOnly(file);
   const version = checked(db, file, () => inspect(db, file));
-  if (version === latestVersion()) return db;
+  const latest = latestVersion();
+  if (version === latest) return db;
+  if (isReadOnlyHere(db)) {
+    // §H7: nothing can migrate a read-only store; read it as it is, and a query its older schema cannot answer is
+    // STORE_NEEDS_MIGRATION (guard).
+    olderSchema.set(db, { version, latest });
+    return db;
+  }
   closeDb(db);
   return openWriter(env, cwd, { create: false });
 }
@@ -139,7 +190,7 @@ export function openWriter(env: Env, cwd?: string, opts: WriterOptions = { creat
   const file = dbPath(env, cwd);
   if (!existsSync(file) && !opts.create) return null;
   listMigrations(opts.migrationsDir);
-  if (!existsSync(file)) createFile(file);
+  if (!existsSync(file)) createFile(env, cwd, file);
   const db = openRaw(file, { fileMustExist: true });
   checked(db, file, () => {
     inspect(db, file, opts.migrationsDir);
@@ -151,9 +202,16 @@ export function openWriter(env: Env, cwd?: string, opts: WriterOptions = { creat
   return db;
 }
 
-function createFile(file: string): void {
+/**
+ * Creates the DB file (0600) and its folder, one level at a time (amendments-2.md §H13: never a recursive mkdir). Its
+ * folder is the data root unless $HANDOFF_DB names another place: a data root that cannot be created is
+ * DATA_ROOT_UNUSABLE, any other failure STORE_UNREADABLE (both exit 4).
+ */
+function createFile(env: Env, cwd: string | undefined, file: string): void {
+  const dir = dirname(file);
+  if (dir === dataRoot(env, cwd)) ensureDataRoot(env, cwd);
   try {
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    makeDirs(dir);
     closeSync(openSync(file, constants.O_CREAT | constants.O_WRONLY, 0o600));
   } catch (e) {
     throw storeUnreadable(file, `cannot create it: ${(e as Error).message}`);
@@ -187,11 +245,18 @@ export function writeTx<T>(db: Db, fn: () => T, opts: { attempts?: number } = {}
   }
 }
 
-/** Runs reads on `db`, turning SQLite failures (corrupt page, I/O error, busy) into the store codes. */
+/**
+ * Runs reads on `db`, turning SQLite failures (corrupt page, I/O error, busy) into the store codes. On a read-only
+ * store of an older schema, a table or column the query needs and the schema lacks is STORE_NEEDS_MIGRATION.
+ */
 export function guard<T>(db: Db, fn: () => T): T {
   try {
     return fn();
   } catch (e) {
+    const older = olderSchema.get(db);
+    if (older !== undefined && e instanceof Error && /no such (table|column)/i.test(e.message)) {
+      throw storeNeedsMigration(dbFileOf(db), older.version, older.latest, e.message);
+    }
     throw toStoreError(e, dbFileOf(db));
   }
 }

@@ -23,20 +23,23 @@ export const FINAL_ROW_MERGE = `ON CONFLICT (contract_id) DO UPDATE SET
          cut_reason       = NULL,
          raw_handoff_json = excluded.raw_handoff_json,
          plan_task_id     = COALESCE(handoffs.plan_task_id, excluded.plan_task_id),
-         updated_at       = excluded.updated_at
+         updated_at       = excluded.updated_at,
+         finalized_at     = COALESCE(handoffs.finalized_at, excluded.finalized_at)
        WHERE handoffs.agent_state <> 'COMPLETE'
        RETURNING id`;
 
 /**
  * Inserts the row, or converges a row that is not COMPLETE (state, envelope, cut_reason → NULL, plan_task_id
- * set-once, updated_at). Returns the row id, or undefined when the row is COMPLETE (nothing written).
+ * set-once, updated_at). `finalized_at` (migration 0003, amendments-2.md §H2) is set once, by the first write of a
+ * closing state (finalize only ever writes one), and kept by every later convergence. Returns the row id, or
+ * undefined when the row is COMPLETE (nothing written).
  */
 export function upsertFinalRow(db: Db, r: FinalRow): number | undefined {
   const out = db
     .prepare(
       `INSERT INTO handoffs (contract_id, agent_id, workspace, agent_state, cut_reason, raw_handoff_json,
-                             plan_task_id, created_at, updated_at)
-       VALUES (@contract_id, @agent_id, @workspace, @agent_state, NULL, @json, @plan_task_id, @now, @now)
+                             plan_task_id, created_at, updated_at, finalized_at)
+       VALUES (@contract_id, @agent_id, @workspace, @agent_state, NULL, @json, @plan_task_id, @now, @now, @now)
        ${FINAL_ROW_MERGE}`,
     )
     .get(r) as { id: number } | undefined;

@@ -26,6 +26,8 @@ export interface HandoffRow {
   acceptance_json: string | null;
   created_at: string;
   updated_at: string;
+  /** Set once by the first finalize that stored a closing state (migration 0003); null before, and on older stores. */
+  finalized_at: string | null;
 }
 
 export { ROW_STATES, type RowState };
@@ -37,10 +39,12 @@ export const isClosedState = (state: string | null | undefined): boolean => stat
 
 export const isRowState = (s: string): s is RowState => (ROW_STATES as readonly string[]).includes(s);
 
-/** Normalizes a raw row (`SELECT *`): a probe on a version-1 store has no `require_receipt` column. */
+/** Normalizes a raw row (`SELECT *`): a store read as it is may lack `require_receipt` (v1) or `finalized_at` (v1, v2). */
 export function toHandoffRow(raw: Record<string, unknown>): HandoffRow {
   const row = raw as unknown as HandoffRow;
-  if (row.require_receipt === undefined) return { ...row, require_receipt: 0 };
+  if (row.require_receipt === undefined || row.finalized_at === undefined) {
+    return { ...row, require_receipt: row.require_receipt ?? 0, finalized_at: row.finalized_at ?? null };
+  }
   return row;
 }
 
@@ -69,6 +73,7 @@ export function exposeHandoff(row: HandoffRow, withEnvelope = false): Record<str
     acceptance: readStoredJson(row.acceptance_json, acceptanceColumn) ?? null,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    finalized_at: row.finalized_at ?? null,
   };
   if (withEnvelope) out.envelope = readStoredJson(row.raw_handoff_json, jsonColumn) ?? null;
   return out;

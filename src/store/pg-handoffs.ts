@@ -162,8 +162,8 @@ export const captureNewRow = async (run: Run, c: CaptureNew): Promise<boolean> =
 export async function upsertFinalRow(run: Run, r: Omit<FinalRow, 'now'>): Promise<number | undefined> {
   const { rows } = await run<{ id: number }>(
     `INSERT INTO handoffs (contract_id, agent_id, workspace, agent_state, cut_reason, raw_handoff_json,
-                           plan_task_id, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, NULL, $5, $6, handoff_now(), handoff_now())
+                           plan_task_id, created_at, updated_at, finalized_at)
+     VALUES ($1, $2, $3, $4, NULL, $5, $6, handoff_now(), handoff_now(), handoff_now())
      ${FINAL_ROW_MERGE}`,
     [r.contract_id, r.agent_id, r.workspace, r.agent_state, r.json, r.plan_task_id],
   );

@@ -69,7 +69,9 @@ class PgReads implements StoreReads {
   getApproval = (id: string): Promise<ApprovalRow | undefined> => r.getApproval(this.run, id);
   async approvalStatus(id: string): Promise<ApprovalLookupResult> {
     const row = await r.getApproval(this.run, id);
-    return row === undefined ? { found: false } : { found: true, status: row.status };
+    return row === undefined
+      ? { found: false }
+      : { found: true, status: row.status, contractId: row.contract_id, fingerprint: row.fingerprint, decidedAt: row.decided_at };
   }
   listApprovals = (f: ApprovalFilters): Promise<ApprovalRow[]> => r.listApprovals(this.run, f);
   findBrief = (ws: string, name: string): Promise<BriefRow | undefined> => r.findBrief(this.run, ws, name);

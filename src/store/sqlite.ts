@@ -9,11 +9,25 @@ export type SqliteModule = typeof BetterSqlite3;
 
 let cached: SqliteModule | undefined;
 
-/** The better-sqlite3 constructor, loaded on first use and cached for the process. */
+/**
+ * The better-sqlite3 constructor, loaded on first use and cached for the process. Its native addon reads
+ * `SQLITE_USE_URI` once, when the first connection loads it: URI file names are turned on there (only our own
+ * absolute paths or `file:` URIs ever reach SQLite), for the `immutable` open of a read-only store (store/db.ts).
+ * The variable is set around that load only, so no child process inherits it.
+ */
 export function loadSqlite(): SqliteModule {
   if (cached === undefined) {
     const require = createRequire(import.meta.url);
-    cached = require('better-sqlite3') as SqliteModule;
+    const Database = require('better-sqlite3') as SqliteModule;
+    const before = process.env.SQLITE_USE_URI;
+    process.env.SQLITE_USE_URI = '1';
+    try {
+      new Database(':memory:').close();
+    } finally {
+      if (before === undefined) delete process.env.SQLITE_USE_URI;
+      else process.env.SQLITE_USE_URI = before;
+    }
+    cached = Database;
   }
   return cached;
 }

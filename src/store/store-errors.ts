@@ -29,6 +29,19 @@ export const storeUnreadable = (file: string, detail: string): HandoffError =>
   new HandoffError('STORE_UNREADABLE', EXIT.STORE, `cannot use the store ${file}: ${oneLine(detail)}`);
 
 /**
+ * amendments-2.md §H7: a read-only store of an older schema, read as it is, lacks a table or column the verb's query
+ * needs; nothing may migrate it here.
+ */
+export const storeNeedsMigration = (file: string, version: number, latest: number, detail: string): HandoffError =>
+  new HandoffError(
+    'STORE_NEEDS_MIGRATION',
+    EXIT.STORE,
+    `the store ${file} has schema version ${version} and cannot be migrated here (it is read-only); this verb needs version ${latest} (${oneLine(detail)})`,
+    { db_version: version, build_version: latest },
+    'Run any writing verb once where the store is writable (it migrates the store), then read it here.',
+  );
+
+/**
  * SQLite refused a write the caller had already checked (a CHECK, trigger or foreign-key constraint; e.g. an envelope
  * nested deeper than json_valid() accepts). The transaction was rolled back: nothing was written.
  */

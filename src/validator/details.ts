@@ -168,4 +168,14 @@ export const details = {
       ? `approval_request.approval_id ${quote(id)} does not resolve to any approval.`
       : `approval_request.approval_id ${quote(id)} resolves to status ${quote(status)}, not "pending".`;
   },
+
+  /** amendments-2.md §H1: the approval was requested by a contract outside the citing contract's chain. */
+  approvalForeign(id: unknown, contractId: string): string {
+    return `approval_request.approval_id ${quote(id)} was requested by contract ${quote(contractId)}, which is not a contract of this continuation chain: request your own approval with \`handoff approval request --draft-id <your contract_id>\`.`;
+  },
+
+  /** amendments-2.md §H1: exact_content is not the content the approval was requested for. */
+  approvalContentMismatch(id: unknown): string {
+    return `approval_request.exact_content is not the exact content approval ${quote(id)} was requested for (its sha256 differs from the approval's fingerprint): write the content byte for byte with the \`handoff contract fill --json '...'\` line printed by \`handoff approval request\`.`;
+  },
 };

@@ -3,6 +3,7 @@
  * an injected lookup. No I/O here: the caller passes a store-backed lookup, or none when there is no store file
  * (skipped). A lookup that throws (store unreadable, ...) propagates: that is a store error, not a verdict.
  */
+import { createHash } from 'node:crypto';
 import { isObject, own } from '../envelope/vocabulary.js';
 import { details } from './details.js';
 import { APPROVAL_REPAIR } from './repair.js';
@@ -10,6 +11,7 @@ import type { FullVerdictOptions, ValidationResult } from './types.js';
 import { readOptions, resultOf, validateEnvelope } from './validate.js';
 
 const PATH = 'approval_request.approval_id';
+const CONTENT_PATH = 'approval_request.exact_content';
 
 /** The key an approval id is looked up by: a trimmed string, a number's JSON text; other types never resolve. */
 function lookupKey(id: unknown): string | undefined {
@@ -25,6 +27,34 @@ function lookupOf(options: FullVerdictOptions): FullVerdictOptions['lookupApprov
   return typeof lookupApproval === 'function' ? lookupApproval : undefined;
 }
 
+const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+
+type ApprovalFinding = { code: 'APPROVAL_ID_NOT_PENDING' | 'APPROVAL_FOREIGN' | 'APPROVAL_CONTENT_MISMATCH'; path: string; detail: string };
+
+/**
+ * The one approval error, the first of (amendments-2.md §H1): the id resolves to nothing; the approval belongs to a
+ * contract outside the citing chain; exact_content is not the approved content; the approval is not pending (unless,
+ * at the gate, it was decided after the turn ended: §H2).
+ */
+function approvalFinding(block: Record<string, unknown>, rawId: unknown, key: string | undefined, options: FullVerdictOptions, lookup: NonNullable<FullVerdictOptions['lookupApproval']>): ApprovalFinding | undefined {
+  const shown = key ?? rawId;
+  const found = key === undefined ? { found: false as const } : lookup(key);
+  if (!found.found) return { code: 'APPROVAL_ID_NOT_PENDING', path: PATH, detail: details.approvalNotPending(shown, undefined) };
+  const chainOption = options.approvalChain;
+  const chain = typeof found.contractId !== 'string' ? undefined : typeof chainOption === 'function' ? chainOption() : chainOption;
+  if (Array.isArray(chain) && typeof found.contractId === 'string' && !chain.includes(found.contractId)) {
+    return { code: 'APPROVAL_FOREIGN', path: PATH, detail: details.approvalForeign(shown, found.contractId) };
+  }
+  const content = own(block, 'exact_content');
+  if (typeof content === 'string' && typeof found.fingerprint === 'string' && sha256(content) !== found.fingerprint) {
+    return { code: 'APPROVAL_CONTENT_MISMATCH', path: CONTENT_PATH, detail: details.approvalContentMismatch(shown) };
+  }
+  if (found.status === 'pending') return undefined;
+  const ended = options.turnEndedAt;
+  if (typeof ended === 'string' && typeof found.decidedAt === 'string' && found.decidedAt > ended) return undefined;
+  return { code: 'APPROVAL_ID_NOT_PENDING', path: PATH, detail: details.approvalNotPending(shown, found.status) };
+}
+
 export function fullVerdict(envelope: unknown, options: FullVerdictOptions = {}): ValidationResult {
   const form = validateEnvelope(envelope, options);
   const lookup = lookupOf(options);
@@ -35,15 +65,9 @@ export function fullVerdict(envelope: unknown, options: FullVerdictOptions = {})
   const id = own(block, 'approval_id');
   if (id === undefined || id === null || (typeof id === 'string' && id.trim() === '')) return form;
 
-  const key = lookupKey(id);
-  const found = key === undefined ? { found: false as const } : lookup(key);
-  if (found.found && found.status === 'pending') return form;
-
-  const status = found.found ? found.status : undefined;
+  const finding = approvalFinding(block, id, lookupKey(id), options, lookup);
+  if (finding === undefined) return form;
   const { source } = readOptions(options);
-  const result = resultOf(
-    [{ code: 'APPROVAL_ID_NOT_PENDING', path: PATH, detail: details.approvalNotPending(key ?? id, status) }],
-    source,
-  );
+  const result = resultOf([finding], source);
   return { ...result, repair: `${result.repair}\n\n${APPROVAL_REPAIR}` };
 }

@@ -53,4 +53,4 @@ export function repairText(source: ValidationSource): string {
 
 /** Appended when the approval cross-check failed (§11.1, last paragraph). */
 export const APPROVAL_REPAIR =
-  'approval_request.approval_id must name a still-pending approval: use the id printed by `handoff approval request` (or find one with `handoff approval list`), or remove approval_id.';
+  'approval_request.approval_id must name a still-pending approval requested by this contract (or an earlier link of its chain), and approval_request.exact_content must be exactly the content it was requested for: run the `handoff contract fill --json \'...\'` line printed by `handoff approval request` (find ids with `handoff approval list`), or remove approval_id.';

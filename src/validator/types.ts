@@ -21,6 +21,8 @@ export const VALIDATOR_CODES = [
   'WORK_PHASE_SHAPE',
   'FILE_REFERENCE_SHAPE',
   'APPROVAL_ID_NOT_PENDING',
+  'APPROVAL_FOREIGN',
+  'APPROVAL_CONTENT_MISMATCH',
 ] as const;
 
 export type ErrorCode = (typeof VALIDATOR_CODES)[number];
@@ -53,8 +55,13 @@ export interface ValidateOptions {
   source?: ValidationSource;
 }
 
-/** Result of the injected approval lookup (store-backed in the CLI; a fake in tests). */
-export type ApprovalLookupResult = { found: false } | { found: true; status: string };
+/**
+ * Result of the injected approval lookup (store-backed in the CLI; a fake in tests). `contractId`, `fingerprint` and
+ * `decidedAt` feed the binding checks of amendments-2.md §H1/§H2; a lookup that omits them skips those checks.
+ */
+export type ApprovalLookupResult =
+  | { found: false }
+  | { found: true; status: string; contractId?: string | null; fingerprint?: string; decidedAt?: string | null };
 
 export interface FullVerdictOptions extends ValidateOptions {
   /**
@@ -62,4 +69,15 @@ export interface FullVerdictOptions extends ValidateOptions {
    * It may throw a HandoffError (store unreadable, ...); that propagates as a store error, not a validation result.
    */
   lookupApproval?: (id: string) => ApprovalLookupResult;
+  /**
+   * The contract ids of the citing contract's continuation chain: an approval requested by a contract outside it is
+   * APPROVAL_FOREIGN. Omitted when there is no citing contract (`validate --file`): not checked. A function is called
+   * only when an approval id resolves (the chain walk costs store reads).
+   */
+  approvalChain?: readonly string[] | (() => readonly string[]);
+  /**
+   * The gate only (amendments-2.md §H2): when the row closed APPROVAL_REQUEST, its `finalized_at`. An approval that
+   * is no longer pending but was decided after it is not a violation: the decision arrived after the turn ended.
+   */
+  turnEndedAt?: string | null;
 }

@@ -26,6 +26,7 @@ describe('approval request', () => {
       approval_id: r.json.approval_id,
       fingerprint: createHash('sha256').update('rm -rf build/').digest('hex'),
       approval_status: 'pending',
+      fill_command: `handoff contract fill --draft-id ${draft} --json '${JSON.stringify({ approval_request: { exact_content: 'rm -rf build/', approval_id: r.json.approval_id } })}'`,
     });
     expect(r.json.approval_id).toMatch(/^P-[0-9a-f]{32}$/);
     const row = list(home).json.approvals[0];
@@ -138,7 +139,8 @@ describe('approval list', () => {
 describe('the APPROVAL_ID_NOT_PENDING cross-check (contract validate --file)', () => {
   const validate = (home: string, approvalId: unknown) => {
     const agent = mintAgent();
-    const envelope = envelopeIn(agent, 'APPROVAL_REQUEST', { approval_request: { exact_content: 'x', approval_id: approvalId } });
+    // The content the approvals of pending() were requested for (amendments-2.md §H1 binds the two).
+    const envelope = envelopeIn(agent, 'APPROVAL_REQUEST', { approval_request: { exact_content: 'git push origin main', approval_id: approvalId } });
     return run(home, ['contract', 'validate', '--file', '-', '--json'], { input: JSON.stringify(envelope) });
   };
 

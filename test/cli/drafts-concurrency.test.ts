@@ -56,33 +56,34 @@ describe('concurrent writers', () => {
     const id = initDraft(home);
     const dead = spawnSync(process.execPath, ['-e', '0']).pid;
     writeFileSync(join(home, 'drafts', `${id}.lock`), JSON.stringify({ pid: dead, host: hostname(), start: Date.now(), token: 't' }));
-    // Exit 0 is the proof, with no timing assertion (amendments-2.md H14): a fresh lock not broken for its dead pid
-    // would be waited on for 15 s and end in DRAFT_LOCKED, exit 4 (the age rule breaks a lock only after 120 s).
-    expect(run(home, ['contract', 'set', 'report_prose', 'x', '--draft-id', id]).code).toBe(0);
+    // Broken at once: the write lands (a live holder would make it wait 15 s and fail with DRAFT_LOCKED).
+    const r = run(home, ['contract', 'set', 'report_prose', 'x', '--draft-id', id, '--json']);
+    expect([r.code, r.json.status]).toEqual([0, 'ok']);
     expect(existsSync(join(home, 'drafts', `${id}.lock`))).toBe(false);
   });
 });
 
 describe('crash safety', () => {
-  it('SIGKILL at random moments (≥100 kills) never leaves an unparseable draft or a lock that blocks the next writer', async () => {
+  // amendments-2.md §H14: only what holds whatever the machine's speed is asserted. How many kills land while a
+  // writer is inside its write (rather than before it started or after it finished) depends on the load, so the
+  // number of surviving entries is never asserted: every state the kills can leave must be sound.
+  it('SIGKILL at random moments never tears the draft, never half-writes an entry, never blocks the next writer', async () => {
     const home = tempHome();
     const id = initDraft(home);
     // A sizeable draft makes the write window wide enough to be hit.
     run(home, ['contract', 'set', 'report_prose', 'p'.repeat(60_000), '--draft-id', id]);
-    const startedAt = Date.now();
+    const BATCHES = 10;
+    const launched = new Set<string>();
     let kills = 0;
-    let batch = 0;
-    // Kill moments are drawn over the time an unkilled write takes on this machine right now (measured on every
-    // batch's follow-up write), so they span the whole write, lock included, however loaded the machine is.
-    let writeMs = 200;
-    while (kills < 100 && Date.now() - startedAt < 50_000) {
-      batch++;
+    for (let batch = 1; batch <= BATCHES; batch++) {
       const children = Array.from({ length: 10 }, (_, i) => {
-        const child = spawn(process.execPath, [BIN, 'contract', 'add', 'evidence_report.commands_run', `b${batch}-${i}`, '--draft-id', id], {
+        const value = `b${batch}-${i}`;
+        launched.add(value);
+        const child = spawn(process.execPath, [BIN, 'contract', 'add', 'evidence_report.commands_run', value, '--draft-id', id], {
           env: childEnv(home),
           stdio: 'ignore',
         });
-        const timer = setTimeout(() => child.kill('SIGKILL'), 20 + Math.floor(Math.random() * writeMs * 1.2));
+        const timer = setTimeout(() => child.kill('SIGKILL'), Math.floor(Math.random() * 400));
         return new Promise<boolean>((resolve) => {
           child.on('exit', (_code, signal) => {
             clearTimeout(timer);
@@ -91,26 +92,27 @@ describe('crash safety', () => {
         });
       });
       kills += (await Promise.all(children)).filter(Boolean).length;
-      const text = readFileSync(draftPathOf(home, id), 'utf8');
-      const parsed: unknown = JSON.parse(text);
+      // After every batch: the draft parses to an object, and the next writer gets through (stale locks broken).
+      const parsed: unknown = JSON.parse(readFileSync(draftPathOf(home, id), 'utf8'));
       expect(typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)).toBe(true);
-      // Exit 0 shows no lock blocks the next writer (a held one would end in DRAFT_LOCKED, exit 4, after 15 s).
-      const t0 = Date.now();
       const next = run(home, ['contract', 'add', 'evidence_report.commands_run', `after-${batch}`, '--draft-id', id]);
-      writeMs = Date.now() - t0;
       expect(next.code, next.stderr).toBe(0);
     }
-    expect(kills).toBeGreaterThanOrEqual(100);
+    // How many of the writers were killed (kills) depends on the machine: never asserted.
+    void kills;
     const list = readDraftJson(home, id).evidence_report.commands_run as string[];
-    for (let b = 1; b <= batch; b++) expect(list).toContain(`after-${b}`);
-    // Some killed-batch writers finished before their kill: the kill moments span the whole write, lock included.
-    expect(list.filter((v) => v.startsWith('b')).length).toBeGreaterThan(0);
+    // Every "after" write is there, once and in order; every other entry is one whole value a writer was given, once.
+    expect(list.filter((v) => v.startsWith('after-'))).toEqual(Array.from({ length: BATCHES }, (_, b) => `after-${b + 1}`));
+    const others = list.filter((v) => !v.startsWith('after-'));
+    for (const v of others) expect(launched.has(v), v).toBe(true);
+    expect(new Set(others).size).toBe(others.length);
+    expect(readDraftJson(home, id).report_prose).toBe('p'.repeat(60_000));
     expect(existsSync(join(home, 'drafts', `${id}.lock`))).toBe(false);
     // Stray temp files may remain (ignored by every verb, collected by gc); nothing else does.
-    const others = readdirSync(join(home, 'drafts')).filter((n) => n !== `${id}.json`);
-    for (const n of others) expect(n).toMatch(/^\..*\.tmp$/);
+    const leftovers = readdirSync(join(home, 'drafts')).filter((n) => n !== `${id}.json`);
+    for (const n of leftovers) expect(n).toMatch(/^\..*\.tmp$/);
     expect(run(home, ['contract', 'validate', '--draft-id', id]).code).toBe(0);
-  }, 90_000);
+  }, 300_000);
 
   it('stray temp files are never candidates nor read', () => {
     const home = tempHome();

@@ -18,6 +18,11 @@ function staleApprovalRow(home: string): string {
   expect(req.code, req.stderr).toBe(0);
   finalizeAs(home, d.contract_id, 'APPROVAL_REQUEST', { approval_request: { exact_content: 'rm -rf build', approval_id: req.json.approval_id } });
   expect(run(home, ['approval', 'decide', req.json.approval_id, '--decision', 'approved', '--json']).code).toBe(0);
+  // A decision taken after the turn ended is no violation (amendments-2.md §H2): date this one before the row's
+  // finalized_at, as a decision the turn should have seen (decided_at is the one approval column a store may move).
+  const db = rawStore(home);
+  db.prepare('UPDATE approvals SET decided_at = created_at WHERE id = ?').run(req.json.approval_id);
+  db.close();
   return d.contract_id;
 }
 

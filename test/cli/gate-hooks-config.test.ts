@@ -3,7 +3,7 @@
  * Claude Code runs it (through a shell, hook JSON on stdin), with `handoff` replaced by the built binary.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO, run, tempHome } from '../helpers/cli.js';
@@ -14,12 +14,13 @@ interface HookEntry {
   hooks: { type: string; command: string; timeout: number }[];
 }
 
-const settings = JSON.parse(readFileSync(join(REPO, 'docs', 'examples', 'claude-settings.json'), 'utf8')) as {
-  hooks: Record<string, HookEntry[]>;
-};
+type Settings = { hooks: Record<string, HookEntry[]> };
+const settingsFile = (name: string): Settings => JSON.parse(readFileSync(join(REPO, 'docs', 'examples', name), 'utf8')) as Settings;
+const settings = settingsFile('claude-settings.json');
+const strict = settingsFile('claude-settings-strict.json');
 
-function commandOf(event: string): string {
-  const entries = settings.hooks[event];
+function commandOf(event: string, from: Settings = settings): string {
+  const entries = from.hooks[event];
   expect(entries).toHaveLength(1);
   expect(entries[0].hooks).toHaveLength(1);
   const hook = entries[0].hooks[0];
@@ -106,5 +107,42 @@ describe('docs/examples/claude-settings.json', () => {
     const other = dispatchBlock(home, ['--goal', 'second worker']);
     const t = writeTranscript(home, 'worker.jsonl', `Do this.\n\n${other.block}`, ['end_turn']);
     expect(runHook(home, command, stopInput({ session: 'worker-2', transcript: t, cwd: home })).code).toBe(2);
+  });
+});
+
+describe('docs/examples/claude-settings-strict.json (amendments-2.md §H3)', () => {
+  it('is the strict pair docs/hooks.md shows, on the same agents', () => {
+    const doc = readFileSync(join(REPO, 'docs', 'hooks.md'), 'utf8');
+    expect(doc).toContain(readFileSync(join(REPO, 'docs', 'examples', 'claude-settings-strict.json'), 'utf8'));
+    expect(commandOf('SubagentStop', strict)).toMatch(/--on-store-error block --on-missing block/);
+    expect(strict.hooks.SubagentStop[0].matcher).toBe(settings.hooks.SubagentStop[0].matcher);
+    expect(commandOf('Stop', strict)).toMatch(/--on-missing allow --on-store-error block/);
+  });
+
+  it('a damaged store: the default configuration lets the stop through (1), the strict one blocks it (2) and finally gives up (0)', () => {
+    const home = tempHome();
+    const { block } = dispatchBlock(home, ['--goal', 'implement it']);
+    const transcript = writeTranscript(home, 'agent-1.jsonl', block, ['end_turn']);
+    const input = subagentStop({ session: 'sess', agentId: 'run-9', agentType: 'implementer', transcript, cwd: home });
+    writeFileSync(join(home, 'handoff.db'), 'SQLite format 3\0 truncated by someone');
+    expect(runHook(home, commandOf('SubagentStop'), input).code).toBe(1);
+    const first = runHook(home, commandOf('SubagentStop', strict), input);
+    expect(first.code).toBe(2);
+    expect(first.stderr).toMatch(/^\[CONTRACT REJECTED\] .*\(STORE_UNREADABLE\)/);
+    expect(first.stderr).toContain('Attempt 1 of 3.');
+    expect(runHook(home, commandOf('SubagentStop', strict), input).code).toBe(2);
+    const third = runHook(home, commandOf('SubagentStop', strict), input);
+    expect(third.code).toBe(0);
+    expect(JSON.parse(third.stdout).systemMessage).toContain('STORE_UNREADABLE');
+  });
+
+  it('a healthy store: the strict configuration judges exactly as the default one', () => {
+    const home = tempHome();
+    const { id, block } = dispatchBlock(home, ['--goal', 'implement it']);
+    const transcript = writeTranscript(home, 'agent-1.jsonl', block, ['end_turn']);
+    const input = subagentStop({ session: 'sess', agentId: 'run-8', agentType: 'implementer', transcript, cwd: home });
+    expect(runHook(home, commandOf('SubagentStop', strict), input).code).toBe(2);
+    finalizeAs(home, id, 'BLOCKED', { failure_report: null });
+    expect(runHook(home, commandOf('SubagentStop', strict), input)).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 });

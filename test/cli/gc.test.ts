@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -25,8 +26,10 @@ describe('contract gc', () => {
     const home = tempHome();
     const old = draftAged(home, 8 * 24 * HOUR);
     const young = draftAged(home, 6 * 24 * HOUR);
-    const oldTemp = join(home, 'drafts', `.${old}.123.abcd1234.tmp`);
-    const youngTemp = join(home, 'drafts', `.${young}.123.abcd1234.tmp`);
+    // The writer pid in a temp name must be gone for the temp to go (amendments-2.md §H5): one that surely is.
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    const oldTemp = join(home, 'drafts', `.${old}.${dead}.abcd1234.tmp`);
+    const youngTemp = join(home, 'drafts', `.${young}.${dead}.abcd1234.tmp`);
     writeFileSync(oldTemp, '{');
     writeFileSync(youngTemp, '{');
     setAge(oldTemp, 2 * HOUR);

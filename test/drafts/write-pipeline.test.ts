@@ -34,6 +34,7 @@ function racingStore(racesLeft: number): { session: StoreSession; inserts: numbe
     exists: true,
     row: (id) => (id === PARENT ? parent : state.raced && id === LINK ? link : undefined),
     chainFrom: (r) => (r.id === 1 && state.raced ? [parent, link] : [r]),
+    chainIds: () => (state.raced ? [PARENT, LINK] : [PARENT]),
     spent: () => new Set(),
     lookupApproval: () => () => ({ found: false }),
     insertContinuation: () => {

@@ -48,12 +48,14 @@ describe('writeBlob', () => {
     expect(blob.path).toBe(join(root, 'ws', '_receipts', 'R-0123456789abcdef', 'stdout'));
   });
 
-  it('accepts a symlinked evidence root and stores the path built on its realpath', () => {
+  it('refuses a symlinked evidence root (amendments-2.md §H10): DATA_ROOT_UNSAFE, exit 4, nothing written there', () => {
     const real = join(home, 'real-evidence');
     mkdirSync(real);
     symlinkSync(real, root);
-    const blob = writeBlob({ evidenceRoot: root, segments: ['ws', 'b', 'a'], name: 'x.txt' }, { kind: 'bytes', bytes: Buffer.from('1') });
-    expect(blob.path).toBe(join(real, 'ws', 'b', 'a', 'x.txt'));
+    const before = snapshot(home);
+    const err = failure(() => writeBlob({ evidenceRoot: root, segments: ['ws', 'b', 'a'], name: 'x.txt' }, { kind: 'bytes', bytes: Buffer.from('1') }));
+    expect({ code: err?.code, exit: err?.exit }).toEqual({ code: 'DATA_ROOT_UNSAFE', exit: 4 });
+    expect(snapshot(home)).toEqual(before);
   });
 
   it('refuses a symlinked segment (workspace pointing outside) with EVIDENCE_PATH_ESCAPE and writes nothing anywhere', () => {

@@ -2,7 +2,7 @@
  * Drives the built binary end to end. Every test gets its own HANDOFF_HOME temp dir (tempHome()).
  */
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -86,7 +86,10 @@ export function runAsync(home: string | undefined, args: string[], opts: RunOpti
   });
 }
 
-/** Every file below `dir` (relative paths), with size and mtimeMs: a snapshot to prove nothing was written. */
+/**
+ * Every entry below `dir` (relative paths), with size and mtimeMs: a snapshot to prove nothing was written. Links are
+ * recorded as links (their target), never followed, so a dangling or planted link is part of the snapshot too.
+ */
 export function snapshot(dir: string): Record<string, { size: number; mtimeMs: number; content: string }> {
   const out: Record<string, { size: number; mtimeMs: number; content: string }> = {};
   if (!existsSync(dir)) return out;
@@ -94,11 +97,14 @@ export function snapshot(dir: string): Record<string, { size: number; mtimeMs: n
     for (const name of readdirSync(d)) {
       const p = join(d, name);
       const r = rel ? `${rel}/${name}` : name;
-      const st = statSync(p);
-      if (st.isDirectory()) {
+      const st = lstatSync(p);
+      if (st.isSymbolicLink()) {
+        out[`${r}@`] = { size: 0, mtimeMs: st.mtimeMs, content: readlinkSync(p) };
+      } else if (st.isDirectory()) {
         out[`${r}/`] = { size: 0, mtimeMs: 0, content: '' };
         walk(p, r);
-      } else out[r] = { size: st.size, mtimeMs: st.mtimeMs, content: readFileSync(p).toString('base64') };
+      } else if (!st.isFile()) out[`${r}|`] = { size: 0, mtimeMs: st.mtimeMs, content: 'special' };
+      else out[r] = { size: st.size, mtimeMs: st.mtimeMs, content: readFileSync(p).toString('base64') };
     }
   };
   walk(dir, '');

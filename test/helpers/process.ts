@@ -14,3 +14,11 @@ export function processGone(pid: number): boolean {
     return true;
   }
 }
+
+/**
+ * Resolves once `pid` is gone (killed processes die asynchronously). No timing assertion: a process that never goes
+ * away makes the test time out, which is the failure.
+ */
+export async function waitGone(pid: number): Promise<void> {
+  while (!processGone(pid)) await new Promise((res) => setTimeout(res, 20));
+}

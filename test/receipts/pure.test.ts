@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { displayCommand, shellQuote } from '../../src/receipts/quote.js';
 import { canonicalJson, sha256Hex } from '../../src/receipts/jcs.js';
 import { computeRowSha256, exitToken, formatDuration, outcomeOf, receiptJson, receiptSummary } from '../../src/receipts/row.js';
-import { StreamCapture, INLINE_MAX_BYTES } from '../../src/receipts/capture.js';
-import { existsSync, readFileSync } from 'node:fs';
+import { SpillArea, StreamCapture, INLINE_MAX_BYTES } from '../../src/receipts/capture.js';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sampleRow } from './fixtures.js';
 
 describe('shell quoting of the display string', () => {
@@ -92,9 +94,12 @@ describe('receipt row', () => {
   });
 });
 
+/** A spill area in a fresh temp folder (the CLI's is <root>/tmp). */
+const spillArea = (parent: string = mkdtempSync(join(tmpdir(), 'spill-parent-'))): SpillArea => new SpillArea(() => parent);
+
 describe('stream capture', () => {
   it('keeps up to 4096 bytes inline, with text when valid UTF-8 (a BOM is content)', () => {
-    const c = new StreamCapture('stdout');
+    const c = new StreamCapture('stdout', spillArea());
     const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('x'.repeat(INLINE_MAX_BYTES - 3))]);
     c.push(bytes.subarray(0, 100));
     c.push(bytes.subarray(100));
@@ -107,24 +112,25 @@ describe('stream capture', () => {
   });
 
   it('flags invalid UTF-8, including a multi-byte character split across chunks only when it is broken', () => {
-    const ok = new StreamCapture('stdout');
+    const ok = new StreamCapture('stdout', spillArea());
     const euro = Buffer.from('€', 'utf8');
     ok.push(euro.subarray(0, 1));
     ok.push(euro.subarray(1));
     expect(ok.finish().utf8).toBe(true);
-    const bad = new StreamCapture('stdout');
+    const bad = new StreamCapture('stdout', spillArea());
     bad.push(Buffer.from([0x61, 0xff]));
     const r = bad.finish();
     expect(r.utf8).toBe(false);
     expect(r.text).toBeUndefined();
     expect(r.buffer?.length).toBe(2);
-    const truncated = new StreamCapture('stdout');
+    const truncated = new StreamCapture('stdout', spillArea());
     truncated.push(euro.subarray(0, 2));
     expect(truncated.finish().utf8).toBe(false);
   });
 
-  it('spills beyond 4096 bytes to a temp file holding every byte, removed by discard()', () => {
-    const c = new StreamCapture('stdout');
+  it('spills beyond 4096 bytes to a temp file holding every byte, removed by the spill area', () => {
+    const area = spillArea();
+    const c = new StreamCapture('stdout', area);
     const chunks = [Buffer.alloc(4000, 'a'), Buffer.alloc(200, 'b'), Buffer.alloc(10_000, 'c')];
     for (const b of chunks) c.push(b);
     const r = c.finish();
@@ -134,6 +140,29 @@ describe('stream capture', () => {
     expect(readFileSync(r.spillPath as string).equals(Buffer.concat(chunks))).toBe(true);
     expect(r.sha256).toBe(sha256Hex(Buffer.concat(chunks)));
     c.discard();
+    area.discard();
     expect(existsSync(r.spillPath as string)).toBe(false);
+  });
+
+  it('spills into spill-<pid>-<random>/ under the given folder, removed by the area', () => {
+    const parent = mkdtempSync(join(tmpdir(), 'spill-parent-'));
+    const area = spillArea(parent);
+    const c = new StreamCapture('stdout', area);
+    c.push(Buffer.alloc(5000, 'a'));
+    const r = c.finish();
+    expect(r.spillPath).toMatch(new RegExp(`^${parent}/spill-${process.pid}-[A-Za-z0-9]+/stdout$`));
+    c.discard();
+    area.discard();
+    expect(readdirSync(parent)).toEqual([]);
+  });
+
+  it('a spill that cannot be written is recorded as a failure, never thrown (§H4)', () => {
+    const c = new StreamCapture('stdout', new SpillArea(() => join(tmpdir(), 'no-such-folder', 'tmp')));
+    c.push(Buffer.alloc(4096, 'a'));
+    expect(c.failure).toBeUndefined();
+    expect(() => c.push(Buffer.alloc(10, 'b'))).not.toThrow();
+    expect(c.failure).toMatch(/cannot spill the captured stdout to the data root: ENOENT/);
+    expect(() => c.push(Buffer.alloc(10, 'c'))).not.toThrow();
+    expect(c.finish().bytes).toBe(4106);
   });
 });

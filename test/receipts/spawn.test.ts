@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SpillArea } from '../../src/receipts/capture.js';
 import { runChild, signalExit, type ChildRun } from '../../src/receipts/spawn.js';
 import { sha256Hex } from '../../src/receipts/jcs.js';
-import { processGone } from '../helpers/process.js';
+import { waitGone } from '../helpers/process.js';
 
 const NODE = process.execPath;
 
-async function run(argv: string[], opts: { shell?: boolean; timeoutMs?: number; killGraceMs?: number } = {}) {
+async function run(argv: string[], opts: { shell?: boolean; timeoutMs?: number; killGraceMs?: number; spillParent?: string } = {}) {
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   const r: ChildRun = await runChild({
@@ -19,6 +19,7 @@ async function run(argv: string[], opts: { shell?: boolean; timeoutMs?: number; 
     timeoutMs: opts.timeoutMs ?? 30_000,
     killGraceMs: opts.killGraceMs,
     env: process.env,
+    spill: new SpillArea(() => opts.spillParent ?? mkdtempSync(join(tmpdir(), 'spill-parent-'))),
     onStdout: (b) => {
       out.push(b);
     },
@@ -91,44 +92,54 @@ describe('runChild', () => {
   it('a timeout kills the whole process group: TERM, then KILL for a grandchild that ignores TERM', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'handoff-spawn-'));
     const pidFile = join(dir, 'grandchild.pid');
-    const grandchild = `process.on("SIGTERM", () => {}); require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`;
-    const parent = `require("child_process").spawn(process.execPath, ["-e", ${JSON.stringify(grandchild)}], { stdio: "ignore" }); setInterval(() => {}, 1000)`;
-    // The grandchild must be up (ignoring TERM) when the timeout fires: allow four node start-ups as measured on the
-    // machine now, at least 1 s, so a loaded machine does not end the group before it exists (amendments-2.md H14).
-    const startup = Math.max(...[0, 1].map(() => {
-      const s0 = Date.now();
-      spawnSync(NODE, ['-e', '0']);
-      return Date.now() - s0;
-    }));
-    const timeoutMs = Math.max(1000, 4 * startup);
+    // Shells, not node: they start in milliseconds, so the grandchild has written its pid before the KILL whatever
+    // the machine's load. The grandchild ignores TERM (inherited by its sleeps); the parent does not.
+    const grandchild = `trap '' TERM; echo $$ > ${pidFile}; while :; do sleep 1; done`;
+    const parent = `sh -c "${grandchild}" > /dev/null 2>&1 & while :; do sleep 1; done`;
     const t0 = Date.now();
-    const { r } = await run([NODE, '-e', parent], { timeoutMs, killGraceMs: 1000 });
+    const { r } = await run([parent], { shell: true, timeoutMs: 1000, killGraceMs: 1000 });
     const elapsed = Date.now() - t0;
     expect(r.timedOut).toBe(true);
     expect(r.exitCode).toBeNull();
-    // KILL comes only after the grace period: a lower bound, which load can only make longer.
-    expect(elapsed).toBeGreaterThanOrEqual(timeoutMs + 900);
+    // TERM at 1 s, KILL 1 s later: never earlier (an upper bound would depend on the machine's load).
+    expect(elapsed).toBeGreaterThanOrEqual(1900);
     expect(existsSync(pidFile)).toBe(true);
-    const pid = Number(readFileSync(pidFile, 'utf8'));
-    for (let i = 0; i < 40 && !processGone(pid); i++) await new Promise((res) => setTimeout(res, 50));
-    expect(processGone(pid)).toBe(true);
+    await waitGone(Number(readFileSync(pidFile, 'utf8')));
   });
 
   it('a child that exits but leaves a process holding its pipes does not hang the run', async () => {
-    const t0 = Date.now();
-    const { r } = await run(['sleep 3 & echo started'], { shell: true });
+    // The leftover holds the pipes for 600 s: the run settling at all (within the test's timeout) is the proof.
+    const { r } = await run(['sleep 600 & echo $! >&2; echo started'], { shell: true });
     expect(r.exitCode).toBe(0);
     expect(r.stdout.text).toBe('started\n');
-    expect(Date.now() - t0).toBeLessThan(8000);
+    const leftover = Number(r.stderr.text?.trim());
+    process.kill(leftover, 'SIGKILL');
+    await waitGone(leftover);
+  });
+});
+
+describe('runChild: a capture that fails (§H4)', () => {
+  it('stops and reaps the whole group at once and reports captureError; the spill never touches $TMPDIR', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'handoff-spawn-'));
+    const pidFile = join(dir, 'pids');
+    // The shell prints past the inline threshold, then records its own pid and a grandchild's, then waits.
+    const script = `head -c 10000 /dev/zero; sleep 60 & echo "$$ $!" > ${pidFile}; wait`;
+    const { r } = await run([script], { shell: true, timeoutMs: 600_000, spillParent: join(dir, 'missing', 'tmp') });
+    expect(r.captureError).toMatch(/cannot spill the captured stdout to the data root/);
+    expect(r.timedOut).toBe(false);
+    expect(r.exitCode).toBeNull();
+    expect(readdirSync(dir)).toEqual(existsSync(pidFile) ? ['pids'] : []);
+    if (existsSync(pidFile)) {
+      for (const pid of readFileSync(pidFile, 'utf8').trim().split(' ').map(Number)) await waitGone(pid);
+    }
   });
 });
 
 describe('runChild: a timeout is never a proven exit status (mutation audit)', () => {
   it('a child that exits 0 on SIGTERM after its timeout is recorded with exit_code null, timed_out true', async () => {
-    const { r } = await run([NODE, '-e', 'process.on("SIGTERM", () => process.exit(0)); setInterval(() => {}, 1000)'], {
-      timeoutMs: 1500,
-      killGraceMs: 5000,
-    });
+    // A shell sets its trap in milliseconds (a node child might still be starting when TERM comes, on a loaded
+    // machine, and die by the signal instead); the trap runs once the current 1 s sleep ends, well inside the grace.
+    const { r } = await run(["trap 'exit 0' TERM; while :; do sleep 1; done"], { shell: true, timeoutMs: 1500, killGraceMs: 30_000 });
     // The child chose its own status (it was not killed by the signal): only the timeout makes it unproven.
     expect(r.timedOut).toBe(true);
     expect(r.exitCode).toBeNull();

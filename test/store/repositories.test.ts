@@ -143,9 +143,9 @@ describe('mirror, spent probe, approval lookup', () => {
     const { db } = store();
     const a = insertApproval(db, { workspace: 'ws', agent_id: null, contract_id: null, exact_content: 'c' });
     const lookup = approvalLookup(db);
-    expect(lookup(a.id)).toEqual({ found: true, status: 'pending' });
-    decideApproval(db, a.id, 'rejected', null, null);
-    expect(lookup(a.id)).toEqual({ found: true, status: 'rejected' });
+    expect(lookup(a.id)).toEqual({ found: true, status: 'pending', contractId: null, fingerprint: a.fingerprint, decidedAt: null });
+    const decided = decideApproval(db, a.id, 'rejected', null, null);
+    expect(lookup(a.id)).toEqual({ found: true, status: 'rejected', contractId: null, fingerprint: a.fingerprint, decidedAt: decided.row.decided_at });
     expect(lookup('P-x')).toEqual({ found: false });
     closeDb(db);
     const empty = tempStore();

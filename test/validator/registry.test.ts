@@ -23,6 +23,15 @@ const EMITTERS: Record<ErrorCode, () => string[]> = {
   FILE_REFERENCE_SHAPE: () => validateEnvelope(env((e) => (e.evidence_report.files_checked = [{}]))).codes,
   APPROVAL_ID_NOT_PENDING: () =>
     fullVerdict(env((e) => (e.approval_request = { approval_id: 'x' }), inProgress), { lookupApproval: () => ({ found: false }) }).codes,
+  APPROVAL_FOREIGN: () =>
+    fullVerdict(env((e) => (e.approval_request = { approval_id: 'x' }), inProgress), {
+      lookupApproval: () => ({ found: true, status: 'pending', contractId: 'a0000000000000000.000000' }),
+      approvalChain: ['a1111111111111111.111111'],
+    }).codes,
+  APPROVAL_CONTENT_MISMATCH: () =>
+    fullVerdict(env((e) => (e.approval_request = { approval_id: 'x', exact_content: 'y' }), inProgress), {
+      lookupApproval: () => ({ found: true, status: 'pending', fingerprint: '0'.repeat(64) }),
+    }).codes,
 };
 
 describe('validator code registry', () => {

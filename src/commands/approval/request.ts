@@ -5,7 +5,7 @@ import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { readUtf8File } from '../../cli/input.js';
 import { nonBlank } from '../../cli/list-flags.js';
 import { usage } from '../../errors.js';
-import { agentPrefix, checkIdFlags } from '../../ids.js';
+import { checkIdFlags } from '../../ids.js';
 import { resolveWorkspace } from '../../paths.js';
 
 const USAGE =
@@ -39,26 +39,15 @@ export default class ApprovalRequest extends HandoffCommand {
     const text = content ?? readUtf8File(contentFile!);
     if (text.trim() === '') throw usage('the approval content must not be blank');
 
-    const { openWriter, closeDb } = await import('../../store/db.js');
-    const { insertApproval } = await import('../../store/approvals.js');
-    const db = openWriter(ctx.env, ctx.cwd, { create: true })!;
-    let row;
-    try {
-      row = insertApproval(db, {
-        workspace,
-        agent_id: draftId !== undefined ? agentPrefix(draftId) : (agentId ?? null),
-        contract_id: draftId ?? null,
-        exact_content: text,
-      });
-    } finally {
-      closeDb(db);
-    }
+    const { requestApproval } = await import('../../approvals/request.js');
+    const { row, fillCommand } = await requestApproval({ env: ctx.env, cwd: ctx.cwd, content: text, workspace, draftId, agentId });
     return {
-      json: { status: 'ok', approval_id: row.id, fingerprint: row.fingerprint, approval_status: row.status },
+      json: { status: 'ok', approval_id: row.id, fingerprint: row.fingerprint, approval_status: row.status, fill_command: fillCommand },
       text: [
         `OK: approval ${row.id} requested (pending).`,
         `fingerprint: ${row.fingerprint}`,
-        `Write approval_request.exact_content (this exact content) and approval_request.approval_id ${row.id}, then finalize in state APPROVAL_REQUEST.`,
+        `Write approval_request.exact_content (this exact content) and approval_request.approval_id ${row.id} with this line, then finalize in state APPROVAL_REQUEST:`,
+        fillCommand,
       ].join('\n'),
     };
   }

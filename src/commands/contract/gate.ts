@@ -7,7 +7,7 @@ import { parseHookInput, type HookInput } from '../../gate/hook-input.js';
 import type { GateOptions } from '../../gate/service.js';
 
 const USAGE =
-  'handoff contract gate [--draft-id ID] [--max-rejections N] [--on-missing block|allow] [--stop-reason VALUE] [--workspace NAME] [--json]';
+  'handoff contract gate [--draft-id ID] [--max-rejections N] [--on-missing block|allow] [--on-store-error block|allow] [--stop-reason VALUE] [--workspace NAME] [--json]';
 
 const str = (flags: FlagValues, name: string): string | undefined => {
   const v = flags[name];
@@ -21,9 +21,11 @@ function gateOptions(flags: FlagValues): GateOptions {
   if (!/^[1-9][0-9]{0,8}$/.test(maxText)) throw usage(`--max-rejections ${JSON.stringify(maxText)} must be an integer >= 1`);
   const onMissing = str(flags, 'on-missing') ?? 'block';
   if (onMissing !== 'block' && onMissing !== 'allow') throw usage(`--on-missing ${JSON.stringify(onMissing)} must be block or allow`);
+  const onStoreError = str(flags, 'on-store-error') ?? 'allow';
+  if (onStoreError !== 'block' && onStoreError !== 'allow') throw usage(`--on-store-error ${JSON.stringify(onStoreError)} must be block or allow`);
   const workspace = str(flags, 'workspace');
   if (workspace !== undefined && workspace.trim() === '') throw usage('--workspace must be non-blank');
-  return { draftId, maxRejections: Number(maxText), onMissing, stopReason: str(flags, 'stop-reason'), workspace };
+  return { draftId, maxRejections: Number(maxText), onMissing, onStoreError, stopReason: str(flags, 'stop-reason'), workspace };
 }
 
 export default class ContractGate extends HandoffCommand {
@@ -38,6 +40,10 @@ export default class ContractGate extends HandoffCommand {
     'draft-id': Flags.string({ helpValue: 'ID', description: 'Name the contract explicitly (stdin becomes optional)' }),
     'max-rejections': Flags.string({ helpValue: 'N', description: 'Rejections per turn; the Nth trips the breaker (integer >= 1, default 3)' }),
     'on-missing': Flags.string({ helpValue: 'block|allow', description: 'What to do when no contract is found (default block)' }),
+    'on-store-error': Flags.string({
+      helpValue: 'block|allow',
+      description: 'A store or data-root problem (STORE_*, DATA_ROOT_*): allow = exit 1, stop not gated (default); block = block the stop, naming the code',
+    }),
     'stop-reason': Flags.string({ helpValue: 'VALUE', description: 'Override the stop reason from stdin or the transcript' }),
     workspace: Flags.string({ helpValue: 'NAME', description: 'Workspace for a capture that inserts a row' }),
     json: Flags.boolean({ description: 'Print only the verdict object on stdout; the verdict counts and captures exactly as a hook call' }),
@@ -45,6 +51,7 @@ export default class ContractGate extends HandoffCommand {
   static override examples = [
     'handoff contract gate --draft-id a0123456789abcdef.0123456789ab --json',
     'handoff contract gate --on-missing allow --max-rejections 5',
+    'handoff contract gate --on-store-error block',
   ];
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {

@@ -3,12 +3,12 @@ import * as Flags from '@oclif/core/flags';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { intFlag } from '../../cli/list-flags.js';
-import { sweepDrafts } from '../../retention/gc.js';
+import { gcText, sweepDrafts } from '../../retention/gc.js';
 
 export default class ContractGc extends HandoffCommand {
-  static override summary = 'Remove aged and spent draft files';
+  static override summary = 'Remove aged and spent draft files and abandoned debris';
   static override usage = 'contract gc [--max-age-days N] [--grace-hours N] [--dry-run] [--json]';
-  static override description = 'Deletes draft files only, never store rows, evidence or receipts: drafts older than --max-age-days (aged), drafts whose row is closed and older than --grace-hours (spent), and temp files of interrupted saves older than 1 hour. A draft whose lock is held is kept.';
+  static override description = 'Deletes draft files and debris, never store rows or receipts: drafts older than --max-age-days (aged), drafts whose row is closed and older than --grace-hours (spent); temp files of interrupted saves, evidence temp blobs and spill folders older than 1 hour whose owner process is gone; and blobs no row references, older than --max-age-days, when the store is readable and every referenced blob is present. A draft whose lock is held is kept.';
   static override flags = {
     'max-age-days': Flags.string({ helpValue: 'N', description: 'Remove drafts older than N days (integer >= 1, default 7)' }),
     'grace-hours': Flags.string({ helpValue: 'N', description: 'Keep spent drafts for N hours (integer >= 0, default 24)' }),
@@ -24,12 +24,8 @@ export default class ContractGc extends HandoffCommand {
     const maxAgeDays = intFlag(ctx.flags['max-age-days'] as string | undefined, '--max-age-days', 1, Number.MAX_SAFE_INTEGER, 7);
     const graceHours = intFlag(ctx.flags['grace-hours'] as string | undefined, '--grace-hours', 0, Number.MAX_SAFE_INTEGER, 24);
     const dryRun = ctx.flags['dry-run'] === true;
-    const { removed, kept } = await sweepDrafts({ env: ctx.env, cwd: ctx.cwd, maxAgeDays, graceHours, dryRun });
-    const verb = dryRun ? 'would remove' : 'removed';
-    const lines = removed.map(
-      (r) => `${verb} ${r.draft_id} (${r.reason}, ${r.age_hours} h old, state ${r.agent_state ?? '-'})`,
-    );
-    lines.push(`${dryRun ? 'Would remove' : 'Removed'} ${removed.length} draft(s), kept ${kept}.`);
-    return { json: { status: 'ok', dry_run: dryRun, removed, kept }, text: lines.join('\n') };
+    const result = await sweepDrafts({ env: ctx.env, cwd: ctx.cwd, maxAgeDays, graceHours, dryRun });
+    const { removed, kept, debris, blobs } = result;
+    return { json: { status: 'ok', dry_run: dryRun, removed, kept, debris, blobs }, text: gcText(result, dryRun) };
   }
 }

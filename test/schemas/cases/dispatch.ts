@@ -1,13 +1,18 @@
 /** Cases of dispatch, claim and the stop gate (dispatch-and-gate.md). */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect } from 'vitest';
-import { stopInput, subagentStop, writeTranscript } from '../../gate/helpers.js';
+import { rawStore, stopInput, subagentStop, writeTranscript } from '../../gate/helpers.js';
 import { mintDraft, seedRow } from '../../cli/store-fixtures.js';
 import type { ResultCase } from '../case.js';
 import { dispatched, fillClose, hf, newDraft, ok, refusal } from './setup.js';
 
 const gate = (home: string, flags: string[], input = '') => hf(home, ['contract', 'gate', ...flags, '--json'], { input });
 
-/** A closed APPROVAL_REQUEST row whose approval was decided after it: its full verdict now fails at the gate. */
+/**
+ * A closed APPROVAL_REQUEST row whose approval is decided, dated before the row's finalized_at (a decision the turn
+ * should have seen; one taken after the turn ended is no violation, amendments-2.md §H2): its verdict fails.
+ */
 function staleApprovalRow(home: string): string {
   const d = dispatched(home);
   const req = ok(home, ['approval', 'request', '--content', 'rm -rf build', '--draft-id', d.contract_id, '--json']);
@@ -18,6 +23,9 @@ function staleApprovalRow(home: string): string {
   ok(home, ['contract', 'fill', '--draft-id', d.contract_id, '--json', JSON.stringify(patch)]);
   ok(home, ['contract', 'finalize', '--draft-id', d.contract_id, '--json']);
   ok(home, ['approval', 'decide', req.approval_id, '--decision', 'approved', '--json']);
+  const db = rawStore(home);
+  db.prepare('UPDATE approvals SET decided_at = created_at WHERE id = ?').run(req.approval_id);
+  db.close();
   return d.contract_id as string;
 }
 
@@ -202,11 +210,24 @@ export const DISPATCH_CASES: ResultCase[] = [
   {
     verb: 'contract gate',
     schema: 'contract-gate',
-    name: 'a closed row whose verdict fails (approval decided after the close)',
+    name: 'a closed row whose verdict fails (approval decided before the close)',
     exit: 2,
     produce: (home) => gate(home, ['--draft-id', staleApprovalRow(home)]),
     expect: (j) => expect(j).toMatchObject({ source: 'row', agent_state: 'APPROVAL_REQUEST', cut_reason: null, codes: ['APPROVAL_ID_NOT_PENDING'] }),
     wrong: { 'a closed row with a cut_reason': (j) => ({ ...j, cut_reason: 'backstop_capture' }) },
+  },
+  {
+    verb: 'contract gate',
+    schema: 'contract-gate',
+    name: 'a block under --on-store-error block: the store file is damaged',
+    exit: 2,
+    produce: (home) => {
+      const d = dispatched(home);
+      writeFileSync(join(home, 'handoff.db'), 'SQLite format 3\0 truncated');
+      return gate(home, ['--draft-id', d.contract_id, '--on-store-error', 'block']);
+    },
+    expect: (j) => expect(j).toMatchObject({ source: 'store_error', decision: 'block', codes: ['STORE_UNREADABLE'], store_error: { code: 'STORE_UNREADABLE' } }),
+    wrong: { 'a store_error verdict without its condition': (j) => ({ ...j, store_error: undefined }) },
   },
   {
     verb: 'contract gate',

@@ -222,7 +222,7 @@ export const STORE_CASES: ResultCase[] = [
       const id = newDraft(home);
       const old = new Date(Date.now() - 10 * 24 * 3600 * 1000);
       utimesSync(join(home, 'drafts', `${id}.json`), old, old);
-      const temp = join(home, 'drafts', `.${id}.4242.tmp`);
+      const temp = join(home, 'drafts', `.${id}.99999999.deadbeef.tmp`); // a pid no process has
       writeFileSync(temp, '{}');
       utimesSync(temp, old, old);
       return hf(home, ['contract', 'gc', '--json']);

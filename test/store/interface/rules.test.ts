@@ -185,7 +185,13 @@ describe.each(BACKENDS)('$name: receipts and approvals', (b) => {
     const a = await s.tx((t) => t.insertApproval({ workspace: 'ws', agent_id: AGENT, contract_id: ID, exact_content: 'ship it' }));
     expect(a).toMatchObject({ status: 'pending', decided_at: null, exact_content: 'ship it' });
     expect(a.id).toMatch(/^P-[0-9a-f]{32}$/);
-    expect(await s.approvalStatus(a.id)).toEqual({ found: true, status: 'pending' });
+    expect(await s.approvalStatus(a.id)).toEqual({
+      found: true,
+      status: 'pending',
+      contractId: ID,
+      fingerprint: a.fingerprint,
+      decidedAt: null,
+    });
     expect(await rejection(s.tx((t) => t.decideApproval(a.id, 'revoked', 'me', null)))).toMatchObject({
       code: 'APPROVAL_TRANSITION_REFUSED',
       exit: 1,

@@ -1,0 +1,48 @@
+/**
+ * The strict gate (amendments-2.md §H3): which failures are store or data-root conditions, and the texts of the
+ * block they cause under `--on-store-error block`. With the default `allow`, the same failures fail open (exit 1,
+ * "stop not gated"), as before.
+ */
+import { isHandoffError } from '../errors.js';
+import { isSqliteError } from '../store/store-errors.js';
+import { attemptLine, type AttemptInfo } from './reason.js';
+
+export type OnStoreError = 'block' | 'allow';
+
+export interface StoreCondition {
+  code: string;
+  message: string;
+}
+
+/** The folder of the file breaker, for messages. */
+export const GATE_FOLDER = '<root>/gate/';
+
+/**
+ * A store or data-root condition: every STORE_* and DATA_ROOT_* code, the continuation-chain store errors
+ * (CHAIN_TOO_LONG, CHAIN_BROKEN: a damaged store too), and a raw SQLite failure. Anything else (bad input, a bug) is
+ * not one.
+ */
+export function storeCondition(e: unknown): StoreCondition | undefined {
+  if (isHandoffError(e)) {
+    return /^(STORE_|DATA_ROOT_)/.test(e.code) || e.code === 'CHAIN_TOO_LONG' || e.code === 'CHAIN_BROKEN'
+      ? { code: e.code, message: e.message }
+      : undefined;
+  }
+  if (isSqliteError(e)) return { code: 'STORE_UNREADABLE', message: `${e.code}: ${e.message}` };
+  return undefined;
+}
+
+export function storeErrorReason(c: StoreCondition, attempt: AttemptInfo): string {
+  return [
+    `[CONTRACT REJECTED] the stop cannot be judged: the handoff store or data root is unusable (${c.code})`,
+    `  ${c.code} []: ${c.message}`,
+    'This gate runs with --on-store-error block: a stop is only allowed once the store can show a finalized, valid contract.',
+    'Do not change the handoff store or its data root yourself. Report the problem to the user; when the store works again, finalize your contract.',
+    attemptLine(attempt),
+  ].join('\n');
+}
+
+/** The allow of a tripped breaker while the store is unusable: it names the store error. */
+export function storeTripMessage(attempts: number, agent: string, contractId: string | undefined, c: StoreCondition): string {
+  return `handoff: contract gate gave up after ${attempts} rejections; ${agent} closed DEGRADED; the store is unusable (${c.code}: ${c.message}); contract ${contractId ?? 'none'} is NOT verified complete.`;
+}

@@ -1,0 +1,87 @@
+/**
+ * The evidence part of `contract gc` (amendments-2.md §H5, which amends store-and-finalize.md §10 "never evidence" for
+ * these only): abandoned temp blobs, and blobs that no row references once they are older than the draft age rule.
+ * Unreferenced blobs are removed only when the store exists, is readable, and every blob a row references is present;
+ * otherwise the sweep says why and removes no blob (a moved root or a half-restored store would make every blob look
+ * unreferenced). Symlinks and other entries are never touched; folders emptied by a removal are removed up to (never
+ * including) the evidence root.
+ */
+import { existsSync, rmdirSync, type Stats } from 'node:fs';
+import { dirname } from 'node:path';
+import { TEMP_NAME_RE } from '../evidence/blob.js';
+import { isStrictlyBelow, realEvidenceRoot } from '../evidence/canonical-path.js';
+import { walk } from '../evidence/orphans.js';
+import { evidenceRoot, storeExists, type Env } from '../paths.js';
+import { abandoned, removal, removeEntry, type DebrisRemoval } from './debris.js';
+
+export interface BlobSweep {
+  /** `done`: unreferenced blobs were judged; `skipped`: the store cannot prove what is referenced. */
+  status: 'done' | 'skipped';
+  reason?: string;
+  /** Referenced blobs that are gone (the reason of a skip). */
+  missing?: string[];
+}
+
+export interface EvidenceSweep {
+  removed: DebrisRemoval[];
+  blobs: BlobSweep;
+}
+
+/** The referenced blob paths, or why they cannot be trusted. Reads the store (STORE_* errors propagate, exit 4). */
+async function referenced(env: Env, cwd: string): Promise<{ paths: Set<string> } | { skip: BlobSweep }> {
+  if (!storeExists(env, cwd)) return { skip: { status: 'skipped', reason: 'no store: without rows no blob can be proven unreferenced' } };
+  const { withReader } = await import('../evidence/store-access.js');
+  const { referencedPaths } = await import('../store/evidence-rows.js');
+  const paths = withReader(env, cwd, (db) => referencedPaths(db), () => new Set<string>());
+  const missing = [...paths].filter((p) => !existsSync(p)).sort();
+  if (missing.length > 0) {
+    return {
+      skip: {
+        status: 'skipped',
+        reason: `${missing.length} blob(s) referenced by the store are missing (a moved data root or a partly restored store?); no blob is removed`,
+        missing,
+      },
+    };
+  }
+  return { paths };
+}
+
+/** Removes the folders a removal emptied, deepest first, stopping at the evidence root. */
+function pruneEmpty(dirs: Set<string>, rootReal: string): void {
+  for (const start of [...dirs].sort((a, b) => b.length - a.length)) {
+    for (let dir = start; isStrictlyBelow(rootReal, dir); dir = dirname(dir)) {
+      try {
+        rmdirSync(dir);
+      } catch {
+        break; // not empty (or gone): its parents are not empty either
+      }
+    }
+  }
+}
+
+export async function sweepEvidence(o: { env: Env; cwd: string; now: number; maxAgeMs: number; dryRun: boolean }): Promise<EvidenceSweep> {
+  // The store first: an unreadable store is exit 4 before anything is removed (§10).
+  const refs = await referenced(o.env, o.cwd);
+  const rootReal = realEvidenceRoot(evidenceRoot(o.env, o.cwd));
+  const blobs: BlobSweep = 'skip' in refs ? refs.skip : { status: 'done' };
+  if (rootReal === undefined) return { removed: [], blobs };
+  const entries: { path: string; name: string; st: Stats }[] = [];
+  walk(rootReal, entries);
+  const removed: DebrisRemoval[] = [];
+  const emptied = new Set<string>();
+  for (const e of entries) {
+    if (!e.st.isFile()) continue;
+    const temp = TEMP_NAME_RE.exec(e.name);
+    let kind: DebrisRemoval['kind'] | undefined;
+    if (temp !== null) {
+      if (abandoned(e.st.mtimeMs, temp[1] === undefined ? undefined : Number(temp[1]), o.now)) kind = 'evidence_temp';
+    } else if ('paths' in refs && !refs.paths.has(e.path) && o.now - e.st.mtimeMs > o.maxAgeMs) {
+      kind = 'blob';
+    }
+    if (kind === undefined || !removeEntry(e.path, false, o.dryRun)) continue;
+    removed.push(removal(e.path, kind, e.st, o.now));
+    emptied.add(dirname(e.path));
+  }
+  if (!o.dryRun) pruneEmpty(emptied, rootReal);
+  return { removed, blobs };
+}

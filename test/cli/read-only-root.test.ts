@@ -1,0 +1,160 @@
+/**
+ * amendments-2.md §H7: read verbs on a read-only data root or store file. Tests run as root here, and root ignores
+ * permission bits, so "read-only" is made real with a read-only bind mount inside a private mount namespace
+ * (`unshare -m`): the binary runs in the namespace, sees EROFS like any user would, and the mount disappears with it.
+ */
+import { spawnSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, snapshot, tempHome, type RunResult } from '../helpers/cli.js';
+import { closeDraft, initDraft } from '../drafts/helpers.js';
+import { buildAt } from '../store/helpers.js';
+import { closeDb, type Db } from '../../src/store/db.js';
+import { loadSqlite } from '../../src/store/sqlite.js';
+import { dbFile, expectCleanFailure, mintDraft, runJson } from './store-fixtures.js';
+
+/** Runs `handoff ...args` with `target` (the data root or one file) mounted read-only for that process only. */
+function runReadOnly(home: string, target: string, args: string[], input = ''): RunResult {
+  const script = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"';
+  const env: NodeJS.ProcessEnv = { ...process.env, HANDOFF_HOME: home, NO_COLOR: '1' };
+  delete env.HANDOFF_DB;
+  delete env.HANDOFF_WORKSPACE;
+  const r = spawnSync('unshare', ['-m', 'sh', '-c', script, 'sh', target, process.execPath, BIN, ...args], {
+    env,
+    cwd: home,
+    input,
+    encoding: 'utf8',
+  });
+  let json: unknown;
+  try {
+    json = JSON.parse(r.stdout);
+  } catch {
+    json = undefined;
+  }
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json };
+}
+
+/** A store holding a brief, evidence, an approval, a dispatched row whose draft is gone, and a closed valid row. */
+function populated(): { home: string; dispatched: string; closed: string } {
+  const home = tempHome();
+  expect(runJson(home, ['brief', 'add', 'b', '--workspace', 'ws', '--ac', 'AC-1=works']).code).toBe(0);
+  expect(runJson(home, ['evidence', 'add', '--brief', 'b', '--ac', 'AC-1', '--type', 'text', '--text', 'ok', '--workspace', 'ws']).code).toBe(0);
+  expect(runJson(home, ['approval', 'request', '--content', 'x']).code).toBe(0);
+  const d = runJson(home, ['contract', 'dispatch', '--goal', 'g', '--workspace', 'ws']);
+  const dispatched = d.json.contract_id as string;
+  rmSync(join(home, 'drafts', `${dispatched}.json`));
+  const closed = initDraft(home);
+  closeDraft(home, closed);
+  return { home, dispatched, closed };
+}
+
+describe('read verbs on a read-only data root (§H7)', () => {
+  it('list, chain, validate, brief and evidence reads, approval list and receipts work; nothing is written', () => {
+    const { home, closed } = populated();
+    const before = snapshot(home);
+    const ok = (args: string[]): RunResult => {
+      const r = runReadOnly(home, home, [...args, '--json']);
+      expect(r.code, `${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(0);
+      return r;
+    };
+    expect(ok(['contract', 'list']).json).toMatchObject({ status: 'ok', count: 2 });
+    expect(ok(['contract', 'chain', '--draft-id', closed]).json).toMatchObject({ links: 1 });
+    ok(['contract', 'validate', '--draft-id', closed]);
+    expect(ok(['brief', 'list', '--workspace', 'ws']).json.count).toBe(1);
+    ok(['brief', 'show', 'b', '--workspace', 'ws']);
+    expect(ok(['evidence', 'list', '--brief', 'b', '--workspace', 'ws']).json.count).toBe(1);
+    ok(['evidence', 'show', '1', '--verify']);
+    expect(ok(['approval', 'list']).json.count).toBe(1);
+    ok(['evidence', 'receipts', '--draft-id', closed]);
+    expect(snapshot(home)).toEqual(before);
+  });
+
+  it('view of a dispatched row without a draft shows the row (envelope_source "row") instead of adopting', () => {
+    const { home, dispatched } = populated();
+    const before = snapshot(home);
+    const r = runReadOnly(home, home, ['contract', 'view', '--draft-id', dispatched, '--json']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.json).toMatchObject({ status: 'ok', draft_id: dispatched, envelope_source: 'row', agent_state: 'DISPATCHED', cut_reason: 'never_finalized' });
+    expect(r.json.adopted).toBeUndefined();
+    expect(snapshot(home)).toEqual(before);
+  });
+
+  it("the gate's look-ups work: a finalized valid row is allowed; the counter that cannot be written is noted", () => {
+    const { home, closed, dispatched } = populated();
+    const before = snapshot(home);
+    const allow = runReadOnly(home, home, ['contract', 'gate', '--draft-id', closed, '--stop-reason', 'end_turn', '--json']);
+    expect([allow.code, allow.json?.decision], allow.stderr).toEqual([0, 'allow']);
+    const block = runReadOnly(home, home, ['contract', 'gate', '--draft-id', dispatched, '--stop-reason', 'end_turn', '--json']);
+    expect([block.code, block.json?.codes]).toEqual([2, ['ROW_NOT_FINALIZED']]);
+    expect(block.json.counter_error).toMatch(/read-only|readonly/i);
+    expect(snapshot(home)).toEqual(before);
+  });
+
+  it('a read-only store file in a writable root reads the same way', () => {
+    const { home } = populated();
+    const before = snapshot(home);
+    const r = runReadOnly(home, dbFile(home), ['contract', 'list', '--json']);
+    expect([r.code, r.json?.count]).toEqual([0, 2]);
+    expect(snapshot(home)).toEqual(before);
+  });
+
+  it('a -wal file beside a read-only store: STORE_UNREADABLE (exit 4) naming it, nothing written', () => {
+    const { home } = populated();
+    writeFileSync(`${dbFile(home)}-wal`, '');
+    const before = snapshot(home);
+    const r = runReadOnly(home, home, ['contract', 'list', '--json']);
+    expectCleanFailure(r, 4, 'STORE_UNREADABLE');
+    expect(r.json.error).toContain('-wal');
+    expect(snapshot(home)).toEqual(before);
+  });
+
+  it('an older schema is read as it is where the query allows, else STORE_NEEDS_MIGRATION (exit 4); never migrated', () => {
+    const home = tempHome();
+    const v1 = buildAt(dbFile(home), 1);
+    closeDb(v1);
+    const id = mintDraft();
+    seedRowV1(home, id);
+    writeBrief(home);
+    const before = snapshot(home);
+    const list = runReadOnly(home, home, ['contract', 'list', '--json']);
+    expect([list.code, list.json?.count], list.stdout + list.stderr).toEqual([0, 1]);
+    expect(list.json.handoffs[0]).toMatchObject({ contract_id: id, require_receipt: false, finalized_at: null });
+    expect(runReadOnly(home, home, ['contract', 'chain', '--draft-id', id, '--json']).code).toBe(0);
+    // The evidence listing reads evidence.receipt_id (added by migration 0002): this schema cannot answer it.
+    const ev = runReadOnly(home, home, ['evidence', 'list', '--brief', 'b', '--workspace', 'ws', '--json']);
+    expectCleanFailure(ev, 4, 'STORE_NEEDS_MIGRATION');
+    expect(snapshot(home)).toEqual(before);
+    // Nothing migrated it: still version 1.
+    expect(versionOf(home)).toBe(1);
+  });
+});
+
+function seedRowV1(home: string, id: string): void {
+  const db = rawV1(home);
+  db.prepare(
+    `INSERT INTO handoffs (contract_id, agent_id, workspace, agent_state, cut_reason, raw_handoff_json, created_at, updated_at)
+     VALUES (?, ?, 'ws', 'BLOCKED', NULL, '{}', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`,
+  ).run(id, id.split('.')[0]);
+  db.close();
+}
+
+function writeBrief(home: string): void {
+  const db = rawV1(home);
+  db.prepare("INSERT INTO briefs (workspace, name) VALUES ('ws', 'b')").run();
+  db.close();
+}
+
+function rawV1(home: string): Db {
+  const Database = loadSqlite();
+  return new Database(dbFile(home));
+}
+
+function versionOf(home: string): number {
+  const db = rawV1(home);
+  try {
+    return (db.prepare('SELECT MAX(version) AS v FROM schema_version').get() as { v: number }).v;
+  } finally {
+    db.close();
+  }
+}
