@@ -151,7 +151,7 @@ export async function runGate(opts: GateOptions, input: HookInput | undefined, e
     const reason = cause === undefined ? undefined : blockReason(cause, attempt, notes);
     let systemMessage: string | undefined;
     if (tripped) {
-      systemMessage = tripMessage(attempt.attempt ?? opts.maxRejections, agentLabel(input), found?.contractId, codes);
+      systemMessage = tripMessage(attempt.attempt ?? opts.maxRejections, opts.maxRejections, agentLabel(input), found?.contractId, codes);
     } else if (decision.excused) {
       const how = check !== undefined ? `closed ${tip?.agent_state}, fails the check` : captured ? 'captured as IN_PROGRESS' : 'not finalized';
       systemMessage = excusedMessage(stopReason ?? 'unknown', found?.contractId, how);

@@ -63,7 +63,7 @@ describe('docs/examples/claude-settings.json', () => {
     expect(blocked.code).toBe(2);
     expect(blocked.stdout).toBe('');
     expect(blocked.stderr).toMatch(/^\[CONTRACT REJECTED\] .*\(ROW_NOT_FINALIZED\)\n/);
-    expect(blocked.stderr).toContain('Attempt 1 of 3.');
+    expect(blocked.stderr).toContain('This is block 1 of 2:');
 
     finalizeAs(home, id, 'BLOCKED', { failure_report: null });
     expect(runHook(home, command, input)).toEqual({ code: 0, stdout: '', stderr: '' });
