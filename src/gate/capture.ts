@@ -30,6 +30,7 @@ export interface CaptureRequest {
   cwd: string;
   contractId: string;
   tip?: HandoffRow;
+  /** The hook's run id to bind; undefined for a gate run with --draft-id, which binds nothing (§E6). */
   harnessValue?: string;
   workspace: string;
   stopReason?: string;
@@ -37,7 +38,8 @@ export interface CaptureRequest {
   writer: () => Db;
 }
 
-export type CaptureOutcome = { captured: boolean; error?: string };
+/** `bound`: the capture wrote the harness value onto a row that had none (the run is now tied to the contract). */
+export type CaptureOutcome = { captured: boolean; bound?: boolean; error?: string };
 
 function loadDraft(env: Env, id: string, cwd: string): JsonObject | undefined {
   try {
@@ -59,20 +61,23 @@ export function backstopCapture(r: CaptureRequest): CaptureOutcome {
   const json = JSON.stringify(envelope);
   try {
     const db = r.writer();
-    const captured = writeTx(
+    return writeTx(
       db,
-      () => {
+      (): CaptureOutcome => {
         // The run id goes on the row only when no other chain carries it (lane 2 must stay unambiguous).
         const hv = r.harnessValue;
         const free = hv !== undefined && harnessTips(db, hv).every((t) => t.id === r.tip?.id);
         const harnessId = free ? hv : null;
-        if (r.tip !== undefined) return captureOpenRow(db, { id: r.tip.id, json, harnessId, now });
+        const binds = harnessId !== null && (r.tip === undefined || r.tip.harness_id === null);
         const agentId = agentPrefix(r.contractId);
-        return captureNewRow(db, { contractId: r.contractId, agentId, workspace: r.workspace, json, harnessId, now });
+        const captured =
+          r.tip !== undefined
+            ? captureOpenRow(db, { id: r.tip.id, json, harnessId, now })
+            : captureNewRow(db, { contractId: r.contractId, agentId, workspace: r.workspace, json, harnessId, now });
+        return { captured, bound: captured && binds };
       },
       { attempts: 1 }, // one attempt: the gate stays inside the hook timeout (§4.9)
     );
-    return { captured };
   } catch (e) {
     return { captured: false, error: (e as Error).message };
   }

@@ -123,6 +123,7 @@ export async function runGate(opts: GateOptions, input: HookInput | undefined, e
 
     // Step 6: backstop capture of an unfinalized contract's draft, whatever the verdict.
     let captured = false;
+    let boundByCapture = false;
     let captureError: string | undefined;
     if (found !== undefined && check === undefined && found.draftExists) {
       const workspace = opts.workspace ?? resolveWorkspace(undefined, env, input?.cwd ?? cwd);
@@ -131,12 +132,14 @@ export async function runGate(opts: GateOptions, input: HookInput | undefined, e
         cwd,
         contractId: found.contractId,
         tip,
-        harnessValue: harnessValue(input),
+        // A gate run with --draft-id judges that contract and binds nothing (amendments-2.md §E6).
+        harnessValue: opts.draftId === undefined ? harnessValue(input) : undefined,
         workspace,
         stopReason,
         writer: store.writer,
       });
       captured = c.captured;
+      boundByCapture = c.bound === true;
       captureError = c.error;
       if (c.error !== undefined) notes.push(`(The draft could not be captured into the store: ${c.error})`);
     }
@@ -172,7 +175,7 @@ export async function runGate(opts: GateOptions, input: HookInput | undefined, e
       codes: tripped ? [...codes, 'CONTRACT_REJECTION_LIMIT'] : codes,
       errors,
       captured,
-      claimed: found?.claimed ?? false,
+      claimed: (found?.claimed ?? false) || boundByCapture,
       attempt: attempt.attempt ?? null,
       max_rejections: opts.maxRejections,
       tripped,
