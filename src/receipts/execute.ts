@@ -9,6 +9,7 @@ import { workspaceSlug } from '../evidence/slug.js';
 import { withReader } from '../evidence/store-access.js';
 import type { Env } from '../paths.js';
 import { computeFingerprint, storeFiles } from './fingerprint.js';
+import { splitHint } from './options.js';
 import { mintReceiptId, recordReceipt, type EvidenceTarget, type Recorded } from './record.js';
 import { runChild, signalExit, type ChildRun } from './spawn.js';
 import type { ReceiptRow } from './row.js';
@@ -70,7 +71,10 @@ export async function executeAndRecord(req: ExecuteRequest): Promise<Recorded> {
     onStderr: req.sinks.stderr,
   });
   try {
-    if (run.spawnError !== undefined) req.notice(`[NOT STARTED] ${req.argv[0] ?? ''}: ${run.spawnError}`);
+    if (run.spawnError !== undefined) {
+      const hint = splitHint(req.argv, req.shell);
+      req.notice(`[NOT STARTED] ${req.argv[0] ?? ''}: ${run.spawnError}${hint === undefined ? '' : `; ${hint}`}`);
+    }
     if (run.timedOut) req.notice(`[TIMED OUT] after ${Math.round(req.timeoutMs / 1000)} s; the process group was killed`);
     const fingerprint = computeFingerprint(req.runCwd, req.env, storeFiles(req.env, req.cwd));
     return recordReceipt({
