@@ -134,6 +134,13 @@ export const draftCodes: CodeEntry[] = [
     repair: 'Use `handoff contract set` to replace the value, or `add` to a list field.',
   },
   {
+    code: 'ADD_LIST_VALUE',
+    exit: 1,
+    where: 'add',
+    when: 'VALUE is a JSON array: `add` appends one entry, so it would nest the whole array in the list. Nothing is written. (NOT_A_LIST comes first when the target is not a list.)',
+    repair: "Pass --each to append each element as its own entry, in order (wrap it, --each '[[...]]', to append an array as one entry), or use `set` to replace the whole list.",
+  },
+  {
     code: 'PATH_NOT_OBJECT',
     exit: 1,
     where: 'set, add',

@@ -7,7 +7,10 @@ import type { CommandContext, CommandResult } from '../cli/command.js';
 import { addressingFrom } from '../drafts/cli-flags.js';
 import type { JsonObject } from '../envelope/vocabulary.js';
 import type { Addressing } from '../drafts/resolve.js';
+import { addVerbChange } from '../drafts/mutate.js';
 import { notJsonNotice, parseFieldPath, parseValueArg } from '../drafts/value.js';
+import { usage } from '../errors.js';
+import { jsonTypeOf } from '../json.js';
 import { writeDraft, type WriteOutcome, type WriteRequest } from '../drafts/write.js';
 import { withAmbiguityRendering } from './ambiguity.js';
 import { adoptedNotice, canonicalizedNotice, continuationNotice, mirrorSkippedNotice, sanitizedEntry } from './notices.js';
@@ -20,14 +23,27 @@ import { validationRejection, WRITE_REJECTED } from './rejection.js';
 export function writeFieldValue(
   ctx: CommandContext,
   change: (base: JsonObject, segments: string[], value: unknown, draftId: string) => JsonObject,
+  checkValue?: (value: unknown) => void,
 ): Promise<CommandResult> {
   const addressing = addressingFrom(ctx.flags);
   const raw = ctx.args.VALUE ?? '';
   const segments = parseFieldPath(ctx.args.FIELD ?? '');
   const value = parseValueArg(raw);
+  checkValue?.(value);
   const notJson = notJsonNotice(raw);
   if (notJson !== undefined) ctx.notice(notJson);
   return writeAndRender(ctx, addressing, (base, draftId) => change(base, segments, value, draftId));
+}
+
+/** `add` (§12.3 as amended by §E3): `--each` needs a JSON array VALUE (USAGE, exit 2, before any file access). */
+export function writeAddValue(ctx: CommandContext): Promise<CommandResult> {
+  const each = ctx.flags.each === true;
+  const needsArray = (value: unknown): void => {
+    if (!Array.isArray(value)) {
+      throw usage(`--each needs a JSON array VALUE (got ${jsonTypeOf(value)}); each element is appended as its own entry`);
+    }
+  };
+  return writeFieldValue(ctx, addVerbChange(each), each ? needsArray : undefined);
 }
 
 /** The write of `set`, `add` and `fill`: `apply` on the addressed draft, then the outcome rendered (or an ambiguity). */
