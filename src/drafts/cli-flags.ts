@@ -21,6 +21,14 @@ export const AGENT_ID_FLAG: FlagDef = {
 
 export const JSON_FLAG: FlagDef = { type: 'boolean', description: 'Print exactly one JSON object on stdout' };
 
+export const EXPLAIN_FLAG: FlagDef = {
+  type: 'boolean',
+  description: 'On a rejection, also print the full repair text (envelope template, close rules, order of writes)',
+};
+
+/** `--explain` (amendments-2.md §E1): a rejection carries the full repair text. */
+export const explainFrom = (flags: FlagValues): boolean => flags.explain === true;
+
 export const ADDRESSING_FLAGS: Record<string, FlagDef> = { 'draft-id': DRAFT_ID_FLAG, 'agent-id': AGENT_ID_FLAG };
 
 export const stringFlag = (flags: FlagValues, name: string): string | undefined => {

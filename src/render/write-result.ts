@@ -4,7 +4,7 @@
  * loading), or the validation rejection aimed at the chain tip.
  */
 import type { CommandContext, CommandResult } from '../cli/command.js';
-import { addressingFrom } from '../drafts/cli-flags.js';
+import { addressingFrom, explainFrom } from '../drafts/cli-flags.js';
 import type { JsonObject } from '../envelope/vocabulary.js';
 import type { Addressing } from '../drafts/resolve.js';
 import { addVerbChange } from '../drafts/mutate.js';
@@ -46,15 +46,18 @@ export function writeAddValue(ctx: CommandContext): Promise<CommandResult> {
   return writeFieldValue(ctx, addVerbChange(each), each ? needsArray : undefined);
 }
 
-/** The write of `set`, `add` and `fill`: `apply` on the addressed draft, then the outcome rendered (or an ambiguity). */
+/**
+ * The write of `set`, `add`, `fill` (and `patch`): `apply` on the addressed draft, then the outcome rendered (or an
+ * ambiguity). A rejection is short unless the verb was given --explain (amendments-2.md §E1).
+ */
 export function writeAndRender(ctx: CommandContext, addressing: Addressing, apply: WriteRequest['apply']): Promise<CommandResult> {
   return withAmbiguityRendering(async () => {
     const outcome = await writeDraft({ env: ctx.env, cwd: ctx.cwd, addressing, apply, notice: ctx.notice });
-    return renderWriteOutcome(outcome, ctx.notice);
+    return renderWriteOutcome(outcome, ctx.notice, explainFrom(ctx.flags));
   });
 }
 
-export function renderWriteOutcome(outcome: WriteOutcome, notice: (line: string) => void): CommandResult {
+export function renderWriteOutcome(outcome: WriteOutcome, notice: (line: string) => void, explain = false): CommandResult {
   const sanitized = outcome.sanitized.length > 0 ? { sanitized: outcome.sanitized.map(sanitizedEntry) } : {};
   if (outcome.kind === 'rejected') {
     return validationRejection({
@@ -62,6 +65,7 @@ export function renderWriteOutcome(outcome: WriteOutcome, notice: (line: string)
       verdict: outcome.verdict,
       header: WRITE_REJECTED(outcome.draftId),
       extra: sanitized,
+      explain,
     });
   }
   if (outcome.adopted) notice(adoptedNotice(outcome.draftId));

@@ -1,11 +1,11 @@
 import { defineCommand } from '../../cli/command.js';
-import { ADDRESSING_FLAGS, JSON_FLAG } from '../../drafts/cli-flags.js';
+import { ADDRESSING_FLAGS, EXPLAIN_FLAG, JSON_FLAG } from '../../drafts/cli-flags.js';
 import { writeAddValue } from '../../render/write-result.js';
 
 export default defineCommand({
   id: 'contract add',
   summary: 'Append one entry to a list of the draft',
-  usage: 'handoff contract add FIELD VALUE [--each] [--draft-id ID] [--agent-id ID] [--json]',
+  usage: 'handoff contract add FIELD VALUE [--each] [--draft-id ID] [--agent-id ID] [--explain] [--json]',
   description: [
     'Extends the list at FIELD by one entry: an absent or null value becomes [VALUE]; any other existing value is',
     'refused (NOT_A_LIST). A JSON array VALUE is refused (ADD_LIST_VALUE): pass --each to append each of its elements',
@@ -15,6 +15,7 @@ export default defineCommand({
   flags: {
     each: { type: 'boolean', description: 'VALUE is a JSON array: append each element as its own entry, in order' },
     ...ADDRESSING_FLAGS,
+    explain: EXPLAIN_FLAG,
     json: JSON_FLAG,
   },
   args: [

@@ -1,13 +1,13 @@
 import { defineCommand } from '../../cli/command.js';
 import { readInput } from '../../cli/input.js';
 import { EXIT, HandoffError, usage } from '../../errors.js';
-import { ADDRESSING_FLAGS, addressingFrom, stringFlag } from '../../drafts/cli-flags.js';
+import { ADDRESSING_FLAGS, addressingFrom, EXPLAIN_FLAG, stringFlag } from '../../drafts/cli-flags.js';
 import { applyFill } from '../../drafts/fill.js';
 import { isPlainObject } from '../../drafts/mutate.js';
 import { exceedsDepth, jsonTypeOf, parseJsonStrict, tooDeep } from '../../json.js';
 import { writeAndRender } from '../../render/write-result.js';
 
-const USAGE = 'handoff contract fill (--json PATCH | --json-file PATH|-) [--draft-id ID] [--agent-id ID]';
+const USAGE = 'handoff contract fill (--json PATCH | --json-file PATH|-) [--draft-id ID] [--agent-id ID] [--explain]';
 
 export default defineCommand({
   id: 'contract fill',
@@ -24,6 +24,7 @@ export default defineCommand({
     json: { type: 'string', valueName: 'PATCH', description: 'The patch: a JSON object' },
     'json-file': { type: 'string', valueName: 'PATH', description: 'Read the patch from a file, or `-` for stdin' },
     ...ADDRESSING_FLAGS,
+    explain: EXPLAIN_FLAG,
   },
   async run(ctx) {
     const addressing = addressingFrom(ctx.flags);
