@@ -5,8 +5,9 @@
  */
 import type { Env } from '../paths.js';
 import { resolveWorkspace } from '../paths.js';
-import { closeDb, openWriter, type Db } from '../store/db.js';
-import { isClosedState } from '../store/handoffs.js';
+import { closeDb, openWriter, writeTx, type Db } from '../store/db.js';
+import { markGateSeen } from '../store/dispatch-rows.js';
+import { isClosedState, nowIso } from '../store/handoffs.js';
 import { breakerKey } from './breaker-key.js';
 import { countBlock, resetKey } from './breaker.js';
 import { backstopCapture } from './capture.js';
@@ -107,6 +108,16 @@ function breakerStep(store: GateStore, key: string | undefined, decision: Verdic
   }
 }
 
+/** Sets gate_seen_at on the contract's row (one attempt); a failure is returned as a note, never thrown. */
+function recordSeen(db: Db, contractId: string): string | undefined {
+  try {
+    writeTx(db, () => markGateSeen(db, contractId, nowIso()), { attempts: 1 });
+    return undefined;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
 export async function runGate(opts: GateOptions, input: HookInput | undefined, env: Env, cwd: string): Promise<GateRun> {
   const key = breakerKey(opts.draftId, input);
   const stopReason = resolveStopReason(opts.stopReason, input?.stopReason, () => lastAssistantStopReason(ownTranscript(input)));
@@ -142,6 +153,13 @@ export async function runGate(opts: GateOptions, input: HookInput | undefined, e
       boundByCapture = c.bound === true;
       captureError = c.error;
       if (c.error !== undefined) notes.push(`(The draft could not be captured into the store: ${c.error})`);
+    }
+
+    // The gate has seen a stop of this contract: its row no longer counts as running (amendments-2.md §E5).
+    let seenError: string | undefined;
+    if (found !== undefined && store.db !== null) {
+      seenError = recordSeen(store.db, found.contractId);
+      if (seenError !== undefined) notes.push(`(The stop could not be recorded on the row: ${seenError})`);
     }
 
     const cause = decision.decision === 'block' ? causeOf(lookup, check, input, captured) : undefined;
@@ -186,6 +204,7 @@ export async function runGate(opts: GateOptions, input: HookInput | undefined, e
     if (systemMessage !== undefined) verdict.systemMessage = systemMessage;
     if (captureError !== undefined) verdict.capture_error = captureError;
     if (counterError !== undefined) verdict.counter_error = counterError;
+    if (seenError !== undefined) verdict.seen_error = seenError;
     if (lookup.claimError !== undefined) verdict.claim_error = lookup.claimError;
     return { exit, verdict, reason: exit === 2 ? reason : undefined, systemMessage };
   } finally {

@@ -25,6 +25,8 @@ export interface HandoffRow {
   acceptance_json: string | null;
   created_at: string;
   updated_at: string;
+  /** When the stop gate last judged a stop of this contract (migration 0003; absent on an older store read by a probe). */
+  gate_seen_at?: string | null;
 }
 
 export { ROW_STATES, type RowState };
@@ -77,6 +79,7 @@ export function exposeHandoff(row: HandoffRow, withEnvelope = false): Record<str
     acceptance: parseOrNull(row.acceptance_json),
     created_at: row.created_at,
     updated_at: row.updated_at,
+    gate_seen_at: row.gate_seen_at ?? null,
   };
   if (withEnvelope) out.envelope = parseOrNull(row.raw_handoff_json);
   return out;

@@ -1,6 +1,6 @@
 /** `handoff contract list` (store-and-finalize.md §9). Never creates the store; an absent file is an empty list. */
 import { defineCommand } from '../../cli/command.js';
-import { limitFlag, nonBlank, rowStateFlag, timeFlag } from '../../cli/list-flags.js';
+import { durationFlag, limitFlag, nonBlank, rowStateFlag, timeFlag } from '../../cli/list-flags.js';
 import { checkPlanTaskId, checkPositiveInt } from '../../dispatch/options.js';
 import { jsonQuote, usage } from '../../errors.js';
 import { checkAgentId, checkDraftId } from '../../ids.js';
@@ -15,7 +15,7 @@ export default defineCommand({
   id: 'contract list',
   summary: 'List handoff rows',
   usage:
-    'handoff contract list [--agent-id ID] [--state STATE] [--contract-id ID] [--harness-id HID] [--workspace NAME] [--kind KIND] [--plan-task-id ID] [--parent-handoff-id N] [--cut [REASON]] [--since ISO] [--until ISO] [--limit N] [--with-envelope] [--json]',
+    'handoff contract list [--agent-id ID] [--state STATE] [--contract-id ID] [--harness-id HID] [--workspace NAME] [--kind KIND] [--plan-task-id ID] [--parent-handoff-id N] [--cut [REASON]] [--stale-after DURATION] [--since ISO] [--until ISO] [--limit N] [--with-envelope] [--json]',
   flags: {
     'agent-id': { type: 'string', valueName: 'ID', description: 'Only rows of this agent' },
     state: { type: 'string', valueName: 'STATE', description: 'Only rows in this state (any of the seven row states)' },
@@ -25,7 +25,8 @@ export default defineCommand({
     kind: { type: 'string', valueName: 'KIND', description: 'Only rows of this dispatch kind' },
     'plan-task-id': { type: 'string', valueName: 'ID', description: 'Only rows bound to this plan task' },
     'parent-handoff-id': { type: 'string', valueName: 'N', description: 'Only rows whose parent is this handoff id' },
-    cut: { type: 'string', valueName: '[REASON]', description: 'Only cut rows (bare), or those with this cut_reason' },
+    cut: { type: 'string', valueName: '[REASON]', description: 'Only cut rows (bare), or those with this cut_reason; a DISPATCHED row is cut once stale or seen by the gate' },
+    'stale-after': { type: 'string', valueName: 'DURATION', description: 'A DISPATCHED row not written for this long is cut, not running (30m, 2h, 1d; default 2h)' },
     since: { type: 'string', valueName: 'ISO', description: 'Created at or after (YYYY-MM-DD[THH:MM[:SS[.sss]]][Z])' },
     until: { type: 'string', valueName: 'ISO', description: 'Created up to and including this prefix' },
     limit: { type: 'string', valueName: 'N', description: 'At most N rows, 1-1000 (default 20)' },
@@ -58,14 +59,17 @@ export default defineCommand({
       since: timeFlag(str('since'), '--since'),
       until: timeFlag(str('until'), '--until'),
       limit: limitFlag(str('limit')),
+      stale_before: new Date(Date.now() - durationFlag(str('stale-after'), '--stale-after', '2h')).toISOString(),
     };
     const withEnvelope = f['with-envelope'] === true;
 
     let rows: import('../../store/handoffs.js').HandoffRow[] = [];
     let expose: typeof import('../../store/handoffs.js').exposeHandoff | undefined;
+    let liveness: typeof import('../../store/handoff-list.js').livenessOf | undefined;
     if (storeExists(ctx.env, ctx.cwd)) {
       const { openReader, closeDb } = await import('../../store/db.js');
-      const { listHandoffs } = await import('../../store/handoff-list.js');
+      const { listHandoffs, livenessOf } = await import('../../store/handoff-list.js');
+      liveness = livenessOf;
       ({ exposeHandoff: expose } = await import('../../store/handoffs.js'));
       const db = openReader(ctx.env, ctx.cwd);
       try {
@@ -82,7 +86,11 @@ export default defineCommand({
             rows.map((r) => [r.id, r.created_at, r.agent_id, r.agent_state, r.cut_reason, r.kind, r.plan_task_id, r.parent_handoff_id, r.contract_id]),
           )}\n${rows.length} handoff(s).`;
     return {
-      json: { status: 'ok', count: rows.length, handoffs: rows.map((r) => expose!(r, withEnvelope)) },
+      json: {
+        status: 'ok',
+        count: rows.length,
+        handoffs: rows.map((r) => ({ ...expose!(r, withEnvelope), liveness: liveness!(r, filters.stale_before) })),
+      },
       text,
     };
   },
