@@ -21,6 +21,8 @@ export interface StoreSession {
   row(contractId: string): HandoffRow | undefined;
   /** Rows from `row` to the live tip, following continuation links (CHAIN_TOO_LONG / CHAIN_BROKEN, exit 4). */
   chainFrom(row: HandoffRow): HandoffRow[];
+  /** The row's plan-task binding: its own plan_task_id, else the nearest ancestor's (store-and-finalize.md §6.3). */
+  planTaskBinding(row: HandoffRow): string | null;
   /** The ids among `ids` whose row is in a closed-turn state (§7.2). */
   spent(ids: string[]): Set<string>;
   /** The approval lookup for the cross-check; undefined when there is no store (the check is skipped). */
@@ -47,6 +49,7 @@ const NO_STORE: StoreSession = {
   exists: false,
   row: () => undefined,
   chainFrom: (row) => [row],
+  planTaskBinding: (row) => row.plan_task_id,
   spent: () => new Set(),
   lookupApproval: () => undefined,
   insertContinuation: () => undefined,
@@ -87,6 +90,10 @@ export async function openStoreSession(env: Env, cwd?: string): Promise<StoreSes
     chainFrom(r) {
       const db = getProbe();
       return db === null ? [r] : dbm.guard(db, () => repo.followChain(db, r));
+    },
+    planTaskBinding(r) {
+      const db = getProbe();
+      return db === null ? r.plan_task_id : dbm.guard(db, () => repo.planTaskBinding(db, r));
     },
     spent(ids) {
       const db = getProbe();

@@ -12,6 +12,7 @@ import { exceedsDepth, tooDeep } from '../json.js';
 import type { Env } from '../paths.js';
 import { canonicalizeEnvelope, fullVerdict, type CanonicalChange, type ValidationResult } from '../validator/index.js';
 import { saveDraft } from './files.js';
+import { foreseeRefusals, type FinalizeWarning } from './foresight.js';
 import { LockSet } from './lock.js';
 import { resolveDraftId, type Addressing } from './resolve.js';
 import { sanitizeEnvelope, sanitizedNotice, type Repair } from './sanitize.js';
@@ -54,6 +55,8 @@ export type WriteOutcome =
       continuation?: ContinuationInfo;
       canonicalized: CanonicalChange[];
       sanitized: Repair[];
+      /** What finalize will refuse that this write can already see (amendments-2.md §E4). */
+      warnings: FinalizeWarning[];
     }
   | { kind: 'rejected'; draftId: string; verdict: ValidationResult; sanitized: Repair[] };
 
@@ -111,6 +114,12 @@ async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutc
     const verdict = fullVerdict(changed, { consolidation, source: 'declaration', lookupApproval: store.lookupApproval() });
     if (!verdict.ok) return { kind: 'rejected', draftId: tip.tipId, verdict, sanitized };
     const canonical = canonicalizeEnvelope(changed);
+    // Read before anything is written, so a store error here leaves nothing behind. A continuation link inherits the
+    // closed tip's bindings and agent prefix, so the tip row answers for it too.
+    const warnings = foreseeRefusals(canonical.envelope, tip.tipId, () => ({
+      planTaskId: tip.tipRow === undefined ? null : store.planTaskBinding(tip.tipRow),
+      requireReceipt: tip.tipRow !== undefined && Number(tip.tipRow.require_receipt) === 1,
+    }));
 
     let writeId = tip.tipId;
     let writeRow = tip.tipRow;
@@ -142,7 +151,7 @@ async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutc
       : writeRow === undefined
         ? { outcome: 'no_row' }
         : store.mirror(writeId, JSON.stringify(canonical.envelope));
-    return { kind: 'ok', draftId: writeId, mirror, adopted, continuation, canonicalized: canonical.changes, sanitized };
+    return { kind: 'ok', draftId: writeId, mirror, adopted, continuation, canonicalized: canonical.changes, sanitized, warnings };
   } finally {
     locks.releaseAll(!succeeded);
     store.close();

@@ -68,6 +68,7 @@ function sessionOver(s: Store | undefined, db: Db | null): StoreSession {
     exists: db !== null,
     row: (id) => (s && db ? s.getHandoffByContractId(db, id) : undefined),
     chainFrom: (r) => (s && db ? s.followChain(db, r) : [r]),
+    planTaskBinding: (r) => (s && db ? s.planTaskBinding(db, r) : r.plan_task_id),
     spent: (ids) => {
       const states = s && db ? s.spentProbe(db, ids) : new Map<string, string>();
       return new Set(ids.filter((id) => s?.isClosedState(states.get(id)) === true));

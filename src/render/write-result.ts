@@ -7,6 +7,7 @@ import type { CommandContext, CommandResult } from '../cli/command.js';
 import { addressingFrom, explainFrom } from '../drafts/cli-flags.js';
 import type { JsonObject } from '../envelope/vocabulary.js';
 import type { Addressing } from '../drafts/resolve.js';
+import { foresightNotice } from '../drafts/foresight.js';
 import { addVerbChange } from '../drafts/mutate.js';
 import { notJsonNotice, parseFieldPath, parseValueArg } from '../drafts/value.js';
 import { usage } from '../errors.js';
@@ -73,6 +74,7 @@ export function renderWriteOutcome(outcome: WriteOutcome, notice: (line: string)
   for (const c of outcome.canonicalized) notice(canonicalizedNotice(c));
   const skipped = mirrorSkippedNotice(outcome.draftId, outcome.mirror.outcome, outcome.mirror.message);
   if (skipped !== undefined) notice(skipped);
+  for (const w of outcome.warnings) notice(foresightNotice(w));
 
   const mirrored = outcome.mirror.outcome === 'mirrored';
   const c = outcome.continuation;
@@ -97,6 +99,7 @@ export function renderWriteOutcome(outcome: WriteOutcome, notice: (line: string)
       ? { canonicalized: outcome.canonicalized.map((ch) => ({ path: ch.path, from: ch.from, to: ch.to })) }
       : {}),
     ...sanitized,
+    ...(outcome.warnings.length > 0 ? { warnings: outcome.warnings.map((w) => ({ code: w.code, detail: w.detail })) } : {}),
   };
   return { json, text: `OK: draft ${outcome.draftId} updated and valid.` };
 }

@@ -35,6 +35,7 @@ function session(parentState: string, continued: boolean): { session: StoreSessi
       exists: true,
       row: (id) => (id === PARENT ? parent : continued && id === LINK ? link : undefined),
       chainFrom: (r) => (r.id === 1 && continued ? [parent, link] : [r]),
+      planTaskBinding: () => null,
       spent: () => new Set(),
       lookupApproval: () => () => ({ found: false }),
       insertContinuation: () => {
