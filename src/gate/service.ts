@@ -4,7 +4,7 @@
  * never change the verdict.
  */
 import type { Env } from '../paths.js';
-import { resolveWorkspace } from '../paths.js';
+import { explicitWorkspace, resolveWorkspace } from '../paths.js';
 import { closeDb, openWriter, writeTx, type Db } from '../store/db.js';
 import { markGateSeen } from '../store/dispatch-rows.js';
 import { isClosedState, nowIso } from '../store/handoffs.js';
@@ -119,6 +119,8 @@ function recordSeen(db: Db, contractId: string): string | undefined {
 }
 
 export async function runGate(opts: GateOptions, input: HookInput | undefined, env: Env, cwd: string): Promise<GateRun> {
+  // An explicit workspace must be a safe slug (amendments-2.md §H11); refused here, it fails open (exit 1).
+  explicitWorkspace(opts.workspace, env);
   const key = breakerKey(opts.draftId, input);
   const stopReason = resolveStopReason(opts.stopReason, input?.stopReason, () => lastAssistantStopReason(ownTranscript(input)));
   const stopClass = classifyStop(stopReason);
