@@ -101,8 +101,15 @@ export const draftCodes: CodeEntry[] = [
     code: 'DRAFT_UNREADABLE',
     exit: 3,
     where: 'set, add, fill, view, validate, finalize',
-    when: 'The draft file exists but cannot be read (a dangling symlink or a link to a directory included), is not valid JSON, is not a JSON object, or nests deeper than 512 levels. It is never adopted over, overwritten or re-initialised.',
-    repair: 'Remove or repair the named file, or start another draft with `handoff contract init`.',
+    when: "The draft file exists but cannot be read (a dangling symlink or a link to a directory included), is not valid JSON, is not a JSON object, or nests deeper than 512 levels. It is never adopted over, overwritten or re-initialised. Also the draft's birth record `<id>.meta.json` when it does not hold {\"workspace\": <safe slug>} (finalize, evidence run, contract verify).",
+    repair: 'Remove or repair the named file (a removed .meta.json makes the draft follow the current workspace again), or start another draft with `handoff contract init`.',
+  },
+  {
+    code: 'WORKSPACE_MISMATCH',
+    exit: 2,
+    where: 'contract finalize, evidence run, contract verify',
+    when: 'The draft records the workspace it was born in (drafts/<id>.meta.json, written by init and dispatch) and an explicit --workspace names another one. Nothing is written or run. $HANDOFF_WORKSPACE and the current directory never cause it: the recorded workspace simply wins.',
+    repair: 'Drop --workspace (the draft keeps its workspace whatever the current directory), or pass the recorded one.',
   },
   {
     code: 'FIELD_NOT_FOUND',

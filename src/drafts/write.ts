@@ -17,7 +17,8 @@ import { LockSet } from './lock.js';
 import { resolveDraftId, type Addressing } from './resolve.js';
 import { sanitizeEnvelope, sanitizedNotice, type Repair } from './sanitize.js';
 import { isClosedRow, openStoreSession, type HandoffRow, type MirrorOutcome } from './store-access.js';
-import { continuationSeed, loadOrAdopt, lockChainToTip } from './target.js';
+import { metaFor, type DraftMeta } from './meta.js';
+import { adoptionMeta, continuationSeed, loadOrAdopt, lockChainToTip } from './target.js';
 
 export interface WriteRequest {
   env: Env;
@@ -94,12 +95,16 @@ async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutc
 
     let base: JsonObject;
     let adopted = false;
+    // The birth record of a draft this write creates: a continuation link, or a draft materialized from its row.
+    let meta: DraftMeta | undefined;
     let sanitized: Repair[] = [];
     if (closedTip !== undefined) {
       base = continuationSeed(tip.tipId);
+      meta = metaFor(closedTip.workspace);
     } else {
       const loaded = loadOrAdopt(env, cwd, tip.tipId, tip.tipRow);
       adopted = loaded.adopted;
+      if (adopted && tip.tipRow !== undefined) meta = adoptionMeta(env, cwd, tip.tipId, tip.tipRow);
       const s = sanitizeEnvelope(loaded.envelope);
       base = s.envelope;
       sanitized = s.repairs;
@@ -144,7 +149,7 @@ async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutc
       };
     }
 
-    saveDraft(env, writeId, canonical.envelope, cwd);
+    saveDraft(env, writeId, canonical.envelope, cwd, meta);
     succeeded = true;
     const mirror: { outcome: MirrorOutcome; message?: string } = !store.exists
       ? { outcome: 'no_store' }

@@ -13,6 +13,7 @@ import { fullVerdict } from '../validator/index.js';
 import { LockSet } from '../drafts/lock.js';
 import { resolveDraftId, type Addressing } from '../drafts/resolve.js';
 import type { StoreSession } from '../drafts/store-access.js';
+import { recordedWorkspace } from '../drafts/meta.js';
 import { loadOrAdopt, lockChainToTip } from '../drafts/target.js';
 import { checkEvidenceBatch, checkEvidenceRefs, insertEvidenceBatch, type ResolvedEntry } from '../evidence/update-contracts.js';
 import type { Db } from '../store/db.js';
@@ -27,8 +28,13 @@ export interface FinalizeRequest {
   env: Env;
   cwd: string;
   addressing: Addressing;
-  /** The resolved workspace (flag, env, git top-level, cwd); used only when the call inserts the row. */
+  /**
+   * The resolved workspace (flag, env, git top-level, cwd); used only when the call inserts the row, and only for a
+   * draft without a birth record (drafts/meta.ts): a recorded workspace wins (amendments-2.md §E2).
+   */
   workspace: string;
+  /** `--workspace` as given: with a recorded workspace, a differing value is WORKSPACE_MISMATCH (exit 2). */
+  workspaceFlag?: string;
   planTaskId: string | undefined;
   allowStale: boolean;
   notice: (line: string) => void;
@@ -112,6 +118,7 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     const tipRow = tip.tipRow;
     const followedFrom = tipId !== draftId ? draftId : undefined;
     const loaded = loadOrAdopt(env, cwd, tipId, tipRow);
+    const workspace = recordedWorkspace(env, cwd, tipId, req.workspaceFlag) ?? req.workspace;
 
     // Step 3: sanitize, canonicalize, remove the capture markers.
     const envelope = finalEnvelope(loaded.envelope, req.notice);
@@ -167,12 +174,12 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     // SQLite's own json_valid() (the raw_handoff_json CHECK) is asked on an in-memory connection.
     const store = s ?? (await loadStore());
     if (db === null && !storeExists(env, cwd)) {
-      const refErrors = checkEvidenceRefs(null, batch.entries, { workspace: req.workspace });
+      const refErrors = checkEvidenceRefs(null, batch.entries, { workspace });
       if (refErrors.length > 0) return listRejection(tipId, refErrors, UPDATE_CONTRACTS_REPAIR);
       if (!store.sqliteAcceptsJson(json)) throw storeWriteRefused(dbPath(env, cwd), writeOf(tipId), JSON_REFUSED);
     }
     db ??= store.openWriter(env, cwd, { create: true })!;
-    return commit(store, db, { req, tipId, envelope, json, state: state!, binding, entries: batch.entries, done });
+    return commit(store, db, { req, tipId, workspace, envelope, json, state: state!, binding, entries: batch.entries, done });
   } finally {
     locks.releaseAll(true);
     if (db !== null) s?.closeDb(db);
@@ -186,6 +193,8 @@ function listRejection(tipId: string, errors: ClauseError[], repair: string): Fi
 interface CommitInput {
   req: FinalizeRequest;
   tipId: string;
+  /** The workspace a new row takes (the recorded one, else the resolved one). */
+  workspace: string;
   envelope: JsonObject;
   json: string;
   state: string;
@@ -210,7 +219,7 @@ function commit(s: Store, db: Db, c: CommitInput): FinalizeOutcome {
         const reason = noopReason(row, c.state, c.json, c.binding, c.req.planTaskId);
         if (reason !== undefined) return c.done(row, false, reason);
       }
-      const workspace = row?.workspace ?? c.req.workspace;
+      const workspace = row?.workspace ?? c.workspace;
       const refErrors = checkEvidenceRefs(db, c.entries, { workspace });
       if (refErrors.length > 0) return listRejection(c.tipId, refErrors, UPDATE_CONTRACTS_REPAIR);
       const id = s.upsertFinalRow(db, {

@@ -3,9 +3,9 @@
  * run --brief/--ac`, the brief and AC) checked before anything is spawned; the run, with no lock held; the
  * fingerprint of the tree the command ran in; the receipt recorded. Capture temp files are always removed.
  */
+import { draftWorkspace } from '../drafts/meta.js';
 import { checkDeclaredAc } from '../evidence/deposit.js';
 import { briefNotFound, requireBrief } from '../evidence/brief-service.js';
-import { workspaceSlug } from '../evidence/slug.js';
 import { withReader } from '../evidence/store-access.js';
 import type { Env } from '../paths.js';
 import { computeFingerprint, storeFiles } from './fingerprint.js';
@@ -25,9 +25,12 @@ export interface Prepared {
   evidence?: EvidenceTarget;
 }
 
-/** Step 3: the workspace must be a safe slug; with --brief/--ac the brief must exist there and declare the AC. */
-export function prepareRun(env: Env, cwd: string, workspaceFlag: string | undefined, brief?: { name: string; ac: string }): Prepared {
-  const workspace = workspaceSlug(workspaceFlag, env, cwd);
+/**
+ * Step 3: the workspace (the contract's recorded one, else the usual resolution: always a safe slug, amendments-2.md
+ * §E2, §H11); with --brief/--ac the brief must exist there and declare the AC.
+ */
+export function prepareRun(env: Env, cwd: string, contractId: string, workspaceFlag: string | undefined, brief?: { name: string; ac: string }): Prepared {
+  const workspace = draftWorkspace(env, cwd, contractId, workspaceFlag);
   if (brief === undefined) return { workspace };
   const absent = (): EvidenceTarget => {
     throw briefNotFound(workspace, brief.name);

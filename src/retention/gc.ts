@@ -2,12 +2,16 @@
  * Draft retention, `contract gc` (store-and-finalize.md §10). Deletes draft files only (never rows, evidence or
  * receipts): `aged` (older than the age window, store or not), then `spent` (closed row, older than the grace
  * window); stray temp files of the atomic write older than 1 hour (`temp`). A draft whose lock is held is kept. The
- * store is read (probe) before anything is deleted, so an unreadable store deletes nothing.
+ * store is read (probe) before anything is deleted, so an unreadable store deletes nothing. A draft's birth record
+ * (`<id>.meta.json`, amendments-2.md §E2) goes with its draft; one left without a draft for over an hour (a save
+ * interrupted between the two renames) is debris, removed as `temp`.
  */
 import { lstatSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { DRAFT_ID_RE } from '../envelope/vocabulary.js';
 import { tryLock } from '../drafts/lock.js';
+import { metaFile } from '../drafts/meta.js';
+import { entryExists, unlinkQuiet } from '../fs-util.js';
 import { draftsDir, storeExists, type Env } from '../paths.js';
 
 export interface GcOptions {
@@ -35,6 +39,7 @@ export interface GcResult {
 const HOUR_MS = 3_600_000;
 const TEMP_MAX_AGE_MS = HOUR_MS;
 const TEMP_RE = /^\.(a[0-9a-f]{16,}\.[0-9a-f]{6,})\..+\.tmp$/;
+const META_RE = /^(a[0-9a-f]{16,}\.[0-9a-f]{6,})\.meta\.json$/;
 
 const hours = (ms: number): number => Math.round((ms / HOUR_MS) * 100) / 100;
 
@@ -62,6 +67,11 @@ async function rowStates(env: Env, cwd: string, ids: string[]): Promise<Map<stri
 export async function sweepDrafts(o: GcOptions): Promise<GcResult> {
   const now = o.now ?? Date.now();
   const dir = draftsDir(o.env, o.cwd);
+  // A birth record whose draft is gone (the draft file is written second, so an interrupted save can leave one).
+  const orphanMeta = (name: string): RegExpExecArray | null => {
+    const m = META_RE.exec(name);
+    return m !== null && !entryExists(join(dir, `${m[1]}.json`)) ? m : null;
+  };
   let names: string[];
   try {
     names = readdirSync(dir).sort();
@@ -103,7 +113,10 @@ export async function sweepDrafts(o: GcOptions): Promise<GcResult> {
         kept++;
         continue;
       }
-      if (!o.dryRun) unlinkSync(path);
+      if (!o.dryRun) {
+        unlinkSync(path);
+        unlinkQuiet(metaFile(o.env, id, o.cwd));
+      }
       removed.push({ draft_id: id, reason, mtime: new Date(mtimeMs).toISOString(), age_hours: hours(now - mtimeMs), agent_state: state ?? null });
     } finally {
       lock.release();
@@ -111,7 +124,7 @@ export async function sweepDrafts(o: GcOptions): Promise<GcResult> {
   }
 
   for (const name of names) {
-    const m = TEMP_RE.exec(name);
+    const m = TEMP_RE.exec(name) ?? orphanMeta(name);
     if (m === null) continue;
     const path = join(dir, name);
     const mtimeMs = regularMtime(path);

@@ -22,7 +22,7 @@ describe('concurrent writers', () => {
     expect(results.map((r) => r.code)).toEqual(values.map(() => 0));
     const list = readDraftJson(home, id).evidence_report.commands_run as string[];
     expect([...list].sort()).toEqual([...values].sort());
-    expect(readdirSync(join(home, 'drafts'))).toEqual([`${id}.json`]);
+    expect(readdirSync(join(home, 'drafts')).sort()).toEqual([`${id}.json`, `${id}.meta.json`]);
   });
 
   it('two concurrent fills on disjoint fields both land', async () => {
@@ -102,8 +102,8 @@ describe('crash safety', () => {
     // Some killed-batch writers finished before their kill: the kill moments span the whole write, lock included.
     expect(list.filter((v) => v.startsWith('b')).length).toBeGreaterThan(0);
     expect(existsSync(join(home, 'drafts', `${id}.lock`))).toBe(false);
-    // Stray temp files may remain (ignored by every verb, collected by gc); nothing else does.
-    const others = readdirSync(join(home, 'drafts')).filter((n) => n !== `${id}.json`);
+    // Stray temp files may remain (ignored by every verb, collected by gc); nothing else does but the birth record.
+    const others = readdirSync(join(home, 'drafts')).filter((n) => n !== `${id}.json` && n !== `${id}.meta.json`);
     for (const n of others) expect(n).toMatch(/^\..*\.tmp$/);
     expect(run(home, ['contract', 'validate', '--draft-id', id]).code).toBe(0);
   }, 90_000);

@@ -94,7 +94,7 @@ describe('continuation after a close (§9.3)', () => {
     const home = tempHome();
     const id = initDraft(home);
     for (const args of completeWrites(id)) expect(run(home, args).code).toBe(0);
-    const f = run(home, ['contract', 'finalize', '--draft-id', id, '--workspace', 'ws', '--json']);
+    const f = run(home, ['contract', 'finalize', '--draft-id', id, '--json']);
     expect(f.json.agent_state).toBe('COMPLETE');
     const closedBytes = readFileSync(draftPathOf(home, id), 'utf8');
     const closedRow = rowOf(home, id);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
 
-const newDraft = (home: string): string => run(home, ['contract', 'init', '--json']).json.draft_id as string;
+const newDraft = (home: string): string => run(home, ['contract', 'init', '--workspace', 'ws', '--json']).json.draft_id as string;
 const evRun = (home: string, args: string[]) => run(home, ['evidence', 'run', '--workspace', 'ws', ...args]);
 
 describe('evidence run hints (§E7)', () => {

@@ -65,7 +65,7 @@ describe('tables escape control characters (§E8)', () => {
   it('evidence receipts: the command cell is escaped', () => {
     const home = tempHome();
     const id = run(home, ['contract', 'init', '--json']).json.draft_id as string;
-    const ran = run(home, ['evidence', 'run', '--draft-id', id, '--workspace', 'ws', '--', process.execPath, '-e', '0', 'a\tb']);
+    const ran = run(home, ['evidence', 'run', '--draft-id', id, '--', process.execPath, '-e', '0', 'a\tb']);
     expect(ran.code, ran.stderr).toBe(0);
     const r = run(home, ['evidence', 'receipts', '--draft-id', id]);
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(3);

@@ -35,6 +35,7 @@ export default defineCommand({
           cwd: ctx.cwd,
           addressing,
           workspace,
+          workspaceFlag,
           planTaskId,
           allowStale: ctx.flags['allow-stale'] === true,
           notice: ctx.notice,
