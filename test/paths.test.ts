@@ -8,18 +8,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isSafeSlug } from '../src/evidence/slug.js';
-import { HandoffError } from '../src/errors.js';
 import { normalizeWorkspace, resolveWorkspace } from '../src/paths.js';
-
-function failure(fn: () => unknown): { code: string; exit: number; message: string } | undefined {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof HandoffError) return { code: e.code, exit: e.exit, message: e.message };
-    throw e;
-  }
-  return undefined;
-}
+import { caught } from './store/helpers.js';
 
 describe('normalizeWorkspace (the derived default)', () => {
   it.each([
@@ -68,11 +58,11 @@ describe('resolveWorkspace', () => {
   });
 
   it.each(['My Project', '../x', 'a/b', '', ' ws', 'café', 'x'.repeat(65)])('--workspace %j: UNSAFE_SLUG, exit 2, never normalized', (value) => {
-    expect(failure(() => resolveWorkspace(value, {}, '/tmp'))).toMatchObject({ code: 'UNSAFE_SLUG', exit: 2, message: expect.stringContaining('--workspace') });
+    expect(caught(() => resolveWorkspace(value, {}, '/tmp'))).toMatchObject({ code: 'UNSAFE_SLUG', exit: 2, message: expect.stringContaining('--workspace') });
   });
 
   it('an unsafe $HANDOFF_WORKSPACE is UNSAFE_SLUG naming the variable; an empty one is unset', () => {
-    expect(failure(() => resolveWorkspace(undefined, { HANDOFF_WORKSPACE: 'a b' }, '/tmp'))).toMatchObject({
+    expect(caught(() => resolveWorkspace(undefined, { HANDOFF_WORKSPACE: 'a b' }, '/tmp'))).toMatchObject({
       code: 'UNSAFE_SLUG',
       message: expect.stringContaining('HANDOFF_WORKSPACE'),
     });

@@ -1,15 +1,15 @@
 /** amendments-2.md §E3: `add` with a JSON array VALUE is refused (ADD_LIST_VALUE); `--each` appends each element. */
 import { describe, expect, it } from 'vitest';
+import { initDraft } from '../drafts/helpers.js';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
 
-const init = (home: string): string => run(home, ['contract', 'init', '--json']).json.draft_id as string;
 const field = (home: string, id: string, path: string): unknown =>
   run(home, ['contract', 'view', '--field', path, '--draft-id', id, '--json']).json.value;
 
 describe('add with a list VALUE (§E3)', () => {
   it('a JSON array VALUE is ADD_LIST_VALUE, exit 1, nothing written, with a hint naming --each', () => {
     const home = tempHome();
-    const id = init(home);
+    const id = initDraft(home);
     const before = snapshot(home);
     const h = run(home, ['contract', 'add', 'evidence_report.files_checked', '["a.ts","b.ts"]', '--draft-id', id]);
     expect(h.code).toBe(1);
@@ -23,14 +23,14 @@ describe('add with a list VALUE (§E3)', () => {
 
   it('NOT_A_LIST still comes first when the target is not a list', () => {
     const home = tempHome();
-    const id = init(home);
+    const id = initDraft(home);
     const r = run(home, ['contract', 'add', 'agent_status.next_action', '["x"]', '--draft-id', id, '--json']);
     expect([r.code, r.json.code]).toEqual([1, 'NOT_A_LIST']);
   });
 
   it('--each appends each element as its own entry, in order; a nested array stays one entry', () => {
     const home = tempHome();
-    const id = init(home);
+    const id = initDraft(home);
     expect(run(home, ['contract', 'add', '--each', 'evidence_report.files_checked', '["a.ts","b.ts"]', '--draft-id', id]).code).toBe(0);
     expect(run(home, ['contract', 'add', 'evidence_report.files_checked', 'c.ts', '--draft-id', id]).code).toBe(0);
     expect(run(home, ['contract', 'add', 'evidence_report.files_checked', '["d.ts",{"path":"e.ts","commit":"abcdef1"}]', '--each', '--draft-id', id]).code).toBe(0);
@@ -43,7 +43,7 @@ describe('add with a list VALUE (§E3)', () => {
 
   it.each(['a.ts', '{"a":1}', '42', 'null'])('--each with a VALUE that is not a JSON array (%s): USAGE, exit 2, nothing written', (value) => {
     const home = tempHome();
-    const id = init(home);
+    const id = initDraft(home);
     const before = snapshot(home);
     const r = run(home, ['contract', 'add', '--each', 'evidence_report.files_checked', value, '--draft-id', id, '--json']);
     expect([r.code, r.json.code]).toEqual([2, 'USAGE']);

@@ -3,6 +3,7 @@
  * can already see is stored, with a `[WILL BE REFUSED AT FINALIZE] CODE: what to do` notice (--json: warnings).
  */
 import { describe, expect, it } from 'vitest';
+import { initDraft } from '../drafts/helpers.js';
 import { run, tempHome } from '../helpers/cli.js';
 import { COMPLETE_PATCH, dispatch } from '../gate/helpers.js';
 
@@ -34,7 +35,7 @@ describe('foresight warnings (§E4)', () => {
 
   it('an agent_id that disagrees with the draft owner: AGENT_ID_MISMATCH foreseen once the state closes (no store needed)', () => {
     const home = tempHome();
-    const id = run(home, ['contract', 'init', '--json']).json.draft_id as string;
+    const id = initDraft(home);
     const other = `a${'0'.repeat(16)}`;
     const open = run(home, ['contract', 'set', 'agent_status.agent_id', other, '--draft-id', id, '--json']);
     expect(open.code).toBe(0);

@@ -6,7 +6,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run, tempHome } from '../helpers/cli.js';
+import { initDraft } from '../drafts/helpers.js';
+import { tempHome } from '../helpers/cli.js';
 import { dispatch, gate, row, stopInput, subagentStop, writeTranscript } from '../gate/helpers.js';
 
 const hookStop = (session: string): string => stopInput({ session, extra: { stop_reason: 'end_turn' } });
@@ -28,7 +29,7 @@ describe('hand-run gates bind nothing (§E6)', () => {
 
   it('--draft-id on a draft without a row: the capture inserts the row with harness_id NULL', () => {
     const home = tempHome();
-    const id = run(home, ['contract', 'init', '--json']).json.draft_id as string;
+    const id = initDraft(home);
     const r = gate(home, ['--draft-id', id, '--json', '--workspace', 'ws'], hookStop('sess-new'));
     expect(r.code).toBe(2);
     expect(r.json).toMatchObject({ lane: 'draft_id', captured: true, claimed: false });
@@ -37,7 +38,7 @@ describe('hand-run gates bind nothing (§E6)', () => {
 
   it('a real hook stop that binds the run through its capture says claimed: true', () => {
     const home = tempHome();
-    const id = run(home, ['contract', 'init', '--json']).json.draft_id as string;
+    const id = initDraft(home);
     const dir = mkdtempSync(join(tmpdir(), 'transcripts-'));
     const transcript = writeTranscript(dir, 'agent.jsonl', `do the task\n\ncontract_id: ${id}\n`);
     const input = subagentStop({ session: 's', agentId: 'run-7', transcript, extra: { stop_reason: 'end_turn' } });

@@ -7,10 +7,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateEnvelope } from '../../src/index.js';
+import { initDraft } from '../drafts/helpers.js';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
 import { dispatch, finalizeAs, gate } from '../gate/helpers.js';
 
-const init = (home: string): string => run(home, ['contract', 'init', '--json']).json.draft_id as string;
 const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 const FULL_REPAIR = 'The build order:';
 
@@ -26,7 +26,7 @@ function expectShortBlock(stderr: string, header: RegExp, errorLines: RegExp[]):
 describe('short rejections (§E1)', () => {
   it('a one-typo set: header, the error, a closing line naming --explain; at most 500 bytes; nothing written', () => {
     const home = tempHome();
-    const id = init(home);
+    const id = initDraft(home);
     const before = snapshot(home);
     const r = run(home, ['contract', 'set', 'work_phse', 'executing', '--draft-id', id]);
     expect(r.code).toBe(1);
@@ -38,7 +38,7 @@ describe('short rejections (§E1)', () => {
 
   it('--explain adds the full repair text after the errors', () => {
     const home = tempHome();
-    const id = init(home);
+    const id = initDraft(home);
     const r = run(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id, '--explain']);
     expect(r.code).toBe(1);
     const lines = r.stderr.split('\n');
@@ -51,7 +51,7 @@ describe('short rejections (§E1)', () => {
 
   it('--json carries repair only with --explain (set, add)', () => {
     const home = tempHome();
-    const id = init(home);
+    const id = initDraft(home);
     const plain = run(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id, '--json']);
     expect(plain.code).toBe(1);
     expect(Object.keys(plain.json)).toEqual(['status', 'draft_id', 'codes', 'errors']);
@@ -66,7 +66,7 @@ describe('short rejections (§E1)', () => {
 
   it('fill: no repair unless --explain; a one-typo fill stays small', () => {
     const home = tempHome();
-    const id = init(home);
+    const id = initDraft(home);
     const before = snapshot(home);
     const r = run(home, ['contract', 'fill', '--draft-id', id, '--json', '{"work_phse":"executing"}']);
     expect(r.code).toBe(1);
@@ -80,7 +80,7 @@ describe('short rejections (§E1)', () => {
 
   it('validate (draft and file): short by default, full with --explain, in both modes', () => {
     const home = tempHome();
-    const id = init(home);
+    const id = initDraft(home);
     const file = join(home, 'env.json');
     writeFileSync(file, JSON.stringify({ work_phse: 1 }));
     const draftPath = join(home, 'drafts', `${id}.json`);

@@ -1,5 +1,6 @@
 /** amendments-2.md §E8 through the built binary: hostile text never breaks a table or a listing into more lines. */
 import { describe, expect, it } from 'vitest';
+import { initDraft } from '../drafts/helpers.js';
 import { run, tempHome } from '../helpers/cli.js';
 
 const HOSTILE = 'rm -rf\tbuild\nnext line\r\u001b[31mred\\end';
@@ -64,7 +65,7 @@ describe('tables escape control characters (§E8)', () => {
 
   it('evidence receipts: the command cell is escaped', () => {
     const home = tempHome();
-    const id = run(home, ['contract', 'init', '--json']).json.draft_id as string;
+    const id = initDraft(home);
     const ran = run(home, ['evidence', 'run', '--draft-id', id, '--', process.execPath, '-e', '0', 'a\tb']);
     expect(ran.code, ran.stderr).toBe(0);
     const r = run(home, ['evidence', 'receipts', '--draft-id', id]);
