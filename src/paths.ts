@@ -6,6 +6,7 @@ import { accessSync, constants, existsSync, lstatSync, mkdirSync, statSync } fro
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { EXIT, HandoffError } from './errors.js';
+import { checkSlug } from './safe-slug.js';
 
 export type Env = NodeJS.ProcessEnv;
 
@@ -196,16 +197,44 @@ export function gitTopLevel(dir: string): string | undefined {
 }
 
 /**
- * Workspace resolution used everywhere: `--workspace` → `$HANDOFF_WORKSPACE` → basename of the git top-level of
- * `dir` → basename of `dir`. Whether it must be a safe slug is the caller's rule.
+ * The default workspace derived from a folder name, made into a safe slug (amendments-2.md §H11): NFC first (so a
+ * name spelled NFD, as macOS file systems store it, gives the same workspace), then each run of characters outside
+ * [A-Za-z0-9._-] becomes `-`, leading characters that are not alphanumeric are dropped, `..` becomes `.`, at most 64
+ * characters, and `default` when nothing is left. `My Project` → `My-Project`, `café` → `caf-`.
+ */
+export function normalizeWorkspace(name: string): string {
+  const slug = name
+    .normalize('NFC')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .replace(/\.{2,}/g, '.')
+    .slice(0, 64);
+  return slug === '' ? 'default' : slug;
+}
+
+const WORKSPACE_HINT = 'pass --workspace <slug> or set $HANDOFF_WORKSPACE to a safe slug';
+
+/**
+ * The explicit workspace, if any: `--workspace`, else a non-empty `$HANDOFF_WORKSPACE`. Used exactly as given or
+ * refused (UNSAFE_SLUG, exit 2): an explicit value is never normalized.
+ */
+export function explicitWorkspace(flag: string | undefined, env: Env): string | undefined {
+  if (flag !== undefined) return checkSlug(flag, '--workspace', WORKSPACE_HINT);
+  const fromEnv = env.HANDOFF_WORKSPACE;
+  if (fromEnv !== undefined && fromEnv !== '') return checkSlug(fromEnv, '$HANDOFF_WORKSPACE', WORKSPACE_HINT);
+  return undefined;
+}
+
+/**
+ * Workspace resolution used everywhere: `--workspace` → `$HANDOFF_WORKSPACE` (both checked as given) → the name of
+ * the git top-level of `dir` → the name of `dir` (both normalized). The result is always a safe slug. A draft's own
+ * workspace, recorded at its birth, wins over this for the verbs on that draft (src/drafts/meta.ts).
  */
 export function resolveWorkspace(flag: string | undefined, env: Env, dir: string = process.cwd()): string {
-  if (flag !== undefined) return flag;
-  const fromEnv = env.HANDOFF_WORKSPACE;
-  if (fromEnv !== undefined && fromEnv.trim() !== '') return fromEnv;
+  const explicit = explicitWorkspace(flag, env);
+  if (explicit !== undefined) return explicit;
   const top = gitTopLevel(dir);
-  const name = basename(top ?? resolve(dir));
-  return name === '' ? 'root' : name;
+  return normalizeWorkspace(basename(top ?? resolve(dir)));
 }
 
 /** `$HANDOFF_STORE_URL`: a postgres:// URL selects the PostgreSQL store (amendments-2.md §P1); unset or empty, SQLite. */

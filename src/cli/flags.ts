@@ -14,6 +14,10 @@ export const AGENT_ID_FLAG = Flags.string({
 
 export const JSON_FLAG = Flags.boolean({ description: 'Print exactly one JSON object on stdout' });
 
+export const EXPLAIN_FLAG = Flags.boolean({
+  description: 'On a rejection, also print the full repair text (envelope template, close rules, order of writes)',
+});
+
 export const ADDRESSING_FLAGS = { 'draft-id': DRAFT_ID_FLAG, 'agent-id': AGENT_ID_FLAG };
 
 export const TIMEOUT_FLAG = Flags.string({

@@ -65,3 +65,14 @@ export function timeFlag(value: string | undefined, flag: string): string | unde
   if (h !== undefined && (Number(h) > 23 || Number(mi) > 59 || (s !== undefined && Number(s) > 59))) bad();
   return value.endsWith('Z') ? value.slice(0, -1) : value;
 }
+
+const DURATION_RE = /^(0|[1-9][0-9]{0,8})(s|m|h|d)$/;
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A duration such as `30m`, `2h`, `1d` (canonical whole number, unit s/m/h/d) in milliseconds, or `fallback`. */
+export function durationFlag(value: string | undefined, flag: string, fallback: string): number {
+  const text = value ?? fallback;
+  const m = DURATION_RE.exec(text);
+  if (m === null) throw usage(`${flag} ${jsonQuote(text)} is not a duration: a whole number and a unit, s, m, h or d (e.g. 30m, 2h, 1d)`);
+  return Number(m[1]) * UNIT_MS[m[2]];
+}

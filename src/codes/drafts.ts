@@ -101,8 +101,15 @@ export const draftCodes: CodeEntry[] = [
     code: 'DRAFT_UNREADABLE',
     exit: 3,
     where: 'set, add, fill, view, validate, finalize',
-    when: 'The draft file exists but cannot be read (a dangling symlink or a link to a directory included), is not valid JSON, is not a JSON object, or nests deeper than 512 levels. It is never adopted over, overwritten or re-initialised.',
-    repair: 'Remove or repair the named file, or start another draft with `handoff contract init`.',
+    when: "The draft file exists but cannot be read (a dangling symlink or a link to a directory included), is not valid JSON, is not a JSON object, or nests deeper than 512 levels. It is never adopted over, overwritten or re-initialised. Also the draft's birth record `<id>.meta.json` when it does not hold {\"workspace\": <safe slug>} (finalize, evidence run, contract verify).",
+    repair: 'Remove or repair the named file (a removed .meta.json makes the draft follow the current workspace again), or start another draft with `handoff contract init`.',
+  },
+  {
+    code: 'WORKSPACE_MISMATCH',
+    exit: 2,
+    where: 'contract finalize, evidence run, contract verify',
+    when: 'The draft records the workspace it was born in (drafts/<id>.meta.json, written by init and dispatch) and an explicit --workspace names another one. Nothing is written or run. $HANDOFF_WORKSPACE and the current directory never cause it: the recorded workspace simply wins.',
+    repair: 'Drop --workspace (the draft keeps its workspace whatever the current directory), or pass the recorded one.',
   },
   {
     code: 'FIELD_NOT_FOUND',
@@ -140,6 +147,13 @@ export const draftCodes: CodeEntry[] = [
     where: 'add',
     when: 'The value at FIELD exists and is neither a list nor null.',
     repair: 'Use `handoff contract set` to replace the value, or `add` to a list field.',
+  },
+  {
+    code: 'ADD_LIST_VALUE',
+    exit: 1,
+    where: 'add',
+    when: 'VALUE is a JSON array: `add` appends one entry, so it would nest the whole array in the list. Nothing is written. (NOT_A_LIST comes first when the target is not a list.)',
+    repair: "Pass --each to append each element as its own entry, in order (wrap it, --each '[[...]]', to append an array as one entry), or use `set` to replace the whole list.",
   },
   {
     code: 'PATH_NOT_OBJECT',

@@ -5,9 +5,9 @@ export const evidenceCodes: CodeEntry[] = [
   {
     code: 'UNSAFE_SLUG',
     exit: 2,
-    where: 'brief add/list/show, evidence add/list',
-    when: 'A brief name, ac id or the workspace segment of a blob path fails the safe-slug rule (1-64 of A-Z a-z 0-9 . _ -, first one alphanumeric, no "..").',
-    repair: 'Use a slug such as payments-hardening or AC-1; for a derived workspace pass --workspace <slug> or set $HANDOFF_WORKSPACE.',
+    where: 'brief add/list/show, evidence add/list/run, and every verb that resolves a workspace (contract init, dispatch, finalize, verify, approval request; the gate exits 1)',
+    when: 'A brief name or ac id, or an explicit workspace (--workspace, $HANDOFF_WORKSPACE), fails the safe-slug rule (1-64 of A-Z a-z 0-9 . _ -, first one alphanumeric, no ".."). Explicit values are never normalized; a workspace derived from a folder name is made into a slug instead.',
+    repair: 'Use a slug such as payments-hardening or AC-1; for the workspace pass --workspace <slug> or set $HANDOFF_WORKSPACE to one (or unset it to use the folder name).',
   },
   {
     code: 'DUPLICATE_AC',
@@ -19,9 +19,9 @@ export const evidenceCodes: CodeEntry[] = [
   {
     code: 'BRIEF_NOT_FOUND',
     exit: 3,
-    where: 'brief show, brief add --extend, evidence add, evidence list',
-    when: 'No brief with that name exists in the workspace (or there is no store yet).',
-    repair: 'Create it with handoff brief add NAME, or check the name and --workspace with handoff brief list.',
+    where: 'brief show, brief add --extend, evidence add, evidence list, evidence run --brief, contract dispatch --brief',
+    when: 'No brief with that name exists in the workspace (or there is no store yet). The message and `workspaces` name the workspaces where a brief of that name does exist.',
+    repair: 'Pass --workspace with one of the workspaces named, create the brief with handoff brief add NAME, or check the name with handoff brief list.',
   },
   {
     code: 'EVIDENCE_NOT_FOUND',

@@ -89,4 +89,11 @@ export const receiptCodes: CodeEntry[] = [
     when: 'The receipt was recorded but the draft append failed (lock not obtained, draft unreadable, the full verdict refused the write, the save failed); `cause` names the underlying code.',
     repair: 'The receipt stays valid: add its command and id to the draft yourself (handoff contract add / set), or fix the cause and run again.',
   },
+  {
+    code: 'CWD_NOT_FOUND',
+    exit: 2,
+    where: 'evidence run',
+    when: '--cwd names no existing directory (missing, not a directory, or an empty string); checked before anything runs, so nothing is run or written.',
+    repair: 'Pass an existing directory to --cwd, or leave the flag out to run the command in the current directory.',
+  },
 ];

@@ -5,7 +5,7 @@
 import { EXIT, HandoffError, jsonQuote, usage } from '../errors.js';
 import { checkAgentId } from '../ids.js';
 import { checkRegularFile, readUtf8File } from '../cli/input.js';
-import { checkSlug, workspaceSlug } from '../evidence/slug.js';
+import { checkSlug } from '../evidence/slug.js';
 import { resolveWorkspace, type Env } from '../paths.js';
 
 export const KIND_RE = /^[a-z][a-z0-9_-]{0,31}$/;
@@ -146,9 +146,8 @@ export function parseDispatchFlags(flags: DispatchFlags, env: Env, cwd: string):
   for (const a of acceptance) if (a.trim() === '') throw usage('--acceptance must be non-blank text');
   const agentId = checkAgentId(flags.agentId);
   const harnessId = checkHarnessId(flags.harnessId);
-  if (flags.workspace !== undefined && flags.workspace.trim() === '') throw usage('--workspace must be non-blank');
-  // A brief is looked up by workspace, so then the workspace must be a safe slug (evidence.md §1.2).
-  const workspace = brief !== undefined ? workspaceSlug(flags.workspace, env, cwd) : resolveWorkspace(flags.workspace, env, cwd);
+  // Every workspace is a safe slug (amendments-2.md §H11): an explicit one as given, the derived one normalized.
+  const workspace = resolveWorkspace(flags.workspace, env, cwd);
   const kind = resolveKind(flags.kind, planTaskId, parentHandoffId);
   const goal = readGoal(flags);
   return {

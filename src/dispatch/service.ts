@@ -3,12 +3,11 @@
  * is created only after all checks passed; then the draft and the DISPATCHED row. A failed insert removes the
  * draft again, so no half-born contract remains.
  */
-import { unlinkSync } from 'node:fs';
 import { EXIT, HandoffError, isHandoffError } from '../errors.js';
 import { initialEnvelope, type JsonObject } from '../envelope/vocabulary.js';
 import { mintAgentId, mintDraftId } from '../ids.js';
-import { draftFile, draftsDir, type Env } from '../paths.js';
-import { draftEntryExists, saveDraft } from '../drafts/files.js';
+import { draftsDir, type Env } from '../paths.js';
+import { draftEntryExists, removeDraftFiles, saveDraft } from '../drafts/files.js';
 import { LockSet } from '../drafts/lock.js';
 import { acceptanceColumn, readStoredJson } from '../store/stored-json.js';
 import { closeDb, dbFileOf, openWriter, writeTx, type Db } from '../store/db.js';
@@ -17,6 +16,7 @@ import { getHandoffById, isClosedState, nowIso, type HandoffRow } from '../store
 import { insertBirthRow, rowsWithHarnessId } from '../store/dispatch-rows.js';
 import { harnessInUse } from './harness.js';
 import { storeUnreadable } from '../store/store-errors.js';
+import { briefNotFound } from '../evidence/brief-service.js';
 import { closeRules, renderContractBlock, type AcceptanceItem, type BlockInfo, type CloseRule } from './block.js';
 import type { DispatchRequest } from './options.js';
 
@@ -33,15 +33,6 @@ interface Resolved {
   parent?: HandoffRow;
 }
 
-const briefNotFound = (name: string, workspace: string): HandoffError =>
-  new HandoffError(
-    'BRIEF_NOT_FOUND',
-    EXIT.NOT_FOUND,
-    `no brief ${JSON.stringify(name)} in workspace ${JSON.stringify(workspace)}`,
-    { brief: name, workspace },
-    'Create it with handoff brief add, or check --brief and --workspace.',
-  );
-
 const parentNotFound = (id: number): HandoffError =>
   new HandoffError('PARENT_HANDOFF_NOT_FOUND', EXIT.NOT_FOUND, `--parent-handoff-id ${id} names no handoff row`, { parent_handoff_id: id });
 
@@ -50,7 +41,7 @@ function checkAgainstStore(db: Db | null, req: DispatchRequest): Resolved {
   const out: Resolved = { briefAcs: [] };
   if (req.brief !== undefined) {
     const brief = db === null ? undefined : findBrief(db, req.workspace, req.brief);
-    if (brief === undefined) throw briefNotFound(req.brief, req.workspace);
+    if (brief === undefined) throw briefNotFound(req.workspace, req.brief, db ?? undefined);
     out.brief = { id: brief.id, name: brief.name };
     out.briefAcs = listAcs(db as Db, brief.id).map((a) => ({ ac_id: a.ac_id, description: a.description }));
   }
@@ -74,14 +65,6 @@ function checkAgainstStore(db: Db | null, req: DispatchRequest): Resolved {
   return out;
 }
 
-function removeDraft(env: Env, draftId: string, cwd: string): void {
-  try {
-    unlinkSync(draftFile(env, draftId, cwd));
-  } catch {
-    // already gone
-  }
-}
-
 export async function dispatch(req: DispatchRequest, env: Env, cwd: string): Promise<DispatchResult> {
   // With a DB file, the checks read it through the writer (which migrates an older file first). Without one,
   // the checks run against "no store" and the file is created only after they all passed.
@@ -101,7 +84,7 @@ export async function dispatch(req: DispatchRequest, env: Env, cwd: string): Pro
       if (!draftEntryExists(env, draftId, cwd)) break; // never over an existing file (a 48-bit collision: re-mint)
     }
     const envelope: JsonObject = initialEnvelope(agentId);
-    saveDraft(env, draftId, envelope, cwd);
+    saveDraft(env, draftId, envelope, cwd, { workspace: req.workspace });
     const id = draftId;
     const writer = db;
     const { row, resolved } = insertRow(writer, () => {
@@ -132,7 +115,7 @@ export async function dispatch(req: DispatchRequest, env: Env, cwd: string): Pro
     const rules = closeRules(block);
     return { row, block, rules, text: renderContractBlock(block, rules) };
   } catch (e) {
-    if (draftId !== undefined && !done) removeDraft(env, draftId, cwd);
+    if (draftId !== undefined && !done) removeDraftFiles(env, draftId, cwd);
     throw e;
   } finally {
     locks.releaseAll(!done);

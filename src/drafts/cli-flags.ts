@@ -7,6 +7,9 @@ import { usage } from '../errors.js';
 import { checkDraftId, checkIdFlags } from '../ids.js';
 import type { Addressing } from './resolve.js';
 
+/** `--explain` (amendments-2.md §E1): a rejection carries the full repair text. */
+export const explainFrom = (flags: FlagValues): boolean => flags.explain === true;
+
 export const stringFlag = (flags: FlagValues, name: string): string | undefined => {
   const v = flags[name];
   return typeof v === 'string' ? v : undefined;

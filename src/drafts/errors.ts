@@ -97,6 +97,15 @@ export const notAList = (draftId: string, path: string, type: string): HandoffEr
     { draft_id: draftId, path, type },
   );
 
+export const addListValue = (draftId: string, path: string, length: number): HandoffError =>
+  new HandoffError(
+    'ADD_LIST_VALUE',
+    EXIT.REJECTED,
+    `VALUE is a JSON array (${length} element${length === 1 ? '' : 's'}); \`add\` appends one entry, so it would nest the whole array in ${jsonQuote(path)}; nothing was written`,
+    { draft_id: draftId, path, length },
+    'Pass --each to append each element as its own entry, in order (to append an array as one entry, wrap it: --each \'[[...]]\'), or use `set` to replace the whole list.',
+  );
+
 export const rowEnvelopeUnreadable = (draftId: string, handoffId: number): HandoffError =>
   new HandoffError(
     'ROW_ENVELOPE_UNREADABLE',

@@ -22,6 +22,7 @@ import { mintTempTag } from '../ids.js';
 import { exceedsDepth, MAX_JSON_DEPTH, tooDeep, tryParseJson } from '../json.js';
 import { draftFile, draftsDir, ensureRootFolder, type Env } from '../paths.js';
 import { draftUnreadable, draftWriteFailed } from './errors.js';
+import { metaFile, serializeMeta, type DraftMeta } from './meta.js';
 
 export type DraftRead =
   | { state: 'missing'; path: string }
@@ -116,13 +117,25 @@ export const tempName = (env: Env, draftId: string, suffix: string, cwd?: string
  * killed at any point leaves the previous draft intact. An envelope nested deeper than MAX_JSON_DEPTH is refused
  * first (VALUE_NOT_REPRESENTABLE, exit 2, nothing touched). Any failure unlinks the temp file and throws
  * DRAFT_WRITE_FAILED (exit 4).
+ *
+ * `meta`: the draft's birth record (amendments-2.md §E2), saved first, the same way, beside it; if the draft then
+ * cannot be saved the sidecar is removed again, so a draft and its sidecar appear together.
  */
-export function saveDraft(env: Env, draftId: string, envelope: JsonObject, cwd?: string): void {
+export function saveDraft(env: Env, draftId: string, envelope: JsonObject, cwd?: string, meta?: DraftMeta): void {
   // Backstop: the write verbs refuse a too-deep envelope before anything is committed; nothing reaches the disk here
   // that readDraft would then refuse (and serializeDraft stays within a bounded depth).
   if (exceedsDepth(envelope)) throw tooDeep(`the envelope of draft ${draftId}`);
-  const target = draftFile(env, draftId, cwd);
-  const text = serializeDraft(envelope);
+  if (meta !== undefined) writeAtomically(env, draftId, metaFile(env, draftId, cwd), serializeMeta(meta), cwd);
+  try {
+    writeAtomically(env, draftId, draftFile(env, draftId, cwd), serializeDraft(envelope), cwd);
+  } catch (e) {
+    if (meta !== undefined) unlinkQuiet(metaFile(env, draftId, cwd));
+    throw e;
+  }
+}
+
+/** Temp file in the drafts folder, fsync, rename onto `target`, folder fsync; DRAFT_WRITE_FAILED (exit 4). */
+function writeAtomically(env: Env, draftId: string, target: string, text: string, cwd?: string): void {
   let tmp: string | undefined;
   try {
     ensureDraftsDir(env, cwd);
@@ -142,6 +155,12 @@ export function saveDraft(env: Env, draftId: string, envelope: JsonObject, cwd?:
     throw draftWriteFailed(draftId, target, e);
   }
   fsyncDir(draftsDir(env, cwd));
+}
+
+/** Removes a draft file and its sidecar (dispatch cleanup, gc); an entry already gone is not an error. */
+export function removeDraftFiles(env: Env, draftId: string, cwd?: string): void {
+  unlinkQuiet(draftFile(env, draftId, cwd));
+  unlinkQuiet(metaFile(env, draftId, cwd));
 }
 
 /** fsync of the folder so the rename itself is durable (best effort: some filesystems refuse it). */

@@ -56,11 +56,17 @@
  *                                         {kind:'ok', draftId, mirror, adopted, continuation?, canonicalized, sanitized}
  *                                         | {kind:'rejected', draftId, verdict, sanitized}
  *                                         (+ {kind:'closed_tip', draftId, tipId} under onClosedTip: 'skip')
+ * meta.ts
+ *   readDraftMeta(env, id, cwd?)          the draft's birth record `<id>.meta.json` ({workspace}) or undefined;
+ *                                         DRAFT_UNREADABLE for anything else there (amendments-2.md §E2)
+ *   recordedWorkspace / draftWorkspace    the workspace a verb on the draft uses (WORKSPACE_MISMATCH, exit 2)
+ * foresight.ts
+ *   foreseeRefusals(envelope, id, bindings)  what finalize will refuse that a write can already see (§E4)
  * view.ts / validate.ts / init.ts         the services of `view`, `validate` (draft and file modes) and `init`
  * cli-flags.ts                            the shared id flags and addressingFrom(flags) (the §5 checks)
  * errors.ts                               constructors of the draft codes (draftNotFound, draftLocked, ...)
  */
-export { readDraft, saveDraft, serializeDraft, draftEntryExists, ensureDraftsDir, removeCreatedDirs, tempName } from './files.js';
+export { readDraft, saveDraft, serializeDraft, draftEntryExists, ensureDraftsDir, removeCreatedDirs, removeDraftFiles, tempName } from './files.js';
 export type { DraftRead } from './files.js';
 export { acquireLock, tryLock, tryLockQuick, procStart, LockSet, LOCK_WAIT_MS, LOCK_STALE_MS } from './lock.js';
 export type { DraftLock } from './lock.js';
@@ -82,4 +88,8 @@ export { viewDraft } from './view.js';
 export type { ViewResult } from './view.js';
 export { validateDraft, validateText } from './validate.js';
 export { initDraft } from './init.js';
+export { draftWorkspace, readDraftMeta, recordedWorkspace } from './meta.js';
+export type { DraftMeta } from './meta.js';
+export { foreseeRefusals } from './foresight.js';
+export type { FinalizeWarning } from './foresight.js';
 export type { InitResult } from './init.js';

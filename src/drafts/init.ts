@@ -3,7 +3,7 @@
  */
 import { initialEnvelope } from '../envelope/vocabulary.js';
 import { agentPrefix, mintAgentId, mintDraftId } from '../ids.js';
-import type { Env } from '../paths.js';
+import { resolveWorkspace, type Env } from '../paths.js';
 import { validateEnvelope } from '../validator/index.js';
 import { draftExists } from './errors.js';
 import { draftEntryExists, saveDraft } from './files.js';
@@ -13,10 +13,21 @@ export interface InitResult {
   draftId: string;
   agentId: string;
   agentIdMinted: boolean;
+  /** The workspace recorded in the draft's sidecar (amendments-2.md §E2). */
+  workspace: string;
 }
 
-/** Flags must already be checked (checkIdFlags). A given id that exists (readable or not) → DRAFT_EXISTS (exit 1). */
-export async function initDraft(env: Env, cwd: string | undefined, flags: { draftId?: string; agentId?: string }): Promise<InitResult> {
+/**
+ * Flags must already be checked (checkIdFlags). A given id that exists (readable or not) → DRAFT_EXISTS (exit 1).
+ * The workspace (`--workspace`, else `$HANDOFF_WORKSPACE`, else the folder) is resolved before any file access
+ * (UNSAFE_SLUG, exit 2) and recorded beside the draft: the draft keeps it wherever it is used later.
+ */
+export async function initDraft(
+  env: Env,
+  cwd: string | undefined,
+  flags: { draftId?: string; agentId?: string; workspaceFlag?: string },
+): Promise<InitResult> {
+  const workspace = resolveWorkspace(flags.workspaceFlag, env, cwd);
   const agentIdMinted = flags.agentId === undefined && flags.draftId === undefined;
   const agentId = flags.agentId ?? (flags.draftId !== undefined ? agentPrefix(flags.draftId) : mintAgentId());
   let draftId = flags.draftId ?? mintDraftId(agentId);
@@ -32,9 +43,9 @@ export async function initDraft(env: Env, cwd: string | undefined, flags: { draf
     const envelope = initialEnvelope(agentId);
     const verdict = validateEnvelope(envelope);
     if (!verdict.ok) throw new Error(`the initial envelope does not validate: ${verdict.codes.join(', ')}`);
-    saveDraft(env, draftId, envelope, cwd);
+    saveDraft(env, draftId, envelope, cwd, { workspace });
     saved = true;
-    return { draftId, agentId, agentIdMinted };
+    return { draftId, agentId, agentIdMinted, workspace };
   } finally {
     locks.releaseAll(!saved);
   }

@@ -5,7 +5,7 @@
  * Inputs are never mutated: each write returns a changed deep copy.
  */
 import { jsonTypeName, type JsonObject } from '../envelope/vocabulary.js';
-import { fieldNotFound, notAList, pathNotObject } from './errors.js';
+import { addListValue, fieldNotFound, notAList, pathNotObject } from './errors.js';
 
 export const isPlainObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -56,17 +56,44 @@ export function setField(envelope: JsonObject, segments: string[], value: unknow
   return copy;
 }
 
-/** `add`: absent or null → `[VALUE]`; a list → VALUE appended (an array VALUE as one entry); else NOT_A_LIST. */
-export function addToList(envelope: JsonObject, segments: string[], value: unknown, draftId: string): JsonObject {
+/**
+ * Appends `entries` to the list at FIELD: absent or null → a new list; a list grows; anything else → NOT_A_LIST.
+ * `check` runs once the target is known to be a list (the `add` verb's ADD_LIST_VALUE refusal).
+ */
+function appendEntries(envelope: JsonObject, segments: string[], entries: readonly unknown[], draftId: string, check?: () => void): JsonObject {
   const copy = cloneJson(envelope);
   const parent = walkToParent(copy, segments, draftId);
   const key = segments[segments.length - 1];
   const current = getOwn(parent, key);
-  if (current === undefined || current === null) defineOwn(parent, key, [cloneJson(value)]);
-  else if (Array.isArray(current)) current.push(cloneJson(value));
-  else throw notAList(draftId, segments.join('.'), jsonTypeName(current));
+  if (current !== undefined && current !== null && !Array.isArray(current)) throw notAList(draftId, segments.join('.'), jsonTypeName(current));
+  check?.();
+  const list = Array.isArray(current) ? current : [];
+  for (const entry of entries) list.push(cloneJson(entry));
+  if (list !== current) defineOwn(parent, key, list);
   return copy;
 }
+
+/** One entry appended: absent or null → `[VALUE]`; a list → VALUE appended (an array VALUE as one entry); else NOT_A_LIST. */
+export function addToList(envelope: JsonObject, segments: string[], value: unknown, draftId: string): JsonObject {
+  return appendEntries(envelope, segments, [value], draftId);
+}
+
+/**
+ * The `add` verb (cli-contract-drafts.md §12.3 as amended by amendments-2.md §E3). Without `each`, a JSON array VALUE
+ * is refused (ADD_LIST_VALUE, exit 1): appending it would nest it as one entry, which is almost never meant. With
+ * `each`, VALUE is an array (checked by the caller) whose elements are appended in order.
+ */
+export const addVerbChange =
+  (each: boolean) =>
+  (envelope: JsonObject, segments: string[], value: unknown, draftId: string): JsonObject => {
+    if (each) return appendEntries(envelope, segments, value as unknown[], draftId);
+    const refuse = Array.isArray(value)
+      ? (): never => {
+          throw addListValue(draftId, segments.join('.'), value.length);
+        }
+      : undefined;
+    return appendEntries(envelope, segments, [value], draftId, refuse);
+  };
 
 /** `view --field`: walks objects only (no list indexing); a missing key or a non-object on the way → FIELD_NOT_FOUND. */
 export function readField(envelope: JsonObject, segments: string[]): unknown {

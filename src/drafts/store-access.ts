@@ -23,6 +23,8 @@ export interface StoreSession {
   chainFrom(row: HandoffRow): HandoffRow[];
   /** The contract ids of `row`'s whole continuation chain, root → tip (the approval binding, amendments-2.md §H1). */
   chainIds(row: HandoffRow): string[];
+  /** The row's plan-task binding: its own plan_task_id, else the nearest ancestor's (store-and-finalize.md §6.3). */
+  planTaskBinding(row: HandoffRow): string | null;
   /** The ids among `ids` whose row is in a closed-turn state (§7.2). */
   spent(ids: string[]): Set<string>;
   /** The approval lookup for the cross-check; undefined when there is no store (the check is skipped). */
@@ -50,6 +52,7 @@ const NO_STORE: StoreSession = {
   row: () => undefined,
   chainFrom: (row) => [row],
   chainIds: (row) => [row.contract_id],
+  planTaskBinding: (row) => row.plan_task_id,
   spent: () => new Set(),
   lookupApproval: () => undefined,
   insertContinuation: () => undefined,
@@ -94,6 +97,10 @@ export async function openStoreSession(env: Env, cwd?: string): Promise<StoreSes
     chainIds(r) {
       const db = getProbe();
       return db === null ? [r.contract_id] : dbm.guard(db, () => repo.chainContractIds(db, r));
+    },
+    planTaskBinding(r) {
+      const db = getProbe();
+      return db === null ? r.plan_task_id : dbm.guard(db, () => repo.planTaskBinding(db, r));
     },
     spent(ids) {
       const db = getProbe();

@@ -10,6 +10,7 @@ import type { Env } from '../paths.js';
 import { envelopeColumn, readStoredJson } from '../store/stored-json.js';
 import { draftNotFound } from './errors.js';
 import { readDraft } from './files.js';
+import { metaFor, readDraftMeta, type DraftMeta } from './meta.js';
 import type { LockSet } from './lock.js';
 import { defineOwn, hasOwn } from './mutate.js';
 import { isOpenRow, type HandoffRow, type StoreSession } from './store-access.js';
@@ -70,6 +71,14 @@ export function loadOrAdopt(env: Env, cwd: string | undefined, draftId: string, 
   if (read.state === 'ok') return { envelope: read.envelope, adopted: false };
   if (row !== undefined && isOpenRow(row)) return { envelope: materializeFromRow(row, draftId), adopted: true };
   throw draftNotFound(draftId, row === undefined ? undefined : `its row is ${row.agent_state} and has no draft file`);
+}
+
+/**
+ * The birth record to save with a draft materialized from its row (adoption) when it has none: the row's workspace
+ * (amendments-2.md §E2), if it is a safe slug (rows from before §H11 may hold any text: those keep the old rule).
+ */
+export function adoptionMeta(env: Env, cwd: string | undefined, draftId: string, row: HandoffRow): DraftMeta | undefined {
+  return readDraftMeta(env, draftId, cwd) === undefined ? metaFor(row.workspace) : undefined;
 }
 
 /** §9.3: the base of a continuation link: the initial envelope plus root `continues_contract_id`. */

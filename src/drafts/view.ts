@@ -13,7 +13,7 @@ import { LockSet } from './lock.js';
 import { readField } from './mutate.js';
 import { resolveDraftId, type Addressing } from './resolve.js';
 import { isOpenRow, openStoreSession, type HandoffRow, type StoreSession } from './store-access.js';
-import { materializeFromRow } from './target.js';
+import { adoptionMeta, materializeFromRow } from './target.js';
 
 export interface ViewResult {
   draftId: string;
@@ -86,7 +86,7 @@ async function adopt(
     if (row === undefined || !isOpenRow(row)) throw draftNotFound(draftId, row === undefined ? undefined : `its row closed meanwhile`);
     const envelope = materializeFromRow(row, draftId);
     const shown = pick(envelope);
-    saveDraft(env, draftId, envelope, cwd);
+    saveDraft(env, draftId, envelope, cwd, adoptionMeta(env, cwd, draftId, row));
     saved = true;
     return { draftId, envelopeSource: 'draft', adopted: true, envelope, ...shown };
   } finally {

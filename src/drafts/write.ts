@@ -13,11 +13,13 @@ import { maxEnvelopeBytes, type Env } from '../paths.js';
 import { canonicalizeEnvelope, fullVerdict, type CanonicalChange, type ValidationResult } from '../validator/index.js';
 import { envelopeTooLarge } from './errors.js';
 import { saveDraft } from './files.js';
+import { foreseeRefusals, type FinalizeWarning } from './foresight.js';
 import { LockSet } from './lock.js';
 import { resolveDraftId, type Addressing } from './resolve.js';
 import { sanitizeEnvelope, sanitizedNotice, type Repair } from './sanitize.js';
 import { isClosedRow, openStoreSession, type HandoffRow, type MirrorOutcome } from './store-access.js';
-import { continuationSeed, loadOrAdopt, lockChainToTip } from './target.js';
+import { metaFor, type DraftMeta } from './meta.js';
+import { adoptionMeta, continuationSeed, loadOrAdopt, lockChainToTip } from './target.js';
 
 export interface WriteRequest {
   env: Env;
@@ -55,6 +57,8 @@ export type WriteOutcome =
       continuation?: ContinuationInfo;
       canonicalized: CanonicalChange[];
       sanitized: Repair[];
+      /** What finalize will refuse that this write can already see (amendments-2.md §E4). */
+      warnings: FinalizeWarning[];
     }
   | { kind: 'rejected'; draftId: string; verdict: ValidationResult; sanitized: Repair[] };
 
@@ -93,12 +97,16 @@ async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutc
 
     let base: JsonObject;
     let adopted = false;
+    // The birth record of a draft this write creates: a continuation link, or a draft materialized from its row.
+    let meta: DraftMeta | undefined;
     let sanitized: Repair[] = [];
     if (closedTip !== undefined) {
       base = continuationSeed(tip.tipId);
+      meta = metaFor(closedTip.workspace);
     } else {
       const loaded = loadOrAdopt(env, cwd, tip.tipId, tip.tipRow);
       adopted = loaded.adopted;
+      if (adopted && tip.tipRow !== undefined) meta = adoptionMeta(env, cwd, tip.tipId, tip.tipRow);
       const s = sanitizeEnvelope(loaded.envelope);
       base = s.envelope;
       sanitized = s.repairs;
@@ -118,6 +126,12 @@ async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutc
     const verdict = fullVerdict(changed, { consolidation, source: 'declaration', lookupApproval: store.lookupApproval(), approvalChain });
     if (!verdict.ok) return { kind: 'rejected', draftId: tip.tipId, verdict, sanitized };
     const canonical = canonicalizeEnvelope(changed);
+    // Read before anything is written, so a store error here leaves nothing behind. A continuation link inherits the
+    // closed tip's bindings and agent prefix, so the tip row answers for it too.
+    const warnings = foreseeRefusals(canonical.envelope, tip.tipId, () => ({
+      planTaskId: tip.tipRow === undefined ? null : store.planTaskBinding(tip.tipRow),
+      requireReceipt: tip.tipRow !== undefined && Number(tip.tipRow.require_receipt) === 1,
+    }));
 
     let writeId = tip.tipId;
     let writeRow = tip.tipRow;
@@ -142,14 +156,14 @@ async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutc
       };
     }
 
-    saveDraft(env, writeId, canonical.envelope, cwd);
+    saveDraft(env, writeId, canonical.envelope, cwd, meta);
     succeeded = true;
     const mirror: { outcome: MirrorOutcome; message?: string } = !store.exists
       ? { outcome: 'no_store' }
       : writeRow === undefined
         ? { outcome: 'no_row' }
         : store.mirror(writeId, JSON.stringify(canonical.envelope));
-    return { kind: 'ok', draftId: writeId, mirror, adopted, continuation, canonicalized: canonical.changes, sanitized };
+    return { kind: 'ok', draftId: writeId, mirror, adopted, continuation, canonicalized: canonical.changes, sanitized, warnings };
   } finally {
     locks.releaseAll(!succeeded);
     store.close();

@@ -10,6 +10,7 @@ import {
   insertBrief,
   listAcs,
   listBriefs,
+  workspacesWithBrief,
   type AcRow,
   type BriefRow,
   type BriefSummary,
@@ -33,11 +34,28 @@ export interface BriefAddResult {
   added: string[];
 }
 
-/** BRIEF_NOT_FOUND (exit 3), with a "did you mean" hint when a brief differs only by case. */
+/**
+ * BRIEF_NOT_FOUND (exit 3), naming the workspaces where a brief of that name exists (amendments-2.md §E2: the
+ * workspace used to follow the current directory, so "no brief" usually means "not in this workspace"), with a
+ * "did you mean" hint when a brief here differs only by case.
+ */
 export function briefNotFound(workspace: string, name: string, db?: Db): HandoffError {
   const near = db ? guard(db, () => findBriefIgnoringCase(db, workspace, name)) : undefined;
-  const hint = near ? `did you mean ${jsonQuote(near.name)}? (lookups are exact)` : 'see handoff brief list, or create it with handoff brief add';
-  return new HandoffError('BRIEF_NOT_FOUND', EXIT.NOT_FOUND, `no brief ${jsonQuote(name)} in workspace ${jsonQuote(workspace)};`, {}, hint);
+  const workspaces = db ? guard(db, () => workspacesWithBrief(db, name)) : [];
+  const elsewhere =
+    workspaces.length > 0 ? `, but a brief of that name exists in workspace ${workspaces.map((w) => jsonQuote(w)).join(', ')}` : '';
+  const hint = near
+    ? `did you mean ${jsonQuote(near.name)}? (lookups are exact)`
+    : workspaces.length > 0
+      ? `pass --workspace ${workspaces[0]} (or run from that project)`
+      : 'see handoff brief list, or create it with handoff brief add';
+  return new HandoffError(
+    'BRIEF_NOT_FOUND',
+    EXIT.NOT_FOUND,
+    `no brief ${jsonQuote(name)} in workspace ${jsonQuote(workspace)}${elsewhere};`,
+    { brief: name, workspace, workspaces },
+    hint,
+  );
 }
 
 /** Looks a brief up exactly, or throws BRIEF_NOT_FOUND. */

@@ -1,17 +1,12 @@
-/** Plain-text rendering shared by the brief and evidence verbs (human mode only). */
+/** Plain-text rendering shared by the brief and evidence verbs (human mode only); cells are escaped (§E8). */
+import { escapeCell, renderFields, renderTable } from '../render/table.js';
 import type { EvidenceRow } from '../store/evidence-rows.js';
+import type { BriefShow } from './brief-service.js';
 
-/** What a table cell may hold: a row's column. */
-export type Cell = string | number | null | undefined;
-
-const cell = (v: Cell): string => (v === null || v === undefined || v === '' ? '-' : String(v).replace(/\s+/g, ' '));
+export type { Cell } from '../render/table.js';
 
 /** Left-aligned columns separated by two spaces. */
-export function table(headers: string[], rows: Cell[][]): string {
-  const cells = [headers, ...rows.map((r) => r.map(cell))];
-  const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
-  return cells.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ')).join('\n');
-}
+export const table = renderTable;
 
 export const storageOf = (row: EvidenceRow): 'inline' | 'blob' => (row.artifact_path === null ? 'inline' : 'blob');
 
@@ -22,7 +17,16 @@ export const evidenceTable = (rows: EvidenceRow[]): string =>
   );
 
 /** `key: value` lines of one row (evidence show). */
-export const fields = (obj: Record<string, unknown>): string =>
-  Object.entries(obj)
-    .map(([k, v]) => `${k}: ${v === null || v === undefined ? '-' : typeof v === 'string' ? v : JSON.stringify(v)}`)
-    .join('\n');
+export const fields = (obj: Record<string, unknown>): string => renderFields(obj);
+
+/** `brief show`: the header, title and objective, then one line per acceptance criterion. */
+export function briefText(r: BriefShow): string {
+  const b = r.brief;
+  const lines = [`Brief ${escapeCell(b.name)} (id=${b.id}, workspace=${escapeCell(b.workspace)}, created ${b.created_at})`];
+  if (b.title !== null) lines.push(`Title: ${escapeCell(b.title)}`);
+  if (b.objective !== null) lines.push(`Objective: ${escapeCell(b.objective)}`);
+  if (r.acceptance_criteria.length === 0) lines.push('No acceptance criteria: evidence is accepted under any ac id.');
+  for (const a of r.acceptance_criteria) lines.push(`  ${a.position}. ${a.ac_id} [${a.evidence_count} evidence] ${escapeCell(a.description)}`);
+  for (const u of r.undeclared_ac_evidence) lines.push(`  (undeclared) ${u.ac_id} [${u.evidence_count} evidence]`);
+  return lines.join('\n');
+}

@@ -26,18 +26,33 @@ export const envelopeState = (envelope: JsonObject): string | undefined => {
   return typeof state === 'string' ? state : undefined;
 };
 
+/** Step 5: `agent_status.agent_id` must be the draft id's agent prefix. */
+export function agentIdRefusal(tipId: string, envelope: JsonObject): Refusal | undefined {
+  const status = own(envelope, 'agent_status');
+  const agentId = isObject(status) ? own(status, 'agent_id') : undefined;
+  const prefix = agentPrefix(tipId);
+  if (agentId === prefix) return undefined;
+  return {
+    code: 'AGENT_ID_MISMATCH',
+    message: `agent_status.agent_id ${jsonQuote(agentId)} is not the agent of draft ${tipId} (${prefix}); set it to ${prefix}`,
+    data: { agent_id: agentId ?? null, expected_agent_id: prefix },
+  };
+}
+
+/** Step 8: a turn bound to a plan task (`bound` non-null) cannot close COMPLETE. */
+export function blindVerificationRefusal(state: string | undefined, bound: string | null): Refusal | undefined {
+  if (state !== 'COMPLETE' || bound === null) return undefined;
+  return {
+    code: 'BLIND_VERIFICATION_REQUIRED',
+    message: `this turn is bound to plan task ${jsonQuote(bound)}: a bound producer closes NEEDS_VERIFICATION and proposes evidence_report.verification.result; a verifier dispatched with --parent-handoff-id <this row> judges it`,
+    data: { reason: 'blind_verification_required', plan_task_id: bound },
+  };
+}
+
 /** The first refusal of steps 5–8, or undefined when the finalize may proceed. */
 export function firstRefusal(r: RefusalInput): Refusal | undefined {
-  const status = own(r.envelope, 'agent_status');
-  const agentId = isObject(status) ? own(status, 'agent_id') : undefined;
-  const prefix = agentPrefix(r.tipId);
-  if (agentId !== prefix) {
-    return {
-      code: 'AGENT_ID_MISMATCH',
-      message: `agent_status.agent_id ${jsonQuote(agentId)} is not the agent of draft ${r.tipId} (${prefix}); set it to ${prefix}`,
-      data: { agent_id: agentId ?? null, expected_agent_id: prefix },
-    };
-  }
+  const identity = agentIdRefusal(r.tipId, r.envelope);
+  if (identity !== undefined) return identity;
   const state = envelopeState(r.envelope);
   if (state === 'IN_PROGRESS') {
     return {
@@ -54,13 +69,5 @@ export function firstRefusal(r: RefusalInput): Refusal | undefined {
       data: { plan_task_id: r.binding, requested_plan_task_id: r.planTaskFlag },
     };
   }
-  const bound = r.binding ?? r.planTaskFlag ?? null;
-  if (state === 'COMPLETE' && bound !== null) {
-    return {
-      code: 'BLIND_VERIFICATION_REQUIRED',
-      message: `this turn is bound to plan task ${jsonQuote(bound)}: a bound producer closes NEEDS_VERIFICATION and proposes evidence_report.verification.result; a verifier dispatched with --parent-handoff-id <this row> judges it`,
-      data: { reason: 'blind_verification_required', plan_task_id: bound },
-    };
-  }
-  return undefined;
+  return blindVerificationRefusal(state, r.binding ?? r.planTaskFlag ?? null);
 }

@@ -13,6 +13,7 @@ import { fullVerdict, type FullVerdictOptions, type ValidationResult } from '../
 import { LockSet } from '../drafts/lock.js';
 import { resolveDraftId, type Addressing } from '../drafts/resolve.js';
 import type { StoreSession } from '../drafts/store-access.js';
+import { recordedWorkspace } from '../drafts/meta.js';
 import { loadOrAdopt, lockChainToTip } from '../drafts/target.js';
 import { checkEvidenceBatch, checkEvidenceRefs, insertEvidenceBatch, type ResolvedEntry } from '../evidence/update-contracts.js';
 import type { Db } from '../store/db.js';
@@ -27,8 +28,13 @@ export interface FinalizeRequest {
   env: Env;
   cwd: string;
   addressing: Addressing;
-  /** The resolved workspace (flag, env, git top-level, cwd); used only when the call inserts the row. */
+  /**
+   * The resolved workspace (flag, env, git top-level, cwd); used only when the call inserts the row, and only for a
+   * draft without a birth record (drafts/meta.ts): a recorded workspace wins (amendments-2.md §E2).
+   */
   workspace: string;
+  /** `--workspace` as given: with a recorded workspace, a differing value is WORKSPACE_MISMATCH (exit 2). */
+  workspaceFlag?: string;
   planTaskId: string | undefined;
   allowStale: boolean;
   notice: (line: string) => void;
@@ -69,6 +75,7 @@ function sessionOver(s: Store | undefined, db: Db | null): StoreSession {
     row: (id) => (s && db ? s.getHandoffByContractId(db, id) : undefined),
     chainFrom: (r) => (s && db ? s.followChain(db, r) : [r]),
     chainIds: (r) => (s && db ? s.chainContractIds(db, r) : [r.contract_id]),
+    planTaskBinding: (r) => (s && db ? s.planTaskBinding(db, r) : r.plan_task_id),
     spent: (ids) => {
       const states = s && db ? s.spentProbe(db, ids) : new Map<string, string>();
       return new Set(ids.filter((id) => s?.isClosedState(states.get(id)) === true));
@@ -112,6 +119,7 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     const tipRow = tip.tipRow;
     const followedFrom = tipId !== draftId ? draftId : undefined;
     const loaded = loadOrAdopt(env, cwd, tipId, tipRow);
+    const workspace = recordedWorkspace(env, cwd, tipId, req.workspaceFlag) ?? req.workspace;
 
     // Step 3: sanitize, canonicalize, remove the capture markers.
     const envelope = finalEnvelope(loaded.envelope, req.notice);
@@ -171,12 +179,12 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     // Without a store at step 4 the cross-check was skipped (§11.3); a store created now holds no approval to re-read.
     const recheckApproval = db !== null;
     if (db === null && !storeExists(env, cwd)) {
-      const refErrors = checkEvidenceRefs(null, batch.entries, { workspace: req.workspace });
+      const refErrors = checkEvidenceRefs(null, batch.entries, { workspace });
       if (refErrors.length > 0) return listRejection(tipId, refErrors, UPDATE_CONTRACTS_REPAIR);
       if (!store.sqliteAcceptsJson(json)) throw storeWriteRefused(dbPath(env, cwd), writeOf(tipId), JSON_REFUSED);
     }
     db ??= store.openWriter(env, cwd, { create: true })!;
-    return commit(store, db, { req, tipId, envelope, json, state: state!, binding, entries: batch.entries, done, verdictOf, recheckApproval });
+    return commit(store, db, { req, tipId, workspace, envelope, json, state: state!, binding, entries: batch.entries, done, verdictOf, recheckApproval });
   } finally {
     locks.releaseAll(true);
     if (db !== null) s?.closeDb(db);
@@ -190,6 +198,8 @@ function listRejection(tipId: string, errors: ClauseError[], repair: string): Fi
 interface CommitInput {
   req: FinalizeRequest;
   tipId: string;
+  /** The workspace a new row takes (the recorded one, else the resolved one). */
+  workspace: string;
   envelope: JsonObject;
   json: string;
   state: string;
@@ -222,7 +232,7 @@ function commit(s: Store, db: Db, c: CommitInput): FinalizeOutcome {
       // decision taken since step 4 is seen before finalized_at is set (a cited approval decided meanwhile rejects).
       const again = c.recheckApproval ? c.verdictOf(s.approvalLookup(db)) : undefined;
       if (again !== undefined && !again.ok) return { kind: 'rejected', tipId: c.tipId, codes: again.codes, errors: again.errors, repair: again.repair };
-      const workspace = row?.workspace ?? c.req.workspace;
+      const workspace = row?.workspace ?? c.workspace;
       const refErrors = checkEvidenceRefs(db, c.entries, { workspace });
       if (refErrors.length > 0) return listRejection(c.tipId, refErrors, UPDATE_CONTRACTS_REPAIR);
       const id = s.upsertFinalRow(db, {

@@ -6,6 +6,7 @@
 import { agentPrefix } from '../ids.js';
 import { isObject, own, type JsonObject } from '../envelope/vocabulary.js';
 import { readDraft } from '../drafts/files.js';
+import { recordedWorkspace } from '../drafts/meta.js';
 import type { Env } from '../paths.js';
 import { writeTx, type Db } from '../store/db.js';
 import { isClosedState, nowIso, type HandoffRow } from '../store/handoffs.js';
@@ -30,14 +31,20 @@ export interface CaptureRequest {
   cwd: string;
   contractId: string;
   tip?: HandoffRow;
+  /** The hook's run id to bind; undefined for a gate run with --draft-id, which binds nothing (§E6). */
   harnessValue?: string;
+  /**
+   * The workspace of a row the capture inserts when the draft has no birth record (drafts/meta.ts): a recorded
+   * workspace always wins, whatever the gate's flags say (amendments-2.md §E2).
+   */
   workspace: string;
   stopReason?: string;
   /** The store connection, created on demand (an insert into a store that does not exist yet creates it). */
   writer: () => Db;
 }
 
-export type CaptureOutcome = { captured: boolean; error?: string };
+/** `bound`: the capture wrote the harness value onto a row that had none (the run is now tied to the contract). */
+export type CaptureOutcome = { captured: boolean; bound?: boolean; error?: string };
 
 function loadDraft(env: Env, id: string, cwd: string): JsonObject | undefined {
   try {
@@ -58,21 +65,26 @@ export function backstopCapture(r: CaptureRequest): CaptureOutcome {
   if (envelope === undefined) return { captured: false };
   const json = JSON.stringify(envelope);
   try {
+    // Read only when inserting: an existing row's workspace is frozen. An unreadable sidecar stops the capture (noted).
+    const workspace = r.tip === undefined ? (recordedWorkspace(r.env, r.cwd, r.contractId, undefined) ?? r.workspace) : r.workspace;
     const db = r.writer();
-    const captured = writeTx(
+    return writeTx(
       db,
-      () => {
+      (): CaptureOutcome => {
         // The run id goes on the row only when no other chain carries it (lane 2 must stay unambiguous).
         const hv = r.harnessValue;
         const free = hv !== undefined && harnessTips(db, hv).every((t) => t.id === r.tip?.id);
         const harnessId = free ? hv : null;
-        if (r.tip !== undefined) return captureOpenRow(db, { id: r.tip.id, json, harnessId, now });
+        const binds = harnessId !== null && (r.tip === undefined || r.tip.harness_id === null);
         const agentId = agentPrefix(r.contractId);
-        return captureNewRow(db, { contractId: r.contractId, agentId, workspace: r.workspace, json, harnessId, now });
+        const captured =
+          r.tip !== undefined
+            ? captureOpenRow(db, { id: r.tip.id, json, harnessId, now })
+            : captureNewRow(db, { contractId: r.contractId, agentId, workspace, json, harnessId, now });
+        return { captured, bound: captured && binds };
       },
       { attempts: 1 }, // one attempt: the gate stays inside the hook timeout (§4.9)
     );
-    return { captured };
   } catch (e) {
     return { captured: false, error: (e as Error).message };
   }

@@ -93,13 +93,27 @@ function body(c: BlockCause): string[] {
   }
 }
 
+/**
+ * The breaker's wording (amendments-2.md §E9) counts blocks delivered against the blocks the limit allows: with
+ * `--max-rejections m` at most m−1 blocks are delivered and the m-th rejection trips. Every message says it so:
+ * "block 1 of 2", "block 2 of 2", then "gave up after block 2 of 2".
+ */
+export const allowedBlocks = (max: number): number => max - 1;
+
+/** How a trip words its giving up (amendments-2.md §E9): blocks delivered against the blocks the limit allows. */
+export function gaveUpText(attempts: number, max: number): string {
+  const allowed = allowedBlocks(max);
+  return allowed === 0 ? `gave up without blocking (--max-rejections ${max} allows no block)` : `gave up after block ${attempts - 1} of ${allowed}`;
+}
+
 export function attemptLine(a: AttemptInfo): string {
   if (a.counterError !== undefined) {
     return `The rejection ceiling is unavailable for this stop (the counter could not be written: ${a.counterError}).`;
   }
   if (a.key === undefined || a.attempt === undefined) return 'No rejection ceiling for this turn.';
-  const prev = a.previousCodes !== undefined && a.previousCodes.length > 0 ? ` Previous attempt: ${a.previousCodes.join(', ')}.` : '';
-  return `Attempt ${a.attempt} of ${a.max}. After ${a.max - 1} blocks the turn is closed degraded and reported incomplete; do not repeat the same answer; if you cannot comply, close BLOCKED with a failure_report.${prev}`;
+  const allowed = allowedBlocks(a.max);
+  const prev = a.previousCodes !== undefined && a.previousCodes.length > 0 ? ` Previous block: ${a.previousCodes.join(', ')}.` : '';
+  return `This is block ${a.attempt} of ${allowed}: after block ${allowed} of ${allowed} the next rejected stop closes the turn degraded and reports it incomplete. Do not repeat the same answer; if you cannot comply, close BLOCKED with a failure_report.${prev}`;
 }
 
 /** The whole block reason; `notes` are extra lines (a capture that failed, ...). */
@@ -121,6 +135,7 @@ export function excusedMessage(stopReason: string, contractId: string | undefine
   return `handoff: turn cut by the harness (${stopReason}); ${what}.`;
 }
 
-export function tripMessage(attempts: number, agent: string, contractId: string | undefined, codes: string[]): string {
-  return `handoff: contract gate gave up after ${attempts} rejections; ${agent} closed DEGRADED; contract ${contractId ?? 'none'} is NOT complete (last: ${codes.join(', ')}).`;
+/** `attempts`: the key's counted rejections (the trip included); `max`: --max-rejections. */
+export function tripMessage(attempts: number, max: number, agent: string, contractId: string | undefined, codes: string[]): string {
+  return `handoff: contract gate ${gaveUpText(attempts, max)}; ${agent} closed DEGRADED; contract ${contractId ?? 'none'} is NOT complete (last: ${codes.join(', ')}).`;
 }

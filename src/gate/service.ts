@@ -4,9 +4,10 @@
  * never change the verdict.
  */
 import type { Env } from '../paths.js';
-import { resolveWorkspace } from '../paths.js';
-import { closeDb, openReader, openWriter, storeReadOnlyHere, type Db } from '../store/db.js';
-import { isClosedState } from '../store/handoffs.js';
+import { explicitWorkspace, resolveWorkspace } from '../paths.js';
+import { closeDb, openReader, openWriter, storeReadOnlyHere, writeTx, type Db } from '../store/db.js';
+import { markGateSeen } from '../store/dispatch-rows.js';
+import { isClosedState, nowIso } from '../store/handoffs.js';
 import { breakerKey } from './breaker-key.js';
 import { countBlock, resetKey, type CountResult } from './breaker.js';
 import { countBlockInFile, resetFileCounter } from './file-breaker.js';
@@ -153,7 +154,19 @@ interface GateCall {
   stopClass: StopClass;
 }
 
+/** Sets gate_seen_at on the contract's row (one attempt); a failure is returned as a note, never thrown. */
+function recordSeen(db: Db, contractId: string): string | undefined {
+  try {
+    writeTx(db, () => markGateSeen(db, contractId, nowIso()), { attempts: 1 });
+    return undefined;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
 export async function runGate(opts: GateOptions, input: HookInput | undefined, env: Env, cwd: string): Promise<GateRun> {
+  // An explicit workspace must be a safe slug (amendments-2.md §H11); refused here, it fails open (exit 1).
+  explicitWorkspace(opts.workspace, env);
   const key = breakerKey(opts.draftId, input);
   const stopReason = resolveStopReason(opts.stopReason, input?.stopReason, () => lastAssistantStopReason(ownTranscript(input)));
   const call: GateCall = { opts, input, env, cwd, key, stopReason, stopClass: classifyStop(stopReason) };
@@ -186,7 +199,7 @@ function storeErrorBlock(call: GateCall, condition: StoreCondition): GateRun {
     }
   }
   const reason = storeErrorReason(condition, attempt);
-  const systemMessage = tripped ? storeTripMessage(attempt.attempt ?? opts.maxRejections, agentLabel(call.input), opts.draftId, condition) : undefined;
+  const systemMessage = tripped ? storeTripMessage(attempt.attempt ?? opts.maxRejections, opts.maxRejections, agentLabel(call.input), opts.draftId, condition) : undefined;
   const exit = tripped ? 0 : 2;
   const verdict: Record<string, unknown> = {
     status: 'ok',
@@ -230,6 +243,7 @@ async function judge(call: GateCall): Promise<GateRun> {
 
     // Step 6: backstop capture of an unfinalized contract's draft, whatever the verdict.
     let captured = false;
+    let boundByCapture = false;
     let captureError: string | undefined;
     if (found !== undefined && check === undefined && found.draftExists) {
       const workspace = opts.workspace ?? resolveWorkspace(undefined, env, input?.cwd ?? cwd);
@@ -238,14 +252,23 @@ async function judge(call: GateCall): Promise<GateRun> {
         cwd,
         contractId: found.contractId,
         tip,
-        harnessValue: harnessValue(input),
+        // A gate run with --draft-id judges that contract and binds nothing (amendments-2.md §E6).
+        harnessValue: opts.draftId === undefined ? harnessValue(input) : undefined,
         workspace,
         stopReason,
         writer: store.writer,
       });
       captured = c.captured;
+      boundByCapture = c.bound === true;
       captureError = c.error;
       if (c.error !== undefined) notes.push(`(The draft could not be captured into the store: ${c.error})`);
+    }
+
+    // The gate has seen a stop of this contract: its row no longer counts as running (amendments-2.md §E5).
+    let seenError: string | undefined;
+    if (found !== undefined && store.db !== null) {
+      seenError = recordSeen(store.db, found.contractId);
+      if (seenError !== undefined) notes.push(`(The stop could not be recorded on the row: ${seenError})`);
     }
 
     const cause = decision.decision === 'block' ? causeOf(lookup, check, input, captured) : undefined;
@@ -258,7 +281,7 @@ async function judge(call: GateCall): Promise<GateRun> {
     const reason = cause === undefined ? undefined : blockReason(cause, attempt, notes);
     let systemMessage: string | undefined;
     if (tripped) {
-      systemMessage = tripMessage(attempt.attempt ?? opts.maxRejections, agentLabel(input), found?.contractId, codes);
+      systemMessage = tripMessage(attempt.attempt ?? opts.maxRejections, opts.maxRejections, agentLabel(input), found?.contractId, codes);
       if (b.storeError !== undefined) systemMessage += ` (Counted in ${GATE_FOLDER}: the store could not hold the counter: ${b.storeError})`;
     } else if (decision.excused) {
       const how = check !== undefined ? `closed ${tip?.agent_state}, fails the check` : captured ? 'captured as IN_PROGRESS' : 'not finalized';
@@ -280,7 +303,7 @@ async function judge(call: GateCall): Promise<GateRun> {
       codes: tripped ? [...codes, 'CONTRACT_REJECTION_LIMIT'] : codes,
       errors,
       captured,
-      claimed: found?.claimed ?? false,
+      claimed: (found?.claimed ?? false) || boundByCapture,
       attempt: attempt.attempt ?? null,
       max_rejections: opts.maxRejections,
       tripped,
@@ -291,6 +314,7 @@ async function judge(call: GateCall): Promise<GateRun> {
     if (systemMessage !== undefined) verdict.systemMessage = systemMessage;
     if (captureError !== undefined) verdict.capture_error = captureError;
     if (counterError !== undefined) verdict.counter_error = counterError;
+    if (seenError !== undefined) verdict.seen_error = seenError;
     if (lookup.claimError !== undefined) verdict.claim_error = lookup.claimError;
     return { exit, verdict, reason: exit === 2 ? reason : undefined, systemMessage };
   } finally {

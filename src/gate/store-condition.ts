@@ -5,7 +5,7 @@
  */
 import { isHandoffError } from '../errors.js';
 import { isSqliteError } from '../store/store-errors.js';
-import { attemptLine, type AttemptInfo } from './reason.js';
+import { attemptLine, gaveUpText, type AttemptInfo } from './reason.js';
 
 export type OnStoreError = 'block' | 'allow';
 
@@ -43,6 +43,6 @@ export function storeErrorReason(c: StoreCondition, attempt: AttemptInfo): strin
 }
 
 /** The allow of a tripped breaker while the store is unusable: it names the store error. */
-export function storeTripMessage(attempts: number, agent: string, contractId: string | undefined, c: StoreCondition): string {
-  return `handoff: contract gate gave up after ${attempts} rejections; ${agent} closed DEGRADED; the store is unusable (${c.code}: ${c.message}); contract ${contractId ?? 'none'} is NOT verified complete.`;
+export function storeTripMessage(attempts: number, max: number, agent: string, contractId: string | undefined, c: StoreCondition): string {
+  return `handoff: contract gate ${gaveUpText(attempts, max)}; ${agent} closed DEGRADED; the store is unusable (${c.code}: ${c.message}); contract ${contractId ?? 'none'} is NOT verified complete.`;
 }

@@ -3,11 +3,14 @@
  * are tested against an in-memory list; `checkReceipts` binds the lookup to the store.
  */
 import type { Db } from '../store/db.js';
-import { foldType, isObject, isReceiptId, tokenMatch, validState } from '../envelope/vocabulary.js';
+import { tokenMatch } from '../envelope/vocabulary.js';
 import { getReceipt } from '../store/receipts.js';
 import { isStale as fingerprintIsStale } from './fingerprint.js';
 import { verifyReceipt } from './integrity.js';
+import { citedReceipts, claimsCommand, requiredIssue, verificationOf, type CitedReceipt } from './required.js';
 import type { ReceiptRow } from './row.js';
+
+export { citedReceipts, type CitedReceipt } from './required.js';
 
 export type ReceiptCheckCode =
   | 'RECEIPT_NOT_FOUND'
@@ -42,49 +45,11 @@ export interface CheckSeams {
   isStale?: (row: ReceiptRow) => boolean;
 }
 
-export interface CitedReceipt {
-  id: string;
-  path: string;
-}
 
-const VERIFICATION = 'evidence_report.verification';
-const RECEIPT_PATH = `${VERIFICATION}.receipt`;
-const REQUIRING_STATES: ReadonlySet<string> = new Set(['COMPLETE', 'NEEDS_VERIFICATION']);
-const COMMAND_TYPES: ReadonlySet<string> = new Set(['command', 'code']);
 const PASS: ReadonlySet<string> = new Set(['pass']);
-
-function verificationOf(envelope: unknown): Record<string, unknown> | undefined {
-  if (!isObject(envelope)) return undefined;
-  const report = envelope.evidence_report;
-  if (!isObject(report)) return undefined;
-  const v = report.verification;
-  return isObject(v) ? v : undefined;
-}
-
-/** The cited receipts: `receipt`, then each element of `receipts`, in order (receipts.md §2). */
-export function citedReceipts(envelope: unknown): CitedReceipt[] {
-  const v = verificationOf(envelope);
-  if (v === undefined) return [];
-  const out: CitedReceipt[] = [];
-  if (isReceiptId(v.receipt)) out.push({ id: v.receipt, path: RECEIPT_PATH });
-  if (Array.isArray(v.receipts)) {
-    v.receipts.forEach((id, i) => {
-      if (isReceiptId(id)) out.push({ id, path: `${VERIFICATION}.receipts[${i}]` });
-    });
-  }
-  return out;
-}
-
-function claimsCommand(v: Record<string, unknown> | undefined): boolean {
-  const t = v === undefined ? '' : foldType(v.type);
-  return t !== null && COMMAND_TYPES.has(t);
-}
 
 /** One-line details, by code (guidance only; tests assert codes and paths). */
 const DETAIL = {
-  required: () =>
-    'the dispatch requires a receipt for a command/code claim: run the check with `handoff evidence run -- CMD` ' +
-    '(or `handoff contract verify`) and cite the printed R-… id here',
   notFound: (id: string) => `receipt ${id} does not exist in the store; cite an id printed by \`handoff evidence run\``,
   foreign: (id: string, owner: string) =>
     `receipt ${id} belongs to contract ${owner}, outside this contract's chain; record your own with \`handoff evidence run\``,
@@ -100,14 +65,6 @@ const DETAIL = {
     `the work tree in ${row.cwd} changed since receipt ${row.receipt_id} was recorded; ` +
     're-run the check (`handoff contract verify`) or finalize with --allow-stale',
 };
-
-function requiredIssue(envelope: unknown, cited: CitedReceipt[], opts: ReceiptCheckOptions): ReceiptIssue[] {
-  if (!opts.requireReceipt || cited.length > 0) return [];
-  const status = isObject(envelope) && isObject(envelope.agent_status) ? envelope.agent_status : {};
-  const state = validState(status.agent_state);
-  if (state === undefined || !REQUIRING_STATES.has(state) || !claimsCommand(verificationOf(envelope))) return [];
-  return [{ code: 'RECEIPT_REQUIRED', path: RECEIPT_PATH, detail: DETAIL.required() }];
-}
 
 type Found = CitedReceipt & { row: ReceiptRow };
 
@@ -126,7 +83,7 @@ export function checkReceiptsWith(
   const issue = (code: ReceiptCheckCode, path: string, detail: string): void => {
     issues.push({ code, path, detail });
   };
-  if (opts.mode === 'gate') issues.push(...requiredIssue(envelope, cited, opts));
+  if (opts.mode === 'gate') issues.push(...requiredIssue(envelope, cited, opts.requireReceipt));
 
   // Checks 1–3: a receipt that fails one takes no part in the later checks.
   const found: Found[] = [];
@@ -155,7 +112,7 @@ export function checkReceiptsWith(
   if (opts.mode === 'finalize' && opts.allowStale !== true) {
     for (const c of remaining) if (stale(c.row)) issue('RECEIPT_STALE', c.path, DETAIL.stale(c.row));
   }
-  if (opts.mode === 'finalize') issues.push(...requiredIssue(envelope, cited, opts));
+  if (opts.mode === 'finalize') issues.push(...requiredIssue(envelope, cited, opts.requireReceipt));
   return issues;
 }
 

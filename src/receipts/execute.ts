@@ -3,14 +3,15 @@
  * run --brief/--ac`, the brief and AC) checked before anything is spawned; the run, with no lock held; the
  * fingerprint of the tree the command ran in; the receipt recorded. Capture temp files are always removed.
  */
+import { draftWorkspace } from '../drafts/meta.js';
 import { checkDeclaredAc } from '../evidence/deposit.js';
 import { briefNotFound, requireBrief } from '../evidence/brief-service.js';
-import { workspaceSlug } from '../evidence/slug.js';
 import { withReader } from '../evidence/store-access.js';
 import { EXIT, HandoffError } from '../errors.js';
 import { ensureRootFolder, rootFolder, type Env } from '../paths.js';
 import { SpillArea } from './capture.js';
 import { computeFingerprint, storeFiles } from './fingerprint.js';
+import { splitHint } from './options.js';
 import { mintReceiptId, recordReceipt, type EvidenceTarget, type Recorded } from './record.js';
 import { runChild, signalExit, type ChildRun } from './spawn.js';
 import type { ReceiptRow } from './row.js';
@@ -27,11 +28,12 @@ export interface Prepared {
 }
 
 /**
- * Step 3: the workspace must be a safe slug; with --brief/--ac the brief must exist there and declare the AC. The
- * spill folder `<root>/tmp` must not be a symlink (DATA_ROOT_UNSAFE, checked before anything is spawned).
+ * Step 3: the workspace (the contract's recorded one, else the usual resolution: always a safe slug, amendments-2.md
+ * §E2, §H11); with --brief/--ac the brief must exist there and declare the AC. The spill folder `<root>/tmp` must not
+ * be a symlink (DATA_ROOT_UNSAFE, checked before anything is spawned).
  */
-export function prepareRun(env: Env, cwd: string, workspaceFlag: string | undefined, brief?: { name: string; ac: string }): Prepared {
-  const workspace = workspaceSlug(workspaceFlag, env, cwd);
+export function prepareRun(env: Env, cwd: string, contractId: string, workspaceFlag: string | undefined, brief?: { name: string; ac: string }): Prepared {
+  const workspace = draftWorkspace(env, cwd, contractId, workspaceFlag);
   rootFolder(env, 'tmp', cwd);
   if (brief === undefined) return { workspace };
   const absent = (): EvidenceTarget => {
@@ -82,7 +84,10 @@ export async function executeAndRecord(req: ExecuteRequest): Promise<Recorded> {
   });
   try {
     if (run.captureError !== undefined) throw captureFailed(run.captureError);
-    if (run.spawnError !== undefined) req.notice(`[NOT STARTED] ${req.argv[0] ?? ''}: ${run.spawnError}`);
+    if (run.spawnError !== undefined) {
+      const hint = splitHint(req.argv, req.shell);
+      req.notice(`[NOT STARTED] ${req.argv[0] ?? ''}: ${run.spawnError}${hint === undefined ? '' : `; ${hint}`}`);
+    }
     if (run.timedOut) req.notice(`[TIMED OUT] after ${Math.round(req.timeoutMs / 1000)} s; the process group was killed`);
     const fingerprint = computeFingerprint(req.runCwd, req.env, storeFiles(req.env, req.cwd));
     return recordReceipt({

@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { FlagValues } from '../cli/command.js';
-import { usage } from '../errors.js';
+import { EXIT, HandoffError, usage } from '../errors.js';
 import { checkSlug } from '../evidence/slug.js';
 
 export const DEFAULT_TIMEOUT_SEC = 600;
@@ -23,20 +23,34 @@ export function timeoutMs(flags: FlagValues): number {
   return Number(raw) * 1000;
 }
 
+const cwdNotFound = (raw: string, why: string): HandoffError =>
+  new HandoffError('CWD_NOT_FOUND', EXIT.USAGE, `--cwd ${JSON.stringify(raw)} ${why}; nothing was run`, { cwd: raw }, 'Pass an existing directory, or leave --cwd out to run in the current one.');
+
 /** `--cwd`: an existing directory, made absolute against the caller's cwd (default: the caller's cwd). */
 export function runCwd(flags: FlagValues, cwd: string): string {
   const raw = str(flags, 'cwd');
   if (raw === undefined) return resolve(cwd);
-  if (raw === '') throw usage('--cwd must name an existing directory, not an empty string');
+  if (raw === '') throw cwdNotFound(raw, 'names no directory');
   const abs = resolve(cwd, raw);
-  let isDir: boolean;
+  let isDir: boolean | undefined;
   try {
     isDir = statSync(abs).isDirectory();
   } catch {
-    isDir = false;
+    isDir = undefined;
   }
-  if (!isDir) throw usage(`--cwd ${JSON.stringify(raw)} is not an existing directory`);
+  if (isDir === undefined) throw cwdNotFound(raw, 'does not exist');
+  if (!isDir) throw cwdNotFound(raw, 'is not a directory');
   return abs;
+}
+
+/**
+ * A command given as one argument holding a space (`-- "npm test"`) that could not be started was almost surely
+ * meant as words or as a shell string: say how to pass it (amendments-2.md §E7).
+ */
+export function splitHint(argv: readonly string[], shell: boolean): string | undefined {
+  if (shell || argv.length !== 1 || !/\s/.test(argv[0].trim())) return undefined;
+  const words = argv[0].trim().split(/\s+/).join(' ');
+  return `the command is one argument containing a space, so it ran as a program of that whole name: split it into words (-- ${words}) or pass --shell to run it with /bin/sh -c`;
 }
 
 /** `--workspace` as given (its slug check runs at step 3, with the derived workspace's). */

@@ -5,15 +5,12 @@
  */
 import type { CommandContext, CommandResult } from '../cli/command.js';
 import { EXIT } from '../errors.js';
+import { renderFields } from '../render/table.js';
 import { readReceipt } from './read.js';
 import { receiptJson, type ReceiptRow } from './row.js';
 
 /** Human form: `key: value` lines; outputs stored inline are shown as JSON strings. */
-function fields(obj: Record<string, unknown>): string {
-  return Object.entries(obj)
-    .map(([k, v]) => `${k}: ${v === null || v === undefined ? '-' : typeof v === 'string' && !k.endsWith('_text') ? v : JSON.stringify(v)}`)
-    .join('\n');
-}
+const fields = (obj: Record<string, unknown>): string => renderFields(obj, (key) => key.endsWith('_text'));
 
 export function showReceipt(ctx: CommandContext): CommandResult {
   const id = ctx.args.ID ?? '';

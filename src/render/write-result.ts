@@ -4,10 +4,14 @@
  * loading), or the validation rejection aimed at the chain tip.
  */
 import type { CommandContext, CommandResult } from '../cli/command.js';
-import { addressingFrom } from '../drafts/cli-flags.js';
+import { addressingFrom, explainFrom } from '../drafts/cli-flags.js';
 import type { JsonObject } from '../envelope/vocabulary.js';
 import type { Addressing } from '../drafts/resolve.js';
+import { foresightNotice } from '../drafts/foresight.js';
+import { addVerbChange } from '../drafts/mutate.js';
 import { notJsonNotice, parseFieldPath, parseValueArg } from '../drafts/value.js';
+import { usage } from '../errors.js';
+import { jsonTypeOf } from '../json.js';
 import { writeDraft, type WriteOutcome, type WriteRequest } from '../drafts/write.js';
 import { withAmbiguityRendering } from './ambiguity.js';
 import { adoptedNotice, canonicalizedNotice, continuationNotice, mirrorSkippedNotice, sanitizedEntry } from './notices.js';
@@ -20,25 +24,41 @@ import { validationRejection, WRITE_REJECTED } from './rejection.js';
 export function writeFieldValue(
   ctx: CommandContext,
   change: (base: JsonObject, segments: string[], value: unknown, draftId: string) => JsonObject,
+  checkValue?: (value: unknown) => void,
 ): Promise<CommandResult> {
   const addressing = addressingFrom(ctx.flags);
   const raw = ctx.args.VALUE ?? '';
   const segments = parseFieldPath(ctx.args.FIELD ?? '');
   const value = parseValueArg(raw);
+  checkValue?.(value);
   const notJson = notJsonNotice(raw);
   if (notJson !== undefined) ctx.notice(notJson);
   return writeAndRender(ctx, addressing, (base, draftId) => change(base, segments, value, draftId));
 }
 
-/** The write of `set`, `add` and `fill`: `apply` on the addressed draft, then the outcome rendered (or an ambiguity). */
+/** `add` (§12.3 as amended by §E3): `--each` needs a JSON array VALUE (USAGE, exit 2, before any file access). */
+export function writeAddValue(ctx: CommandContext): Promise<CommandResult> {
+  const each = ctx.flags.each === true;
+  const needsArray = (value: unknown): void => {
+    if (!Array.isArray(value)) {
+      throw usage(`--each needs a JSON array VALUE (got ${jsonTypeOf(value)}); each element is appended as its own entry`);
+    }
+  };
+  return writeFieldValue(ctx, addVerbChange(each), each ? needsArray : undefined);
+}
+
+/**
+ * The write of `set`, `add`, `fill` (and `patch`): `apply` on the addressed draft, then the outcome rendered (or an
+ * ambiguity). A rejection is short unless the verb was given --explain (amendments-2.md §E1).
+ */
 export function writeAndRender(ctx: CommandContext, addressing: Addressing, apply: WriteRequest['apply']): Promise<CommandResult> {
   return withAmbiguityRendering(async () => {
     const outcome = await writeDraft({ env: ctx.env, cwd: ctx.cwd, addressing, apply, notice: ctx.notice });
-    return renderWriteOutcome(outcome, ctx.notice);
+    return renderWriteOutcome(outcome, ctx.notice, explainFrom(ctx.flags));
   });
 }
 
-export function renderWriteOutcome(outcome: WriteOutcome, notice: (line: string) => void): CommandResult {
+export function renderWriteOutcome(outcome: WriteOutcome, notice: (line: string) => void, explain = false): CommandResult {
   const sanitized = outcome.sanitized.length > 0 ? { sanitized: outcome.sanitized.map(sanitizedEntry) } : {};
   if (outcome.kind === 'rejected') {
     return validationRejection({
@@ -46,6 +66,7 @@ export function renderWriteOutcome(outcome: WriteOutcome, notice: (line: string)
       verdict: outcome.verdict,
       header: WRITE_REJECTED(outcome.draftId),
       extra: sanitized,
+      explain,
     });
   }
   if (outcome.adopted) notice(adoptedNotice(outcome.draftId));
@@ -53,6 +74,7 @@ export function renderWriteOutcome(outcome: WriteOutcome, notice: (line: string)
   for (const c of outcome.canonicalized) notice(canonicalizedNotice(c));
   const skipped = mirrorSkippedNotice(outcome.draftId, outcome.mirror.outcome, outcome.mirror.message);
   if (skipped !== undefined) notice(skipped);
+  for (const w of outcome.warnings) notice(foresightNotice(w));
 
   const mirrored = outcome.mirror.outcome === 'mirrored';
   const c = outcome.continuation;
@@ -77,6 +99,7 @@ export function renderWriteOutcome(outcome: WriteOutcome, notice: (line: string)
       ? { canonicalized: outcome.canonicalized.map((ch) => ({ path: ch.path, from: ch.from, to: ch.to })) }
       : {}),
     ...sanitized,
+    ...(outcome.warnings.length > 0 ? { warnings: outcome.warnings.map((w) => ({ code: w.code, detail: w.detail })) } : {}),
   };
   return { json, text: `OK: draft ${outcome.draftId} updated and valid.` };
 }

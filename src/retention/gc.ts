@@ -5,6 +5,8 @@
  * debris of §H5: abandoned spill folders, abandoned evidence temp blobs, and unreferenced blobs older than the age
  * window (evidence-sweep.ts). Never rows or receipts. The store is read before anything is deleted, so an unreadable
  * store deletes nothing (exit 4); a data root folder that is a symlink is DATA_ROOT_UNSAFE before anything is read.
+ * A draft's birth record (`<id>.meta.json`, amendments-2.md §E2) goes with its draft; one left without a draft for
+ * over an hour is removed as `temp`.
  *
  * Scale (§H8: 100,000 drafts of which 50,000 removable in under 10 s): one directory listing and one lstat per draft;
  * the store is asked only about drafts the spent rule could remove (past the grace window, inside the age window);
@@ -13,6 +15,8 @@
 import { lstatSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { tryLockQuick } from '../drafts/lock.js';
+import { metaFile } from '../drafts/meta.js';
+import { entryExists, unlinkQuiet } from '../fs-util.js';
 import { isDraftId } from '../ids.js';
 import { draftsDir, rootFolder, storeExists, type Env } from '../paths.js';
 import { abandonedEntries, DRAFT_TEMP_RE, hoursOf, removeEntry, sweepSpills, type DebrisRemoval } from './debris.js';
@@ -126,13 +130,17 @@ export async function sweepDrafts(o: GcOptions): Promise<GcResult> {
         kept++;
         continue;
       }
-      if (!o.dryRun) unlinkSync(d.path);
+      if (!o.dryRun) {
+        unlinkSync(d.path);
+        unlinkQuiet(metaFile(o.env, d.id, o.cwd));
+      }
       removed.push({ draft_id: d.id, reason, mtime: new Date(mtimeMs).toISOString(), age_hours: hoursOf(now - mtimeMs), agent_state: state ?? null });
     } finally {
       lock.release();
     }
   }
   removed.push(...sweepDraftTemps(dir, names, now, o.dryRun));
+  removed.push(...sweepOrphanMeta(dir, names, now, o.dryRun));
 
   const debris = sweepSpills(tmpDir, now, o.dryRun);
   const evidence = await sweepEvidence({ env: o.env, cwd: o.cwd, now, maxAgeMs: ageMs, dryRun: o.dryRun });
@@ -146,6 +154,26 @@ function sweepDraftTemps(dir: string, names: string[], now: number, dryRun: bool
   for (const { path, st, match } of abandonedEntries(dir, names, DRAFT_TEMP_RE, 2, false, now)) {
     if (!removeEntry(path, false, dryRun)) continue; // removed by its writer meanwhile
     out.push({ draft_id: match[1], reason: 'temp', mtime: st.mtime.toISOString(), age_hours: hoursOf(now - st.mtimeMs), agent_state: null });
+  }
+  return out;
+}
+
+const META_RE = /^(a[0-9a-f]{16,}\.[0-9a-f]{6,})\.meta\.json$/;
+
+/**
+ * A birth record (`<id>.meta.json`, amendments-2.md §E2) whose draft is gone, older than 1 hour: the draft file is
+ * written second, so an interrupted save can leave one. Removed as `temp`.
+ */
+function sweepOrphanMeta(dir: string, names: string[], now: number, dryRun: boolean): Removal[] {
+  const out: Removal[] = [];
+  for (const name of names) {
+    const m = META_RE.exec(name);
+    if (m === null || entryExists(join(dir, `${m[1]}.json`))) continue;
+    const path = join(dir, name);
+    const mtimeMs = regularMtime(path);
+    if (mtimeMs === undefined || now - mtimeMs <= HOUR_MS) continue;
+    if (!removeEntry(path, false, dryRun)) continue; // removed meanwhile
+    out.push({ draft_id: m[1], reason: 'temp', mtime: new Date(mtimeMs).toISOString(), age_hours: hoursOf(now - mtimeMs), agent_state: null });
   }
   return out;
 }

@@ -37,6 +37,12 @@ export const findBriefIgnoringCase = (db: Db, workspace: string, name: string): 
     | BriefRow
     | undefined;
 
+/** The workspaces holding a brief of exactly this name, in order (to say where a brief is when it is not here). */
+export const workspacesWithBrief = (db: Db, name: string): string[] =>
+  (db.prepare('SELECT DISTINCT workspace FROM briefs WHERE name = ? ORDER BY workspace').all(name) as { workspace: string }[]).map(
+    (r) => r.workspace,
+  );
+
 export const findBriefById = (db: Db, id: number): BriefRow | undefined =>
   db.prepare(`SELECT ${BRIEF_COLS} FROM briefs WHERE id = ?`).get(id) as BriefRow | undefined;
 

@@ -79,3 +79,10 @@ export const captureNewRow = (
     )
     .run({ contract_id: c.contractId, agent_id: c.agentId, workspace: c.workspace, json: c.json, hid: c.harnessId, now: c.now })
     .changes === 1;
+
+/**
+ * The stop gate judged a stop of this contract (amendments-2.md §E5): the row is no longer merely running. Only
+ * gate_seen_at changes: updated_at measures the turn's own writes, which the liveness rule reads.
+ */
+export const markGateSeen = (db: Db, contractId: string, now: string): boolean =>
+  db.prepare('UPDATE handoffs SET gate_seen_at = ? WHERE contract_id = ?').run(now, contractId).changes === 1;

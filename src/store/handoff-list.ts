@@ -1,4 +1,8 @@
-/** `contract list` (store-and-finalize.md §9): every filter applied in SQL before LIMIT, newest first. */
+/**
+ * `contract list` (store-and-finalize.md §9): every filter applied in SQL before LIMIT, newest first. Running is not
+ * cut (amendments-2.md §E5): a DISPATCHED row counts as cut only once its updated_at is older than the stale cut-off
+ * or the stop gate has judged a stop of it (gate_seen_at); a captured IN_PROGRESS row is always cut.
+ */
 import { guard, hasTable, type Db } from './db.js';
 import { toHandoffRow, type HandoffRow } from './handoff-row.js';
 
@@ -11,8 +15,13 @@ export interface HandoffFilters {
   kind?: string;
   plan_task_id?: string;
   parent_handoff_id?: number;
-  /** `true`: any cut_reason; a string: that reason. */
+  /** `true`: any cut_reason; a string: that reason. Either way a DISPATCHED row must be stale or gate-seen. */
   cut?: true | string;
+  /**
+   * `--stale-after` as a time: with `cut`, a DISPATCHED row counts only once last written before it (or seen by the
+   * gate). Omitted: the cut rows as stored.
+   */
+  stale_before?: string;
   /** Compared as text: `created_at >= since`. */
   since?: string;
   /** Includes the whole given prefix: `substr(created_at, 1, length(until)) <= until`. */
@@ -32,10 +41,13 @@ export function listHandoffs(db: Db, f: HandoffFilters): HandoffRow[] {
       params[key] = f[key];
     }
   }
-  if (f.cut === true) where.push('cut_reason IS NOT NULL');
-  else if (f.cut !== undefined) {
-    where.push('cut_reason = @cut');
-    params.cut = f.cut;
+  if (f.cut !== undefined) {
+    where.push(f.cut === true ? 'cut_reason IS NOT NULL' : 'cut_reason = @cut');
+    if (f.cut !== true) params.cut = f.cut;
+    if (f.stale_before !== undefined) {
+      where.push(`(agent_state <> 'DISPATCHED' OR gate_seen_at IS NOT NULL OR updated_at < @stale_before)`);
+      params.stale_before = f.stale_before;
+    }
   }
   if (f.since !== undefined) {
     where.push('created_at >= @since');
@@ -48,4 +60,13 @@ export function listHandoffs(db: Db, f: HandoffFilters): HandoffRow[] {
   const sql = `SELECT * FROM handoffs ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
                ORDER BY created_at DESC, id DESC LIMIT @limit`;
   return guard(db, () => (db.prepare(sql).all(params) as Record<string, unknown>[]).map(toHandoffRow));
+}
+
+export type Liveness = 'running' | 'cut';
+
+/** A row's liveness: null for a closed row; a DISPATCHED row is running until stale or seen by the gate. */
+export function livenessOf(row: HandoffRow, staleBefore: string): Liveness | null {
+  if (row.cut_reason === null) return null;
+  if (row.agent_state !== 'DISPATCHED') return 'cut';
+  return (row.gate_seen_at ?? null) !== null || row.updated_at < staleBefore ? 'cut' : 'running';
 }

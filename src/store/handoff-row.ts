@@ -28,6 +28,8 @@ export interface HandoffRow {
   updated_at: string;
   /** Set once by the first finalize that stored a closing state (migration 0003); null before, and on older stores. */
   finalized_at: string | null;
+  /** When the stop gate last judged a stop of this contract (migration 0003; absent on an older store read by a probe). */
+  gate_seen_at?: string | null;
 }
 
 export { ROW_STATES, type RowState };
@@ -74,6 +76,7 @@ export function exposeHandoff(row: HandoffRow, withEnvelope = false): Record<str
     created_at: row.created_at,
     updated_at: row.updated_at,
     finalized_at: row.finalized_at ?? null,
+    gate_seen_at: row.gate_seen_at ?? null,
   };
   if (withEnvelope) out.envelope = readStoredJson(row.raw_handoff_json, jsonColumn) ?? null;
   return out;

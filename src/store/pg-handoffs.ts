@@ -91,6 +91,9 @@ export async function listHandoffs(run: Run, f: HandoffFilters): Promise<Handoff
   for (const key of EXACT) if (f[key] !== undefined) where.push(`${key} = ${param(f[key])}`);
   if (f.cut === true) where.push('cut_reason IS NOT NULL');
   else if (f.cut !== undefined) where.push(`cut_reason = ${param(f.cut)}`);
+  if (f.cut !== undefined && f.stale_before !== undefined) {
+    where.push(`(agent_state <> 'DISPATCHED' OR gate_seen_at IS NOT NULL OR updated_at < ${param(f.stale_before)})`);
+  }
   if (f.since !== undefined) where.push(`created_at >= ${param(f.since)}`);
   if (f.until !== undefined) {
     const p = param(f.until);

@@ -66,7 +66,7 @@ describe('approval request prints a ready-to-run fill line (§H1)', () => {
     expect(e.approval_request).toEqual({ exact_content: content, approval_id: ap.id });
     expect(typeof e.approval_request.exact_content).toBe('string');
     expect(run(home, ['contract', 'set', 'agent_status.agent_state', 'APPROVAL_REQUEST', '--draft-id', id]).code).toBe(0);
-    const f = runJson(home, ['contract', 'finalize', '--draft-id', id, '--workspace', 'ws']);
+    const f = runJson(home, ['contract', 'finalize', '--draft-id', id]);
     expect(f.code, f.stdout).toBe(0);
     expect(f.json.agent_state).toBe('APPROVAL_REQUEST');
     expect(snapshot(home)['pwned']).toBeUndefined();
@@ -94,7 +94,7 @@ describe('the approval is bound to its content (§H1: APPROVAL_CONTENT_MISMATCH)
     const v = runJson(home, ['contract', 'validate', '--draft-id', id]);
     expect([v.code, pairs(v.json)]).toEqual([1, [MISMATCH]]);
     const before = snapshot(home);
-    const f = runJson(home, ['contract', 'finalize', '--draft-id', id, '--workspace', 'ws']);
+    const f = runJson(home, ['contract', 'finalize', '--draft-id', id]);
     expect([f.code, pairs(f.json)]).toEqual([1, [MISMATCH]]);
     expect(snapshot(home)).toEqual(before);
 
@@ -125,7 +125,7 @@ describe('the approval is bound to its contract chain (§H1: APPROVAL_FOREIGN)',
 
     handEdited(home, mine, ap.id, 'git push origin main');
     expect(pairs(runJson(home, ['contract', 'validate', '--draft-id', mine]).json)).toEqual([FOREIGN]);
-    const f = runJson(home, ['contract', 'finalize', '--draft-id', mine, '--workspace', 'ws']);
+    const f = runJson(home, ['contract', 'finalize', '--draft-id', mine]);
     expect([f.code, pairs(f.json)]).toEqual([1, [FOREIGN]]);
     expect(rowOf(home, mine)).toBeUndefined();
     // validate --file has no citing contract: the foreign check does not apply there; the status still does.
@@ -163,7 +163,7 @@ describe('decisions after the turn (§H2)', () => {
     const ap = request(home, 'git push origin main', id);
     expect(runLine(home, ap.fill).code).toBe(0);
     expect(run(home, ['contract', 'set', 'agent_status.agent_state', 'APPROVAL_REQUEST', '--draft-id', id]).code).toBe(0);
-    expect(runJson(home, ['contract', 'finalize', '--draft-id', id, '--workspace', 'ws']).code).toBe(0);
+    expect(runJson(home, ['contract', 'finalize', '--draft-id', id]).code).toBe(0);
     return { id, approval: ap.id };
   }
 
@@ -174,7 +174,7 @@ describe('decisions after the turn (§H2)', () => {
     expect(first.finalized_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     // The same row converged to another closing state (its draft edited by hand): finalized_at stays.
     writeDraft(home, id, envelopeIn(prefix(id), 'BLOCKED'));
-    const f = runJson(home, ['contract', 'finalize', '--draft-id', id, '--workspace', 'ws']);
+    const f = runJson(home, ['contract', 'finalize', '--draft-id', id]);
     expect([f.code, f.json.created, f.json.agent_state]).toEqual([0, true, 'BLOCKED']);
     expect(rowOf(home, id)!.finalized_at).toBe(first.finalized_at);
   });
@@ -212,7 +212,7 @@ describe('decisions after the turn (§H2)', () => {
     expect(run(home, ['contract', 'set', 'agent_status.agent_state', 'APPROVAL_REQUEST', '--draft-id', id]).code).toBe(0);
     decide(home, ap.id, 'approved');
     const before = snapshot(home);
-    const f = runJson(home, ['contract', 'finalize', '--draft-id', id, '--workspace', 'ws']);
+    const f = runJson(home, ['contract', 'finalize', '--draft-id', id]);
     expect([f.code, pairs(f.json)]).toEqual([1, [NOT_PENDING]]);
     expect(snapshot(home)).toEqual(before);
   });

@@ -97,18 +97,19 @@ describe('brief add', () => {
       expect(state(home).tree).toEqual({});
     });
 
-    it('row 3: --workspace ../x, $HANDOFF_WORKSPACE "a b", and a derived workspace "My Project" -> UNSAFE_SLUG with the hint', () => {
+    it('row 3: --workspace ../x and $HANDOFF_WORKSPACE "a b" -> UNSAFE_SLUG with the hint; a derived "My Project" is made into My-Project (amendments-2 §H11)', () => {
       const home = tempHome();
-      expectRefusal(run(home, ['brief', 'add', 'pay', '--workspace', '../x', '--json']), 'UNSAFE_SLUG', 2);
-      expectRefusal(run(home, ['brief', 'add', 'pay', '--json'], { env: { HANDOFF_WORKSPACE: 'a b' } }), 'UNSAFE_SLUG', 2);
-      const project = join(home, 'My Project');
-      mkdirSync(project);
       const before = state(home);
-      const r = run(home, ['brief', 'add', 'pay', '--json'], { cwd: project });
+      const r = run(home, ['brief', 'add', 'pay', '--workspace', '../x', '--json']);
       expectRefusal(r, 'UNSAFE_SLUG', 2);
       expect(r.json.error).toContain('--workspace');
-      expectHumanRefusal(run(home, ['brief', 'add', 'pay'], { cwd: project }), 2);
+      expectRefusal(run(home, ['brief', 'add', 'pay', '--json'], { env: { HANDOFF_WORKSPACE: 'a b' } }), 'UNSAFE_SLUG', 2);
+      expectHumanRefusal(run(home, ['brief', 'add', 'pay', '--workspace', '../x']), 2);
       expect(state(home)).toEqual(before);
+      const project = join(home, 'My Project');
+      mkdirSync(project);
+      const derived = run(home, ['brief', 'add', 'pay', '--json'], { cwd: project });
+      expect(derived.json.brief.workspace).toBe('My-Project');
       const ok = run(home, ['brief', 'add', 'pay', '--json'], { cwd: join(home, 'My Project'), env: { HANDOFF_WORKSPACE: 'my-project' } });
       expect(ok.json.brief.workspace).toBe('my-project');
     });

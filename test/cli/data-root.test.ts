@@ -85,7 +85,7 @@ describe("the data root's own folders must be real folders (§H10)", () => {
     symlinkSync(target, join(home, 'tmp'));
     const marker = join(home, 'ran');
     const before = { home: snapshot(home), target: snapshot(target) };
-    const r = run(home, ['evidence', 'run', '--json', '--draft-id', id, '--workspace', 'ws', '--', 'touch', marker]);
+    const r = run(home, ['evidence', 'run', '--json', '--draft-id', id, '--', 'touch', marker]);
     expectCleanFailure(r, 4, 'DATA_ROOT_UNSAFE');
     expect({ home: snapshot(home), target: snapshot(target) }).toEqual(before);
   });

@@ -127,7 +127,9 @@ describe('contract dispatch: what it creates', () => {
 describe('contract dispatch: refusals write nothing', () => {
   const refuse = (home: string, args: string[], code: string, exit: number): void => {
     const before = snapshot(home);
-    const r = run(home, ['contract', 'dispatch', ...WS, ...args, '--json']);
+    // A case that names its own --workspace gets no second one (a flag given twice is USAGE).
+    const ws = args.includes('--workspace') ? [] : WS;
+    const r = run(home, ['contract', 'dispatch', ...ws, ...args, '--json']);
     expect(r.code, r.stdout + r.stderr).toBe(exit);
     expect(r.json?.code).toBe(code);
     expect(snapshot(home)).toEqual(before);
@@ -147,7 +149,7 @@ describe('contract dispatch: refusals write nothing', () => {
     ['blank acceptance', ['--goal', 'g', '--acceptance', ' '], 'USAGE'],
     ['bad agent id', ['--goal', 'g', '--agent-id', 'A0123'], 'INVALID_AGENT_ID'],
     ['bad harness id', ['--goal', 'g', '--harness-id', '-x'], 'USAGE'],
-    ['blank workspace', ['--goal', 'g', '--workspace', ' '], 'USAGE'],
+    ['blank workspace', ['--goal', 'g', '--workspace', ' '], 'UNSAFE_SLUG'],
     ['verifier without parent', ['--goal', 'g', '--kind', 'verifier'], 'VERIFIER_REQUIRES_PARENT'],
     ['bound verifier', ['--goal', 'g', '--kind', 'verifier', '--parent-handoff-id', '1', '--plan-task-id', 'T'], 'VERIFIER_PLAN_BOUND'],
     ['task_execution without plan task', ['--goal', 'g', '--kind', 'task_execution'], 'TASK_EXECUTION_REQUIRES_PLAN_TASK'],

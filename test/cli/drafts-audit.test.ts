@@ -25,6 +25,6 @@ describe('draft files (mutation audit)', () => {
     expect(readFileSync(oldLink, 'utf8')).toBe(oldText);
     expect(readDraftJson(home, id).report_prose).toBe('rewritten');
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(readdirSync(draftsDirOf(home))).toEqual([`${id}.json`]);
+    expect(readdirSync(draftsDirOf(home)).sort()).toEqual([`${id}.json`, `${id}.meta.json`]);
   });
 });

@@ -22,7 +22,7 @@ describe('concurrent writers', () => {
     expect(results.map((r) => r.code)).toEqual(values.map(() => 0));
     const list = readDraftJson(home, id).evidence_report.commands_run as string[];
     expect([...list].sort()).toEqual([...values].sort());
-    expect(readdirSync(join(home, 'drafts'))).toEqual([`${id}.json`]);
+    expect(readdirSync(join(home, 'drafts')).sort()).toEqual([`${id}.json`, `${id}.meta.json`]);
   });
 
   it('two concurrent fills on disjoint fields both land', async () => {
@@ -108,8 +108,8 @@ describe('crash safety', () => {
     expect(new Set(others).size).toBe(others.length);
     expect(readDraftJson(home, id).report_prose).toBe('p'.repeat(60_000));
     expect(existsSync(join(home, 'drafts', `${id}.lock`))).toBe(false);
-    // Stray temp files may remain (ignored by every verb, collected by gc); nothing else does.
-    const leftovers = readdirSync(join(home, 'drafts')).filter((n) => n !== `${id}.json`);
+    // Stray temp files may remain (ignored by every verb, collected by gc); nothing else does but the birth record.
+    const leftovers = readdirSync(join(home, 'drafts')).filter((n) => n !== `${id}.json` && n !== `${id}.meta.json`);
     for (const n of leftovers) expect(n).toMatch(/^\..*\.tmp$/);
     expect(run(home, ['contract', 'validate', '--draft-id', id]).code).toBe(0);
   }, 300_000);

@@ -13,7 +13,7 @@ describe('contract init (§16)', () => {
     const r = run(home, ['contract', 'init', '--json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    expect(Object.keys(r.json)).toEqual(['status', 'draft_id', 'agent_id', 'agent_id_minted']);
+    expect(Object.keys(r.json)).toEqual(['status', 'draft_id', 'agent_id', 'agent_id_minted', 'workspace']);
     expect(r.json.status).toBe('ok');
     expect(r.json.draft_id).toMatch(DRAFT_RE);
     expect(r.json.draft_id.split('.')[0]).toBe(r.json.agent_id);
@@ -52,7 +52,7 @@ describe('contract init (§16)', () => {
     const a = run(home, ['contract', 'init', '--agent-id', agent, '--json']).json;
     expect([a.agent_id, a.agent_id_minted, a.draft_id.startsWith(`${agent}.`)]).toEqual([agent, false, true]);
     const d = run(home, ['contract', 'init', '--draft-id', `${agent}.abcdef`, '--json']).json;
-    expect(d).toEqual({ status: 'ok', draft_id: `${agent}.abcdef`, agent_id: agent, agent_id_minted: false });
+    expect(d).toEqual({ status: 'ok', draft_id: `${agent}.abcdef`, agent_id: agent, agent_id_minted: false, workspace: expect.any(String) });
     expect(readDraftJson(home, `${agent}.abcdef`).agent_status.agent_id).toBe(agent);
     const both = run(home, ['contract', 'init', '--draft-id', `${agent}.abcdee`, '--agent-id', agent, '--json']);
     expect(both.code).toBe(0);

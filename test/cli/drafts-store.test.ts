@@ -94,7 +94,7 @@ describe('continuation after a close (§9.3)', () => {
     const home = tempHome();
     const id = initDraft(home);
     for (const args of completeWrites(id)) expect(run(home, args).code).toBe(0);
-    const f = run(home, ['contract', 'finalize', '--draft-id', id, '--workspace', 'ws', '--json']);
+    const f = run(home, ['contract', 'finalize', '--draft-id', id, '--json']);
     expect(f.json.agent_state).toBe('COMPLETE');
     const closedBytes = readFileSync(draftPathOf(home, id), 'utf8');
     const closedRow = rowOf(home, id);
@@ -201,7 +201,7 @@ describe('bindings and the cross-check', () => {
   it('an approval id that is not pending is rejected at every write and by validate', () => {
     const home = tempHome();
     const { id } = dispatch(home);
-    const r = runUnchanged(home, ['contract', 'set', 'approval_request.approval_id', 'P-nope', '--draft-id', id, '--json']);
+    const r = runUnchanged(home, ['contract', 'set', 'approval_request.approval_id', 'P-nope', '--draft-id', id, '--json', '--explain']);
     expect([r.code, r.json.codes]).toEqual([1, ['APPROVAL_ID_NOT_PENDING']]);
     expect(r.json.repair).toMatch(/pending/);
     const file = join(home, 'env.json');

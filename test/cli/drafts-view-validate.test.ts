@@ -60,7 +60,8 @@ describe('contract validate (§15)', () => {
     expect(bad.stderr).toMatch(/^Rejected: draft .* failed validation\.\n {2}COMPLETE_SHAPE \[agent_status\.next_action\]: /);
     const j = runUnchanged(home, ['contract', 'validate', '--draft-id', id, '--json']);
     expect(j.json).toMatchObject({ status: 'rejected', draft_id: id, codes: ['COMPLETE_SHAPE', 'VERIFICATION_RESULT'] });
-    expect(typeof j.json.repair).toBe('string');
+    expect(j.json.repair).toBeUndefined();
+    expect(typeof runUnchanged(home, ['contract', 'validate', '--draft-id', id, '--json', '--explain']).json.repair).toBe('string');
   });
 
   it('never canonicalizes: a lower-case state is judged and left as written', () => {

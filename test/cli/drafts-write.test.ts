@@ -64,10 +64,10 @@ describe('write output (§10)', () => {
     expect(lines[0]).toMatch(/^Rejected: .*failed validation.*nothing was written/);
     expect(lines[1]).toMatch(/^ {2}COMPLETE_SHAPE \[agent_status\.next_action\]: /);
     expect(lines[2]).toMatch(/^ {2}VERIFICATION_RESULT \[evidence_report\.verification\]: /);
-    expect(lines[3]).toBe('');
-    expect(h.stderr).toContain('build order');
+    expect(lines[3]).toContain('--explain');
+    expect(runUnchanged(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id, '--explain']).stderr).toContain('build order');
     const j = runUnchanged(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id, '--json']);
-    expect(Object.keys(j.json)).toEqual(['status', 'draft_id', 'codes', 'errors', 'repair']);
+    expect(Object.keys(j.json)).toEqual(['status', 'draft_id', 'codes', 'errors']);
     expect(j.json.errors.map((e: any) => [e.code, e.path])).toEqual([
       ['COMPLETE_SHAPE', 'agent_status.next_action'],
       ['VERIFICATION_RESULT', 'evidence_report.verification'],

@@ -126,13 +126,15 @@ describe('evidence add: refusals write nothing', () => {
     refuse(withBrief(), ['--brief', brief, '--ac', 'AC-1', '--type', 'text', '--text', 'x', ...W], 'UNSAFE_SLUG', 2);
   });
 
-  it('row 3: --workspace ../x and a derived "My Project" folder -> UNSAFE_SLUG', () => {
+  it('row 3: --workspace ../x -> UNSAFE_SLUG; a derived "My Project" folder is made into the slug My-Project (amendments-2 §H11)', () => {
     const home = withBrief();
     refuse(home, [...base, '--workspace', '../x', '--json'], 'UNSAFE_SLUG', 2);
     const project = join(home, 'My Project');
     mkdirSync(project);
-    refuse(home, [...base, '--json'], 'UNSAFE_SLUG', 2, { cwd: project });
-    expectHumanRefusal(run(home, ['evidence', 'add', ...base], { cwd: project }), 2);
+    refuse(home, [...base, '--json'], 'BRIEF_NOT_FOUND', 3, { cwd: project });
+    const r = run(home, ['evidence', 'add', ...base, '--json'], { cwd: project });
+    expect(r.json.workspace).toBe('My-Project');
+    expectHumanRefusal(run(home, ['evidence', 'add', ...base], { cwd: project }), 3);
   });
 
   it('row 4: <root>/evidence/ws -> a folder elsewhere: EVIDENCE_PATH_ESCAPE, nothing written outside or inside', () => {

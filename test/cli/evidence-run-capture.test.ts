@@ -48,7 +48,7 @@ describe('evidence run spills under the data root (§H4)', () => {
   it('TMPDIR=/nonexistent: the run is recorded in full, its spill folder under <root>/tmp is removed', () => {
     const home = tempHome();
     const id = initDraft(home);
-    const r = run(home, ['evidence', 'run', '--json', '--draft-id', id, '--workspace', 'ws', '--shell', '--', 'head -c 10000 /dev/zero; echo'], {
+    const r = run(home, ['evidence', 'run', '--json', '--draft-id', id, '--shell', '--', 'head -c 10000 /dev/zero; echo'], {
       env: { TMPDIR: '/nonexistent' },
     });
     expect(r.code, r.stderr).toBe(0);
@@ -66,7 +66,7 @@ describe('a capture that fails stops the child and records nothing (§H4)', () =
     const id = initDraft(home);
     const draftBefore = readFileSync(join(home, 'drafts', `${id}.json`), 'utf8');
     const pidFile = join(home, 'pids');
-    const r = runUnder(home, 'ulimit -f 4', ['evidence', 'run', '--json', '--draft-id', id, '--workspace', 'ws', '--timeout', '600', '--shell', '--', noisy(pidFile, 200_000)]);
+    const r = runUnder(home, 'ulimit -f 4', ['evidence', 'run', '--json', '--draft-id', id, '--timeout', '600', '--shell', '--', noisy(pidFile, 200_000)]);
     expect([r.code, r.json?.code], r.stdout + r.stderr).toEqual([4, 'RECEIPT_CAPTURE_FAILED']);
     expect(r.json.status).toBe('error');
     expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -85,7 +85,7 @@ describe('a capture that fails stops the child and records nothing (§H4)', () =
     mkdirSync(join(home, 'tmp'));
     const pidFile = join(home, 'pids');
     const tmp = join(home, 'tmp');
-    const r = runUnder(home, `mount --bind ${tmp} ${tmp} && mount -o remount,bind,ro ${tmp}`, ['evidence', 'run', '--draft-id', id, '--workspace', 'ws', '--shell', '--', noisy(pidFile, 50_000)], true);
+    const r = runUnder(home, `mount --bind ${tmp} ${tmp} && mount -o remount,bind,ro ${tmp}`, ['evidence', 'run', '--draft-id', id, '--shell', '--', noisy(pidFile, 50_000)], true);
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toMatch(/^Error: .*RECEIPT_CAPTURE_FAILED\]\n$/m);
     expect(r.stderr).not.toMatch(/\n\s+at /);

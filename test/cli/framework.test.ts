@@ -18,7 +18,7 @@ describe('the error model of the CLI framework', () => {
     const r = run(tempHome(), ['contract', 'set', 'work_phase']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('Error: missing argument VALUE. Usage: handoff contract set FIELD VALUE [--draft-id ID] [--agent-id ID] [--json] [USAGE]\n');
+    expect(r.stderr).toBe('Error: missing argument VALUE. Usage: handoff contract set FIELD VALUE [--draft-id ID] [--agent-id ID] [--explain] [--json] [USAGE]\n');
   });
 
   it('a message that quotes multi-line input stays on one line', () => {

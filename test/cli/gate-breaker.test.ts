@@ -1,25 +1,27 @@
 /** The rejection circuit breaker (dispatch-and-gate.md §4.6) through the built binary. */
 import { describe, expect, it } from 'vitest';
-import { tempHome } from '../helpers/cli.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO, tempHome } from '../helpers/cli.js';
 import { dispatch, finalizeAs, gate, rejections, stopInput, subagentStop } from '../gate/helpers.js';
 
 describe('circuit breaker', () => {
-  it('default 3: two blocks, the third trips (exit 0, systemMessage); sticky; an accepted stop resets', () => {
+  it('default 3: "block 1 of 2", "block 2 of 2", then the third trips (exit 0, systemMessage); sticky; an accepted stop resets', () => {
     const home = tempHome();
     const d = dispatch(home, ['--goal', 'g', '--harness-id', 'sub-b']);
     const input = subagentStop({ session: 's-b', agentId: 'sub-b', agentType: 'implementer', extra: { stop_reason: 'end_turn' } });
 
     const first = gate(home, [], input);
     expect(first.code).toBe(2);
-    expect(first.stderr).toMatch(/\nAttempt 1 of 3\. After 2 blocks .*\n$/);
+    expect(first.stderr).toMatch(/\nThis is block 1 of 2: after block 2 of 2 the next rejected stop .*\n$/);
     const second = gate(home, [], input);
     expect(second.code).toBe(2);
-    expect(second.stderr).toMatch(/\nAttempt 2 of 3\. .*Previous attempt: ROW_NOT_FINALIZED\.\n$/);
+    expect(second.stderr).toMatch(/\nThis is block 2 of 2: .*Previous block: ROW_NOT_FINALIZED\.\n$/);
 
     const trip = gate(home, [], input);
     expect([trip.code, trip.stderr]).toEqual([0, '']);
     expect(JSON.parse(trip.stdout)).toEqual({
-      systemMessage: `handoff: contract gate gave up after 3 rejections; implementer sub-b closed DEGRADED; contract ${d.contract_id} is NOT complete (last: ROW_NOT_FINALIZED).`,
+      systemMessage: `handoff: contract gate gave up after block 2 of 2; implementer sub-b closed DEGRADED; contract ${d.contract_id} is NOT complete (last: ROW_NOT_FINALIZED).`,
     });
     expect(rejections(home)).toMatchObject([{ key: 'subagent:s-b:sub-b', attempts: 3, tripped: 1, last_codes_json: '["ROW_NOT_FINALIZED"]', contract_id: d.contract_id }]);
 
@@ -27,7 +29,7 @@ describe('circuit breaker', () => {
     expect(sticky.code).toBe(0);
     expect(sticky.stderr).toBe('');
     expect(sticky.json).toMatchObject({ decision: 'block', exit: 0, tripped: true, attempt: 3, codes: ['ROW_NOT_FINALIZED', 'CONTRACT_REJECTION_LIMIT'] });
-    expect(sticky.json.systemMessage).toContain('gave up after 3 rejections');
+    expect(sticky.json.systemMessage).toContain('gave up after block 2 of 2;');
     expect(rejections(home)[0]).toMatchObject({ attempts: 3, tripped: 1 });
 
     // A tripped turn is never made to look complete.
@@ -55,6 +57,28 @@ describe('circuit breaker', () => {
     expect(r.code).toBe(0);
     expect(r.json).toMatchObject({ decision: 'block', exit: 0, tripped: true, attempt: 1, max_rejections: 1, codes: ['ROW_NOT_FOUND', 'CONTRACT_REJECTION_LIMIT'] });
     expect(r.json.systemMessage).toContain('contract none is NOT complete (last: ROW_NOT_FOUND)');
+    expect(r.json.systemMessage).toContain('gave up without blocking (--max-rejections 1 allows no block)');
+  });
+
+  it('counts blocks against the blocks the limit allows, the same in the reason and the trip (--max-rejections 4)', () => {
+    const home = tempHome();
+    const input = stopInput({ session: 's-4', extra: { stop_reason: 'end_turn' } });
+    for (const n of [1, 2, 3]) {
+      const r = gate(home, ['--max-rejections', '4', '--json'], input);
+      expect(r.code).toBe(2);
+      expect(r.json.reason).toContain(`This is block ${n} of 3: after block 3 of 3 `);
+      expect(r.stderr).toContain(`This is block ${n} of 3:`);
+    }
+    const trip = gate(home, ['--max-rejections', '4', '--json'], input);
+    expect(trip.code).toBe(0);
+    expect(trip.json.systemMessage).toMatch(/^handoff: contract gate gave up after block 3 of 3; /);
+  });
+
+  it('docs/hooks.md uses the same wording', () => {
+    const doc = readFileSync(join(REPO, 'docs', 'hooks.md'), 'utf8');
+    expect(doc).toContain('block 1 of 2');
+    expect(doc).toContain('block 2 of 2');
+    expect(doc).not.toMatch(/Attempt n of m/);
   });
 
   it('keys are per turn: two agents of one type and one session count separately', () => {

@@ -167,7 +167,8 @@ describe('decision table', () => {
     const r = j(home, ['--draft-id', id, '--workspace', 'captured-ws']);
     expect(r.json).toMatchObject({ decision: 'block', source: 'row_unfinalized', handoff_id: null, agent_state: null, captured: true });
     expect(r.stderr).toContain('no row (only a draft)');
-    expect(row(home, id)).toMatchObject({ agent_state: 'IN_PROGRESS', cut_reason: 'backstop_capture', workspace: 'captured-ws', agent_id: id.split('.')[0] });
+    // The draft's recorded workspace wins over the gate's --workspace (amendments-2.md §E2).
+    expect(row(home, id)).toMatchObject({ agent_state: 'IN_PROGRESS', cut_reason: 'backstop_capture', workspace: init.json.workspace, agent_id: id.split('.')[0] });
   });
 
   it('rows 7 and 8: no contract at all', () => {

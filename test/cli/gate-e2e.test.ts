@@ -34,7 +34,7 @@ describe('dispatch -> prompt -> gate -> finalize -> verifier', () => {
     expect(blocked.stdout).toBe('');
     expect(blocked.stderr).toMatch(/^\[CONTRACT REJECTED\] contract .* was never finalized \(ROW_NOT_FINALIZED\)\n/);
     expect(blocked.stderr).toContain(`handoff contract finalize --draft-id ${contractId}`);
-    expect(blocked.stderr).toContain('Attempt 1 of 3.');
+    expect(blocked.stderr).toContain('This is block 1 of 2:');
     expect(row(home, contractId)).toMatchObject({ agent_state: 'IN_PROGRESS', cut_reason: 'backstop_capture', harness_id: 'a1b2c3' });
 
     // 4. The agent writes its evidence and tries to self-complete: refused (blind verification).

@@ -96,7 +96,7 @@ describe('fail open: the store', () => {
       expect(r.json.counter_error).toBeUndefined();
       expect(readdirSync(join(home, 'gate'))).toHaveLength(1);
       expect(r.stderr).toContain('could not be captured');
-      expect(r.stderr).toContain('Attempt 1 of 3');
+      expect(r.stderr).toContain('This is block 1 of 2');
     } finally {
       holder.kill();
     }

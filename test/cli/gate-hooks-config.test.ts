@@ -64,7 +64,7 @@ describe('docs/examples/claude-settings.json', () => {
     expect(blocked.code).toBe(2);
     expect(blocked.stdout).toBe('');
     expect(blocked.stderr).toMatch(/^\[CONTRACT REJECTED\] .*\(ROW_NOT_FINALIZED\)\n/);
-    expect(blocked.stderr).toContain('Attempt 1 of 3.');
+    expect(blocked.stderr).toContain('This is block 1 of 2:');
 
     finalizeAs(home, id, 'BLOCKED', { failure_report: null });
     expect(runHook(home, command, input)).toEqual({ code: 0, stdout: '', stderr: '' });
@@ -129,7 +129,7 @@ describe('docs/examples/claude-settings-strict.json (amendments-2.md §H3)', () 
     const first = runHook(home, commandOf('SubagentStop', strict), input);
     expect(first.code).toBe(2);
     expect(first.stderr).toMatch(/^\[CONTRACT REJECTED\] .*\(STORE_UNREADABLE\)/);
-    expect(first.stderr).toContain('Attempt 1 of 3.');
+    expect(first.stderr).toContain('This is block 1 of 2:');
     expect(runHook(home, commandOf('SubagentStop', strict), input).code).toBe(2);
     const third = runHook(home, commandOf('SubagentStop', strict), input);
     expect(third.code).toBe(0);

@@ -66,7 +66,7 @@ describe('--on-store-error block (§H3)', () => {
     expect(third.json.systemMessage).toMatch(/STORE_UNREADABLE/);
     const human = gate(home, STRICT, input);
     expect(human.code).toBe(0);
-    expect(JSON.parse(human.stdout).systemMessage).toMatch(/gave up after 3 rejections.*STORE_UNREADABLE/);
+    expect(JSON.parse(human.stdout).systemMessage).toMatch(/gave up after block 2 of 2.*STORE_UNREADABLE/);
   });
 
   it('a data-root condition (symlinked drafts/) blocks under block and fails open by default', () => {

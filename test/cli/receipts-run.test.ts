@@ -163,7 +163,7 @@ describe('evidence run: refusals before anything runs write nothing and spawn no
     ['--timeout 0', ['evidence', 'run', '--timeout', '0', '--', 'true'], 'USAGE'],
     ['--timeout 86401', ['evidence', 'run', '--timeout', '86401', '--', 'true'], 'USAGE'],
     ['--timeout 1.5', ['evidence', 'run', '--timeout', '1.5', '--', 'true'], 'USAGE'],
-    ['--cwd missing', ['evidence', 'run', '--cwd', '/nonexistent/dir', '--', 'true'], 'USAGE'],
+    ['--cwd missing', ['evidence', 'run', '--cwd', '/nonexistent/dir', '--', 'true'], 'CWD_NOT_FOUND'],
     ['bad --draft-id', ['evidence', 'run', '--draft-id', 'x', '--', 'true'], 'INVALID_DRAFT_ID'],
     ['unsafe --ac', ['evidence', 'run', '--brief', 'b', '--ac', '../x', '--', 'true'], 'UNSAFE_SLUG'],
   ])('%s → exit 2 %s', (_name, args, code) => {

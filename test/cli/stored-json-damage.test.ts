@@ -28,7 +28,7 @@ describe('damaged stored JSON', () => {
 
       const second = gate(home, [], input);
       expect(second.code).toBe(2);
-      expect(second.stderr).toMatch(/\nAttempt 2 of 3\. /);
+      expect(second.stderr).toMatch(/\nThis is block 2 of 2: /);
       expect(second.stderr).not.toMatch(/Previous attempt/);
       expect(second.stderr).not.toMatch(/\n\s+at /);
       expect(rejections(home)).toMatchObject([{ attempts: 2, tripped: 0, last_codes_json: '["ROW_NOT_FINALIZED"]' }]);

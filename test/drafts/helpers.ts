@@ -56,7 +56,7 @@ export const completeWrites = (id: string): string[][] => [
 export function closeDraft(home: string, id: string, state = 'BLOCKED'): void {
   const s = run(home, ['contract', 'set', 'agent_status.agent_state', state, '--draft-id', id]);
   expect(s.code, s.stderr).toBe(0);
-  const f = run(home, ['contract', 'finalize', '--draft-id', id, '--workspace', 'ws', '--json']);
+  const f = run(home, ['contract', 'finalize', '--draft-id', id, '--json']);
   expect(f.code, f.stdout + f.stderr).toBe(0);
 }
 

@@ -36,6 +36,7 @@ function session(parentState: string, continued: boolean): { session: StoreSessi
       row: (id) => (id === PARENT ? parent : continued && id === LINK ? link : undefined),
       chainFrom: (r) => (r.id === 1 && continued ? [parent, link] : [r]),
       chainIds: () => (continued ? [PARENT, LINK] : [PARENT]),
+      planTaskBinding: () => null,
       spent: () => new Set(),
       lookupApproval: () => () => ({ found: false }),
       insertContinuation: () => {

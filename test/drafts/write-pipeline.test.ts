@@ -35,6 +35,7 @@ function racingStore(racesLeft: number): { session: StoreSession; inserts: numbe
     row: (id) => (id === PARENT ? parent : state.raced && id === LINK ? link : undefined),
     chainFrom: (r) => (r.id === 1 && state.raced ? [parent, link] : [r]),
     chainIds: () => (state.raced ? [PARENT, LINK] : [PARENT]),
+    planTaskBinding: () => null,
     spent: () => new Set(),
     lookupApproval: () => () => ({ found: false }),
     insertContinuation: () => {
@@ -95,7 +96,7 @@ describe('continuation race (§9.4)', () => {
 });
 
 describe('success rendering (§10)', () => {
-  const base = { kind: 'ok' as const, draftId: LINK, adopted: false, canonicalized: [], sanitized: [] };
+  const base = { kind: 'ok' as const, draftId: LINK, adopted: false, canonicalized: [], sanitized: [], warnings: [] };
 
   it.each([
     ['closed', /^\[MIRROR SKIPPED: closed\] .*again.*continuation/],

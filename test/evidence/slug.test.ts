@@ -34,10 +34,10 @@ describe('safe slug (evidence.md §1.1)', () => {
     expect({ code: err?.code, exit: err?.exit }).toEqual({ code: 'UNSAFE_SLUG', exit: 2 });
     expect(err?.message).toContain('--ac');
   });
-  it('workspace: flag, then $HANDOFF_WORKSPACE, then the folder name, each checked as is', () => {
+  it('workspace: flag, then $HANDOFF_WORKSPACE (each checked as is), then the folder name made into a slug', () => {
     expect(workspaceSlug('ws', {}, '/tmp')).toBe('ws');
     expect(workspaceSlug(undefined, { HANDOFF_WORKSPACE: 'env-ws' }, '/tmp')).toBe('env-ws');
-    expect(codeOf(() => workspaceSlug(undefined, {}, '/tmp/My Project'))).toBe('UNSAFE_SLUG');
+    expect(workspaceSlug(undefined, {}, '/tmp/My Project')).toBe('My-Project');
     expect(codeOf(() => workspaceSlug('../x', {}, '/tmp'))).toBe('UNSAFE_SLUG');
     expect(codeOf(() => workspaceSlug(undefined, { HANDOFF_WORKSPACE: 'a b' }, '/tmp'))).toBe('UNSAFE_SLUG');
   });

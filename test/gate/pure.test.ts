@@ -194,7 +194,7 @@ describe('reason texts', () => {
     expect(lines[0]).toMatch(/^\[CONTRACT REJECTED\] /);
     expect(text).toContain('handoff contract finalize --draft-id a0123456789abcdef.0123456789ab');
     for (const s of ['COMPLETE', 'NEEDS_VERIFICATION', 'BLOCKED', 'NEEDS_INPUT', 'APPROVAL_REQUEST']) expect(text).toContain(s);
-    expect(lines[lines.length - 1]).toMatch(/^Attempt 2 of 3\. After 2 blocks .*Previous attempt: ROW_NOT_FINALIZED\.$/);
+    expect(lines[lines.length - 1]).toMatch(/^This is block 2 of 2: after block 2 of 2 .*Previous block: ROW_NOT_FINALIZED\.$/);
   });
 
   it('says when there is no ceiling, and when the counter is unavailable', () => {
@@ -215,8 +215,9 @@ describe('reason texts', () => {
   it('systemMessage texts name the contract or say none was found', () => {
     expect(excusedMessage('max_tokens', undefined, '')).toBe('handoff: turn cut by the harness (max_tokens); no contract was found for this turn.');
     expect(excusedMessage('tool_use', 'c1', 'captured as IN_PROGRESS')).toContain('contract c1 is not complete (captured as IN_PROGRESS)');
-    expect(tripMessage(3, 'implementer a', undefined, ['ROW_NOT_FOUND'])).toBe(
-      'handoff: contract gate gave up after 3 rejections; implementer a closed DEGRADED; contract none is NOT complete (last: ROW_NOT_FOUND).',
+    expect(tripMessage(3, 3, 'implementer a', undefined, ['ROW_NOT_FOUND'])).toBe(
+      'handoff: contract gate gave up after block 2 of 2; implementer a closed DEGRADED; contract none is NOT complete (last: ROW_NOT_FOUND).',
     );
+    expect(tripMessage(1, 1, 'implementer a', 'c1', ['ROW_NOT_FINALIZED'])).toMatch(/^handoff: contract gate gave up without blocking \(--max-rejections 1 allows no block\); /);
   });
 });

@@ -26,14 +26,8 @@ export default class BriefShow extends HandoffCommand {
     const name = checkSlug(ctx.args.NAME ?? '', 'brief name');
     const workspace = workspaceSlug(str(ctx.flags.workspace), ctx.env, ctx.cwd);
     const { showBrief } = await import('../../evidence/brief-service.js');
+    const { briefText } = await import('../../evidence/format.js');
     const r = showBrief(ctx.env, ctx.cwd, workspace, name);
-    const b = r.brief;
-    const lines = [`Brief ${b.name} (id=${b.id}, workspace=${b.workspace}, created ${b.created_at})`];
-    if (b.title !== null) lines.push(`Title: ${b.title}`);
-    if (b.objective !== null) lines.push(`Objective: ${b.objective}`);
-    if (r.acceptance_criteria.length === 0) lines.push('No acceptance criteria: evidence is accepted under any ac id.');
-    for (const a of r.acceptance_criteria) lines.push(`  ${a.position}. ${a.ac_id} [${a.evidence_count} evidence] ${a.description}`);
-    for (const u of r.undeclared_ac_evidence) lines.push(`  (undeclared) ${u.ac_id} [${u.evidence_count} evidence]`);
-    return { json: { status: 'ok', ...r }, text: lines.join('\n') };
+    return { json: { status: 'ok', ...r }, text: briefText(r) };
   }
 }

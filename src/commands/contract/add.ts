@@ -1,20 +1,23 @@
 import * as Args from '@oclif/core/args';
+import * as Flags from '@oclif/core/flags';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
-import { ADDRESSING_FLAGS, JSON_FLAG } from '../../cli/flags.js';
-import { addToList } from '../../drafts/mutate.js';
-import { writeFieldValue } from '../../render/write-result.js';
+import { ADDRESSING_FLAGS, EXPLAIN_FLAG, JSON_FLAG } from '../../cli/flags.js';
+import { writeAddValue } from '../../render/write-result.js';
 
 export default class ContractAdd extends HandoffCommand {
   static override summary = 'Append one entry to a list of the draft';
-  static override usage = 'contract add FIELD VALUE [--draft-id ID] [--agent-id ID] [--json]';
+  static override usage = 'contract add FIELD VALUE [--each] [--draft-id ID] [--agent-id ID] [--explain] [--json]';
   static override description = [
-    'Extends the list at FIELD by one entry: an absent or null value becomes [VALUE]; an array VALUE is appended as',
-    'one nested entry; any other existing value is refused (NOT_A_LIST). VALUE is parsed as for `set`. The whole',
-    'envelope is validated; a rejected write stores nothing.',
+    'Extends the list at FIELD by one entry: an absent or null value becomes [VALUE]; any other existing value is',
+    'refused (NOT_A_LIST). A JSON array VALUE is refused (ADD_LIST_VALUE): pass --each to append each of its elements',
+    'as its own entry, in order. VALUE is parsed as for `set`. The whole envelope is validated; a rejected write',
+    'stores nothing.',
   ].join(' ');
   static override flags = {
+    each: Flags.boolean({ description: 'VALUE is a JSON array: append each element as its own entry, in order' }),
     ...ADDRESSING_FLAGS,
+    explain: EXPLAIN_FLAG,
     json: JSON_FLAG,
   };
   static override args = {
@@ -24,9 +27,10 @@ export default class ContractAdd extends HandoffCommand {
   static override examples = [
     'handoff contract add evidence_report.files_checked src/payments.ts --draft-id a0123456789abcdef.0123456789ab',
     'handoff contract add evidence_report.commands_run "npm test" --draft-id a0123456789abcdef.0123456789ab',
+    `handoff contract add evidence_report.files_checked '["a.ts","b.ts"]' --each --draft-id a0123456789abcdef.0123456789ab`,
   ];
 
   protected perform(ctx: CommandContext): Promise<CommandResult> | CommandResult {
-    return writeFieldValue(ctx, addToList);
+    return writeAddValue(ctx);
   }
 }

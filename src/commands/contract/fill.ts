@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
-import { ADDRESSING_FLAGS } from '../../cli/flags.js';
+import { ADDRESSING_FLAGS, EXPLAIN_FLAG } from '../../cli/flags.js';
 import { readJsonObjectFlag } from '../../cli/json-input.js';
 import { addressingFrom } from '../../drafts/cli-flags.js';
 import { applyFill } from '../../drafts/fill.js';
@@ -9,7 +9,7 @@ import { writeAndRender } from '../../render/write-result.js';
 
 export default class ContractFill extends HandoffCommand {
   static override summary = 'Merge a JSON patch into the draft (fills empty lists only)';
-  static override usage = 'contract fill (--json PATCH | --json-file PATH|-) [--draft-id ID] [--agent-id ID]';
+  static override usage = 'contract fill (--json PATCH | --json-file PATH|-) [--draft-id ID] [--agent-id ID] [--explain]';
   static override description = [
     'Merges a JSON object into the draft key by key: objects merge recursively, any other value (null included)',
     'replaces. A list that already has entries may only be re-sent unchanged (else FILL_LIST_COLLISION): extend it',
@@ -25,6 +25,7 @@ export default class ContractFill extends HandoffCommand {
     json: Flags.string({ helpValue: 'PATCH', description: 'The patch: a JSON object' }),
     'json-file': Flags.string({ helpValue: 'PATH', description: 'Read the patch from a file, or `-` for stdin' }),
     ...ADDRESSING_FLAGS,
+    explain: EXPLAIN_FLAG,
   };
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {

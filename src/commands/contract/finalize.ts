@@ -21,7 +21,7 @@ export default class ContractFinalize extends HandoffCommand {
     'Closes the turn: persists the addressed draft, which must be valid and in a closing state (COMPLETE, BLOCKED, NEEDS_INPUT, NEEDS_VERIFICATION, APPROVAL_REQUEST), as a row of the handoff store. Before writing it checks, in order, the envelope, the agent id against the contract, the plan-task binding (blind verification), approvals, update_contracts and every cited receipt; a refusal writes nothing. A dispatched contract\'s row is updated in place; otherwise a new row is inserted in the workspace. Idempotent: finalizing the same envelope again is a no-op, and a COMPLETE row is write-once.';
   static override flags = {
     ...ADDRESSING_FLAGS,
-    workspace: Flags.string({ helpValue: 'NAME', description: 'Workspace of a new row (default: $HANDOFF_WORKSPACE, else the git top-level name)' }),
+    workspace: Flags.string({ helpValue: 'NAME', description: 'Workspace of a new row; a draft born with a workspace keeps it (a different value is WORKSPACE_MISMATCH). Default: $HANDOFF_WORKSPACE, else the git top-level name' }),
     'plan-task-id': Flags.string({ helpValue: 'ID', description: 'Bind an unbound turn to this plan task' }),
     'allow-stale': Flags.boolean({ description: 'Skip RECEIPT_STALE (every other receipt check still runs)' }),
     json: JSON_FLAG,
@@ -43,6 +43,7 @@ export default class ContractFinalize extends HandoffCommand {
           cwd: ctx.cwd,
           addressing,
           workspace,
+          workspaceFlag,
           planTaskId,
           allowStale: ctx.flags['allow-stale'] === true,
           notice: ctx.notice,

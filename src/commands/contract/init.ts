@@ -2,32 +2,39 @@ import * as Flags from '@oclif/core/flags';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { JSON_FLAG } from '../../cli/flags.js';
-import { addressingFrom } from '../../drafts/cli-flags.js';
+import { addressingFrom, stringFlag } from '../../drafts/cli-flags.js';
 import { initDraft } from '../../drafts/init.js';
 
 export default class ContractInit extends HandoffCommand {
   static override summary = 'Start a new draft envelope';
-  static override usage = 'contract init [--agent-id ID] [--draft-id ID] [--json]';
+  static override usage = 'contract init [--agent-id ID] [--draft-id ID] [--workspace NAME] [--json]';
   static override description = [
     'Creates a draft holding the initial envelope and prints its ids. Pass --draft-id <draft_id> on every later call.',
     'Without flags a new agent id and draft id are minted; an existing --draft-id is refused (DRAFT_EXISTS).',
-    'init never touches the store.',
+    'The workspace (--workspace, else $HANDOFF_WORKSPACE, else the git top-level or folder name made into a slug) is',
+    'recorded beside the draft: later verbs on the draft use it whatever the current directory. init never touches',
+    'the store.',
   ].join(' ');
   static override flags = {
     'agent-id': Flags.string({ helpValue: 'ID', description: 'Reuse this agent id instead of minting one' }),
     'draft-id': Flags.string({ helpValue: 'ID', description: 'Create the draft under this exact id (must not exist)' }),
+    workspace: Flags.string({
+      helpValue: 'NAME',
+      description: 'The workspace of the draft, a safe slug (default: $HANDOFF_WORKSPACE, else the git top-level name)',
+    }),
     json: JSON_FLAG,
   };
   static override examples = [
     'handoff contract init',
     'handoff contract init --json',
+    'handoff contract init --workspace payments --json',
   ];
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const flags = addressingFrom(ctx.flags);
-    const r = await initDraft(ctx.env, ctx.cwd, flags);
+    const r = await initDraft(ctx.env, ctx.cwd, { ...flags, workspaceFlag: stringFlag(ctx.flags, 'workspace') });
     return {
-      json: { status: 'ok', draft_id: r.draftId, agent_id: r.agentId, agent_id_minted: r.agentIdMinted },
+      json: { status: 'ok', draft_id: r.draftId, agent_id: r.agentId, agent_id_minted: r.agentIdMinted, workspace: r.workspace },
       text: [
         `OK: draft ${r.draftId} created.`,
         `agent_id: ${r.agentId}`,

@@ -2,7 +2,7 @@
 import * as Flags from '@oclif/core/flags';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
-import { limitFlag, nonBlank, rowStateFlag, timeFlag } from '../../cli/list-flags.js';
+import { durationFlag, limitFlag, nonBlank, rowStateFlag, timeFlag } from '../../cli/list-flags.js';
 import { checkPlanTaskId, checkPositiveInt } from '../../dispatch/options.js';
 import { jsonQuote, usage } from '../../errors.js';
 import { checkAgentId, checkDraftId } from '../../ids.js';
@@ -15,9 +15,9 @@ const BARE_CUT = '\u0000';
 
 export default class ContractList extends HandoffCommand {
   static override summary = 'List handoff rows';
-  static override usage = 'contract list [--agent-id ID] [--state STATE] [--contract-id ID] [--harness-id HID] [--workspace NAME] [--kind KIND] [--plan-task-id ID] [--parent-handoff-id N] [--cut [REASON]] [--since ISO] [--until ISO] [--limit N] [--with-envelope] [--json]';
+  static override usage = 'contract list [--agent-id ID] [--state STATE] [--contract-id ID] [--harness-id HID] [--workspace NAME] [--kind KIND] [--plan-task-id ID] [--parent-handoff-id N] [--cut [REASON]] [--stale-after DURATION] [--since ISO] [--until ISO] [--limit N] [--with-envelope] [--json]';
   static override description =
-    'Lists handoff rows of the store, newest first, filtered by any combination of the flags (exact matches; --since/--until compare UTC time prefixes). --cut lists rows whose turn ended without a finalized contract: bare for any cut row, or one cut_reason. --with-envelope adds each row\'s stored envelope to the --json output. Reads only; a missing store lists nothing.';
+    'Lists handoff rows of the store, newest first, filtered by any combination of the flags (exact matches; --since/--until compare UTC time prefixes). --cut lists rows whose turn ended without a finalized contract: bare for any cut row, or one cut_reason; a DISPATCHED row counts as cut once it is older than --stale-after or the gate has seen its turn end. --with-envelope adds each row\'s stored envelope to the --json output. Reads only; a missing store lists nothing.';
   static override flags = {
     'agent-id': Flags.string({ helpValue: 'ID', description: 'Only rows of this agent' }),
     state: Flags.string({ helpValue: 'STATE', description: 'Only rows in this state (any of the seven row states)' }),
@@ -27,7 +27,14 @@ export default class ContractList extends HandoffCommand {
     kind: Flags.string({ helpValue: 'KIND', description: 'Only rows of this dispatch kind' }),
     'plan-task-id': Flags.string({ helpValue: 'ID', description: 'Only rows bound to this plan task' }),
     'parent-handoff-id': Flags.string({ helpValue: 'N', description: 'Only rows whose parent is this handoff id' }),
-    cut: Flags.string({ helpValue: '[REASON]', description: 'Only cut rows (bare), or those with this cut_reason' }),
+    cut: Flags.string({
+      helpValue: '[REASON]',
+      description: 'Only cut rows (bare), or those with this cut_reason; a DISPATCHED row is cut once stale or seen by the gate',
+    }),
+    'stale-after': Flags.string({
+      helpValue: 'DURATION',
+      description: 'A DISPATCHED row not written for this long is cut, not running (30m, 2h, 1d; default 2h)',
+    }),
     since: Flags.string({ helpValue: 'ISO', description: 'Created at or after (YYYY-MM-DD[THH:MM[:SS[.sss]]][Z])' }),
     until: Flags.string({ helpValue: 'ISO', description: 'Created up to and including this prefix' }),
     limit: Flags.string({ helpValue: 'N', description: 'At most N rows, 1-1000 (default 20)' }),
@@ -44,6 +51,7 @@ export default class ContractList extends HandoffCommand {
     'handoff contract list --agent-id a0123456789abcdef',
     'handoff contract list --state COMPLETE --limit 5 --json',
     'handoff contract list --cut',
+    'handoff contract list --cut --stale-after 30m --json',
   ];
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
@@ -66,14 +74,17 @@ export default class ContractList extends HandoffCommand {
       since: timeFlag(str('since'), '--since'),
       until: timeFlag(str('until'), '--until'),
       limit: limitFlag(str('limit')),
+      stale_before: new Date(Date.now() - durationFlag(str('stale-after'), '--stale-after', '2h')).toISOString(),
     };
     const withEnvelope = f['with-envelope'] === true;
 
     let rows: import('../../store/handoffs.js').HandoffRow[] = [];
     let expose: typeof import('../../store/handoffs.js').exposeHandoff | undefined;
+    let liveness: typeof import('../../store/handoff-list.js').livenessOf | undefined;
     if (storeExists(ctx.env, ctx.cwd)) {
       const { openReader, closeDb } = await import('../../store/db.js');
-      const { listHandoffs } = await import('../../store/handoff-list.js');
+      const { listHandoffs, livenessOf } = await import('../../store/handoff-list.js');
+      liveness = livenessOf;
       ({ exposeHandoff: expose } = await import('../../store/handoffs.js'));
       const db = openReader(ctx.env, ctx.cwd);
       try {
@@ -90,7 +101,11 @@ export default class ContractList extends HandoffCommand {
             rows.map((r) => [r.id, r.created_at, r.agent_id, r.agent_state, r.cut_reason, r.kind, r.plan_task_id, r.parent_handoff_id, r.contract_id]),
           )}\n${rows.length} handoff(s).`;
     return {
-      json: { status: 'ok', count: rows.length, handoffs: rows.map((r) => expose!(r, withEnvelope)) },
+      json: {
+        status: 'ok',
+        count: rows.length,
+        handoffs: rows.map((r) => ({ ...expose!(r, withEnvelope), liveness: liveness!(r, filters.stale_before) })),
+      },
       text,
     };
   }

@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
-import { ADDRESSING_FLAGS } from '../../cli/flags.js';
+import { ADDRESSING_FLAGS, EXPLAIN_FLAG } from '../../cli/flags.js';
 import { readJsonObjectFlag } from '../../cli/json-input.js';
 import { addressingFrom } from '../../drafts/cli-flags.js';
 import { applyMergePatch } from '../../drafts/patch.js';
@@ -9,7 +9,7 @@ import { writeAndRender } from '../../render/write-result.js';
 
 export default class ContractPatch extends HandoffCommand {
   static override summary = 'Apply an RFC 7396 merge patch to the draft (null removes a key)';
-  static override usage = 'contract patch (--json PATCH | --json-file PATH|-) [--draft-id ID] [--agent-id ID]';
+  static override usage = 'contract patch (--json PATCH | --json-file PATH|-) [--draft-id ID] [--agent-id ID] [--explain]';
   static override description = [
     'Applies a JSON merge patch (RFC 7396) to the draft: objects merge, arrays replace whole, and null REMOVES the key',
     '(fill stores null instead). This is how a block written by mistake is taken out again. The result is validated',
@@ -25,6 +25,7 @@ export default class ContractPatch extends HandoffCommand {
     json: Flags.string({ helpValue: 'PATCH', description: 'The merge patch: a JSON object' }),
     'json-file': Flags.string({ helpValue: 'PATH', description: 'Read the merge patch from a file, or `-` for stdin' }),
     ...ADDRESSING_FLAGS,
+    explain: EXPLAIN_FLAG,
   };
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {

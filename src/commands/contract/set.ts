@@ -1,13 +1,13 @@
 import * as Args from '@oclif/core/args';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
-import { ADDRESSING_FLAGS, JSON_FLAG } from '../../cli/flags.js';
+import { ADDRESSING_FLAGS, EXPLAIN_FLAG, JSON_FLAG } from '../../cli/flags.js';
 import { setField } from '../../drafts/mutate.js';
 import { writeFieldValue } from '../../render/write-result.js';
 
 export default class ContractSet extends HandoffCommand {
   static override summary = 'Set one field of the draft (replaces lists)';
-  static override usage = 'contract set FIELD VALUE [--draft-id ID] [--agent-id ID] [--json]';
+  static override usage = 'contract set FIELD VALUE [--draft-id ID] [--agent-id ID] [--explain] [--json]';
   static override description = [
     'Assigns VALUE at the dotted FIELD path, replacing what is there; `set` is how a list is corrected or cleared',
     "(set evidence_report.open_gaps '[]'). VALUE is stored as JSON when it parses as strict JSON, else as the string",
@@ -16,6 +16,7 @@ export default class ContractSet extends HandoffCommand {
   ].join(' ');
   static override flags = {
     ...ADDRESSING_FLAGS,
+    explain: EXPLAIN_FLAG,
     json: JSON_FLAG,
   };
   static override args = {

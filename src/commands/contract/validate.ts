@@ -1,15 +1,15 @@
 import * as Flags from '@oclif/core/flags';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
-import { ADDRESSING_FLAGS, JSON_FLAG } from '../../cli/flags.js';
+import { ADDRESSING_FLAGS, EXPLAIN_FLAG, JSON_FLAG } from '../../cli/flags.js';
 import { readInput } from '../../cli/input.js';
 import { usage } from '../../errors.js';
-import { addressingFrom, stringFlag } from '../../drafts/cli-flags.js';
+import { addressingFrom, explainFrom, stringFlag } from '../../drafts/cli-flags.js';
 import { validateDraft, validateText } from '../../drafts/validate.js';
 import { withAmbiguityRendering } from '../../render/ambiguity.js';
 import { SUBJECT_REJECTED, validationRejection } from '../../render/rejection.js';
 
-const USAGE = 'handoff contract validate [--draft-id ID | --agent-id ID | --file PATH|-] [--consolidation] [--json]';
+const USAGE = 'handoff contract validate [--draft-id ID | --agent-id ID | --file PATH|-] [--consolidation] [--explain] [--json]';
 
 export default class ContractValidate extends HandoffCommand {
   static override summary = 'Validate a draft or a JSON file without writing';
@@ -24,6 +24,7 @@ export default class ContractValidate extends HandoffCommand {
     ...ADDRESSING_FLAGS,
     file: Flags.string({ helpValue: 'PATH', description: 'Validate this JSON file instead of a draft (`-` = stdin)' }),
     consolidation: Flags.boolean({ description: 'Judge the turn as marked consolidation work (closing then needs a full consolidation_report)' }),
+    explain: EXPLAIN_FLAG,
     json: JSON_FLAG,
   };
   static override examples = [
@@ -34,6 +35,7 @@ export default class ContractValidate extends HandoffCommand {
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const file = stringFlag(ctx.flags, 'file');
     const consolidation = ctx.flags.consolidation === true;
+    const explain = explainFrom(ctx.flags);
     if (file !== undefined) {
       if (ctx.flags['draft-id'] !== undefined || ctx.flags['agent-id'] !== undefined) {
         throw usage(`--file cannot be combined with --draft-id or --agent-id`);
@@ -42,13 +44,13 @@ export default class ContractValidate extends HandoffCommand {
       const text = (await readInput(file, ctx.readStdin)).toString('utf8');
       const verdict = await validateText(ctx.env, ctx.cwd, text, what, consolidation);
       if (verdict.ok) return { json: { status: 'ok', source: file }, text: `OK: ${what} is valid.` };
-      return validationRejection({ subject: { source: file }, verdict, header: SUBJECT_REJECTED(what) });
+      return validationRejection({ subject: { source: file }, verdict, header: SUBJECT_REJECTED(what), explain });
     }
     const addressing = addressingFrom(ctx.flags);
     return withAmbiguityRendering(async () => {
       const { draftId, verdict } = await validateDraft(ctx.env, ctx.cwd, addressing, consolidation);
       if (verdict.ok) return { json: { status: 'ok', draft_id: draftId }, text: `OK: ${draftId} is valid.` };
-      return validationRejection({ subject: { draft_id: draftId }, verdict, header: SUBJECT_REJECTED(`draft ${draftId}`) });
+      return validationRejection({ subject: { draft_id: draftId }, verdict, header: SUBJECT_REJECTED(`draft ${draftId}`), explain });
     });
   }
 }
