@@ -7,6 +7,8 @@
 //    Every patch fails the build when its pattern is gone (a new oclif version must be looked at, not guessed at).
 // 3. oclif.manifest.json is generated from the command classes, so help and routing load no command module.
 // 4. The V8 code cache beside the bundle is written by one warm-up process that runs the hot verbs.
+// 5. schemas/envelope.schema.json is generated from the envelope's zod declaration (scripts/gen-envelope-schema.mjs,
+//    which reads tsc's output, so only after a clean tsc).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -72,4 +74,7 @@ rmSync(`${BUNDLE}.cache`, { force: true });
 const warm = spawnSync(process.execPath, [join(import.meta.dirname, 'warm-cache.cjs')], { stdio: 'ignore', cwd: dirname(BUNDLE) });
 if (warm.status !== 0) console.warn('build: the code cache was not written (the CLI runs without it, only slower)');
 
-process.exit(r.status ?? 1);
+// 5. The envelope's JSON Schema, from the zod declaration in tsc's output.
+if (r.status !== 0) process.exit(r.status ?? 1);
+const gen = spawnSync(process.execPath, [join(import.meta.dirname, 'gen-envelope-schema.mjs')], { stdio: 'inherit' });
+process.exit(gen.status ?? 1);

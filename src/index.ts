@@ -8,5 +8,7 @@ import { EXIT, HandoffError } from './errors.js';
 
 export { canonicalizeEnvelope, fullVerdict, validateEnvelope, initialEnvelope, EXIT, HandoffError };
 export type { ValidationError, ValidationResult, ErrorCode } from './validator/index.js';
+/** The envelope's structure, inferred from its zod declaration (src/envelope/schema.ts). */
+export type { AgentStatus, Envelope, EvidenceReport, FailureReport, FileReference, Verification } from './envelope/schema.js';
 
 export default { validateEnvelope, canonicalizeEnvelope, fullVerdict, initialEnvelope };

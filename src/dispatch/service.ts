@@ -10,6 +10,7 @@ import { mintAgentId, mintDraftId } from '../ids.js';
 import { draftFile, type Env } from '../paths.js';
 import { draftEntryExists, saveDraft } from '../drafts/files.js';
 import { LockSet } from '../drafts/lock.js';
+import { acceptanceColumn, readStoredJson } from '../store/stored-json.js';
 import { closeDb, dbFileOf, openWriter, writeTx, type Db } from '../store/db.js';
 import { findBrief, listAcs } from '../store/briefs.js';
 import { getHandoffById, isClosedState, nowIso, type HandoffRow } from '../store/handoffs.js';
@@ -160,7 +161,7 @@ function blockInfo(row: HandoffRow, req: DispatchRequest, r: Resolved): BlockInf
     consolidation: req.consolidation,
     requireReceipt: req.requireReceipt,
     goal: req.goal,
-    acceptance: row.acceptance_json === null ? [] : (JSON.parse(row.acceptance_json) as AcceptanceItem[]),
+    acceptance: readStoredJson(row.acceptance_json, acceptanceColumn) ?? [],
     canWrite: req.canWrite,
   };
 }

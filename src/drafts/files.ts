@@ -3,7 +3,6 @@
  * atomic save (temp file + fsync + rename + folder fsync, mode 0600 in a 0700 folder). Stray temp files are never
  * read by anything here.
  */
-import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   constants,
@@ -21,6 +20,7 @@ import {
 import { dirname, join } from 'node:path';
 import type { JsonObject } from '../envelope/vocabulary.js';
 import { entryExists, unlinkQuiet } from '../fs-util.js';
+import { mintTempTag } from '../ids.js';
 import { exceedsDepth, MAX_JSON_DEPTH, tooDeep } from '../json.js';
 import { draftFile, draftsDir, type Env } from '../paths.js';
 import { draftUnreadable, draftWriteFailed } from './errors.js';
@@ -119,7 +119,7 @@ export function removeCreatedDirs(env: Env, firstCreated: string | undefined, cw
 
 /** A unique temp name in the drafts folder: `.<draft_id>.<pid>.<8 hex>.<suffix>` (ignored by every verb). */
 export const tempName = (env: Env, draftId: string, suffix: string, cwd?: string): string =>
-  join(draftsDir(env, cwd), `.${draftId}.${process.pid}.${randomBytes(4).toString('hex')}.${suffix}`);
+  join(draftsDir(env, cwd), `.${draftId}.${process.pid}.${mintTempTag()}.${suffix}`);
 
 /**
  * Saves the envelope as `<draft_id>.json` atomically (§6.3). A reader sees the old file or the new one; a process

@@ -7,10 +7,10 @@
  * pid on this host or older than 120 s. Breaking is serialized by a guard file and removes the lock only if it is
  * still the very lock that was judged (same token), so a lock released and re-taken meanwhile is never removed.
  */
-import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { readQuietly, unlinkQuiet } from '../fs-util.js';
+import { mintLockToken } from '../ids.js';
 import { lockFile, type Env } from '../paths.js';
 import { draftLocked, draftWriteFailed } from './errors.js';
 import { ensureDraftsDir, removeCreatedDirs, tempName } from './files.js';
@@ -63,7 +63,7 @@ export function tryLock(env: Env, draftId: string, cwd?: string): DraftLock | un
 function attempt(env: Env, draftId: string, cwd?: string): { lock: DraftLock } | { holderPid: number | undefined } {
   const path = lockFile(env, draftId, cwd);
   for (let i = 0; i < 3; i++) {
-    const info: LockInfo = { pid: process.pid, host: hostname(), start: Date.now(), token: randomBytes(8).toString('hex') };
+    const info: LockInfo = { pid: process.pid, host: hostname(), start: Date.now(), token: mintLockToken() };
     if (create(env, draftId, path, info, cwd)) return { lock: handle(draftId, path, info.token) };
     const current = inspect(path);
     if (current === undefined) continue; // released meanwhile: try again at once

@@ -7,10 +7,11 @@
 import { initialEnvelope, type JsonObject } from '../envelope/vocabulary.js';
 import { agentPrefix } from '../ids.js';
 import type { Env } from '../paths.js';
+import { envelopeColumn, readStoredJson } from '../store/stored-json.js';
 import { draftNotFound } from './errors.js';
 import { readDraft } from './files.js';
 import type { LockSet } from './lock.js';
-import { defineOwn, hasOwn, isPlainObject } from './mutate.js';
+import { defineOwn, hasOwn } from './mutate.js';
 import { isOpenRow, type HandoffRow, type StoreSession } from './store-access.js';
 
 export interface ChainTip {
@@ -49,12 +50,8 @@ export async function lockChainToTip(locks: LockSet, store: StoreSession, addres
  * carrying an `evidence_report` key, else the initial envelope with agent_id = the id's prefix.
  */
 export function materializeFromRow(row: HandoffRow, draftId: string): JsonObject {
-  try {
-    const stored: unknown = JSON.parse(row.raw_handoff_json);
-    if (isPlainObject(stored) && hasOwn(stored, 'evidence_report')) return stored;
-  } catch {
-    // not JSON: fall back to the seed
-  }
+  const stored = readStoredJson(row.raw_handoff_json, envelopeColumn);
+  if (stored !== undefined && hasOwn(stored, 'evidence_report')) return stored;
   return initialEnvelope(agentPrefix(draftId));
 }
 

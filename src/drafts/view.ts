@@ -6,10 +6,11 @@
  */
 import type { JsonObject } from '../envelope/vocabulary.js';
 import type { Env } from '../paths.js';
+import { envelopeColumn, readStoredJson } from '../store/stored-json.js';
 import { draftNotFound, rowEnvelopeUnreadable } from './errors.js';
 import { readDraft, saveDraft } from './files.js';
 import { LockSet } from './lock.js';
-import { isPlainObject, readField } from './mutate.js';
+import { readField } from './mutate.js';
 import { resolveDraftId, type Addressing } from './resolve.js';
 import { isOpenRow, openStoreSession, type StoreSession } from './store-access.js';
 import { materializeFromRow } from './target.js';
@@ -39,13 +40,8 @@ export async function viewDraft(env: Env, cwd: string | undefined, addr: Address
     const row = store.row(draftId);
     if (row === undefined) throw draftNotFound(draftId);
     if (isOpenRow(row)) return await adopt(env, cwd, draftId, store, pick);
-    let stored: unknown;
-    try {
-      stored = JSON.parse(row.raw_handoff_json);
-    } catch {
-      stored = undefined;
-    }
-    if (!isPlainObject(stored)) throw rowEnvelopeUnreadable(draftId, row.id);
+    const stored = readStoredJson(row.raw_handoff_json, envelopeColumn);
+    if (stored === undefined) throw rowEnvelopeUnreadable(draftId, row.id);
     return {
       draftId,
       envelopeSource: 'row',

@@ -1,76 +1,84 @@
 /**
- * The envelope's vocabulary: the single source of truth for keys, homes, enums, patterns, the initial envelope and
- * the JSON value semantics the validator applies (validator spec §1–§3). Everything here is a small constant built
- * once at import time; no function does I/O.
+ * The envelope's vocabulary (validator spec §1–§3): the key lists, homes and typed fields of the closed levels, read
+ * from the zod declaration (schema.ts), where every key and type is written once; the enums and patterns
+ * (patterns.ts, re-exported here); the initial envelope; and the JSON value semantics the validator applies.
+ * Everything here is a small constant built once at import time; no function does I/O.
  */
+import type { ZodMiniType } from 'zod/mini';
+import {
+  AGENT_ID_RE,
+  AGENT_STATES,
+  COMMIT_RE,
+  OWNERSHIP_ASSESSMENTS,
+  PHASES,
+  RECEIPT_ID_RE,
+  SEVERITIES,
+  type AgentState,
+} from './patterns.js';
+import {
+  agentRootShape,
+  agentStatusShape,
+  declaredType,
+  evidenceListShape,
+  evidenceReportShape,
+  evidenceSpellingShape,
+  rootShape,
+  systemRootShape,
+  type DeclaredType,
+  type Envelope,
+} from './schema.js';
+
+export {
+  AGENT_ID_RE,
+  AGENT_STATES,
+  COMMIT_RE,
+  CONSOLIDATION_LISTS,
+  DRAFT_ID_RE,
+  OWNERSHIP_ASSESSMENTS,
+  PHASES,
+  RECEIPT_ID_RE,
+  SEVERITIES,
+  type AgentState,
+} from './patterns.js';
+export type { AgentStatus, DeclaredType, Envelope, EvidenceReport, FailureReport, FileReference, Verification } from './schema.js';
+
+const keysOf = <S extends object>(shape: S): (keyof S & string)[] => Object.keys(shape) as (keyof S & string)[];
 
 /** §3.1: the 14 root keys an agent may write, in the spec's order (also the UNKNOWN_FIELD candidate list). */
-export const AGENT_WRITABLE_ROOT_KEYS = [
-  'agent_status',
-  'evidence_report',
-  'consolidation_report',
-  'approval_request',
-  'report_prose',
-  'failure_report',
-  'work_phase',
-  'context_consumption',
-  'memorialize_suggestions',
-  'memory_delta',
-  'memory_suggestions',
-  'rollback_executed',
-  'update_contracts',
-  'user_facing_summary',
-] as const;
+export const AGENT_WRITABLE_ROOT_KEYS = keysOf(agentRootShape);
 
 /** §3.2: root keys written by the tool (or tolerated from stored envelopes); never type-checked, never suggested. */
-export const SYSTEM_ROOT_KEYS = [
-  '_contract_tag',
-  'agent_name',
-  'agent_output_preview',
-  'agent_state',
-  'auto_captured',
-  'backstop',
-  'binding_rejection',
-  'born_at_dispatch',
-  'continues_contract_id',
-  'degraded',
-  'dispatch_closed_at_subagent_stop',
-  'fallback',
-  'reaped',
-  'reconciled',
-  'reconstructed_from_finalized_draft',
-  'salvaged',
-  'superseded_by_contract_id',
-] as const;
+export const SYSTEM_ROOT_KEYS = keysOf(systemRootShape);
 
 /** §3.3: the closed `agent_status` level, in declaration order. */
-export const AGENT_STATUS_KEYS = ['agent_state', 'agent_id', 'pending_steps', 'next_action'] as const;
+export const AGENT_STATUS_KEYS = keysOf(agentStatusShape);
 
 /** §3.4: the seven evidence lists, in the fixed order used for MISSING_FIELD. */
-export const EVIDENCE_LISTS = [
-  'patterns_checked',
-  'files_checked',
-  'commands_run',
-  'key_outputs',
-  'verbatim_outputs',
-  'cross_layer_impacts',
-  'open_gaps',
-] as const;
+export const EVIDENCE_LISTS = keysOf(evidenceListShape);
 
 export type EvidenceList = (typeof EVIDENCE_LISTS)[number];
 
-/** The accepted UPPER-CASE spelling of each list (not type-checked; satisfies presence of the lower-case list). */
-export const EVIDENCE_LISTS_UPPER = EVIDENCE_LISTS.map((k) => k.toUpperCase());
+/** The accepted UPPER-CASE spelling of each list, index for index (not type-checked; satisfies presence of the list). */
+export const EVIDENCE_LISTS_UPPER: readonly string[] = keysOf(evidenceSpellingShape);
 
 /** §3.4: the closed `evidence_report` level: 7 lists, their 7 upper-case spellings, `verification`. */
-export const EVIDENCE_REPORT_KEYS: readonly string[] = [...EVIDENCE_LISTS, ...EVIDENCE_LISTS_UPPER, 'verification'];
+export const EVIDENCE_REPORT_KEYS: readonly string[] = keysOf(evidenceReportShape);
+
+const SPELLINGS: ReadonlySet<string> = new Set(EVIDENCE_LISTS_UPPER);
 
 /** Candidates offered by UNKNOWN_FIELD at `evidence_report` (upper-case spellings are accepted but not advertised). */
-export const EVIDENCE_REPORT_SUGGESTIONS: readonly string[] = [...EVIDENCE_LISTS, 'verification'];
+export const EVIDENCE_REPORT_SUGGESTIONS: readonly string[] = EVIDENCE_REPORT_KEYS.filter((k) => !SPELLINGS.has(k));
 
-export const ROOT_KEYS: readonly string[] = [...AGENT_WRITABLE_ROOT_KEYS, ...SYSTEM_ROOT_KEYS];
+export const ROOT_KEYS: readonly string[] = keysOf(rootShape);
 
 export type Level = 'root' | 'agent_status' | 'evidence_report';
+
+/** The declaration of each closed level (src/envelope/schema.ts). */
+const LEVEL_SHAPES: Readonly<Record<Level, Readonly<Record<string, ZodMiniType>>>> = {
+  root: rootShape,
+  agent_status: agentStatusShape,
+  evidence_report: evidenceReportShape,
+};
 
 /** Accepted keys per closed level, as sets for O(1) membership. */
 export const ACCEPTED_KEYS: Readonly<Record<Level, ReadonlySet<string>>> = {
@@ -87,27 +95,35 @@ export const SUGGESTED_KEYS: Readonly<Record<Level, readonly string[]>> = {
 };
 
 /**
- * §3.7: the home of every key that has one. `agent_state` lives at the root (the system key); the agent's state in
- * `agent_status` is accepted there but is not what a misplaced `agent_state` is pointed at. Upper-case spellings have
- * no home, so they are UNKNOWN_FIELD wherever they are not accepted.
+ * §3.7: the home of every key that has one: the first closed level (root, agent_status, evidence_report) that
+ * declares it. So `agent_state` lives at the root (the system key); the agent's state in `agent_status` is accepted
+ * there but is not what a misplaced `agent_state` is pointed at. Upper-case spellings have no home, so they are
+ * UNKNOWN_FIELD wherever they are not accepted.
  */
-export const HOMES: ReadonlyMap<string, Level> = new Map<string, Level>([
-  ...ROOT_KEYS.map((k): [string, Level] => [k, 'root']),
-  ['agent_id', 'agent_status'],
-  ['pending_steps', 'agent_status'],
-  ['next_action', 'agent_status'],
-  ...[...EVIDENCE_LISTS, 'verification'].map((k): [string, Level] => [k, 'evidence_report']),
-]);
+export const HOMES: ReadonlyMap<string, Level> = (() => {
+  const homes = new Map<string, Level>();
+  const homed: [Level, readonly string[]][] = [
+    ['root', ROOT_KEYS],
+    ['agent_status', AGENT_STATUS_KEYS],
+    ['evidence_report', EVIDENCE_REPORT_SUGGESTIONS],
+  ];
+  for (const [level, keys] of homed) for (const key of keys) if (!homes.has(key)) homes.set(key, level);
+  return homes;
+})();
 
-export const AGENT_STATES = [
-  'IN_PROGRESS',
-  'APPROVAL_REQUEST',
-  'COMPLETE',
-  'BLOCKED',
-  'NEEDS_INPUT',
-  'NEEDS_VERIFICATION',
-] as const;
-export type AgentState = (typeof AGENT_STATES)[number];
+/**
+ * §5 step 3: the fields FIELD_TYPE checks at each closed level, in declaration order, with the JSON type each is
+ * declared with (read from the declaration; keys of any value, spellings and own-rule fields are not listed).
+ */
+export const TYPED_FIELDS: Readonly<Record<Level, readonly (readonly [string, DeclaredType])[]>> = (() => {
+  const typed = (level: Level) =>
+    Object.entries(LEVEL_SHAPES[level]).flatMap(([key, schema]) => {
+      const type = declaredType(schema);
+      return type === undefined ? [] : [[key, type] as const];
+    });
+  return { root: typed('root'), agent_status: typed('agent_status'), evidence_report: typed('evidence_report') };
+})();
+
 export const AGENT_STATE_SET: ReadonlySet<string> = new Set(AGENT_STATES);
 
 /** Row states (store spec §0): the six agent states plus `DISPATCHED`, which no envelope may carry. */
@@ -118,30 +134,20 @@ export type RowState = (typeof ROW_STATES)[number];
 export const CLOSING_STATES = AGENT_STATES.filter((s) => s !== 'IN_PROGRESS');
 export const CLOSING_STATE_SET: ReadonlySet<string> = new Set(CLOSING_STATES);
 
-export const PHASES = ['framing', 'investigating', 'planning', 'executing', 'verifying'] as const;
-export const SEVERITIES = ['info', 'warning', 'error'] as const;
-export const OWNERSHIP_ASSESSMENTS = ['owned_here', 'cross_surface_dependency', 'not_my_surface'] as const;
 export const PHASE_SET: ReadonlySet<string> = new Set(PHASES);
 export const SEVERITY_SET: ReadonlySet<string> = new Set(SEVERITIES);
 export const OWNERSHIP_SET: ReadonlySet<string> = new Set(OWNERSHIP_ASSESSMENTS);
-
-/** §7.3: the list sub-fields a marked consolidation report must carry, in check order. */
-export const CONSOLIDATION_LISTS = ['confirmed_findings', 'suspected_findings', 'conflicts', 'open_gaps'] as const;
-
-/** §2.6. No flags: `$` matches only at the very end, so a trailing newline fails. */
-export const AGENT_ID_RE = /^a[0-9a-f]{16,}$/;
-export const DRAFT_ID_RE = /^a[0-9a-f]{16,}\.[0-9a-f]{6,}$/;
-export const RECEIPT_ID_RE = /^R-[0-9a-f]{16}$/;
-/** Applied to `commit.trim().toLowerCase()`. */
-export const COMMIT_RE = /^[0-9a-f]{7,64}$/;
 
 /** The seven evidence lists, each empty, in EVIDENCE_LISTS order (the seed's and the repair template's). */
 export const emptyEvidenceLists = (): Record<string, unknown[]> =>
   Object.fromEntries(EVIDENCE_LISTS.map((k): [string, unknown[]] => [k, []]));
 
-/** §3.9: what `init` and dispatch seed; key order is part of the contract (drafts are written in object order). */
-export function initialEnvelope(agentId: string): Record<string, unknown> {
-  return {
+/**
+ * §3.9: what `init` and dispatch seed; key order is part of the contract (drafts are written in object order). Typed
+ * by the declaration, so a seed that the schema would not accept does not compile.
+ */
+export function initialEnvelope(agentId: string): JsonObject {
+  const seed: Envelope = {
     agent_status: { agent_state: 'IN_PROGRESS', agent_id: agentId, pending_steps: [], next_action: 'pending' },
     evidence_report: emptyEvidenceLists(),
     consolidation_report: null,
@@ -150,6 +156,7 @@ export function initialEnvelope(agentId: string): Record<string, unknown> {
     memory_delta: null,
     work_phase: null,
   };
+  return seed;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@
  * directories this call created (EVIDENCE_WRITE_FAILED, exit 4). Segments are the caller's responsibility: safe
  * slugs, or fixed names (`_receipts`, a receipt id).
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import {
   closeSync,
   constants,
@@ -31,6 +31,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { EXIT, HandoffError } from '../errors.js';
 import { entryExists, unlinkQuiet } from '../fs-util.js';
 import { fileTypeName } from '../cli/input.js';
+import { mintUuid } from '../ids.js';
 import { checkCanonicalPath, isStrictlyBelow, realEvidenceRoot } from './canonical-path.js';
 
 export interface BlobTarget {
@@ -66,7 +67,7 @@ export function blobExtension(sourcePath: string): string {
   return BLOB_SUFFIX_RE.test(ext) ? ext : '.bin';
 }
 
-export const mintBlobName = (ext: string): string => `${randomUUID()}${ext}`;
+export const mintBlobName = (ext: string): string => `${mintUuid()}${ext}`;
 
 const CHUNK = 64 * 1024;
 
@@ -231,7 +232,7 @@ function writeOnce(target: BlobTarget, source: BlobSource): WrittenBlob {
     }
     if (dirReal !== dir) throw escape(dir, `resolves to ${dirReal}`);
 
-    const tmpPath = join(dir, `.${randomUUID()}.tmp`);
+    const tmpPath = join(dir, `.${mintUuid()}.tmp`);
     const finalPath = join(dir, target.name);
     let fd: number;
     try {

@@ -5,6 +5,7 @@
  */
 import { jsonQuote } from '../errors.js';
 import { isObject, own, type JsonObject } from '../envelope/vocabulary.js';
+import { readStoredJson, stringListColumn } from '../store/stored-json.js';
 
 export interface ClauseError {
   code: string;
@@ -21,15 +22,8 @@ export const UPDATE_CONTRACTS_REPAIR =
   "dispatch's --can-write list. Fix the entries with `handoff contract set update_contracts '[…]'`, then finalize again.";
 
 /** The sections a row's `can_write_json` allows, or undefined when the dispatch gave no list (anything goes). */
-export function writableSections(canWriteJson: string | null | undefined): string[] | undefined {
-  if (canWriteJson === null || canWriteJson === undefined) return undefined;
-  try {
-    const list: unknown = JSON.parse(canWriteJson);
-    return Array.isArray(list) ? list.filter((s): s is string => typeof s === 'string') : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const writableSections = (canWriteJson: string | null | undefined): string[] | undefined =>
+  readStoredJson(canWriteJson, stringListColumn);
 
 /** Shape and section checks of every entry; evidence entries are left to the evidence clause. */
 export function checkUpdateContracts(envelope: JsonObject, sections: string[] | undefined): ClauseError[] {

@@ -5,21 +5,13 @@
 import { writeTx, type Db } from '../store/db.js';
 import { deleteRejection, getRejection, putRejection } from '../store/gate-rejections.js';
 import { nowIso } from '../store/handoffs.js';
+import { readStoredJson, stringListColumn } from '../store/stored-json.js';
 
 export interface CountResult {
   attempt: number;
   tripped: boolean;
   /** The codes of the previous counted rejection, if any. */
   previousCodes?: string[];
-}
-
-function parseCodes(json: string): string[] | undefined {
-  try {
-    const v: unknown = JSON.parse(json);
-    return Array.isArray(v) ? v.filter((c): c is string => typeof c === 'string') : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The attempt arithmetic (pure): a tripped key stays tripped at its count; otherwise count up and compare. */
@@ -36,7 +28,7 @@ export function countBlock(db: Db, key: string, codes: string[], contractId: str
       const row = getRejection(db, key);
       const next = nextAttempt(row && { attempts: row.attempts, tripped: row.tripped === 1 }, max);
       putRejection(db, { key, attempts: next.attempts, tripped: next.tripped, codes, contractId, now: nowIso() });
-      return { attempt: next.attempts, tripped: next.tripped, previousCodes: row && parseCodes(row.last_codes_json) };
+      return { attempt: next.attempts, tripped: next.tripped, previousCodes: row && readStoredJson(row.last_codes_json, stringListColumn) };
     },
     { attempts: 1 },
   );

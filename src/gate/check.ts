@@ -5,6 +5,7 @@
  */
 import type { Db } from '../store/db.js';
 import { approvalLookup, chainContractIds, planTaskBinding, type HandoffRow } from '../store/handoffs.js';
+import { jsonColumn, readStoredJson } from '../store/stored-json.js';
 import { fullVerdict } from '../validator/index.js';
 import type { GateError } from './reason.js';
 
@@ -14,16 +15,9 @@ export type CheckResult =
   | { outcome: 'blind'; errors: GateError[]; planTaskId: string }
   | { outcome: 'receipt'; errors: GateError[] };
 
-function parseEnvelope(json: string): unknown {
-  try {
-    return JSON.parse(json) as unknown;
-  } catch {
-    return undefined; // json_valid() guards the column; an unparsable value fails the verdict as "not an object"
-  }
-}
-
 export async function checkClosedRow(db: Db, tip: HandoffRow): Promise<CheckResult> {
-  const envelope = parseEnvelope(tip.raw_handoff_json);
+  // json_valid() guards the column; an unparsable value reads as undefined and fails the verdict as "not an object".
+  const envelope = readStoredJson(tip.raw_handoff_json, jsonColumn);
   const verdict = fullVerdict(envelope, { consolidation: tip.consolidation === 1, source: 'row', lookupApproval: approvalLookup(db) });
   if (!verdict.ok) return { outcome: 'verdict_failed', errors: verdict.errors, repair: verdict.repair };
 

@@ -1,8 +1,10 @@
 /**
  * The Claude Code Stop / SubagentStop hook JSON (dispatch-and-gate.md §4.1). Only the fields the gate uses are
  * read; `last_assistant_message` and `stop_hook_active` are ignored on purpose (message text is never a verdict
- * input, and the circuit breaker bounds the loop). Any problem is HOOK_INPUT_INVALID: the gate fails open.
+ * input, and the circuit breaker bounds the loop). The fields are read through a zod/mini schema (amendments-2 §S3).
+ * Any problem is HOOK_INPUT_INVALID: the gate fails open.
  */
+import * as z from 'zod/mini';
 import { EXIT, HandoffError } from '../errors.js';
 import { tryParseJson } from '../json.js';
 
@@ -25,10 +27,22 @@ export interface HookInput {
 
 const invalid = (message: string): HandoffError => new HandoffError('HOOK_INPUT_INVALID', EXIT.REJECTED, message);
 
-/** A non-blank string field, else undefined (blank or any other type counts as absent). */
-function text(obj: Record<string, unknown>, key: string): string | undefined {
-  const v = Object.hasOwn(obj, key) ? obj[key] : undefined;
-  return typeof v === 'string' && v.trim() !== '' ? v : undefined;
+/** A non-blank string field; blank, absent or any other type reads as absent (never a refusal). */
+const text = z.catch(z.optional(z.string().check(z.regex(/\S/))), undefined);
+
+/** The hook JSON the gate reads: an object with a known event; other keys are ignored. Built on first use. */
+let hookSchema: ReturnType<typeof buildHookSchema> | undefined;
+function buildHookSchema() {
+  return z.looseObject({
+    hook_event_name: z.enum(['Stop', 'SubagentStop']),
+    session_id: text,
+    stop_reason: text,
+    cwd: text,
+    agent_id: text,
+    agent_type: text,
+    agent_transcript_path: text,
+    transcript_path: text,
+  });
 }
 
 /** Parses the hook JSON. Throws HOOK_INPUT_INVALID (the gate then exits 1, "stop not gated"). */
@@ -38,23 +52,21 @@ export function parseHookInput(raw: string): HookInput {
   if (!parsed.ok) throw invalid(`hook input on stdin is not valid JSON: ${parsed.message}`);
   const v = parsed.value;
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalid('hook input on stdin is not a JSON object');
-  const obj = v as Record<string, unknown>;
-  const event = obj.hook_event_name;
-  if (event !== 'Stop' && event !== 'SubagentStop') {
+  // jitless: one parse per process; compiling zod's fast path for it would cost more than it saves.
+  const hook = (hookSchema ??= buildHookSchema()).safeParse(v, { jitless: true });
+  if (!hook.success) {
+    // The only field that can fail is the event: every other field reads as absent instead.
+    const event = (v as Record<string, unknown>).hook_event_name;
     throw invalid(`unknown hook_event_name ${JSON.stringify(event ?? null)} (expected "Stop" or "SubagentStop")`);
   }
-  const input: HookInput = {
-    event,
-    sessionId: text(obj, 'session_id'),
-    stopReason: text(obj, 'stop_reason'),
-    cwd: text(obj, 'cwd'),
-  };
-  if (event === 'SubagentStop') {
-    input.agentId = text(obj, 'agent_id');
-    input.agentType = text(obj, 'agent_type');
-    input.agentTranscriptPath = text(obj, 'agent_transcript_path');
+  const h = hook.data;
+  const input: HookInput = { event: h.hook_event_name, sessionId: h.session_id, stopReason: h.stop_reason, cwd: h.cwd };
+  if (input.event === 'SubagentStop') {
+    input.agentId = h.agent_id;
+    input.agentType = h.agent_type;
+    input.agentTranscriptPath = h.agent_transcript_path;
   } else {
-    input.transcriptPath = text(obj, 'transcript_path');
+    input.transcriptPath = h.transcript_path;
   }
   return input;
 }

@@ -3,10 +3,9 @@
  * inserting the receipt row and, with --brief/--ac, one `command_output` evidence row per non-empty stream. If the
  * transaction fails, every blob this call wrote is removed and the store error is raised (exit 4).
  */
-import { randomBytes } from 'node:crypto';
 import { discardBlob, mintBlobName, writeBlob, type BlobSource, type WrittenBlob } from '../evidence/blob.js';
 import { isHandoffError } from '../errors.js';
-import { agentPrefix } from '../ids.js';
+import { agentPrefix, mintReceiptId } from '../ids.js';
 import { evidenceRoot, type Env } from '../paths.js';
 import { closeDb, dbFileOf, openWriter, writeTx, type Db } from '../store/db.js';
 import { insertEvidence } from '../store/evidence-rows.js';
@@ -18,7 +17,7 @@ import { displayCommand } from './quote.js';
 import { computeRowSha256, outcomeOf, type ReceiptRow } from './row.js';
 import type { ChildRun } from './spawn.js';
 
-export const mintReceiptId = (): string => `R-${randomBytes(8).toString('hex')}`;
+export { mintReceiptId };
 
 export interface EvidenceTarget {
   briefId: number;

@@ -3,6 +3,7 @@
  * one-line summary that `evidence run` prints and appends to `key_outputs`.
  */
 import { canonicalJson, sha256Hex } from './jcs.js';
+import { argvColumn, readStoredJson } from '../store/stored-json.js';
 
 export type Outcome = 'pass' | 'fail' | 'unproven';
 
@@ -82,19 +83,11 @@ export const outcomeOf = (exitCode: number | null): Outcome =>
 export function receiptJson(row: ReceiptRow): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const col of RECEIPT_COLUMNS) {
-    if (col === 'argv_json') out.argv = parseArgv(row.argv_json);
+    if (col === 'argv_json') out.argv = readStoredJson(row.argv_json, argvColumn) ?? row.argv_json;
     else if (col === 'shell' || col === 'timed_out') out[col] = row[col] === 1;
     else out[col] = row[col];
   }
   return out;
-}
-
-function parseArgv(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
 }
 
 /** `1234ms` below ten seconds, else seconds with one decimal (`12.3s`). */

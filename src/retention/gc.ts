@@ -6,7 +6,7 @@
  */
 import { lstatSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { DRAFT_ID_RE } from '../envelope/vocabulary.js';
+import { DRAFT_ID_RE } from '../envelope/patterns.js';
 import { tryLock } from '../drafts/lock.js';
 import { draftsDir, storeExists, type Env } from '../paths.js';
 

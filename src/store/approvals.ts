@@ -2,8 +2,9 @@
  * The `approvals` repository (store-and-finalize.md §4.4, §11). Transitions are decided inside the IMMEDIATE
  * transaction that writes (`UPDATE … WHERE id = ? AND status = ?`), so concurrent decides cannot both win.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { EXIT, HandoffError } from '../errors.js';
+import { mintApprovalId } from '../ids.js';
 import type { ApprovalLookupResult } from '../validator/types.js';
 import { guard, hasTable, writeTx, type Db } from './db.js';
 
@@ -83,7 +84,7 @@ export function insertApproval(
         )
         .get({
           ...a,
-          id: `P-${randomBytes(16).toString('hex')}`,
+          id: mintApprovalId(),
           fingerprint: fingerprintOf(a.exact_content),
           created_at: new Date().toISOString(),
         }) as ApprovalRow,

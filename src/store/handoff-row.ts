@@ -1,5 +1,6 @@
 /** The `handoffs` row (store-and-finalize.md §4.1) as read from SQLite, and its JSON exposure (§9). */
 import { CLOSING_STATE_SET, ROW_STATES, type RowState } from '../envelope/vocabulary.js';
+import { acceptanceColumn, jsonColumn, readStoredJson, stringListColumn } from './stored-json.js';
 
 export type CutReason = 'never_finalized' | 'backstop_capture';
 
@@ -43,15 +44,6 @@ export function toHandoffRow(raw: Record<string, unknown>): HandoffRow {
   return row;
 }
 
-const parseOrNull = (text: string | null): unknown => {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return null;
-  }
-};
-
 /**
  * A row as exposed in JSON (§9): every column except `raw_handoff_json`; flags as booleans; `*_json` columns parsed
  * under their name without `_json`; `envelope` (the parsed `raw_handoff_json`) only when asked.
@@ -73,11 +65,11 @@ export function exposeHandoff(row: HandoffRow, withEnvelope = false): Record<str
     goal: row.goal,
     consolidation: row.consolidation === 1,
     require_receipt: row.require_receipt === 1,
-    can_write: parseOrNull(row.can_write_json),
-    acceptance: parseOrNull(row.acceptance_json),
+    can_write: readStoredJson(row.can_write_json, stringListColumn) ?? null,
+    acceptance: readStoredJson(row.acceptance_json, acceptanceColumn) ?? null,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
-  if (withEnvelope) out.envelope = parseOrNull(row.raw_handoff_json);
+  if (withEnvelope) out.envelope = readStoredJson(row.raw_handoff_json, jsonColumn) ?? null;
   return out;
 }

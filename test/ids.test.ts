@@ -1,0 +1,100 @@
+/**
+ * Id minting (src/ids.ts, amendments-2 §S5): every id comes from nanoid's customAlphabet over its documented alphabet
+ * and length, and keeps its documented format over many mints.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { AGENT_ID_RE, DRAFT_ID_RE, RECEIPT_ID_RE } from '../src/envelope/patterns.js';
+import { mintBlobName, TEMP_NAME_RE } from '../src/evidence/blob.js';
+import {
+  checkAgentId,
+  checkDraftId,
+  mintAgentId,
+  mintApprovalId,
+  mintDraftId,
+  mintLockToken,
+  mintReceiptId,
+  mintTempTag,
+  mintToken,
+  mintUuid,
+} from '../src/ids.js';
+import { mintReceiptId as receiptIdOfRecord } from '../src/receipts/record.js';
+
+const nanoid = vi.hoisted(() => ({ calls: [] as [string, number | undefined][] }));
+vi.mock('nanoid', async (importOriginal) => {
+  const real = await importOriginal<typeof import('nanoid')>();
+  return {
+    ...real,
+    customAlphabet: (alphabet: string, size?: number) => {
+      nanoid.calls.push([alphabet, size]);
+      return real.customAlphabet(alphabet, size);
+    },
+  };
+});
+
+const HEX = '0123456789abcdef';
+const N = 4000;
+const many = (mint: () => string): string[] => Array.from({ length: N }, mint);
+
+/** Every character of `alphabet` shows up at every position `positions` of the samples. */
+function coversAlphabet(samples: string[], positions: number[], alphabet: string): boolean {
+  return positions.every((p) => [...alphabet].every((c) => samples.some((s) => s[p] === c)));
+}
+const range = (from: number, to: number): number[] => Array.from({ length: to - from }, (_, i) => from + i);
+
+describe('nanoid minting', () => {
+  it("every generator is nanoid's customAlphabet over a documented alphabet and length", () => {
+    expect(nanoid.calls).toEqual([
+      [HEX, 16],
+      [HEX, 12],
+      [HEX, 32],
+      [HEX, 8],
+      [HEX, 30],
+      ['89ab', 1],
+    ]);
+  });
+
+  it.each([
+    ['agent id', mintAgentId, /^a[0-9a-f]{16}$/, range(1, 17)],
+    ['draft token', mintToken, /^[0-9a-f]{12}$/, range(0, 12)],
+    ['receipt id', mintReceiptId, /^R-[0-9a-f]{16}$/, range(2, 18)],
+    ['approval id', mintApprovalId, /^P-[0-9a-f]{32}$/, range(2, 34)],
+    ['lock token', mintLockToken, /^[0-9a-f]{16}$/, range(0, 16)],
+    ['temp tag', mintTempTag, /^[0-9a-f]{8}$/, range(0, 8)],
+  ])('%s: the documented format, every hex digit at every position, no repeat', (_name, mint, format, positions) => {
+    const ids = many(mint);
+    for (const id of ids) expect(id).toMatch(format);
+    expect(coversAlphabet(ids, positions, HEX)).toBe(true);
+    expect(new Set(ids).size).toBe(N);
+  });
+
+  it('agent, draft and receipt ids pass the tool\'s own checks', () => {
+    for (let i = 0; i < 500; i++) {
+      const agent = mintAgentId();
+      const draft = mintDraftId(agent);
+      expect(AGENT_ID_RE.test(agent) && DRAFT_ID_RE.test(draft) && RECEIPT_ID_RE.test(mintReceiptId())).toBe(true);
+      expect(draft.startsWith(`${agent}.`)).toBe(true);
+      expect(checkAgentId(agent)).toBe(agent);
+      expect(checkDraftId(draft)).toBe(draft);
+    }
+    expect(receiptIdOfRecord).toBe(mintReceiptId);
+  });
+
+  it('uuid: lower-case hyphenated v4 with the RFC 4122 variant, as crypto.randomUUID prints it', () => {
+    const ids = many(mintUuid);
+    const v4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    for (const id of ids) expect(id).toMatch(v4);
+    const free = [...range(0, 8), ...range(9, 13), ...range(15, 18), ...range(20, 23), ...range(24, 36)];
+    expect(coversAlphabet(ids, free, HEX)).toBe(true);
+    expect(coversAlphabet(ids, [19], '89ab')).toBe(true);
+    expect(new Set(ids).size).toBe(N);
+    expect(crypto.randomUUID()).toMatch(v4);
+  });
+
+  it('evidence blob names and their temp files keep their formats', () => {
+    for (let i = 0; i < 500; i++) {
+      const name = mintBlobName('.txt');
+      expect(name).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\.txt$/);
+      expect(TEMP_NAME_RE.test(`.${mintUuid()}.tmp`)).toBe(true);
+    }
+  });
+});
