@@ -14,7 +14,11 @@ export async function readJsonObjectFlag(ctx: CommandContext, what: string): Pro
     throw usage(`exactly one of --json ${what.toUpperCase()} and --json-file PATH is required`);
   }
   const text = inline ?? (await readInput(file ?? '-', ctx.readStdin)).toString('utf8');
-  const value = parseJsonStrict(text, inline !== undefined ? `the --json ${what}` : `the ${what} in ${file === '-' ? 'stdin' : file}`);
+  return checkJsonObject(parseJsonStrict(text, inline !== undefined ? `the --json ${what}` : `the ${what} in ${file === '-' ? 'stdin' : file}`), what);
+}
+
+/** A parsed `what` ("patch") must be a JSON object (PATCH_NOT_OBJECT) the store can hold (VALUE_NOT_REPRESENTABLE); exit 2. */
+export function checkJsonObject(value: unknown, what: string): JsonObject {
   if (!isPlainObject(value)) {
     throw new HandoffError('PATCH_NOT_OBJECT', EXIT.USAGE, `the ${what} must be a JSON object, got ${jsonTypeOf(value)}`, {
       type: jsonTypeOf(value),

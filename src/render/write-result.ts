@@ -17,16 +17,34 @@ import { validationRejection, WRITE_REJECTED } from './rejection.js';
  * `set` and `add`: FIELD and VALUE checked first (exit 2, before any file access), a [NOT JSON] notice for a VALUE
  * that looks like JSON but is stored as text, then `change` (setField / addToList) through the write pipeline.
  */
-export function writeFieldValue(
-  ctx: CommandContext,
-  change: (base: JsonObject, segments: string[], value: unknown, draftId: string) => JsonObject,
-): Promise<CommandResult> {
+export function writeFieldValue(ctx: CommandContext, change: FieldChange): Promise<CommandResult> {
+  return writeField(ctx, change, () => {
+    const raw = ctx.args.VALUE ?? '';
+    const value = parseValueArg(raw);
+    const notJson = notJsonNotice(raw);
+    if (notJson !== undefined) ctx.notice(notJson);
+    return value;
+  });
+}
+
+/**
+ * `set` and `add` with a VALUE that arrived typed (the MCP tools): stored as given, never guessed at from text.
+ * `checkValue` throws for a value the store cannot hold (VALUE_NOT_REPRESENTABLE), as parsing does for a VALUE.
+ */
+export function writeTypedFieldValue(ctx: CommandContext, change: FieldChange, value: unknown, checkValue: (value: unknown) => void): Promise<CommandResult> {
+  return writeField(ctx, change, () => {
+    checkValue(value);
+    return value;
+  });
+}
+
+type FieldChange = (base: JsonObject, segments: string[], value: unknown, draftId: string) => JsonObject;
+
+/** The ids, then FIELD, then VALUE (exit 2, before any file access), then `change` through the write pipeline. */
+function writeField(ctx: CommandContext, change: FieldChange, valueOf: () => unknown): Promise<CommandResult> {
   const addressing = addressingFrom(ctx.flags);
-  const raw = ctx.args.VALUE ?? '';
   const segments = parseFieldPath(ctx.args.FIELD ?? '');
-  const value = parseValueArg(raw);
-  const notJson = notJsonNotice(raw);
-  if (notJson !== undefined) ctx.notice(notJson);
+  const value = valueOf();
   return writeAndRender(ctx, addressing, (base, draftId) => change(base, segments, value, draftId));
 }
 
