@@ -43,8 +43,10 @@ const result = await esbuild.build({
   platform: 'node',
   target: 'node20',
   format: 'cjs',
-  // Native and server-only modules are required from node_modules at run time, only by the verbs that need them.
-  external: ['better-sqlite3', 'pg', 'pg-native'],
+  // Native and server-only modules are required from node_modules at run time, only by the verbs that need them;
+  // the MCP SDK and zod's JSON Schema generator (`zod/v4/core`; the verbs' zod/mini is bundled) are imported by
+  // `handoff mcp` alone, so the bundle every other call reads holds neither.
+  external: ['better-sqlite3', 'pg', 'pg-native', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'zod/v4/core'],
   // The bundle sits at dist/cli/, the same depth as every emitted module, so `new URL('../../x', import.meta.url)`
   // resolves to the same place in both builds.
   banner: { js: "const __bundle_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
