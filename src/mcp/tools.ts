@@ -338,8 +338,8 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'approval_list',
     title: 'List approvals',
     description:
-      'List approvals, newest first, filtered by status, requesting agent or contract, and workspace. Reads only; a ' +
-      'missing store lists nothing.',
+      'List approvals, newest first, filtered by status, requesting agent or contract, and workspace: each with its id, ' +
+      'status, exact content, fingerprint, and who decided it when. Reads only; a missing store lists nothing.',
     input: z.strictObject({
       status: enumParam(APPROVAL_STATUSES, 'Only approvals in this status.'),
       agent_id: optionalString('Only approvals requested by this agent.'),
