@@ -10,8 +10,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AGENT_STATUS_KEYS, AGENT_WRITABLE_ROOT_KEYS, EVIDENCE_LISTS } from '../../src/envelope/vocabulary.js';
 import { validateEnvelope } from '../../src/validator/index.js';
-import { loadCases, REPO, run, snapshot, tempHome } from '../helpers/cli.js';
+import { BIN, baseEnv, loadCases, REPO, run, snapshot, tempHome } from '../helpers/cli.js';
 import { connect, textOf, type McpSession } from '../helpers/mcp.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 const D = 'a0123456789abcdef.0123456789ab';
 const TOOLS = [
@@ -325,5 +327,47 @@ describe('evidence_run (--allow-run)', () => {
     expect(failing.isError).toBe(false);
     expect(failing.structuredContent).toMatchObject({ status: 'ok', receipt: { exit_code: 1, outcome: 'fail' } });
     expect(readDraftFile(home).evidence_report.commands_run).toHaveLength(2);
+  });
+});
+
+describe('docs/mcp.md', () => {
+  it('the JSON configuration of the page starts a server that lists the tools', async () => {
+    const config = JSON.parse(readFileSync(join(REPO, 'docs', 'examples', 'mcp-config.json'), 'utf8')) as {
+      mcpServers: { handoff: { command: string; args: string[]; env: Record<string, string> } };
+    };
+    const server = config.mcpServers.handoff;
+    expect(server.command).toBe('handoff');
+    const shown = /```json\n(\{\n {2}"mcpServers"[\s\S]*?)```/.exec(readFileSync(join(REPO, 'docs', 'mcp.md'), 'utf8'));
+    expect(JSON.parse(shown?.[1] ?? 'null')).toEqual(config);
+    // `handoff` is the built binary here; the configured data root is replaced by a temp one.
+    const home = tempHome();
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, ...server.args],
+      env: { ...(baseEnv(home) as Record<string, string>), ...server.env, HANDOFF_HOME: home },
+      cwd: home,
+    });
+    const client = new Client({ name: 'docs', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(TOOLS);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('the tool table names every tool and every parameter, required ones in bold', async () => {
+    const doc = readFileSync(join(REPO, 'docs', 'mcp.md'), 'utf8');
+    const s = await open(tempHome(), ['--allow-run']);
+    const { tools } = await s.client.listTools();
+    for (const t of tools) {
+      const row = doc.split('\n').find((line) => line.startsWith(`| \`${t.name}\` |`));
+      expect(row, t.name).toBeDefined();
+      const required = new Set(t.inputSchema.required ?? []);
+      for (const p of Object.keys(t.inputSchema.properties ?? {})) {
+        expect(row, `${t.name} ${p}`).toContain(required.has(p) ? `**\`${p}\`**` : `\`${p}\``);
+      }
+    }
   });
 });
