@@ -4,6 +4,7 @@
  * refusals that write nothing, values stored exactly, the shared validator cases, concurrent writers, resources,
  * and evidence_run behind --allow-run.
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -210,6 +211,51 @@ describe('rejections and refusals write nothing', () => {
     const s = await open(tempHome());
     const r = await s.call('contract_view', { drft_id: D });
     expect(r.structuredContent?.error).toBe('invalid arguments: unknown parameter "drft_id". Did you mean "draft_id"?');
+  });
+});
+
+describe('values the store cannot hold', () => {
+  it('a number that overflows to Infinity on the wire (1e400) is VALUE_NOT_REPRESENTABLE, before any file access', () => {
+    const home = tempHome();
+    // Written by hand: a JSON client cannot send 1e400 (it serializes Infinity as null).
+    const lines = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+    ].map((m) => JSON.stringify(m));
+    lines.push(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"contract_set","arguments":{"field":"report_prose","value":[1e400],"draft_id":"${D}"}}}`);
+    const r = spawnSync(process.execPath, [BIN, 'mcp'], { env: baseEnv(home), cwd: home, input: `${lines.join('\n')}\n`, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).toBe(0);
+    const answer = r.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, any>).find((m) => m.id === 2);
+    expect(answer?.result).toMatchObject({ isError: true, structuredContent: { status: 'error', code: 'VALUE_NOT_REPRESENTABLE' } });
+    expect(snapshot(home)).toEqual({});
+  });
+
+  it('a value nested deeper than 512 levels is VALUE_NOT_REPRESENTABLE and writes nothing', async () => {
+    const home = tempHome();
+    const s = await open(home);
+    await s.call('contract_init', { draft_id: D });
+    const before = snapshot(home);
+    let deep: unknown = 'x';
+    for (let i = 0; i < 600; i++) deep = [deep];
+    const r = await s.call('contract_add', { field: 'evidence_report.key_outputs', value: deep, draft_id: D });
+    expect(r.structuredContent).toMatchObject({ status: 'error', code: 'VALUE_NOT_REPRESENTABLE' });
+    expect(snapshot(home)).toEqual(before);
+  });
+});
+
+describe('the mcp verb on the command line', () => {
+  it('takes no arguments, is suggested for a typo, and has its help page', () => {
+    const home = tempHome();
+    const extra = run(home, ['mcp', 'serve']);
+    expect(extra.code).toBe(2);
+    expect(extra.stderr).toMatch(/\[USAGE\]\n$/);
+    const typo = run(home, ['mpc']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('Did you mean "mcp"?');
+    const help = run(home, ['mcp', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('--allow-run');
+    expect(snapshot(home)).toEqual({});
   });
 });
 
