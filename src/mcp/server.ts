@@ -54,7 +54,7 @@ export async function serveMcp(opts: McpOptions): Promise<void> {
     { name: 'handoff', version: opts.version },
     { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
   );
-  const listing = tools.map((tool) => describeTool(tool, toJSONSchema));
+  let listing: Record<string, unknown>[] | undefined;
   const inFlight = new Set<Promise<unknown>>();
   const track = <T>(p: Promise<T>): Promise<T> => {
     inFlight.add(p);
@@ -62,7 +62,7 @@ export async function serveMcp(opts: McpOptions): Promise<void> {
     return p;
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (listing ??= tools.map((tool) => describeTool(tool, toJSONSchema))) }));
   server.setRequestHandler(CallToolRequestSchema, (request) =>
     track(callTool(tools, request.params.name, request.params.arguments ?? {}, opts, opts.allowRun)),
   );
