@@ -28,18 +28,7 @@ import {
   type Envelope,
 } from './schema.js';
 
-export {
-  AGENT_ID_RE,
-  AGENT_STATES,
-  COMMIT_RE,
-  CONSOLIDATION_LISTS,
-  DRAFT_ID_RE,
-  OWNERSHIP_ASSESSMENTS,
-  PHASES,
-  RECEIPT_ID_RE,
-  SEVERITIES,
-  type AgentState,
-} from './patterns.js';
+export * from './patterns.js';
 export type { AgentStatus, DeclaredType, Envelope, EvidenceReport, FailureReport, FileReference, Verification } from './schema.js';
 
 const keysOf = <S extends object>(shape: S): (keyof S & string)[] => Object.keys(shape) as (keyof S & string)[];
