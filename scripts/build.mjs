@@ -43,8 +43,9 @@ const result = await esbuild.build({
   platform: 'node',
   target: 'node20',
   format: 'cjs',
-  // Native and server-only modules are required from node_modules at run time, only by the verbs that need them;
-  // the MCP SDK and zod's JSON Schema generator (`zod/v4/core`; the verbs' zod/mini is bundled) are imported by
+  // Native or optional at run time: required from node_modules only when a verb opens that store. `pg` loads only
+  // with HANDOFF_STORE_URL set (src/store/pg-driver.ts); bundling it would not make it lazier, only the bundle larger.
+  // The MCP SDK and zod's JSON Schema generator (`zod/v4/core`; the verbs' zod/mini is bundled) are required by
   // `handoff mcp` alone, so the bundle every other call reads holds neither.
   external: ['better-sqlite3', 'pg', 'pg-native', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'zod/v4/core'],
   // The bundle sits at dist/cli/, the same depth as every emitted module, so `new URL('../../x', import.meta.url)`

@@ -61,3 +61,9 @@ export function resolveWorkspace(flag: string | undefined, env: Env, dir: string
   const name = basename(top ?? resolve(dir));
   return name === '' ? 'root' : name;
 }
+
+/** `$HANDOFF_STORE_URL`: a postgres:// URL selects the PostgreSQL store (amendments-2.md §P1); unset or empty, SQLite. */
+export function storeUrl(env: Env): string | undefined {
+  const url = env.HANDOFF_STORE_URL;
+  return url !== undefined && url.trim() !== '' ? url.trim() : undefined;
+}

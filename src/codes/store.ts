@@ -28,6 +28,13 @@ export const storeCodes: CodeEntry[] = [
     repair: 'Another process holds the store; retry in a moment.',
   },
   {
+    code: 'STORE_UNREACHABLE',
+    exit: 4,
+    where: 'every verb that opens the store, with HANDOFF_STORE_URL set (the stop gate: amendments-2.md §H3)',
+    when: 'The PostgreSQL server named by HANDOFF_STORE_URL did not answer within 5 s, or refused the connection. The message names the URL with its password redacted.',
+    repair: 'Check that the server runs and that HANDOFF_STORE_URL names its host, port and database; unset it to use the SQLite file.',
+  },
+  {
     code: 'STORE_SCHEMA_TOO_NEW',
     exit: 4,
     where: 'every verb that opens the store',

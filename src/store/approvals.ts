@@ -27,6 +27,8 @@ export interface ApprovalRow {
 }
 
 const COLS = 'id, workspace, agent_id, contract_id, status, exact_content, fingerprint, created_at, decided_at, decided_by, decision_note';
+/** The column list every approval read returns (both store backends). */
+export const APPROVAL_COLS = COLS;
 
 /** §11.2: the statuses each status may move to (a repeat of the current status is a no-op, not a transition). */
 const TRANSITIONS: Record<ApprovalStatus, readonly ApprovalStatus[]> = {
@@ -67,6 +69,9 @@ export function approvalLookup(db: Db): (id: string) => ApprovalLookupResult {
     });
 }
 
+/** `P-` + 32 lowercase hex, minted by src/ids.ts (nanoid) for both stores. */
+export const newApprovalId = (): string => mintApprovalId();
+
 export const fingerprintOf = (content: string): string => createHash('sha256').update(content, 'utf8').digest('hex');
 
 export function insertApproval(
@@ -84,7 +89,7 @@ export function insertApproval(
         )
         .get({
           ...a,
-          id: mintApprovalId(),
+          id: newApprovalId(),
           fingerprint: fingerprintOf(a.exact_content),
           created_at: new Date().toISOString(),
         }) as ApprovalRow,
@@ -107,6 +112,22 @@ export interface DecideResult {
   changed: boolean;
 }
 
+/**
+ * §11.2 on the current row: `noop` for a repeat of the current status, `apply` for an allowed transition; any
+ * other decision throws APPROVAL_TRANSITION_REFUSED (exit 1). Shared by both store backends.
+ */
+export function judgeDecision(row: ApprovalRow, decision: ApprovalStatus): 'noop' | 'apply' {
+  if (row.status === decision) return 'noop';
+  const allowed = TRANSITIONS[row.status];
+  if (allowed.includes(decision)) return 'apply';
+  throw new HandoffError(
+    'APPROVAL_TRANSITION_REFUSED',
+    EXIT.REJECTED,
+    `approval ${row.id} is ${row.status}; it cannot become ${decision} (${allowed.length > 0 ? `allowed: ${allowed.join(', ')}` : 'a final status'}); nothing was written`,
+    { approval_id: row.id, approval_status: row.status, decision },
+  );
+}
+
 /** Applies one decision (§11.2) in one IMMEDIATE transaction. APPROVAL_NOT_FOUND (3), APPROVAL_TRANSITION_REFUSED (1). */
 export function decideApproval(
   db: Db,
@@ -118,16 +139,7 @@ export function decideApproval(
   return writeTx(db, () => {
     const row = getApproval(db, id);
     if (row === undefined) throw approvalNotFound(id);
-    if (row.status === decision) return { row, previous: row.status, changed: false };
-    if (!TRANSITIONS[row.status].includes(decision)) {
-      const allowed = TRANSITIONS[row.status];
-      throw new HandoffError(
-        'APPROVAL_TRANSITION_REFUSED',
-        EXIT.REJECTED,
-        `approval ${id} is ${row.status}; it cannot become ${decision} (${allowed.length > 0 ? `allowed: ${allowed.join(', ')}` : 'a final status'}); nothing was written`,
-        { approval_id: id, approval_status: row.status, decision },
-      );
-    }
+    if (judgeDecision(row, decision) === 'noop') return { row, previous: row.status, changed: false };
     const updated = db
       .prepare(
         `UPDATE approvals SET status = @decision, decided_at = @now, decided_by = @by, decision_note = @note

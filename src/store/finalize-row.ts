@@ -15,6 +15,19 @@ export interface FinalRow {
 }
 
 /**
+ * The merge policy of §6.5 (convergence of a row that is not COMPLETE), in SQL both store backends run verbatim
+ * after their own INSERT … VALUES.
+ */
+export const FINAL_ROW_MERGE = `ON CONFLICT (contract_id) DO UPDATE SET
+         agent_state      = excluded.agent_state,
+         cut_reason       = NULL,
+         raw_handoff_json = excluded.raw_handoff_json,
+         plan_task_id     = COALESCE(handoffs.plan_task_id, excluded.plan_task_id),
+         updated_at       = excluded.updated_at
+       WHERE handoffs.agent_state <> 'COMPLETE'
+       RETURNING id`;
+
+/**
  * Inserts the row, or converges a row that is not COMPLETE (state, envelope, cut_reason → NULL, plan_task_id
  * set-once, updated_at). Returns the row id, or undefined when the row is COMPLETE (nothing written).
  */
@@ -24,14 +37,7 @@ export function upsertFinalRow(db: Db, r: FinalRow): number | undefined {
       `INSERT INTO handoffs (contract_id, agent_id, workspace, agent_state, cut_reason, raw_handoff_json,
                              plan_task_id, created_at, updated_at)
        VALUES (@contract_id, @agent_id, @workspace, @agent_state, NULL, @json, @plan_task_id, @now, @now)
-       ON CONFLICT (contract_id) DO UPDATE SET
-         agent_state      = excluded.agent_state,
-         cut_reason       = NULL,
-         raw_handoff_json = excluded.raw_handoff_json,
-         plan_task_id     = COALESCE(handoffs.plan_task_id, excluded.plan_task_id),
-         updated_at       = excluded.updated_at
-       WHERE handoffs.agent_state <> 'COMPLETE'
-       RETURNING id`,
+       ${FINAL_ROW_MERGE}`,
     )
     .get(r) as { id: number } | undefined;
   return out?.id;

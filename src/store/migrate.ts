@@ -96,11 +96,21 @@ export function migrate(db: Db, file: string, dir?: string): void {
 }
 
 function verifyApplied(db: Db, file: string, list: Migration[]): void {
-  const applied = db.prepare('SELECT version, name, checksum FROM schema_version ORDER BY version').all() as {
-    version: number;
-    name: string;
-    checksum: string;
-  }[];
+  checkApplied(db.prepare('SELECT version, name, checksum FROM schema_version ORDER BY version').all() as AppliedMigration[], list, file);
+}
+
+/** A row of schema_version, as both backends record it. */
+export interface AppliedMigration {
+  version: number;
+  name: string;
+  checksum: string;
+}
+
+/**
+ * §3.3 step 4, for both backends: every applied version must have its file in this build with the recorded sha256,
+ * else STORE_MIGRATION_MISMATCH (exit 4; nothing is applied). `file` is what the message names (a DB file or a URL).
+ */
+export function checkApplied(applied: readonly AppliedMigration[], list: Migration[], file: string): void {
   for (const row of applied) {
     const m = list[row.version - 1];
     let actual: string | undefined;
@@ -122,13 +132,27 @@ function verifyApplied(db: Db, file: string, list: Migration[]): void {
   }
 }
 
-function applyOne(db: Db, file: string, m: Migration, latest: number): void {
-  let sql: Buffer;
+/** The text of a pending migration and its checksum (a file that cannot be read is a packaging bug, exit 70). */
+export function readMigration(m: Migration): { sql: Buffer; checksum: string } {
   try {
-    sql = readFileSync(m.path);
+    const sql = readFileSync(m.path);
+    return { sql, checksum: sha256(sql) };
   } catch (e) {
     throw packaging(`cannot read ${m.path}: ${(e as Error).message}`);
   }
+}
+
+/** STORE_MIGRATION_FAILED (exit 4): the migration was rolled back; the message names the file and the store's error. */
+export const migrationFailed = (m: Migration, file: string, detail: string): HandoffError =>
+  new HandoffError(
+    'STORE_MIGRATION_FAILED',
+    EXIT.STORE,
+    `migration ${m.name} failed on the store ${file} and was rolled back: ${detail.replace(/\s+/g, ' ')}`,
+    { migration: m.name },
+  );
+
+function applyOne(db: Db, file: string, m: Migration, latest: number): void {
+  const { sql, checksum } = readMigration(m);
   db.pragma('foreign_keys = OFF');
   try {
     try {
@@ -150,19 +174,14 @@ function applyOne(db: Db, file: string, m: Migration, latest: number): void {
       db.prepare('INSERT INTO schema_version (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)').run(
         m.version,
         m.name,
-        sha256(sql),
+        checksum,
         new Date().toISOString(),
       );
       db.exec('COMMIT');
     } catch (e) {
       if (db.inTransaction) db.exec('ROLLBACK');
       if (e instanceof HandoffError) throw e;
-      throw new HandoffError(
-        'STORE_MIGRATION_FAILED',
-        EXIT.STORE,
-        `migration ${m.name} failed on the store ${file} and was rolled back: ${(e as Error).message.replace(/\s+/g, ' ')}`,
-        { migration: m.name },
-      );
+      throw migrationFailed(m, file, (e as Error).message);
     }
   } finally {
     db.pragma('foreign_keys = ON');

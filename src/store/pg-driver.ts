@@ -1,0 +1,77 @@
+/**
+ * The only module that loads `pg` (node-postgres), and only when a PostgreSQL store is opened (amendments-2.md §P4):
+ * with `HANDOFF_STORE_URL` unset nothing of it loads. The CLI bundle marks `pg` external (scripts/build.mjs), so this
+ * `require` stays a run-time one.
+ */
+import { createRequire } from 'node:module';
+import type Pg from 'pg';
+
+export type PgModule = typeof Pg;
+export type PgPool = Pg.Pool;
+export type PgPoolClient = Pg.PoolClient;
+
+let cached: PgModule | undefined;
+
+export function loadPg(): PgModule {
+  if (cached === undefined) {
+    const require = createRequire(import.meta.url);
+    cached = require('pg') as PgModule;
+  }
+  return cached;
+}
+
+/** True once `pg` has been loaded in this process (tests pin the lazy-load rule with it). */
+export const pgLoaded = (): boolean => cached !== undefined;
+
+/** A server that does not answer within this time, or refuses, is STORE_UNREACHABLE (§P4). */
+export const CONNECT_TIMEOUT_MS = 5000;
+/** Waiting for a lock (row, advisory, migration) longer than this is STORE_BUSY, as SQLite's busy_timeout. */
+export const LOCK_TIMEOUT_MS = 5000;
+/** A session idle inside a transaction this long is ended by the server, so a hung process frees its locks. */
+const IDLE_IN_TX_MS = 60_000;
+
+const INT8_OID = 20;
+
+/**
+ * A pool for one store. bigint columns (ids, sizes, COUNT) arrive as numbers: every value the store holds is far
+ * below 2^53, and the rows keep the types the SQLite repositories return.
+ */
+export function createPool(url: string): PgPool {
+  const pg = loadPg();
+  const types = new pg.TypeOverrides();
+  types.setTypeParser(INT8_OID, 'text', (v: string) => Number(v));
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 4,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    lock_timeout: LOCK_TIMEOUT_MS,
+    idle_in_transaction_session_timeout: IDLE_IN_TX_MS,
+    application_name: 'handoff',
+    keepAlive: true,
+    idleTimeoutMillis: 10_000,
+    allowExitOnIdle: true,
+    types,
+  });
+  // An idle connection the server ends (restart, idle timeout) must not crash the process; the next query reports it.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+/** The URL as messages show it: the password (in the authority or a `password` parameter) replaced by `***`. */
+export function redactUrl(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return `${url.split(':')[0]}://(unparsable URL)`;
+  }
+  if (u.password !== '') u.password = '***';
+  for (const key of [...u.searchParams.keys()]) if (/pass/i.test(key)) u.searchParams.set(key, '***');
+  return u.toString().replace(/%2A%2A%2A/g, '***');
+}
+
+/** One statement on a pool or on a transaction's client: the rows, and how many rows it changed. */
+export type Run = <R = Record<string, unknown>>(
+  text: string,
+  values?: readonly unknown[],
+) => Promise<{ rows: R[]; rowCount: number }>;

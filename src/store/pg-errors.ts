@@ -1,0 +1,69 @@
+/**
+ * Maps PostgreSQL (node-postgres) failures to the store codes, as store-errors.ts does for SQLite: one line naming
+ * the store (its URL, password redacted), exit 4, never a stack trace. Reads error objects only; never loads `pg`.
+ */
+import { EXIT, HandoffError, isHandoffError } from '../errors.js';
+import { CONNECT_TIMEOUT_MS } from './pg-driver.js';
+import { storeBusy, storeUnreadable } from './store-errors.js';
+
+interface PgLikeError extends Error {
+  code?: string;
+}
+
+const codeOf = (e: unknown): string | undefined =>
+  e instanceof Error && typeof (e as PgLikeError).code === 'string' ? (e as PgLikeError).code : undefined;
+
+/** A SQLSTATE (five characters) as the server sends it; network failures carry an errno such as ECONNREFUSED. */
+const isSqlState = (code: string | undefined): code is string => code !== undefined && /^[0-9A-Z]{5}$/.test(code);
+
+const NETWORK_ERRNO = /^(ECONNREFUSED|ECONNRESET|ECONNABORTED|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EHOSTDOWN|ENOTFOUND|EAI_AGAIN|EPIPE)$/;
+const DRIVER_CONNECT_FAILURE = /timeout exceeded when trying to connect|Connection terminated|connection timeout|Client has encountered a connection error/i;
+
+/**
+ * The server did not answer or refused the connection: a network errno, the driver's connect timeout, SQLSTATE class
+ * 08 (connection exception), 57P01-57P03 (shutting down, starting up) and 53300 (too many connections).
+ */
+export function isUnreachable(e: unknown): boolean {
+  const code = codeOf(e);
+  if (code !== undefined && NETWORK_ERRNO.test(code)) return true;
+  if (isSqlState(code)) return code.startsWith('08') || /^57P0[123]$/.test(code) || code === '53300';
+  return e instanceof Error && DRIVER_CONNECT_FAILURE.test(e.message);
+}
+
+/** Lock wait past lock_timeout (55P03), deadlock (40P01), serialization failure (40001): retry, then STORE_BUSY. */
+export const isPgBusy = (e: unknown): boolean => ['55P03', '40P01', '40001'].includes(codeOf(e) ?? '');
+
+/**
+ * The server refused a write it checked itself: class 23 (a CHECK, a trigger of the schema, a unique or foreign
+ * key) or class 22 (data the server cannot hold, e.g. a NUL character in text). Passed through unchanged, as
+ * store-errors.ts passes SQLite's constraint errors, so the caller decides (finalize: STORE_WRITE_REFUSED).
+ */
+export const isPgRefusal = (e: unknown): boolean => {
+  const code = codeOf(e);
+  return isSqlState(code) && (code.startsWith('23') || code.startsWith('22'));
+};
+
+const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+export const storeUnreachable = (location: string, detail: string): HandoffError =>
+  new HandoffError(
+    'STORE_UNREACHABLE',
+    EXIT.STORE,
+    `the PostgreSQL store ${location} did not answer within ${CONNECT_TIMEOUT_MS / 1000} s or refused the connection (${oneLine(detail)})`,
+    {},
+    'Check that the server runs and that HANDOFF_STORE_URL names its host, port and database.',
+  );
+
+/**
+ * HandoffErrors pass through; unreachable → STORE_UNREACHABLE; busy → STORE_BUSY; a refused write is returned
+ * unchanged; any other server error (access denied, missing database, missing table) → STORE_UNREADABLE.
+ */
+export function toPgStoreError(e: unknown, location: string): unknown {
+  if (isHandoffError(e)) return e;
+  const message = e instanceof Error ? e.message : String(e);
+  if (isUnreachable(e)) return storeUnreachable(location, message);
+  if (isPgBusy(e)) return storeBusy(location, message);
+  if (isPgRefusal(e)) return e;
+  if (isSqlState(codeOf(e))) return storeUnreadable(location, message);
+  return e;
+}

@@ -1,0 +1,233 @@
+/**
+ * The PostgreSQL store (amendments-2.md §P): the Store interface over a `pg` pool. Opened only when
+ * HANDOFF_STORE_URL is a postgres:// URL (open-store.ts imports this module dynamically), and `pg` is loaded only
+ * here (pg-driver.ts). Transactions run at READ COMMITTED on one pooled connection; the per-contract advisory lock
+ * serializes the writers of one contract across hosts.
+ */
+import { EXIT, HandoffError } from '../errors.js';
+import type { ApprovalLookupResult } from '../validator/types.js';
+import type { ReceiptRow } from '../receipts/row.js';
+import { chainBroken } from './chain.js';
+import type { ApprovalFilters, ApprovalRow, ApprovalStatus, DecideResult } from './approvals.js';
+import type { AcRow, BriefRow, BriefSummary } from './briefs.js';
+import type { BirthRow } from './dispatch-rows.js';
+import type { EvidenceRow, NewEvidence } from './evidence-rows.js';
+import type { FinalRow } from './finalize-row.js';
+import type { RejectionRow } from './gate-rejections.js';
+import type { HandoffFilters } from './handoff-list.js';
+import type { HandoffRow, MirrorOutcome } from './handoffs.js';
+import { listMigrations } from './migrate.js';
+import { createPool, redactUrl, type PgPool, type PgPoolClient, type Run } from './pg-driver.js';
+import { isPgBusy, isUnreachable, toPgStoreError } from './pg-errors.js';
+import * as h from './pg-handoffs.js';
+import { inspectPg, migratePg, PG_MIGRATIONS_DIR } from './pg-migrate.js';
+import * as r from './pg-records.js';
+import type {
+  BlobRef,
+  CaptureNew,
+  CaptureOpen,
+  NewApproval,
+  NewBrief,
+  OpenMode,
+  OpenOptions,
+  RejectionPut,
+  Store,
+  StoreReads,
+  StoreTx,
+  TxOptions,
+} from './store.js';
+
+/** The first key of every per-contract advisory lock: ASCII "hand" (the second is hashtext(contract_id)). */
+const LOCK_SPACE = 0x68616e64;
+const WRITE_ATTEMPTS = 3;
+
+const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
+
+class PgReads implements StoreReads {
+  constructor(
+    protected readonly run: Run,
+    readonly version: number,
+  ) {}
+  getHandoffByContractId = (contractId: string): Promise<HandoffRow | undefined> => h.getByContractId(this.run, contractId);
+  getHandoffById = (id: number): Promise<HandoffRow | undefined> => h.getById(this.run, id);
+  followChain = (row: HandoffRow): Promise<HandoffRow[]> => h.followChain(this.run, row);
+  walkBack = (row: HandoffRow): Promise<HandoffRow[]> => h.walkBack(this.run, row);
+  async wholeChain(row: HandoffRow): Promise<HandoffRow[]> {
+    const back = await this.walkBack(row);
+    const chain = await this.followChain(back[back.length - 1]);
+    if (!chain.some((c) => c.id === row.id)) throw chainBroken(row.contract_id, `row ${row.id} is not reachable from its root`);
+    return chain;
+  }
+  chainContractIds = async (row: HandoffRow): Promise<string[]> => (await this.wholeChain(row)).map((c) => c.contract_id);
+  async planTaskBinding(tip: HandoffRow): Promise<string | null> {
+    if (tip.plan_task_id !== null) return tip.plan_task_id;
+    return (await this.walkBack(tip)).find((c) => c.plan_task_id !== null)?.plan_task_id ?? null;
+  }
+  spentProbe = (ids: readonly string[]): Promise<Map<string, string>> => h.spentProbe(this.run, ids);
+  listHandoffs = (f: HandoffFilters): Promise<HandoffRow[]> => h.listHandoffs(this.run, f);
+  rowsWithHarnessId = (hid: string): Promise<HandoffRow[]> => h.rowsWithHarnessId(this.run, hid);
+  getApproval = (id: string): Promise<ApprovalRow | undefined> => r.getApproval(this.run, id);
+  async approvalStatus(id: string): Promise<ApprovalLookupResult> {
+    const row = await r.getApproval(this.run, id);
+    return row === undefined ? { found: false } : { found: true, status: row.status };
+  }
+  listApprovals = (f: ApprovalFilters): Promise<ApprovalRow[]> => r.listApprovals(this.run, f);
+  findBrief = (ws: string, name: string): Promise<BriefRow | undefined> => r.findBrief(this.run, ws, name);
+  findBriefIgnoringCase = (ws: string, name: string): Promise<BriefRow | undefined> => r.findBriefIgnoringCase(this.run, ws, name);
+  findBriefById = (id: number): Promise<BriefRow | undefined> => r.findBriefById(this.run, id);
+  listAcs = (briefId: number): Promise<AcRow[]> => r.listAcs(this.run, briefId);
+  listBriefs = (ws: string): Promise<BriefSummary[]> => r.listBriefs(this.run, ws);
+  evidenceCountsByAc = (briefId: number): Promise<Map<string, number>> => r.evidenceCountsByAc(this.run, briefId);
+  getEvidence = (id: number): Promise<EvidenceRow | undefined> => r.getEvidence(this.run, id);
+  listEvidence = (briefId: number, acId?: string): Promise<EvidenceRow[]> => r.listEvidence(this.run, briefId, acId);
+  countEvidence = (): Promise<number> => r.countEvidence(this.run);
+  referencedPaths = (): Promise<Set<string>> => r.referencedPaths(this.run, this.version);
+  blobRows = (): Promise<{ id: number; artifact_path: string }[]> => r.blobRows(this.run);
+  // The receipts table arrives with version 2: an older store read as it is (a probe) holds none.
+  getReceipt = async (id: string): Promise<ReceiptRow | undefined> => (this.version >= 2 ? r.getReceipt(this.run, id) : undefined);
+  listReceiptsByContracts = async (ids: readonly string[]): Promise<ReceiptRow[]> =>
+    this.version >= 2 && ids.length > 0 ? r.listReceiptsByContracts(this.run, ids) : [];
+  getRejection = (key: string): Promise<RejectionRow | undefined> => r.getRejection(this.run, key);
+  getBlob = (sha256: string): Promise<Buffer | undefined> => r.getBlob(this.run, sha256);
+}
+
+class PgTx extends PgReads implements StoreTx {
+  async lockContract(contractId: string): Promise<void> {
+    await this.run('SELECT pg_advisory_xact_lock($1::integer, hashtext($2))', [LOCK_SPACE, contractId]);
+  }
+  now = async (): Promise<string> => (await this.run<{ now: string }>('SELECT handoff_now() AS now')).rows[0].now;
+  insertBirthRow = (b: Omit<BirthRow, 'now'>): Promise<HandoffRow> => h.insertBirthRow(this.run, b);
+  setHarnessIdIfNull = (id: number, hid: string): Promise<boolean> => h.setHarnessIdIfNull(this.run, id, hid);
+  captureOpenRow = (c: CaptureOpen): Promise<boolean> => h.captureOpenRow(this.run, c);
+  captureNewRow = (c: CaptureNew): Promise<boolean> => h.captureNewRow(this.run, c);
+  upsertFinalRow = (f: Omit<FinalRow, 'now'>): Promise<number | undefined> => h.upsertFinalRow(this.run, f);
+  insertContinuation = (parent: HandoffRow, id: string, seed: string): Promise<HandoffRow | undefined> =>
+    h.insertContinuation(this.run, parent, id, seed);
+  mirrorEnvelope = (contractId: string, json: string): Promise<MirrorOutcome> => h.mirrorEnvelope(this.run, contractId, json);
+  insertApproval = (a: NewApproval): Promise<ApprovalRow> => r.insertApproval(this.run, a);
+  decideApproval = (id: string, d: ApprovalStatus, by: string | null, note: string | null): Promise<DecideResult> =>
+    r.decideApproval(this.run, id, d, by, note);
+  insertBrief = (b: NewBrief): Promise<BriefRow> => r.insertBrief(this.run, b);
+  appendAcs = (briefId: number, acs: { ac_id: string; description: string }[]): Promise<AcRow[]> => r.appendAcs(this.run, briefId, acs);
+  insertEvidence = (e: NewEvidence): Promise<number> => r.insertEvidence(this.run, e);
+  deleteEvidenceOfHandoff = (handoffId: number): Promise<number> => r.deleteEvidenceOfHandoff(this.run, handoffId);
+  insertReceipt = (row: ReceiptRow): Promise<void> => r.insertReceipt(this.run, row);
+  putRejection = (p: RejectionPut): Promise<void> => r.putRejection(this.run, p);
+  deleteRejection = (key: string): Promise<number> => r.deleteRejection(this.run, key);
+  putBlob = (bytes: Buffer): Promise<BlobRef> => r.putBlob(this.run, bytes);
+}
+
+const usedAfterEnd = (): HandoffError =>
+  new HandoffError('INTERNAL', EXIT.INTERNAL, 'a store transaction handle was used after its transaction ended');
+
+/** Statements on a transaction's client; raw errors, so the transaction decides (retry, rollback, mapping). */
+function clientRun(client: PgPoolClient, live: () => boolean): Run {
+  return async <R>(text: string, values?: readonly unknown[]) => {
+    if (!live()) throw usedAfterEnd();
+    const res = await client.query(text, values as unknown[] | undefined);
+    return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
+  };
+}
+
+/** Statements on the pool, each its own transaction; failures become the store codes. */
+function poolRun(pool: PgPool, location: string): Run {
+  return async <R>(text: string, values?: readonly unknown[]) => {
+    try {
+      const res = await pool.query(text, values as unknown[] | undefined);
+      return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
+    } catch (e) {
+      throw toPgStoreError(e, location);
+    }
+  };
+}
+
+class PgStore extends PgReads implements Store {
+  readonly kind = 'postgres' as const;
+  readonly blobsInStore = true;
+  constructor(
+    private readonly pool: PgPool,
+    readonly location: string,
+    version: number,
+    private readonly writable: boolean,
+  ) {
+    super(poolRun(pool, location), version);
+  }
+
+  async tx<T>(fn: (t: StoreTx) => Promise<T>, opts: TxOptions = {}): Promise<T> {
+    if (!this.writable) throw new HandoffError('INTERNAL', EXIT.INTERNAL, 'a store opened for reading cannot write; open a writer');
+    const locks = [...new Set(typeof opts.lock === 'string' ? [opts.lock] : (opts.lock ?? []))].sort();
+    const attempts = opts.attempts ?? WRITE_ATTEMPTS;
+    for (let attempt = 1; ; attempt++) {
+      let client: PgPoolClient;
+      try {
+        client = await this.pool.connect();
+      } catch (e) {
+        throw toPgStoreError(e, this.location);
+      }
+      let live = true;
+      let broken = false;
+      const t = new PgTx(clientRun(client, () => live), this.version);
+      try {
+        await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
+        for (const id of locks) await t.lockContract(id);
+        const result = await fn(t);
+        await client.query('COMMIT');
+        return result;
+      } catch (e) {
+        broken = isUnreachable(e);
+        if (!broken) await client.query('ROLLBACK').catch(() => undefined);
+        if (isPgBusy(e) && attempt < attempts) {
+          await sleep(50 * attempt);
+          continue;
+        }
+        throw toPgStoreError(e, this.location);
+      } finally {
+        live = false;
+        client.release(broken);
+      }
+    }
+  }
+
+  now = async (): Promise<string> => (await this.run<{ now: string }>('SELECT handoff_now() AS now')).rows[0].now;
+  acceptsJson = async (json: string): Promise<boolean> =>
+    (await this.run<{ ok: boolean }>('SELECT handoff_json_valid($1) AS ok', [json])).rows[0].ok;
+  async close(): Promise<void> {
+    await this.pool.end().catch(() => undefined);
+  }
+}
+
+/**
+ * Opens the PostgreSQL store at `url` (store-and-finalize.md §2.3 on PostgreSQL). An empty, unmigrated schema is "no
+ * store yet": null, except for a writer with `create`, which migrates it. A reader or writer migrates an older
+ * schema first; a probe reads it as it is. STORE_UNREACHABLE, STORE_FOREIGN_DB, STORE_SCHEMA_TOO_NEW and the
+ * migration codes as on SQLite; a packaging error in the migration list is INTERNAL before the server is touched.
+ */
+export async function openPostgres(url: string, mode: OpenMode, opts: OpenOptions = {}): Promise<Store | null> {
+  const location = redactUrl(url);
+  const dir = opts.migrationsDir ?? PG_MIGRATIONS_DIR;
+  const latest = listMigrations(dir).length;
+  const pool = createPool(url);
+  let store: Store | null = null;
+  try {
+    let client: PgPoolClient;
+    try {
+      client = await pool.connect();
+    } catch (e) {
+      throw toPgStoreError(e, location);
+    }
+    try {
+      let { version } = await inspectPg(client, location, dir).catch((e: unknown) => {
+        throw toPgStoreError(e, location);
+      });
+      if (version === 0 && !(mode === 'writer' && opts.create === true)) return null;
+      // As on SQLite: a writer always runs the runner (which checks the applied checksums), a reader only when older.
+      if (mode === 'writer' || (mode === 'reader' && version < latest)) version = await migratePg(client, location, dir);
+      store = new PgStore(pool, location, version, mode === 'writer');
+      return store;
+    } finally {
+      client.release();
+    }
+  } finally {
+    if (store === null) await pool.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * The SQLite store behind the Store interface: every operation delegates to the synchronous repositories of this
+ * folder, unchanged. A transaction is BEGIN IMMEDIATE … COMMIT around an async function, with writeTx's retry rule
+ * (3 attempts, 50 ms × attempt, then STORE_BUSY); the repositories that open their own writeTx join it. One
+ * connection runs one transaction at a time: later `tx` calls on the same store wait for the earlier ones.
+ */
+import { EXIT, HandoffError } from '../errors.js';
+import type { Env } from '../paths.js';
+import type { ApprovalLookupResult } from '../validator/types.js';
+import type { ReceiptRow } from '../receipts/row.js';
+import * as approvals from './approvals.js';
+import * as briefs from './briefs.js';
+import { closeDb, dbFileOf, guard, openProbe, openReader, openWriter, type Db } from './db.js';
+import * as rows from './dispatch-rows.js';
+import * as evidence from './evidence-rows.js';
+import { sqliteAcceptsJson, upsertFinalRow, type FinalRow } from './finalize-row.js';
+import * as gate from './gate-rejections.js';
+import { listHandoffs, type HandoffFilters } from './handoff-list.js';
+import * as handoffs from './handoffs.js';
+import type { HandoffRow, MirrorOutcome } from './handoffs.js';
+import { currentVersion } from './migrate.js';
+import { getReceipt, insertReceipt, listReceiptsByContracts } from './receipts.js';
+import { isBusyError, toStoreError } from './store-errors.js';
+import type { BlobRef, CaptureNew, CaptureOpen, NewApproval, NewBrief, OpenMode, OpenOptions, RejectionPut, Store, StoreReads, StoreTx, TxOptions } from './store.js';
+
+const WRITE_ATTEMPTS = 3;
+const now = (): string => new Date().toISOString();
+const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
+
+/** The value of a synchronous call as a promise: a throw becomes a rejection (as on PostgreSQL), never a sync throw. */
+const settle = <T>(fn: () => T): Promise<T> => new Promise<T>((resolve) => resolve(fn()));
+
+const blobsAreFiles = (): HandoffError =>
+  new HandoffError('INTERNAL', EXIT.INTERNAL, 'a SQLite store keeps blobs as files under the evidence root, not in the store');
+
+class SqliteReads implements StoreReads {
+  constructor(protected readonly db: Db) {}
+  /** Runs a read, mapping SQLite failures to the store codes (the repositories that do not guard themselves). */
+  protected read<T>(fn: (db: Db) => T): Promise<T> {
+    return settle(() => guard(this.db, () => fn(this.db)));
+  }
+  getHandoffByContractId = (id: string) => this.read((db) => handoffs.getHandoffByContractId(db, id));
+  getHandoffById = (id: number) => this.read((db) => handoffs.getHandoffById(db, id));
+  followChain = (row: HandoffRow) => this.read((db) => handoffs.followChain(db, row));
+  walkBack = (row: HandoffRow) => this.read((db) => handoffs.walkBack(db, row));
+  wholeChain = (row: HandoffRow) => this.read((db) => handoffs.wholeChain(db, row));
+  chainContractIds = (row: HandoffRow) => this.read((db) => handoffs.chainContractIds(db, row));
+  planTaskBinding = (tip: HandoffRow) => this.read((db) => handoffs.planTaskBinding(db, tip));
+  spentProbe = (ids: readonly string[]) => this.read((db) => handoffs.spentProbe(db, ids));
+  listHandoffs = (f: HandoffFilters) => this.read((db) => listHandoffs(db, f));
+  rowsWithHarnessId = (hid: string) => this.read((db) => rows.rowsWithHarnessId(db, hid));
+  getApproval = (id: string) => this.read((db) => approvals.getApproval(db, id));
+  approvalStatus = (id: string): Promise<ApprovalLookupResult> => this.read((db) => approvals.approvalLookup(db)(id));
+  listApprovals = (f: approvals.ApprovalFilters) => this.read((db) => approvals.listApprovals(db, f));
+  findBrief = (ws: string, name: string) => this.read((db) => briefs.findBrief(db, ws, name));
+  findBriefIgnoringCase = (ws: string, name: string) => this.read((db) => briefs.findBriefIgnoringCase(db, ws, name));
+  findBriefById = (id: number) => this.read((db) => briefs.findBriefById(db, id));
+  listAcs = (briefId: number) => this.read((db) => briefs.listAcs(db, briefId));
+  listBriefs = (ws: string) => this.read((db) => briefs.listBriefs(db, ws));
+  evidenceCountsByAc = (briefId: number) => this.read((db) => briefs.evidenceCountsByAc(db, briefId));
+  getEvidence = (id: number) => this.read((db) => evidence.getEvidence(db, id));
+  listEvidence = (briefId: number, acId?: string) => this.read((db) => evidence.listEvidence(db, briefId, acId));
+  countEvidence = () => this.read((db) => evidence.countEvidence(db));
+  referencedPaths = () => this.read((db) => evidence.referencedPaths(db));
+  blobRows = () => this.read((db) => evidence.blobRows(db));
+  getReceipt = (id: string) => this.read((db) => getReceipt(db, id));
+  listReceiptsByContracts = (ids: readonly string[]) => this.read((db) => listReceiptsByContracts(db, ids));
+  getRejection = (key: string) => this.read((db) => gate.getRejection(db, key));
+  getBlob = (_sha256: string): Promise<Buffer | undefined> => Promise.reject(blobsAreFiles());
+}
+
+class SqliteTx extends SqliteReads implements StoreTx {
+  live = false;
+  /** Runs a write of the open transaction; a leaked handle is refused rather than writing outside it. */
+  private write<T>(fn: (db: Db) => T): Promise<T> {
+    return settle(() => {
+      if (!this.live || !this.db.inTransaction) {
+        throw new HandoffError('INTERNAL', EXIT.INTERNAL, 'a store transaction handle was used after its transaction ended');
+      }
+      return fn(this.db);
+    });
+  }
+  // BEGIN IMMEDIATE already holds the one write lock of the file: nothing more to take.
+  lockContract = (_contractId: string): Promise<void> => this.write(() => undefined);
+  now = (): Promise<string> => Promise.resolve(now());
+  insertBirthRow = (b: Omit<rows.BirthRow, 'now'>) => this.write((db) => rows.insertBirthRow(db, { ...b, now: now() }));
+  setHarnessIdIfNull = (id: number, hid: string) => this.write((db) => rows.setHarnessIdIfNull(db, id, hid, now()));
+  captureOpenRow = (c: CaptureOpen) => this.write((db) => rows.captureOpenRow(db, { ...c, now: now() }));
+  captureNewRow = (c: CaptureNew) => this.write((db) => rows.captureNewRow(db, { ...c, now: now() }));
+  upsertFinalRow = (f: Omit<FinalRow, 'now'>) => this.write((db) => upsertFinalRow(db, { ...f, now: now() }));
+  insertContinuation = (parent: HandoffRow, id: string, seed: string) => this.write((db) => handoffs.insertContinuation(db, parent, id, seed));
+  mirrorEnvelope = (id: string, json: string): Promise<MirrorOutcome> => this.write((db) => handoffs.mirrorEnvelope(db, id, json));
+  insertApproval = (a: NewApproval) => this.write((db) => approvals.insertApproval(db, a));
+  decideApproval = (id: string, d: approvals.ApprovalStatus, by: string | null, note: string | null) =>
+    this.write((db) => approvals.decideApproval(db, id, d, by, note));
+  insertBrief = (b: NewBrief) => this.write((db) => briefs.insertBrief(db, b));
+  appendAcs = (briefId: number, acs: { ac_id: string; description: string }[]) => this.write((db) => briefs.appendAcs(db, briefId, acs));
+  insertEvidence = (e: evidence.NewEvidence) => this.write((db) => evidence.insertEvidence(db, e));
+  deleteEvidenceOfHandoff = (handoffId: number) => this.write((db) => evidence.deleteEvidenceOfHandoff(db, handoffId));
+  insertReceipt = (row: ReceiptRow) => this.write((db) => insertReceipt(db, row));
+  putRejection = (p: RejectionPut) => this.write((db) => gate.putRejection(db, { ...p, now: now() }));
+  deleteRejection = (key: string) => this.write((db) => gate.deleteRejection(db, key));
+  putBlob = (_bytes: Buffer): Promise<BlobRef> => Promise.reject(blobsAreFiles());
+}
+
+class SqliteStore extends SqliteReads implements Store {
+  readonly kind = 'sqlite' as const;
+  readonly blobsInStore = false;
+  readonly location: string;
+  readonly version: number;
+  private readonly t: SqliteTx;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    db: Db,
+    private readonly writable: boolean,
+  ) {
+    super(db);
+    this.location = dbFileOf(db);
+    this.version = guard(db, () => currentVersion(db));
+    this.t = new SqliteTx(db);
+  }
+
+  tx<T>(fn: (t: StoreTx) => Promise<T>, opts: TxOptions = {}): Promise<T> {
+    if (!this.writable) return Promise.reject(new HandoffError('INTERNAL', EXIT.INTERNAL, 'a store opened for reading cannot write; open a writer'));
+    const run = this.queue.then(() => this.runTx(fn, opts.attempts ?? WRITE_ATTEMPTS));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async runTx<T>(fn: (t: StoreTx) => Promise<T>, attempts: number): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        this.db.exec('BEGIN IMMEDIATE');
+        this.t.live = true;
+        const result = await fn(this.t);
+        this.db.exec('COMMIT');
+        return result;
+      } catch (e) {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        if (isBusyError(e) && attempt < attempts) {
+          await sleep(50 * attempt);
+          continue;
+        }
+        throw toStoreError(e, this.location);
+      } finally {
+        this.t.live = false;
+      }
+    }
+  }
+
+  now = (): Promise<string> => Promise.resolve(now());
+  acceptsJson = (json: string): Promise<boolean> => settle(() => sqliteAcceptsJson(json));
+  close = (): Promise<void> => settle(() => closeDb(this.db));
+}
+
+/** Opens the SQLite store as `mode` with db.ts's open functions (null when the DB file is absent). */
+export function openSqlite(env: Env, cwd: string | undefined, mode: OpenMode, opts: OpenOptions = {}): Store | null {
+  const db =
+    mode === 'probe'
+      ? openProbe(env, cwd)
+      : mode === 'reader'
+        ? openReader(env, cwd)
+        : openWriter(env, cwd, { create: opts.create === true, migrationsDir: opts.migrationsDir });
+  return db === null ? null : new SqliteStore(db, mode === 'writer');
+}
