@@ -64,7 +64,7 @@ export async function serveMcp(opts: McpOptions): Promise<void> {
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (listing ??= tools.map((tool) => describeTool(tool, toJSONSchema))) }));
   server.setRequestHandler(CallToolRequestSchema, (request) =>
-    track(callTool(tools, request.params.name, request.params.arguments ?? {}, opts, opts.allowRun)),
+    track(callTool(tools, request.params.name, request.params.arguments ?? {}, opts)),
   );
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: listResources(process.env, process.cwd()) }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
@@ -102,13 +102,7 @@ function describeTool(tool: ToolSpec, toJSONSchema: ToJsonSchema): Record<string
   };
 }
 
-async function callTool(
-  tools: readonly ToolSpec[],
-  name: string,
-  raw: Record<string, unknown>,
-  opts: McpOptions,
-  allowRun: boolean,
-): Promise<ToolResult> {
+async function callTool(tools: readonly ToolSpec[], name: string, raw: Record<string, unknown>, opts: McpOptions): Promise<ToolResult> {
   const notices: string[] = [];
   const tail = new OutputTail();
   const io: CommandIO = {
@@ -130,7 +124,7 @@ async function callTool(
   const extra = (): string[] => [...(notices.length > 0 ? [notices.join('\n')] : []), ...tail.render()];
   try {
     const tool = tools.find((t) => t.name === name);
-    if (tool === undefined) throw unknownTool(name, tools, allowRun);
+    if (tool === undefined) throw unknownTool(name, tools, opts.allowRun);
     const result = await tool.run(checkArgs(tool.input, raw), call);
     return toolResult(result, extra());
   } catch (e) {
