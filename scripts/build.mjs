@@ -45,7 +45,9 @@ const result = await esbuild.build({
   format: 'cjs',
   // Native or optional at run time: required from node_modules only when a verb opens that store. `pg` loads only
   // with HANDOFF_STORE_URL set (src/store/pg-driver.ts); bundling it would not make it lazier, only the bundle larger.
-  external: ['better-sqlite3', 'pg', 'pg-native'],
+  // The MCP SDK and zod's JSON Schema generator (`zod/v4/core`; the verbs' zod/mini is bundled) are required by
+  // `handoff mcp` alone, so the bundle every other call reads holds neither.
+  external: ['better-sqlite3', 'pg', 'pg-native', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'zod/v4/core'],
   // The bundle sits at dist/cli/, the same depth as every emitted module, so `new URL('../../x', import.meta.url)`
   // resolves to the same place in both builds.
   banner: { js: "const __bundle_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
@@ -75,7 +77,7 @@ rmSync(`${BUNDLE}.cache`, { force: true });
 const warm = spawnSync(process.execPath, [join(import.meta.dirname, 'warm-cache.cjs')], { stdio: 'ignore', cwd: dirname(BUNDLE) });
 if (warm.status !== 0) console.warn('build: the code cache was not written (the CLI runs without it, only slower)');
 
-// 5. The envelope's JSON Schema, from the zod declaration.
+// 5. The envelope's JSON Schema, from the zod declaration in tsc's output.
 if (r.status !== 0) process.exit(r.status ?? 1);
 const gen = spawnSync(process.execPath, [join(import.meta.dirname, 'gen-envelope-schema.mjs')], { stdio: 'inherit' });
 process.exit(gen.status ?? 1);

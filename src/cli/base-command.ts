@@ -5,7 +5,7 @@
  */
 import { Command } from '@oclif/core/command';
 import { colourLevel, paint } from '../render/colour.js';
-import type { CommandContext, CommandResult, FlagValues } from './command.js';
+import type { CommandContext, CommandIO, CommandResult, FlagValues } from './command.js';
 import { errorOutput, finish, resultOutput, type Output, type VerbInfo } from './output.js';
 import { usageFromParseError } from './parse-errors.js';
 import { readStdin } from './stdin.js';
@@ -38,19 +38,12 @@ export abstract class HandoffCommand extends Command {
   }
 
   async run(): Promise<void> {
-    const v = this.verb;
-    const raw = v.preprocess ? v.preprocess(this.argv) : this.argv;
-    const split = v.passthrough ? raw.indexOf('--') : -1;
-    const own = split === -1 ? raw : raw.slice(0, split);
-    const rest = split === -1 ? [] : raw.slice(split + 1);
-    const json = v.jsonMode === 'always' || (v.flags?.json?.type === 'boolean' && own.includes('--json'));
+    const { json, parse } = this.split();
     const emit = (out: Output): void => finish(out, this.levels(json, out));
     let ctx: CommandContext;
     try {
-      const parsed = await this.parse(v, own).catch((e: unknown) => {
-        throw usageFromParseError(e, Object.keys(v.flags ?? {}), v.passthrough) ?? e;
-      });
-      ctx = this.context(parsed.flags, parsed.args, rest, json);
+      const { flags, args, rest } = await parse();
+      ctx = this.context(flags, args, rest, json);
     } catch (e) {
       // A failed parse is reported here; tell oclif the arguments were looked at (else it warns under NODE_ENV=test).
       this.parsed = true;
@@ -62,6 +55,34 @@ export abstract class HandoffCommand extends Command {
     } catch (e) {
       emit(errorOutput(e, json, this.verbInfo));
     }
+  }
+
+  /**
+   * The verb without a terminal, for a caller that renders the result itself (the MCP tools, src/mcp/): `argv` is
+   * parsed by oclif exactly as for `run()`, then `perform()` runs on `io`. Nothing is printed and no exit code is set;
+   * a failure is thrown (a parse error as the same USAGE error).
+   */
+  async invoke(io: CommandIO): Promise<CommandResult> {
+    const { json, parse } = this.split();
+    const { flags, args, rest } = await parse();
+    return this.perform({ ...this.context(flags, args, rest, json), ...io });
+  }
+
+  /** argv split at `--` (passthrough), JSON mode decided, and the parse of the verb's own part mapped into USAGE. */
+  private split(): { json: boolean; parse: () => Promise<{ flags: FlagValues; args: Record<string, string | undefined>; rest: string[] }> } {
+    const v = this.verb;
+    const raw = v.preprocess ? v.preprocess(this.argv) : this.argv;
+    const at = v.passthrough ? raw.indexOf('--') : -1;
+    const own = at === -1 ? raw : raw.slice(0, at);
+    const rest = at === -1 ? [] : raw.slice(at + 1);
+    const json = v.jsonMode === 'always' || (v.flags?.json?.type === 'boolean' && own.includes('--json'));
+    const parse = async () => {
+      const parsed = await this.parse(v, own).catch((e: unknown) => {
+        throw usageFromParseError(e, Object.keys(v.flags ?? {}), v.passthrough) ?? e;
+      });
+      return { flags: parsed.flags as FlagValues, args: parsed.args as Record<string, string | undefined>, rest };
+    };
+    return { json, parse };
   }
 
   /** Never let oclif print an error or pick an exit code of its own. */

@@ -26,6 +26,10 @@ export interface CommandContext {
   stdinIsTTY: boolean;
 }
 
+/** What a caller without a terminal supplies to `HandoffCommand.invoke` (the MCP tools): where the verb runs and
+ * where its notices and streams go. */
+export type CommandIO = Pick<CommandContext, 'env' | 'cwd' | 'notice' | 'stdout' | 'stderr' | 'readStdin' | 'stdinIsTTY'>;
+
 export interface CommandResult {
   /** Exit code; default 0. */
   exit?: number;

@@ -38,7 +38,11 @@ export async function readJsonObjectFlag(ctx: CommandContext, what: string): Pro
     bytes = await readInput(file!, ctx.readStdin);
     if (bytes.length > limit) throw envelopeTooLarge(source, bytes.length, limit);
   }
-  const value = parseJsonStrict(inline ?? bytes!.toString('utf8'), source);
+  return checkJsonObject(parseJsonStrict(inline ?? bytes!.toString('utf8'), source), what);
+}
+
+/** A parsed `what` ("patch") must be a JSON object (PATCH_NOT_OBJECT) within the depth bound; exit 2. */
+export function checkJsonObject(value: unknown, what: string): JsonObject {
   if (!isPlainObject(value)) {
     throw new HandoffError('PATCH_NOT_OBJECT', EXIT.USAGE, `the ${what} must be a JSON object, got ${jsonTypeOf(value)}`, {
       type: jsonTypeOf(value),

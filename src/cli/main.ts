@@ -52,11 +52,12 @@ async function route(argv: string[]): Promise<void> {
     await showHelp(config, words);
     return;
   }
-  const id = argv[0] === 'help' ? 'help' : words.join(':');
-  const found = words.length === 2 || id === 'help' ? config.findCommand(id) : undefined;
+  // A topic and its verb, or a verb without a topic (`help`, `mcp`), whose surplus words are then its arguments.
+  const found =
+    (words.length === 2 ? config.findCommand(words.join(':')) : undefined) ?? (words.length > 0 ? config.findCommand(words[0]) : undefined);
   if (found === undefined) throw unknownCommand(config, words);
   const Verb = (await found.load()) as unknown as new (argv: string[], config: Config) => Command;
-  const verb = new Verb(argv.slice(id.split(':').length), config);
+  const verb = new Verb(argv.slice(found.id.split(':').length), config);
   verb.id = found.id;
   // What oclif's Config.runCommand does, minus its plugin hooks (there are no plugins) and minus Command.run's
   // second Config.load.

@@ -17,6 +17,7 @@ export async function showHelp(config: Config, words: string[]): Promise<void> {
 export function unknownCommand(config: Config, words: string[]): HandoffError {
   const ids = config.commandIDs.map((c) => c.replaceAll(':', ' '));
   const topics = [...new Set(ids.filter((c) => c.includes(' ')).map((c) => c.split(' ')[0]))];
+  const topLevel = ids.filter((c) => !c.includes(' ') && c !== 'help');
   const [topic, verb] = words;
   if (topic === undefined) return usage('no command given; run handoff help');
   if (verb === undefined && topics.includes(topic)) {
@@ -25,7 +26,7 @@ export function unknownCommand(config: Config, words: string[]): HandoffError {
   }
   const typed = words.join(' ');
   let suggestion: string | undefined;
-  if (verb === undefined) suggestion = closest(topic, topics);
+  if (verb === undefined) suggestion = closest(topic, [...topics, ...topLevel]);
   else if (topics.includes(topic)) {
     const near = closest(verb, ids.filter((c) => c.startsWith(`${topic} `)).map((c) => c.split(' ')[1]));
     suggestion = near === undefined ? undefined : `${topic} ${near}`;

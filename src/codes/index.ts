@@ -6,6 +6,7 @@ import { storeCodes } from './store.js';
 import { evidenceCodes } from './evidence.js';
 import { gateCodes } from './gate.js';
 import { receiptCodes } from './receipts.js';
+import { mcpCodes } from './mcp.js';
 
 export type { CodeEntry } from './types.js';
 
@@ -16,6 +17,7 @@ export const AREAS: { title: string; codes: CodeEntry[] }[] = [
   { title: 'Briefs and evidence (evidence.md)', codes: evidenceCodes },
   { title: 'Dispatch and stop gate (dispatch-and-gate.md)', codes: gateCodes },
   { title: 'Receipts (receipts.md)', codes: receiptCodes },
+  { title: 'MCP server (amendments-2.md §M)', codes: mcpCodes },
 ];
 
 export const ALL_CODES: CodeEntry[] = AREAS.flatMap((a) => a.codes);

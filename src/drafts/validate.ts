@@ -58,7 +58,11 @@ function rowWithoutDraft(draftId: string, row: HandoffRow): HandoffError {
 
 /** File mode: any JSON value is judged; binding = the flag only; the cross-check still reads an existing store. */
 export async function validateText(env: Env, cwd: string | undefined, text: string, what: string, consolidation: boolean): Promise<ValidationResult> {
-  const value = parseJsonStrict(text, what);
+  return validateValue(env, cwd, parseJsonStrict(text, what), consolidation);
+}
+
+/** File mode on a value that is already parsed (the MCP tool's `envelope`). */
+export async function validateValue(env: Env, cwd: string | undefined, value: unknown, consolidation: boolean): Promise<ValidationResult> {
   const store = await openStoreSession(env, cwd);
   try {
     const lookupApproval = store.exists ? store.lookupApproval() : undefined;

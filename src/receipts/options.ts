@@ -2,8 +2,10 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { FlagValues } from '../cli/command.js';
+import { addressingFrom } from '../drafts/cli-flags.js';
 import { EXIT, HandoffError, usage } from '../errors.js';
 import { checkSlug } from '../evidence/slug.js';
+import type { Env } from '../paths.js';
 
 export const DEFAULT_TIMEOUT_SEC = 600;
 export const MAX_TIMEOUT_SEC = 86_400;
@@ -75,4 +77,25 @@ export function commandArgv(rest: string[], shell: boolean): string[] {
   }
   if (rest[0] === '') throw usage('the command after -- is an empty string');
   return rest;
+}
+
+/**
+ * Step 1 of `evidence run` (the verb and the MCP tool): the ids, the command after `--` and every flag, checked
+ * before any file or store access (exit 2).
+ */
+export function evidenceRunRequest(flags: FlagValues, rest: string[], env: Env, cwd: string) {
+  const addressing = addressingFrom(flags);
+  const shell = flags.shell === true;
+  const argv = commandArgv(rest, shell);
+  return {
+    env,
+    cwd,
+    addressing,
+    argv,
+    shell,
+    runCwd: runCwd(flags, cwd),
+    timeoutMs: timeoutMs(flags),
+    workspaceFlag: workspaceFlag(flags),
+    brief: briefFlags(flags),
+  };
 }

@@ -21,30 +21,49 @@ import { validationRejection, WRITE_REJECTED } from './rejection.js';
  * `set` and `add`: FIELD and VALUE checked first (exit 2, before any file access), a [NOT JSON] notice for a VALUE
  * that looks like JSON but is stored as text, then `change` (setField / addToList) through the write pipeline.
  */
-export function writeFieldValue(
-  ctx: CommandContext,
-  change: (base: JsonObject, segments: string[], value: unknown, draftId: string) => JsonObject,
-  checkValue?: (value: unknown) => void,
-): Promise<CommandResult> {
+export function writeFieldValue(ctx: CommandContext, change: FieldChange, checkValue?: (value: unknown) => void): Promise<CommandResult> {
+  return writeField(ctx, change, () => {
+    const raw = ctx.args.VALUE ?? '';
+    const value = parseValueArg(raw);
+    checkValue?.(value);
+    const notJson = notJsonNotice(raw);
+    if (notJson !== undefined) ctx.notice(notJson);
+    return value;
+  });
+}
+
+/**
+ * `set` and `add` with a VALUE that arrived typed (the MCP tools): stored as given, never guessed at from text.
+ * `checkValue` throws for a value the store cannot hold (VALUE_NOT_REPRESENTABLE), as parsing does for a VALUE.
+ */
+export function writeTypedFieldValue(ctx: CommandContext, change: FieldChange, value: unknown, checkValue: (value: unknown) => void): Promise<CommandResult> {
+  return writeField(ctx, change, () => {
+    checkValue(value);
+    return value;
+  });
+}
+
+type FieldChange = (base: JsonObject, segments: string[], value: unknown, draftId: string) => JsonObject;
+
+/** The ids, then FIELD, then VALUE (exit 2, before any file access), then `change` through the write pipeline. */
+function writeField(ctx: CommandContext, change: FieldChange, valueOf: () => unknown): Promise<CommandResult> {
   const addressing = addressingFrom(ctx.flags);
-  const raw = ctx.args.VALUE ?? '';
   const segments = parseFieldPath(ctx.args.FIELD ?? '');
-  const value = parseValueArg(raw);
-  checkValue?.(value);
-  const notJson = notJsonNotice(raw);
-  if (notJson !== undefined) ctx.notice(notJson);
+  const value = valueOf();
   return writeAndRender(ctx, addressing, (base, draftId) => change(base, segments, value, draftId));
 }
 
 /** `add` (§12.3 as amended by §E3): `--each` needs a JSON array VALUE (USAGE, exit 2, before any file access). */
 export function writeAddValue(ctx: CommandContext): Promise<CommandResult> {
   const each = ctx.flags.each === true;
-  const needsArray = (value: unknown): void => {
-    if (!Array.isArray(value)) {
-      throw usage(`--each needs a JSON array VALUE (got ${jsonTypeOf(value)}); each element is appended as its own entry`);
-    }
-  };
-  return writeFieldValue(ctx, addVerbChange(each), each ? needsArray : undefined);
+  return writeFieldValue(ctx, addVerbChange(each), each ? eachNeedsArray : undefined);
+}
+
+/** `--each` (the verb) or `each: true` (the MCP tool): the value must be a JSON array (USAGE, exit 2). */
+export function eachNeedsArray(value: unknown): void {
+  if (!Array.isArray(value)) {
+    throw usage(`--each needs a JSON array VALUE (got ${jsonTypeOf(value)}); each element is appended as its own entry`);
+  }
 }
 
 /**

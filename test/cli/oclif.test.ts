@@ -191,7 +191,7 @@ describe('every example is a runnable line', () => {
       }
     }
     expect(failures).toEqual([]);
-  });
+  }, 900_000); // about 90 examples run one after another: a bound for a loaded machine, not a speed claim
 });
 
 describe('the design card', () => {

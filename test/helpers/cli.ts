@@ -30,7 +30,7 @@ export function tempHome(prefix = 'handoff-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-function baseEnv(home: string | undefined, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+export function baseEnv(home: string | undefined, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env.HANDOFF_DB;
   delete env.HANDOFF_WORKSPACE;

@@ -2,8 +2,7 @@ import * as Flags from '@oclif/core/flags';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { ADDRESSING_FLAGS, JSON_FLAG, TIMEOUT_FLAG, WORKSPACE_FLAG } from '../../cli/flags.js';
-import { addressingFrom } from '../../drafts/cli-flags.js';
-import { briefFlags, commandArgv, runCwd, timeoutMs, workspaceFlag } from '../../receipts/options.js';
+import { evidenceRunRequest } from '../../receipts/options.js';
 
 export default class EvidenceRun extends HandoffCommand {
   static override summary = 'Run a command and record an immutable receipt';
@@ -35,20 +34,7 @@ export default class EvidenceRun extends HandoffCommand {
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     // Step 1: every flag and id before any file or store access.
-    const addressing = addressingFrom(ctx.flags);
-    const shell = ctx.flags.shell === true;
-    const argv = commandArgv(ctx.rest, shell);
-    const request = {
-      env: ctx.env,
-      cwd: ctx.cwd,
-      addressing,
-      argv,
-      shell,
-      runCwd: runCwd(ctx.flags, ctx.cwd),
-      timeoutMs: timeoutMs(ctx.flags),
-      workspaceFlag: workspaceFlag(ctx.flags),
-      brief: briefFlags(ctx.flags),
-    };
+    const request = evidenceRunRequest(ctx.flags, ctx.rest, ctx.env, ctx.cwd);
     const { withAmbiguityRendering } = await import('../../render/ambiguity.js');
     const { withLineDiscipline } = await import('../../receipts/sinks.js');
     const { evidenceRun } = await import('../../receipts/run-service.js');

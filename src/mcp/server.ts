@@ -1,0 +1,141 @@
+/**
+ * `handoff mcp` (amendments-2.md §M1): the verbs as MCP tools on stdio. The SDK is loaded here, when the server
+ * starts, so nothing of it loads on any other verb's path; it stays outside the bundle (scripts/build.mjs), as does
+ * zod's JSON Schema generator. It is loaded with `require` (its CommonJS build), like the registry's verbs: a real
+ * `import()` fails inside the bundle once it runs from its V8 code cache (Node 20 drops the dynamic-import callback
+ * of a script compiled from cached data: ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), and `require` works with or
+ * without the cache. Like the registry, this module therefore runs only inside the bundle.
+ *
+ * The SDK's low-level `Server` is used rather than `McpServer`: McpServer parses a call's arguments with the tool's
+ * zod schema itself and answers a mismatch with an unnamed "Input validation error" (and a non-strict schema would
+ * silently drop a mistyped parameter); here every bad argument is USAGE with one readable line, an unknown parameter
+ * is named with the nearest one, and envelope content is never copied by a schema parse.
+ *
+ * Calls run concurrently (the SDK does not wait for one handler before the next message). Each call gets its own
+ * notices and output buffers; the verbs open and close their own store connections, and writers to one draft are
+ * serialized by the draft lock, which waits asynchronously.
+ */
+import type { CommandIO, CommandResult } from '../cli/command.js';
+import { usage } from '../errors.js';
+import { closest, didYouMean } from '../cli/suggest.js';
+import { checkArgs, inputJsonSchema, type ToJsonSchema } from './inputs.js';
+import { listResources, readResource, RESOURCE_TEMPLATES } from './resources.js';
+import { errorResult, toolResult, type ToolResult } from './results.js';
+import { EVIDENCE_RUN, TOOLS, type ToolCall, type ToolSpec } from './tools.js';
+import { OutputTail } from './output-tail.js';
+
+export interface McpOptions {
+  allowRun: boolean;
+  version: string;
+  /** Runs a verb by id on CLI arguments, as the command line would, without printing (HandoffCommand.invoke). */
+  invoke(id: string, argv: string[], io: CommandIO): Promise<CommandResult>;
+}
+
+const INSTRUCTIONS =
+  'handoff makes your handoff machine-checkable. Start with contract_init (or the contract_id a dispatch gave you) and ' +
+  'pass its draft_id to every call. Build the envelope in small writes (contract_set, contract_add, contract_fill); ' +
+  'each write is validated and a rejected one stores nothing and names its codes. Close the turn with ' +
+  'contract_finalize. The envelope schema is the resource handoff://schema/envelope.';
+
+/** Serves until the client closes stdin; resolves when the server has closed. */
+export async function serveMcp(opts: McpOptions): Promise<void> {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { Server } = require('@modelcontextprotocol/sdk/server/index.js') as typeof import('@modelcontextprotocol/sdk/server/index.js');
+  const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js') as typeof import('@modelcontextprotocol/sdk/server/stdio.js');
+  const types = require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js');
+  // zod's JSON Schema generator from node_modules (external to the bundle, like the SDK), which reads the bundle's
+  // zod/mini schemas by their structure: bundling it would put it on every verb's start-up path.
+  const { toJSONSchema } = require('zod/v4/core') as typeof import('zod/v4/core');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const { CallToolRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema } = types;
+
+  const tools = opts.allowRun ? [...TOOLS, EVIDENCE_RUN] : TOOLS;
+  const server = new Server(
+    { name: 'handoff', version: opts.version },
+    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+  );
+  let listing: Record<string, unknown>[] | undefined;
+  const inFlight = new Set<Promise<unknown>>();
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p)).catch(() => undefined);
+    return p;
+  };
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (listing ??= tools.map((tool) => describeTool(tool, toJSONSchema))) }));
+  server.setRequestHandler(CallToolRequestSchema, (request) =>
+    track(callTool(tools, request.params.name, request.params.arguments ?? {}, opts)),
+  );
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: listResources(process.env, process.cwd()) }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => ({
+    contents: [readResource(request.params.uri, process.env, process.cwd())],
+  }));
+  // A transport problem (a line that is not JSON-RPC) is reported by the SDK to the client where it can; one line
+  // on stderr for the harness's log, never on stdout (the channel).
+  server.onerror = (e) => process.stderr.write(`handoff mcp: ${e.message.replace(/\s+/g, ' ')}\n`);
+
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = resolve;
+  });
+  await server.connect(new StdioServerTransport());
+  // The client closed its end: let the calls in flight finish (a write is never cut halfway), then stop.
+  process.stdin.once('end', () => {
+    void Promise.allSettled([...inFlight]).then(() => server.close());
+  });
+  await closed;
+}
+
+function describeTool(tool: ToolSpec, toJSONSchema: ToJsonSchema): Record<string, unknown> {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: inputJsonSchema(toJSONSchema, tool.input, tool.defs),
+    annotations: {
+      title: tool.title,
+      readOnlyHint: tool.readOnly,
+      destructiveHint: tool.name === EVIDENCE_RUN.name,
+      idempotentHint: tool.readOnly,
+      openWorldHint: tool.name === EVIDENCE_RUN.name,
+    },
+  };
+}
+
+async function callTool(tools: readonly ToolSpec[], name: string, raw: Record<string, unknown>, opts: McpOptions): Promise<ToolResult> {
+  const notices: string[] = [];
+  const tail = new OutputTail();
+  const io: CommandIO = {
+    env: process.env,
+    cwd: process.cwd(),
+    notice: (line) => notices.push(line.trimEnd()),
+    // No verb a tool runs writes to these; should one, its text belongs to this call's result, never to stdout.
+    stdout: (text) => tail.stdout(Buffer.from(text)),
+    stderr: (text) => tail.stderr(Buffer.from(text)),
+    readStdin: () => Promise.reject(usage('stdin is the MCP channel: pass the input as a tool argument')),
+    stdinIsTTY: false,
+  };
+  const call: ToolCall = {
+    io,
+    verb: (id, argv) => opts.invoke(id, argv, io),
+    context: (id, flags, args = {}) => ({ ...io, id, flags, args, rest: [], json: true }),
+    output: tail,
+  };
+  const extra = (): string[] => [...(notices.length > 0 ? [notices.join('\n')] : []), ...tail.render()];
+  try {
+    const tool = tools.find((t) => t.name === name);
+    if (tool === undefined) throw unknownTool(name, tools, opts.allowRun);
+    const result = await tool.run(checkArgs(tool.input, raw), call);
+    return toolResult(result, extra());
+  } catch (e) {
+    return errorResult(e, extra());
+  }
+}
+
+function unknownTool(name: string, tools: readonly ToolSpec[], allowRun: boolean) {
+  if (name === EVIDENCE_RUN.name && !allowRun) {
+    return usage('evidence_run is not served: it runs commands with the rights of the server, so it needs `handoff mcp --allow-run`');
+  }
+  const names = tools.map((t) => t.name);
+  return usage(`unknown tool ${JSON.stringify(name)}${didYouMean(closest(name, names))}; the tools are ${names.join(', ')}`);
+}

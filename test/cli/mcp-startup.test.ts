@@ -1,0 +1,66 @@
+/**
+ * Start-up (amendments-2.md §M1): nothing of the MCP SDK, nor zod's JSON Schema generator, loads on any other
+ * verb's path, and neither is inside the bundle every call reads. A preload records every module the process held
+ * at exit; the same recorder run on `handoff mcp` must see the SDK, which proves it would see it anywhere else.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, baseEnv, REPO, tempHome } from '../helpers/cli.js';
+
+const RECORDER = join(REPO, 'test', 'fixtures', 'record-modules.cjs');
+const D = 'a0123456789abcdef.0123456789ab';
+const SDK = `${join('node_modules', '@modelcontextprotocol', 'sdk')}`;
+const ZOD = `${join('node_modules', 'zod')}`;
+
+/** Runs `handoff ...args` under the recorder; the module files it held at exit, and the exit code. */
+function modulesOf(home: string, args: string[], input = ''): { code: number | null; modules: string[]; stdout: string } {
+  const record = join(home, `modules-${args[0]}-${args[1] ?? ''}.txt`);
+  const r = spawnSync(process.execPath, ['--require', RECORDER, BIN, ...args], {
+    env: baseEnv(home, { RECORD_MODULES_FILE: record }),
+    cwd: home,
+    input,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { code: r.status, modules: readFileSync(record, 'utf8').split('\n').filter((l) => l !== ''), stdout: r.stdout };
+}
+
+describe('the MCP SDK stays off every other verb', () => {
+  it('the hot verbs load neither the SDK nor zod from node_modules (the bundle is all they read)', () => {
+    const home = tempHome();
+    writeFileSync(join(home, 'envelope.json'), '{}');
+    const calls = [
+      ['contract', 'init', '--draft-id', D, '--json'],
+      ['contract', 'set', 'work_phase', 'executing', '--draft-id', D],
+      ['contract', 'add', 'evidence_report.commands_run', 'npm test', '--draft-id', D],
+      ['contract', 'fill', '--draft-id', D, '--json', '{"report_prose":"p"}'],
+      ['contract', 'view', '--draft-id', D],
+      ['contract', 'validate', '--file', join(home, 'envelope.json')],
+      ['help'],
+    ];
+    for (const args of calls) {
+      const { modules } = modulesOf(home, args);
+      expect(modules.some((m) => m.endsWith(join('dist', 'cli', 'handoff.cjs'))), args.join(' ')).toBe(true);
+      expect(modules.filter((m) => m.includes(SDK) || m.includes(ZOD)), args.join(' ')).toEqual([]);
+    }
+  });
+
+  it('the recorder sees the SDK and zod when `handoff mcp` serves a request', () => {
+    const home = tempHome();
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    const { code, modules, stdout } = modulesOf(home, ['mcp'], `${JSON.stringify(initialize)}\n`);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout.split('\n')[0])).toMatchObject({ id: 1, result: { serverInfo: { name: 'handoff' } } });
+    expect(modules.some((m) => m.includes(join(SDK, 'dist', 'cjs', 'server', 'index.js')))).toBe(true);
+    expect(modules.some((m) => m.includes(join(ZOD, 'v4', 'core')))).toBe(true);
+  });
+
+  it('the bundle holds neither the SDK nor zod\'s JSON Schema generator', () => {
+    const bundle = readFileSync(join(REPO, 'dist', 'cli', 'handoff.cjs'), 'utf8');
+    // A message of the SDK's Server class, and one of zod's JSON Schema processors.
+    expect(bundle).not.toContain('Server does not support');
+    expect(bundle).not.toContain('cannot be represented in JSON Schema');
+  });
+});

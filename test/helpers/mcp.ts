@@ -1,0 +1,48 @@
+/**
+ * Drives the built binary's MCP server (`node bin/run.js mcp`) with the SDK's own client over stdio: a real client,
+ * not a mock. Every session gets the data root it is given (tempHome()).
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { BIN, baseEnv } from './cli.js';
+
+export interface ToolCallResult {
+  content: { type: string; text?: string }[];
+  structuredContent?: Record<string, any>;
+  isError?: boolean;
+}
+
+export interface McpSession {
+  client: Client;
+  /** Calls a tool; the result as the client received it. */
+  call(name: string, args?: Record<string, unknown>): Promise<ToolCallResult>;
+  /** Closes the client; the server stops when its stdin ends. */
+  close(): Promise<void>;
+  /** What the server wrote on stderr so far. */
+  stderr(): string;
+}
+
+export async function connect(home: string, flags: string[] = [], env: Record<string, string | undefined> = {}): Promise<McpSession> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', ...flags],
+    env: baseEnv(home, env) as Record<string, string>,
+    cwd: home,
+    stderr: 'pipe',
+  });
+  let err = '';
+  transport.stderr?.on('data', (d: Buffer) => (err += d.toString('utf8')));
+  const client = new Client({ name: 'handoff-tests', version: '1.0.0' });
+  await client.connect(transport);
+  return {
+    client,
+    call: async (name, args = {}) =>
+      // A write can wait for a draft lock; the suite runs beside a second copy of itself (H14): no short timeout.
+      (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as ToolCallResult,
+    close: () => client.close(),
+    stderr: () => err,
+  };
+}
+
+/** All text blocks of a result, one after the other. */
+export const textOf = (r: ToolCallResult): string => r.content.map((c) => c.text ?? '').join('\n');
