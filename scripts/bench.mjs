@@ -9,7 +9,8 @@ const REPO = resolve(import.meta.dirname, '..');
 const BIN = join(REPO, 'bin', 'run.js');
 const RUNS = Number(process.env.BENCH_RUNS ?? 21);
 const home = mkdtempSync(join(tmpdir(), 'handoff-bench-'));
-const env = { ...process.env, HANDOFF_HOME: home, NO_COLOR: '1' };
+// The drafts are born in workspace `bench` (amendments-2.md §E2), so finalize needs no --workspace.
+const env = { ...process.env, HANDOFF_HOME: home, HANDOFF_WORKSPACE: 'bench', NO_COLOR: '1' };
 delete env.HANDOFF_DB;
 
 const hasVerb = (topic, verb) => existsSync(join(REPO, 'dist', 'commands', topic, `${verb}.js`));
@@ -68,7 +69,7 @@ if (hasVerb('contract', 'finalize')) {
     handoff(['contract', 'fill', '--draft-id', id, '--json', JSON.stringify({ agent_status: { agent_state: 'BLOCKED' } })]);
     ids.push(id);
   }
-  rows.push(measure('contract finalize', (i) => ['contract', 'finalize', '--draft-id', ids[i], '--workspace', 'bench']));
+  rows.push(measure('contract finalize', (i) => ['contract', 'finalize', '--draft-id', ids[i]]));
 }
 
 console.log(`node -e 0 vs handoff, median of ${RUNS} alternating runs each (HANDOFF_HOME=${home})`);
