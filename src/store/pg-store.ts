@@ -80,6 +80,7 @@ class PgReads implements StoreReads {
   listAcs = (briefId: number): Promise<AcRow[]> => r.listAcs(this.run, briefId);
   listBriefs = (ws: string): Promise<BriefSummary[]> => r.listBriefs(this.run, ws);
   evidenceCountsByAc = (briefId: number): Promise<Map<string, number>> => r.evidenceCountsByAc(this.run, briefId);
+  workspacesWithBrief = (name: string): Promise<string[]> => r.workspacesWithBrief(this.run, name);
   getEvidence = (id: number): Promise<EvidenceRow | undefined> => r.getEvidence(this.run, id);
   listEvidence = (briefId: number, acId?: string): Promise<EvidenceRow[]> => r.listEvidence(this.run, briefId, acId);
   countEvidence = (): Promise<number> => r.countEvidence(this.run);
@@ -106,6 +107,7 @@ class PgTx extends PgReads implements StoreTx {
   insertContinuation = (parent: HandoffRow, id: string, seed: string): Promise<HandoffRow | undefined> =>
     h.insertContinuation(this.run, parent, id, seed);
   mirrorEnvelope = (contractId: string, json: string): Promise<MirrorOutcome> => h.mirrorEnvelope(this.run, contractId, json);
+  markGateSeen = (contractId: string): Promise<boolean> => h.markGateSeen(this.run, contractId);
   insertApproval = (a: NewApproval): Promise<ApprovalRow> => r.insertApproval(this.run, a);
   decideApproval = (id: string, d: ApprovalStatus, by: string | null, note: string | null): Promise<DecideResult> =>
     r.decideApproval(this.run, id, d, by, note);

@@ -117,6 +117,8 @@ export interface StoreReads {
   listAcs(briefId: number): Promise<AcRow[]>;
   listBriefs(workspace: string): Promise<BriefSummary[]>;
   evidenceCountsByAc(briefId: number): Promise<Map<string, number>>;
+  /** The workspaces holding a brief of exactly this name, in order (BRIEF_NOT_FOUND's hint). */
+  workspacesWithBrief(name: string): Promise<string[]>;
   // evidence (§4.3)
   getEvidence(id: number): Promise<EvidenceRow | undefined>;
   listEvidence(briefId: number, acId?: string): Promise<EvidenceRow[]>;
@@ -153,6 +155,8 @@ export interface StoreTx extends StoreReads {
   /** The continuation link of §8.2; undefined when the parent already has one. */
   insertContinuation(parent: HandoffRow, newContractId: string, seedJson: string): Promise<HandoffRow | undefined>;
   mirrorEnvelope(contractId: string, json: string): Promise<MirrorOutcome>;
+  /** Sets gate_seen_at (dispatch-and-gate.md, amendments-2.md §E5) to the store's clock; false when no such row. */
+  markGateSeen(contractId: string): Promise<boolean>;
   insertApproval(a: NewApproval): Promise<ApprovalRow>;
   /** APPROVAL_NOT_FOUND (3), APPROVAL_TRANSITION_REFUSED (1). */
   decideApproval(id: string, decision: ApprovalStatus, by: string | null, note: string | null): Promise<DecideResult>;
