@@ -39,7 +39,7 @@ export const findBriefIgnoringCase = async (run: Run, workspace: string, name: s
 
 /** The workspaces holding a brief of exactly this name, in byte order (as SQLite's BINARY collation). */
 export const workspacesWithBrief = async (run: Run, name: string): Promise<string[]> =>
-  (await run<{ workspace: string }>('SELECT DISTINCT workspace FROM briefs WHERE name = $1 ORDER BY workspace COLLATE "C"', [name])).rows.map(
+  (await run<{ workspace: string }>('SELECT workspace FROM briefs WHERE name = $1 GROUP BY workspace ORDER BY workspace', [name])).rows.map(
     (r) => r.workspace,
   );
 
