@@ -172,8 +172,11 @@ class PgStore extends PgReads implements Store {
       let broken = false;
       const t = new PgTx(clientRun(client, () => live), this.version);
       try {
+        // The locks are taken before BEGIN, as session locks: the transaction's clock (now(), every row time it
+        // writes) then starts after the wait, so a transaction that waited for another is also stamped after it
+        // (amendments-2.md §H2: a decision that waited for a finalize is dated after its finalized_at).
+        for (const id of locks) await client.query('SELECT pg_advisory_lock($1::integer, hashtext($2))', [LOCK_SPACE, id]);
         await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
-        for (const id of locks) await t.lockContract(id);
         const result = await fn(t);
         await client.query('COMMIT');
         return result;
@@ -187,6 +190,8 @@ class PgStore extends PgReads implements Store {
         throw toPgStoreError(e, this.location);
       } finally {
         live = false;
+        // Session locks outlive the transaction: release them, or drop the connection (which releases them).
+        if (!broken && locks.length > 0) broken = await client.query('SELECT pg_advisory_unlock_all()').then(() => false, () => true);
         client.release(broken);
       }
     }

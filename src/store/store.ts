@@ -7,7 +7,8 @@
  * - Reads are on the store and on a transaction handle; row writes only on a transaction handle (`tx`), so every
  *   write runs in a transaction whose decisions (no-op, convergence, claim, capture, decide) are taken inside it.
  * - `tx` serializes writers: SQLite by BEGIN IMMEDIATE, PostgreSQL (READ COMMITTED) by the per-contract advisory
- *   lock that `opts.lock` / `t.lockContract` takes first. A busy store retries the whole function (3 attempts by
+ *   locks of `opts.lock`, taken before the transaction begins (so its clock starts after the wait), or
+ *   `t.lockContract` inside it. A busy store retries the whole function (3 attempts by
  *   default), so the function must do nothing outside the store that cannot run twice; then STORE_BUSY (exit 4).
  * - Row times are the store's clock: SQLite the process clock (as today), PostgreSQL the server's `now()` (the
  *   transaction's start, the same for every row a transaction writes). Write methods stamp them; `now()` reads it.

@@ -137,6 +137,35 @@ describe('approvals on PostgreSQL', () => {
     expect((await pgRow(h.url, id)).agent_state).toBe('DISPATCHED');
   });
 
+  it('finalize racing approval decide (§H2): whichever commits first, the other sees it; the gate agrees', async () => {
+    const h = await host();
+    for (let round = 0; round < 4; round++) {
+      const id = ok(h, ['contract', 'dispatch', ...WS, '--goal', `round ${round}`]).contract_id as string;
+      const req = ok(h, ['approval', 'request', '--content', `step ${round}`, '--draft-id', id, ...WS]);
+      fill(h, id, { approval_request: { exact_content: `step ${round}`, approval_id: req.approval_id } });
+      ok(h, ['contract', 'set', 'agent_status.agent_state', 'APPROVAL_REQUEST', '--draft-id', id]);
+      const [fin, dec] = await Promise.all([
+        h.runAsync(['contract', 'finalize', '--draft-id', id, '--json']),
+        h.runAsync(['approval', 'decide', req.approval_id, '--decision', 'rejected', '--json']),
+      ]);
+      expect(dec.code, dec.stdout + dec.stderr).toBe(0);
+      const approval = (await sql<{ decided_at: string }>(h.url, 'SELECT decided_at FROM approvals WHERE id = $1', [req.approval_id]))[0];
+      const row = await pgRow(h.url, id);
+      if (fin.code === 0) {
+        // Finalize committed first: the decision is dated after the turn ended, so the stop is not blocked by it.
+        expect(JSON.parse(fin.stdout).created).toBe(true);
+        expect(row.agent_state).toBe('APPROVAL_REQUEST');
+        expect(approval.decided_at > row.finalized_at).toBe(true);
+        const gate = h.run(['contract', 'gate', '--draft-id', id, '--json']);
+        expect([gate.code, gate.json.decision], gate.stdout + gate.stderr).toEqual([0, 'allow']);
+      } else {
+        // The decision committed first: finalize's re-check saw it and wrote nothing.
+        expect([fin.code, JSON.parse(fin.stdout).codes]).toEqual([1, ['APPROVAL_ID_NOT_PENDING']]);
+        expect(row).toMatchObject({ agent_state: 'DISPATCHED', finalized_at: null });
+      }
+    }
+  });
+
   it('decide on an unknown id is APPROVAL_NOT_FOUND (exit 3)', async () => {
     const h = await host();
     ok(h, ['contract', 'dispatch', ...WS, '--goal', 'g']);
