@@ -1,10 +1,12 @@
 /**
  * `contract finalize` (store-and-finalize.md §6): the clean close. Steps 2–10 of §6.2 in order; the first failing
  * step ends the call and nothing is written (no row, no evidence, no draft change). All store reads go through the
- * one writer connection (§2.3); the DB file is created only at step 10, when the call is about to write.
+ * one writer store (§2.3), SQLite or PostgreSQL alike; the store is created only at step 10, when the call is about to
+ * write, in one transaction holding the contract's lock (and the cited approval's).
  *
- * Seams: the evidence clause is src/evidence/update-contracts.ts (step 9 static rules, step 10 brief/AC checks and
- * inserts); the receipt checks of step 9b are src/finalize/receipts-step.ts (over src/receipts/checks.ts).
+ * Seams: the evidence clause is src/evidence/update-contracts.ts (step 9 static rules; step 10's judging, fed and
+ * inserted through the store by src/finalize/evidence-step.ts); the receipt checks of step 9b are
+ * src/finalize/receipts-step.ts (receipt rows read through the store, judged by src/receipts/checks.ts).
  */
 import { EXIT, HandoffError } from '../errors.js';
 import type { JsonObject } from '../envelope/vocabulary.js';
