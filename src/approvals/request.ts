@@ -8,6 +8,8 @@ import { agentPrefix } from '../ids.js';
 import type { Env } from '../paths.js';
 import { shellQuote } from '../receipts/quote.js';
 import type { ApprovalRow } from '../store/approvals.js';
+import { storeWriteRefused } from '../store/store-errors.js';
+import { isConstraintViolation } from '../store/store.js';
 
 export interface ApprovalRequest {
   env: Env;
@@ -34,19 +36,24 @@ export function approvalFillCommand(approvalId: string, content: string, address
 
 /** Inserts the pending approval (creating the store if needed) and builds its fill line. */
 export async function requestApproval(req: ApprovalRequest): Promise<RequestedApproval> {
-  const { openWriter, closeDb } = await import('../store/db.js');
-  const { insertApproval } = await import('../store/approvals.js');
-  const db = openWriter(req.env, req.cwd, { create: true })!;
+  const { openStore } = await import('../store/open-store.js');
+  const store = (await openStore(req.env, req.cwd, 'writer', { create: true }))!;
   let row: ApprovalRow;
   try {
-    row = insertApproval(db, {
-      workspace: req.workspace,
-      agent_id: req.draftId !== undefined ? agentPrefix(req.draftId) : (req.agentId ?? null),
-      contract_id: req.draftId ?? null,
-      exact_content: req.content,
-    });
+    row = await store.tx((t) =>
+      t.insertApproval({
+        workspace: req.workspace,
+        agent_id: req.draftId !== undefined ? agentPrefix(req.draftId) : (req.agentId ?? null),
+        contract_id: req.draftId ?? null,
+        exact_content: req.content,
+      }),
+    );
+  } catch (e) {
+    // Content the store cannot hold (on PostgreSQL a NUL character): refused, nothing written.
+    if (isConstraintViolation(e)) throw storeWriteRefused(store.location, 'the approval request', (e as Error).message);
+    throw e;
   } finally {
-    closeDb(db);
+    await store.close();
   }
   return { row, fillCommand: approvalFillCommand(row.id, req.content, { draftId: req.draftId, agentId: req.agentId }) };
 }

@@ -4,9 +4,10 @@
  */
 import { EXIT, HandoffError } from '../errors.js';
 import type { Env } from '../paths.js';
-import { closeDb, openWriter, writeTx } from '../store/db.js';
-import { followChain, getHandoffByContractId, nowIso, type HandoffRow } from '../store/handoffs.js';
-import { claimTip, harnessInUse } from './harness.js';
+import type { HandoffRow } from '../store/handoff-row.js';
+import { mayHaveStore } from '../store/open-store.js';
+import type { StoreReads } from '../store/store.js';
+import { claimTip, harnessInUse, harnessLock } from './harness.js';
 
 export interface ClaimResult {
   tip: HandoffRow;
@@ -22,33 +23,46 @@ const rowNotFound = (id: string): HandoffError =>
     { contract_id: id },
   );
 
-export function claim(env: Env, cwd: string, contractId: string, harnessId: string): ClaimResult {
-  const db = openWriter(env, cwd, { create: false });
-  if (db === null) throw rowNotFound(contractId);
+export async function claim(env: Env, cwd: string, contractId: string, harnessId: string): Promise<ClaimResult> {
+  if (!mayHaveStore(env, cwd)) throw rowNotFound(contractId);
+  const { openStore } = await import('../store/open-store.js');
+  const store = await openStore(env, cwd, 'writer');
+  if (store === null) throw rowNotFound(contractId);
   try {
-    return writeTx(db, () => {
-      const row = getHandoffByContractId(db, contractId);
-      if (row === undefined) throw rowNotFound(contractId);
-      const chain = followChain(db, row);
-      const tip = chain[chain.length - 1];
-      const outcome = claimTip(db, tip, harnessId, nowIso());
-      switch (outcome.kind) {
-        case 'in_use':
-          throw harnessInUse(harnessId, outcome.holders);
-        case 'conflict':
-          throw new HandoffError(
-            'HARNESS_ID_CONFLICT',
-            EXIT.REJECTED,
-            `contract ${tip.contract_id} already carries harness id ${JSON.stringify(outcome.current)}, not ${JSON.stringify(harnessId)} (set-once)`,
-            { contract_id: tip.contract_id, harness_id: outcome.current },
-          );
-        case 'unchanged':
-          return { tip, harnessId, changed: false };
-        case 'claimed':
-          return { tip: { ...tip, harness_id: harnessId }, harnessId, changed: true };
-      }
-    });
+    const tip = await tipOf(store, contractId);
+    // The tip's lock and the harness id's: a concurrent claim, dispatch or gate auto-claim on any host waits.
+    return await store.tx(
+      async (t): Promise<ClaimResult> => {
+        const again = await tipOf(t, contractId);
+        if (again.id !== tip.id) throw new HandoffError('STORE_BUSY', EXIT.STORE, `the chain of ${contractId} grew during the claim; run it again`);
+        const outcome = await claimTip(t, again, harnessId);
+        switch (outcome.kind) {
+          case 'in_use':
+            throw harnessInUse(harnessId, outcome.holders);
+          case 'conflict':
+            throw new HandoffError(
+              'HARNESS_ID_CONFLICT',
+              EXIT.REJECTED,
+              `contract ${again.contract_id} already carries harness id ${JSON.stringify(outcome.current)}, not ${JSON.stringify(harnessId)} (set-once)`,
+              { contract_id: again.contract_id, harness_id: outcome.current },
+            );
+          case 'unchanged':
+            return { tip: again, harnessId, changed: false };
+          case 'claimed':
+            return { tip: { ...again, harness_id: harnessId }, harnessId, changed: true };
+        }
+      },
+      { lock: [tip.contract_id, harnessLock(harnessId)] },
+    );
   } finally {
-    closeDb(db);
+    await store.close();
   }
+}
+
+/** The live tip of `contractId`'s chain; ROW_NOT_FOUND without a row. */
+async function tipOf(s: StoreReads, contractId: string): Promise<HandoffRow> {
+  const row = await s.getHandoffByContractId(contractId);
+  if (row === undefined) throw rowNotFound(contractId);
+  const chain = await s.followChain(row);
+  return chain[chain.length - 1];
 }

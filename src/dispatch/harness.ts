@@ -1,18 +1,20 @@
 /**
  * Harness run ids on rows (dispatch-and-gate.md §2, §4.3 lane 2): which chains carry a run id, and the set-once
- * claim shared by `contract claim` and the gate's auto-claim. Call these inside the IMMEDIATE transaction that
- * writes, so the decision cannot race.
+ * claim shared by `contract claim` and the gate's auto-claim. Call these inside the store transaction that writes,
+ * holding the `harness:<id>` lock (harnessLock), so the decision cannot race on either backend.
  */
 import { EXIT, HandoffError } from '../errors.js';
-import { followChain, type HandoffRow } from '../store/handoffs.js';
-import { rowsWithHarnessId, setHarnessIdIfNull } from '../store/dispatch-rows.js';
-import type { Db } from '../store/db.js';
+import type { HandoffRow } from '../store/handoff-row.js';
+import type { StoreReads, StoreTx } from '../store/store.js';
+
+/** The lock every transaction that gives a row this harness id takes (with the contract's own). */
+export const harnessLock = (harnessId: string): string => `harness:${harnessId}`;
 
 /** The live tips of the chains whose rows carry `harnessId` (one per chain, in row order). */
-export function harnessTips(db: Db, harnessId: string): HandoffRow[] {
+export async function harnessTips(s: StoreReads, harnessId: string): Promise<HandoffRow[]> {
   const tips: HandoffRow[] = [];
-  for (const row of rowsWithHarnessId(db, harnessId)) {
-    const chain = followChain(db, row);
+  for (const row of await s.rowsWithHarnessId(harnessId)) {
+    const chain = await s.followChain(row);
     const tip = chain[chain.length - 1];
     if (!tips.some((t) => t.id === tip.id)) tips.push(tip);
   }
@@ -26,12 +28,12 @@ export type ClaimOutcome =
   | { kind: 'conflict'; current: string };
 
 /** §2 steps 3–6 on a live tip. */
-export function claimTip(db: Db, tip: HandoffRow, harnessId: string, now: string): ClaimOutcome {
-  const others = harnessTips(db, harnessId).filter((t) => t.id !== tip.id);
+export async function claimTip(t: StoreTx, tip: HandoffRow, harnessId: string): Promise<ClaimOutcome> {
+  const others = (await harnessTips(t, harnessId)).filter((x) => x.id !== tip.id);
   if (others.length > 0) return { kind: 'in_use', holders: others.map((t) => t.contract_id) };
   if (tip.harness_id === harnessId) return { kind: 'unchanged' };
   if (tip.harness_id !== null) return { kind: 'conflict', current: tip.harness_id };
-  return setHarnessIdIfNull(db, tip.id, harnessId, now) ? { kind: 'claimed' } : { kind: 'conflict', current: '(set concurrently)' };
+  return (await t.setHarnessIdIfNull(tip.id, harnessId)) ? { kind: 'claimed' } : { kind: 'conflict', current: '(set concurrently)' };
 }
 
 export const harnessInUse = (hid: string, holders: string[]): HandoffError =>

@@ -10,13 +10,12 @@ import { draftsDir, type Env } from '../paths.js';
 import { draftEntryExists, removeDraftFiles, saveDraft } from '../drafts/files.js';
 import { LockSet } from '../drafts/lock.js';
 import { acceptanceColumn, readStoredJson } from '../store/stored-json.js';
-import { closeDb, dbFileOf, openWriter, writeTx, type Db } from '../store/db.js';
-import { findBrief, listAcs } from '../store/briefs.js';
-import { getHandoffById, isClosedState, nowIso, type HandoffRow } from '../store/handoffs.js';
-import { insertBirthRow, rowsWithHarnessId } from '../store/dispatch-rows.js';
-import { harnessInUse } from './harness.js';
-import { storeUnreadable } from '../store/store-errors.js';
-import { briefNotFound } from '../evidence/brief-service.js';
+import { isClosedState, type HandoffRow } from '../store/handoff-row.js';
+import { openStoreIfAny } from '../store/open-store.js';
+import { isConstraintViolation, type Store, type StoreReads, type StoreTx } from '../store/store.js';
+import { harnessInUse, harnessLock } from './harness.js';
+import { storeUnreadable, storeWriteRefused } from '../store/store-errors.js';
+import { briefNotFoundError } from '../evidence/brief-service.js';
 import { closeRules, renderContractBlock, type AcceptanceItem, type BlockInfo, type CloseRule } from './block.js';
 import type { DispatchRequest } from './options.js';
 
@@ -36,17 +35,20 @@ interface Resolved {
 const parentNotFound = (id: number): HandoffError =>
   new HandoffError('PARENT_HANDOFF_NOT_FOUND', EXIT.NOT_FOUND, `--parent-handoff-id ${id} names no handoff row`, { parent_handoff_id: id });
 
-/** The store checks (§1.3): brief, parent, harness id. `db` null = no DB file (nothing is created). */
-function checkAgainstStore(db: Db | null, req: DispatchRequest): Resolved {
+/** The store checks (§1.3): brief, parent, harness id. `s` null = no store (nothing is created). */
+async function checkAgainstStore(s: StoreReads | null, req: DispatchRequest): Promise<Resolved> {
   const out: Resolved = { briefAcs: [] };
   if (req.brief !== undefined) {
-    const brief = db === null ? undefined : findBrief(db, req.workspace, req.brief);
-    if (brief === undefined) throw briefNotFound(req.workspace, req.brief, db ?? undefined);
+    const brief = s === null ? undefined : await s.findBrief(req.workspace, req.brief);
+    if (brief === undefined) {
+      const near = s === null ? undefined : await s.findBriefIgnoringCase(req.workspace, req.brief);
+      throw briefNotFoundError(req.workspace, req.brief, near, s === null ? [] : await s.workspacesWithBrief(req.brief));
+    }
     out.brief = { id: brief.id, name: brief.name };
-    out.briefAcs = listAcs(db as Db, brief.id).map((a) => ({ ac_id: a.ac_id, description: a.description }));
+    out.briefAcs = (await s!.listAcs(brief.id)).map((a) => ({ ac_id: a.ac_id, description: a.description }));
   }
   if (req.parentHandoffId !== undefined) {
-    const parent = db === null ? undefined : getHandoffById(db, req.parentHandoffId);
+    const parent = s === null ? undefined : await s.getHandoffById(req.parentHandoffId);
     if (parent === undefined) throw parentNotFound(req.parentHandoffId);
     if (req.kind === 'verifier' && !isClosedState(parent.agent_state)) {
       throw new HandoffError(
@@ -58,25 +60,25 @@ function checkAgainstStore(db: Db | null, req: DispatchRequest): Resolved {
     }
     out.parent = parent;
   }
-  if (req.harnessId !== undefined && db !== null) {
-    const holders = rowsWithHarnessId(db, req.harnessId);
+  if (req.harnessId !== undefined && s !== null) {
+    const holders = await s.rowsWithHarnessId(req.harnessId);
     if (holders.length > 0) throw harnessInUse(req.harnessId, [...new Set(holders.map((r) => r.contract_id))]);
   }
   return out;
 }
 
 export async function dispatch(req: DispatchRequest, env: Env, cwd: string): Promise<DispatchResult> {
-  // With a DB file, the checks read it through the writer (which migrates an older file first). Without one,
-  // the checks run against "no store" and the file is created only after they all passed.
-  let db = openWriter(env, cwd, { create: false });
+  // With a store, the checks read it through the writer (which migrates an older store first). Without one, the
+  // checks run against "no store" and the store is created only after they all passed.
+  let store = await openStoreIfAny(env, cwd, 'writer');
   const locks = new LockSet(env, cwd);
   let draftId: string | undefined;
   let done = false;
   try {
-    checkAgainstStore(db, req);
-    // drafts/ must be a real folder (amendments-2.md §H10) before the store file is created for the row.
+    await checkAgainstStore(store, req);
+    // drafts/ must be a real folder (amendments-2.md §H10) before the store is created for the row.
     draftsDir(env, cwd);
-    db ??= openWriter(env, cwd, { create: true }) as Db;
+    store ??= (await openStoreIfAny(env, cwd, 'writer', { create: true }))!;
     const agentId = req.agentId ?? mintAgentId();
     for (;;) {
       draftId = mintDraftId(agentId);
@@ -84,14 +86,16 @@ export async function dispatch(req: DispatchRequest, env: Env, cwd: string): Pro
       if (!draftEntryExists(env, draftId, cwd)) break; // never over an existing file (a 48-bit collision: re-mint)
     }
     const envelope: JsonObject = initialEnvelope(agentId);
+    // The draft is saved before the transaction, never inside it (a transaction may run more than once).
     saveDraft(env, draftId, envelope, cwd, { workspace: req.workspace });
     const id = draftId;
-    const writer = db;
-    const { row, resolved } = insertRow(writer, () => {
-      // Re-checked under the write lock: a concurrent dispatch may have taken the harness id meanwhile.
-      const resolved = checkAgainstStore(writer, req);
+    // The harness id's lock serializes dispatches (and claims) of one run id across hosts (amendments-2.md §P3).
+    const lock = req.harnessId === undefined ? [id] : [id, harnessLock(req.harnessId)];
+    const { row, resolved } = await insertRow(store, id, lock, async (t) => {
+      // Re-checked inside the transaction: a concurrent dispatch may have taken the harness id meanwhile.
+      const resolved = await checkAgainstStore(t, req);
       const acceptance = [...resolved.briefAcs, ...req.acceptance.map((d) => ({ ac_id: null, description: d }))];
-      const row = insertBirthRow(writer, {
+      const row = await t.insertBirthRow({
         contract_id: id,
         agent_id: agentId,
         workspace: req.workspace,
@@ -106,7 +110,6 @@ export async function dispatch(req: DispatchRequest, env: Env, cwd: string): Pro
         harness_id: req.harnessId ?? null,
         can_write_json: req.canWrite.length > 0 ? JSON.stringify(req.canWrite) : null,
         acceptance_json: acceptance.length > 0 ? JSON.stringify(acceptance) : null,
-        now: nowIso(),
       });
       return { row, resolved };
     });
@@ -119,17 +122,21 @@ export async function dispatch(req: DispatchRequest, env: Env, cwd: string): Pro
     throw e;
   } finally {
     locks.releaseAll(!done);
-    closeDb(db);
+    await store?.close();
   }
 }
 
-/** The insert's transaction; any failure that is not already a named refusal is a store error (exit 4). */
-function insertRow<T>(db: Db, fn: () => T): T {
+/**
+ * The insert's transaction. A named refusal passes through; data the store refuses (on PostgreSQL e.g. a NUL
+ * character) is STORE_WRITE_REFUSED; any other failure that is not already a store code is a store error (exit 4).
+ */
+async function insertRow<T>(store: Store, id: string, lock: string[], fn: (t: StoreTx) => Promise<T>): Promise<T> {
   try {
-    return writeTx(db, fn);
+    return await store.tx(fn, { lock });
   } catch (e) {
     if (isHandoffError(e)) throw e;
-    throw storeUnreadable(dbFileOf(db), `the dispatch row could not be inserted: ${(e as Error).message}`);
+    if (isConstraintViolation(e)) throw storeWriteRefused(store.location, `the dispatch row of ${id}`, (e as Error).message);
+    throw storeUnreadable(store.location, `the dispatch row could not be inserted: ${(e as Error).message}`);
   }
 }
 

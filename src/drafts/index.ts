@@ -36,8 +36,10 @@
  *   materializeFromRow(row, id)           the row's envelope (object with evidence_report) or the initial envelope
  *   continuationSeed(closedTipId)         the initial envelope + root continues_contract_id (§9.3)
  * store-access.ts
- *   openStoreSession(env, cwd?)           the store for one call (no-op session without a DB file; probe opened
- *                                         lazily): row, chainFrom, spent, lookupApproval, insertContinuation, mirror
+ *   openStoreSession(env, cwd?)           the store for one call, either backend (no-op session without a SQLite
+ *                                         file; probe opened lazily), all async: exists, row, chainFrom, chainIds,
+ *                                         planTaskBinding, spent, verdict, insertContinuation, mirror, close
+ *   sessionOver(reads, writer, close)     the same session over a store the caller holds (finalize)
  *   isOpenRow(row) / isClosedRow(row)     DISPATCHED|IN_PROGRESS / a closed-turn state
  * sanitize.ts
  *   sanitizeEnvelope(envelope)            §11 repairs on a copy → {envelope, repairs}; sanitizedNotice(repair)

@@ -1,39 +1,47 @@
 /**
- * Everything the draft verbs need from the store, in one place (cli-contract-drafts.md §6.5). The store modules are
- * imported dynamically and only when the DB file exists, so a call without a store never loads SQLite (start-up
- * budget). Reads use one read-only probe connection for the whole call; the continuation insert and the mirror open
- * the normal writer (which migrates an older file first) only when they actually write.
+ * Everything the draft verbs need from the store, in one place (cli-contract-drafts.md §6.5), over the Store
+ * interface (src/store/store.ts), so one code path serves SQLite and PostgreSQL. The store modules are imported
+ * dynamically, and on SQLite only when the DB file exists, so a call without a store never loads SQLite (start-up
+ * budget). Reads use one probe for the whole call, opened on first use; the continuation insert and the mirror open
+ * the normal writer (which migrates an older store first) only when they actually write.
  */
-import type { ApprovalLookupResult } from '../validator/types.js';
 import { isHandoffError } from '../errors.js';
-import { storeExists, type Env } from '../paths.js';
-import type { Db } from '../store/db.js';
+import type { Env } from '../paths.js';
+import { mayHaveStore } from '../store/open-store.js';
 import type { HandoffRow } from '../store/handoffs.js';
+import type { Store, StoreReads } from '../store/store.js';
+import type { FullVerdictOptions, ValidationResult } from '../validator/index.js';
 
 export type { HandoffRow } from '../store/handoffs.js';
 
 export type MirrorOutcome = 'mirrored' | 'no_store' | 'no_row' | 'closed' | 'store_busy' | 'store_error';
 
+/** The verdict options a session fills in from the store: the approval lookup and the citing chain. */
+export type VerdictBase = Omit<FullVerdictOptions, 'lookupApproval' | 'approvalChain'>;
+
 export interface StoreSession {
-  /** False when the DB file does not exist: no rows, nothing spent, cross-check skipped. */
-  readonly exists: boolean;
+  /** False when there is no store (no DB file; an empty PostgreSQL database): no rows, nothing spent, cross-check skipped. */
+  exists(): Promise<boolean>;
   /** The row whose contract_id is `contractId`, if any. */
-  row(contractId: string): HandoffRow | undefined;
+  row(contractId: string): Promise<HandoffRow | undefined>;
   /** Rows from `row` to the live tip, following continuation links (CHAIN_TOO_LONG / CHAIN_BROKEN, exit 4). */
-  chainFrom(row: HandoffRow): HandoffRow[];
+  chainFrom(row: HandoffRow): Promise<HandoffRow[]>;
   /** The contract ids of `row`'s whole continuation chain, root → tip (the approval binding, amendments-2.md §H1). */
-  chainIds(row: HandoffRow): string[];
+  chainIds(row: HandoffRow): Promise<string[]>;
   /** The row's plan-task binding: its own plan_task_id, else the nearest ancestor's (store-and-finalize.md §6.3). */
-  planTaskBinding(row: HandoffRow): string | null;
+  planTaskBinding(row: HandoffRow): Promise<string | null>;
   /** The ids among `ids` whose row is in a closed-turn state (§7.2). */
-  spent(ids: string[]): Set<string>;
-  /** The approval lookup for the cross-check; undefined when there is no store (the check is skipped). */
-  lookupApproval(): ((id: string) => ApprovalLookupResult) | undefined;
+  spent(ids: string[]): Promise<Set<string>>;
+  /**
+   * The full verdict with the approval cross-check against this store (skipped without one). `chain` gives the
+   * citing contract's chain ids, asked only when a cited approval resolves; omitted: not checked (`validate --file`).
+   */
+  verdict(envelope: unknown, options: VerdictBase, chain?: () => Promise<readonly string[]>): Promise<ValidationResult>;
   /** Commits a continuation link under `parent`; undefined when the parent already has one. */
-  insertContinuation(parent: HandoffRow, newContractId: string, seedJson: string): HandoffRow | undefined;
+  insertContinuation(parent: HandoffRow, newContractId: string, seedJson: string): Promise<HandoffRow | undefined>;
   /** Best-effort mirror of a saved envelope onto its open row (§10.3); never throws. */
-  mirror(contractId: string, json: string): { outcome: MirrorOutcome; message?: string };
-  close(): void;
+  mirror(contractId: string, json: string): Promise<{ outcome: MirrorOutcome; message?: string }>;
+  close(): Promise<void>;
 }
 
 /** Row states in which a turn is closed (a write opens a continuation; the draft is spent). */
@@ -47,97 +55,92 @@ export const CLOSED_STATES: ReadonlySet<string> = new Set([
 export const isClosedRow = (row: HandoffRow): boolean => CLOSED_STATES.has(row.agent_state);
 export const isOpenRow = (row: HandoffRow): boolean => row.agent_state === 'DISPATCHED' || row.agent_state === 'IN_PROGRESS';
 
+/** The full verdict over `reads` (or none: the cross-check is skipped); see src/approvals/store-verdict.ts. */
+async function verdictOver(
+  reads: StoreReads | null,
+  envelope: unknown,
+  options: VerdictBase,
+  chain?: () => Promise<readonly string[]>,
+): Promise<ValidationResult> {
+  const { storeVerdict } = await import('../approvals/store-verdict.js');
+  return storeVerdict(envelope, options, reads, chain);
+}
+
 const NO_STORE: StoreSession = {
-  exists: false,
-  row: () => undefined,
-  chainFrom: (row) => [row],
-  chainIds: (row) => [row.contract_id],
-  planTaskBinding: (row) => row.plan_task_id,
-  spent: () => new Set(),
-  lookupApproval: () => undefined,
-  insertContinuation: () => undefined,
-  mirror: () => ({ outcome: 'no_store' }),
-  close: () => undefined,
+  exists: () => Promise.resolve(false),
+  row: () => Promise.resolve(undefined),
+  chainFrom: (row) => Promise.resolve([row]),
+  chainIds: (row) => Promise.resolve([row.contract_id]),
+  planTaskBinding: (row) => Promise.resolve(row.plan_task_id),
+  spent: () => Promise.resolve(new Set()),
+  verdict: (envelope, options) => verdictOver(null, envelope, options),
+  insertContinuation: () => Promise.resolve(undefined),
+  mirror: () => Promise.resolve({ outcome: 'no_store' }),
+  close: () => Promise.resolve(),
 };
 
 /**
- * The store for one call: a no-op session when the DB file is absent (SQLite is then never loaded). With a file, the
- * store modules are imported now but the probe connection is opened only on first use, so a call that fails earlier
- * (addressing, arguments) reports that failure, not a store error (§3 precedence).
+ * The store for one call: a no-op session when there is certainly none (SQLite without a DB file; nothing is
+ * loaded). Otherwise the probe is opened on first use, so a call that fails earlier (addressing, arguments) reports
+ * that failure, not a store error (§3 precedence).
  */
 export async function openStoreSession(env: Env, cwd?: string): Promise<StoreSession> {
-  if (!storeExists(env, cwd)) return NO_STORE;
-  const dbm = await import('../store/db.js');
-  const repo = await import('../store/handoffs.js');
-  let probe: Db | null | undefined;
-  let hasRows = false;
-  let writer: Db | null | undefined;
-  const getProbe = (): Db | null => {
-    if (probe === undefined) {
-      probe = dbm.openProbe(env, cwd);
-      hasRows = probe !== null && dbm.hasTable(probe, 'handoffs');
-    }
-    return probe;
+  if (!mayHaveStore(env, cwd)) return NO_STORE;
+  const { openStore } = await import('../store/open-store.js');
+  let probe: Promise<Store | null> | undefined;
+  let writer: Promise<Store | null> | undefined;
+  const reads = (): Promise<Store | null> => (probe ??= openStore(env, cwd, 'probe'));
+  const getWriter = async (): Promise<Store | null> => (writer ??= openStore(env, cwd, 'writer'));
+  const close = async (): Promise<void> => {
+    const opened = await Promise.allSettled([probe, writer].filter((p) => p !== undefined));
+    for (const o of opened) if (o.status === 'fulfilled' && o.value !== null) await o.value.close();
   };
-  const getWriter = (): Db | null => {
-    if (writer === undefined) writer = dbm.openWriter(env, cwd, { create: false });
-    return writer;
-  };
-  const row = (id: string): HandoffRow | undefined => {
-    const db = getProbe();
-    return db !== null && hasRows ? dbm.guard(db, () => repo.getHandoffByContractId(db, id)) : undefined;
+  return sessionOver(reads, getWriter, close);
+}
+
+/**
+ * A session over a store the caller holds (`reads` answers null when there is none); `close` is what closing the
+ * session does (finalize closes its own writer).
+ */
+export function sessionOver(
+  reads: () => Promise<Store | null>,
+  getWriter: () => Promise<Store | null>,
+  close: () => Promise<void>,
+): StoreSession {
+  // A store of version 0 (an empty SQLite file) has no tables yet: it exists, but holds no rows.
+  const rows = async (): Promise<Store | null> => {
+    const s = await reads();
+    return s !== null && s.version > 0 ? s : null;
   };
   return {
-    exists: true,
-    row,
-    chainFrom(r) {
-      const db = getProbe();
-      return db === null ? [r] : dbm.guard(db, () => repo.followChain(db, r));
-    },
-    chainIds(r) {
-      const db = getProbe();
-      return db === null ? [r.contract_id] : dbm.guard(db, () => repo.chainContractIds(db, r));
-    },
-    planTaskBinding(r) {
-      const db = getProbe();
-      return db === null ? r.plan_task_id : dbm.guard(db, () => repo.planTaskBinding(db, r));
-    },
-    spent(ids) {
-      const db = getProbe();
+    exists: async () => (await reads()) !== null,
+    row: async (id) => (await rows())?.getHandoffByContractId(id),
+    chainFrom: async (r) => (await rows())?.followChain(r) ?? [r],
+    chainIds: async (r) => (await rows())?.chainContractIds(r) ?? [r.contract_id],
+    planTaskBinding: async (r) => (await rows())?.planTaskBinding(r) ?? r.plan_task_id,
+    async spent(ids) {
+      const s = await rows();
       const out = new Set<string>();
-      if (db === null || !hasRows) return out;
-      for (const [id, state] of repo.spentProbe(db, ids)) if (repo.isClosedState(state)) out.add(id);
+      if (s === null || ids.length === 0) return out;
+      for (const [id, state] of await s.spentProbe(ids)) if (CLOSED_STATES.has(state)) out.add(id);
       return out;
     },
-    lookupApproval() {
-      // Lazy: the store is read only when the cross-check actually has an approval id to look up.
-      let lookup: ((id: string) => ApprovalLookupResult) | undefined;
-      return (id) => {
-        if (lookup === undefined) {
-          const db = getProbe();
-          lookup = db === null ? () => ({ found: false }) : repo.approvalLookup(db);
-        }
-        return lookup(id);
-      };
+    verdict: async (envelope, options, chain) => verdictOver(await reads(), envelope, options, chain),
+    async insertContinuation(parent, newContractId, seedJson) {
+      const s = await getWriter();
+      if (s === null) throw new Error('the store vanished during the call');
+      return s.tx((t) => t.insertContinuation(parent, newContractId, seedJson), { lock: parent.contract_id });
     },
-    insertContinuation(parent, newContractId, seedJson) {
-      const db = getWriter();
-      if (db === null) throw new Error('the store file vanished during the call');
-      return repo.insertContinuation(db, parent, newContractId, seedJson);
-    },
-    mirror(contractId, json) {
+    async mirror(contractId, json) {
       try {
-        const db = getWriter();
-        if (db === null) return { outcome: 'no_store' };
-        return { outcome: repo.mirrorEnvelope(db, contractId, json) };
+        const s = await getWriter();
+        if (s === null) return { outcome: 'no_store' };
+        return { outcome: await s.tx((t) => t.mirrorEnvelope(contractId, json), { lock: contractId }) };
       } catch (e) {
         if (isHandoffError(e) && e.code === 'STORE_BUSY') return { outcome: 'store_busy', message: e.message };
         return { outcome: 'store_error', message: (e as Error)?.message ?? String(e) };
       }
     },
-    close() {
-      if (probe) dbm.closeDb(probe);
-      if (writer) dbm.closeDb(writer);
-    },
+    close,
   };
 }

@@ -32,13 +32,13 @@ export interface ChainTip {
  */
 export async function lockChainToTip(locks: LockSet, store: StoreSession, addressedId: string): Promise<ChainTip> {
   await locks.add(addressedId);
-  const row = store.row(addressedId);
+  const row = await store.row(addressedId);
   if (row === undefined) return { addressedId, tipId: addressedId, tipRow: undefined, chain: [] };
   for (;;) {
-    const chain = store.chainFrom(row);
+    const chain = await store.chainFrom(row);
     const before = chain.length;
     for (const link of chain) await locks.add(link.contract_id);
-    const again = store.chainFrom(row);
+    const again = await store.chainFrom(row);
     if (again.length === before) {
       const tip = again[again.length - 1];
       return { addressedId, tipId: tip.contract_id, tipRow: tip, chain: again };

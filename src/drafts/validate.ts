@@ -5,7 +5,7 @@
 import { EXIT, HandoffError } from '../errors.js';
 import { parseJsonStrict } from '../json.js';
 import type { Env } from '../paths.js';
-import { fullVerdict, type ValidationResult } from '../validator/index.js';
+import type { ValidationResult } from '../validator/index.js';
 import { draftNotFound } from './errors.js';
 import { readDraft } from './files.js';
 import { resolveDraftId, type Addressing } from './resolve.js';
@@ -22,17 +22,16 @@ export async function validateDraft(
   try {
     const { draftId } = await resolveDraftId(env, cwd, addr, (ids) => store.spent(ids));
     const read = readDraft(env, draftId, cwd);
-    const row = store.row(draftId);
+    const row = await store.row(draftId);
     if (read.state === 'missing') {
       if (row === undefined) throw draftNotFound(draftId);
       throw rowWithoutDraft(draftId, row);
     }
     const consolidation = row !== undefined ? Number(row.consolidation) === 1 : consolidationFlag;
-    const lookupApproval = store.exists ? store.lookupApproval() : undefined;
-    const approvalChain = (): string[] => (row === undefined ? [draftId] : store.chainIds(row));
-    return { draftId, verdict: fullVerdict(read.envelope, { consolidation, source: 'declaration', lookupApproval, approvalChain }) };
+    const approvalChain = async (): Promise<string[]> => (row === undefined ? [draftId] : store.chainIds(row));
+    return { draftId, verdict: await store.verdict(read.envelope, { consolidation, source: 'declaration' }, approvalChain) };
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -65,9 +64,8 @@ export async function validateText(env: Env, cwd: string | undefined, text: stri
 export async function validateValue(env: Env, cwd: string | undefined, value: unknown, consolidation: boolean): Promise<ValidationResult> {
   const store = await openStoreSession(env, cwd);
   try {
-    const lookupApproval = store.exists ? store.lookupApproval() : undefined;
-    return fullVerdict(value, { consolidation, source: 'declaration', lookupApproval });
+    return await store.verdict(value, { consolidation, source: 'declaration' });
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -37,13 +37,13 @@ export async function viewDraft(env: Env, cwd: string | undefined, addr: Address
     if (read.state === 'ok') {
       return { draftId, envelopeSource: 'draft', adopted: false, envelope: read.envelope, ...pick(read.envelope) };
     }
-    const row = store.row(draftId);
+    const row = await store.row(draftId);
     if (row === undefined) throw draftNotFound(draftId);
     // A read-only data root (amendments-2.md §H7) cannot hold an adopted draft: the open row is shown as stored.
     if (isOpenRow(row) && dataRootWritable(env, cwd)) return await adopt(env, cwd, draftId, store, pick);
     return rowView(draftId, row, pick);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -82,7 +82,7 @@ async function adopt(
       saved = true;
       return { draftId, envelopeSource: 'draft', adopted: false, envelope: read.envelope, ...shown };
     }
-    const row = store.row(draftId);
+    const row = await store.row(draftId);
     if (row === undefined || !isOpenRow(row)) throw draftNotFound(draftId, row === undefined ? undefined : `its row closed meanwhile`);
     const envelope = materializeFromRow(row, draftId);
     const shown = pick(envelope);

@@ -10,7 +10,7 @@ import type { JsonObject } from '../envelope/vocabulary.js';
 import { agentPrefix, mintDraftId } from '../ids.js';
 import { exceedsDepth, tooDeep } from '../json.js';
 import { maxEnvelopeBytes, type Env } from '../paths.js';
-import { canonicalizeEnvelope, fullVerdict, type CanonicalChange, type ValidationResult } from '../validator/index.js';
+import { canonicalizeEnvelope, type CanonicalChange, type ValidationResult } from '../validator/index.js';
 import { envelopeTooLarge } from './errors.js';
 import { saveDraft } from './files.js';
 import { foreseeRefusals, type FinalizeWarning } from './foresight.js';
@@ -122,14 +122,15 @@ async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutc
     if (bytes > limit) throw envelopeTooLarge(`the envelope of ${tip.tipId} after this write`, bytes, limit);
     const consolidation = tip.tipRow !== undefined && Number(tip.tipRow.consolidation) === 1;
     const citing = tip.tipRow;
-    const approvalChain = (): string[] => (citing === undefined ? [tip.tipId] : store.chainIds(citing));
-    const verdict = fullVerdict(changed, { consolidation, source: 'declaration', lookupApproval: store.lookupApproval(), approvalChain });
+    const approvalChain = async (): Promise<string[]> => (citing === undefined ? [tip.tipId] : store.chainIds(citing));
+    const verdict = await store.verdict(changed, { consolidation, source: 'declaration' }, approvalChain);
     if (!verdict.ok) return { kind: 'rejected', draftId: tip.tipId, verdict, sanitized };
     const canonical = canonicalizeEnvelope(changed);
     // Read before anything is written, so a store error here leaves nothing behind. A continuation link inherits the
     // closed tip's bindings and agent prefix, so the tip row answers for it too.
+    const planTaskId = tip.tipRow === undefined ? null : await store.planTaskBinding(tip.tipRow);
     const warnings = foreseeRefusals(canonical.envelope, tip.tipId, () => ({
-      planTaskId: tip.tipRow === undefined ? null : store.planTaskBinding(tip.tipRow),
+      planTaskId,
       requireReceipt: tip.tipRow !== undefined && Number(tip.tipRow.require_receipt) === 1,
     }));
 
@@ -139,7 +140,7 @@ async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutc
     if (closedTip !== undefined) {
       const newId = mintDraftId(agentPrefix(tip.tipId));
       await locks.add(newId);
-      const link = store.insertContinuation(closedTip, newId, JSON.stringify(continuationSeed(tip.tipId)));
+      const link = await store.insertContinuation(closedTip, newId, JSON.stringify(continuationSeed(tip.tipId)));
       if (link === undefined) {
         if (!restarted) return RESTART;
         throw new HandoffError('STORE_BUSY', EXIT.STORE, `another writer opened a continuation of ${tip.tipId} twice during this write; run it again`);
@@ -158,14 +159,14 @@ async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutc
 
     saveDraft(env, writeId, canonical.envelope, cwd, meta);
     succeeded = true;
-    const mirror: { outcome: MirrorOutcome; message?: string } = !store.exists
+    const mirror: { outcome: MirrorOutcome; message?: string } = !(await store.exists())
       ? { outcome: 'no_store' }
       : writeRow === undefined
         ? { outcome: 'no_row' }
-        : store.mirror(writeId, JSON.stringify(canonical.envelope));
+        : await store.mirror(writeId, JSON.stringify(canonical.envelope));
     return { kind: 'ok', draftId: writeId, mirror, adopted, continuation, canonicalized: canonical.changes, sanitized, warnings };
   } finally {
     locks.releaseAll(!succeeded);
-    store.close();
+    await store.close();
   }
 }

@@ -42,6 +42,11 @@ export interface BriefAddResult {
 export function briefNotFound(workspace: string, name: string, db?: Db): HandoffError {
   const near = db ? guard(db, () => findBriefIgnoringCase(db, workspace, name)) : undefined;
   const workspaces = db ? guard(db, () => workspacesWithBrief(db, name)) : [];
+  return briefNotFoundError(workspace, name, near, workspaces);
+}
+
+/** BRIEF_NOT_FOUND from the hints read beforehand (any store): a same-name-ignoring-case brief, the workspaces having it. */
+export function briefNotFoundError(workspace: string, name: string, near: BriefRow | undefined, workspaces: string[]): HandoffError {
   const elsewhere =
     workspaces.length > 0 ? `, but a brief of that name exists in workspace ${workspaces.map((w) => jsonQuote(w)).join(', ')}` : '';
   const hint = near

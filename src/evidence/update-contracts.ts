@@ -179,15 +179,26 @@ function checkEntry(i: number, p: Record<string, unknown>, root: string, agent: 
  * that without creating the store).
  */
 export function checkEvidenceRefs(db: Db | null, entries: ResolvedEntry[], opts: { workspace: string }): BatchError[] {
-  const errors: BatchError[] = [];
-  const briefs = new Map<number, { brief: BriefRow | undefined; acs: string[] }>();
+  const briefs = new Map<number, KnownBrief>();
   for (const e of entries) {
-    let known = briefs.get(e.brief_id);
-    if (known === undefined) {
-      const brief = db === null ? undefined : findBriefById(db, e.brief_id);
-      known = { brief, acs: brief && db ? listAcs(db, brief.id).map((a) => a.ac_id) : [] };
-      briefs.set(e.brief_id, known);
-    }
+    if (briefs.has(e.brief_id)) continue;
+    const brief = db === null ? undefined : findBriefById(db, e.brief_id);
+    briefs.set(e.brief_id, { brief, acs: brief && db ? listAcs(db, brief.id).map((a) => a.ac_id) : [] });
+  }
+  return judgeEvidenceRefs(entries, briefs, opts);
+}
+
+/** A cited brief as the store holds it (undefined: no such id) and its declared AC ids. */
+export interface KnownBrief {
+  brief: BriefRow | undefined;
+  acs: string[];
+}
+
+/** The judging half of checkEvidenceRefs, pure over the cited briefs read beforehand (any store, any backend). */
+export function judgeEvidenceRefs(entries: ResolvedEntry[], briefs: ReadonlyMap<number, KnownBrief>, opts: { workspace: string }): BatchError[] {
+  const errors: BatchError[] = [];
+  for (const e of entries) {
+    const known = briefs.get(e.brief_id) ?? { brief: undefined, acs: [] };
     const base = `update_contracts[${e.index}].payload`;
     const { brief, acs } = known;
     if (brief === undefined || brief.workspace !== opts.workspace) {

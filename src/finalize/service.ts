@@ -1,24 +1,29 @@
 /**
  * `contract finalize` (store-and-finalize.md §6): the clean close. Steps 2–10 of §6.2 in order; the first failing
  * step ends the call and nothing is written (no row, no evidence, no draft change). All store reads go through the
- * one writer connection (§2.3); the DB file is created only at step 10, when the call is about to write.
+ * one writer store (§2.3), SQLite or PostgreSQL alike; the store is created only at step 10, when the call is about to
+ * write, in one transaction holding the contract's lock (and the cited approval's).
  *
- * Seams: the evidence clause is src/evidence/update-contracts.ts (step 9 static rules, step 10 brief/AC checks and
- * inserts); the receipt checks of step 9b are src/finalize/receipts-step.ts (over src/receipts/checks.ts).
+ * Seams: the evidence clause is src/evidence/update-contracts.ts (step 9 static rules; step 10's judging, fed and
+ * inserted through the store by src/finalize/evidence-step.ts); the receipt checks of step 9b are
+ * src/finalize/receipts-step.ts (receipt rows read through the store, judged by src/receipts/checks.ts).
  */
 import { EXIT, HandoffError } from '../errors.js';
 import type { JsonObject } from '../envelope/vocabulary.js';
-import { dbPath, storeExists, type Env } from '../paths.js';
-import { fullVerdict, type FullVerdictOptions, type ValidationResult } from '../validator/index.js';
+import { dbPath, type Env } from '../paths.js';
+import { citedApprovalKey, type ValidationResult } from '../validator/index.js';
+import { approvalLock } from '../approvals/decide.js';
 import { LockSet } from '../drafts/lock.js';
 import { resolveDraftId, type Addressing } from '../drafts/resolve.js';
-import type { StoreSession } from '../drafts/store-access.js';
+import { sessionOver, type StoreSession } from '../drafts/store-access.js';
 import { recordedWorkspace } from '../drafts/meta.js';
 import { loadOrAdopt, lockChainToTip } from '../drafts/target.js';
-import { checkEvidenceBatch, checkEvidenceRefs, insertEvidenceBatch, type ResolvedEntry } from '../evidence/update-contracts.js';
-import type { Db } from '../store/db.js';
-import { isConstraintError, storeWriteRefused } from '../store/store-errors.js';
+import { checkEvidenceBatch, type ResolvedEntry } from '../evidence/update-contracts.js';
+import { openStoreIfAny, storeKind } from '../store/open-store.js';
+import { storeWriteRefused } from '../store/store-errors.js';
 import type { HandoffRow } from '../store/handoffs.js';
+import { isConstraintViolation, type Store, type StoreReads } from '../store/store.js';
+import { checkEvidenceRefsIn, insertEvidenceIn } from './evidence-step.js';
 import { finalEnvelope } from './envelope.js';
 import { receiptStep } from './receipts-step.js';
 import { envelopeState, firstRefusal, type Refusal } from './refusals.js';
@@ -57,37 +62,13 @@ export type FinalizeOutcome =
   | { kind: 'rejected'; tipId: string; codes: string[]; errors: ClauseError[]; repair: string }
   | { kind: 'refused'; tipId: string; refusal: Refusal };
 
-type Store = typeof import('../store/db.js') & typeof import('../store/handoffs.js') & typeof import('../store/finalize-row.js');
-
-async function loadStore(): Promise<Store> {
-  const [db, handoffs, row] = await Promise.all([
-    import('../store/db.js'),
-    import('../store/handoffs.js'),
-    import('../store/finalize-row.js'),
-  ]);
-  return { ...db, ...handoffs, ...row };
-}
-
-/** The view lockChainToTip needs, over finalize's own writer connection (or no store at all). */
-function sessionOver(s: Store | undefined, db: Db | null): StoreSession {
-  return {
-    exists: db !== null,
-    row: (id) => (s && db ? s.getHandoffByContractId(db, id) : undefined),
-    chainFrom: (r) => (s && db ? s.followChain(db, r) : [r]),
-    chainIds: (r) => (s && db ? s.chainContractIds(db, r) : [r.contract_id]),
-    planTaskBinding: (r) => (s && db ? s.planTaskBinding(db, r) : r.plan_task_id),
-    spent: (ids) => {
-      const states = s && db ? s.spentProbe(db, ids) : new Map<string, string>();
-      return new Set(ids.filter((id) => s?.isClosedState(states.get(id)) === true));
-    },
-    lookupApproval: () => (s && db ? s.approvalLookup(db) : undefined),
-    insertContinuation: () => {
-      throw new HandoffError('INTERNAL', EXIT.INTERNAL, 'finalize never opens a continuation link');
-    },
-    mirror: () => ({ outcome: 'no_row' }),
-    close: () => undefined,
-  };
-}
+/** The view lockChainToTip needs, over finalize's own writer (or no store at all). */
+const sessionOf = (store: Store | null): StoreSession =>
+  sessionOver(
+    () => Promise.resolve(store),
+    () => Promise.reject(new HandoffError('INTERNAL', EXIT.INTERNAL, 'finalize never opens a continuation link')),
+    () => Promise.resolve(),
+  );
 
 /** §6.2 step 3b / §6.5 step 2: the no-op decision on the current row. */
 function noopReason(row: HandoffRow, state: string | undefined, json: string, binding: string | null, flag: string | undefined) {
@@ -99,20 +80,17 @@ function noopReason(row: HandoffRow, state: string | undefined, json: string, bi
 
 export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutcome> {
   const { env, cwd } = req;
-  let s = storeExists(env, cwd) ? await loadStore() : undefined;
-  let db: Db | null = s ? s.openWriter(env, cwd, { create: false }) : null;
+  let store = await openStoreIfAny(env, cwd, 'writer');
   const locks = new LockSet(env, cwd);
   try {
     // Step 2: resolve, lock along the chain, follow it to the live tip, load or materialize the draft.
-    let session = sessionOver(s, db);
+    let session = sessionOf(store);
     const { draftId } = await resolveDraftId(env, cwd, req.addressing, (ids) => session.spent(ids));
     let tip = await lockChainToTip(locks, session, draftId);
-    if (db === null && storeExists(env, cwd)) {
+    if (store === null && (store = await openStoreIfAny(env, cwd, 'writer')) !== null) {
       // Another process created the store while this one waited for the lock (e.g. a concurrent finalize of this
       // draft): read the row through it, so every later step sees the same state as the transaction.
-      s = await loadStore();
-      db = s.openWriter(env, cwd, { create: false });
-      session = sessionOver(s, db);
+      session = sessionOf(store);
       tip = await lockChainToTip(locks, session, draftId);
     }
     const tipId = tip.tipId;
@@ -125,7 +103,7 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     const envelope = finalEnvelope(loaded.envelope, req.notice);
     const json = JSON.stringify(envelope);
     const state = envelopeState(envelope);
-    const binding = s && db && tipRow ? s.planTaskBinding(db, tipRow) : null;
+    const binding = store !== null && tipRow ? await store.planTaskBinding(tipRow) : null;
     const done = (row: HandoffRow, created: boolean, reason?: FinalizeDone['unchangedReason'], inserted = 0): FinalizeDone => ({
       kind: 'ok',
       created,
@@ -146,10 +124,12 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
 
     // Step 4: full verdict (form + approval cross-check, with the approval bound to this chain and its content).
     const consolidation = tipRow !== undefined && Number(tipRow.consolidation) === 1;
-    const chainIds = s && db && tipRow ? s.chainContractIds(db, tipRow) : [tipId];
-    const verdictOf = (lookupApproval: FullVerdictOptions['lookupApproval']): ValidationResult =>
-      fullVerdict(envelope, { consolidation, source: 'declaration', lookupApproval, approvalChain: chainIds });
-    const verdict = verdictOf(session.lookupApproval());
+    const chainIds = store !== null && tipRow ? await store.chainContractIds(tipRow) : [tipId];
+    const verdictOf = async (reads: StoreReads | null): Promise<ValidationResult> => {
+      const { storeVerdict } = await import('../approvals/store-verdict.js');
+      return storeVerdict(envelope, { consolidation, source: 'declaration' }, reads, () => Promise.resolve(chainIds));
+    };
+    const verdict = await verdictOf(store !== null && store.version > 0 ? store : null);
     if (!verdict.ok) return { kind: 'rejected', tipId, codes: verdict.codes, errors: verdict.errors, repair: verdict.repair };
 
     // Steps 5–8: identity, closing state, binding, blind verification.
@@ -164,7 +144,7 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     if (step9.length > 0) return listRejection(tipId, step9, UPDATE_CONTRACTS_REPAIR);
 
     // Step 9b: receipt checks, outside the write transaction.
-    const receipts = await receiptStep(db, envelope, {
+    const receipts = await receiptStep(store, envelope, {
       chainIds,
       requireReceipt: tipRow !== undefined && Number(tipRow.require_receipt) === 1,
       allowStale: req.allowStale,
@@ -172,22 +152,24 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     });
     if (receipts.errors.length > 0) return listRejection(tipId, receipts.errors, receipts.repair);
 
-    // Step 10: the store transaction (creates the DB file only now). Without a store file, every refusal this step
-    // can give is decided before the file is created, so a refused call leaves none: no brief can resolve, and
-    // SQLite's own json_valid() (the raw_handoff_json CHECK) is asked on an in-memory connection.
-    const store = s ?? (await loadStore());
+    // Step 10: the store transaction (creates the store only now). Without a store, every refusal this step can give
+    // is decided before it is created, so a refused call leaves none: no brief can resolve, and on SQLite its own
+    // json_valid() (the raw_handoff_json CHECK) is asked on an in-memory connection.
     // Without a store at step 4 the cross-check was skipped (§11.3); a store created now holds no approval to re-read.
-    const recheckApproval = db !== null;
-    if (db === null && !storeExists(env, cwd)) {
-      const refErrors = checkEvidenceRefs(null, batch.entries, { workspace });
+    const recheckApproval = store !== null;
+    if (store === null) {
+      const refErrors = await checkEvidenceRefsIn(null, batch.entries, workspace);
       if (refErrors.length > 0) return listRejection(tipId, refErrors, UPDATE_CONTRACTS_REPAIR);
-      if (!store.sqliteAcceptsJson(json)) throw storeWriteRefused(dbPath(env, cwd), writeOf(tipId), JSON_REFUSED);
+      if (storeKind(env) === 'sqlite') {
+        const { sqliteAcceptsJson } = await import('../store/finalize-row.js');
+        if (!sqliteAcceptsJson(json)) throw storeWriteRefused(dbPath(env, cwd), writeOf(tipId), JSON_REFUSED);
+      }
+      store = (await openStoreIfAny(env, cwd, 'writer', { create: true }))!;
     }
-    db ??= store.openWriter(env, cwd, { create: true })!;
-    return commit(store, db, { req, tipId, workspace, envelope, json, state: state!, binding, entries: batch.entries, done, verdictOf, recheckApproval });
+    return await commit(store, { req, tipId, workspace, envelope, json, state: state!, binding, entries: batch.entries, done, verdictOf, recheckApproval });
   } finally {
     locks.releaseAll(true);
-    if (db !== null) s?.closeDb(db);
+    await store?.close();
   }
 }
 
@@ -206,8 +188,8 @@ interface CommitInput {
   binding: string | null;
   entries: ResolvedEntry[];
   done: (row: HandoffRow, created: boolean, reason?: FinalizeDone['unchangedReason'], inserted?: number) => FinalizeDone;
-  /** The full verdict of step 4 with a given approval lookup (re-run inside the transaction, §H2). */
-  verdictOf: (lookupApproval: FullVerdictOptions['lookupApproval']) => ValidationResult;
+  /** The full verdict of step 4 over a given store view (re-run inside the transaction, §H2). */
+  verdictOf: (reads: StoreReads | null) => Promise<ValidationResult>;
   /** The store existed at step 4, so the approval cross-check ran there and runs again in the transaction. */
   recheckApproval: boolean;
 }
@@ -217,42 +199,53 @@ const JSON_REFUSED =
   'CHECK json_valid(raw_handoff_json) would fail: SQLite accepts JSON nested at most 1000 levels; no store file was created';
 
 /**
- * §6.5: re-read the row, no-op or write (UPSERT + evidence) in one IMMEDIATE transaction. A constraint SQLite
- * enforces and the earlier steps did not foresee rolls the transaction back and is STORE_WRITE_REFUSED (exit 4).
+ * §6.5: re-read the row, no-op or write (UPSERT + evidence) in one store transaction holding the contract's lock
+ * (amendments-2.md §P3: on PostgreSQL the per-contract advisory lock serializes finalizes from every host, and
+ * `approval decide` of an approval this contract cites). A constraint the store enforces and the earlier steps did
+ * not foresee rolls the transaction back and is STORE_WRITE_REFUSED (exit 4).
  */
-function commit(s: Store, db: Db, c: CommitInput): FinalizeOutcome {
+async function commit(store: Store, c: CommitInput): Promise<FinalizeOutcome> {
   try {
-    return s.writeTx(db, (): FinalizeOutcome => {
-      const row = s.getHandoffByContractId(db, c.tipId);
-      if (row !== undefined) {
-        const reason = noopReason(row, c.state, c.json, c.binding, c.req.planTaskId);
-        if (reason !== undefined) return c.done(row, false, reason);
-      }
-      // amendments-2.md §H2: the approval is read again inside the transaction that stores the closing state, so a
-      // decision taken since step 4 is seen before finalized_at is set (a cited approval decided meanwhile rejects).
-      const again = c.recheckApproval ? c.verdictOf(s.approvalLookup(db)) : undefined;
-      if (again !== undefined && !again.ok) return { kind: 'rejected', tipId: c.tipId, codes: again.codes, errors: again.errors, repair: again.repair };
-      const workspace = row?.workspace ?? c.workspace;
-      const refErrors = checkEvidenceRefs(db, c.entries, { workspace });
-      if (refErrors.length > 0) return listRejection(c.tipId, refErrors, UPDATE_CONTRACTS_REPAIR);
-      const id = s.upsertFinalRow(db, {
-        contract_id: c.tipId,
-        agent_id: c.tipId.slice(0, c.tipId.indexOf('.')),
-        workspace,
-        agent_state: c.state,
-        json: c.json,
-        plan_task_id: c.binding === null ? (c.req.planTaskId ?? null) : null,
-        now: s.nowIso(),
-      });
-      const written = s.getHandoffByContractId(db, c.tipId)!;
-      if (id === undefined) return c.done(written, false, 'complete_write_once');
-      const inserted = insertEvidenceBatch(db, c.entries, { handoffId: id, replace: row !== undefined });
-      return c.done(written, true, undefined, inserted);
-    });
+    return await store.tx(
+      async (t): Promise<FinalizeOutcome> => {
+        const row = await t.getHandoffByContractId(c.tipId);
+        if (row !== undefined) {
+          const reason = noopReason(row, c.state, c.json, c.binding, c.req.planTaskId);
+          if (reason !== undefined) return c.done(row, false, reason);
+        }
+        // amendments-2.md §H2: the approval is read again inside the transaction that stores the closing state, so a
+        // decision taken since step 4 is seen before finalized_at is set (a cited approval decided meanwhile rejects).
+        const again = c.recheckApproval ? await c.verdictOf(t) : undefined;
+        if (again !== undefined && !again.ok) return { kind: 'rejected', tipId: c.tipId, codes: again.codes, errors: again.errors, repair: again.repair };
+        const workspace = row?.workspace ?? c.workspace;
+        const refErrors = await checkEvidenceRefsIn(t, c.entries, workspace);
+        if (refErrors.length > 0) return listRejection(c.tipId, refErrors, UPDATE_CONTRACTS_REPAIR);
+        const id = await t.upsertFinalRow({
+          contract_id: c.tipId,
+          agent_id: c.tipId.slice(0, c.tipId.indexOf('.')),
+          workspace,
+          agent_state: c.state,
+          json: c.json,
+          plan_task_id: c.binding === null ? (c.req.planTaskId ?? null) : null,
+        });
+        const written = (await t.getHandoffByContractId(c.tipId))!;
+        if (id === undefined) return c.done(written, false, 'complete_write_once');
+        const inserted = await insertEvidenceIn(t, c.entries, id, row !== undefined);
+        return c.done(written, true, undefined, inserted);
+      },
+      { lock: approvalLocks(c) },
+    );
   } catch (e) {
-    if (isConstraintError(e)) throw storeWriteRefused(s.dbFileOf(db), writeOf(c.tipId), (e as Error).message);
+    if (isConstraintViolation(e)) throw storeWriteRefused(store.location, writeOf(c.tipId), (e as Error).message);
     throw e;
-  } finally {
-    s.closeDb(db);
   }
+}
+
+/**
+ * The locks of the finalize transaction: the contract's, and the cited approval's (`approval:<id>`, the lock
+ * `approval decide` takes), so a decision and the re-check inside this transaction never interleave.
+ */
+function approvalLocks(c: CommitInput): string[] {
+  const key = citedApprovalKey(c.envelope);
+  return key === undefined ? [c.tipId] : [c.tipId, approvalLock(key)];
 }

@@ -1,10 +1,9 @@
 /**
  * The rejection circuit breaker (dispatch-and-gate.md §4.6): every block counts, a count at the ceiling trips
- * (sticky while tripped), every allow resets. One IMMEDIATE transaction per call, one attempt.
+ * (sticky while tripped), every allow resets. One store transaction per call, one attempt; the read-then-put holds the
+ * key's lock (`breaker:<key>`), so two hosts counting one key never lose a count.
  */
-import { writeTx, type Db } from '../store/db.js';
-import { deleteRejection, getRejection, putRejection } from '../store/gate-rejections.js';
-import { nowIso } from '../store/handoffs.js';
+import type { Store } from '../store/store.js';
 import { readStoredJson, stringListColumn } from '../store/stored-json.js';
 
 export interface CountResult {
@@ -21,19 +20,20 @@ export function nextAttempt(prev: { attempts: number; tripped: boolean } | undef
   return { attempts, tripped: attempts >= max };
 }
 
-export function countBlock(db: Db, key: string, codes: string[], contractId: string | null, max: number): CountResult {
-  return writeTx(
-    db,
-    () => {
-      const row = getRejection(db, key);
-      const next = nextAttempt(row && { attempts: row.attempts, tripped: row.tripped === 1 }, max);
-      putRejection(db, { key, attempts: next.attempts, tripped: next.tripped, codes, contractId, now: nowIso() });
+const lockOf = (key: string): string => `breaker:${key}`;
+
+export function countBlock(store: Store, key: string, codes: string[], contractId: string | null, max: number): Promise<CountResult> {
+  return store.tx(
+    async (t) => {
+      const row = await t.getRejection(key);
+      const next = nextAttempt(row && { attempts: row.attempts, tripped: Number(row.tripped) === 1 }, max);
+      await t.putRejection({ key, attempts: next.attempts, tripped: next.tripped, codes, contractId });
       return { attempt: next.attempts, tripped: next.tripped, previousCodes: row && readStoredJson(row.last_codes_json, stringListColumn) };
     },
-    { attempts: 1 },
+    { attempts: 1, lock: lockOf(key) },
   );
 }
 
-export function resetKey(db: Db, key: string): void {
-  writeTx(db, () => deleteRejection(db, key), { attempts: 1 });
+export async function resetKey(store: Store, key: string): Promise<void> {
+  await store.tx((t) => t.deleteRejection(key), { attempts: 1, lock: lockOf(key) });
 }

@@ -8,10 +8,9 @@ import { isObject, own, type JsonObject } from '../envelope/vocabulary.js';
 import { readDraft } from '../drafts/files.js';
 import { recordedWorkspace } from '../drafts/meta.js';
 import type { Env } from '../paths.js';
-import { writeTx, type Db } from '../store/db.js';
-import { isClosedState, nowIso, type HandoffRow } from '../store/handoffs.js';
-import { captureNewRow, captureOpenRow } from '../store/dispatch-rows.js';
-import { harnessTips } from '../dispatch/harness.js';
+import { isClosedState, type HandoffRow } from '../store/handoff-row.js';
+import type { Store } from '../store/store.js';
+import { harnessLock, harnessTips } from '../dispatch/harness.js';
 
 /** The captured envelope: the draft, IN_PROGRESS, marked degraded and auto_captured. Undefined when unusable. */
 export function capturedEnvelope(draft: JsonObject, now: string, stopReason: string | undefined): JsonObject | undefined {
@@ -39,8 +38,8 @@ export interface CaptureRequest {
    */
   workspace: string;
   stopReason?: string;
-  /** The store connection, created on demand (an insert into a store that does not exist yet creates it). */
-  writer: () => Db;
+  /** The store, created on demand (an insert into a store that does not exist yet creates it). */
+  writer: () => Promise<Store>;
 }
 
 /** `bound`: the capture wrote the harness value onto a row that had none (the run is now tied to the contract). */
@@ -56,34 +55,35 @@ function loadDraft(env: Env, id: string, cwd: string): JsonObject | undefined {
 }
 
 /** Runs the capture when its preconditions hold; store failures are reported, never thrown (verdict unchanged). */
-export function backstopCapture(r: CaptureRequest): CaptureOutcome {
+export async function backstopCapture(r: CaptureRequest): Promise<CaptureOutcome> {
   if (r.tip !== undefined && isClosedState(r.tip.agent_state)) return { captured: false };
   const draft = loadDraft(r.env, r.contractId, r.cwd);
   if (draft === undefined) return { captured: false };
-  const now = nowIso();
+  const now = new Date().toISOString();
   const envelope = capturedEnvelope(draft, now, r.stopReason);
   if (envelope === undefined) return { captured: false };
   const json = JSON.stringify(envelope);
   try {
     // Read only when inserting: an existing row's workspace is frozen. An unreadable sidecar stops the capture (noted).
     const workspace = r.tip === undefined ? (recordedWorkspace(r.env, r.cwd, r.contractId, undefined) ?? r.workspace) : r.workspace;
-    const db = r.writer();
-    return writeTx(
-      db,
-      (): CaptureOutcome => {
+    const store = await r.writer();
+    const hv = r.harnessValue;
+    return await store.tx(
+      async (t): Promise<CaptureOutcome> => {
         // The run id goes on the row only when no other chain carries it (lane 2 must stay unambiguous).
-        const hv = r.harnessValue;
-        const free = hv !== undefined && harnessTips(db, hv).every((t) => t.id === r.tip?.id);
+        const free = hv !== undefined && (await harnessTips(t, hv)).every((x) => x.id === r.tip?.id);
         const harnessId = free ? hv : null;
         const binds = harnessId !== null && (r.tip === undefined || r.tip.harness_id === null);
         const agentId = agentPrefix(r.contractId);
         const captured =
           r.tip !== undefined
-            ? captureOpenRow(db, { id: r.tip.id, json, harnessId, now })
-            : captureNewRow(db, { contractId: r.contractId, agentId, workspace, json, harnessId, now });
+            ? await t.captureOpenRow({ id: r.tip.id, json, harnessId })
+            : await t.captureNewRow({ contractId: r.contractId, agentId, workspace, json, harnessId });
         return { captured, bound: captured && binds };
       },
-      { attempts: 1 }, // one attempt: the gate stays inside the hook timeout (§4.9)
+      // One attempt: the gate stays inside the hook timeout (§4.9). The contract's lock (and the run id's) serialize
+      // the capture with a finalize or claim from any host.
+      { attempts: 1, lock: hv === undefined ? [r.contractId] : [r.contractId, harnessLock(hv)] },
     );
   } catch (e) {
     return { captured: false, error: (e as Error).message };

@@ -3,10 +3,10 @@
  * "row"`, the row's consolidation mark), then, only if that passed, blind verification, then, only if that passed,
  * the time-invariant receipt checks (never RECEIPT_STALE).
  */
-import type { Db } from '../store/db.js';
-import { approvalLookup, chainContractIds, planTaskBinding, type HandoffRow } from '../store/handoffs.js';
+import type { HandoffRow } from '../store/handoff-row.js';
+import type { StoreReads } from '../store/store.js';
 import { jsonColumn, readStoredJson } from '../store/stored-json.js';
-import { fullVerdict } from '../validator/index.js';
+import { storeVerdict } from '../approvals/store-verdict.js';
 import type { GateError } from './reason.js';
 
 export type CheckResult =
@@ -15,24 +15,20 @@ export type CheckResult =
   | { outcome: 'blind'; errors: GateError[]; planTaskId: string }
   | { outcome: 'receipt'; errors: GateError[] };
 
-export async function checkClosedRow(db: Db, tip: HandoffRow): Promise<CheckResult> {
+export async function checkClosedRow(s: StoreReads, tip: HandoffRow): Promise<CheckResult> {
   // json_valid() guards the column; an unparsable value reads as undefined and fails the verdict as "not an object".
   const envelope = readStoredJson(tip.raw_handoff_json, jsonColumn);
   // amendments-2.md §H2: a finalized APPROVAL_REQUEST row whose approval was decided after finalized_at is not a
   // violation (the decision arrived after the turn ended); unresolved, foreign, mismatched or decided before: a block.
   const turnEndedAt = tip.agent_state === 'APPROVAL_REQUEST' ? tip.finalized_at : null;
-  const verdict = fullVerdict(envelope, {
-    consolidation: tip.consolidation === 1,
-    source: 'row',
-    lookupApproval: approvalLookup(db),
-    approvalChain: () => chainContractIds(db, tip),
-    turnEndedAt,
-  });
+  const verdict = await storeVerdict(envelope, { consolidation: Number(tip.consolidation) === 1, source: 'row', turnEndedAt }, s, () =>
+    s.chainContractIds(tip),
+  );
   if (!verdict.ok) return { outcome: 'verdict_failed', errors: verdict.errors, repair: verdict.repair };
 
   // Blind verification reads only (agent_state, plan_task_id): the row's state and the chain's binding.
   if (tip.agent_state === 'COMPLETE') {
-    const planTaskId = planTaskBinding(db, tip);
+    const planTaskId = await s.planTaskBinding(tip);
     if (planTaskId !== null) {
       const detail = `the turn is bound to plan task ${JSON.stringify(planTaskId)}: a bound producer cannot close COMPLETE; close NEEDS_VERIFICATION and propose evidence_report.verification.result (a verifier dispatched with --parent-handoff-id judges it)`;
       return { outcome: 'blind', planTaskId, errors: [{ code: 'BLIND_VERIFICATION_REQUIRED', path: 'agent_status.agent_state', detail }] };
@@ -42,10 +38,10 @@ export async function checkClosedRow(db: Db, tip: HandoffRow): Promise<CheckResu
   // Seam: src/receipts/checks.ts, loaded only when a closed row reaches this step. The specifier is a literal so
   // esbuild bundles the module into dist/cli/handoff.cjs: the CLI never loads a second copy of the code (with its
   // own HandoffError class) from the tsc output, and a missing module is an error, never "no receipt checks".
-  const { checkReceipts } = await import('../receipts/checks.js');
-  const errors = checkReceipts(db, envelope, {
-    contractChainIds: chainContractIds(db, tip),
-    requireReceipt: tip.require_receipt === 1,
+  const { checkReceiptsIn } = await import('../finalize/receipts-step.js');
+  const errors = await checkReceiptsIn(s, envelope, {
+    contractChainIds: await s.chainContractIds(tip),
+    requireReceipt: Number(tip.require_receipt) === 1,
     mode: 'gate',
   });
   return errors.length === 0 ? { outcome: 'pass' } : { outcome: 'receipt', errors };

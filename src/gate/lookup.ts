@@ -6,9 +6,9 @@
 import { existsSync } from 'node:fs';
 import { isHandoffError } from '../errors.js';
 import { draftFile, type Env } from '../paths.js';
-import { writeTx, type Db } from '../store/db.js';
-import { followChain, getHandoffByContractId, nowIso, type HandoffRow } from '../store/handoffs.js';
-import { claimTip, harnessTips } from '../dispatch/harness.js';
+import type { HandoffRow } from '../store/handoff-row.js';
+import type { Store, StoreReads } from '../store/store.js';
+import { claimTip, harnessLock, harnessTips } from '../dispatch/harness.js';
 import { harnessValue, ownTranscript, type HookInput } from './hook-input.js';
 import type { LaneNote } from './reason.js';
 import { promptContractIds } from './transcript.js';
@@ -34,34 +34,35 @@ export interface LookupResult {
 }
 
 export interface LookupInput {
-  db: Db | null;
+  /** The store (its reads; the auto-claim writes when it is a writer), or null when there is none. */
+  store: Store | null;
   env: Env;
   cwd: string;
   draftId?: string;
   input?: HookInput;
 }
 
-const tipOf = (db: Db, row: HandoffRow): HandoffRow => {
-  const chain = followChain(db, row);
+const tipOf = async (s: StoreReads, row: HandoffRow): Promise<HandoffRow> => {
+  const chain = await s.followChain(row);
   return chain[chain.length - 1];
 };
 
 const draftExists = (l: LookupInput, id: string): boolean => existsSync(draftFile(l.env, id, l.cwd));
 
 /** The id's live tip (if it has a row) and whether the tip's draft exists. */
-function locate(l: LookupInput, id: string): { contractId: string; tip?: HandoffRow; draftExists: boolean } {
-  const row = l.db === null ? undefined : getHandoffByContractId(l.db, id);
-  const tip = row === undefined ? undefined : tipOf(l.db as Db, row);
+async function locate(l: LookupInput, id: string): Promise<{ contractId: string; tip?: HandoffRow; draftExists: boolean }> {
+  const row = l.store === null ? undefined : await l.store.getHandoffByContractId(id);
+  const tip = row === undefined ? undefined : await tipOf(l.store!, row);
   const contractId = tip?.contract_id ?? id;
   return { contractId, tip, draftExists: draftExists(l, contractId) };
 }
 
-export function findContract(l: LookupInput): LookupResult {
+export async function findContract(l: LookupInput): Promise<LookupResult> {
   const lanes: LaneNote[] = [];
   const candidates: string[] = [];
   // Lane 1: the explicit id always resolves; an id with neither a row nor a draft is then "missing".
   if (l.draftId !== undefined) {
-    const at = locate(l, l.draftId);
+    const at = await locate(l, l.draftId);
     if (at.tip === undefined && !at.draftExists) {
       lanes.push({ lane: 'draft_id', note: `contract ${l.draftId} has neither a row nor a draft` });
       return { lanes, candidates };
@@ -73,9 +74,9 @@ export function findContract(l: LookupInput): LookupResult {
   const hv = harnessValue(l.input);
   const field = l.input?.event === 'SubagentStop' ? 'agent_id' : 'session_id';
   if (hv === undefined) lanes.push({ lane: 'harness_id', note: `no ${field} in the hook input` });
-  else if (l.db === null) lanes.push({ lane: 'harness_id', note: 'no store yet' });
+  else if (l.store === null) lanes.push({ lane: 'harness_id', note: 'no store yet' });
   else {
-    const tips = harnessTips(l.db, hv);
+    const tips = await harnessTips(l.store, hv);
     if (tips.length === 1) {
       const tip = tips[0];
       return { found: { lane: 'harness_id', contractId: tip.contract_id, tip, draftExists: draftExists(l, tip.contract_id), claimed: false }, lanes, candidates };
@@ -90,7 +91,7 @@ export function findContract(l: LookupInput): LookupResult {
 }
 
 /** Lane 3: the contract id on a `contract_id:` line of the turn's own first prompt. */
-function promptLane(l: LookupInput, hv: string | undefined, lanes: LaneNote[], candidates: string[]): LookupResult {
+async function promptLane(l: LookupInput, hv: string | undefined, lanes: LaneNote[], candidates: string[]): Promise<LookupResult> {
   const note = (text: string): LookupResult => {
     lanes.push({ lane: 'prompt_block', note: text });
     return { lanes, candidates };
@@ -101,7 +102,7 @@ function promptLane(l: LookupInput, hv: string | undefined, lanes: LaneNote[], c
   if (!scan.foundPrompt) return note(`no readable first user message in ${path}`);
   if (scan.ids.length === 0) return note('no "contract_id: <id>" line in the first user message');
   if (scan.ids.length > 1) return note(`${scan.ids.length} distinct contract ids in the first user message (${scan.ids.join(', ')})`);
-  const at = locate(l, scan.ids[0]);
+  const at = await locate(l, scan.ids[0]);
   if (at.tip === undefined) {
     if (!at.draftExists) return note(`contract ${scan.ids[0]} has neither a row nor a draft`);
     return { found: { lane: 'prompt_block', ...at, claimed: false }, lanes, candidates };
@@ -110,14 +111,15 @@ function promptLane(l: LookupInput, hv: string | undefined, lanes: LaneNote[], c
     return note(`contract ${at.contractId} belongs to another run (harness_id ${at.tip.harness_id})`);
   }
   const result: LookupResult = { found: { lane: 'prompt_block', ...at, claimed: false }, lanes, candidates };
-  if (hv !== undefined && at.tip.harness_id === null) autoClaim(l.db as Db, at.tip, hv, result);
+  if (hv !== undefined && at.tip.harness_id === null) await autoClaim(l.store!, at.tip, hv, result);
   return result;
 }
 
 /** Sets harness_id on the tip when it is NULL and no other chain holds the value; a failure is only noted. */
-function autoClaim(db: Db, tip: HandoffRow, hv: string, result: LookupResult): void {
+async function autoClaim(store: Store, tip: HandoffRow, hv: string, result: LookupResult): Promise<void> {
   try {
-    const outcome = writeTx(db, () => claimTip(db, tip, hv, nowIso()), { attempts: 1 });
+    // One attempt: the gate stays inside the hook timeout (§4.9).
+    const outcome = await store.tx((t) => claimTip(t, tip, hv), { attempts: 1, lock: [tip.contract_id, harnessLock(hv)] });
     if (outcome.kind === 'claimed' && result.found) {
       result.found.claimed = true;
       result.found.tip = { ...tip, harness_id: hv };

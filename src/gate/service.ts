@@ -5,9 +5,10 @@
  */
 import type { Env } from '../paths.js';
 import { explicitWorkspace, resolveWorkspace } from '../paths.js';
-import { closeDb, openReader, openWriter, storeReadOnlyHere, writeTx, type Db } from '../store/db.js';
-import { markGateSeen } from '../store/dispatch-rows.js';
-import { isClosedState, nowIso } from '../store/handoffs.js';
+import { storeReadOnlyHere } from '../store/db.js';
+import { isClosedState } from '../store/handoff-row.js';
+import { mayHaveStore, storeKind } from '../store/open-store.js';
+import type { Store } from '../store/store.js';
 import { breakerKey } from './breaker-key.js';
 import { countBlock, resetKey, type CountResult } from './breaker.js';
 import { countBlockInFile, resetFileCounter } from './file-breaker.js';
@@ -45,21 +46,32 @@ export interface GateRun {
 }
 
 /**
- * The store for one gate call: opened if the file exists, created only when a capture or the counter writes. On a
- * store this process cannot write (a read-only data root or file, amendments-2.md §H7) it is opened for reading only:
- * the look-ups and the verdict work, and the writes (claim, capture, counter) fail and are noted.
+ * The store for one gate call (either backend): opened if it exists, created only when a capture or the counter
+ * writes. On a SQLite store this process cannot write (a read-only data root or file, amendments-2.md §H7) it is
+ * opened for reading only: the look-ups and the verdict work, and the writes (claim, capture, counter) fail and are
+ * noted.
  */
 class GateStore {
-  db: Db | null;
-  constructor(
+  private constructor(
     private readonly env: Env,
     private readonly cwd: string,
-  ) {
-    this.db = storeReadOnlyHere(env, cwd) ? openReader(env, cwd) : openWriter(env, cwd, { create: false });
+    public store: Store | null,
+  ) {}
+  static async open(env: Env, cwd: string): Promise<GateStore> {
+    if (!mayHaveStore(env, cwd)) return new GateStore(env, cwd, null);
+    const { openStore } = await import('../store/open-store.js');
+    const readOnly = storeKind(env) === 'sqlite' && storeReadOnlyHere(env, cwd);
+    return new GateStore(env, cwd, await openStore(env, cwd, readOnly ? 'reader' : 'writer'));
   }
-  writer = (): Db => (this.db ??= openWriter(this.env, this.cwd, { create: true }) as Db);
-  close(): void {
-    closeDb(this.db);
+  writer = async (): Promise<Store> => {
+    if (this.store === null) {
+      const { openStore } = await import('../store/open-store.js');
+      this.store = await openStore(this.env, this.cwd, 'writer', { create: true });
+    }
+    return this.store!;
+  };
+  async close(): Promise<void> {
+    await this.store?.close();
   }
 }
 
@@ -108,7 +120,7 @@ interface BreakerStep {
  * Counts a block (maybe tripping) or resets the key on an allow. When the store cannot hold the counter, the block
  * counts in a file under `<root>/gate/` (§H3); a counter failure never changes the verdict.
  */
-function breakerStep(
+async function breakerStep(
   store: GateStore,
   where: { env: Env; cwd: string },
   key: string | undefined,
@@ -116,13 +128,13 @@ function breakerStep(
   codes: string[],
   contractId: string | null,
   max: number,
-): BreakerStep {
+): Promise<BreakerStep> {
   const attempt: AttemptInfo = { key, max };
   if (key === undefined) return { attempt, tripped: false };
   if (decision === 'allow') {
     resetFileCounter(where.env, where.cwd, key);
     try {
-      if (store.db !== null) resetKey(store.db, key);
+      if (store.store !== null) await resetKey(store.store, key);
       return { attempt, tripped: false };
     } catch (e) {
       return { attempt, tripped: false, counterError: (e as Error).message };
@@ -131,7 +143,7 @@ function breakerStep(
   let counted: CountResult;
   let storeError: string | undefined;
   try {
-    counted = countBlock(store.writer(), key, codes, contractId, max);
+    counted = await countBlock(await store.writer(), key, codes, contractId, max);
   } catch (e) {
     storeError = (e as Error).message;
     try {
@@ -155,9 +167,9 @@ interface GateCall {
 }
 
 /** Sets gate_seen_at on the contract's row (one attempt); a failure is returned as a note, never thrown. */
-function recordSeen(db: Db, contractId: string): string | undefined {
+async function recordSeen(store: Store, contractId: string): Promise<string | undefined> {
   try {
-    writeTx(db, () => markGateSeen(db, contractId, nowIso()), { attempts: 1 });
+    await store.tx((t) => t.markGateSeen(contractId), { attempts: 1 });
     return undefined;
   } catch (e) {
     return (e as Error).message;
@@ -231,12 +243,12 @@ function storeErrorBlock(call: GateCall, condition: StoreCondition): GateRun {
 
 async function judge(call: GateCall): Promise<GateRun> {
   const { opts, input, env, cwd, key, stopReason, stopClass } = call;
-  const store = new GateStore(env, cwd);
+  const store = await GateStore.open(env, cwd);
   try {
-    const lookup = findContract({ db: store.db, env, cwd, draftId: opts.draftId, input });
+    const lookup = await findContract({ store: store.store, env, cwd, draftId: opts.draftId, input });
     const found = lookup.found;
     const tip = found?.tip;
-    const check = tip !== undefined && isClosedState(tip.agent_state) ? await checkClosedRow(store.db as Db, tip) : undefined;
+    const check = tip !== undefined && isClosedState(tip.agent_state) ? await checkClosedRow(store.store!, tip) : undefined;
     const decision = decide(tipStatusOf(lookup, check), stopClass, opts.onMissing);
     const notes: string[] = [];
     if (lookup.claimError !== undefined) notes.push(`(The contract could not be claimed for this run: ${lookup.claimError})`);
@@ -247,7 +259,7 @@ async function judge(call: GateCall): Promise<GateRun> {
     let captureError: string | undefined;
     if (found !== undefined && check === undefined && found.draftExists) {
       const workspace = opts.workspace ?? resolveWorkspace(undefined, env, input?.cwd ?? cwd);
-      const c = backstopCapture({
+      const c = await backstopCapture({
         env,
         cwd,
         contractId: found.contractId,
@@ -266,8 +278,8 @@ async function judge(call: GateCall): Promise<GateRun> {
 
     // The gate has seen a stop of this contract: its row no longer counts as running (amendments-2.md §E5).
     let seenError: string | undefined;
-    if (found !== undefined && store.db !== null) {
-      seenError = recordSeen(store.db, found.contractId);
+    if (found !== undefined && store.store !== null) {
+      seenError = await recordSeen(store.store, found.contractId);
       if (seenError !== undefined) notes.push(`(The stop could not be recorded on the row: ${seenError})`);
     }
 
@@ -276,7 +288,7 @@ async function judge(call: GateCall): Promise<GateRun> {
     const codes = [...new Set(errors.map((e) => e.code))];
 
     // Step 7: breaker. A block counts (and maybe trips); an allow resets the key.
-    const b = breakerStep(store, { env, cwd }, key, decision.decision, codes, found?.contractId ?? null, opts.maxRejections);
+    const b = await breakerStep(store, { env, cwd }, key, decision.decision, codes, found?.contractId ?? null, opts.maxRejections);
     const { attempt, tripped, counterError } = b;
     const reason = cause === undefined ? undefined : blockReason(cause, attempt, notes);
     let systemMessage: string | undefined;
@@ -318,6 +330,6 @@ async function judge(call: GateCall): Promise<GateRun> {
     if (lookup.claimError !== undefined) verdict.claim_error = lookup.claimError;
     return { exit, verdict, reason: exit === 2 ? reason : undefined, systemMessage };
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -25,17 +25,17 @@ export async function resolveContract(env: Env, cwd: string, addressing: Address
   const store = await openStoreSession(env, cwd);
   try {
     const { draftId } = await resolveDraftId(env, cwd, addressing, (ids) => store.spent(ids));
-    const row = store.row(draftId);
+    const row = await store.row(draftId);
     if (row === undefined) {
       // No row: the contract is its draft; without one there is nothing a receipt could belong to.
       if (!draftEntryExists(env, draftId, cwd)) throw draftNotFound(draftId);
       return { addressedId: draftId, tipId: draftId, tipRow: undefined, closed: false };
     }
-    const chain = store.chainFrom(row);
+    const chain = await store.chainFrom(row);
     const tip = chain[chain.length - 1];
     return { addressedId: draftId, tipId: tip.contract_id, tipRow: tip, closed: isClosedRow(tip) };
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

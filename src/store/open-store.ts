@@ -5,7 +5,7 @@
  * better-sqlite3.
  */
 import { EXIT, HandoffError } from '../errors.js';
-import { storeUrl, type Env } from '../paths.js';
+import { storeExists, storeUrl, type Env } from '../paths.js';
 import type { OpenMode, OpenOptions, Store, StoreKind } from './store.js';
 
 /** Which backend `env` selects; a URL of another scheme is refused (exit 4) before anything is opened. */
@@ -23,6 +23,12 @@ export function storeKind(env: Env): StoreKind {
 }
 
 /**
+ * False when there is certainly no store: SQLite without its DB file (answered without loading anything). A
+ * PostgreSQL URL may name a store: only opening it tells.
+ */
+export const mayHaveStore = (env: Env, cwd?: string): boolean => storeKind(env) === 'postgres' || storeExists(env, cwd);
+
+/**
  * The store as `mode` opens it (store.ts says what each mode may do): null when there is no store yet (no DB file;
  * an empty PostgreSQL database), except for a writer opened with `create`.
  */
@@ -33,4 +39,34 @@ export async function openStore(env: Env, cwd: string | undefined, mode: OpenMod
   }
   const { openSqlite } = await import('./sqlite-store.js');
   return openSqlite(env, cwd, mode, opts);
+}
+
+/**
+ * openStore, except that without a store and without `create` nothing is loaded (SQLite without its DB file): the
+ * way a service opens the store before it knows it needs one.
+ */
+export async function openStoreIfAny(env: Env, cwd: string | undefined, mode: OpenMode, opts: OpenOptions = {}): Promise<Store | null> {
+  if (opts.create !== true && !mayHaveStore(env, cwd)) return null;
+  return openStore(env, cwd, mode, opts);
+}
+
+/**
+ * Opens the store as `mode`, runs `fn`, closes it; `absent()` when there is no store (on SQLite without its file
+ * nothing of the store is loaded).
+ */
+export async function withStore<T>(
+  env: Env,
+  cwd: string | undefined,
+  mode: OpenMode,
+  fn: (store: Store) => Promise<T>,
+  absent: () => T | Promise<T>,
+): Promise<T> {
+  if (!mayHaveStore(env, cwd)) return absent();
+  const store = await openStore(env, cwd, mode);
+  if (store === null) return absent();
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
 }

@@ -201,3 +201,7 @@ export async function mirrorEnvelope(run: Run, contractId: string, json: string)
   if (updated.rowCount > 0) return 'mirrored';
   return (await run('SELECT 1 FROM handoffs WHERE contract_id = $1', [contractId])).rowCount === 0 ? 'no_row' : 'closed';
 }
+
+/** Sets gate_seen_at to the server's clock; updated_at is left alone (it measures the turn's own writes). */
+export const markGateSeen = async (run: Run, contractId: string): Promise<boolean> =>
+  (await run('UPDATE handoffs SET gate_seen_at = handoff_now() WHERE contract_id = $1', [contractId])).rowCount === 1;

@@ -37,6 +37,12 @@ export const findBriefIgnoringCase = async (run: Run, workspace: string, name: s
     )
   ).rows[0];
 
+/** The workspaces holding a brief of exactly this name, in byte order (as SQLite's BINARY collation). */
+export const workspacesWithBrief = async (run: Run, name: string): Promise<string[]> =>
+  (await run<{ workspace: string }>('SELECT workspace FROM briefs WHERE name = $1 GROUP BY workspace ORDER BY workspace', [name])).rows.map(
+    (r) => r.workspace,
+  );
+
 export const findBriefById = async (run: Run, id: number): Promise<BriefRow | undefined> =>
   (await run<BriefRow>(`SELECT ${BRIEF_COLS} FROM briefs WHERE id = $1`, [id])).rows[0];
 

@@ -80,6 +80,7 @@ class PgReads implements StoreReads {
   listAcs = (briefId: number): Promise<AcRow[]> => r.listAcs(this.run, briefId);
   listBriefs = (ws: string): Promise<BriefSummary[]> => r.listBriefs(this.run, ws);
   evidenceCountsByAc = (briefId: number): Promise<Map<string, number>> => r.evidenceCountsByAc(this.run, briefId);
+  workspacesWithBrief = (name: string): Promise<string[]> => r.workspacesWithBrief(this.run, name);
   getEvidence = (id: number): Promise<EvidenceRow | undefined> => r.getEvidence(this.run, id);
   listEvidence = (briefId: number, acId?: string): Promise<EvidenceRow[]> => r.listEvidence(this.run, briefId, acId);
   countEvidence = (): Promise<number> => r.countEvidence(this.run);
@@ -106,6 +107,7 @@ class PgTx extends PgReads implements StoreTx {
   insertContinuation = (parent: HandoffRow, id: string, seed: string): Promise<HandoffRow | undefined> =>
     h.insertContinuation(this.run, parent, id, seed);
   mirrorEnvelope = (contractId: string, json: string): Promise<MirrorOutcome> => h.mirrorEnvelope(this.run, contractId, json);
+  markGateSeen = (contractId: string): Promise<boolean> => h.markGateSeen(this.run, contractId);
   insertApproval = (a: NewApproval): Promise<ApprovalRow> => r.insertApproval(this.run, a);
   decideApproval = (id: string, d: ApprovalStatus, by: string | null, note: string | null): Promise<DecideResult> =>
     r.decideApproval(this.run, id, d, by, note);
@@ -170,8 +172,11 @@ class PgStore extends PgReads implements Store {
       let broken = false;
       const t = new PgTx(clientRun(client, () => live), this.version);
       try {
+        // The locks are taken before BEGIN, as session locks: the transaction's clock (now(), every row time it
+        // writes) then starts after the wait, so a transaction that waited for another is also stamped after it
+        // (amendments-2.md §H2: a decision that waited for a finalize is dated after its finalized_at).
+        for (const id of locks) await client.query('SELECT pg_advisory_lock($1::integer, hashtext($2))', [LOCK_SPACE, id]);
         await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
-        for (const id of locks) await t.lockContract(id);
         const result = await fn(t);
         await client.query('COMMIT');
         return result;
@@ -185,6 +190,8 @@ class PgStore extends PgReads implements Store {
         throw toPgStoreError(e, this.location);
       } finally {
         live = false;
+        // Session locks outlive the transaction: release them, or drop the connection (which releases them).
+        if (!broken && locks.length > 0) broken = await client.query('SELECT pg_advisory_unlock_all()').then(() => false, () => true);
         client.release(broken);
       }
     }

@@ -58,6 +58,7 @@ class SqliteReads implements StoreReads {
   listAcs = (briefId: number) => this.read((db) => briefs.listAcs(db, briefId));
   listBriefs = (ws: string) => this.read((db) => briefs.listBriefs(db, ws));
   evidenceCountsByAc = (briefId: number) => this.read((db) => briefs.evidenceCountsByAc(db, briefId));
+  workspacesWithBrief = (name: string) => this.read((db) => briefs.workspacesWithBrief(db, name));
   getEvidence = (id: number) => this.read((db) => evidence.getEvidence(db, id));
   listEvidence = (briefId: number, acId?: string) => this.read((db) => evidence.listEvidence(db, briefId, acId));
   countEvidence = () => this.read((db) => evidence.countEvidence(db));
@@ -90,6 +91,7 @@ class SqliteTx extends SqliteReads implements StoreTx {
   upsertFinalRow = (f: Omit<FinalRow, 'now'>) => this.write((db) => upsertFinalRow(db, { ...f, now: now() }));
   insertContinuation = (parent: HandoffRow, id: string, seed: string) => this.write((db) => handoffs.insertContinuation(db, parent, id, seed));
   mirrorEnvelope = (id: string, json: string): Promise<MirrorOutcome> => this.write((db) => handoffs.mirrorEnvelope(db, id, json));
+  markGateSeen = (id: string) => this.write((db) => rows.markGateSeen(db, id, now()));
   insertApproval = (a: NewApproval) => this.write((db) => approvals.insertApproval(db, a));
   decideApproval = (id: string, d: approvals.ApprovalStatus, by: string | null, note: string | null) =>
     this.write((db) => approvals.decideApproval(db, id, d, by, note));

@@ -7,7 +7,8 @@
  * - Reads are on the store and on a transaction handle; row writes only on a transaction handle (`tx`), so every
  *   write runs in a transaction whose decisions (no-op, convergence, claim, capture, decide) are taken inside it.
  * - `tx` serializes writers: SQLite by BEGIN IMMEDIATE, PostgreSQL (READ COMMITTED) by the per-contract advisory
- *   lock that `opts.lock` / `t.lockContract` takes first. A busy store retries the whole function (3 attempts by
+ *   locks of `opts.lock`, taken before the transaction begins (so its clock starts after the wait), or
+ *   `t.lockContract` inside it. A busy store retries the whole function (3 attempts by
  *   default), so the function must do nothing outside the store that cannot run twice; then STORE_BUSY (exit 4).
  * - Row times are the store's clock: SQLite the process clock (as today), PostgreSQL the server's `now()` (the
  *   transaction's start, the same for every row a transaction writes). Write methods stamp them; `now()` reads it.
@@ -117,6 +118,8 @@ export interface StoreReads {
   listAcs(briefId: number): Promise<AcRow[]>;
   listBriefs(workspace: string): Promise<BriefSummary[]>;
   evidenceCountsByAc(briefId: number): Promise<Map<string, number>>;
+  /** The workspaces holding a brief of exactly this name, in order (BRIEF_NOT_FOUND's hint). */
+  workspacesWithBrief(name: string): Promise<string[]>;
   // evidence (§4.3)
   getEvidence(id: number): Promise<EvidenceRow | undefined>;
   listEvidence(briefId: number, acId?: string): Promise<EvidenceRow[]>;
@@ -153,6 +156,8 @@ export interface StoreTx extends StoreReads {
   /** The continuation link of §8.2; undefined when the parent already has one. */
   insertContinuation(parent: HandoffRow, newContractId: string, seedJson: string): Promise<HandoffRow | undefined>;
   mirrorEnvelope(contractId: string, json: string): Promise<MirrorOutcome>;
+  /** Sets gate_seen_at (dispatch-and-gate.md, amendments-2.md §E5) to the store's clock; false when no such row. */
+  markGateSeen(contractId: string): Promise<boolean>;
   insertApproval(a: NewApproval): Promise<ApprovalRow>;
   /** APPROVAL_NOT_FOUND (3), APPROVAL_TRANSITION_REFUSED (1). */
   decideApproval(id: string, decision: ApprovalStatus, by: string | null, note: string | null): Promise<DecideResult>;

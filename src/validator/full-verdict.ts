@@ -55,6 +55,16 @@ function approvalFinding(block: Record<string, unknown>, rawId: unknown, key: st
   return { code: 'APPROVAL_ID_NOT_PENDING', path: PATH, detail: details.approvalNotPending(shown, found.status) };
 }
 
+/**
+ * The key the cross-check would look up for `envelope` (approval_request.approval_id, trimmed), or undefined when it
+ * cites none or an id that never resolves. Callers with an asynchronous store fetch this one approval first.
+ */
+export function citedApprovalKey(envelope: unknown): string | undefined {
+  if (!isObject(envelope)) return undefined;
+  const block = own(envelope, 'approval_request');
+  return isObject(block) ? lookupKey(own(block, 'approval_id')) : undefined;
+}
+
 export function fullVerdict(envelope: unknown, options: FullVerdictOptions = {}): ValidationResult {
   const form = validateEnvelope(envelope, options);
   const lookup = lookupOf(options);

@@ -1,6 +1,6 @@
 /** Public API of the validator: the form layer, the full verdict, canonicalization and their types. */
 export { validateEnvelope } from './validate.js';
-export { fullVerdict } from './full-verdict.js';
+export { citedApprovalKey, fullVerdict } from './full-verdict.js';
 export { canonicalizeEnvelope } from './canonicalize.js';
 export type { CanonicalChange, CanonicalizeResult } from './canonicalize.js';
 export { VALIDATOR_CODES } from './types.js';

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { run, snapshot, type RunResult } from '../helpers/cli.js';
+import type { StoreSession } from '../../src/drafts/store-access.js';
 
 export const draftsDirOf = (home: string): string => join(home, 'drafts');
 export const draftPathOf = (home: string, id: string): string => join(home, 'drafts', `${id}.json`);
@@ -63,4 +64,17 @@ export function closeDraft(home: string, id: string, state = 'BLOCKED'): void {
 /** Sets a file's mtime (ms precision) so "newest" is deterministic. */
 export function setMtime(path: string, ms: number): void {
   utimesSync(path, new Date(ms), new Date(ms));
+}
+
+/** A StoreSession written as plain synchronous functions (each answer is wrapped in a promise, as a store's is). */
+export type SyncSession = {
+  [K in keyof StoreSession]: (...args: Parameters<StoreSession[K]>) => Awaited<ReturnType<StoreSession[K]>>;
+};
+
+export function fakeSession(fake: SyncSession): StoreSession {
+  const out: Record<string, unknown> = {};
+  for (const [key, fn] of Object.entries(fake) as [string, (...args: unknown[]) => unknown][]) {
+    out[key] = (...args: unknown[]) => new Promise((resolve) => resolve(fn(...args)));
+  }
+  return out as unknown as StoreSession;
 }

@@ -7,6 +7,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { HandoffRow, StoreSession } from '../../src/drafts/store-access.js';
+import { fullVerdict } from '../../src/validator/index.js';
+import { fakeSession } from './helpers.js';
 import { tempHome } from '../helpers/cli.js';
 
 const fake = vi.hoisted(() => ({ session: undefined as StoreSession | undefined }));
@@ -31,21 +33,21 @@ function session(parentState: string, continued: boolean): { session: StoreSessi
   const link = row(2, LINK, 'DISPATCHED');
   return {
     inserts: () => inserts,
-    session: {
-      exists: true,
+    session: fakeSession({
+      exists: () => true,
       row: (id) => (id === PARENT ? parent : continued && id === LINK ? link : undefined),
       chainFrom: (r) => (r.id === 1 && continued ? [parent, link] : [r]),
       chainIds: () => (continued ? [PARENT, LINK] : [PARENT]),
       planTaskBinding: () => null,
       spent: () => new Set(),
-      lookupApproval: () => () => ({ found: false }),
+      verdict: (envelope, options) => fullVerdict(envelope, { ...options, lookupApproval: () => ({ found: false }) }),
       insertContinuation: () => {
         inserts++;
         return row(3, `${AGENT}.cccccccccccc`, 'DISPATCHED');
       },
       mirror: () => ({ outcome: 'mirrored' }),
       close: () => undefined,
-    },
+    }),
   };
 }
 

@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HandoffRow, StoreSession } from '../../src/drafts/store-access.js';
+import { fullVerdict } from '../../src/validator/index.js';
+import { fakeSession } from './helpers.js';
 import { renderWriteOutcome } from '../../src/render/write-result.js';
 import { tempHome } from '../helpers/cli.js';
 
@@ -30,14 +32,14 @@ function racingStore(racesLeft: number): { session: StoreSession; inserts: numbe
   const state = { raced: false, inserts: 0, racesLeft };
   const parent = row(1, PARENT, 'COMPLETE');
   const link = row(2, LINK, 'DISPATCHED', JSON.stringify(continuationSeed(PARENT)));
-  const session: StoreSession = {
-    exists: true,
+  const session: StoreSession = fakeSession({
+    exists: () => true,
     row: (id) => (id === PARENT ? parent : state.raced && id === LINK ? link : undefined),
     chainFrom: (r) => (r.id === 1 && state.raced ? [parent, link] : [r]),
     chainIds: () => (state.raced ? [PARENT, LINK] : [PARENT]),
     planTaskBinding: () => null,
     spent: () => new Set(),
-    lookupApproval: () => () => ({ found: false }),
+    verdict: (envelope, options) => fullVerdict(envelope, { ...options, lookupApproval: () => ({ found: false }) }),
     insertContinuation: () => {
       state.inserts++;
       if (state.racesLeft > 0) {
@@ -49,7 +51,7 @@ function racingStore(racesLeft: number): { session: StoreSession; inserts: numbe
     },
     mirror: () => ({ outcome: 'mirrored' }),
     close: () => undefined,
-  };
+  });
   return {
     session,
     get inserts() {

@@ -16,6 +16,8 @@ import { deleteRejection, getRejection, putRejection } from '../../src/store/gat
 import { claimTip, harnessTips } from '../../src/dispatch/harness.js';
 import { countBlock, resetKey } from '../../src/gate/breaker.js';
 import { isHandoffError } from '../../src/errors.js';
+import { openSqlite } from '../../src/store/sqlite-store.js';
+import type { Store, TxOptions } from '../../src/store/store.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 
@@ -23,6 +25,9 @@ function store(): Db {
   const home = mkdtempSync(join(tmpdir(), 'handoff-gate-store-'));
   return openWriter({ HANDOFF_HOME: home }, home, { create: true }) as Db;
 }
+
+/** The Store interface on the same file (the services' view of it). */
+const storeOn = (db: Db): Store => openSqlite({ HANDOFF_DB: dbFileOf(db) }, undefined, 'writer')!;
 
 function born(db: Db, id: string, extra: Partial<Parameters<typeof insertBirthRow>[1]> = {}) {
   return writeTx(db, () =>
@@ -51,25 +56,30 @@ const A = 'a0000000000000001.000000000001';
 const B = 'a0000000000000002.000000000002';
 
 describe('birth, claim and harness lookup', () => {
-  it('inserts the DISPATCHED row and claims set-once', () => {
+  it('inserts the DISPATCHED row and claims set-once', async () => {
     const db = store();
     const row = born(db, A, { consolidation: true, require_receipt: true, plan_task_id: 'T' });
     expect(row).toMatchObject({ agent_state: 'DISPATCHED', cut_reason: 'never_finalized', consolidation: 1, require_receipt: 1, plan_task_id: 'T', created_at: NOW, updated_at: NOW });
     expect(setHarnessIdIfNull(db, row.id, 'h1', NOW)).toBe(true);
     expect(setHarnessIdIfNull(db, row.id, 'h2', NOW)).toBe(false);
     expect(rowsWithHarnessId(db, 'h1').map((r) => r.contract_id)).toEqual([A]);
-    expect(harnessTips(db, 'h1').map((r) => r.contract_id)).toEqual([A]);
+    const s = storeOn(db);
+    expect((await harnessTips(s, 'h1')).map((r) => r.contract_id)).toEqual([A]);
+    await s.close();
     closeDb(db);
   });
 
-  it('claimTip: in use by another chain, unchanged, conflict, claimed', () => {
+  it('claimTip: in use by another chain, unchanged, conflict, claimed', async () => {
     const db = store();
     const a = born(db, A, { harness_id: 'run' });
     const b = born(db, B);
-    expect(claimTip(db, b, 'run', NOW)).toEqual({ kind: 'in_use', holders: [A] });
-    expect(claimTip(db, a, 'run', NOW)).toEqual({ kind: 'unchanged' });
-    expect(claimTip(db, a, 'other', NOW)).toEqual({ kind: 'conflict', current: 'run' });
-    expect(claimTip(db, b, 'fresh', NOW)).toEqual({ kind: 'claimed' });
+    const s = storeOn(db);
+    const claim = (tip: typeof a, hid: string) => s.tx((t) => claimTip(t, tip, hid));
+    expect(await claim(b, 'run')).toEqual({ kind: 'in_use', holders: [A] });
+    expect(await claim(a, 'run')).toEqual({ kind: 'unchanged' });
+    expect(await claim(a, 'other')).toEqual({ kind: 'conflict', current: 'run' });
+    expect(await claim(b, 'fresh')).toEqual({ kind: 'claimed' });
+    await s.close();
     expect(getHandoffByContractId(db, B)?.harness_id).toBe('fresh');
     closeDb(db);
   });
@@ -153,47 +163,44 @@ describe('writeTx attempts (the gate makes one, dispatch-and-gate.md §4.9)', ()
     closeDb(db);
   });
 
-  it('the breaker on a locked store fails at once with STORE_BUSY (no retry sleeps)', () => {
+  it('the breaker on a locked store fails with STORE_BUSY after one attempt (no retries), writing nothing', async () => {
     const db = store();
     const other = openWriter({ HANDOFF_DB: dbFileOf(db) }, undefined, { create: false }) as Db;
     other.exec('BEGIN IMMEDIATE');
-    db.pragma('busy_timeout = 0');
-    // Count the transaction attempts instead of timing them (three attempts would sleep 50 + 100 ms between them).
-    let attempts = 0;
-    const transaction = db.transaction.bind(db);
-    // writeTx only calls .immediate() on the transaction (its properties are read-only: wrap, do not patch).
-    db.transaction = ((fn: () => unknown) => {
-      const tx = transaction(fn);
-      return {
-        immediate: () => {
-          attempts++;
-          return tx.immediate();
-        },
-      };
-    }) as unknown as typeof db.transaction;
+    // Record the transactions the breaker asks for instead of timing them: one, with one attempt.
+    const s = storeOn(db);
+    const asked: TxOptions[] = [];
+    const spy: Store = Object.create(s) as Store;
+    spy.tx = (fn, opts) => {
+      asked.push(opts ?? {});
+      return s.tx(fn, opts);
+    };
     let code: string | undefined;
     try {
-      countBlock(db, 'k', ['ROW_NOT_FOUND'], null, 3);
+      await countBlock(spy, 'k', ['ROW_NOT_FOUND'], null, 3);
     } catch (e) {
       code = isHandoffError(e) ? e.code : 'other';
     }
     other.exec('ROLLBACK');
     closeDb(other);
+    await s.close();
     expect(code).toBe('STORE_BUSY');
-    expect(attempts).toBe(1);
+    expect(asked).toEqual([expect.objectContaining({ attempts: 1 })]);
     expect(getRejection(db, 'k')).toBeUndefined();
     closeDb(db);
   });
 });
 
 describe('rejection counter', () => {
-  it('counts, trips at the ceiling, stays tripped, and resets', () => {
+  it('counts, trips at the ceiling, stays tripped, and resets', async () => {
     const db = store();
-    expect(countBlock(db, 'k', ['ROW_NOT_FOUND'], null, 2)).toEqual({ attempt: 1, tripped: false, previousCodes: undefined });
-    expect(countBlock(db, 'k', ['ROW_NOT_FINALIZED'], A, 2)).toEqual({ attempt: 2, tripped: true, previousCodes: ['ROW_NOT_FOUND'] });
-    expect(countBlock(db, 'k', ['ROW_NOT_FINALIZED'], A, 2)).toMatchObject({ attempt: 2, tripped: true });
+    const s = storeOn(db);
+    expect(await countBlock(s, 'k', ['ROW_NOT_FOUND'], null, 2)).toEqual({ attempt: 1, tripped: false, previousCodes: undefined });
+    expect(await countBlock(s, 'k', ['ROW_NOT_FINALIZED'], A, 2)).toEqual({ attempt: 2, tripped: true, previousCodes: ['ROW_NOT_FOUND'] });
+    expect(await countBlock(s, 'k', ['ROW_NOT_FINALIZED'], A, 2)).toMatchObject({ attempt: 2, tripped: true });
     expect(getRejection(db, 'k')).toMatchObject({ attempts: 2, tripped: 1, last_codes_json: '["ROW_NOT_FINALIZED"]', contract_id: A });
-    resetKey(db, 'k');
+    await resetKey(s, 'k');
+    await s.close();
     expect(getRejection(db, 'k')).toBeUndefined();
     putRejection(db, { key: 'x', attempts: 1, tripped: false, codes: [], contractId: null, now: NOW });
     expect(deleteRejection(db, 'x')).toBe(1);

@@ -35,6 +35,8 @@ export function baseEnv(home: string | undefined, extra: Record<string, string |
   delete env.HANDOFF_DB;
   delete env.HANDOFF_WORKSPACE;
   delete env.HANDOFF_DEBUG;
+  // An outer HANDOFF_STORE_URL must never turn a SQLite test into a PostgreSQL one: a test sets it explicitly.
+  delete env.HANDOFF_STORE_URL;
   if (home !== undefined) env.HANDOFF_HOME = home;
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];

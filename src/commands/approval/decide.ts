@@ -5,7 +5,6 @@ import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { nonBlank } from '../../cli/list-flags.js';
 import { jsonQuote, usage } from '../../errors.js';
-import { storeExists } from '../../paths.js';
 
 const USAGE = 'handoff approval decide APPROVAL_ID --decision approved|rejected|revoked|expired [--by NAME] [--note TEXT] [--json]';
 const DECISIONS = ['approved', 'rejected', 'revoked', 'expired'] as const;
@@ -40,18 +39,8 @@ export default class ApprovalDecide extends HandoffCommand {
     const by = nonBlank(ctx.flags.by as string | undefined, '--by') ?? null;
     const note = nonBlank(ctx.flags.note as string | undefined, '--note') ?? null;
 
-    const { approvalNotFound, decideApproval } = await import('../../store/approvals.js');
-    if (!storeExists(ctx.env, ctx.cwd)) throw approvalNotFound(id);
-    const { openWriter, closeDb } = await import('../../store/db.js');
-    const db = openWriter(ctx.env, ctx.cwd, { create: false });
-    if (db === null) throw approvalNotFound(id);
-    let result;
-    try {
-      result = decideApproval(db, id, decision as (typeof DECISIONS)[number], by, note);
-    } finally {
-      closeDb(db);
-    }
-    const { row, previous, changed } = result;
+    const { decideApproval } = await import('../../approvals/decide.js');
+    const { row, previous, changed } = await decideApproval(ctx.env, ctx.cwd, id, decision as (typeof DECISIONS)[number], by, note);
     return {
       json: { status: 'ok', approval_id: id, approval_status: row.status, previous_status: previous, changed },
       text: changed ? `OK: approval ${id} ${row.status} (was ${previous}).` : `OK: approval ${id} is already ${row.status}; no change.`,

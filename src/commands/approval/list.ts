@@ -5,7 +5,6 @@ import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { limitFlag, nonBlank } from '../../cli/list-flags.js';
 import { jsonQuote, usage } from '../../errors.js';
 import { checkAgentId, checkDraftId } from '../../ids.js';
-import { storeExists } from '../../paths.js';
 import { cut, renderTable } from '../../render/table.js';
 import type { ApprovalRow, ApprovalStatus } from '../../store/approvals.js';
 
@@ -41,19 +40,10 @@ export default class ApprovalList extends HandoffCommand {
       workspace: nonBlank(ctx.flags.workspace as string | undefined, '--workspace'),
       limit: limitFlag(ctx.flags.limit as string | undefined),
     };
-    let rows: ApprovalRow[] = [];
-    let out: Record<string, unknown>[] = [];
-    if (storeExists(ctx.env, ctx.cwd)) {
-      const { openReader, closeDb } = await import('../../store/db.js');
-      const { exposeApproval, listApprovals } = await import('../../store/approvals.js');
-      const db = openReader(ctx.env, ctx.cwd);
-      try {
-        if (db !== null) rows = listApprovals(db, filters);
-      } finally {
-        closeDb(db);
-      }
-      out = rows.map(exposeApproval);
-    }
+    const { listApprovals } = await import('../../approvals/decide.js');
+    const rows: ApprovalRow[] = await listApprovals(ctx.env, ctx.cwd, filters);
+    const { exposeApproval } = await import('../../store/approvals.js');
+    const out = rows.map(exposeApproval);
     const text =
       rows.length === 0
         ? 'No approvals matched.'

@@ -4,7 +4,6 @@ import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { contractIdFrom } from '../../drafts/cli-flags.js';
 import { EXIT, HandoffError } from '../../errors.js';
-import { storeExists } from '../../paths.js';
 import { chainDiff } from '../../render/chain-diff.js';
 import { renderTable } from '../../render/table.js';
 import type { HandoffRow } from '../../store/handoffs.js';
@@ -38,20 +37,20 @@ export default class ContractChain extends HandoffCommand {
       ctx.flags,
       'pass exactly one of --contract-id and --draft-id',
     );
-    if (!storeExists(ctx.env, ctx.cwd)) throw rowNotFound(id);
-
-    const { openReader, closeDb } = await import('../../store/db.js');
-    const { getHandoffByContractId, wholeChain } = await import('../../store/handoffs.js');
-    const db = openReader(ctx.env, ctx.cwd);
-    if (db === null) throw rowNotFound(id);
-    let chain;
-    try {
-      const row = getHandoffByContractId(db, id);
-      if (row === undefined) throw rowNotFound(id);
-      chain = wholeChain(db, row);
-    } finally {
-      closeDb(db);
-    }
+    const { withStore } = await import('../../store/open-store.js');
+    const chain = await withStore(
+      ctx.env,
+      ctx.cwd,
+      'reader',
+      async (s) => {
+        const row = await s.getHandoffByContractId(id);
+        if (row === undefined) throw rowNotFound(id);
+        return s.wholeChain(row);
+      },
+      () => {
+        throw rowNotFound(id);
+      },
+    );
     if (ctx.flags.diff === true) return renderDiff(chain);
     const tip = chain[chain.length - 1];
     const links = chain.map((r, i) => ({

@@ -28,7 +28,7 @@ export default class ContractClaim extends HandoffCommand {
     const id = contractIdFrom(ctx.flags, 'pass exactly one of --draft-id and --contract-id');
     checkHarnessId(hid);
     const { claim } = await import('../../dispatch/claim.js');
-    const r = claim(ctx.env, ctx.cwd, id, hid);
+    const r = await claim(ctx.env, ctx.cwd, id, hid);
     return {
       json: { status: 'ok', contract_id: r.tip.contract_id, handoff_id: r.tip.id, harness_id: r.harnessId, changed: r.changed },
       text: r.changed

@@ -6,7 +6,6 @@ import { durationFlag, limitFlag, nonBlank, rowStateFlag, timeFlag } from '../..
 import { checkPlanTaskId, checkPositiveInt } from '../../dispatch/options.js';
 import { jsonQuote, usage } from '../../errors.js';
 import { checkAgentId, checkDraftId } from '../../ids.js';
-import { storeExists } from '../../paths.js';
 import { renderTable } from '../../render/table.js';
 
 const CUT_REASONS = ['never_finalized', 'backstop_capture'];
@@ -78,21 +77,10 @@ export default class ContractList extends HandoffCommand {
     };
     const withEnvelope = f['with-envelope'] === true;
 
-    let rows: import('../../store/handoffs.js').HandoffRow[] = [];
-    let expose: typeof import('../../store/handoffs.js').exposeHandoff | undefined;
-    let liveness: typeof import('../../store/handoff-list.js').livenessOf | undefined;
-    if (storeExists(ctx.env, ctx.cwd)) {
-      const { openReader, closeDb } = await import('../../store/db.js');
-      const { listHandoffs, livenessOf } = await import('../../store/handoff-list.js');
-      liveness = livenessOf;
-      ({ exposeHandoff: expose } = await import('../../store/handoffs.js'));
-      const db = openReader(ctx.env, ctx.cwd);
-      try {
-        if (db !== null) rows = listHandoffs(db, filters);
-      } finally {
-        closeDb(db);
-      }
-    }
+    const { withStore } = await import('../../store/open-store.js');
+    const rows = await withStore(ctx.env, ctx.cwd, 'reader', (s) => s.listHandoffs(filters), () => []);
+    const { livenessOf } = await import('../../store/handoff-list.js');
+    const { exposeHandoff } = await import('../../store/handoff-row.js');
     const text =
       rows.length === 0
         ? 'No handoffs matched.'
@@ -104,7 +92,7 @@ export default class ContractList extends HandoffCommand {
       json: {
         status: 'ok',
         count: rows.length,
-        handoffs: rows.map((r) => ({ ...expose!(r, withEnvelope), liveness: liveness!(r, filters.stale_before) })),
+        handoffs: rows.map((r) => ({ ...exposeHandoff(r, withEnvelope), liveness: livenessOf(r, filters.stale_before) })),
       },
       text,
     };

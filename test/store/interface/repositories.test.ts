@@ -315,3 +315,29 @@ describe.each(BACKENDS)('$name: the transaction primitive', (b) => {
     await s.close();
   });
 });
+
+describe.each(BACKENDS)('$name: the reads and writes the services added (phase 2)', (b) => {
+  it('workspacesWithBrief names every workspace holding that exact name, in byte order', async () => {
+    const f = await b.fresh();
+    const s = await f.writer();
+    await s.tx(async (t) => {
+      for (const ws of ['zeta', 'Alpha', 'beta']) await t.insertBrief({ workspace: ws, name: 'api', title: null, objective: null });
+      await t.insertBrief({ workspace: 'gamma', name: 'API', title: null, objective: null });
+    });
+    expect(await s.workspacesWithBrief('api')).toEqual(['Alpha', 'beta', 'zeta']);
+    expect(await s.workspacesWithBrief('none')).toEqual([]);
+    await s.close();
+  });
+
+  it('markGateSeen stamps gate_seen_at with the store clock and leaves updated_at alone; false without a row', async () => {
+    const f = await b.fresh();
+    const s = await f.writer();
+    const born = await s.tx((t) => birth(t, 1));
+    expect(await s.tx((t) => t.markGateSeen(cid(1)))).toBe(true);
+    expect(await s.tx((t) => t.markGateSeen(cid(2)))).toBe(false);
+    const row = (await s.getHandoffByContractId(cid(1)))!;
+    expect(row.gate_seen_at).toMatch(ISO);
+    expect(row.updated_at).toBe(born.updated_at);
+    await s.close();
+  });
+});

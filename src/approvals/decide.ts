@@ -1,0 +1,38 @@
+/**
+ * `approval decide` (store-and-finalize.md §11.1, §11.2) over the Store interface: one transition, decided inside
+ * the write transaction. It holds the approval's lock (`approval:<id>`), the lock finalize also takes for the
+ * approval its envelope cites, so on either backend a decision and finalize's re-check (amendments-2.md §H2) never
+ * interleave: whichever commits first is what the other sees.
+ */
+import type { Env } from '../paths.js';
+import type { ApprovalStatus, DecideResult } from '../store/approvals.js';
+
+/** The lock an approval's decision and a finalize citing it share. */
+export const approvalLock = (id: string): string => `approval:${id}`;
+
+export async function decideApproval(
+  env: Env,
+  cwd: string,
+  id: string,
+  decision: ApprovalStatus,
+  by: string | null,
+  note: string | null,
+): Promise<DecideResult> {
+  const { approvalNotFound } = await import('../store/approvals.js');
+  const { withStore } = await import('../store/open-store.js');
+  return withStore(
+    env,
+    cwd,
+    'writer',
+    (store) => store.tx((t) => t.decideApproval(id, decision, by, note), { lock: approvalLock(id) }),
+    () => {
+      throw approvalNotFound(id);
+    },
+  );
+}
+
+/** Approvals matching `filters`; none without a store (which is never created). */
+export async function listApprovals(env: Env, cwd: string, filters: import('../store/approvals.js').ApprovalFilters) {
+  const { withStore } = await import('../store/open-store.js');
+  return withStore(env, cwd, 'reader', (store) => store.listApprovals(filters), () => []);
+}

@@ -1,0 +1,32 @@
+/**
+ * The full verdict with the approval cross-check against an asynchronous store (validator spec §8). The validator's
+ * lookup is synchronous and pure, so the one approval an envelope can cite is fetched first (decision: prefetch,
+ * docs/decisions.md "PostgreSQL store, phase 2"); the citing chain is read only when that approval resolves to a
+ * contract, as the validator itself would ask for it.
+ */
+import type { StoreReads } from '../store/store.js';
+import { citedApprovalKey, fullVerdict, type FullVerdictOptions, type ValidationResult } from '../validator/index.js';
+
+type Base = Omit<FullVerdictOptions, 'lookupApproval' | 'approvalChain'>;
+
+/**
+ * `reads` null: no store, the cross-check is skipped. `chain` omitted: the approval's contract is not checked
+ * against a citing chain (`validate --file`). A store failure while fetching propagates (a store error, not a
+ * verdict); it is asked only after the form layer passed, as before.
+ */
+export async function storeVerdict(
+  envelope: unknown,
+  options: Base,
+  reads: Pick<StoreReads, 'approvalStatus'> | null,
+  chain?: () => Promise<readonly string[]>,
+): Promise<ValidationResult> {
+  if (reads === null) return fullVerdict(envelope, options);
+  const key = citedApprovalKey(envelope);
+  // Without a resolvable key the lookup is never asked for a row: it answers "not found" like an empty table.
+  if (key === undefined) return fullVerdict(envelope, { ...options, lookupApproval: () => ({ found: false }) });
+  const form = fullVerdict(envelope, options);
+  if (!form.ok) return form;
+  const found = await reads.approvalStatus(key);
+  const approvalChain = chain !== undefined && found.found && typeof found.contractId === 'string' ? await chain() : undefined;
+  return fullVerdict(envelope, { ...options, lookupApproval: (id) => (id === key ? found : { found: false }), approvalChain });
+}
