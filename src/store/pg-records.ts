@@ -86,6 +86,11 @@ export const listBriefs = async (run: Run, workspace: string): Promise<BriefSumm
     )
   ).rows;
 
+export const workspacesWithBrief = async (run: Run, name: string): Promise<string[]> =>
+  (await run<{ workspace: string }>('SELECT DISTINCT workspace FROM briefs WHERE name = $1 ORDER BY workspace', [name])).rows.map(
+    (r) => r.workspace,
+  );
+
 export async function evidenceCountsByAc(run: Run, briefId: number): Promise<Map<string, number>> {
   const { rows } = await run<{ ac_id: string; n: number }>(
     'SELECT ac_id, COUNT(*) AS n FROM evidence WHERE brief_id = $1 GROUP BY ac_id ORDER BY ac_id',
@@ -226,3 +231,11 @@ export async function putBlob(run: Run, bytes: Buffer): Promise<BlobRef> {
 
 export const getBlob = async (run: Run, sha256: string): Promise<Buffer | undefined> =>
   (await run<{ bytes: Buffer }>('SELECT bytes FROM blobs WHERE sha256 = $1', [sha256])).rows[0]?.bytes;
+
+export async function blobSizes(run: Run, sha256s: readonly string[]): Promise<Map<string, number>> {
+  if (sha256s.length === 0) return new Map();
+  const { rows } = await run<{ sha256: string; size: number }>('SELECT sha256, size FROM blobs WHERE sha256 = ANY($1::text[])', [
+    [...new Set(sha256s)],
+  ]);
+  return new Map(rows.map((r) => [r.sha256, Number(r.size)]));
+}

@@ -80,6 +80,7 @@ class PgReads implements StoreReads {
   listAcs = (briefId: number): Promise<AcRow[]> => r.listAcs(this.run, briefId);
   listBriefs = (ws: string): Promise<BriefSummary[]> => r.listBriefs(this.run, ws);
   evidenceCountsByAc = (briefId: number): Promise<Map<string, number>> => r.evidenceCountsByAc(this.run, briefId);
+  workspacesWithBrief = (name: string): Promise<string[]> => r.workspacesWithBrief(this.run, name);
   getEvidence = (id: number): Promise<EvidenceRow | undefined> => r.getEvidence(this.run, id);
   listEvidence = (briefId: number, acId?: string): Promise<EvidenceRow[]> => r.listEvidence(this.run, briefId, acId);
   countEvidence = (): Promise<number> => r.countEvidence(this.run);
@@ -91,6 +92,7 @@ class PgReads implements StoreReads {
     this.version >= 2 && ids.length > 0 ? r.listReceiptsByContracts(this.run, ids) : [];
   getRejection = (key: string): Promise<RejectionRow | undefined> => r.getRejection(this.run, key);
   getBlob = (sha256: string): Promise<Buffer | undefined> => r.getBlob(this.run, sha256);
+  blobSizes = (sha256s: readonly string[]): Promise<Map<string, number>> => r.blobSizes(this.run, sha256s);
 }
 
 class PgTx extends PgReads implements StoreTx {

@@ -58,6 +58,7 @@ class SqliteReads implements StoreReads {
   listAcs = (briefId: number) => this.read((db) => briefs.listAcs(db, briefId));
   listBriefs = (ws: string) => this.read((db) => briefs.listBriefs(db, ws));
   evidenceCountsByAc = (briefId: number) => this.read((db) => briefs.evidenceCountsByAc(db, briefId));
+  workspacesWithBrief = (name: string) => this.read((db) => briefs.workspacesWithBrief(db, name));
   getEvidence = (id: number) => this.read((db) => evidence.getEvidence(db, id));
   listEvidence = (briefId: number, acId?: string) => this.read((db) => evidence.listEvidence(db, briefId, acId));
   countEvidence = () => this.read((db) => evidence.countEvidence(db));
@@ -67,6 +68,7 @@ class SqliteReads implements StoreReads {
   listReceiptsByContracts = (ids: readonly string[]) => this.read((db) => listReceiptsByContracts(db, ids));
   getRejection = (key: string) => this.read((db) => gate.getRejection(db, key));
   getBlob = (_sha256: string): Promise<Buffer | undefined> => Promise.reject(blobsAreFiles());
+  blobSizes = (_sha256s: readonly string[]): Promise<Map<string, number>> => Promise.reject(blobsAreFiles());
 }
 
 class SqliteTx extends SqliteReads implements StoreTx {

@@ -117,6 +117,8 @@ export interface StoreReads {
   listAcs(briefId: number): Promise<AcRow[]>;
   listBriefs(workspace: string): Promise<BriefSummary[]>;
   evidenceCountsByAc(briefId: number): Promise<Map<string, number>>;
+  /** The workspaces holding a brief of exactly this name (BRIEF_NOT_FOUND names them). */
+  workspacesWithBrief(name: string): Promise<string[]>;
   // evidence (§4.3)
   getEvidence(id: number): Promise<EvidenceRow | undefined>;
   listEvidence(briefId: number, acId?: string): Promise<EvidenceRow[]>;
@@ -132,6 +134,8 @@ export interface StoreReads {
   getRejection(key: string): Promise<RejectionRow | undefined>;
   // blobs (PostgreSQL only: `Store.blobsInStore`; SQLite keeps them as files and refuses with INTERNAL)
   getBlob(sha256: string): Promise<Buffer | undefined>;
+  /** sha256 → size of the given blobs that the store holds (PostgreSQL only, like getBlob). */
+  blobSizes(sha256s: readonly string[]): Promise<Map<string, number>>;
 }
 
 /** A transaction handle: the reads plus every write, valid only while its `tx` function runs. */

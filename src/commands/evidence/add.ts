@@ -50,7 +50,7 @@ export default class EvidenceAdd extends HandoffCommand {
     const workspace = workspaceSlug(str(ctx.flags.workspace), ctx.env, ctx.cwd);
 
     const { depositEvidence } = await import('../../evidence/deposit.js');
-    const r = depositEvidence(ctx.env, ctx.cwd, { workspace, brief, acId, type, text, artifactFile, taskId, createdBy });
+    const r = await depositEvidence(ctx.env, ctx.cwd, { workspace, brief, acId, type, text, artifactFile, taskId, createdBy });
     const e = r.evidence;
     const path = e.artifact_path === null ? '' : ` path=${e.artifact_path}`;
     const line = `Evidence recorded: id=${e.id} brief=${e.brief} ac=${e.ac_id} type=${e.type} storage=${r.storage} size=${e.size_bytes} sha256=${e.sha256.slice(0, 12)}${path}`;
