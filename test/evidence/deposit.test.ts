@@ -37,7 +37,7 @@ const forceInsertFailure = (): void => {
   db.exec("CREATE TRIGGER evidence_forced_failure BEFORE INSERT ON evidence BEGIN SELECT RAISE(ABORT, 'forced failure'); END");
 };
 
-describe('depositEvidence: a blob written, then the row insert failing', async () => {
+describe('depositEvidence: a blob written, then the row insert failing', () => {
   it('leaves the evidence tree byte-identical when it was the first blob (root, workspace, brief and ac dirs removed)', async () => {
     forceInsertFailure();
     expect(existsSync(join(home, 'evidence'))).toBe(false);
