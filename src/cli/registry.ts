@@ -40,5 +40,6 @@ export const COMMANDS: Record<string, CommandClass> = {
   get 'evidence:orphans'() { return load(require('../commands/evidence/orphans.js')); },
   get 'evidence:run'() { return load(require('../commands/evidence/run.js')); },
   get 'evidence:receipts'() { return load(require('../commands/evidence/receipts.js')); },
+  get 'store:copy'() { return load(require('../commands/store/copy.js')); },
   get help() { return load(require('../commands/help.js')); },
 };

@@ -70,6 +70,20 @@ export const storeCodes: CodeEntry[] = [
     repair: 'Nothing was written; report the message. A store edited by hand (extra triggers) must be restored; an envelope must nest at most 512 levels.',
   },
   {
+    code: 'STORE_COPY_TARGET_NOT_EMPTY',
+    exit: 1,
+    where: 'store copy',
+    when: 'The PostgreSQL store given with --to already holds rows (or blobs); a copy goes only into an empty database or an empty, migrated store (amendments-2.md §P6).',
+    repair: 'Nothing was written. Create an empty database for the copy, or keep using the store the target already is.',
+  },
+  {
+    code: 'STORE_COPY_FAILED',
+    exit: 4,
+    where: 'store copy',
+    when: 'A blob a row references is missing from the data root or no longer matches the row\'s sha256, the target refused a row (e.g. a NUL character in text), or the rows read back differ from the source. The copy transaction was rolled back.',
+    repair: 'Nothing was written to the target (it may be left migrated and empty). Restore or fix what the message names (handoff evidence orphans lists missing blobs) and copy again.',
+  },
+  {
     code: 'CHAIN_TOO_LONG',
     exit: 4,
     where: 'set, add, fill, finalize, chain, evidence run, contract verify',

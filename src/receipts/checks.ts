@@ -130,7 +130,11 @@ export function checkReceipts(db: Db | null, envelope: unknown, opts: ReceiptChe
  * their integrity (store blobs read back from the store) are fetched first, then the same pure checks run. `reads`
  * null: no store yet, every cited receipt is RECEIPT_NOT_FOUND.
  */
-export async function checkReceiptsIn(reads: StoreReads | null, envelope: unknown, opts: ReceiptCheckOptions): Promise<ReceiptIssue[]> {
+export async function checkReceiptsIn(
+  reads: StoreReads | null,
+  envelope: unknown,
+  opts: ReceiptCheckOptions & { blobsInStore?: boolean },
+): Promise<ReceiptIssue[]> {
   const rows = new Map<string, ReceiptRow>();
   const integrity = new Map<string, { ok: boolean; failures: string[] }>();
   for (const c of citedReceipts(envelope)) {
@@ -138,7 +142,7 @@ export async function checkReceiptsIn(reads: StoreReads | null, envelope: unknow
     const row = await reads.getReceipt(c.id);
     if (row === undefined) continue;
     rows.set(c.id, row);
-    integrity.set(c.id, await verifyReceiptIn(reads, row));
+    integrity.set(c.id, await verifyReceiptIn(reads, row, opts.blobsInStore === true));
   }
   return checkReceiptsWith((id) => rows.get(id), envelope, opts, {
     verify: (row) => integrity.get(row.receipt_id) ?? { ok: false, failures: ['row_sha256'] },

@@ -39,7 +39,7 @@ export async function readReceipt(env: Env, cwd: string, receiptId: string, veri
     async (s) => {
       const row = await s.getReceipt(receiptId);
       if (row === undefined) return undefined;
-      return verify ? { row, integrity: await verifyReceiptIn(s, row) } : { row };
+      return verify ? { row, integrity: await verifyReceiptIn(s, row, s.blobsInStore) } : { row };
     },
     () => undefined,
   );
