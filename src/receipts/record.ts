@@ -49,7 +49,7 @@ export interface Recorded {
 }
 
 const sourceOf = (s: CapturedStream): BlobSource =>
-  s.spillPath !== undefined ? { kind: 'file', path: s.spillPath } : { kind: 'bytes', bytes: s.buffer ?? Buffer.alloc(0) };
+  s.spillPath !== undefined ? { kind: 'file', path: s.spillPath } : { kind: 'bytes', bytes: s.buffer ?? Buffer.from(s.text ?? '', 'utf8') };
 
 export function recordReceipt(input: RecordInput): Promise<Recorded> {
   return withWriter(input.env, input.cwd, true, (store) => recordIn(store, input), () => {
@@ -76,7 +76,8 @@ async function recordIn(store: Store, input: RecordInput): Promise<Recorded> {
     // bytes are read now and stored by the transaction.
     const pending: Pending[] = [];
     const blobOf = (s: CapturedStream, segments: string[], name: string): Stored | Pending => {
-      if (s.text !== undefined) return { text: s.text, path: null };
+      // PostgreSQL cannot hold a NUL character in text: such an output is kept as a blob, so the receipt is recorded.
+      if (s.text !== undefined && !(store.blobsInStore && s.text.includes('\0'))) return { text: s.text, path: null };
       const p: Pending = { source: sourceOf(s), stream: s, segments, name };
       if (store.blobsInStore) {
         pending.push(p);

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { run, tempHome, type RunResult } from '../helpers/cli.js';
+import { run, runAsync, tempHome, type RunResult } from '../helpers/cli.js';
 import { dropDatabase, freshDatabase, sql } from '../helpers/pg.js';
 
 let url: string;
@@ -78,7 +78,30 @@ describe('brief and evidence verbs on PostgreSQL', () => {
   });
 });
 
+describe('brief add racing on PostgreSQL', () => {
+  it('four hosts add the same brief at once: one created, the others BRIEF_EXISTS (exit 1), one row', async () => {
+    const homes = [tempHome(), tempHome(), tempHome(), tempHome()];
+    const results = await Promise.all(
+      homes.map((home) =>
+        runAsync(home, ['brief', 'add', 'race', '--ac', 'AC-1=x', '--json'], { env: { HANDOFF_STORE_URL: url, HANDOFF_WORKSPACE: 'ws' } }),
+      ),
+    );
+    expect(results.map((r) => r.code).sort()).toEqual([0, 1, 1, 1]);
+    expect(results.filter((r) => r.code === 1).map((r) => r.json.code)).toEqual(['BRIEF_EXISTS', 'BRIEF_EXISTS', 'BRIEF_EXISTS']);
+    expect([await count('briefs'), await count('acceptance_criteria')]).toEqual([1, 1]);
+  });
+});
+
 describe('evidence run and receipts on PostgreSQL', () => {
+  it('an output with a NUL character (which PostgreSQL text cannot hold) is kept as a store blob; the receipt verifies', () => {
+    const home = tempHome();
+    const draft = ok(home, ['contract', 'init']).draft_id as string;
+    const r = pg(home, ['evidence', 'run', '--draft-id', draft, '--json', '--', process.execPath, '-e', "process.stdout.write('a\\0b')"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect([r.json.receipt.stdout_text, r.json.receipt.stdout_path, r.json.receipt.stdout_bytes]).toEqual([null, `blob:sha256:${r.json.receipt.stdout_sha256}`, 3]);
+    expect(ok(tempHome(), ['evidence', 'show', r.json.receipt.receipt_id, '--verify']).verified).toBe(true);
+  });
+
   it('a large output is a store blob of the receipt and of its evidence row; receipt show --verify passes from another root', async () => {
     const home = tempHome();
     ok(home, ['brief', 'add', 'pay', '--ac', 'AC-1=works']);
