@@ -22,6 +22,8 @@ expect_exit() { # expect_exit CODE CMD...: run CMD, fail the demo unless it exit
 json_field() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s)[process.argv[1]]))' "$1"; }
 
 echo "HANDOFF_HOME=$HANDOFF_HOME"
+# npm run demo:pg sets HANDOFF_STORE_URL: the same steps on a PostgreSQL store (drafts stay under HANDOFF_HOME).
+if [ -n "${HANDOFF_STORE_URL:-}" ]; then echo "store: PostgreSQL (HANDOFF_STORE_URL)"; else echo "store: SQLite under HANDOFF_HOME"; fi
 
 step "1. The orchestrator writes a brief with an acceptance criterion"
 h brief add payments-hardening --title "Payments hardening" --ac "AC-1=Duplicate POST returns the first response"
@@ -55,7 +57,7 @@ h contract fill --draft-id "$id" --json "$patch"
 h contract set agent_status.next_action done --draft-id "$id"
 h contract set agent_status.agent_state complete --draft-id "$id"
 
-step "8. Finalize into the SQLite handoff store (idempotent: the repeat is a no-op)"
+step "8. Finalize into the handoff store (idempotent: the repeat is a no-op)"
 h contract finalize --draft-id "$id"
 h contract finalize --draft-id "$id" --json | json_field unchanged_reason
 

@@ -41,5 +41,6 @@ export const COMMANDS: Record<string, CommandClass> = {
   get 'evidence:run'() { return load(require('../commands/evidence/run.js')); },
   get 'evidence:receipts'() { return load(require('../commands/evidence/receipts.js')); },
   get mcp() { return load(require('../commands/mcp.js')); },
+  get 'store:copy'() { return load(require('../commands/store/copy.js')); },
   get help() { return load(require('../commands/help.js')); },
 };

@@ -65,9 +65,23 @@ export const storeCodes: CodeEntry[] = [
   {
     code: 'STORE_WRITE_REFUSED',
     exit: 4,
-    where: 'contract finalize',
-    when: 'SQLite refused the finalize write (a CHECK, trigger or foreign-key constraint the earlier checks did not foresee, e.g. an envelope nested deeper than json_valid() accepts, or a trigger added to the store by hand). The transaction was rolled back; without a store file none is created.',
-    repair: 'Nothing was written; report the message. A store edited by hand (extra triggers) must be restored; an envelope must nest at most 512 levels.',
+    where: 'contract finalize; on PostgreSQL also brief add, evidence add, evidence run',
+    when: 'SQLite refused the finalize write (a CHECK, trigger or foreign-key constraint the earlier checks did not foresee, e.g. an envelope nested deeper than json_valid() accepts, or a trigger added to the store by hand); or PostgreSQL refused data it cannot hold (SQLSTATE class 22, e.g. a NUL character in text). The transaction was rolled back; without a store none is created.',
+    repair: 'Nothing was written; report the message. A store edited by hand (extra triggers) must be restored; an envelope must nest at most 512 levels. PostgreSQL text cannot hold a NUL character: deposit such content without it (an evidence run output holding one is stored as a blob).',
+  },
+  {
+    code: 'STORE_COPY_TARGET_NOT_EMPTY',
+    exit: 1,
+    where: 'store copy',
+    when: 'The PostgreSQL store given with --to already holds rows (or blobs); a copy goes only into an empty database or an empty, migrated store (amendments-2.md §P6).',
+    repair: 'Nothing was written. Create an empty database for the copy, or keep using the store the target already is.',
+  },
+  {
+    code: 'STORE_COPY_FAILED',
+    exit: 4,
+    where: 'store copy',
+    when: 'A blob a row references is missing from the data root or no longer matches the row\'s sha256, the target refused a row (e.g. a NUL character in text), or the rows read back differ from the source. The copy transaction was rolled back.',
+    repair: 'Nothing was written to the target (it may be left migrated and empty). Restore or fix what the message names (handoff evidence orphans lists missing blobs) and copy again.',
   },
   {
     code: 'CHAIN_TOO_LONG',

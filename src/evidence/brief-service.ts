@@ -1,22 +1,11 @@
 /** Briefs with acceptance criteria (evidence.md §3): add (or extend), list, show. Flags are checked by the caller. */
 import { EXIT, HandoffError, jsonQuote } from '../errors.js';
 import type { Env } from '../paths.js';
-import { guard, writeTx, type Db } from '../store/db.js';
-import {
-  appendAcs,
-  evidenceCountsByAc,
-  findBrief,
-  findBriefIgnoringCase,
-  insertBrief,
-  listAcs,
-  listBriefs,
-  workspacesWithBrief,
-  type AcRow,
-  type BriefRow,
-  type BriefSummary,
-} from '../store/briefs.js';
+import { guard, type Db } from '../store/db.js';
+import { findBriefIgnoringCase, workspacesWithBrief, type AcRow, type BriefRow, type BriefSummary } from '../store/briefs.js';
+import type { Store, StoreReads, StoreTx } from '../store/store.js';
 import type { AcSpec } from './flags.js';
-import { withReader, withWriter } from './store-access.js';
+import { refusedAs, withReader, withWriter } from './store-access.js';
 
 export interface BriefAddInput {
   workspace: string;
@@ -39,6 +28,13 @@ export interface BriefAddResult {
  * workspace used to follow the current directory, so "no brief" usually means "not in this workspace"), with a
  * "did you mean" hint when a brief here differs only by case.
  */
+export async function briefNotFoundIn(workspace: string, name: string, db?: StoreReads): Promise<HandoffError> {
+  const near = db ? await db.findBriefIgnoringCase(workspace, name) : undefined;
+  const workspaces = db ? await db.workspacesWithBrief(name) : [];
+  return briefNotFoundError(workspace, name, near, workspaces);
+}
+
+/** The same from a SQLite connection (dispatch still reads through one). */
 export function briefNotFound(workspace: string, name: string, db?: Db): HandoffError {
   const near = db ? guard(db, () => findBriefIgnoringCase(db, workspace, name)) : undefined;
   const workspaces = db ? guard(db, () => workspacesWithBrief(db, name)) : [];
@@ -64,40 +60,56 @@ export function briefNotFoundError(workspace: string, name: string, near: BriefR
 }
 
 /** Looks a brief up exactly, or throws BRIEF_NOT_FOUND. */
-export function requireBrief(db: Db, workspace: string, name: string): BriefRow {
-  const brief = guard(db, () => findBrief(db, workspace, name));
-  if (brief === undefined) throw briefNotFound(workspace, name, db);
+export async function requireBrief(db: StoreReads, workspace: string, name: string): Promise<BriefRow> {
+  const brief = await db.findBrief(workspace, name);
+  if (brief === undefined) throw await briefNotFoundIn(workspace, name, db);
   return brief;
 }
 
-export function addBrief(env: Env, cwd: string, input: BriefAddInput): BriefAddResult {
-  const absent = (): BriefAddResult => {
-    throw briefNotFound(input.workspace, input.name);
-  };
-  return withWriter(env, cwd, !input.extend, (db) => writeTx(db, () => (input.extend ? extend(db, input) : create(db, input))), absent);
+/** A promise that rejects with the error `make` resolves to (for the `absent` callbacks, which are synchronous). */
+export const rejectWith = <T>(make: Promise<HandoffError>): Promise<T> => make.then((e) => Promise.reject(e));
+
+export async function addBrief(env: Env, cwd: string, input: BriefAddInput): Promise<BriefAddResult> {
+  const absent = (): Promise<BriefAddResult> => rejectWith(briefNotFoundIn(input.workspace, input.name));
+  return withWriter(env, cwd, !input.extend, (store) => addIn(store, input), absent);
 }
 
-function create(db: Db, input: BriefAddInput): BriefAddResult {
-  const existing = findBriefIgnoringCase(db, input.workspace, input.name);
-  if (existing !== undefined) {
-    const same = existing.name === input.name ? '' : ` (as ${jsonQuote(existing.name)}; names are unique ignoring case)`;
-    throw new HandoffError(
-      'BRIEF_EXISTS',
-      EXIT.REJECTED,
-      `brief ${jsonQuote(input.name)} already exists in workspace ${jsonQuote(input.workspace)}${same}; nothing was written.`,
-      { brief_id: existing.id },
-      `Add criteria with: handoff brief add ${existing.name} --extend --ac ID=TEXT`,
-    );
+async function addIn(store: Store, input: BriefAddInput): Promise<BriefAddResult> {
+  try {
+    return await store.tx((t) => (input.extend ? extend(t, input) : create(t, input)));
+  } catch (e) {
+    // Two creators racing on PostgreSQL: the unique index refuses the second insert; report it as the existing brief.
+    if (!input.extend) {
+      const existing = await store.findBriefIgnoringCase(input.workspace, input.name).catch(() => undefined);
+      if (existing !== undefined) throw briefExists(input, existing);
+    }
+    throw await refusedAs(e, store.location, `the brief ${jsonQuote(input.name)}`);
   }
-  const brief = insertBrief(db, input);
-  const acs = appendAcs(db, brief.id, input.acs);
+}
+
+function briefExists(input: BriefAddInput, existing: BriefRow): HandoffError {
+  const same = existing.name === input.name ? '' : ` (as ${jsonQuote(existing.name)}; names are unique ignoring case)`;
+  return new HandoffError(
+    'BRIEF_EXISTS',
+    EXIT.REJECTED,
+    `brief ${jsonQuote(input.name)} already exists in workspace ${jsonQuote(input.workspace)}${same}; nothing was written.`,
+    { brief_id: existing.id },
+    `Add criteria with: handoff brief add ${existing.name} --extend --ac ID=TEXT`,
+  );
+}
+
+async function create(t: StoreTx, input: BriefAddInput): Promise<BriefAddResult> {
+  const existing = await t.findBriefIgnoringCase(input.workspace, input.name);
+  if (existing !== undefined) throw briefExists(input, existing);
+  const brief = await t.insertBrief(input);
+  const acs = await t.appendAcs(brief.id, input.acs);
   return { created: true, brief, acceptance_criteria: acs, added: acs.map((a) => a.ac_id) };
 }
 
-function extend(db: Db, input: BriefAddInput): BriefAddResult {
-  const brief = findBrief(db, input.workspace, input.name);
-  if (brief === undefined) throw briefNotFound(input.workspace, input.name, db);
-  const have = listAcs(db, brief.id);
+async function extend(t: StoreTx, input: BriefAddInput): Promise<BriefAddResult> {
+  const brief = await t.findBrief(input.workspace, input.name);
+  if (brief === undefined) throw await briefNotFoundIn(input.workspace, input.name, t);
+  const have = await t.listAcs(brief.id);
   const clashes = input.acs.filter((a) => have.some((h) => h.ac_id.toLowerCase() === a.ac_id.toLowerCase()));
   if (clashes.length > 0) {
     throw new HandoffError(
@@ -107,12 +119,12 @@ function extend(db: Db, input: BriefAddInput): BriefAddResult {
       { ac_ids: clashes.map((c) => c.ac_id) },
     );
   }
-  const added = appendAcs(db, brief.id, input.acs);
+  const added = await t.appendAcs(brief.id, input.acs);
   return { created: false, brief, acceptance_criteria: [...have, ...added], added: added.map((a) => a.ac_id) };
 }
 
-export const listBriefsOf = (env: Env, cwd: string, workspace: string): BriefSummary[] =>
-  withReader(env, cwd, (db) => listBriefs(db, workspace), () => []);
+export const listBriefsOf = (env: Env, cwd: string, workspace: string): Promise<BriefSummary[]> =>
+  withReader(env, cwd, (s) => s.listBriefs(workspace), () => []);
 
 export interface BriefShow {
   brief: BriefRow;
@@ -120,20 +132,18 @@ export interface BriefShow {
   undeclared_ac_evidence: { ac_id: string; evidence_count: number }[];
 }
 
-export function showBrief(env: Env, cwd: string, workspace: string, name: string): BriefShow {
+export function showBrief(env: Env, cwd: string, workspace: string, name: string): Promise<BriefShow> {
   return withReader(
     env,
     cwd,
-    (db) => {
-      const brief = requireBrief(db, workspace, name);
-      const counts = evidenceCountsByAc(db, brief.id);
-      const acs = listAcs(db, brief.id).map((a) => ({ ...a, evidence_count: counts.get(a.ac_id) ?? 0 }));
+    async (s) => {
+      const brief = await requireBrief(s, workspace, name);
+      const counts = await s.evidenceCountsByAc(brief.id);
+      const acs = (await s.listAcs(brief.id)).map((a) => ({ ...a, evidence_count: counts.get(a.ac_id) ?? 0 }));
       const declared = new Set(acs.map((a) => a.ac_id));
       const undeclared = [...counts].filter(([ac]) => !declared.has(ac)).map(([ac_id, evidence_count]) => ({ ac_id, evidence_count }));
       return { brief, acceptance_criteria: acs, undeclared_ac_evidence: undeclared };
     },
-    () => {
-      throw briefNotFound(workspace, name);
-    },
+    () => rejectWith<BriefShow>(briefNotFoundIn(workspace, name)),
   );
 }

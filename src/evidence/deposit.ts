@@ -1,20 +1,21 @@
 /**
- * `evidence add` (evidence.md §4.3): every refusal happens before anything is written; a blob is written atomically
- * before the row, and removed again if the row cannot be inserted, so a refused or failed deposit leaves the
- * evidence tree byte-identical.
+ * `evidence add` (evidence.md §4.3): every refusal happens before anything is written. On SQLite a blob is written
+ * atomically as a file before the row, and removed again if the row cannot be inserted, so a refused or failed
+ * deposit leaves the evidence tree byte-identical. On PostgreSQL (amendments-2.md §P1) the blob goes into the store
+ * in the row's own transaction: both or neither.
  */
 import { checkRegularFile, readRegularFile } from '../cli/input.js';
 import { EXIT, HandoffError, isHandoffError, jsonQuote } from '../errors.js';
 import { evidenceRoot, type Env } from '../paths.js';
-import { dbFileOf, guard, writeTx, type Db } from '../store/db.js';
-import { listAcs } from '../store/briefs.js';
-import { getEvidence, insertEvidence, type EvidenceRow } from '../store/evidence-rows.js';
+import type { EvidenceRow, NewEvidence } from '../store/evidence-rows.js';
 import { storeUnreadable } from '../store/store-errors.js';
+import type { Store, StoreReads } from '../store/store.js';
 import { discardBlob, mintBlobName, writeBlob, type WrittenBlob } from './blob.js';
-import { briefNotFound, requireBrief } from './brief-service.js';
+import { briefNotFoundIn, rejectWith, requireBrief } from './brief-service.js';
 import type { EvidenceTypeName } from './flags.js';
 import { filePayload, textPayload, type Payload } from './payload.js';
-import { withWriter } from './store-access.js';
+import { refusedAs, withWriter } from './store-access.js';
+import { putVerifiedBlob, sourceBytes } from './store-blob.js';
 
 export interface DepositInput {
   workspace: string;
@@ -34,8 +35,8 @@ export interface DepositResult {
 }
 
 /** UNKNOWN_AC (exit 1) unless `acId` is one of the brief's declared ACs (exact); a brief without ACs takes any. */
-export function checkDeclaredAc(db: Db, briefId: number, briefName: string, acId: string): void {
-  const declared = guard(db, () => listAcs(db, briefId)).map((a) => a.ac_id);
+export async function checkDeclaredAc(db: StoreReads, briefId: number, briefName: string, acId: string): Promise<void> {
+  const declared = (await db.listAcs(briefId)).map((a) => a.ac_id);
   if (declared.length === 0 || declared.includes(acId)) return;
   const near = declared.find((d) => d.toLowerCase() === acId.toLowerCase());
   const hint = near
@@ -50,23 +51,23 @@ export function checkDeclaredAc(db: Db, briefId: number, briefName: string, acId
   );
 }
 
-export function depositEvidence(env: Env, cwd: string, input: DepositInput): DepositResult {
+export async function depositEvidence(env: Env, cwd: string, input: DepositInput): Promise<DepositResult> {
   // Step 2: the source file is checked (and an inline candidate read) before the store is opened.
   const payload: Payload =
     input.artifactFile !== undefined
       ? filePayload(input.artifactFile, checkRegularFile(input.artifactFile), readRegularFile)
       : textPayload(input.text ?? '');
-  const absent = (): DepositResult => {
-    throw briefNotFound(input.workspace, input.brief);
-  };
-  return withWriter(env, cwd, false, (db) => deposit(db, env, cwd, input, payload), absent);
+  const absent = (): Promise<DepositResult> => rejectWith(briefNotFoundIn(input.workspace, input.brief));
+  return withWriter(env, cwd, false, (store) => deposit(store, env, cwd, input, payload), absent);
 }
 
-function deposit(db: Db, env: Env, cwd: string, input: DepositInput, payload: Payload): DepositResult {
+type RowBase = Omit<NewEvidence, 'text' | 'artifact_path' | 'size_bytes' | 'sha256'>;
+
+async function deposit(store: Store, env: Env, cwd: string, input: DepositInput, payload: Payload): Promise<DepositResult> {
   // Step 3: every refusal up to here leaves the evidence tree untouched.
-  const brief = requireBrief(db, input.workspace, input.brief);
-  checkDeclaredAc(db, brief.id, brief.name, input.acId);
-  const row = {
+  const brief = await requireBrief(store, input.workspace, input.brief);
+  await checkDeclaredAc(store, brief.id, brief.name, input.acId);
+  const row: RowBase = {
     brief_id: brief.id,
     ac_id: input.acId,
     task_id: input.taskId,
@@ -75,36 +76,50 @@ function deposit(db: Db, env: Env, cwd: string, input: DepositInput, payload: Pa
     handoff_id: null,
   };
   if (payload.storage === 'inline') {
-    const id = insertRow(db, { ...row, text: payload.text, artifact_path: null, size_bytes: payload.size, sha256: payload.sha256 });
-    return { storage: 'inline', evidence: readBack(db, id) };
+    const id = await insertRow(store, () => ({ ...row, text: payload.text, artifact_path: null, size_bytes: payload.size, sha256: payload.sha256 }));
+    return { storage: 'inline', evidence: await readBack(store, id) };
   }
-  // Step 5: the blob, then step 6/7: the row, or the blob is undone.
+  if (store.blobsInStore) {
+    // Read once, before the transaction (which may run again): the blob and the row are written together.
+    const bytes = sourceBytes(payload.source);
+    const id = await insertRow(store, async (t) => {
+      const ref = await putVerifiedBlob(t, bytes);
+      return { ...row, text: null, artifact_path: ref.ref, size_bytes: ref.size, sha256: ref.sha256 };
+    });
+    return { storage: 'blob', evidence: await readBack(store, id) };
+  }
+  // Step 5: the blob file, then step 6/7: the row, or the blob is undone.
   const blob: WrittenBlob = writeBlob(
     { evidenceRoot: evidenceRoot(env, cwd), segments: [input.workspace, brief.name, input.acId], name: mintBlobName(payload.ext) },
     payload.source,
   );
   let id: number;
   try {
-    id = insertRow(db, { ...row, text: null, artifact_path: blob.path, size_bytes: blob.size, sha256: blob.sha256 });
+    id = await insertRow(store, () => ({ ...row, text: null, artifact_path: blob.path, size_bytes: blob.size, sha256: blob.sha256 }));
   } catch (e) {
     discardBlob(blob);
     throw e;
   }
-  return { storage: 'blob', evidence: readBack(db, id) };
+  return { storage: 'blob', evidence: await readBack(store, id) };
 }
 
-/** One IMMEDIATE transaction; a constraint failure (the brief deleted under us) is a store error too (exit 4). */
-function insertRow(db: Db, row: Parameters<typeof insertEvidence>[1]): number {
+/**
+ * One transaction; data the store refuses (PostgreSQL: a NUL character in text) is STORE_WRITE_REFUSED, a
+ * constraint failure (the brief deleted under us) STORE_UNREADABLE, both exit 4.
+ */
+async function insertRow(store: Store, make: (t: Parameters<Parameters<Store['tx']>[0]>[0]) => NewEvidence | Promise<NewEvidence>): Promise<number> {
   try {
-    return writeTx(db, () => insertEvidence(db, row));
+    return await store.tx(async (t) => t.insertEvidence(await make(t)));
   } catch (e) {
     if (isHandoffError(e)) throw e;
-    throw storeUnreadable(dbFileOf(db), `the evidence row could not be inserted: ${(e as Error).message}`);
+    const refused = await refusedAs(e, store.location, 'the evidence row');
+    if (refused !== e) throw refused;
+    throw storeUnreadable(store.location, `the evidence row could not be inserted: ${(e as Error).message}`);
   }
 }
 
-function readBack(db: Db, id: number): EvidenceRow {
-  const row = guard(db, () => getEvidence(db, id));
+async function readBack(store: Store, id: number): Promise<EvidenceRow> {
+  const row = await store.getEvidence(id);
   if (row === undefined) throw new Error(`evidence row ${id} vanished after its insert`);
   return row;
 }

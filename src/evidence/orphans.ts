@@ -3,12 +3,12 @@
  * lists every non-directory entry no row references (evidence blobs and receipt outputs), plus rows whose blob is
  * gone.
  */
-import { readdirSync, statSync, type Stats } from 'node:fs';
+import { existsSync, readdirSync, type Stats } from 'node:fs';
 import { lstatQuiet } from '../fs-util.js';
 import { join } from 'node:path';
 import { EXIT, HandoffError } from '../errors.js';
-import { evidenceRoot, dbPath, type Env } from '../paths.js';
-import { blobRows, referencedPaths } from '../store/evidence-rows.js';
+import { evidenceRoot, dbPath, storeUrl, type Env } from '../paths.js';
+import { blobRefSha } from '../store/store.js';
 import { TEMP_NAME_RE } from './blob.js';
 import { realEvidenceRoot } from './canonical-path.js';
 import { withReader } from './store-access.js';
@@ -50,29 +50,35 @@ export function walk(dir: string, out: { path: string; name: string; st: Stats }
   }
 }
 
-const exists = (path: string): boolean => {
-  try {
-    statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-export function findOrphans(env: Env, cwd: string): OrphansResult {
-  const found = withReader(
+/**
+ * Local entries no row references, and rows whose blob is gone: a file blob missing from this data root, or (on
+ * PostgreSQL) a `blob:sha256:` reference the store does not hold.
+ */
+export async function findOrphans(env: Env, cwd: string): Promise<OrphansResult> {
+  const found = await withReader(
     env,
     cwd,
-    (db) => ({ referenced: referencedPaths(db), rows: blobRows(db) }),
+    async (s) => {
+      const rows = await s.blobRows();
+      const storeShas = rows.map((r) => blobRefSha(r.artifact_path)).filter((x): x is string => x !== undefined);
+      const held = s.blobsInStore ? await s.blobSizes(storeShas) : new Map<string, number>();
+      const missing: { id: number; artifact_path: string }[] = [];
+      for (const r of rows) {
+        const sha = blobRefSha(r.artifact_path);
+        const present = sha !== undefined ? held.has(sha) : existsSync(r.artifact_path);
+        if (!present) missing.push(r);
+      }
+      return { referenced: await s.referencedPaths(), missing };
+    },
     () => {
       throw new HandoffError(
         'NO_STORE',
         EXIT.NOT_FOUND,
-        `no store at ${dbPath(env, cwd)}: without rows no blob can be proven referenced, so nothing is listed`,
+        `no store at ${storeUrl(env) === undefined ? dbPath(env, cwd) : 'HANDOFF_STORE_URL (an empty database)'}: without rows no blob can be proven referenced, so nothing is listed`,
       );
     },
   );
-  const missing = found.rows.filter((r) => !exists(r.artifact_path));
+  const { missing } = found;
   const rootReal = realEvidenceRoot(evidenceRoot(env, cwd));
   if (rootReal === undefined) return { orphans: [], missing };
   const entries: { path: string; name: string; st: Stats }[] = [];

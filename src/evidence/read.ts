@@ -1,12 +1,12 @@
 /** `evidence list` and `evidence show` for evidence ids (evidence.md §5.1, §5.2). */
-import { lstatSync } from 'node:fs';
 import { EXIT, HandoffError } from '../errors.js';
 import type { Env } from '../paths.js';
 import type { BriefRow } from '../store/briefs.js';
-import { getEvidence, listEvidence, type EvidenceRow } from '../store/evidence-rows.js';
-import { briefNotFound, requireBrief } from './brief-service.js';
-import { digestFile, sha256Hex } from './payload.js';
+import type { EvidenceRow } from '../store/evidence-rows.js';
+import { briefNotFoundIn, rejectWith, requireBrief } from './brief-service.js';
+import { sha256Hex } from './payload.js';
 import { withReader } from './store-access.js';
+import { payloadExists, storedPayloadSha } from './store-blob.js';
 
 export function listEvidenceOf(
   env: Env,
@@ -14,23 +14,21 @@ export function listEvidenceOf(
   workspace: string,
   briefName: string,
   acId: string | undefined,
-): { brief: BriefRow; evidence: EvidenceRow[] } {
+): Promise<{ brief: BriefRow; evidence: EvidenceRow[] }> {
   return withReader(
     env,
     cwd,
-    (db) => {
-      const brief = requireBrief(db, workspace, briefName);
-      return { brief, evidence: listEvidence(db, brief.id, acId) };
+    async (s) => {
+      const brief = await requireBrief(s, workspace, briefName);
+      return { brief, evidence: await s.listEvidence(brief.id, acId) };
     },
-    () => {
-      throw briefNotFound(workspace, briefName);
-    },
+    () => rejectWith<{ brief: BriefRow; evidence: EvidenceRow[] }>(briefNotFoundIn(workspace, briefName)),
   );
 }
 
 export interface EvidenceShow {
   evidence: EvidenceRow;
-  /** Blobs only: the stored path is (still) a regular file, not followed through a symlink. */
+  /** Blobs only: the stored blob is present (a store blob the store holds, or a regular file, not a symlink). */
   blob_exists?: boolean;
   /** With --verify. */
   verified?: boolean;
@@ -40,30 +38,29 @@ export interface EvidenceShow {
 const notFound = (id: number): HandoffError =>
   new HandoffError('EVIDENCE_NOT_FOUND', EXIT.NOT_FOUND, `no evidence row with id ${id};`, {}, 'list the ids with handoff evidence list --brief NAME');
 
-function isRegularFile(path: string): boolean {
-  try {
-    return lstatSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** The row, `blob_exists` for a blob, and with `verify` the recomputed digest of the stored payload. */
-export function showEvidence(env: Env, cwd: string, id: number, verify: boolean): EvidenceShow {
-  const evidence = withReader(
+/**
+ * The row, `blob_exists` for a blob, and with `verify` the recomputed digest of the stored payload: a store blob is
+ * read back from the store (any host can verify it), a file blob from the data root.
+ */
+export async function showEvidence(env: Env, cwd: string, id: number, verify: boolean): Promise<EvidenceShow> {
+  const out = await withReader<EvidenceShow | undefined>(
     env,
     cwd,
-    (db) => getEvidence(db, id),
+    async (s) => {
+      const evidence = await s.getEvidence(id);
+      if (evidence === undefined) return undefined;
+      const shown: EvidenceShow = { evidence };
+      const path = evidence.artifact_path;
+      if (path !== null) shown.blob_exists = await payloadExists(s, path);
+      if (!verify) return shown;
+      const actual =
+        path === null ? sha256Hex(Buffer.from(evidence.text ?? '', 'utf8')) : shown.blob_exists ? ((await storedPayloadSha(s, path)) ?? null) : null;
+      shown.actual_sha256 = actual;
+      shown.verified = actual === evidence.sha256;
+      return shown;
+    },
     () => undefined,
   );
-  if (evidence === undefined) throw notFound(id);
-  const out: EvidenceShow = { evidence };
-  const path = evidence.artifact_path;
-  if (path !== null) out.blob_exists = isRegularFile(path);
-  if (!verify) return out;
-  const actual =
-    path === null ? sha256Hex(Buffer.from(evidence.text ?? '', 'utf8')) : out.blob_exists ? (digestFile(path)?.sha256 ?? null) : null;
-  out.actual_sha256 = actual;
-  out.verified = actual === evidence.sha256;
+  if (out === undefined) throw notFound(id);
   return out;
 }

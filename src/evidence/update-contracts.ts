@@ -28,12 +28,15 @@
 import { jsonQuote } from '../errors.js';
 import { evidenceRoot, type Env } from '../paths.js';
 import { writeTx, type Db } from '../store/db.js';
+import { blobRefSha, type StoreReads, type StoreTx } from '../store/store.js';
 import { findBriefById, listAcs, type BriefRow } from '../store/briefs.js';
 import { deleteEvidenceOfHandoff, insertEvidence, type EvidenceType } from '../store/evidence-rows.js';
 import { checkCanonicalPath } from './canonical-path.js';
 import { EVIDENCE_TYPES, isEvidenceType } from './flags.js';
 import { INLINE_MAX_BYTES, digestFile, sha256Hex } from './payload.js';
 import { isSafeSlug } from './slug.js';
+import { putVerifiedBlob } from './store-blob.js';
+import { readRegularFile } from '../cli/input.js';
 
 export interface BatchError {
   code: 'EVIDENCE_PAYLOAD' | 'EVIDENCE_ARTIFACT_PATH' | 'EVIDENCE_BRIEF_NOT_FOUND' | 'EVIDENCE_UNKNOWN_AC';
@@ -49,8 +52,10 @@ export interface ResolvedEntry {
   ac_id: string;
   type: EvidenceType;
   text: string | null;
-  /** The resolved path returned by the canonical-path rule. */
+  /** The resolved path returned by the canonical-path rule, or a `blob:sha256:` reference (a blob in the store). */
   artifact_path: string | null;
+  /** The artifact is a blob already in the store (PostgreSQL, amendments-2.md §P1): its size is read in step 10. */
+  store_blob?: boolean;
   size_bytes: number;
   sha256: string;
   task_id: string | null;
@@ -122,7 +127,7 @@ function checkEntry(i: number, p: Record<string, unknown>, root: string, agent: 
   const artifact = p.artifact_path ?? null;
   if (text !== null && artifact !== null) bad(null, 'text and artifact_path are mutually exclusive');
   if (text === null && artifact === null) bad(null, 'requires exactly one of text or artifact_path');
-  let computed: { size: number; sha256: string; path: string | null } | undefined;
+  let computed: { size: number; sha256: string; path: string | null; stored?: boolean } | undefined;
   if (text !== null) {
     if (typeof text !== 'string' || text.trim() === '') bad('text', `must be a non-blank string, got ${jsonQuote(text)}`);
     else {
@@ -132,7 +137,11 @@ function checkEntry(i: number, p: Record<string, unknown>, root: string, agent: 
       } else if (artifact === null) computed = { size: bytes.length, sha256: sha256Hex(bytes), path: null };
     }
   }
-  if (artifact !== null) {
+  const refSha = typeof artifact === 'string' ? blobRefSha(artifact) : undefined;
+  if (artifact !== null && refSha !== undefined) {
+    // A store blob (what `evidence add` prints on PostgreSQL): checked against the store inside the transaction.
+    if (text === null) computed = { size: -1, sha256: refSha, path: artifact as string, stored: true };
+  } else if (artifact !== null) {
     const rule = checkCanonicalPath(artifact, root);
     if (!rule.ok) bad('artifact_path', `${jsonQuote(artifact)} ${rule.detail}`, 'EVIDENCE_ARTIFACT_PATH');
     else {
@@ -152,7 +161,7 @@ function checkEntry(i: number, p: Record<string, unknown>, root: string, agent: 
   if (size !== null) {
     if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0) {
       bad('size_bytes', `must be null or an integer >= 0, got ${jsonQuote(size)}`);
-    } else if (computed !== undefined && size !== computed.size) {
+    } else if (computed !== undefined && computed.stored !== true && size !== computed.size) {
       bad('size_bytes', `is ${size} but the payload is ${computed.size} bytes`);
     }
   }
@@ -165,8 +174,9 @@ function checkEntry(i: number, p: Record<string, unknown>, root: string, agent: 
       type: p.type as EvidenceType,
       text: computed.path === null ? (text as string) : null,
       artifact_path: computed.path,
-      size_bytes: computed.size,
+      size_bytes: computed.stored === true ? ((size as number | null) ?? -1) : computed.size,
       sha256: computed.sha256,
+      ...(computed.stored === true ? { store_blob: true } : {}),
       task_id: (p.task_id as string | null | undefined) ?? null,
       created_by_agent: has(p, 'created_by_agent') ? (p.created_by_agent as string | null) : agent,
     },
@@ -210,6 +220,10 @@ export function judgeEvidenceRefs(entries: ResolvedEntry[], briefs: ReadonlyMap<
       });
       continue;
     }
+    if (e.store_blob === true) {
+      errors.push(noStoreBlob(e, 'a SQLite store keeps no blobs in the store'));
+      continue;
+    }
     if (acs.length > 0 && !acs.includes(e.ac_id)) {
       const near = acs.find((a) => a.toLowerCase() === e.ac_id.toLowerCase());
       const hint = near ? `; did you mean ${jsonQuote(near)}?` : '';
@@ -228,7 +242,7 @@ export function insertEvidenceBatch(db: Db, entries: ResolvedEntry[], opts: { ha
   return writeTx(db, () => {
     if (opts.replace) deleteEvidenceOfHandoff(db, opts.handoffId);
     for (const e of entries) {
-      const { index: _index, ...row } = e;
+      const { index: _index, store_blob: _stored, ...row } = e;
       insertEvidence(db, { ...row, handoff_id: opts.handoffId, receipt_id: null });
     }
     return entries.length;
@@ -244,4 +258,104 @@ export function applyEvidenceBatch(
   const errors = checkEvidenceRefs(db, entries, opts);
   if (errors.length > 0) return { ok: false, errors };
   return { ok: true, inserted: insertEvidenceBatch(db, entries, { handoffId: opts.handoffId, replace: opts.replace ?? false }) };
+}
+
+const noStoreBlob = (e: ResolvedEntry, why: string): BatchError => ({
+  code: 'EVIDENCE_ARTIFACT_PATH',
+  path: `update_contracts[${e.index}].payload.artifact_path`,
+  detail: `${jsonQuote(e.artifact_path)} names no blob of this store (${why})`,
+});
+
+/**
+ * §6.5 step 3 through the Store interface (both backends; run it on the finalize transaction's handle): the brief
+ * exists in `workspace`, the AC is declared, and a `blob:sha256:` artifact is a blob the store holds (its size then
+ * fills `size_bytes`, and a declared size must equal it). `t` null: no store yet, every entry is
+ * EVIDENCE_BRIEF_NOT_FOUND.
+ */
+export async function checkEvidenceRefsIn(
+  t: StoreReads | null,
+  entries: ResolvedEntry[],
+  opts: { workspace: string; blobsInStore: boolean },
+): Promise<BatchError[]> {
+  const errors: BatchError[] = [];
+  const briefs = new Map<number, { brief: BriefRow | undefined; acs: string[] }>();
+  const shas = entries.filter((e) => e.store_blob === true).map((e) => e.sha256);
+  const held = t !== null && opts.blobsInStore && shas.length > 0 ? await t.blobSizes(shas) : new Map<string, number>();
+  for (const e of entries) {
+    let known = briefs.get(e.brief_id);
+    if (known === undefined) {
+      const brief = t === null ? undefined : await t.findBriefById(e.brief_id);
+      known = { brief, acs: brief && t ? (await t.listAcs(brief.id)).map((a) => a.ac_id) : [] };
+      briefs.set(e.brief_id, known);
+    }
+    errors.push(...judgeRef(e, known, opts.workspace));
+    if (e.store_blob !== true || errors.some((x) => x.path.startsWith(`update_contracts[${e.index}].`))) continue;
+    const size = held.get(e.sha256);
+    if (size === undefined) errors.push(noStoreBlob(e, opts.blobsInStore ? 'the store does not hold it' : 'a SQLite store keeps blobs as files'));
+    else if (e.size_bytes !== -1 && e.size_bytes !== size) {
+      errors.push({ code: 'EVIDENCE_PAYLOAD', path: `update_contracts[${e.index}].payload.size_bytes`, detail: `is ${e.size_bytes} but the blob is ${size} bytes` });
+    } else e.size_bytes = size;
+  }
+  return errors;
+}
+
+function judgeRef(e: ResolvedEntry, known: { brief: BriefRow | undefined; acs: string[] }, workspace: string): BatchError[] {
+  const base = `update_contracts[${e.index}].payload`;
+  const { brief, acs } = known;
+  if (brief === undefined || brief.workspace !== workspace) {
+    const where = brief === undefined ? 'no brief has' : `brief ${jsonQuote(brief.name)} belongs to workspace ${jsonQuote(brief.workspace)}, not`;
+    return [
+      {
+        code: 'EVIDENCE_BRIEF_NOT_FOUND',
+        path: `${base}.brief_id`,
+        detail: brief === undefined ? `${where} id ${e.brief_id}` : `${where} ${jsonQuote(workspace)}`,
+      },
+    ];
+  }
+  if (acs.length > 0 && !acs.includes(e.ac_id)) {
+    const near = acs.find((a) => a.toLowerCase() === e.ac_id.toLowerCase());
+    const hint = near ? `; did you mean ${jsonQuote(near)}?` : '';
+    return [
+      {
+        code: 'EVIDENCE_UNKNOWN_AC',
+        path: `${base}.ac_id`,
+        detail: `brief ${jsonQuote(brief.name)} does not declare ${jsonQuote(e.ac_id)} (declared: ${acs.join(', ')})${hint}`,
+      },
+    ];
+  }
+  return [];
+}
+
+/**
+ * §6.5 step 5 on the caller's transaction (no transaction of its own: the Store has no nested ones). With
+ * `blobsInStore` (PostgreSQL) a cited local file becomes a store blob in this same transaction and the row stores its
+ * `blob:sha256:` reference; the bytes must still hash to what step 9 computed. Reading the file is the only thing
+ * it does outside the store, and reading can be repeated when the transaction is retried.
+ */
+export async function insertEvidenceRows(
+  t: StoreTx,
+  entries: ResolvedEntry[],
+  opts: { handoffId: number; replace: boolean; blobsInStore: boolean },
+): Promise<number> {
+  if (opts.replace) await t.deleteEvidenceOfHandoff(opts.handoffId);
+  for (const e of entries) {
+    const { index: _index, store_blob: stored, ...row } = e;
+    let artifact = row.artifact_path;
+    if (artifact !== null && stored !== true && opts.blobsInStore) {
+      artifact = (await putVerifiedBlob(t, readRegularFile(artifact), { sha256: row.sha256, size: row.size_bytes })).ref;
+    }
+    await t.insertEvidence({ ...row, artifact_path: artifact, handoff_id: opts.handoffId, receipt_id: null });
+  }
+  return entries.length;
+}
+
+/** Both halves of step 10 on the caller's transaction, after the UPSERT. */
+export async function applyEvidenceBatchIn(
+  t: StoreTx,
+  entries: ResolvedEntry[],
+  opts: { handoffId: number; workspace: string; replace?: boolean; blobsInStore: boolean },
+): Promise<{ ok: true; inserted: number } | { ok: false; errors: BatchError[] }> {
+  const errors = await checkEvidenceRefsIn(t, entries, opts);
+  if (errors.length > 0) return { ok: false, errors };
+  return { ok: true, inserted: await insertEvidenceRows(t, entries, { handoffId: opts.handoffId, replace: opts.replace ?? false, blobsInStore: opts.blobsInStore }) };
 }

@@ -6,7 +6,8 @@ import type { Db } from '../store/db.js';
 import { tokenMatch } from '../envelope/vocabulary.js';
 import { getReceipt } from '../store/receipts.js';
 import { isStale as fingerprintIsStale } from './fingerprint.js';
-import { verifyReceipt } from './integrity.js';
+import { verifyReceipt, verifyReceiptIn } from './integrity.js';
+import type { StoreReads } from '../store/store.js';
 import { citedReceipts, claimsCommand, requiredIssue, verificationOf, type CitedReceipt } from './required.js';
 import type { ReceiptRow } from './row.js';
 
@@ -122,6 +123,30 @@ export function checkReceiptsWith(
  */
 export function checkReceipts(db: Db | null, envelope: unknown, opts: ReceiptCheckOptions): ReceiptIssue[] {
   return checkReceiptsWith((id) => (db === null ? undefined : getReceipt(db, id)), envelope, opts);
+}
+
+/**
+ * checkReceipts through the Store interface (both backends; a transaction handle or the store): the cited rows and
+ * their integrity (store blobs read back from the store) are fetched first, then the same pure checks run. `reads`
+ * null: no store yet, every cited receipt is RECEIPT_NOT_FOUND.
+ */
+export async function checkReceiptsIn(
+  reads: StoreReads | null,
+  envelope: unknown,
+  opts: ReceiptCheckOptions & { blobsInStore?: boolean },
+): Promise<ReceiptIssue[]> {
+  const rows = new Map<string, ReceiptRow>();
+  const integrity = new Map<string, { ok: boolean; failures: string[] }>();
+  for (const c of citedReceipts(envelope)) {
+    if (reads === null || rows.has(c.id)) continue;
+    const row = await reads.getReceipt(c.id);
+    if (row === undefined) continue;
+    rows.set(c.id, row);
+    integrity.set(c.id, await verifyReceiptIn(reads, row, opts.blobsInStore === true));
+  }
+  return checkReceiptsWith((id) => rows.get(id), envelope, opts, {
+    verify: (row) => integrity.get(row.receipt_id) ?? { ok: false, failures: ['row_sha256'] },
+  });
 }
 
 /** The repair text of a receipt rejection (store-and-finalize.md §6.7, step 9b). */

@@ -5,7 +5,7 @@
  */
 import { draftWorkspace } from '../drafts/meta.js';
 import { checkDeclaredAc } from '../evidence/deposit.js';
-import { briefNotFound, requireBrief } from '../evidence/brief-service.js';
+import { briefNotFoundIn, rejectWith, requireBrief } from '../evidence/brief-service.js';
 import { withReader } from '../evidence/store-access.js';
 import { EXIT, HandoffError } from '../errors.js';
 import { ensureRootFolder, rootFolder, type Env } from '../paths.js';
@@ -32,19 +32,23 @@ export interface Prepared {
  * §E2, §H11); with --brief/--ac the brief must exist there and declare the AC. The spill folder `<root>/tmp` must not
  * be a symlink (DATA_ROOT_UNSAFE, checked before anything is spawned).
  */
-export function prepareRun(env: Env, cwd: string, contractId: string, workspaceFlag: string | undefined, brief?: { name: string; ac: string }): Prepared {
+export async function prepareRun(
+  env: Env,
+  cwd: string,
+  contractId: string,
+  workspaceFlag: string | undefined,
+  brief?: { name: string; ac: string },
+): Promise<Prepared> {
   const workspace = draftWorkspace(env, cwd, contractId, workspaceFlag);
   rootFolder(env, 'tmp', cwd);
   if (brief === undefined) return { workspace };
-  const absent = (): EvidenceTarget => {
-    throw briefNotFound(workspace, brief.name);
-  };
-  const evidence = withReader(
+  const absent = (): Promise<EvidenceTarget> => rejectWith(briefNotFoundIn(workspace, brief.name));
+  const evidence = await withReader(
     env,
     cwd,
-    (db) => {
-      const row = requireBrief(db, workspace, brief.name);
-      checkDeclaredAc(db, row.id, row.name, brief.ac);
+    async (s) => {
+      const row = await requireBrief(s, workspace, brief.name);
+      await checkDeclaredAc(s, row.id, row.name, brief.ac);
       return { briefId: row.id, briefName: row.name, acId: brief.ac };
     },
     absent,
@@ -90,7 +94,7 @@ export async function executeAndRecord(req: ExecuteRequest): Promise<Recorded> {
     }
     if (run.timedOut) req.notice(`[TIMED OUT] after ${Math.round(req.timeoutMs / 1000)} s; the process group was killed`);
     const fingerprint = computeFingerprint(req.runCwd, req.env, storeFiles(req.env, req.cwd));
-    return recordReceipt({
+    return await recordReceipt({
       env: req.env,
       cwd: req.cwd,
       receiptId,

@@ -6,6 +6,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { computeRowSha256, type ReceiptRow } from './row.js';
 import { sha256Hex } from './jcs.js';
+import { blobRefSha, type StoreReads } from '../store/store.js';
 
 export interface IntegrityReport {
   ok: boolean;
@@ -50,6 +51,42 @@ export function verifyReceipt(row: ReceiptRow): IntegrityReport {
   const rowOk = computeRowSha256(row) === row.row_sha256;
   const stdoutOk = streamOk(row.stdout_text, row.stdout_path, row.stdout_sha256);
   const stderrOk = streamOk(row.stderr_text, row.stderr_path, row.stderr_sha256);
+  const failures: string[] = [];
+  if (!rowOk) failures.push('row_sha256');
+  if (!stdoutOk) failures.push('stdout');
+  if (!stderrOk) failures.push('stderr');
+  return { ok: failures.length === 0, rowOk, stdoutOk, stderrOk, failures };
+}
+
+/** The sha256 of each store blob (`blob:sha256:` reference) the row's outputs name, rehashed from the store's bytes. */
+async function storeBlobShas(reads: StoreReads | null, row: ReceiptRow, blobsInStore: boolean): Promise<Map<string, string | undefined>> {
+  const out = new Map<string, string | undefined>();
+  for (const [path, recorded] of [
+    [row.stdout_path, row.stdout_sha256],
+    [row.stderr_path, row.stderr_sha256],
+  ] as const) {
+    // A file path on a store that keeps blobs (a receipt moved by `store copy`, amendments-2.md §P6): its output is
+    // the store blob of its recorded digest; the path stays as recorded (row_sha256 covers it).
+    const sha = path === null ? undefined : (blobRefSha(path) ?? (blobsInStore ? recorded : undefined));
+    if (path === null || sha === undefined || out.has(path)) continue;
+    const bytes = reads === null ? undefined : await reads.getBlob(sha);
+    out.set(path, bytes === undefined ? undefined : sha256Hex(bytes));
+  }
+  return out;
+}
+
+/**
+ * verifyReceipt for a row whose outputs may be store blobs (PostgreSQL, amendments-2.md §P1): they are read back from
+ * the store, so any host can verify a receipt; file outputs are read from the data root as before. `blobsInStore`
+ * (the store is PostgreSQL): a file path's output is read from the store blob of the row's recorded digest.
+ */
+export async function verifyReceiptIn(reads: StoreReads | null, row: ReceiptRow, blobsInStore = false): Promise<IntegrityReport> {
+  const shas = await storeBlobShas(reads, row, blobsInStore);
+  const ok = (text: string | null, path: string | null, sha: string): boolean =>
+    path !== null && shas.has(path) ? shas.get(path) === sha : streamOk(text, path, sha);
+  const rowOk = computeRowSha256(row) === row.row_sha256;
+  const stdoutOk = ok(row.stdout_text, row.stdout_path, row.stdout_sha256);
+  const stderrOk = ok(row.stderr_text, row.stderr_path, row.stderr_sha256);
   const failures: string[] = [];
   if (!rowOk) failures.push('row_sha256');
   if (!stdoutOk) failures.push('stdout');

@@ -29,7 +29,7 @@ export interface EvidenceRunRequest {
 
 export async function evidenceRun(req: EvidenceRunRequest): Promise<CommandResult> {
   const contract = await resolveContract(req.env, req.cwd, req.addressing);
-  const prepared = prepareRun(req.env, req.cwd, contract.tipId, req.workspaceFlag, req.brief);
+  const prepared = await prepareRun(req.env, req.cwd, contract.tipId, req.workspaceFlag, req.brief);
   const { row } = await executeAndRecord({
     env: req.env,
     cwd: req.cwd,

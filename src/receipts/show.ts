@@ -12,10 +12,10 @@ import { receiptJson, type ReceiptRow } from './row.js';
 /** Human form: `key: value` lines; outputs stored inline are shown as JSON strings. */
 const fields = (obj: Record<string, unknown>): string => renderFields(obj, (key) => key.endsWith('_text'));
 
-export function showReceipt(ctx: CommandContext): CommandResult {
+export async function showReceipt(ctx: CommandContext): Promise<CommandResult> {
   const id = ctx.args.ID ?? '';
   const verify = ctx.flags.verify === true;
-  const { row, integrity } = readReceipt(ctx.env, ctx.cwd, id, verify);
+  const { row, integrity } = await readReceipt(ctx.env, ctx.cwd, id, verify);
   const receipt = receiptJson(row);
   if (integrity === undefined) return { json: { status: 'ok', receipt }, text: fields(receipt) };
   if (integrity.ok) return { json: { status: 'ok', receipt, verified: true }, text: fields({ ...receipt, verified: true }) };

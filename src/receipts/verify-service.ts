@@ -55,7 +55,7 @@ export async function contractVerify(req: VerifyRequest): Promise<CommandResult>
     );
   }
   const command = verificationCommand(tipEnvelope(req.env, req.cwd, contract), contract.tipId);
-  const prepared = prepareRun(req.env, req.cwd, contract.tipId, req.workspaceFlag);
+  const prepared = await prepareRun(req.env, req.cwd, contract.tipId, req.workspaceFlag);
   const { row } = await executeAndRecord({
     env: req.env,
     cwd: req.cwd,

@@ -11,7 +11,7 @@ import { dirname } from 'node:path';
 import { TEMP_NAME_RE } from '../evidence/blob.js';
 import { isStrictlyBelow, realEvidenceRoot } from '../evidence/canonical-path.js';
 import { walk } from '../evidence/orphans.js';
-import { evidenceRoot, storeExists, type Env } from '../paths.js';
+import { evidenceRoot, storeExists, storeUrl, type Env } from '../paths.js';
 import { abandoned, removal, removeEntry, type DebrisRemoval } from './debris.js';
 
 export interface BlobSweep {
@@ -27,13 +27,33 @@ export interface EvidenceSweep {
   blobs: BlobSweep;
 }
 
-/** The referenced blob paths, or why they cannot be trusted. Reads the store (STORE_* errors propagate, exit 4). */
+/**
+ * The referenced blob file paths, or why they cannot be trusted. Reads the store (STORE_* errors propagate, exit 4).
+ * Store blobs (`blob:sha256:` references, PostgreSQL) are never deleted by gc (amendments-2.md §H5 speaks of files,
+ * and other hosts may cite them): they count only for the "every referenced blob is present" rule.
+ */
 async function referenced(env: Env, cwd: string): Promise<{ paths: Set<string> } | { skip: BlobSweep }> {
-  if (!storeExists(env, cwd)) return { skip: { status: 'skipped', reason: 'no store: without rows no blob can be proven unreferenced' } };
-  const { withReader } = await import('../evidence/store-access.js');
-  const { referencedPaths } = await import('../store/evidence-rows.js');
-  const paths = withReader(env, cwd, (db) => referencedPaths(db), () => new Set<string>());
-  const missing = [...paths].filter((p) => !existsSync(p)).sort();
+  const noStore = { skip: { status: 'skipped' as const, reason: 'no store: without rows no blob can be proven unreferenced' } };
+  if (storeUrl(env) === undefined && !storeExists(env, cwd)) return noStore;
+  const { withProbe } = await import('../evidence/store-access.js');
+  const { blobRefSha } = await import('../store/store.js');
+  const found = await withProbe<{ paths: Set<string>; missing: string[] } | undefined>(
+    env,
+    cwd,
+    async (s) => {
+      const paths = await s.referencedPaths();
+      const shas = [...paths].map((p) => blobRefSha(p)).filter((x): x is string => x !== undefined);
+      const held = shas.length > 0 && s.blobsInStore ? await s.blobSizes(shas) : new Map<string, number>();
+      const missing = [...paths].filter((p) => {
+        const sha = blobRefSha(p);
+        return sha === undefined ? !existsSync(p) : !held.has(sha);
+      });
+      return { paths, missing };
+    },
+    () => undefined,
+  );
+  if (found === undefined) return noStore;
+  const missing = found.missing.sort();
   if (missing.length > 0) {
     return {
       skip: {
@@ -43,7 +63,7 @@ async function referenced(env: Env, cwd: string): Promise<{ paths: Set<string> }
       },
     };
   }
-  return { paths };
+  return { paths: found.paths };
 }
 
 /** Removes the folders a removal emptied, deepest first, stopping at the evidence root. */

@@ -18,7 +18,7 @@ import { tryLockQuick } from '../drafts/lock.js';
 import { metaFile } from '../drafts/meta.js';
 import { entryExists, unlinkQuiet } from '../fs-util.js';
 import { isDraftId } from '../ids.js';
-import { draftsDir, rootFolder, storeExists, type Env } from '../paths.js';
+import { draftsDir, rootFolder, storeExists, storeUrl, type Env } from '../paths.js';
 import { abandonedEntries, DRAFT_TEMP_RE, hoursOf, removeEntry, sweepSpills, type DebrisRemoval } from './debris.js';
 import { sweepEvidence, type BlobSweep } from './evidence-sweep.js';
 
@@ -64,10 +64,9 @@ function regularMtime(path: string): number | undefined {
  * an unreadable store is exit 4 before anything is deleted (§10).
  */
 async function rowStates(env: Env, cwd: string, ids: string[]): Promise<Map<string, string>> {
-  if (!storeExists(env, cwd)) return new Map();
-  const { withProbe } = await import('../store/db.js');
-  const { spentProbe } = await import('../store/handoffs.js');
-  return withProbe(env, cwd, (db) => (ids.length === 0 ? new Map<string, string>() : spentProbe(db, ids)), new Map<string, string>());
+  if (storeUrl(env) === undefined && !storeExists(env, cwd)) return new Map();
+  const { withProbe } = await import('../evidence/store-access.js');
+  return withProbe(env, cwd, (s) => (ids.length === 0 ? new Map<string, string>() : s.spentProbe(ids)), () => new Map<string, string>());
 }
 
 interface Candidate {

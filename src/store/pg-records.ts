@@ -232,3 +232,11 @@ export async function putBlob(run: Run, bytes: Buffer): Promise<BlobRef> {
 
 export const getBlob = async (run: Run, sha256: string): Promise<Buffer | undefined> =>
   (await run<{ bytes: Buffer }>('SELECT bytes FROM blobs WHERE sha256 = $1', [sha256])).rows[0]?.bytes;
+
+export async function blobSizes(run: Run, sha256s: readonly string[]): Promise<Map<string, number>> {
+  if (sha256s.length === 0) return new Map();
+  const { rows } = await run<{ sha256: string; size: number }>('SELECT sha256, size FROM blobs WHERE sha256 = ANY($1::text[])', [
+    [...new Set(sha256s)],
+  ]);
+  return new Map(rows.map((r) => [r.sha256, Number(r.size)]));
+}

@@ -92,6 +92,7 @@ class PgReads implements StoreReads {
     this.version >= 2 && ids.length > 0 ? r.listReceiptsByContracts(this.run, ids) : [];
   getRejection = (key: string): Promise<RejectionRow | undefined> => r.getRejection(this.run, key);
   getBlob = (sha256: string): Promise<Buffer | undefined> => r.getBlob(this.run, sha256);
+  blobSizes = (sha256s: readonly string[]): Promise<Map<string, number>> => r.blobSizes(this.run, sha256s);
 }
 
 class PgTx extends PgReads implements StoreTx {

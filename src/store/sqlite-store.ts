@@ -68,6 +68,7 @@ class SqliteReads implements StoreReads {
   listReceiptsByContracts = (ids: readonly string[]) => this.read((db) => listReceiptsByContracts(db, ids));
   getRejection = (key: string) => this.read((db) => gate.getRejection(db, key));
   getBlob = (_sha256: string): Promise<Buffer | undefined> => Promise.reject(blobsAreFiles());
+  blobSizes = (_sha256s: readonly string[]): Promise<Map<string, number>> => Promise.reject(blobsAreFiles());
 }
 
 class SqliteTx extends SqliteReads implements StoreTx {

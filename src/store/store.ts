@@ -135,6 +135,8 @@ export interface StoreReads {
   getRejection(key: string): Promise<RejectionRow | undefined>;
   // blobs (PostgreSQL only: `Store.blobsInStore`; SQLite keeps them as files and refuses with INTERNAL)
   getBlob(sha256: string): Promise<Buffer | undefined>;
+  /** sha256 → size of the given blobs that the store holds (PostgreSQL only, like getBlob). */
+  blobSizes(sha256s: readonly string[]): Promise<Map<string, number>>;
 }
 
 /** A transaction handle: the reads plus every write, valid only while its `tx` function runs. */

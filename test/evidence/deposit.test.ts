@@ -6,7 +6,7 @@ import { depositEvidence, type DepositInput } from '../../src/evidence/deposit.j
 import { appendAcs, insertBrief } from '../../src/store/briefs.js';
 import { closeDb, openWriter, type Db } from '../../src/store/db.js';
 import { snapshot } from '../helpers/cli.js';
-import { failure } from './fixtures.js';
+import { failureAsync } from './fixtures.js';
 
 let home: string;
 let env: NodeJS.ProcessEnv;
@@ -38,30 +38,30 @@ const forceInsertFailure = (): void => {
 };
 
 describe('depositEvidence: a blob written, then the row insert failing', () => {
-  it('leaves the evidence tree byte-identical when it was the first blob (root, workspace, brief and ac dirs removed)', () => {
+  it('leaves the evidence tree byte-identical when it was the first blob (root, workspace, brief and ac dirs removed)', async () => {
     forceInsertFailure();
     expect(existsSync(join(home, 'evidence'))).toBe(false);
-    const err = failure(() => depositEvidence(env, home, input()));
+    const err = await failureAsync(() => depositEvidence(env, home, input()));
     expect({ code: err?.code, exit: err?.exit }).toEqual({ code: 'STORE_UNREADABLE', exit: 4 });
     expect(err?.message).toContain('forced failure');
     expect(existsSync(join(home, 'evidence'))).toBe(false);
   });
 
-  it('keeps earlier blobs and directories byte-identical (file source too)', () => {
-    depositEvidence(env, home, input());
+  it('keeps earlier blobs and directories byte-identical (file source too)', async () => {
+    await depositEvidence(env, home, input());
     const src = join(home, 'src.bin');
     writeFileSync(src, Buffer.alloc(9000, 1));
     const before = snapshot(join(home, 'evidence'));
     forceInsertFailure();
-    expect(failure(() => depositEvidence(env, home, input({ type: 'file', text: undefined, artifactFile: src })))?.exit).toBe(4);
-    expect(failure(() => depositEvidence(env, home, input()))?.exit).toBe(4);
+    expect((await failureAsync(() => depositEvidence(env, home, input({ type: 'file', text: undefined, artifactFile: src }))))?.exit).toBe(4);
+    expect((await failureAsync(() => depositEvidence(env, home, input())))?.exit).toBe(4);
     expect(snapshot(join(home, 'evidence'))).toEqual(before);
     expect((db.prepare('SELECT COUNT(*) AS n FROM evidence').get() as { n: number }).n).toBe(1);
   });
 
-  it('an inline deposit that fails to insert writes nothing either', () => {
+  it('an inline deposit that fails to insert writes nothing either', async () => {
     forceInsertFailure();
-    expect(failure(() => depositEvidence(env, home, input({ text: 'short' })))?.exit).toBe(4);
+    expect((await failureAsync(() => depositEvidence(env, home, input({ text: 'short' }))))?.exit).toBe(4);
     expect(snapshot(join(home, 'evidence'))).toEqual({});
   });
 });

@@ -67,3 +67,13 @@ export function failure(fn: () => unknown): HandoffError | undefined {
   }
   return undefined;
 }
+
+/** The error an async call rejects with, or undefined. */
+export async function failureAsync(fn: () => Promise<unknown>): Promise<HandoffError | undefined> {
+  try {
+    await fn();
+  } catch (e) {
+    return e as HandoffError;
+  }
+  return undefined;
+}

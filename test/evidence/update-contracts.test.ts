@@ -19,7 +19,7 @@ const AGENT = 'a0123456789abcdef';
 const envelope = { agent_status: { agent_id: AGENT, agent_state: 'COMPLETE' } };
 const big = 'x'.repeat(5000);
 
-beforeEach(() => {
+beforeEach(async () => {
   home = mkdtempSync(join(tmpdir(), 'handoff-uc-'));
   env = { HANDOFF_HOME: home };
   db = openWriter(env, home, { create: true }) as Db;
@@ -30,7 +30,7 @@ beforeEach(() => {
   ]);
   openBriefId = insertBrief(db, { workspace: 'ws', name: 'open', title: null, objective: null }).id;
   foreignBriefId = insertBrief(db, { workspace: 'other', name: 'pay', title: null, objective: null }).id;
-  blobPath = depositEvidence(env, home, {
+  blobPath = (await depositEvidence(env, home, {
     workspace: 'ws',
     brief: 'pay',
     acId: 'AC-1',
@@ -38,7 +38,7 @@ beforeEach(() => {
     text: big,
     taskId: null,
     createdBy: null,
-  }).evidence.artifact_path as string;
+  })).evidence.artifact_path as string;
 });
 
 afterEach(() => closeDb(db));

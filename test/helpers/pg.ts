@@ -3,6 +3,7 @@
  * own database (fresh from template0), and a test its own schema inside it (the URL's search_path), so one server
  * serves the whole run and no test sees another's rows.
  */
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -50,4 +51,17 @@ export async function freshSchema(dbUrl: string): Promise<string> {
 export async function dropDatabase(dbUrl: string): Promise<void> {
   const db = new URL(dbUrl).pathname.slice(1);
   await sql(serverUrl(), `DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+}
+
+/**
+ * freshDatabase for synchronous callers (the result-case tables, whose scenarios run the CLI synchronously): the
+ * database is created by a short child process.
+ */
+export function freshDatabaseSync(): string {
+  const db = name('handoff_test');
+  const script = `const pg = require('pg'); const c = new pg.Client({ connectionString: process.argv[1] });
+    c.connect().then(() => c.query('CREATE DATABASE ' + process.argv[2] + ' TEMPLATE template0')).then(() => c.end(), (e) => { console.error(e.message); process.exit(1); });`;
+  const r = spawnSync(process.execPath, ['-e', script, serverUrl(), db], { encoding: 'utf8', cwd: import.meta.dirname });
+  if (r.status !== 0) throw new Error(`CREATE DATABASE ${db} failed: ${r.stderr}`);
+  return withDatabase(serverUrl(), db);
 }

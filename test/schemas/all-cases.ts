@@ -5,5 +5,6 @@ import { DRAFT_CASES } from './cases/drafts.js';
 import { EVIDENCE_CASES } from './cases/evidence.js';
 import { RECEIPT_CASES } from './cases/receipts.js';
 import { STORE_CASES } from './cases/store.js';
+import { STORE_COPY_CASES } from './cases/store-copy.js';
 
-export const ALL_CASES: readonly ResultCase[] = [...DRAFT_CASES, ...STORE_CASES, ...DISPATCH_CASES, ...RECEIPT_CASES, ...EVIDENCE_CASES];
+export const ALL_CASES: readonly ResultCase[] = [...DRAFT_CASES, ...STORE_CASES, ...DISPATCH_CASES, ...RECEIPT_CASES, ...EVIDENCE_CASES, ...STORE_COPY_CASES];

@@ -2,7 +2,12 @@
 import { describe, it } from 'vitest';
 import { rows, runCase } from './case.js';
 import { STORE_CASES } from './cases/store.js';
+import { STORE_COPY_CASES } from './cases/store-copy.js';
 
 describe('store verbs: every --json shape matches its schema', () => {
   it.each(rows(STORE_CASES))('%s', (_title, c) => runCase(c));
+});
+
+describe('store copy: every --json shape matches its schema', () => {
+  it.each(rows(STORE_COPY_CASES))('%s', (_title, c) => runCase(c));
 });

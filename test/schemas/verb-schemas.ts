@@ -31,4 +31,5 @@ export const VERB_SCHEMAS: Readonly<Record<string, readonly string[]>> = {
   'evidence orphans': ['evidence-orphans', 'error'],
   'evidence run': ['evidence-run', 'receipt-append-failed', 'ambiguous-draft', 'error'],
   'evidence receipts': ['evidence-receipts', 'error'],
+  'store copy': ['store-copy', 'error'],
 };

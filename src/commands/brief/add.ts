@@ -38,7 +38,7 @@ export default class BriefAdd extends HandoffCommand {
     const workspace = workspaceSlug(str(ctx.flags.workspace), ctx.env, ctx.cwd);
 
     const { addBrief } = await import('../../evidence/brief-service.js');
-    const r = addBrief(ctx.env, ctx.cwd, { workspace, name, title: blankToNull(title), objective: blankToNull(objective), acs, extend });
+    const r = await addBrief(ctx.env, ctx.cwd, { workspace, name, title: blankToNull(title), objective: blankToNull(objective), acs, extend });
     const text = r.created
       ? `Brief ${r.brief.name} (id=${r.brief.id}) created with ${r.acceptance_criteria.length} acceptance criteria.`
       : `Brief ${r.brief.name} (id=${r.brief.id}) extended: ${r.added.join(', ')}.`;

@@ -22,7 +22,7 @@ export default class BriefList extends HandoffCommand {
     const workspace = workspaceSlug(str(ctx.flags.workspace), ctx.env, ctx.cwd);
     const { listBriefsOf } = await import('../../evidence/brief-service.js');
     const { table } = await import('../../evidence/format.js');
-    const briefs = listBriefsOf(ctx.env, ctx.cwd, workspace);
+    const briefs = await listBriefsOf(ctx.env, ctx.cwd, workspace);
     const text =
       briefs.length === 0
         ? `No briefs in workspace ${workspace}.`

@@ -27,7 +27,7 @@ export default class BriefShow extends HandoffCommand {
     const workspace = workspaceSlug(str(ctx.flags.workspace), ctx.env, ctx.cwd);
     const { showBrief } = await import('../../evidence/brief-service.js');
     const { briefText } = await import('../../evidence/format.js');
-    const r = showBrief(ctx.env, ctx.cwd, workspace, name);
+    const r = await showBrief(ctx.env, ctx.cwd, workspace, name);
     return { json: { status: 'ok', ...r }, text: briefText(r) };
   }
 }

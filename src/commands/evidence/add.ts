@@ -13,7 +13,7 @@ export default class EvidenceAdd extends HandoffCommand {
   static override summary = 'Deposit evidence for an acceptance criterion';
   static override usage = USAGE.replace(/^handoff /, '');
   static override description = 'Up to 4096 bytes (UTF-8 text) is stored inline; anything larger or binary is copied to a hashed blob at' +
-    '<root>/evidence/<workspace>/<brief>/<ac_id>/<uuid><ext>, whose path --json prints as evidence.artifact_path.';
+    '<root>/evidence/<workspace>/<brief>/<ac_id>/<uuid><ext>, whose path --json prints as evidence.artifact_path. On a PostgreSQL store (HANDOFF_STORE_URL) the blob goes into the store instead and artifact_path is blob:sha256:<hex>, readable from every host.';
   static override flags = {
     brief: Flags.string({ description: 'Brief name (safe slug)', helpValue: 'NAME' }),
     ac: Flags.string({ description: 'Acceptance criterion id (safe slug; one the brief declares, if it declares any)', helpValue: 'AC_ID' }),
@@ -50,7 +50,7 @@ export default class EvidenceAdd extends HandoffCommand {
     const workspace = workspaceSlug(str(ctx.flags.workspace), ctx.env, ctx.cwd);
 
     const { depositEvidence } = await import('../../evidence/deposit.js');
-    const r = depositEvidence(ctx.env, ctx.cwd, { workspace, brief, acId, type, text, artifactFile, taskId, createdBy });
+    const r = await depositEvidence(ctx.env, ctx.cwd, { workspace, brief, acId, type, text, artifactFile, taskId, createdBy });
     const e = r.evidence;
     const path = e.artifact_path === null ? '' : ` path=${e.artifact_path}`;
     const line = `Evidence recorded: id=${e.id} brief=${e.brief} ac=${e.ac_id} type=${e.type} storage=${r.storage} size=${e.size_bytes} sha256=${e.sha256.slice(0, 12)}${path}`;

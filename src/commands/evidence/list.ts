@@ -32,7 +32,7 @@ export default class EvidenceList extends HandoffCommand {
     const workspace = workspaceSlug(str(ctx.flags.workspace), ctx.env, ctx.cwd);
     const { listEvidenceOf } = await import('../../evidence/read.js');
     const { evidenceTable } = await import('../../evidence/format.js');
-    const r = listEvidenceOf(ctx.env, ctx.cwd, workspace, brief, acId);
+    const r = await listEvidenceOf(ctx.env, ctx.cwd, workspace, brief, acId);
     const n = r.evidence.length;
     const text = n === 0 ? '0 evidence row(s).' : `${evidenceTable(r.evidence)}\n${n} evidence row(s).`;
     return { json: { status: 'ok', count: n, brief: r.brief.name, brief_id: r.brief.id, evidence: r.evidence }, text };

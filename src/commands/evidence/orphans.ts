@@ -16,7 +16,7 @@ export default class EvidenceOrphans extends HandoffCommand {
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const { findOrphans } = await import('../../evidence/orphans.js');
-    const r = findOrphans(ctx.env, ctx.cwd);
+    const r = await findOrphans(ctx.env, ctx.cwd);
     const lines = [
       ...r.orphans.map((o) => o.path),
       ...r.missing.map((m) => `missing: evidence ${m.id} ${m.artifact_path}`),

@@ -24,7 +24,7 @@ export default class EvidenceReceipts extends HandoffCommand {
     const { receiptsOfChain } = await import('../../receipts/read.js');
     const { receiptJson } = await import('../../receipts/row.js');
     const { renderTable, cut } = await import('../../render/table.js');
-    const rows = receiptsOfChain(ctx.env, ctx.cwd, id);
+    const rows = await receiptsOfChain(ctx.env, ctx.cwd, id);
     const table = renderTable(
       ['receipt_id', 'started_at', 'outcome', 'exit_code', 'duration_ms', 'command'],
       rows.map((r) => [r.receipt_id, r.started_at, r.outcome, r.exit_code, r.duration_ms, cut(r.command, 60)]),

@@ -33,7 +33,7 @@ export default class EvidenceShow extends HandoffCommand {
     const verify = ctx.flags.verify === true;
     const { showEvidence } = await import('../../evidence/read.js');
     const { fields } = await import('../../evidence/format.js');
-    const r = showEvidence(ctx.env, ctx.cwd, id.id, verify);
+    const r = await showEvidence(ctx.env, ctx.cwd, id.id, verify);
     const text = fields({ ...r.evidence, ...(r.blob_exists === undefined ? {} : { blob_exists: r.blob_exists }), ...extra(r) });
     if (!verify || r.verified === true) return { json: { status: 'ok', ...r }, text };
     const why = r.evidence.artifact_path !== null && r.blob_exists === false ? 'its blob is missing' : 'its payload no longer matches';
