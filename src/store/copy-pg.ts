@@ -6,7 +6,7 @@
  */
 import { EXIT, HandoffError } from '../errors.js';
 import { createPool, type PgPoolClient } from './pg-driver.js';
-import { toPgStoreError } from './pg-errors.js';
+import { connectClient, toPgStoreError } from './pg-errors.js';
 import { inspectPg } from './pg-migrate.js';
 import { COPY_TABLES, tableDigest, type Row } from './copy-tables.js';
 
@@ -63,12 +63,7 @@ const isEmpty = (counts: Record<string, number>): boolean => Object.values(count
 export async function precheckTarget(url: string, location: string): Promise<void> {
   const pool = createPool(url);
   try {
-    let client: PgPoolClient;
-    try {
-      client = await pool.connect();
-    } catch (e) {
-      throw toPgStoreError(e, location);
-    }
+    const client = await connectClient(pool, location);
     try {
       const { version } = await inspectPg(client, location);
       if (version === 0) return;

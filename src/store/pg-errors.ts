@@ -3,7 +3,7 @@
  * the store (its URL, password redacted), exit 4, never a stack trace. Reads error objects only; never loads `pg`.
  */
 import { EXIT, HandoffError, isHandoffError } from '../errors.js';
-import { CONNECT_TIMEOUT_MS } from './pg-driver.js';
+import { CONNECT_TIMEOUT_MS, type PgPool, type PgPoolClient } from './pg-driver.js';
 import { storeBusy, storeUnreadable } from './store-errors.js';
 
 interface PgLikeError extends Error {
@@ -66,4 +66,13 @@ export function toPgStoreError(e: unknown, location: string): unknown {
   if (isPgRefusal(e)) return e;
   if (isSqlState(codeOf(e))) return storeUnreadable(location, message);
   return e;
+}
+
+/** A client of `pool`; a failure to connect is mapped like every other (STORE_UNREACHABLE, naming `location`). */
+export async function connectClient(pool: PgPool, location: string): Promise<PgPoolClient> {
+  try {
+    return await pool.connect();
+  } catch (e) {
+    throw toPgStoreError(e, location);
+  }
 }

@@ -18,7 +18,7 @@ import type { HandoffFilters } from './handoff-list.js';
 import type { HandoffRow, MirrorOutcome } from './handoffs.js';
 import { listMigrations } from './migrate.js';
 import { createPool, redactUrl, type PgPool, type PgPoolClient, type Run } from './pg-driver.js';
-import { isPgBusy, isUnreachable, toPgStoreError } from './pg-errors.js';
+import { connectClient, isPgBusy, isUnreachable, toPgStoreError } from './pg-errors.js';
 import * as h from './pg-handoffs.js';
 import { inspectPg, migratePg, PG_MIGRATIONS_DIR } from './pg-migrate.js';
 import * as r from './pg-records.js';
@@ -219,12 +219,7 @@ export async function openPostgres(url: string, mode: OpenMode, opts: OpenOption
   const pool = createPool(url);
   let store: Store | null = null;
   try {
-    let client: PgPoolClient;
-    try {
-      client = await pool.connect();
-    } catch (e) {
-      throw toPgStoreError(e, location);
-    }
+    const client = await connectClient(pool, location);
     try {
       let { version } = await inspectPg(client, location, dir).catch((e: unknown) => {
         throw toPgStoreError(e, location);
