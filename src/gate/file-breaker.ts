@@ -4,10 +4,10 @@
  * as the store's breaker (nextAttempt), so the breaker still trips after its limit while the store is broken.
  */
 import { createHash } from 'node:crypto';
-import { mintTempTag } from '../ids.js';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { unlinkQuiet } from '../fs-util.js';
+import { mintTempTag } from '../ids.js';
 import { ensureRootFolder, rootFolder, type Env } from '../paths.js';
 import { nextAttempt, type CountResult } from './breaker.js';
 
