@@ -63,11 +63,17 @@ function openRaw(name: string, options: BetterSqlite3.Options, file: string = na
  * but no schema_version belongs to another application too; a version above the build's is refused. Writes nothing.
  */
 function inspect(db: Db, file: string, migrationsDir?: string): number {
-  const appId = db.pragma('application_id', { simple: true }) as number;
-  const version = currentVersion(db);
+  // One read transaction, so the three reads see one state: read one by one, a first migration committed by another
+  // process between them made a store that was being created look like another application's (version 0, then
+  // tables).
+  const read = (): { appId: number; version: number; anyTable: boolean } => ({
+    appId: db.pragma('application_id', { simple: true }) as number,
+    version: currentVersion(db),
+    anyTable: db.prepare("SELECT 1 FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' LIMIT 1").get() !== undefined,
+  });
+  const { appId, version, anyTable } = db.inTransaction ? read() : db.transaction(read).deferred();
   const foreignId = appId !== 0 && appId !== APPLICATION_ID;
-  const foreignTables =
-    !foreignId && version === 0 && db.prepare("SELECT 1 FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' LIMIT 1").get() !== undefined;
+  const foreignTables = !foreignId && version === 0 && anyTable;
   if (foreignId || foreignTables) {
     const why = foreignId ? `application_id 0x${appId.toString(16).padStart(8, '0')}` : 'tables but no handoff schema';
     throw new HandoffError(
