@@ -47,10 +47,13 @@ function streamOk(text: string | null, path: string | null, sha: string): boolea
   return false;
 }
 
-export function verifyReceipt(row: ReceiptRow): IntegrityReport {
+export const verifyReceipt = (row: ReceiptRow): IntegrityReport => integrityOf(row, streamOk);
+
+/** The report of a row whose outputs `outputOk` judges (text, path, recorded sha256). */
+function integrityOf(row: ReceiptRow, outputOk: (text: string | null, path: string | null, sha: string) => boolean): IntegrityReport {
   const rowOk = computeRowSha256(row) === row.row_sha256;
-  const stdoutOk = streamOk(row.stdout_text, row.stdout_path, row.stdout_sha256);
-  const stderrOk = streamOk(row.stderr_text, row.stderr_path, row.stderr_sha256);
+  const stdoutOk = outputOk(row.stdout_text, row.stdout_path, row.stdout_sha256);
+  const stderrOk = outputOk(row.stderr_text, row.stderr_path, row.stderr_sha256);
   const failures: string[] = [];
   if (!rowOk) failures.push('row_sha256');
   if (!stdoutOk) failures.push('stdout');
@@ -82,14 +85,5 @@ async function storeBlobShas(reads: StoreReads | null, row: ReceiptRow, blobsInS
  */
 export async function verifyReceiptIn(reads: StoreReads | null, row: ReceiptRow, blobsInStore = false): Promise<IntegrityReport> {
   const shas = await storeBlobShas(reads, row, blobsInStore);
-  const ok = (text: string | null, path: string | null, sha: string): boolean =>
-    path !== null && shas.has(path) ? shas.get(path) === sha : streamOk(text, path, sha);
-  const rowOk = computeRowSha256(row) === row.row_sha256;
-  const stdoutOk = ok(row.stdout_text, row.stdout_path, row.stdout_sha256);
-  const stderrOk = ok(row.stderr_text, row.stderr_path, row.stderr_sha256);
-  const failures: string[] = [];
-  if (!rowOk) failures.push('row_sha256');
-  if (!stdoutOk) failures.push('stdout');
-  if (!stderrOk) failures.push('stderr');
-  return { ok: failures.length === 0, rowOk, stdoutOk, stderrOk, failures };
+  return integrityOf(row, (text, path, sha) => (path !== null && shas.has(path) ? shas.get(path) === sha : streamOk(text, path, sha)));
 }
