@@ -13,6 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { lazyModules, LAZY_BUILTINS, LAZY_PACKAGES } from './bundle/lazy-modules.mjs';
 import { DEBUG_STUB, PATCHED_FILES, patchOclifSource, STUB, STUBBED } from './bundle/oclif-patches.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -35,6 +36,7 @@ const oclifPatches = {
 };
 
 const BUNDLE = join(ROOT, 'dist', 'cli', 'handoff.cjs');
+const lazy = lazyModules(ROOT);
 const esbuild = require('esbuild');
 const result = await esbuild.build({
   entryPoints: [join(ROOT, 'src', 'cli', 'main.ts')],
@@ -55,13 +57,21 @@ const result = await esbuild.build({
   minify: true,
   keepNames: true,
   metafile: true,
-  plugins: [oclifPatches],
+  plugins: [oclifPatches, lazy.plugin],
   logLevel: 'warning',
 });
 const patched = new Set(Object.keys(result.metafile.inputs).map((p) => p.split('@oclif/core/lib/')[1]).filter(Boolean));
 for (const file of PATCHED_FILES) {
   if (!patched.has(file)) throw new Error(`build: @oclif/core/lib/${file} is no longer part of the bundle; review its patch`);
 }
+for (const name of [...LAZY_BUILTINS, ...LAZY_PACKAGES]) {
+  if (!lazy.seen.has(name)) throw new Error(`build: nothing in the bundle imports ${name} any more; drop it from scripts/bundle/lazy-modules.mjs`);
+}
+// A source with one non-ASCII character is held by V8 as two bytes per character (twice the memory, a slower read
+// and compile); esbuild leaves such characters raw inside regular expression literals. An escape means the same there
+// and inside strings, the only places the bundle has them.
+const source = readFileSync(BUNDLE, 'utf8');
+if (/[^\0-\x7f]/.test(source)) writeFileSync(BUNDLE, source.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 
 // 3. The manifest: oclif's own Config, loading every command class from the bundle once.
 rmSync(join(ROOT, 'oclif.manifest.json'), { force: true });

@@ -2,8 +2,13 @@
  * Identity: minting (CSPRNG, never derived) and the flag checks that run before any file access (drafts spec §5).
  * Every id the tool mints is minted here, with nanoid's `customAlphabet` over the id's documented alphabet and
  * length (amendments-2 §S5); the formats are the specs' and do not change.
+ *
+ * Two names minted here are not ids: a temp file's tag and a draft lock's owner token only have to differ from the
+ * other writers' at the same moment (the temp name also holds the pid). They come from nanoid's non-secure generator,
+ * so a write (`set`, `add`, `fill`) never loads node:crypto, which costs a few milliseconds of every call.
  */
 import { customAlphabet } from 'nanoid';
+import { customAlphabet as uniqueAlphabet } from 'nanoid/non-secure';
 import { EXIT, HandoffError, jsonQuote } from './errors.js';
 import { AGENT_ID_RE, DRAFT_ID_RE } from './envelope/patterns.js';
 
@@ -14,8 +19,10 @@ const hex16 = customAlphabet(HEX, 16);
 const hex12 = customAlphabet(HEX, 12);
 /** The 32 hex digits after `P-` (approval ids). */
 const hex32 = customAlphabet(HEX, 32);
-/** The 8 hex digits that make a temp file name unique within one process. */
-const hex8 = customAlphabet(HEX, 8);
+/** The 8 hex digits that make a temp file name unique within one process (not an id: see above). */
+const tempHex8 = uniqueAlphabet(HEX, 8);
+/** A lock owner token's 16 hex digits (not an id: see above). */
+const tokenHex16 = uniqueAlphabet(HEX, 16);
 /** A v4 UUID's 122 random bits: 30 free hex digits and the variant digit (8, 9, a or b). */
 const uuidDigits = customAlphabet(HEX, 30);
 const uuidVariant = customAlphabet('89ab', 1);
@@ -30,9 +37,9 @@ export const mintReceiptId = (): string => `R-${hex16()}`;
 /** `P-` + 32 lower-case hex (store-and-finalize.md §11). */
 export const mintApprovalId = (): string => `P-${hex32()}`;
 /** A draft lock's owner token: 16 lower-case hex. */
-export const mintLockToken = (): string => hex16();
+export const mintLockToken = (): string => tokenHex16();
 /** The random part of a temp file name: 8 lower-case hex. */
-export const mintTempTag = (): string => hex8();
+export const mintTempTag = (): string => tempHex8();
 
 /** A lower-case hyphenated v4 UUID, as `crypto.randomUUID()` prints it (evidence blob names, evidence.md §2). */
 export function mintUuid(): string {

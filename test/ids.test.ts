@@ -19,13 +19,23 @@ import {
 } from '../src/ids.js';
 import { mintReceiptId as receiptIdOfRecord } from '../src/receipts/record.js';
 
-const nanoid = vi.hoisted(() => ({ calls: [] as [string, number | undefined][] }));
+const nanoid = vi.hoisted(() => ({ calls: [] as [string, number | undefined][], unique: [] as [string, number | undefined][] }));
 vi.mock('nanoid', async (importOriginal) => {
   const real = await importOriginal<typeof import('nanoid')>();
   return {
     ...real,
     customAlphabet: (alphabet: string, size?: number) => {
       nanoid.calls.push([alphabet, size]);
+      return real.customAlphabet(alphabet, size);
+    },
+  };
+});
+vi.mock('nanoid/non-secure', async (importOriginal) => {
+  const real = await importOriginal<typeof import('nanoid/non-secure')>();
+  return {
+    ...real,
+    customAlphabet: (alphabet: string, size?: number) => {
+      nanoid.unique.push([alphabet, size]);
       return real.customAlphabet(alphabet, size);
     },
   };
@@ -47,9 +57,15 @@ describe('nanoid minting', () => {
       [HEX, 16],
       [HEX, 12],
       [HEX, 32],
-      [HEX, 8],
       [HEX, 30],
       ['89ab', 1],
+    ]);
+  });
+
+  it('the temp tag and the lock token, which only have to be unique, come from the non-secure generator', () => {
+    expect(nanoid.unique).toEqual([
+      [HEX, 8],
+      [HEX, 16],
     ]);
   });
 

@@ -17,6 +17,36 @@ export const PATCHES = {
   // thread pool (four threads) and makes every read a round trip through it. A read of a few kilobytes costs less
   // than that round trip, so read synchronously (the function stays async for its callers).
   'util/fs.js': [["const contents = await (0, promises_1.readFile)(path, 'utf8');", "const contents = (0, node_fs_1.readFileSync)(path, 'utf8');"]],
+  // oclif names the platform `wsl` under Windows' Linux layer by importing wsl-utils, whose is-wsl reads /proc and
+  // probes for container files when it loads, and which requires child_process: on every call, for a name handoff
+  // only prints in --version. The kernel release names Microsoft under WSL, which is what is-wsl checks first.
+  'util/os.js': [
+    [
+      "return (await import('wsl-utils')).isWsl ? 'wsl' : (0, node_os_1.platform)();",
+      "return (0, node_os_1.platform)() === 'linux' && /microsoft/i.test((0, node_os_1.release)()) ? 'wsl' : (0, node_os_1.platform)();",
+    ],
+  ],
+  // oclif builds its progress display (`ux.action`) when ux loads: it looks at process.stderr, which builds the stderr
+  // stream, and the display's constructor keeps process.stdout.write and process.stderr.write, which builds both.
+  // handoff never shows one; build it on first use.
+  'ux/index.js': [
+    [
+      'const ACTION_TYPE = (Boolean(process.stderr.isTTY) &&',
+      'const ACTION_TYPE = () => (Boolean(process.stderr.isTTY) &&',
+    ],
+    [
+      "exports.action = ACTION_TYPE === 'spinner' ? new spinner_1.default() : new simple_1.default();\nexports.ux = {\n    action: exports.action,",
+      "let action__lazy;\nObject.defineProperty(exports, 'action', { enumerable: true, configurable: true, get: () => (action__lazy ??= ACTION_TYPE() === 'spinner' ? new spinner_1.default() : new simple_1.default()) });\nexports.ux = {\n    get action() { return exports.action; },",
+    ],
+  ],
+  // command.js ignores EPIPE on stdout with a listener added when it loads, which builds the stdout stream. handoff
+  // writes a verb's output with fs.writeSync and guards each stream it does build (src/cli/stdio.ts, stdStream).
+  'command.js': [
+    [
+      "process.stdout.on('error', (err) => {\n    if (err && err.code === 'EPIPE')\n        return;\n    throw err;\n});",
+      '/* handoff: stdout EPIPE is handled by src/cli/stdio.ts */',
+    ],
+  ],
   // The terminal widths are read at load, which creates process.stdout and process.stderr; read them on use.
   'screen.js': [
     [
@@ -27,8 +57,23 @@ export const PATCHES = {
   ],
 };
 
-/** Built-ins oclif requires at load but uses only on some paths: required on first use instead. */
-export const LAZY_BUILTINS = { 'util/os.js': 'node:child_process', 'parser/parse.js': 'node:readline', 'performance.js': 'node:perf_hooks' };
+/**
+ * Packages oclif requires at load but uses only on some paths (templates, plugin patterns, colours, error boxes):
+ * required on first use instead. * ansis reads process.stdout.isTTY when it loads, which builds the stdout stream; supports-color loads tty; wrap-ansi
+ * brings string-width and a large emoji regex. Node built-ins are made lazy for the whole bundle by
+ * scripts/bundle/lazy-modules.mjs.
+ */
+export const LAZY_REQUIRES = {
+  'config/config.js': ['ejs'],
+  'config/plugin-loader.js': ['minimatch'],
+  'errors/handle.js': ['clean-stack', '../help/index'],
+  'flags.js': ['./help'],
+  'ux/index.js': ['./action/simple', './action/spinner'],
+  'ux/theme.js': ['ansis'],
+  'ux/supports-color.js': ['supports-color'],
+  'errors/errors/cli.js': ['clean-stack', 'indent-string', 'wrap-ansi'],
+  'errors/errors/pretty-print.js': ['indent-string', 'wrap-ansi'],
+};
 
 /** `source` of @oclif/core/lib/`file` with its patches applied; throws when an expected text is missing. */
 export function patchOclifSource(file, source) {
@@ -37,22 +82,22 @@ export function patchOclifSource(file, source) {
     if (!out.includes(from)) throw new Error(`build: the patch of @oclif/core/lib/${file} no longer applies: ${JSON.stringify(from.slice(0, 60))}`);
     out = out.replace(from, to);
   }
-  const mod = LAZY_BUILTINS[file];
-  if (mod !== undefined) {
-    const re = new RegExp(`^const (\\w+) = require\\("${mod}"\\);$`, 'm');
-    const m = re.exec(out);
+  for (const mod of LAZY_REQUIRES[file] ?? []) {
+    // `const x = require("m");` or `const x = __importDefault(require("m"));`, used as `x.f` or `x.default`.
+    const name = mod.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    const plain = new RegExp(`^const (\\w+) = require\\("${name}"\\);$`, 'm');
+    const wrapped = new RegExp(`^const (\\w+) = __importDefault\\(require\\("${name}"\\)\\);$`, 'm');
+    const m = plain.exec(out) ?? wrapped.exec(out);
     if (m === null) throw new Error(`build: @oclif/core/lib/${file} no longer requires ${mod} the expected way; review the lazy-load patch`);
     const v = m[1];
-    out = out.replace(re, `let ${v}__lazy; const ${v} = new Proxy({}, { get: (_t, k) => (${v}__lazy ??= require("${mod}"))[k] });`);
+    const load = m[0].includes('__importDefault') ? `__importDefault(require("${mod}"))` : `require("${mod}")`;
+    out = out.replace(m[0], `let ${v}__lazy; const ${v} = new Proxy({}, { get: (_t, k) => (${v}__lazy ??= ${load})[k] });`);
   }
   return out;
 }
 
 /** The texts a file's patches expect to find (tests break each one to see the build refuse). */
-export const expectedTexts = (file) => [
-  ...(PATCHES[file] ?? []).map(([from]) => from),
-  ...(LAZY_BUILTINS[file] === undefined ? [] : [`require("${LAZY_BUILTINS[file]}");`]),
-];
+export const expectedTexts = (file) => [...(PATCHES[file] ?? []).map(([from]) => from), ...(LAZY_REQUIRES[file] ?? []).map((mod) => `require("${mod}")`)];
 
 /** Every file that has a patch: the build checks that each was part of the bundle. */
-export const PATCHED_FILES = [...Object.keys(PATCHES), ...Object.keys(LAZY_BUILTINS)];
+export const PATCHED_FILES = [...new Set([...Object.keys(PATCHES), ...Object.keys(LAZY_REQUIRES)])];

@@ -9,6 +9,7 @@ import type { CommandContext, CommandIO, CommandResult, FlagValues } from './com
 import { errorOutput, finish, resultOutput, type Output, type VerbInfo } from './output.js';
 import { usageFromParseError } from './parse-errors.js';
 import { readStdin } from './stdin.js';
+import { isTerminal, writeStd } from './stdio.js';
 
 export abstract class HandoffCommand extends Command {
   /** `flag`: a boolean `--json` switches JSON mode; `always`: the verb always prints one JSON object (fill, patch). */
@@ -94,13 +95,13 @@ export abstract class HandoffCommand extends Command {
   private levels(json: boolean, out: Output): { stdout: 0 | 1 | 2 | 3; stderr: 0 | 1 | 2 | 3 } {
     if (out.stdout === undefined && out.stderr === undefined) return { stdout: 0, stderr: 0 };
     return {
-      stdout: colourLevel(process.env, process.stdout.isTTY === true, json),
-      stderr: colourLevel(process.env, process.stderr.isTTY === true, json),
+      stdout: colourLevel(process.env, isTerminal(1), json),
+      stderr: colourLevel(process.env, isTerminal(2), json),
     };
   }
 
   private context(flags: FlagValues, args: Record<string, string | undefined>, rest: string[], json: boolean): CommandContext {
-    const stderrLevel = (): 0 | 1 | 2 | 3 => colourLevel(process.env, process.stderr.isTTY === true, json);
+    const stderrLevel = (): 0 | 1 | 2 | 3 => colourLevel(process.env, isTerminal(2), json);
     return {
       id: this.verbInfo.id,
       flags,
@@ -109,11 +110,13 @@ export abstract class HandoffCommand extends Command {
       env: process.env,
       cwd: process.cwd(),
       json,
-      notice: (line) => process.stderr.write(paint(line.endsWith('\n') ? line : `${line}\n`, 'stderr', stderrLevel())),
-      stdout: (text) => process.stdout.write(text),
-      stderr: (text) => process.stderr.write(text),
+      notice: (line) => writeStd('stderr', paint(line.endsWith('\n') ? line : `${line}\n`, 'stderr', stderrLevel())),
+      stdout: (text) => writeStd('stdout', text),
+      stderr: (text) => writeStd('stderr', text),
       readStdin,
-      stdinIsTTY: process.stdin.isTTY === true,
+      get stdinIsTTY() {
+        return isTerminal(0);
+      },
     };
   }
 }

@@ -10,6 +10,7 @@ import { Config } from '@oclif/core/config';
 import { settings } from '@oclif/core/settings';
 import { errorOutput, finish } from './output.js';
 import { showHelp, unknownCommand } from './routing.js';
+import { writeStd } from './stdio.js';
 
 export { COMMANDS } from './registry.js';
 
@@ -31,8 +32,6 @@ const ROOT = resolve(__dirname, '..', '..');
 
 /** Entry point of bin/run.js. Sets process.exitCode; never throws. */
 export async function main(argv: string[]): Promise<void> {
-  process.stdout.on('error', ignoreEpipe);
-  process.stderr.on('error', ignoreEpipe);
   try {
     await route(argv);
   } catch (e) {
@@ -43,7 +42,7 @@ export async function main(argv: string[]): Promise<void> {
 async function route(argv: string[]): Promise<void> {
   const config = await loadConfig();
   if (argv[0] === '--version' || argv[0] === '-v') {
-    process.stdout.write(`${config.userAgent}\n`);
+    writeStd('stdout', `${config.userAgent}\n`);
     return;
   }
   const words = leadingWords(argv);
@@ -79,6 +78,3 @@ function beforeTerminator(args: string[]): string[] {
   return i === -1 ? args : args.slice(0, i);
 }
 
-function ignoreEpipe(err: NodeJS.ErrnoException): void {
-  if (err.code !== 'EPIPE') throw err;
-}

@@ -6,6 +6,7 @@
 import { EXIT, isHandoffError, type HandoffError } from '../errors.js';
 import { paint } from '../render/colour.js';
 import type { CommandResult } from './command.js';
+import { writeStd } from './stdio.js';
 
 export interface Output {
   exit: number;
@@ -72,7 +73,7 @@ export const oneLine = (text: string): string => text.replace(/\s*(?:\r\n|\r|\n|
 
 /** Writes an output, coloured per stream at the given levels (0: plain), and sets the exit code. */
 export function finish(out: Output, levels: { stdout: 0 | 1 | 2 | 3; stderr: 0 | 1 | 2 | 3 }): void {
-  if (out.stdout !== undefined) process.stdout.write(paint(out.stdout, 'stdout', levels.stdout));
-  if (out.stderr !== undefined) process.stderr.write(paint(out.stderr, 'stderr', levels.stderr));
+  if (out.stdout !== undefined) writeStd('stdout', paint(out.stdout, 'stdout', levels.stdout));
+  if (out.stderr !== undefined) writeStd('stderr', paint(out.stderr, 'stderr', levels.stderr));
   process.exitCode = out.exit;
 }

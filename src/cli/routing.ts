@@ -1,6 +1,7 @@
 /** Help and unknown-command answers, shared by the entry point and the `help` verb. */
 import type { Config } from '@oclif/core/config';
 import { usage, type HandoffError } from '../errors.js';
+import { stdStream } from './stdio.js';
 import { closest } from './suggest.js';
 
 /** Shows oclif's help for `words` (none: root help; a topic; a topic and verb). Unknown words are USAGE, exit 2. */
@@ -10,6 +11,9 @@ export async function showHelp(config: Config, words: string[]): Promise<void> {
     throw unknownCommand(config, words);
   }
   const { default: HandoffHelp } = await import('./help.js');
+  // oclif's help prints through process.stdout: a reader that stops early (`| head`) must not make that an error.
+  stdStream('stdout');
+  stdStream('stderr');
   await new HandoffHelp(config).showHelp(words);
 }
 

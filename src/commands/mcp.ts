@@ -3,6 +3,7 @@ import type { Config } from '@oclif/core/config';
 import * as Flags from '@oclif/core/flags';
 import { HandoffCommand } from '../cli/base-command.js';
 import type { CommandContext, CommandIO, CommandResult } from '../cli/command.js';
+import { stdStream } from '../cli/stdio.js';
 
 export default class Mcp extends HandoffCommand {
   static override summary = 'Serve the verbs as MCP tools on stdio';
@@ -24,6 +25,9 @@ export default class Mcp extends HandoffCommand {
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const { serveMcp } = await import('../mcp/server.js');
+    // The server speaks through the stream objects; a client that closed its end is not an error of the server.
+    stdStream('stdout');
+    stdStream('stderr');
     await serveMcp({
       allowRun: ctx.flags['allow-run'] === true,
       version: this.config.version,

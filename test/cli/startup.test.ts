@@ -57,6 +57,12 @@ function runFrom(root: string, args: string[]) {
 describe('the V8 code cache beside the bundle', () => {
   const cacheOf = (root: string): string => join(root, 'dist', 'cli', 'handoff.cjs.cache');
 
+  it('the bundle is ASCII, so V8 holds its source one byte per character', () => {
+    const source = readFileSync(join(REPO, 'dist', 'cli', 'handoff.cjs'), 'latin1');
+    expect(source.length).toBeGreaterThan(100_000);
+    expect(/[^\0-\x7f]/.exec(source)?.index).toBeUndefined();
+  });
+
   it('the build wrote one', () => {
     expect(statSync(join(REPO, 'dist', 'cli', 'handoff.cjs.cache')).size).toBeGreaterThan(10_000);
   });
@@ -87,5 +93,66 @@ describe('the V8 code cache beside the bundle', () => {
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toMatchObject({ status: 'ok' });
     expect(statSync(cacheOf(root)).isDirectory()).toBe(true);
+  });
+});
+
+describe('lazy modules: what a hot verb does not load', () => {
+  // The built-ins a hot verb has no use for; each costs milliseconds of every call when a module-level import loads
+  // it (docs/decisions.md, "Fast start"): stdout's stream machinery (net, stream, tty), crypto, child_process.
+  const AVOIDED = ['crypto', 'child_process', 'fs/promises', 'net', 'stream', 'tty', 'readline', 'perf_hooks'];
+  const RECORDER = join(REPO, 'test', 'fixtures', 'record-modules.cjs');
+  const D = 'a0123456789abcdef.0123456789ab';
+
+  /** The public built-ins (`NativeModule x`, not internal/...) the call loaded, with stdout and stderr on pipes. */
+  function builtinsOf(home: string, args: string[], stdin: 'pipe' | 'ignore' = 'pipe'): { code: number | null; builtins: string[] } {
+    const tag = args.join('-').replace(/[^a-z0-9-]/gi, '_');
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      HANDOFF_HOME: home,
+      NO_COLOR: '1',
+      RECORD_MODULES_FILE: join(home, `modules-${tag}.txt`),
+      RECORD_BUILTINS_FILE: join(home, `builtins-${tag}.txt`),
+    };
+    delete env.HANDOFF_DB;
+    delete env.HANDOFF_STORE_URL;
+    const r = spawnSync(process.execPath, ['--require', RECORDER, join(REPO, 'bin', 'run.js'), ...args], {
+      env,
+      cwd: home,
+      encoding: 'utf8',
+      stdio: [stdin, 'pipe', 'pipe'],
+    });
+    const lines = readFileSync(env.RECORD_BUILTINS_FILE!, 'utf8').split('\n');
+    return { code: r.status, builtins: lines.filter((l) => l.startsWith('NativeModule ') && !l.includes('internal/')).map((l) => l.slice(13)) };
+  }
+
+  it('init, set, add, fill, view and validate load none of them (stdin a pipe, then /dev/null)', () => {
+    const home = tempHome();
+    writeFileSync(join(home, 'envelope.json'), '{}');
+    const calls = [
+      ['contract', 'init', '--draft-id', D, '--json'],
+      ['contract', 'set', 'work_phase', 'executing', '--draft-id', D],
+      ['contract', 'add', 'evidence_report.commands_run', 'npm test', '--draft-id', D],
+      ['contract', 'fill', '--draft-id', D, '--json', '{"report_prose":"p"}'],
+      ['contract', 'view', '--draft-id', D],
+      ['contract', 'validate', '--draft-id', D],
+      ['contract', 'validate', '--file', join(home, 'envelope.json')],
+    ];
+    for (const stdin of ['pipe', 'ignore'] as const) {
+      for (const args of calls) {
+        const { code, builtins } = builtinsOf(home, args, stdin);
+        expect([0, 1], args.join(' ')).toContain(code);
+        expect(builtins.filter((b) => AVOIDED.includes(b)), `${args.join(' ')} (stdin ${stdin})`).toEqual([]);
+      }
+    }
+  });
+
+  it('the recorder sees them where they are used: init minting a new id loads crypto, help on a pipe loads net', () => {
+    const home = tempHome();
+    const init = builtinsOf(home, ['contract', 'init', '--json']);
+    expect(init.code).toBe(0);
+    expect(init.builtins).toContain('crypto');
+    const help = builtinsOf(home, ['help']);
+    expect(help.code).toBe(0);
+    expect(help.builtins).toEqual(expect.arrayContaining(['net', 'stream']));
   });
 });
