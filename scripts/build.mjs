@@ -67,11 +67,20 @@ for (const file of PATCHED_FILES) {
 for (const name of [...LAZY_BUILTINS, ...LAZY_PACKAGES]) {
   if (!lazy.seen.has(name)) throw new Error(`build: nothing in the bundle imports ${name} any more; drop it from scripts/bundle/lazy-modules.mjs`);
 }
-// A source with one non-ASCII character is held by V8 as two bytes per character (twice the memory, a slower read
-// and compile); esbuild leaves such characters raw inside regular expression literals. An escape means the same there
-// and inside strings, the only places the bundle has them.
-const source = readFileSync(BUNDLE, 'utf8');
-if (/[^\0-\x7f]/.test(source)) writeFileSync(BUNDLE, source.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+// Two changes to the text esbuild wrote (docs/decisions.md, "Fast start"):
+// - ASCII only. A source with one non-ASCII character is held by V8 as two bytes per character (twice the memory, a
+//   slower read and compile); esbuild leaves such characters raw inside regular expression literals. An escape means
+//   the same there and inside strings, the only places the bundle has them.
+// - The module wrapper written into the file. bin/run.js compiles the file's text as it is: wrapping it at run time
+//   (Module.wrap) makes V8 copy the whole source into one new string, a young-generation allocation that costs every
+//   call a garbage collection. Compiled as a script, the file's value is the module function, which bin/run.js calls;
+//   loaded by require() (the build, oclif's explicit strategy, tests), it calls that function with the arguments of
+//   Node's own wrapper, so the file stays an ordinary CommonJS module.
+const ascii = readFileSync(BUNDLE, 'utf8').replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+writeFileSync(
+  BUNDLE,
+  `((module) => (typeof arguments === 'undefined' ? module : module.apply(this, arguments)))((function (exports, require, module, __filename, __dirname) {\n${ascii}\n}));\n`,
+);
 
 // 3. The manifest: oclif's own Config, loading every command class from the bundle once.
 rmSync(join(ROOT, 'oclif.manifest.json'), { force: true });

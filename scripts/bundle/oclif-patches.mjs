@@ -68,6 +68,7 @@ export const LAZY_REQUIRES = {
   'config/plugin-loader.js': ['minimatch'],
   'errors/handle.js': ['clean-stack', '../help/index'],
   'flags.js': ['./help'],
+  'help/util.js': ['ejs'],
   'ux/index.js': ['./action/simple', './action/spinner'],
   'ux/theme.js': ['ansis'],
   'ux/supports-color.js': ['supports-color'],

@@ -7,6 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSyn
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Script } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { REPO, tempHome } from '../helpers/cli.js';
 
@@ -61,6 +62,15 @@ describe('the V8 code cache beside the bundle', () => {
     const source = readFileSync(join(REPO, 'dist', 'cli', 'handoff.cjs'), 'latin1');
     expect(source.length).toBeGreaterThan(100_000);
     expect(/[^\0-\x7f]/.exec(source)?.index).toBeUndefined();
+  });
+
+  it('the bundle carries its module wrapper: as a script its value is the module function; require() runs it', () => {
+    const file = join(REPO, 'dist', 'cli', 'handoff.cjs');
+    const wrapper: unknown = new Script(readFileSync(file, 'latin1'), { filename: file }).runInThisContext();
+    expect(typeof wrapper).toBe('function');
+    expect((wrapper as (...a: unknown[]) => unknown).length).toBe(5);
+    const required = createRequire(import.meta.url)(file) as Record<string, unknown>;
+    expect(typeof required.main).toBe('function');
   });
 
   it('the build wrote one', () => {
