@@ -28,10 +28,15 @@ export function stdStream(name: StdName): NodeJS.WriteStream {
 /**
  * Writes all of `text` to stdout or stderr, synchronously. A reader that went away (EPIPE) is not an error of the
  * verb: the rest is dropped. A non-blocking descriptor that is full (EAGAIN) hands the rest to the stream, which
- * queues it and drains it before the process exits.
+ * queues it and drains it before the process exits. Once the stream exists (help, mcp, a child's output passed
+ * through by evidence run), everything goes through it, so nothing overtakes what it still holds.
  */
 export function writeStd(name: StdName, text: string): void {
   if (text === '') return;
+  if (guarded.has(name)) {
+    stdStream(name).write(text);
+    return;
+  }
   const bytes = Buffer.from(text, 'utf8');
   let off = 0;
   while (off < bytes.length) {

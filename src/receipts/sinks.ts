@@ -9,6 +9,7 @@
  * pass-through stays byte-exact when we print nothing of our own.
  */
 import type { CommandResult } from '../cli/command.js';
+import { stdStream } from '../cli/stdio.js';
 import type { Sinks } from './execute.js';
 
 type Sink = (chunk: Buffer) => void | 'closed';
@@ -45,10 +46,13 @@ export interface PassThroughSinks extends Sinks {
 }
 
 export function passThroughSinks(json: boolean): PassThroughSinks {
-  const lines = { stdout: new LineState(process.stdout), stderr: new LineState(process.stderr) };
-  const err = sink(process.stderr, lines.stderr);
+  // Through stdStream: the verb's own lines (src/cli/stdio.ts writeStd) then queue behind the child's output.
+  const stdout = stdStream('stdout');
+  const stderr = stdStream('stderr');
+  const lines = { stdout: new LineState(stdout), stderr: new LineState(stderr) };
+  const err = sink(stderr, lines.stderr);
   return {
-    stdout: json ? err : sink(process.stdout, lines.stdout),
+    stdout: json ? err : sink(stdout, lines.stdout),
     stderr: err,
     endLine: (stream) => lines[stream].end(),
   };
