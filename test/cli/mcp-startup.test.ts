@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, baseEnv, REPO, tempHome } from '../helpers/cli.js';
+import { BIN, baseEnv, hotVerbCalls, REPO, tempHome } from '../helpers/cli.js';
 
 const RECORDER = join(REPO, 'test', 'fixtures', 'record-modules.cjs');
 const D = 'a0123456789abcdef.0123456789ab';
@@ -31,15 +31,7 @@ describe('the MCP SDK stays off every other verb', () => {
   it('the hot verbs load neither the SDK nor zod from node_modules (the bundle is all they read)', () => {
     const home = tempHome();
     writeFileSync(join(home, 'envelope.json'), '{}');
-    const calls = [
-      ['contract', 'init', '--draft-id', D, '--json'],
-      ['contract', 'set', 'work_phase', 'executing', '--draft-id', D],
-      ['contract', 'add', 'evidence_report.commands_run', 'npm test', '--draft-id', D],
-      ['contract', 'fill', '--draft-id', D, '--json', '{"report_prose":"p"}'],
-      ['contract', 'view', '--draft-id', D],
-      ['contract', 'validate', '--file', join(home, 'envelope.json')],
-      ['help'],
-    ];
+    const calls = [...hotVerbCalls(D, join(home, 'envelope.json')), ['help']];
     for (const args of calls) {
       const { modules } = modulesOf(home, args);
       expect(modules.some((m) => m.endsWith(join('dist', 'cli', 'handoff.cjs'))), args.join(' ')).toBe(true);

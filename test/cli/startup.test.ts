@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { REPO, tempHome } from '../helpers/cli.js';
+import { hotVerbCalls, REPO, tempHome } from '../helpers/cli.js';
 
 const patches = (await import(pathToFileURL(join(REPO, 'scripts', 'bundle', 'oclif-patches.mjs')).href)) as {
   PATCHED_FILES: string[];
@@ -138,15 +138,7 @@ describe('lazy modules: what a hot verb does not load', () => {
   it('init, set, add, fill, view and validate load none of them (stdin a pipe, then /dev/null)', () => {
     const home = tempHome();
     writeFileSync(join(home, 'envelope.json'), '{}');
-    const calls = [
-      ['contract', 'init', '--draft-id', D, '--json'],
-      ['contract', 'set', 'work_phase', 'executing', '--draft-id', D],
-      ['contract', 'add', 'evidence_report.commands_run', 'npm test', '--draft-id', D],
-      ['contract', 'fill', '--draft-id', D, '--json', '{"report_prose":"p"}'],
-      ['contract', 'view', '--draft-id', D],
-      ['contract', 'validate', '--draft-id', D],
-      ['contract', 'validate', '--file', join(home, 'envelope.json')],
-    ];
+    const calls = hotVerbCalls(D, join(home, 'envelope.json'));
     for (const stdin of ['pipe', 'ignore'] as const) {
       for (const args of calls) {
         const { code, builtins } = builtinsOf(home, args, stdin);

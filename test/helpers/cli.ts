@@ -26,6 +26,22 @@ export interface RunOptions {
 }
 
 /** A fresh data root; pass it as HANDOFF_HOME. */
+/**
+ * One call of each hot verb (init, set, add, fill, view, validate) on draft `draftId`, the first creating it; the
+ * start-up tests record what these load. `envelopeFile` is a file for `validate --file`.
+ */
+export function hotVerbCalls(draftId: string, envelopeFile: string): string[][] {
+  return [
+    ['contract', 'init', '--draft-id', draftId, '--json'],
+    ['contract', 'set', 'work_phase', 'executing', '--draft-id', draftId],
+    ['contract', 'add', 'evidence_report.commands_run', 'npm test', '--draft-id', draftId],
+    ['contract', 'fill', '--draft-id', draftId, '--json', '{"report_prose":"p"}'],
+    ['contract', 'view', '--draft-id', draftId],
+    ['contract', 'validate', '--draft-id', draftId],
+    ['contract', 'validate', '--file', envelopeFile],
+  ];
+}
+
 export function tempHome(prefix = 'handoff-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
