@@ -49,7 +49,7 @@ describe('concurrent writers', () => {
     expect(r.json).toMatchObject({ status: 'error', code: 'DRAFT_LOCKED', holder_pid: process.pid });
     expect(r.json.error).toContain(String(process.pid));
     expect(snapshot(home)).toEqual(before);
-  }, 40_000);
+  });
 
   it('a lock left by a dead process is broken at once', () => {
     const home = tempHome();

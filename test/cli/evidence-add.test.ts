@@ -186,7 +186,7 @@ describe('evidence add: refusals write nothing', () => {
     try {
       for (const p of [join(specials, 'dir'), join(specials, 'fifo'), sock, '/dev/zero', '/dev/stdin', '/dev/urandom']) {
         const before = state(home);
-        const r = run(home, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'file', '--artifact-file', p, ...W], { timeout: 10_000 });
+        const r = run(home, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'file', '--artifact-file', p, ...W], { timeout: 120_000 });
         expectRefusal(r, 'INPUT_NOT_REGULAR', 2);
         expect(state(home)).toEqual(before);
       }

@@ -76,7 +76,7 @@ describe('evidence orphans', () => {
     mkdirSync(join(home, 'evidence'));
     const fifo = join(home, 'evidence', 'fifo');
     execFileSync('mkfifo', [fifo]);
-    const r = run(home, ['evidence', 'orphans', '--json'], { timeout: 10_000 });
+    const r = run(home, ['evidence', 'orphans', '--json'], { timeout: 120_000 });
     expect(r.json.orphans).toEqual([{ path: fifo, kind: 'other', size_bytes: 0, mtime: expect.any(String) }]);
   });
 });

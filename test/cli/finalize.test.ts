@@ -417,5 +417,5 @@ describe('finalize: concurrency and crashes', () => {
     }
     check();
     expect(countRows(home)).toBe(N);
-  }, 90_000);
+  });
 });

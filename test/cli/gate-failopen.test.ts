@@ -101,5 +101,5 @@ describe('fail open: the store', () => {
       holder.kill();
     }
     expect(row(home, d.contract_id).agent_state).toBe('DISPATCHED');
-  }, 60_000);
+  });
 });

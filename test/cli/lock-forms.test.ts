@@ -85,7 +85,7 @@ describe('a reused pid does not keep a lock alive (§H6: proc_start)', () => {
       sleeper.kill('SIGKILL');
       await waitGone(pid);
     }
-  }, 60_000);
+  });
 });
 
 function isLink(path: string): boolean {

@@ -138,7 +138,7 @@ describe('evidence run in a shell pipeline whose reader goes away', () => {
       execFileSync('bash', ['-c', `"${process.execPath}" "${BIN}" evidence run --draft-id ${d} -- ${cmd} | head -1 >/dev/null; echo \${PIPESTATUS[0]}`], {
         env,
         encoding: 'utf8',
-        timeout: 30_000,
+        timeout: 120_000,
         stdio: ['ignore', 'pipe', 'ignore'],
       }).trim();
     expect(pipeline('yes')).toBe('141');

@@ -117,5 +117,5 @@ describe('broken stores: one named code, exit 4, one stderr line, no stack, noth
     // Nothing was written, and the store works again.
     const after = run(home, ['contract', 'finalize', '--draft-id', id, '--json']);
     expect(after.json).toMatchObject({ status: 'ok', created: true, handoff_id: 1 });
-  }, 60_000);
+  });
 });
