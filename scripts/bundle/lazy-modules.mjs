@@ -10,6 +10,7 @@
 // building machine (the bundle is built where it runs, by `npm run build`), so a name the real module lacks reads as
 // undefined exactly as it would without the stand-in.
 import { createRequire } from 'node:module';
+import { escapeRegExp } from './oclif-patches.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -37,12 +38,10 @@ export function standIn(name, names) {
   return `'use strict';\nlet real;\nconst load = () => (real ??= require(${JSON.stringify(real)}));\nmodule.exports = {\n${getters}\n};\n`;
 }
 
-const escape = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-
 /** The esbuild plugin, and the lazy modules the build met (`root`: the package root, where packages resolve from). */
 export function lazyModules(root) {
-  const builtins = new RegExp(`^(?:node:)?(${LAZY_BUILTINS.map(escape).join('|')})$`);
-  const packages = new RegExp(`^(${LAZY_PACKAGES.map(escape).join('|')})$`);
+  const builtins = new RegExp(`^(?:node:)?(${LAZY_BUILTINS.map(escapeRegExp).join('|')})$`);
+  const packages = new RegExp(`^(${LAZY_PACKAGES.map(escapeRegExp).join('|')})$`);
   const seen = new Set();
   const plugin = {
     name: 'lazy-modules',

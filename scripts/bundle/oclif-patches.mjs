@@ -76,6 +76,9 @@ export const LAZY_REQUIRES = {
   'errors/errors/pretty-print.js': ['indent-string', 'wrap-ansi'],
 };
 
+/** `text` as a regular expression that matches it literally. */
+export const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
 /** `source` of @oclif/core/lib/`file` with its patches applied; throws when an expected text is missing. */
 export function patchOclifSource(file, source) {
   let out = source;
@@ -85,7 +88,7 @@ export function patchOclifSource(file, source) {
   }
   for (const mod of LAZY_REQUIRES[file] ?? []) {
     // `const x = require("m");` or `const x = __importDefault(require("m"));`, used as `x.f` or `x.default`.
-    const name = mod.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    const name = escapeRegExp(mod);
     const plain = new RegExp(`^const (\\w+) = require\\("${name}"\\);$`, 'm');
     const wrapped = new RegExp(`^const (\\w+) = __importDefault\\(require\\("${name}"\\)\\);$`, 'm');
     const m = plain.exec(out) ?? wrapped.exec(out);

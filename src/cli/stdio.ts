@@ -54,11 +54,18 @@ export function writeStd(name: StdName, text: string): void {
   }
 }
 
+const terminal: (boolean | undefined)[] = [];
+
 /**
- * Whether descriptor `fd` is a terminal. Only a character device can be one, and an fstat costs far less than
- * loading the tty module, so a pipe, a file or /dev/null (how agents and tests run the CLI) never loads it.
+ * Whether descriptor `fd` is a terminal (asked once per descriptor: a verb asks for every notice it prints). Only a
+ * character device can be one, and an fstat costs far less than loading the tty module, so a pipe, a file or
+ * /dev/null (how agents and tests run the CLI) never loads it.
  */
 export function isTerminal(fd: 0 | 1 | 2): boolean {
+  return (terminal[fd] ??= askTerminal(fd));
+}
+
+function askTerminal(fd: 0 | 1 | 2): boolean {
   try {
     const st = fstatSync(fd);
     if (!st.isCharacterDevice()) return false;
