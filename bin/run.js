@@ -1,54 +1,95 @@
 #!/usr/bin/env node
-// The CLI runs from one bundled CommonJS file, compiled through vm.Script with a V8 code cache beside it
-// (dist/cli/handoff.cjs.cache, written and pre-warmed by `npm run build`): every call is a fresh process, and the
-// cache spares it compiling the functions it runs (docs/decisions.md, "Fast start"). bin/package.json makes this file
-// CommonJS too, so start-up never enters the ES module loader. A missing, stale or unwritable cache only costs time.
+// The CLI runs from a bundled CommonJS file, compiled through vm.Script with a V8 code cache beside it (written and
+// pre-warmed by `npm run build`): every call is a fresh process, and the cache spares it compiling the functions it
+// runs (docs/decisions.md, "Fast start"). The hot verbs, which an agent calls dozens of times per turn, run from
+// dist/cli/handoff-hot.cjs, the same program without the other verbs' modules; everything else runs from
+// dist/cli/handoff.cjs. bin/package.json makes this file CommonJS too, so start-up never enters the ES module loader.
+// A missing, stale or unwritable cache only costs time.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
 const Module = require('node:module');
 
-const BUNDLE = path.join(__dirname, '..', 'dist', 'cli', 'handoff.cjs');
-const CACHE = `${BUNDLE}.cache`;
+const DIST = path.join(__dirname, '..', 'dist', 'cli');
+/** Every verb; also the module oclif's explicit strategy require()s (package.json `oclif.commands.target`). */
+const BUNDLE = path.join(DIST, 'handoff.cjs');
+/** The hot verbs only (src/cli/registry.ts). */
+const HOT_BUNDLE = path.join(DIST, 'handoff-hot.cjs');
+/** The `contract` verbs the hot bundle holds. */
+const HOT_VERBS = new Set(['init', 'set', 'add', 'fill', 'view', 'validate']);
+
+/** The bundle that serves `argv`: the hot one for a hot verb (its help included), the full one for anything else. */
+function bundleFor(argv) {
+  return argv[0] === 'contract' && HOT_VERBS.has(argv[1]) ? HOT_BUNDLE : BUNDLE;
+}
 
 /**
- * Compiles and runs the bundle as the module `BUNDLE` (registered in the module cache under its own name). The file
- * holds its own module wrapper and is ASCII (scripts/build.mjs), so its text is compiled as read, one byte per
- * character, without a copy.
+ * Compiles and runs `file` as the module oclif knows as `BUNDLE` (registered in the module cache under that name, so
+ * oclif's require() finds this instance and loads no second program). The file holds its own module wrapper and is
+ * ASCII (scripts/build.mjs), so its text is compiled as read, one byte per character, without a copy. The source and
+ * the cache are read through one buffer: the cache's bytes land in memory the source's read has already touched.
  */
-function loadBundle(useCache) {
-  const source = fs.readFileSync(BUNDLE, 'latin1');
-  let cachedData;
-  if (useCache) {
-    try {
-      cachedData = fs.readFileSync(CACHE);
-    } catch {
-      cachedData = undefined;
-    }
+function loadBundle(useCache, file = BUNDLE) {
+  const fd = fs.openSync(file, 'r');
+  let buffer;
+  let source;
+  try {
+    const size = fs.fstatSync(fd).size;
+    buffer = Buffer.allocUnsafeSlow(Math.max(size, 1 << 20));
+    source = buffer.latin1Slice(0, readAll(fd, buffer, size));
+  } finally {
+    fs.closeSync(fd);
   }
+  const cachedData = useCache ? readCache(`${file}.cache`, buffer) : undefined;
   const script = new vm.Script(source, {
-    filename: BUNDLE,
+    filename: file,
     cachedData,
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   const bundle = new Module(BUNDLE, module);
-  bundle.filename = BUNDLE;
-  bundle.paths = Module._nodeModulePaths(path.dirname(BUNDLE));
-  // oclif's explicit strategy require()s the bundle by file name: it must find this instance, not load a second.
+  bundle.filename = file;
+  bundle.paths = Module._nodeModulePaths(DIST);
   Module._cache[BUNDLE] = bundle;
   const wrapper = script.runInThisContext();
-  wrapper.call(bundle.exports, bundle.exports, (id) => bundle.require(id), bundle, BUNDLE, path.dirname(BUNDLE));
+  wrapper.call(bundle.exports, bundle.exports, (id) => bundle.require(id), bundle, file, DIST);
   bundle.loaded = true;
   return { script, exports: bundle.exports, cacheUsable: cachedData !== undefined && !script.cachedDataRejected };
 }
 
+/** Reads up to `size` bytes of `fd` into `buffer`; the number read. */
+function readAll(fd, buffer, size) {
+  let n = 0;
+  while (n < size) {
+    const got = fs.readSync(fd, buffer, n, size - n, null);
+    if (got === 0) break;
+    n += got;
+  }
+  return n;
+}
+
+/** The code cache in `buffer` (reused when it is large enough), or undefined when there is none to read. */
+function readCache(cache, buffer) {
+  let fd;
+  try {
+    fd = fs.openSync(cache, 'r');
+    const size = fs.fstatSync(fd).size;
+    const into = size <= buffer.length ? buffer : Buffer.allocUnsafeSlow(size);
+    return into.subarray(0, readAll(fd, into, size));
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
 /** Writes the script's code cache through a temp file and a rename; a read-only install simply keeps none. */
-function writeCache(script) {
-  const tmp = `${CACHE}.${process.pid}.tmp`;
+function writeCache(script, file = BUNDLE) {
+  const cache = `${file}.cache`;
+  const tmp = `${cache}.${process.pid}.tmp`;
   try {
     fs.writeFileSync(tmp, script.createCachedData());
-    fs.renameSync(tmp, CACHE);
+    fs.renameSync(tmp, cache);
   } catch {
     try {
       fs.unlinkSync(tmp);
@@ -59,9 +100,11 @@ function writeCache(script) {
 }
 
 if (require.main === module) {
-  const { script, exports, cacheUsable } = loadBundle(true);
-  if (!cacheUsable) process.once('exit', () => writeCache(script));
-  exports.main(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  const file = bundleFor(argv);
+  const { script, exports, cacheUsable } = loadBundle(true, file);
+  if (!cacheUsable) process.once('exit', () => writeCache(script, file));
+  exports.main(argv);
 } else {
-  module.exports = { loadBundle, writeCache, BUNDLE, CACHE };
+  module.exports = { loadBundle, writeCache, bundleFor, BUNDLE, HOT_BUNDLE, HOT_VERBS };
 }

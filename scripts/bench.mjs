@@ -40,6 +40,11 @@ function measure(name, args, { input, expectExit = 0 } = {}) {
   return { name, base: median(base), verb: median(verb) };
 }
 
+// `npm run bench` builds first. The writes (init, set, add, fill) fsync their draft, and on a journaling file system
+// an fsync right after the build can wait for the build's own megabytes to reach the disk: the first verbs measured
+// would carry the build's writeback. So the build's writes are flushed before anything is timed.
+spawnSync('sync');
+
 const rows = [];
 const validEnvelope = (agentId) => ({
   agent_status: { agent_state: 'IN_PROGRESS', agent_id: agentId, pending_steps: [], next_action: 'pending' },

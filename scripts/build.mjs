@@ -2,11 +2,12 @@
 // 1. tsc emits dist/ (the library entry dist/index.js and its types); type errors fail the build (after the
 //    bundle is written, so one unfinished file does not stop everybody's binary tests).
 // 2. esbuild bundles the CLI, oclif included, into one CommonJS file, dist/cli/handoff.cjs (docs/decisions.md,
-//    "Fast start"): libraries oclif needs only for plugin discovery, globbing, spinners or TypeScript are replaced by
+//    "Fast start"), and the same entry once more into dist/cli/handoff-hot.cjs, which holds only the hot verbs
+//    (src/cli/registry.ts; bin/run.js picks the file): libraries oclif needs only for plugin discovery, globbing, spinners or TypeScript are replaced by
 //    stubs; Node built-ins oclif needs only now and then are required lazily; two oclif sources are patched at build.
 //    Every patch fails the build when its pattern is gone (a new oclif version must be looked at, not guessed at).
 // 3. oclif.manifest.json is generated from the command classes, so help and routing load no command module.
-// 4. The V8 code cache beside the bundle is written by one warm-up process that runs the hot verbs.
+// 4. The V8 code cache beside each bundle is written by one warm-up process that runs the verbs that bundle serves.
 // 5. schemas/envelope.schema.json is generated from the envelope's zod declaration (scripts/gen-envelope-schema.mjs,
 //    which reads tsc's output, so only after a clean tsc).
 import { spawnSync } from 'node:child_process';
@@ -36,51 +37,61 @@ const oclifPatches = {
 };
 
 const BUNDLE = join(ROOT, 'dist', 'cli', 'handoff.cjs');
+// The hot verbs' own bundle: the same entry with every other verb's module left out (src/cli/registry.ts), so the
+// calls an agent makes dozens of times per turn read, compile and run less (bin/run.js picks the file).
+const HOT_BUNDLE = join(ROOT, 'dist', 'cli', 'handoff-hot.cjs');
 const lazy = lazyModules(ROOT);
 const esbuild = require('esbuild');
-const result = await esbuild.build({
-  entryPoints: [join(ROOT, 'src', 'cli', 'main.ts')],
-  outfile: BUNDLE,
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  // Native or optional at run time: required from node_modules only when a verb opens that store. `pg` loads only
-  // with HANDOFF_STORE_URL set (src/store/pg-driver.ts); bundling it would not make it lazier, only the bundle larger.
-  // The MCP SDK and zod's JSON Schema generator (`zod/v4/core`; the verbs' zod/mini is bundled) are required by
-  // `handoff mcp` alone, so the bundle every other call reads holds neither.
-  external: ['better-sqlite3', 'pg', 'pg-native', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'zod/v4/core'],
-  // The bundle sits at dist/cli/, the same depth as every emitted module, so `new URL('../../x', import.meta.url)`
-  // resolves to the same place in both builds.
-  banner: { js: "const __bundle_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
-  define: { 'import.meta.url': '__bundle_import_meta_url' },
-  minify: true,
-  keepNames: true,
-  metafile: true,
-  plugins: [oclifPatches, lazy.plugin],
-  logLevel: 'warning',
-});
-const patched = new Set(Object.keys(result.metafile.inputs).map((p) => p.split('@oclif/core/lib/')[1]).filter(Boolean));
-for (const file of PATCHED_FILES) {
-  if (!patched.has(file)) throw new Error(`build: @oclif/core/lib/${file} is no longer part of the bundle; review its patch`);
+
+async function bundle(outfile, hotOnly) {
+  const result = await esbuild.build({
+    entryPoints: [join(ROOT, 'src', 'cli', 'main.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    // Native or optional at run time: required from node_modules only when a verb opens that store. `pg` loads only
+    // with HANDOFF_STORE_URL set (src/store/pg-driver.ts); bundling it would not make it lazier, only the bundle
+    // larger. The MCP SDK and zod's JSON Schema generator (`zod/v4/core`; the verbs' zod/mini is bundled) are
+    // required by `handoff mcp` alone, so the bundle every other call reads holds neither.
+    external: ['better-sqlite3', 'pg', 'pg-native', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'zod/v4/core'],
+    // The bundles sit at dist/cli/, the same depth as every emitted module, so `new URL('../../x', import.meta.url)`
+    // resolves to the same place in every build.
+    banner: { js: "const __bundle_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+    define: { 'import.meta.url': '__bundle_import_meta_url', 'globalThis.HANDOFF_HOT_BUNDLE': String(hotOnly) },
+    minify: true,
+    keepNames: true,
+    metafile: true,
+    plugins: [oclifPatches, lazy.plugin],
+    logLevel: 'warning',
+  });
+  if (!hotOnly) {
+    const patched = new Set(Object.keys(result.metafile.inputs).map((p) => p.split('@oclif/core/lib/')[1]).filter(Boolean));
+    for (const file of PATCHED_FILES) {
+      if (!patched.has(file)) throw new Error(`build: @oclif/core/lib/${file} is no longer part of the bundle; review its patch`);
+    }
+  }
+  // Two changes to the text esbuild wrote (docs/decisions.md, "Fast start"):
+  // - ASCII only. A source with one non-ASCII character is held by V8 as two bytes per character (twice the memory,
+  //   a slower read and compile); esbuild leaves such characters raw inside regular expression literals. An escape
+  //   means the same there and inside strings, the only places the bundle has them.
+  // - The module wrapper written into the file. bin/run.js compiles the file's text as it is: wrapping it at run time
+  //   (Module.wrap) makes V8 copy the whole source into one new string, a young-generation allocation that costs
+  //   every call a garbage collection. Compiled as a script, the file's value is the module function, which
+  //   bin/run.js calls; loaded by require() (the build, oclif's explicit strategy, tests), it calls that function with
+  //   the arguments of Node's own wrapper, so the file stays an ordinary CommonJS module.
+  const ascii = readFileSync(outfile, 'utf8').replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  writeFileSync(
+    outfile,
+    `((module) => (typeof arguments === 'undefined' ? module : module.apply(this, arguments)))((function (exports, require, module, __filename, __dirname) {\n${ascii}\n}));\n`,
+  );
 }
+await bundle(BUNDLE, false);
+await bundle(HOT_BUNDLE, true);
 for (const name of [...LAZY_BUILTINS, ...LAZY_PACKAGES]) {
   if (!lazy.seen.has(name)) throw new Error(`build: nothing in the bundle imports ${name} any more; drop it from scripts/bundle/lazy-modules.mjs`);
 }
-// Two changes to the text esbuild wrote (docs/decisions.md, "Fast start"):
-// - ASCII only. A source with one non-ASCII character is held by V8 as two bytes per character (twice the memory, a
-//   slower read and compile); esbuild leaves such characters raw inside regular expression literals. An escape means
-//   the same there and inside strings, the only places the bundle has them.
-// - The module wrapper written into the file. bin/run.js compiles the file's text as it is: wrapping it at run time
-//   (Module.wrap) makes V8 copy the whole source into one new string, a young-generation allocation that costs every
-//   call a garbage collection. Compiled as a script, the file's value is the module function, which bin/run.js calls;
-//   loaded by require() (the build, oclif's explicit strategy, tests), it calls that function with the arguments of
-//   Node's own wrapper, so the file stays an ordinary CommonJS module.
-const ascii = readFileSync(BUNDLE, 'utf8').replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-writeFileSync(
-  BUNDLE,
-  `((module) => (typeof arguments === 'undefined' ? module : module.apply(this, arguments)))((function (exports, require, module, __filename, __dirname) {\n${ascii}\n}));\n`,
-);
 
 // 3. The manifest: oclif's own Config, loading every command class from the bundle once.
 rmSync(join(ROOT, 'oclif.manifest.json'), { force: true });
@@ -91,10 +102,13 @@ const manifest = config.plugins.get(pjson.name).manifest;
 writeFileSync(join(ROOT, 'oclif.manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 delete require.cache[BUNDLE];
 
-// 4. The code cache, written by one process that ran the hot verbs (so it holds their compiled functions).
-rmSync(`${BUNDLE}.cache`, { force: true });
-const warm = spawnSync(process.execPath, [join(import.meta.dirname, 'warm-cache.cjs')], { stdio: 'ignore', cwd: dirname(BUNDLE) });
-if (warm.status !== 0) console.warn('build: the code cache was not written (the CLI runs without it, only slower)');
+// 4. The code caches, each written by one process that ran the verbs its bundle serves (so it holds their compiled
+//    functions): the hot verbs for the hot bundle, finalize and the other store verbs for the full one.
+for (const [file, verbs] of [[HOT_BUNDLE, 'hot'], [BUNDLE, 'store']]) {
+  rmSync(`${file}.cache`, { force: true });
+  const warm = spawnSync(process.execPath, [join(import.meta.dirname, 'warm-cache.cjs'), file, verbs], { stdio: 'ignore', cwd: dirname(file) });
+  if (warm.status !== 0) console.warn(`build: the code cache of ${file} was not written (the CLI runs without it, only slower)`);
+}
 
 // 5. The envelope's JSON Schema, from the zod declaration in tsc's output.
 if (r.status !== 0) process.exit(r.status ?? 1);

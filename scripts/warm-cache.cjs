@@ -1,22 +1,22 @@
-// Writes the V8 code cache of the CLI bundle (run by scripts/build.mjs): one process loads the bundle without a
-// cache, runs the hot verbs (init, set, add, fill, view, validate) on a throw-away data root, then saves the code V8
-// compiled meanwhile. Only the hot path: every function in the cache is deserialized by every call, used or not.
+// Writes the V8 code cache of one CLI bundle (run by scripts/build.mjs: `warm-cache.cjs <bundle> hot|store`): one
+// process loads the bundle without a cache, runs the verbs that bundle serves most on a throw-away data root, then
+// saves the code V8 compiled meanwhile. Only those paths: every function in a cache is deserialized by every call
+// that reads it, used or not.
+// - hot: the hot verbs (init, set, add, fill, view, validate), the only ones dist/cli/handoff-hot.cjs holds.
+// - store: finalize and list, the store verbs an agent's turn ends with (dist/cli/handoff.cjs serves all others).
 'use strict';
 const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { loadBundle, writeCache } = require('../bin/run.js');
 
-async function main() {
-  const home = mkdtempSync(join(tmpdir(), 'handoff-warm-'));
-  process.env.HANDOFF_HOME = home;
-  process.env.HANDOFF_WORKSPACE = 'warm';
-  process.env.NO_COLOR = '1';
-  try {
-    const { script, exports: cli } = loadBundle(false);
+const D = 'a0123456789abcdef.0123456789ab';
+const d = ['--draft-id', D];
+
+const RUNS = {
+  async hot(cli, home) {
     const file = join(home, 'envelope.json');
-    await cli.main(['contract', 'init', '--json', '--draft-id', 'a0123456789abcdef.0123456789ab']);
-    const d = ['--draft-id', 'a0123456789abcdef.0123456789ab'];
+    await cli.main(['contract', 'init', '--json', ...d]);
     await cli.main(['contract', 'set', 'work_phase', 'executing', ...d]);
     await cli.main(['contract', 'set', 'agent_status.agent_state', 'COMPLET', ...d]);
     await cli.main(['contract', 'add', 'evidence_report.files_checked', 'a.ts', ...d]);
@@ -26,7 +26,26 @@ async function main() {
     await cli.main(['contract', 'validate', ...d]);
     writeFileSync(file, '{}');
     await cli.main(['contract', 'validate', '--file', file, '--json']);
-    writeCache(script);
+  },
+  async store(cli) {
+    await cli.main(['contract', 'init', '--json', ...d]);
+    await cli.main(['contract', 'fill', '--json', '{"agent_status":{"agent_state":"BLOCKED"}}', ...d]);
+    await cli.main(['contract', 'finalize', ...d]);
+    await cli.main(['contract', 'list', '--json']);
+  },
+};
+
+async function main() {
+  const [file, kind] = process.argv.slice(2);
+  if (RUNS[kind] === undefined) throw new Error(`warm-cache: no warm-up named ${kind}`);
+  const home = mkdtempSync(join(tmpdir(), 'handoff-warm-'));
+  process.env.HANDOFF_HOME = home;
+  process.env.HANDOFF_WORKSPACE = 'warm';
+  process.env.NO_COLOR = '1';
+  try {
+    const { script, exports: cli } = loadBundle(false, file);
+    await RUNS[kind](cli, home);
+    writeCache(script, file);
   } finally {
     rmSync(home, { recursive: true, force: true });
   }

@@ -1,16 +1,73 @@
 /**
  * Identity: minting (CSPRNG, never derived) and the flag checks that run before any file access (drafts spec §5).
- * Every id the tool mints is minted here, with nanoid's `customAlphabet` over the id's documented alphabet and
- * length (amendments-2 §S5); the formats are the specs' and do not change.
+ * Every id the tool mints is minted here by nanoid over the id's documented alphabet and length (amendments-2 §S5);
+ * the formats are the specs' and do not change.
+ *
+ * The generators are nanoid's `customRandom`, the alphabet-and-length generator its `customAlphabet` is made of,
+ * given the kernel's CSPRNG (/dev/urandom) as the byte source instead of WebCrypto: loading node:crypto costs about
+ * 10 ms and 220 page faults, more than `contract init` spends on everything else it does (docs/decisions.md, "Fast
+ * start"). Where /dev/urandom is not a readable character device (Windows), the bytes come from WebCrypto.
  *
  * Two names minted here are not ids: a temp file's tag and a draft lock's owner token only have to differ from the
- * other writers' at the same moment (the temp name also holds the pid). They come from nanoid's non-secure generator,
- * so a write (`set`, `add`, `fill`) never loads node:crypto, which costs a few milliseconds of every call.
+ * other writers' at the same moment (the temp name also holds the pid). They come from nanoid's non-secure generator.
  */
-import { customAlphabet } from 'nanoid';
+import { webcrypto } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { customRandom } from 'nanoid';
 import { customAlphabet as uniqueAlphabet } from 'nanoid/non-secure';
 import { EXIT, HandoffError, jsonQuote } from './errors.js';
 import { AGENT_ID_RE, DRAFT_ID_RE } from './envelope/patterns.js';
+
+/** The kernel's CSPRNG. */
+export const KERNEL_RANDOM = '/dev/urandom';
+/** Random bytes are read this many at a time and handed out in order (each byte once). */
+const POOL_SIZE = 512;
+let pool: Uint8Array | undefined;
+let poolOffset = POOL_SIZE;
+
+/**
+ * Fills `into` from `device` when it is a character device that gives every byte asked for; else from WebCrypto.
+ * Both are cryptographically secure; the device is only the faster one to reach from a fresh process.
+ */
+export function fillSecureRandom(into: Uint8Array, device = KERNEL_RANDOM): void {
+  if (!readDevice(device, into)) webcrypto.getRandomValues(into);
+}
+
+function readDevice(device: string, into: Uint8Array): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(device, 'r');
+    if (!fstatSync(fd).isCharacterDevice()) return false;
+    for (let n = 0; n < into.length; ) {
+      const got = readSync(fd, into, n, into.length - n, null);
+      if (got <= 0) return false;
+      n += got;
+    }
+    return true;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** `size` secure random bytes, the byte source of every id generator below. */
+export function secureRandomBytes(size: number): Uint8Array {
+  if (size > POOL_SIZE) {
+    const bytes = new Uint8Array(size);
+    fillSecureRandom(bytes);
+    return bytes;
+  }
+  if (pool === undefined || poolOffset + size > POOL_SIZE) {
+    pool ??= new Uint8Array(POOL_SIZE);
+    fillSecureRandom(pool);
+    poolOffset = 0;
+  }
+  poolOffset += size;
+  return pool.subarray(poolOffset - size, poolOffset);
+}
+
+const customAlphabet = (alphabet: string, size: number): (() => string) => customRandom(alphabet, size, secureRandomBytes);
 
 const HEX = '0123456789abcdef';
 /** The 16 hex digits after `a` (agent ids) and after `R-` (receipt ids). */

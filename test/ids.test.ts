@@ -1,13 +1,18 @@
 /**
- * Id minting (src/ids.ts, amendments-2 §S5): every id comes from nanoid's customAlphabet over its documented alphabet
- * and length, and keeps its documented format over many mints.
+ * Id minting (src/ids.ts, amendments-2 §S5): every id comes from nanoid over its documented alphabet and length, with
+ * secure random bytes (the kernel's, else WebCrypto), and keeps its documented format over many mints.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { AGENT_ID_RE, DRAFT_ID_RE, RECEIPT_ID_RE } from '../src/envelope/patterns.js';
 import { mintBlobName, TEMP_NAME_RE } from '../src/evidence/blob.js';
 import {
   checkAgentId,
   checkDraftId,
+  fillSecureRandom,
+  KERNEL_RANDOM,
   mintAgentId,
   mintApprovalId,
   mintDraftId,
@@ -16,16 +21,25 @@ import {
   mintTempTag,
   mintToken,
   mintUuid,
+  secureRandomBytes,
 } from '../src/ids.js';
 import { mintReceiptId as receiptIdOfRecord } from '../src/receipts/record.js';
 
-const nanoid = vi.hoisted(() => ({ calls: [] as [string, number | undefined][], unique: [] as [string, number | undefined][] }));
+const nanoid = vi.hoisted(() => ({
+  calls: [] as [string, number, unknown][],
+  unique: [] as [string, number | undefined][],
+  alphabetCalls: 0,
+}));
 vi.mock('nanoid', async (importOriginal) => {
   const real = await importOriginal<typeof import('nanoid')>();
   return {
     ...real,
+    customRandom: (alphabet: string, size: number, random: (bytes: number) => Uint8Array) => {
+      nanoid.calls.push([alphabet, size, random]);
+      return real.customRandom(alphabet, size, random);
+    },
     customAlphabet: (alphabet: string, size?: number) => {
-      nanoid.calls.push([alphabet, size]);
+      nanoid.alphabetCalls++;
       return real.customAlphabet(alphabet, size);
     },
   };
@@ -52,14 +66,17 @@ function coversAlphabet(samples: string[], positions: number[], alphabet: string
 const range = (from: number, to: number): number[] => Array.from({ length: to - from }, (_, i) => from + i);
 
 describe('nanoid minting', () => {
-  it("every generator is nanoid's customAlphabet over a documented alphabet and length", () => {
-    expect(nanoid.calls).toEqual([
+  it("every generator is nanoid's customRandom over a documented alphabet and length, fed secure random bytes", () => {
+    expect(nanoid.calls.map(([alphabet, size]) => [alphabet, size])).toEqual([
       [HEX, 16],
       [HEX, 12],
       [HEX, 32],
       [HEX, 30],
       ['89ab', 1],
     ]);
+    for (const [, , random] of nanoid.calls) expect(random).toBe(secureRandomBytes);
+    // customAlphabet would read WebCrypto, which loads node:crypto: no generator is made with it.
+    expect(nanoid.alphabetCalls).toBe(0);
   });
 
   it('the temp tag and the lock token, which only have to be unique, come from the non-secure generator', () => {
@@ -81,6 +98,37 @@ describe('nanoid minting', () => {
     for (const id of ids) expect(id).toMatch(format);
     expect(coversAlphabet(ids, positions, HEX)).toBe(true);
     expect(new Set(ids).size).toBe(N);
+  });
+
+  it('the random bytes are read from the kernel: /dev/urandom is a character device on this machine', () => {
+    expect(KERNEL_RANDOM).toBe('/dev/urandom');
+    const a = new Uint8Array(64);
+    const b = new Uint8Array(64);
+    fillSecureRandom(a);
+    fillSecureRandom(b);
+    expect(a.some((x) => x !== 0)).toBe(true);
+    expect(Buffer.from(a).equals(Buffer.from(b))).toBe(false);
+  });
+
+  it('a device that is missing, or a regular file in its place, is not read: the bytes come from WebCrypto', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'handoff-random-'));
+    const planted = join(dir, 'urandom');
+    writeFileSync(planted, Buffer.alloc(64, 7));
+    for (const device of [planted, join(dir, 'missing')]) {
+      const spy = vi.spyOn(globalThis.crypto, 'getRandomValues');
+      const bytes = new Uint8Array(64);
+      fillSecureRandom(bytes, device);
+      expect(spy, device).toHaveBeenCalledTimes(1);
+      spy.mockRestore();
+      expect(Buffer.from(bytes).equals(Buffer.alloc(64, 7)), device).toBe(false);
+      expect(bytes.some((x) => x !== 0), device).toBe(true);
+    }
+  });
+
+  it('secureRandomBytes hands each byte out once, in and beyond its pool', () => {
+    const seen = [secureRandomBytes(16), secureRandomBytes(16), secureRandomBytes(600)];
+    expect(seen.map((b) => b.length)).toEqual([16, 16, 600]);
+    expect(Buffer.from(seen[0]).equals(Buffer.from(seen[1]))).toBe(false);
   });
 
   it('agent, draft and receipt ids pass the tool\'s own checks', () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { hotVerbCalls, REPO, tempHome } from '../helpers/cli.js';
+import { hotVerbCalls, REPO, run, tempHome } from '../helpers/cli.js';
 
 const patches = (await import(pathToFileURL(join(REPO, 'scripts', 'bundle', 'oclif-patches.mjs')).href)) as {
   PATCHED_FILES: string[];
@@ -36,12 +36,15 @@ describe('build-time patches of @oclif/core', () => {
   });
 });
 
-/** A copy of the installed package (bin, bundle, manifest, package.json; node_modules and migrations linked). */
+const BUNDLES = ['handoff.cjs', 'handoff-hot.cjs'];
+
+/** A copy of the installed package (bin, bundles, manifest, package.json; node_modules and migrations linked). */
 function packageCopy(): string {
   const root = tempHome('handoff-pkg-');
   mkdirSync(join(root, 'bin'));
   mkdirSync(join(root, 'dist', 'cli'), { recursive: true });
-  for (const f of ['bin/run.js', 'bin/package.json', 'dist/cli/handoff.cjs', 'package.json', 'oclif.manifest.json']) copyFileSync(join(REPO, f), join(root, f));
+  const files = ['bin/run.js', 'bin/package.json', 'package.json', 'oclif.manifest.json', ...BUNDLES.map((b) => `dist/cli/${b}`)];
+  for (const f of files) copyFileSync(join(REPO, f), join(root, f));
   symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'));
   symlinkSync(join(REPO, 'migrations'), join(root, 'migrations'));
   return root;
@@ -55,17 +58,22 @@ function runFrom(root: string, args: string[]) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-describe('the V8 code cache beside the bundle', () => {
-  const cacheOf = (root: string): string => join(root, 'dist', 'cli', 'handoff.cjs.cache');
+describe('the two bundles and their V8 code caches', () => {
+  const cacheOf = (root: string, bundle: string): string => join(root, 'dist', 'cli', `${bundle}.cache`);
+  // One verb served by each bundle (bin/run.js bundleFor).
+  const CALLS: [string, string[]][] = [
+    ['handoff-hot.cjs', ['contract', 'init', '--json']],
+    ['handoff.cjs', ['contract', 'list', '--json']],
+  ];
 
-  it('the bundle is ASCII, so V8 holds its source one byte per character', () => {
-    const source = readFileSync(join(REPO, 'dist', 'cli', 'handoff.cjs'), 'latin1');
+  it.each(BUNDLES)('%s is ASCII, so V8 holds its source one byte per character', (bundle) => {
+    const source = readFileSync(join(REPO, 'dist', 'cli', bundle), 'latin1');
     expect(source.length).toBeGreaterThan(100_000);
     expect(/[^\0-\x7f]/.exec(source)?.index).toBeUndefined();
   });
 
-  it('the bundle carries its module wrapper: as a script its value is the module function; require() runs it', () => {
-    const file = join(REPO, 'dist', 'cli', 'handoff.cjs');
+  it.each(BUNDLES)('%s carries its module wrapper: as a script its value is the module function; require() runs it', (bundle) => {
+    const file = join(REPO, 'dist', 'cli', bundle);
     const wrapper: unknown = new Script(readFileSync(file, 'latin1'), { filename: file }).runInThisContext();
     expect(typeof wrapper).toBe('function');
     expect((wrapper as (...a: unknown[]) => unknown).length).toBe(5);
@@ -73,36 +81,85 @@ describe('the V8 code cache beside the bundle', () => {
     expect(typeof required.main).toBe('function');
   });
 
-  it('the build wrote one', () => {
-    expect(statSync(join(REPO, 'dist', 'cli', 'handoff.cjs.cache')).size).toBeGreaterThan(10_000);
+  it.each(BUNDLES)('the build wrote the cache of %s', (bundle) => {
+    expect(statSync(join(REPO, 'dist', 'cli', `${bundle}.cache`)).size).toBeGreaterThan(10_000);
   });
 
-  it('a missing cache is written by the first call, and the call works the same', () => {
+  it.each(CALLS)('a missing cache of %s is written by the first call, and the call works the same', (bundle, args) => {
     const root = packageCopy();
-    expect(existsSync(cacheOf(root))).toBe(false);
-    const r = runFrom(root, ['contract', 'init', '--json']);
+    expect(existsSync(cacheOf(root, bundle))).toBe(false);
+    const r = runFrom(root, args);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ status: 'ok' });
-    expect(statSync(cacheOf(root)).size).toBeGreaterThan(10_000);
+    expect(statSync(cacheOf(root, bundle)).size).toBeGreaterThan(10_000);
+    // Only the bundle that ran wrote a cache.
+    expect(existsSync(cacheOf(root, BUNDLES.find((b) => b !== bundle)!))).toBe(false);
   });
 
-  it('a corrupt cache is ignored and replaced', () => {
+  it.each(CALLS)('a corrupt cache of %s is ignored and replaced', (bundle, args) => {
     const root = packageCopy();
-    writeFileSync(cacheOf(root), 'not a V8 code cache');
-    const r = runFrom(root, ['contract', 'init', '--json']);
+    writeFileSync(cacheOf(root, bundle), 'not a V8 code cache');
+    const r = runFrom(root, args);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
-    expect(readFileSync(cacheOf(root), 'utf8')).not.toBe('not a V8 code cache');
+    expect(readFileSync(cacheOf(root, bundle), 'utf8')).not.toBe('not a V8 code cache');
   });
 
-  it('a cache that cannot be read or written (a folder in its place, as on a read-only install) costs nothing but time', () => {
+  it.each(CALLS)('a cache of %s that cannot be read or written (a folder in its place, as on a read-only install) costs nothing but time', (bundle, args) => {
     const root = packageCopy();
-    mkdirSync(cacheOf(root));
-    const r = runFrom(root, ['contract', 'init', '--json']);
+    mkdirSync(cacheOf(root, bundle));
+    const r = runFrom(root, args);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toMatchObject({ status: 'ok' });
-    expect(statSync(cacheOf(root)).isDirectory()).toBe(true);
+    expect(statSync(cacheOf(root, bundle)).isDirectory()).toBe(true);
+  });
+});
+
+describe('the hot bundle: the hot verbs without the other verbs\' modules', () => {
+  const bin = createRequire(import.meta.url)(join(REPO, 'bin', 'run.js')) as {
+    bundleFor(argv: string[]): string;
+    BUNDLE: string;
+    HOT_BUNDLE: string;
+    HOT_VERBS: Set<string>;
+  };
+  const manifest = JSON.parse(readFileSync(join(REPO, 'oclif.manifest.json'), 'utf8')) as { commands: Record<string, unknown> };
+  const ids = Object.keys(manifest.commands);
+  const hotIds = [...bin.HOT_VERBS].map((v) => `contract:${v}`);
+
+  it('bin/run.js sends exactly init, set, add, fill, view and validate to it, help included; everything else to the full bundle', () => {
+    expect([...bin.HOT_VERBS].sort()).toEqual(['add', 'fill', 'init', 'set', 'validate', 'view']);
+    for (const id of ids) {
+      const words = id.split(':');
+      const want = hotIds.includes(id) ? bin.HOT_BUNDLE : bin.BUNDLE;
+      expect(bin.bundleFor([...words, '--json']), id).toBe(want);
+      expect(bin.bundleFor([...words, '--help']), `${id} --help`).toBe(want);
+    }
+    for (const argv of [[], ['--version'], ['help', 'contract', 'set'], ['contract'], ['contrat', 'set'], ['set', 'contract'], ['contract', '--help']]) {
+      expect(bin.bundleFor(argv), argv.join(' ')).toBe(bin.BUNDLE);
+    }
+  });
+
+  it('its command table loads the hot verbs and refuses every other verb of the manifest by name', () => {
+    const hot = createRequire(import.meta.url)(bin.HOT_BUNDLE) as { COMMANDS: Record<string, unknown> };
+    const full = createRequire(import.meta.url)(bin.BUNDLE) as { COMMANDS: Record<string, unknown> };
+    expect(Object.keys(hot.COMMANDS)).toEqual(ids);
+    for (const id of ids) {
+      expect(typeof full.COMMANDS[id], id).toBe('function');
+      if (hotIds.includes(id)) expect(typeof hot.COMMANDS[id], id).toBe('function');
+      else expect(() => hot.COMMANDS[id], id).toThrow(`internal: ${id} is not in dist/cli/handoff-hot.cjs`);
+    }
+  });
+
+  it('it is the smaller file: a cold verb\'s module text is not in it', () => {
+    const hot = readFileSync(bin.HOT_BUNDLE, 'latin1');
+    const full = readFileSync(bin.BUNDLE, 'latin1');
+    expect(hot.length).toBeLessThan(full.length * 0.8);
+    // The summary of `contract finalize` and of `store copy`, each written once, in its command class.
+    for (const text of ['Persist the draft in a closing state into the store', 'Copy the SQLite store into an empty PostgreSQL store']) {
+      expect(full, text).toContain(text);
+      expect(hot, text).not.toContain(text);
+    }
   });
 });
 
@@ -148,11 +205,20 @@ describe('lazy modules: what a hot verb does not load', () => {
     }
   });
 
-  it('the recorder sees them where they are used: init minting a new id loads crypto, help on a pipe loads net', () => {
+  it('init mints its ids without crypto: the bytes come from the kernel (src/ids.ts)', () => {
     const home = tempHome();
     const init = builtinsOf(home, ['contract', 'init', '--json']);
     expect(init.code).toBe(0);
-    expect(init.builtins).toContain('crypto');
+    expect(init.builtins).not.toContain('crypto');
+  });
+
+  it('the recorder sees them where they are used: finalize hashes with crypto, help on a pipe loads net', () => {
+    const home = tempHome();
+    const d = JSON.parse(run(home, ['contract', 'init', '--json']).stdout).draft_id as string;
+    expect(run(home, ['contract', 'fill', '--draft-id', d, '--json', '{"agent_status":{"agent_state":"BLOCKED"}}']).code).toBe(0);
+    const finalize = builtinsOf(home, ['contract', 'finalize', '--draft-id', d]);
+    expect(finalize.code).toBe(0);
+    expect(finalize.builtins).toContain('crypto');
     const help = builtinsOf(home, ['help']);
     expect(help.code).toBe(0);
     expect(help.builtins).toEqual(expect.arrayContaining(['net', 'stream']));
