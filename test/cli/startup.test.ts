@@ -72,6 +72,15 @@ describe('the two bundles and their V8 code caches', () => {
     expect(/[^\0-\x7f]/.exec(source)?.index).toBeUndefined();
   });
 
+  it('oclif.manifest.json, which every call parses, is ASCII and compact (one line)', () => {
+    const text = readFileSync(join(REPO, 'oclif.manifest.json'), 'latin1');
+    expect(/[^\0-\x7f]/.exec(text)?.index).toBeUndefined();
+    expect(text.indexOf('\n')).toBe(text.length - 1);
+    // The escapes keep the text: a summary with a non-ASCII character reads back as written.
+    const manifest = JSON.parse(text) as { commands: Record<string, { summary?: string; description?: string }> };
+    expect(Object.values(manifest.commands).some((c) => /[^\0-\x7f]/.test(`${c.summary}${c.description}`))).toBe(true);
+  });
+
   it.each(BUNDLES)('%s carries its module wrapper: as a script its value is the module function; require() runs it', (bundle) => {
     const file = join(REPO, 'dist', 'cli', bundle);
     const wrapper: unknown = new Script(readFileSync(file, 'latin1'), { filename: file }).runInThisContext();
