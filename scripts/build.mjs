@@ -3,9 +3,10 @@
 //    bundle is written, so one unfinished file does not stop everybody's binary tests).
 // 2. esbuild bundles the CLI, oclif included, into one CommonJS file, dist/cli/handoff.cjs (docs/decisions.md,
 //    "Fast start"), and the same entry once more into dist/cli/handoff-hot.cjs, which holds only the hot verbs
-//    (src/cli/registry.ts; bin/run.js picks the file): libraries oclif needs only for plugin discovery, globbing, spinners or TypeScript are replaced by
-//    stubs; Node built-ins oclif needs only now and then are required lazily; two oclif sources are patched at build.
-//    Every patch fails the build when its pattern is gone (a new oclif version must be looked at, not guessed at).
+//    (src/cli/registry.ts; bin/run.js picks the file). Libraries oclif needs only for plugin discovery, globbing,
+//    spinners or TypeScript are replaced by stubs; Node built-ins oclif needs only now and then are required lazily;
+//    oclif sources are patched at build. Every patch fails the build when its pattern is gone (a new oclif version
+//    must be looked at, not guessed at).
 // 3. oclif.manifest.json is generated from the command classes, so help and routing load no command module.
 // 4. The V8 code cache beside each bundle is written by one warm-up process that runs the verbs that bundle serves.
 // 5. schemas/envelope.schema.json is generated from the envelope's zod declaration (scripts/gen-envelope-schema.mjs,
@@ -108,7 +109,7 @@ writeFileSync(join(ROOT, 'oclif.manifest.json'), `${toAscii(JSON.stringify(manif
 delete require.cache[BUNDLE];
 
 // 4. The code caches, each written by one process that ran the verbs its bundle serves (so it holds their compiled
-//    functions): the hot verbs for the hot bundle, finalize and the other store verbs for the full one.
+//    functions): the hot verbs for the hot bundle, finalize and list for the full one.
 for (const [file, verbs] of [[HOT_BUNDLE, 'hot'], [BUNDLE, 'store']]) {
   rmSync(`${file}.cache`, { force: true });
   const warm = spawnSync(process.execPath, [join(import.meta.dirname, 'warm-cache.cjs'), file, verbs], { stdio: 'ignore', cwd: dirname(file) });
