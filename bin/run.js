@@ -31,17 +31,17 @@ function bundleFor(argv) {
  * the cache are read through one buffer: the cache's bytes land in memory the source's read has already touched.
  */
 function loadBundle(useCache, file = BUNDLE) {
-  const fd = fs.openSync(file, 'r');
-  let buffer;
-  let source;
-  try {
-    const size = fs.fstatSync(fd).size;
-    buffer = Buffer.allocUnsafeSlow(Math.max(size, 1 << 20));
-    source = buffer.latin1Slice(0, readAll(fd, buffer, size));
-  } finally {
-    fs.closeSync(fd);
+  const read = readInto(file);
+  const source = read.buffer.latin1Slice(0, read.length);
+  let cachedData;
+  if (useCache) {
+    try {
+      const cache = readInto(`${file}.cache`, read.buffer);
+      cachedData = cache.buffer.subarray(0, cache.length);
+    } catch {
+      cachedData = undefined;
+    }
   }
-  const cachedData = useCache ? readCache(`${file}.cache`, buffer) : undefined;
   const script = new vm.Script(source, {
     filename: file,
     cachedData,
@@ -57,29 +57,21 @@ function loadBundle(useCache, file = BUNDLE) {
   return { script, exports: bundle.exports, cacheUsable: cachedData !== undefined && !script.cachedDataRejected };
 }
 
-/** Reads up to `size` bytes of `fd` into `buffer`; the number read. */
-function readAll(fd, buffer, size) {
-  let n = 0;
-  while (n < size) {
-    const got = fs.readSync(fd, buffer, n, size - n, null);
-    if (got === 0) break;
-    n += got;
-  }
-  return n;
-}
-
-/** The code cache in `buffer` (reused when it is large enough), or undefined when there is none to read. */
-function readCache(cache, buffer) {
-  let fd;
+/** Reads `file` into `buffer` when it fits, else into a new buffer of at least 1 MiB: that buffer and the bytes read. */
+function readInto(file, buffer) {
+  const fd = fs.openSync(file, 'r');
   try {
-    fd = fs.openSync(cache, 'r');
     const size = fs.fstatSync(fd).size;
-    const into = size <= buffer.length ? buffer : Buffer.allocUnsafeSlow(size);
-    return into.subarray(0, readAll(fd, into, size));
-  } catch {
-    return undefined;
+    const into = buffer !== undefined && size <= buffer.length ? buffer : Buffer.allocUnsafeSlow(Math.max(size, 1 << 20));
+    let length = 0;
+    while (length < size) {
+      const got = fs.readSync(fd, into, length, size - length, null);
+      if (got === 0) break;
+      length += got;
+    }
+    return { buffer: into, length };
   } finally {
-    if (fd !== undefined) fs.closeSync(fd);
+    fs.closeSync(fd);
   }
 }
 

@@ -14,8 +14,7 @@ const env = { ...process.env, HANDOFF_HOME: home, HANDOFF_WORKSPACE: 'bench', NO
 delete env.HANDOFF_DB;
 
 const hasVerb = (topic, verb) => existsSync(join(REPO, 'dist', 'commands', topic, `${verb}.js`));
-const handoff = (args, input, envOf = env) =>
-  spawnSync(process.execPath, [BIN, ...args], { env: envOf, input, encoding: 'utf8', cwd: envOf.HANDOFF_HOME });
+const handoff = (args, envOf = env) => spawnSync(process.execPath, [BIN, ...args], { env: envOf, encoding: 'utf8', cwd: envOf.HANDOFF_HOME });
 const time = (argv, envOf = env) => {
   const t0 = process.hrtime.bigint();
   const r = spawnSync(process.execPath, argv, { env: envOf, encoding: 'utf8', cwd: envOf.HANDOFF_HOME });
@@ -60,8 +59,8 @@ if (hasVerb('contract', 'finalize')) {
   const storeEnv = { ...env, HANDOFF_HOME: storeHome };
   const ids = [];
   for (let i = 0; i < RUNS; i++) {
-    const id = JSON.parse(handoff(['contract', 'init', '--json'], undefined, storeEnv).stdout).draft_id;
-    handoff(['contract', 'fill', '--draft-id', id, '--json', JSON.stringify({ agent_status: { agent_state: 'BLOCKED' } })], undefined, storeEnv);
+    const id = JSON.parse(handoff(['contract', 'init', '--json'], storeEnv).stdout).draft_id;
+    handoff(['contract', 'fill', '--draft-id', id, '--json', JSON.stringify({ agent_status: { agent_state: 'BLOCKED' } })], storeEnv);
     ids.push(id);
   }
   verbs.push({ name: 'contract finalize', args: (i) => ['contract', 'finalize', '--draft-id', ids[i]], env: storeEnv });

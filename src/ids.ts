@@ -67,22 +67,23 @@ export function secureRandomBytes(size: number): Uint8Array {
   return pool.subarray(poolOffset - size, poolOffset);
 }
 
-const customAlphabet = (alphabet: string, size: number): (() => string) => customRandom(alphabet, size, secureRandomBytes);
+/** nanoid's generator over `alphabet` and `size`, fed `secureRandomBytes`. */
+const secureAlphabet = (alphabet: string, size: number): (() => string) => customRandom(alphabet, size, secureRandomBytes);
 
 const HEX = '0123456789abcdef';
 /** The 16 hex digits after `a` (agent ids) and after `R-` (receipt ids). */
-const hex16 = customAlphabet(HEX, 16);
+const hex16 = secureAlphabet(HEX, 16);
 /** The 12-hex draft token after the agent id. */
-const hex12 = customAlphabet(HEX, 12);
+const hex12 = secureAlphabet(HEX, 12);
 /** The 32 hex digits after `P-` (approval ids). */
-const hex32 = customAlphabet(HEX, 32);
+const hex32 = secureAlphabet(HEX, 32);
 /** The 8 hex digits that make a temp file name unique within one process (not an id: see above). */
 const tempHex8 = uniqueAlphabet(HEX, 8);
 /** A lock owner token's 16 hex digits (not an id: see above). */
 const tokenHex16 = uniqueAlphabet(HEX, 16);
 /** A v4 UUID's 122 random bits: 30 free hex digits and the variant digit (8, 9, a or b). */
-const uuidDigits = customAlphabet(HEX, 30);
-const uuidVariant = customAlphabet('89ab', 1);
+const uuidDigits = secureAlphabet(HEX, 30);
+const uuidVariant = secureAlphabet('89ab', 1);
 
 /** `a` + 16 lower-case hex (validator spec §2.6). */
 export const mintAgentId = (): string => `a${hex16()}`;
