@@ -29,3 +29,10 @@ export const WORKSPACE_FLAG = Flags.string({
   helpValue: 'NAME',
   description: 'Workspace slug (names the blob folder); default $HANDOFF_WORKSPACE, else the git top-level folder name',
 });
+
+/** Where a write lands, said once for set, add, fill and patch. */
+export const WRITE_TARGET_HELP =
+  'Without --draft-id or --agent-id the write goes to the newest draft born in the current workspace (never another ' +
+  "workspace's; a [RESOLVED] notice names it). A write to a contract that was already finalized (closed) does not " +
+  'change it: it opens a continuation under a new contract id and says so ([CONTINUATION opened] on stderr naming ' +
+  'the closed contract, its state and the new id; `continuation` in the JSON). Use the new id from then on.';

@@ -1,7 +1,8 @@
 /**
- * Addressing (cli-contract-drafts.md §7): `--draft-id` as given, else the drafts of `--agent-id`, else all drafts;
- * live before spent; the two ambiguity refusals with their candidate lists. The folder is scanned only when no
- * `--draft-id` is given, and the store's spent probe runs only with two or more candidates.
+ * Addressing: `--draft-id` as given, else the drafts of `--agent-id`, else the drafts born in the current workspace
+ * (never another workspace's: an implicit write must not land in another project's draft); live before spent; the
+ * two ambiguity refusals with their candidate lists. The folder is scanned only when no `--draft-id` is given, and
+ * the store's spent probe runs only with two or more candidates.
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { agentPrefix, isDraftId } from '../ids.js';
 import { draftsDir, type Env } from '../paths.js';
 import { noDrafts } from './errors.js';
 import { readDraft } from './files.js';
+import { inWorkspace, type WorkspaceScope } from './resolve-workspace.js';
 import { getOwn, isPlainObject } from './mutate.js';
 
 export interface Candidate {
@@ -27,7 +29,17 @@ export interface Addressing {
 export interface Resolution {
   draftId: string;
   via: 'draft-id' | 'agent-id' | 'newest';
+  /** Only for `via: 'newest'`: the workspace searched and the birth records that could not be read there. */
+  implicit?: ImplicitResolution;
 }
+
+export interface ImplicitResolution {
+  workspace: string;
+  /** Drafts whose birth record could not be read (skipped, never guessed at). */
+  skipped: number;
+}
+
+export type { WorkspaceScope } from './resolve-workspace.js';
 
 /** The spent ids among the given ones (the store's probe; empty without a store). */
 export type SpentProbe = (ids: string[]) => Set<string> | Promise<Set<string>>;
@@ -60,11 +72,45 @@ export function listCandidates(env: Env, cwd?: string, agentId?: string): Candid
   return out.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.draftId < b.draftId ? 1 : a.draftId > b.draftId ? -1 : 0));
 }
 
-/** Resolves the one draft id a verb works on (§7.1). Throws DRAFT_NOT_FOUND or an ambiguity refusal. */
-export async function resolveDraftId(env: Env, cwd: string | undefined, addr: Addressing, spentProbe: SpentProbe): Promise<Resolution> {
+/**
+ * Resolves the one draft id a verb works on. Throws DRAFT_NOT_FOUND or an ambiguity refusal. Without either id,
+ * only drafts born in the current workspace (`scope`) are candidates, and `scope.notice` hears which one was used.
+ */
+export async function resolveDraftId(
+  env: Env,
+  cwd: string | undefined,
+  addr: Addressing,
+  spentProbe: SpentProbe,
+  scope: WorkspaceScope,
+): Promise<Resolution> {
   if (addr.draftId !== undefined) return { draftId: addr.draftId, via: 'draft-id' };
-  const candidates = listCandidates(env, cwd, addr.agentId);
-  if (candidates.length === 0) throw noDrafts(addr.agentId);
+  if (addr.agentId !== undefined) return pick(env, cwd, addr, listCandidates(env, cwd, addr.agentId), spentProbe);
+  const found = await inWorkspace(env, cwd, listCandidates(env, cwd), scope);
+  const implicit: ImplicitResolution = { workspace: found.workspace, skipped: found.skipped };
+  const resolution = { ...(await pick(env, cwd, addr, found.candidates, spentProbe, found.notFound)), implicit };
+  scope.notice?.(resolvedNotice(resolution.draftId, implicit));
+  return resolution;
+}
+
+/** The `--json` key of an implicit resolution: `{"resolved": "newest_in_workspace"}`, else nothing. */
+export const resolvedJson = (r: ImplicitResolution | undefined): { resolved?: 'newest_in_workspace' } =>
+  r === undefined ? {} : { resolved: 'newest_in_workspace' };
+
+/** The stderr line of an implicit resolution: which draft, found where. */
+export function resolvedNotice(draftId: string, r: ImplicitResolution): string {
+  const skipped = r.skipped > 0 ? ` (${r.skipped} draft${r.skipped === 1 ? '' : 's'} with an unreadable birth record skipped)` : '';
+  return `[RESOLVED] ${draftId}: the newest draft of workspace ${JSON.stringify(r.workspace)}${skipped}; pass --draft-id to pick another`;
+}
+
+async function pick(
+  env: Env,
+  cwd: string | undefined,
+  addr: Addressing,
+  candidates: Candidate[],
+  spentProbe: SpentProbe,
+  notFound: () => HandoffError = () => noDrafts(addr.agentId),
+): Promise<Resolution> {
+  if (candidates.length === 0) throw notFound();
   const via = addr.agentId !== undefined ? 'agent-id' : 'newest';
   if (candidates.length === 1) return { draftId: candidates[0].draftId, via };
   const spent = await spentProbe(candidates.map((c) => c.draftId));

@@ -8,7 +8,8 @@ import type { Env } from '../paths.js';
 import type { ValidationResult } from '../validator/index.js';
 import { draftNotFound } from './errors.js';
 import { readDraft } from './files.js';
-import { resolveDraftId, type Addressing } from './resolve.js';
+import { resolveDraftId, type Addressing, type ImplicitResolution } from './resolve.js';
+import { scopeOver } from './resolve-workspace.js';
 import { isClosedRow, isOpenRow, openStoreSession, type HandoffRow } from './store-access.js';
 
 /** Draft mode: the resolved draft as stored; binding = its row's mark when a row exists, else the flag. */
@@ -17,10 +18,11 @@ export async function validateDraft(
   cwd: string | undefined,
   addr: Addressing,
   consolidationFlag: boolean,
-): Promise<{ draftId: string; verdict: ValidationResult }> {
+  notice?: (line: string) => void,
+): Promise<{ draftId: string; verdict: ValidationResult; resolved?: ImplicitResolution }> {
   const store = await openStoreSession(env, cwd);
   try {
-    const { draftId } = await resolveDraftId(env, cwd, addr, (ids) => store.spent(ids));
+    const { draftId, implicit } = await resolveDraftId(env, cwd, addr, (ids) => store.spent(ids), scopeOver(store, notice));
     const read = readDraft(env, draftId, cwd);
     const row = await store.row(draftId);
     if (read.state === 'missing') {
@@ -29,7 +31,8 @@ export async function validateDraft(
     }
     const consolidation = row !== undefined ? Number(row.consolidation) === 1 : consolidationFlag;
     const approvalChain = async (): Promise<string[]> => (row === undefined ? [draftId] : store.chainIds(row));
-    return { draftId, verdict: await store.verdict(read.envelope, { consolidation, source: 'declaration' }, approvalChain) };
+    const verdict = await store.verdict(read.envelope, { consolidation, source: 'declaration' }, approvalChain);
+    return { draftId, verdict, ...(implicit === undefined ? {} : { resolved: implicit }) };
   } finally {
     await store.close();
   }

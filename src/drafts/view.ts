@@ -11,7 +11,8 @@ import { draftNotFound, rowEnvelopeUnreadable } from './errors.js';
 import { readDraft, saveDraft } from './files.js';
 import { LockSet } from './lock.js';
 import { readField } from './mutate.js';
-import { resolveDraftId, type Addressing } from './resolve.js';
+import { resolveDraftId, type Addressing, type ImplicitResolution } from './resolve.js';
+import { scopeOver } from './resolve-workspace.js';
 import { isOpenRow, openStoreSession, type HandoffRow, type StoreSession } from './store-access.js';
 import { adoptionMeta, materializeFromRow } from './target.js';
 
@@ -24,24 +25,33 @@ export interface ViewResult {
   envelope: JsonObject;
   /** The value at `field` (when one was asked for); present even when it is null. */
   field?: { value: unknown };
+  /** Set when no id was given: the draft was the newest of the current workspace. */
+  resolved?: ImplicitResolution;
 }
 
 /** `field`: the parsed `--field` segments; a missing path throws FIELD_NOT_FOUND (exit 3) before anything is saved. */
-export async function viewDraft(env: Env, cwd: string | undefined, addr: Addressing, field?: string[]): Promise<ViewResult> {
+export async function viewDraft(
+  env: Env,
+  cwd: string | undefined,
+  addr: Addressing,
+  field?: string[],
+  notice?: (line: string) => void,
+): Promise<ViewResult> {
   const pick = (envelope: JsonObject): Pick<ViewResult, 'field'> =>
     field === undefined ? {} : { field: { value: readField(envelope, field) } };
   const store = await openStoreSession(env, cwd);
   try {
-    const { draftId } = await resolveDraftId(env, cwd, addr, (ids) => store.spent(ids));
+    const { draftId, implicit } = await resolveDraftId(env, cwd, addr, (ids) => store.spent(ids), scopeOver(store, notice));
+    const resolved = implicit === undefined ? {} : { resolved: implicit };
     const read = readDraft(env, draftId, cwd);
     if (read.state === 'ok') {
-      return { draftId, envelopeSource: 'draft', adopted: false, envelope: read.envelope, ...pick(read.envelope) };
+      return { draftId, envelopeSource: 'draft', adopted: false, envelope: read.envelope, ...pick(read.envelope), ...resolved };
     }
     const row = await store.row(draftId);
     if (row === undefined) throw draftNotFound(draftId);
-    // A read-only data root (amendments-2.md §H7) cannot hold an adopted draft: the open row is shown as stored.
-    if (isOpenRow(row) && dataRootWritable(env, cwd)) return await adopt(env, cwd, draftId, store, pick);
-    return rowView(draftId, row, pick);
+    // A read-only data root cannot hold an adopted draft: the open row is shown as stored.
+    if (isOpenRow(row) && dataRootWritable(env, cwd)) return { ...(await adopt(env, cwd, draftId, store, pick)), ...resolved };
+    return { ...rowView(draftId, row, pick), ...resolved };
   } finally {
     await store.close();
   }

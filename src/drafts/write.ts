@@ -15,7 +15,8 @@ import { envelopeTooLarge } from './errors.js';
 import { saveDraft } from './files.js';
 import { foreseeRefusals, type FinalizeWarning } from './foresight.js';
 import { LockSet } from './lock.js';
-import { resolveDraftId, type Addressing } from './resolve.js';
+import { resolveDraftId, type Addressing, type ImplicitResolution } from './resolve.js';
+import { scopeOver } from './resolve-workspace.js';
 import { sanitizeEnvelope, sanitizedNotice, type Repair } from './sanitize.js';
 import { isClosedRow, openStoreSession, type HandoffRow, type MirrorOutcome } from './store-access.js';
 import { metaFor, type DraftMeta } from './meta.js';
@@ -59,8 +60,10 @@ export type WriteOutcome =
       sanitized: Repair[];
       /** What finalize will refuse that this write can already see (amendments-2.md §E4). */
       warnings: FinalizeWarning[];
+      /** Set when no id was given: the draft was the newest of the current workspace. */
+      resolved?: ImplicitResolution;
     }
-  | { kind: 'rejected'; draftId: string; verdict: ValidationResult; sanitized: Repair[] };
+  | { kind: 'rejected'; draftId: string; verdict: ValidationResult; sanitized: Repair[]; resolved?: ImplicitResolution };
 
 /** `onClosedTip: 'skip'` met a closed contract: `draftId` the resolved contract, `tipId` its chain's live tip. */
 export interface ClosedTipOutcome {
@@ -88,7 +91,7 @@ async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutc
   const locks = new LockSet(env, cwd);
   let succeeded = false;
   try {
-    const { draftId } = await resolveDraftId(env, cwd, req.addressing, (ids) => store.spent(ids));
+    const { draftId, implicit: resolved } = await resolveDraftId(env, cwd, req.addressing, (ids) => store.spent(ids), scopeOver(store, restarted ? undefined : req.notice));
     const tip = await lockChainToTip(locks, store, draftId);
     const closedTip: HandoffRow | undefined = tip.tipRow !== undefined && isClosedRow(tip.tipRow) ? tip.tipRow : undefined;
     if (req.onClosedTip === 'skip' && (closedTip !== undefined || tip.tipId !== draftId)) {
@@ -124,7 +127,7 @@ async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutc
     const citing = tip.tipRow;
     const approvalChain = async (): Promise<string[]> => (citing === undefined ? [tip.tipId] : store.chainIds(citing));
     const verdict = await store.verdict(changed, { consolidation, source: 'declaration' }, approvalChain);
-    if (!verdict.ok) return { kind: 'rejected', draftId: tip.tipId, verdict, sanitized };
+    if (!verdict.ok) return { kind: 'rejected', draftId: tip.tipId, verdict, sanitized, resolved };
     const canonical = canonicalizeEnvelope(changed);
     // Read before anything is written, so a store error here leaves nothing behind. A continuation link inherits the
     // closed tip's bindings and agent prefix, so the tip row answers for it too.
@@ -164,7 +167,7 @@ async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutc
       : writeRow === undefined
         ? { outcome: 'no_row' }
         : await store.mirror(writeId, JSON.stringify(canonical.envelope));
-    return { kind: 'ok', draftId: writeId, mirror, adopted, continuation, canonicalized: canonical.changes, sanitized, warnings };
+    return { kind: 'ok', draftId: writeId, mirror, adopted, continuation, canonicalized: canonical.changes, sanitized, warnings, resolved };
   } finally {
     locks.releaseAll(!succeeded);
     await store.close();

@@ -14,7 +14,9 @@ import { dbPath, type Env } from '../paths.js';
 import { citedApprovalKey, type ValidationResult } from '../validator/index.js';
 import { approvalLock } from '../approvals/decide.js';
 import { LockSet } from '../drafts/lock.js';
-import { resolveDraftId, type Addressing } from '../drafts/resolve.js';
+import { resolveDraftId, type Addressing, type ImplicitResolution } from '../drafts/resolve.js';
+import { scopeOver } from '../drafts/resolve-workspace.js';
+import { followedNotice } from '../render/notices.js';
 import { sessionOver, type StoreSession } from '../drafts/store-access.js';
 import { recordedWorkspace } from '../drafts/meta.js';
 import { loadOrAdopt, lockChainToTip } from '../drafts/target.js';
@@ -55,6 +57,8 @@ export interface FinalizeDone {
   agentState: string;
   workspace: string;
   evidenceInserted: number;
+  /** Set when no id was given: the draft was the newest of the current workspace. */
+  resolved?: ImplicitResolution;
 }
 
 export type FinalizeOutcome =
@@ -85,7 +89,8 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
   try {
     // Step 2: resolve, lock along the chain, follow it to the live tip, load or materialize the draft.
     let session = sessionOf(store);
-    const { draftId } = await resolveDraftId(env, cwd, req.addressing, (ids) => session.spent(ids));
+    const scope = scopeOver(session, req.notice, req.workspaceFlag);
+    const { draftId, implicit: resolved } = await resolveDraftId(env, cwd, req.addressing, (ids) => session.spent(ids), scope);
     let tip = await lockChainToTip(locks, session, draftId);
     if (store === null && (store = await openStoreIfAny(env, cwd, 'writer')) !== null) {
       // Another process created the store while this one waited for the lock (e.g. a concurrent finalize of this
@@ -96,6 +101,7 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     const tipId = tip.tipId;
     const tipRow = tip.tipRow;
     const followedFrom = tipId !== draftId ? draftId : undefined;
+    if (followedFrom !== undefined) req.notice(followedNotice(tip.chain[0], tipId));
     const loaded = loadOrAdopt(env, cwd, tipId, tipRow);
     const workspace = recordedWorkspace(env, cwd, tipId, req.workspaceFlag) ?? req.workspace;
 
@@ -114,6 +120,7 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
       agentState: row.agent_state,
       workspace: row.workspace,
       evidenceInserted: inserted,
+      ...(resolved === undefined ? {} : { resolved }),
     });
 
     // Step 3b: read-only no-op probe.

@@ -53,7 +53,7 @@ const optionalBoolean = (description: string) => described(z.optional(z.boolean(
 
 const DRAFT_ID = optionalString(
   'The draft (= contract) id printed by contract_init or a dispatch, exactly as the CLI\'s --draft-id (agent id, a dot, 12 hex). ' +
-    'Pass it on every call; without it the newest draft is used (or the one live draft of agent_id).',
+    'Pass it on every call; without it the newest draft born in the server\'s workspace is used (or the one live draft of agent_id).',
 );
 const AGENT_ID = optionalString("Pick this agent's one live draft (an exact agent id such as a0123456789abcdef, never a pattern).");
 const ADDRESSING = { draft_id: DRAFT_ID, agent_id: AGENT_ID };
@@ -254,6 +254,7 @@ export const TOOLS: readonly ToolSpec[] = [
       workspace: WORKSPACE,
       plan_task_id: optionalString('Bind an unbound turn to this plan task.'),
       allow_stale: optionalBoolean('Skip RECEIPT_STALE (every other receipt check still runs).'),
+      ...EXPLAIN,
     }),
     readOnly: false,
     run: viaVerb('contract:finalize'),

@@ -5,7 +5,8 @@
  */
 import { draftNotFound } from '../drafts/errors.js';
 import { draftEntryExists, readDraft } from '../drafts/files.js';
-import { resolveDraftId, type Addressing } from '../drafts/resolve.js';
+import { resolveDraftId, type Addressing, type ImplicitResolution } from '../drafts/resolve.js';
+import { scopeOver } from '../drafts/resolve-workspace.js';
 import { isClosedRow, openStoreSession, type HandoffRow } from '../drafts/store-access.js';
 import { materializeFromRow } from '../drafts/target.js';
 import type { JsonObject } from '../envelope/vocabulary.js';
@@ -19,21 +20,30 @@ export interface ResolvedContract {
   tipRow: HandoffRow | undefined;
   /** The tip row is in a closing state: a receipt is still recorded, the draft append is skipped. */
   closed: boolean;
+  /** Set when no id was given: the draft was the newest of the current workspace. */
+  resolved?: ImplicitResolution;
 }
 
-export async function resolveContract(env: Env, cwd: string, addressing: Addressing): Promise<ResolvedContract> {
+export async function resolveContract(
+  env: Env,
+  cwd: string,
+  addressing: Addressing,
+  scope: { workspaceFlag?: string; notice?: (line: string) => void } = {},
+): Promise<ResolvedContract> {
   const store = await openStoreSession(env, cwd);
   try {
-    const { draftId } = await resolveDraftId(env, cwd, addressing, (ids) => store.spent(ids));
+    const scoped = scopeOver(store, scope.notice, scope.workspaceFlag);
+    const { draftId, implicit } = await resolveDraftId(env, cwd, addressing, (ids) => store.spent(ids), scoped);
+    const resolved = implicit === undefined ? {} : { resolved: implicit };
     const row = await store.row(draftId);
     if (row === undefined) {
       // No row: the contract is its draft; without one there is nothing a receipt could belong to.
       if (!draftEntryExists(env, draftId, cwd)) throw draftNotFound(draftId);
-      return { addressedId: draftId, tipId: draftId, tipRow: undefined, closed: false };
+      return { addressedId: draftId, tipId: draftId, tipRow: undefined, closed: false, ...resolved };
     }
     const chain = await store.chainFrom(row);
     const tip = chain[chain.length - 1];
-    return { addressedId: draftId, tipId: tip.contract_id, tipRow: tip, closed: isClosedRow(tip) };
+    return { addressedId: draftId, tipId: tip.contract_id, tipRow: tip, closed: isClosedRow(tip), ...resolved };
   } finally {
     await store.close();
   }

@@ -9,6 +9,7 @@ import { addToList } from '../drafts/mutate.js';
 import type { Env } from '../paths.js';
 import { appendToDraft, notAppendedNotice } from './append.js';
 import { resolveContract } from './contract.js';
+import { resolvedJson } from '../drafts/resolve.js';
 import { childStatus, executeAndRecord, prepareRun, type Sinks } from './execute.js';
 import { appendFailedResult, recordedLine } from './output.js';
 import { receiptJson, receiptSummary } from './row.js';
@@ -28,7 +29,7 @@ export interface EvidenceRunRequest {
 }
 
 export async function evidenceRun(req: EvidenceRunRequest): Promise<CommandResult> {
-  const contract = await resolveContract(req.env, req.cwd, req.addressing);
+  const contract = await resolveContract(req.env, req.cwd, req.addressing, { workspaceFlag: req.workspaceFlag, notice: req.notice });
   const prepared = await prepareRun(req.env, req.cwd, contract.tipId, req.workspaceFlag, req.brief);
   const { row } = await executeAndRecord({
     env: req.env,
@@ -56,5 +57,5 @@ export async function evidenceRun(req: EvidenceRunRequest): Promise<CommandResul
       });
   if (append.kind === 'failed') return appendFailedResult(row, append);
   if (append.kind === 'skipped') req.notice(notAppendedNotice(row.receipt_id, append.contractId));
-  return { exit: childStatus(row), json: { status: 'ok', receipt: receiptJson(row) }, errText: recordedLine(row) };
+  return { exit: childStatus(row), json: { status: 'ok', receipt: receiptJson(row), ...resolvedJson(contract.resolved) }, errText: recordedLine(row) };
 }

@@ -11,6 +11,7 @@ import { EXIT, HandoffError } from '../errors.js';
 import type { Env } from '../paths.js';
 import { appendToDraft, notAppendedNotice } from './append.js';
 import { resolveContract, tipEnvelope } from './contract.js';
+import { resolvedJson } from '../drafts/resolve.js';
 import { executeAndRecord, prepareRun, type Sinks } from './execute.js';
 import { appendFailedResult, recordedLine } from './output.js';
 import { receiptJson, type ReceiptRow } from './row.js';
@@ -44,7 +45,7 @@ export function verificationCommand(envelope: JsonObject, draftId: string): stri
 const resultOf = (row: ReceiptRow): string => row.outcome;
 
 export async function contractVerify(req: VerifyRequest): Promise<CommandResult> {
-  const contract = await resolveContract(req.env, req.cwd, req.addressing);
+  const contract = await resolveContract(req.env, req.cwd, req.addressing, { workspaceFlag: req.workspaceFlag, notice: req.notice });
   if (contract.closed) {
     throw new HandoffError(
       'VERIFY_CONTRACT_CLOSED',
@@ -82,7 +83,7 @@ export async function contractVerify(req: VerifyRequest): Promise<CommandResult>
   if (append.kind === 'failed') return appendFailedResult(row, append, { draft_id: contract.tipId });
   const appended = append.kind === 'appended';
   if (!appended) req.notice(notAppendedNotice(row.receipt_id, contract.tipId));
-  const base = { draft_id: contract.tipId, result, appended, receipt: receiptJson(row) };
+  const base = { draft_id: contract.tipId, result, appended, receipt: receiptJson(row), ...resolvedJson(contract.resolved) };
   const update = appended
     ? `verification.receipt and verification.result were written to draft ${contract.tipId}`
     : `the draft update was skipped: contract ${contract.tipId} closed meanwhile`;

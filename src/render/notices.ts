@@ -15,8 +15,14 @@ export const adoptedNotice = (draftId: string): string =>
   `[ADOPTED] ${draftId}: the draft file was missing and was materialized from its dispatch row`;
 
 export const continuationNotice = (c: ContinuationInfo): string =>
-  `[CONTINUATION opened] ${c.continues_contract_id} is closed (${c.closedState}); this write opened the continuation ` +
-  `${c.contract_id}: use --draft-id ${c.contract_id} from now on (see handoff contract chain --contract-id ${c.contract_id})`;
+  `[CONTINUATION opened] ${c.continues_contract_id} (handoff_id ${c.continues_handoff_id}) is closed (${c.closedState}) and ` +
+  `keeps its stored envelope; this write went to the new contract ${c.contract_id}: use --draft-id ${c.contract_id} ` +
+  `from now on (see handoff contract chain --contract-id ${c.contract_id})`;
+
+/** finalize (or a receipt) addressed a closed contract that was continued: the work goes to the live tip. */
+export const followedNotice = (closed: { contract_id: string; agent_state: string } | undefined, tipId: string): string =>
+  `[FOLLOWED] ${closed?.contract_id ?? 'the addressed contract'} is closed (${closed?.agent_state ?? 'closed'}) and was continued; ` +
+  `its live tip is ${tipId}, which this call works on: use --draft-id ${tipId} from now on`;
 
 export const canonicalizedNotice = (c: CanonicalChange): string => `[CANONICALIZED] ${c.path}: ${json(c.from)} -> ${json(c.to)}`;
 

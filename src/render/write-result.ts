@@ -6,7 +6,7 @@
 import type { CommandContext, CommandResult } from '../cli/command.js';
 import { addressingFrom, explainFrom } from '../drafts/cli-flags.js';
 import type { JsonObject } from '../envelope/vocabulary.js';
-import type { Addressing } from '../drafts/resolve.js';
+import { resolvedJson, type Addressing } from '../drafts/resolve.js';
 import { foresightNotice } from '../drafts/foresight.js';
 import { addVerbChange } from '../drafts/mutate.js';
 import { notJsonNotice, parseFieldPath, parseValueArg } from '../drafts/value.js';
@@ -84,7 +84,7 @@ export function renderWriteOutcome(outcome: WriteOutcome, notice: (line: string)
       subject: { draft_id: outcome.draftId },
       verdict: outcome.verdict,
       header: WRITE_REJECTED(outcome.draftId),
-      extra: sanitized,
+      extra: { ...sanitized, ...resolvedJson(outcome.resolved) },
       explain,
     });
   }
@@ -111,6 +111,7 @@ export function renderWriteOutcome(outcome: WriteOutcome, notice: (line: string)
             handoff_id: c.handoff_id,
             continues_contract_id: c.continues_contract_id,
             continues_handoff_id: c.continues_handoff_id,
+            continues_state: c.closedState,
           },
         }
       : {}),
@@ -119,6 +120,7 @@ export function renderWriteOutcome(outcome: WriteOutcome, notice: (line: string)
       : {}),
     ...sanitized,
     ...(outcome.warnings.length > 0 ? { warnings: outcome.warnings.map((w) => ({ code: w.code, detail: w.detail })) } : {}),
+    ...resolvedJson(outcome.resolved),
   };
   return { json, text: `OK: draft ${outcome.draftId} updated and valid.` };
 }

@@ -108,7 +108,7 @@ describe('continuation after a close (§9.3)', () => {
     expect(r.json).toMatchObject({
       status: 'ok',
       mirrored: true,
-      continuation: { status: 'opened', contract_id: link, continues_contract_id: id, continues_handoff_id: closedRow.id },
+      continuation: { status: 'opened', contract_id: link, continues_contract_id: id, continues_handoff_id: closedRow.id, continues_state: 'COMPLETE' },
     });
     expect(r.json.continuation.handoff_id).toBe(rowOf(home, link).id);
     expect(r.stderr).toMatch(new RegExp(`^\\[CONTINUATION opened\\] ${id}.*COMPLETE.*${link}.*handoff contract chain --contract-id ${link}`));

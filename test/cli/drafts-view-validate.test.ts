@@ -50,7 +50,7 @@ describe('contract validate (§15)', () => {
     const id = initDraft(home);
     const ok = runUnchanged(home, ['contract', 'validate', '--draft-id', id]);
     expect([ok.code, ok.stdout]).toEqual([0, `OK: ${id} is valid.\n`]);
-    expect(runUnchanged(home, ['contract', 'validate', '--json']).json).toEqual({ status: 'ok', draft_id: id });
+    expect(runUnchanged(home, ['contract', 'validate', '--json']).json).toEqual({ status: 'ok', draft_id: id, resolved: 'newest_in_workspace' });
     const e = readDraftJson(home, id);
     e.agent_status.agent_state = 'COMPLETE';
     writeFileSync(draftPathOf(home, id), JSON.stringify(e));

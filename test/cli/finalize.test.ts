@@ -106,7 +106,9 @@ describe('finalize: refusals of steps 4-8 (exit 1, nothing written)', () => {
     expect(r.code).toBe(1);
     expect(r.json).toMatchObject({ status: 'rejected', draft_id: id });
     expect(r.json.codes).toContain('VERIFICATION_RESULT');
-    expect(typeof r.json.repair).toBe('string');
+    // Short unless --explain: the repair text only when asked for.
+    expect(r.json.repair).toBeUndefined();
+    expect(typeof finalize(home, '--draft-id', id, '--explain').json.repair).toBe('string');
     expect(snapshot(home)).toEqual(before);
   });
 
@@ -164,7 +166,7 @@ describe('finalize: update_contracts (step 9, step 10)', () => {
   it('UPDATE_CONTRACTS_SHAPE per malformed entry, indexed in the full array; null and [] apply nothing', () => {
     const uc = [{ contract: 'notes', payload: {} }, 5, { contract: ' ', payload: [] }, { payload: {} }];
     const [home, id] = homeWith('BLOCKED', { update_contracts: uc });
-    const j = expectListRejection(home, ['--draft-id', id], [
+    const j = expectListRejection(home, ['--draft-id', id, '--explain'], [
       ['UPDATE_CONTRACTS_SHAPE', 'update_contracts[1]'],
       ['UPDATE_CONTRACTS_SHAPE', 'update_contracts[2].contract'],
       ['UPDATE_CONTRACTS_SHAPE', 'update_contracts[2].payload'],

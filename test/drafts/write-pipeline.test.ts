@@ -148,7 +148,10 @@ describe('success rendering (§10)', () => {
       handoff_id: 2,
       continues_contract_id: PARENT,
       continues_handoff_id: 1,
+      continues_state: 'BLOCKED',
     });
+    // The notice names the closed row, its handoff id and state, and the new contract.
+    expect(lines[1]).toMatch(new RegExp(`^\\[CONTINUATION opened\\] ${PARENT} \\(handoff_id 1\\) is closed \\(BLOCKED\\).*new contract ${LINK}`));
     expect(r.json?.sanitized).toEqual([{ path: 'commands_run', action: 'removed', home: 'evidence_report.commands_run' }]);
     expect(r.text).toBe(`OK: draft ${LINK} updated and valid.`);
   });

@@ -2,7 +2,7 @@ import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
-import { ADDRESSING_FLAGS, EXPLAIN_FLAG, JSON_FLAG } from '../../cli/flags.js';
+import { ADDRESSING_FLAGS, EXPLAIN_FLAG, JSON_FLAG, WRITE_TARGET_HELP } from '../../cli/flags.js';
 import { writeAddValue } from '../../render/write-result.js';
 
 export default class ContractAdd extends HandoffCommand {
@@ -13,6 +13,7 @@ export default class ContractAdd extends HandoffCommand {
     'refused (NOT_A_LIST). A JSON array VALUE is refused (ADD_LIST_VALUE): pass --each to append each of its elements',
     'as its own entry, in order. VALUE is parsed as for `set`. The whole envelope is validated; a rejected write',
     'stores nothing.',
+    WRITE_TARGET_HELP,
   ].join(' ');
   static override flags = {
     each: Flags.boolean({ description: 'VALUE is a JSON array: append each element as its own entry, in order' }),

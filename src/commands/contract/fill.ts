@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
-import { ADDRESSING_FLAGS, EXPLAIN_FLAG } from '../../cli/flags.js';
+import { ADDRESSING_FLAGS, EXPLAIN_FLAG, WRITE_TARGET_HELP } from '../../cli/flags.js';
 import { readJsonObjectFlag } from '../../cli/json-input.js';
 import { addressingFrom } from '../../drafts/cli-flags.js';
 import { applyFill } from '../../drafts/fill.js';
@@ -15,6 +15,7 @@ export default class ContractFill extends HandoffCommand {
     'replaces. A list that already has entries may only be re-sent unchanged (else FILL_LIST_COLLISION): extend it',
     'with `add`, replace or clear it with `set`, or remove a key with `patch`. --json is the patch, not an output',
     'switch: fill always prints one JSON object. Use --json-file (or `-` for stdin) for long prose.',
+    WRITE_TARGET_HELP,
   ].join(' ');
   static override examples = [
     `handoff contract fill --draft-id a0123456789abcdef.0123456789ab --json '{"work_phase":"executing","evidence_report":{"commands_run":["npm test"]}}'`,

@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
-import { ADDRESSING_FLAGS, EXPLAIN_FLAG } from '../../cli/flags.js';
+import { ADDRESSING_FLAGS, EXPLAIN_FLAG, WRITE_TARGET_HELP } from '../../cli/flags.js';
 import { readJsonObjectFlag } from '../../cli/json-input.js';
 import { addressingFrom } from '../../drafts/cli-flags.js';
 import { applyMergePatch } from '../../drafts/patch.js';
@@ -15,6 +15,7 @@ export default class ContractPatch extends HandoffCommand {
     '(fill stores null instead). This is how a block written by mistake is taken out again. The result is validated',
     'like every write; a rejected patch stores nothing. agent_status.agent_id and the keys only the tool writes cannot',
     'be changed or removed (PATCH_FORBIDDEN). Like fill, --json is the patch and patch always prints one JSON object.',
+    WRITE_TARGET_HELP,
   ].join(' ');
   static override examples = [
     `handoff contract patch --draft-id a0123456789abcdef.0123456789ab --json '{"approval_request":null}'`,

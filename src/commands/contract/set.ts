@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
-import { ADDRESSING_FLAGS, EXPLAIN_FLAG, JSON_FLAG } from '../../cli/flags.js';
+import { ADDRESSING_FLAGS, EXPLAIN_FLAG, JSON_FLAG, WRITE_TARGET_HELP } from '../../cli/flags.js';
 import { setField } from '../../drafts/mutate.js';
 import { writeFieldValue } from '../../render/write-result.js';
 
@@ -13,6 +13,7 @@ export default class ContractSet extends HandoffCommand {
     "(set evidence_report.open_gaps '[]'). VALUE is stored as JSON when it parses as strict JSON, else as the string",
     'given. A VALUE starting with `-` must follow `--`. Lists are never indexed. The whole envelope is validated;',
     'a rejected write stores nothing.',
+    WRITE_TARGET_HELP,
   ].join(' ');
   static override flags = {
     ...ADDRESSING_FLAGS,

@@ -5,6 +5,7 @@ import { ADDRESSING_FLAGS, EXPLAIN_FLAG, JSON_FLAG } from '../../cli/flags.js';
 import { readInput } from '../../cli/input.js';
 import { usage } from '../../errors.js';
 import { addressingFrom, explainFrom, stringFlag } from '../../drafts/cli-flags.js';
+import { resolvedJson } from '../../drafts/resolve.js';
 import { validateDraft, validateText } from '../../drafts/validate.js';
 import { withAmbiguityRendering } from '../../render/ambiguity.js';
 import { SUBJECT_REJECTED, validationRejection } from '../../render/rejection.js';
@@ -48,9 +49,10 @@ export default class ContractValidate extends HandoffCommand {
     }
     const addressing = addressingFrom(ctx.flags);
     return withAmbiguityRendering(async () => {
-      const { draftId, verdict } = await validateDraft(ctx.env, ctx.cwd, addressing, consolidation);
-      if (verdict.ok) return { json: { status: 'ok', draft_id: draftId }, text: `OK: ${draftId} is valid.` };
-      return validationRejection({ subject: { draft_id: draftId }, verdict, header: SUBJECT_REJECTED(`draft ${draftId}`), explain });
+      const { draftId, verdict, resolved } = await validateDraft(ctx.env, ctx.cwd, addressing, consolidation, ctx.notice);
+      const extra = resolvedJson(resolved);
+      if (verdict.ok) return { json: { status: 'ok', draft_id: draftId, ...extra }, text: `OK: ${draftId} is valid.` };
+      return validationRejection({ subject: { draft_id: draftId }, verdict, header: SUBJECT_REJECTED(`draft ${draftId}`), explain, extra });
     });
   }
 }
