@@ -65,10 +65,31 @@ export const tooDeep = (what: string): HandoffError =>
     `${what} nests deeper than ${MAX_JSON_DEPTH} levels, which the handoff store cannot hold; flatten it or store it as a string`,
   );
 
-/** Parses strict JSON or throws INVALID_JSON / VALUE_NOT_REPRESENTABLE (exit 2). `what` names the input. */
-export function parseJsonStrict(text: string, what: string): unknown {
+/**
+ * True when a command-line JSON text looks like what a shell leaves of JSON typed without single quotes: a key or a
+ * string value whose double quotes were removed (`{a:1}`, `{"a":b}` → `{a:b}`), or a piece of a brace expansion
+ * (`{"a":1,"b":2}` unquoted becomes the two words `a:1` and `b:2`).
+ */
+export function looksShellMangled(text: string): boolean {
+  const t = text.trim();
+  if (/[{,]\s*[A-Za-z_$][\w$.-]*\s*:/.test(t)) return true;
+  if (/:\s*(?!(?:true|false|null)\b)[A-Za-z_$][\w$.-]*\s*[,}\]]/.test(t)) return true;
+  return /^[A-Za-z_$][\w$.-]*:/.test(t);
+}
+
+export const SHELL_QUOTING_HINT =
+  "It looks as if the shell removed quotes: wrap the whole JSON in single quotes (--json '{\"key\":\"value\"}'), or pass it on stdin with --json-file -.";
+
+/**
+ * Parses strict JSON or throws INVALID_JSON / VALUE_NOT_REPRESENTABLE (exit 2). `what` names the input;
+ * `fromShell`: the text came as a command-line argument, so a shell-mangled look earns the quoting hint.
+ */
+export function parseJsonStrict(text: string, what: string, fromShell = false): unknown {
   const r = tryParseJson(text);
-  if (!r.ok) throw new HandoffError('INVALID_JSON', EXIT.USAGE, `${what} is not valid JSON: ${r.message}`);
+  if (!r.ok) {
+    const hint = fromShell && looksShellMangled(text) ? SHELL_QUOTING_HINT : undefined;
+    throw new HandoffError('INVALID_JSON', EXIT.USAGE, `${what} is not valid JSON: ${r.message}`, undefined, hint);
+  }
   if (hasNonFinite(r.value)) throw notRepresentable(text, what);
   return r.value;
 }

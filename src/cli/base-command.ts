@@ -5,6 +5,7 @@
  */
 import { Command } from '@oclif/core/command';
 import { colourLevel, paint } from '../render/colour.js';
+import { escapeControls } from '../render/escape.js';
 import type { CommandContext, CommandIO, CommandResult, FlagValues } from './command.js';
 import { errorOutput, finish, resultOutput, type Output, type VerbInfo } from './output.js';
 import { usageFromParseError } from './parse-errors.js';
@@ -110,7 +111,7 @@ export abstract class HandoffCommand extends Command {
       env: process.env,
       cwd: process.cwd(),
       json,
-      notice: (line) => writeStd('stderr', paint(line.endsWith('\n') ? line : `${line}\n`, 'stderr', stderrLevel())),
+      notice: (line) => writeStd('stderr', paint(escapeControls(line.endsWith('\n') ? line : `${line}\n`), 'stderr', stderrLevel())),
       stdout: (text) => writeStd('stdout', text),
       stderr: (text) => writeStd('stderr', text),
       readStdin,

@@ -21,6 +21,7 @@ export const HOOK_EXIT_TABLE = `EXIT CODES (hook protocol)
 
 export const ENVIRONMENT = `ENVIRONMENT
   HANDOFF_HOME       data root (drafts, evidence, the store); default $XDG_DATA_HOME/handoff, else ~/.local/share/handoff
+  HANDOFF_STORE_URL  postgres://…: use that PostgreSQL store instead of the SQLite file (unset: SQLite)
   HANDOFF_DB         the SQLite store file (relative paths resolve against the current directory); default <root>/handoff.db
   HANDOFF_WORKSPACE  workspace name when --workspace is not given; default the git top-level's (or the cwd's) folder name
   HANDOFF_MAX_ENVELOPE_BYTES  the largest envelope a write may store (compact JSON); default 1048576 (1 MiB)

@@ -38,7 +38,7 @@ export async function readJsonObjectFlag(ctx: CommandContext, what: string): Pro
     bytes = await readInput(file!, ctx.readStdin);
     if (bytes.length > limit) throw envelopeTooLarge(source, bytes.length, limit);
   }
-  return checkJsonObject(parseJsonStrict(inline ?? bytes!.toString('utf8'), source), what);
+  return checkJsonObject(parseJsonStrict(inline ?? bytes!.toString('utf8'), source, inline !== undefined), what);
 }
 
 /** A parsed `what` ("patch") must be a JSON object (PATCH_NOT_OBJECT) within the depth bound; exit 2. */

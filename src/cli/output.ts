@@ -5,6 +5,7 @@
  */
 import { EXIT, isHandoffError, type HandoffError } from '../errors.js';
 import { paint } from '../render/colour.js';
+import { escapeControls } from '../render/escape.js';
 import type { CommandResult } from './command.js';
 import { writeStd } from './stdio.js';
 
@@ -27,9 +28,11 @@ export function resultOutput(result: CommandResult, json: boolean): Output {
   return { exit, stdout: withNewline(result.text), stderr: withNewline(result.errText) };
 }
 
+/** Human text, escaped (no raw control characters but tab and line feed) and newline-terminated. */
 function withNewline(text: string | undefined): string | undefined {
   if (text === undefined || text === '') return undefined;
-  return text.endsWith('\n') ? text : `${text}\n`;
+  const safe = escapeControls(text);
+  return safe.endsWith('\n') ? safe : `${safe}\n`;
 }
 
 export function errorOutput(e: unknown, json: boolean, verb: VerbInfo | undefined): Output {
@@ -49,12 +52,12 @@ export function errorOutput(e: unknown, json: boolean, verb: VerbInfo | undefine
     // Hook semantics: exit 2 would block the agent, so every problem of the gate itself fails open with exit 1.
     const exit = e.exit === EXIT.INTERNAL ? EXIT.INTERNAL : EXIT.REJECTED;
     const stdout = json ? `${JSON.stringify({ status: 'error', code: e.code, error: message, ...e.data })}\n` : undefined;
-    return { exit, stdout, stderr: `handoff ${verb.id}: ${message}; stop not gated\n` };
+    return { exit, stdout, stderr: `handoff ${verb.id}: ${escapeControls(message)}; stop not gated\n` };
   }
   if (json) return { exit: e.exit, stdout: `${JSON.stringify({ status: e.status, code: e.code, error: message, ...e.data })}\n` };
   // The code ends the human line too, so an agent reading stderr can look it up in docs/errors.md.
   const label = e.status === 'rejected' ? 'Rejected' : 'Error';
-  return { exit: e.exit, stderr: `${label}: ${message} [${e.code}]\n` };
+  return { exit: e.exit, stderr: `${label}: ${escapeControls(message)} [${e.code}]\n` };
 }
 
 /** One line: the message, its hint as the next sentence, and for a usage error the verb's usage line. */

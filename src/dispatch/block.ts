@@ -4,6 +4,8 @@
  * the `contract_block` of `--json` are one string.
  */
 
+import { escapeControls } from '../render/escape.js';
+
 /** The closing states in the order the spec lists them. */
 export const CLOSE_ORDER = 'COMPLETE, NEEDS_VERIFICATION, BLOCKED, NEEDS_INPUT, APPROVAL_REQUEST';
 
@@ -102,5 +104,7 @@ export function renderContractBlock(b: BlockInfo, rules: CloseRule[] = closeRule
   }
   if (b.canWrite.length > 0) lines.push(`can_write: ${b.canWrite.join(', ')}`);
   lines.push('', '# Close rules', ...rules.map((r, i) => `${i + 1}. ${r.text}`));
-  return `${lines.join('\n')}\n`;
+  // The goal and the criteria are the orchestrator's text: tabs and line breaks stay, any other control character
+  // (an ESC that would repaint the agent's terminal or hide a line) is shown escaped, here and in contract_block.
+  return escapeControls(`${lines.join('\n')}\n`.replace(/\r\n/g, '\n'));
 }

@@ -10,6 +10,12 @@ import { verifyReceipt, verifyReceiptIn } from './integrity.js';
 import type { StoreReads } from '../store/store.js';
 import { citedReceipts, claimsCommand, requiredIssue, verificationOf, type CitedReceipt } from './required.js';
 import type { ReceiptRow } from './row.js';
+import { claimMatchesReceipt } from './split-words.js';
+import { argvColumn, readStoredJson } from '../store/stored-json.js';
+
+/** The claim against one receipt: as a string, or as an argv for a receipt that ran one. */
+const matches = (claimed: string, row: ReceiptRow): boolean =>
+  claimMatchesReceipt(claimed, { command: row.command, shell: Number(row.shell) === 1, argv: readStoredJson(row.argv_json, argvColumn) });
 
 export { citedReceipts, type CitedReceipt } from './required.js';
 
@@ -106,7 +112,7 @@ export function checkReceiptsWith(
   }
   if (claimsCommand(v) && remaining.length > 0) {
     const claimed = typeof v?.command === 'string' ? v.command.trim() : undefined;
-    if (claimed === undefined || !remaining.some((c) => c.row.command.trim() === claimed)) {
+    if (claimed === undefined || !remaining.some((c) => matches(claimed, c.row))) {
       issue('RECEIPT_COMMAND_MISMATCH', remaining[0].path, DETAIL.mismatch(claimed, remaining.map((c) => c.row.command)));
     }
   }

@@ -12,7 +12,8 @@ export function ambiguityResult(e: HandoffError): CommandResult {
   return {
     exit: e.exit,
     json: { status: 'error', code: e.code, error: e.message, candidates },
-    errText: [`Error: ${e.message}`, ...candidateLines(candidates)].join('\n'),
+    // The first line ends in its code, like every other failure's one line.
+    errText: [`Error: ${e.message} [${e.code}]`, ...candidateLines(candidates)].join('\n'),
   };
 }
 

@@ -63,8 +63,14 @@ export const details = {
     return `agent_status.agent_id ${quote(value)} does not match the pattern ${AGENT_ID_PATTERN} ("a" then at least 16 lower-case hex digits, nothing around it): ${ID_ORIGIN}.`;
   },
 
-  fieldType(path: string, expected: string, received: string): string {
-    return `${path} must be ${article(expected)}, got ${received}.`;
+  fieldType(path: string, expected: string, received: string, value?: unknown): string {
+    const base = `${path} must be ${article(expected)}, got ${received}.`;
+    // A shell VALUE such as 42 or true parses as JSON; the quoted form keeps it as text.
+    if (expected === 'string' && (typeof value === 'number' || typeof value === 'boolean')) {
+      const text = JSON.stringify(String(value));
+      return `${base} To store it as text, quote it: '${text}' (set ${path} '${text}'; in JSON: ${text}).`;
+    }
+    return base;
   },
 
   misplaced(key: string, level: Level, home: Level): string {

@@ -9,7 +9,7 @@ import { checkSlug, workspaceSlug } from '../../evidence/slug.js';
 export default class BriefAdd extends HandoffCommand {
   static override summary = 'Create or extend a brief with acceptance criteria';
   static override usage = 'brief add NAME [--title TEXT] [--objective TEXT] [--ac AC_ID=DESCRIPTION ...] [--extend] [--workspace NAME] [--json]';
-  static override description = 'NAME and each AC_ID are safe slugs (1-64 of A-Z a-z 0-9 . _ -, first one alphanumeric, no ".."); ids are unique ignoring case.' +
+  static override description = 'NAME and each AC_ID are safe slugs (1-64 of A-Z a-z 0-9 . _ -, first one alphanumeric, no ".."); ids are unique ignoring case. ' +
     'With --extend the brief must exist and the given criteria are appended (no --title/--objective).';
   static override flags = {
     title: Flags.string({ description: 'Title (blank = none)', helpValue: 'TEXT' }),

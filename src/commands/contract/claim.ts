@@ -10,7 +10,7 @@ const USAGE = 'handoff contract claim --harness-id HID (--draft-id ID | --contra
 export default class ContractClaim extends HandoffCommand {
   static override summary = 'Tie a harness run id to a contract';
   static override usage = USAGE.replace(/^handoff /, '');
-  static override description = "Sets the contract chain's live tip harness_id (set-once) so the stop gate finds the contract from the hook" +
+  static override description = "Sets the contract chain's live tip harness_id (set-once) so the stop gate finds the contract from the hook " +
     "input (a Claude Code subagent's agent_id, or a session's session_id). Allowed in every state. Never creates the store.";
   static override flags = {
     'harness-id': Flags.string({ helpValue: 'HID', description: 'The harness run id (^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$)' }),

@@ -15,8 +15,8 @@ const list = (flags: FlagValues, name: string): string[] => {
 export default class ContractDispatch extends HandoffCommand {
   static override summary = 'Open a contract for an agent before it runs';
   static override usage = 'contract dispatch (--goal TEXT | --goal-file PATH) [--kind KIND] [--plan-task-id ID] [--parent-handoff-id N] [--brief NAME] [--consolidation] [--require-receipt] [--can-write SECTION]... [--acceptance TEXT]... [--agent-id ID] [--harness-id HID] [--workspace NAME] [--json]';
-  static override description = 'Mints the agent and contract ids, writes the draft and a DISPATCHED row, and prints the contract block to paste' +
-    "into the agent's prompt (stdout carries only the block; a one-line summary goes to stderr). Every check runs" +
+  static override description = 'Mints the agent and contract ids, writes the draft and a DISPATCHED row, and prints the contract block to paste ' +
+    "into the agent's prompt (stdout carries only the block; a one-line summary goes to stderr). Every check runs " +
     'before anything is written; the store is created only after all of them passed.';
   static override flags = {
     goal: Flags.string({ helpValue: 'TEXT', description: 'What the agent must achieve (or --goal-file)' }),

@@ -31,9 +31,9 @@ function gateOptions(flags: FlagValues): GateOptions {
 export default class ContractGate extends HandoffCommand {
   static override summary = 'Stop hook: block a stop without a valid, finalized contract';
   static override usage = USAGE.replace(/^handoff /, '');
-  static override description = 'Reads Claude Code Stop / SubagentStop hook JSON on stdin (optional with --draft-id), finds the turn\'s contract' +
-    '(--draft-id, the claimed run id, or the contract block in the turn\'s own prompt) and judges its stored row.' +
-    'Exit 0 allows the stop (an excused truncation or a tripped breaker prints {"systemMessage": ...}); exit 2 blocks' +
+  static override description = 'Reads Claude Code Stop / SubagentStop hook JSON on stdin (optional with --draft-id), finds the turn\'s contract ' +
+    '(--draft-id, the claimed run id, or the contract block in the turn\'s own prompt) and judges its stored row. ' +
+    'Exit 0 allows the stop (an excused truncation or a tripped breaker prints {"systemMessage": ...}); exit 2 blocks ' +
     'it with the reason on stderr; a problem of the gate itself exits 1 ("stop not gated"). See docs/hooks.md.';
   static override failOpen = true;
   static override flags = {

@@ -12,7 +12,7 @@ const WS = 'Workspace slug (default: $HANDOFF_WORKSPACE, git top-level or cwd na
 export default class EvidenceAdd extends HandoffCommand {
   static override summary = 'Deposit evidence for an acceptance criterion';
   static override usage = USAGE.replace(/^handoff /, '');
-  static override description = 'Up to 4096 bytes (UTF-8 text) is stored inline; anything larger or binary is copied to a hashed blob at' +
+  static override description = 'Up to 4096 bytes (UTF-8 text) is stored inline; anything larger or binary is copied to a hashed blob at ' +
     '<root>/evidence/<workspace>/<brief>/<ac_id>/<uuid><ext>, whose path --json prints as evidence.artifact_path. On a PostgreSQL store (HANDOFF_STORE_URL) the blob goes into the store instead and artifact_path is blob:sha256:<hex>, readable from every host.';
   static override flags = {
     brief: Flags.string({ description: 'Brief name (safe slug)', helpValue: 'NAME' }),

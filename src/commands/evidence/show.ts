@@ -8,8 +8,8 @@ import { parseShowId } from '../../evidence/flags.js';
 export default class EvidenceShow extends HandoffCommand {
   static override summary = 'Show (and verify) one evidence row or receipt';
   static override usage = 'evidence show ID [--verify] [--json]';
-  static override description = 'ID is an evidence id (a positive integer) or a receipt id (R- and 16 lowercase hex). --verify recomputes the sha256' +
-    'of the stored payload; a missing or altered payload is EVIDENCE_HASH_MISMATCH (exit 1): --json still prints the' +
+  static override description = 'ID is an evidence id (a positive integer) or a receipt id (R- and 16 lowercase hex). --verify recomputes the sha256 ' +
+    'of the stored payload; a missing or altered payload is EVIDENCE_HASH_MISMATCH (exit 1): --json still prints the ' +
     'object (status rejected); human mode prints only the Rejected: line on stderr.';
   static override flags = {
     verify: Flags.boolean({ description: 'Recompute the sha256 of the stored payload' }),

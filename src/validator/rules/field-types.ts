@@ -11,7 +11,7 @@ function checkFields(ctx: RuleContext, obj: JsonObject, prefix: string, fields: 
     const value = own(obj, key);
     if (value === undefined || value === null) continue;
     const received = jsonTypeName(value);
-    if (received !== expected) ctx.report('FIELD_TYPE', prefix + key, details.fieldType(prefix + key, expected, received));
+    if (received !== expected) ctx.report('FIELD_TYPE', prefix + key, details.fieldType(prefix + key, expected, received, value));
   }
 }
 
