@@ -1,3 +1,5 @@
+import { displayCommand } from './quote.js';
+
 /**
  * POSIX shell word splitting with quotes and backslashes only (no expansion of any kind): how a claimed
  * `verification.command` is read as an argv, so `echo "a b"` and `echo 'a b'` name the same command. Returns
@@ -62,6 +64,8 @@ export function splitWords(text: string): string[] | undefined {
 export function claimMatchesReceipt(claimed: string, receipt: { command: string; shell: boolean; argv: readonly string[] | undefined }): boolean {
   if (receipt.command.trim() === claimed.trim()) return true;
   if (receipt.shell || receipt.argv === undefined) return false;
+  // The argv must be the one the receipt's command shows (a row whose two columns disagree matches by string only).
+  if (displayCommand(receipt.argv, false) !== receipt.command) return false;
   const words = splitWords(claimed);
   return words !== undefined && words.length === receipt.argv.length && words.every((w, k) => w === receipt.argv![k]);
 }

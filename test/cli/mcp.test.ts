@@ -313,7 +313,7 @@ describe('values arrive typed and are stored exactly', () => {
   });
 });
 
-describe('contract_validate on the shared validator cases', () => {
+describe('contract_validate on the validator\'s public cases', () => {
   it('gives exactly the library result for each of the 153 cases', async () => {
     const cases = loadCases<{ name: string; envelope: unknown; context?: Record<string, unknown> }>('validator-public.jsonl');
     expect(cases.length).toBeGreaterThanOrEqual(153);

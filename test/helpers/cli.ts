@@ -8,7 +8,8 @@ import { join, resolve } from 'node:path';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
 export const BIN = join(REPO, 'bin', 'run.js');
-export const SHARED = resolve(REPO, '..', 'shared');
+/** Test data kept in the repository (the validator's public cases, fixtures). */
+export const FIXTURES = join(REPO, 'test', 'fixtures');
 
 export interface RunResult {
   code: number;
@@ -129,9 +130,9 @@ export function snapshot(dir: string): Record<string, { size: number; mtimeMs: n
   return out;
 }
 
-/** Loads a JSONL file from ../shared/cases. */
+/** Loads a JSONL case file from test/fixtures. */
 export function loadCases<T = any>(name: string): T[] {
-  return readFileSync(join(SHARED, 'cases', name), 'utf8')
+  return readFileSync(join(FIXTURES, name), 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as T);

@@ -24,6 +24,9 @@ describe('splitWords', () => {
 
 describe('claimMatchesReceipt', () => {
   const argvReceipt = { command: "echo 'a b'", shell: false, argv: ['echo', 'a b'] };
+  it('a row whose argv does not show as its command matches by string only', () => {
+    expect(claimMatchesReceipt('npm test', { command: 'npm test -- --grep x', shell: false, argv: ['npm', 'test'] })).toBe(false);
+  });
   it('an argv receipt matches every quoting of its argv, and the trimmed string itself', () => {
     for (const claim of ['echo "a b"', "echo 'a b'", 'echo a\\ b', "  echo 'a b' "]) expect(claimMatchesReceipt(claim, argvReceipt), claim).toBe(true);
     for (const claim of ['echo a b', 'echo "a b" c', 'echo "a b', 'echo']) expect(claimMatchesReceipt(claim, argvReceipt), claim).toBe(false);

@@ -1,4 +1,4 @@
-/** The shared executable corpus: every case must yield exactly its ordered [code, path] pairs and its ok. */
+/** The validator's public case file: every case must yield exactly its ordered [code, path] pairs and its ok. */
 import { describe, expect, it } from 'vitest';
 import { validateEnvelope } from '../../src/validator/index.js';
 import { loadCases } from './corpus.js';

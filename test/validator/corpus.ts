@@ -1,4 +1,4 @@
-/** Loads the shared public case file (never copied into the repo). */
+/** Loads the validator's public case file, kept as test data in test/fixtures/ (its hash is pinned in cases-pin.test.ts). */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,7 @@ export interface ValidatorCase {
 }
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const CASES_PATH = resolve(repoRoot, '../shared/cases/validator-public.jsonl');
+export const CASES_PATH = resolve(repoRoot, 'test/fixtures/validator-public.jsonl');
 
 export function loadCases(): ValidatorCase[] {
   return readFileSync(CASES_PATH, 'utf8')
