@@ -1,5 +1,5 @@
 // Part of npm run bench: `contract list` over 100,000 rows, the receipt tree fingerprint on 10,000 files, and the
-// timing targets of amendments-2.md §H (scripts/bench-hardening.mjs: gc at scale, an unusable root, locks).
+// hardening timing targets (scripts/bench-hardening.mjs: gc at scale, an unusable root, locks).
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';

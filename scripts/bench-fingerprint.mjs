@@ -1,4 +1,4 @@
-// Median time of the receipt tree fingerprint (receipts.md §3) on a 10,000-file git repository.
+// Median time of the receipt tree fingerprint on a 10,000-file git repository.
 //
 //   npm run build && node scripts/bench-fingerprint.mjs [--files N] [--runs N]
 //

@@ -1,4 +1,4 @@
-// Part of npm run bench (amendments-2.md §H8): `contract gc` over 100,000 draft files of which 50,000 are removable
+// Part of npm run bench: `contract gc` over 100,000 draft files of which 50,000 are removable
 // (aged past the 7-day rule), with a store holding a row for each of the other 50,000 (so the spent probe reads them
 // all). Prints the wall time of the whole CLI call; the target is under 10 s. A benchmark, never a timed test.
 // Standalone: `node scripts/bench-gc.mjs` (HANDOFF_BIN=<path of bin/run.js> measures another build; GC_DRAFTS=N).

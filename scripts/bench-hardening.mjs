@@ -1,7 +1,7 @@
-// Part of npm run bench: the timing targets of amendments-2.md §H that tests never assert (§H14):
-//   §H8  contract gc over 100,000 drafts of which 50,000 are removable: under 10 s (scripts/bench-gc.mjs);
-//   §H13 HANDOFF_HOME=/proc/nonexist fails with DATA_ROOT_UNUSABLE within a second;
-//   §H6  a write behind a lock of the wrong form (dangling symlink, folder) gets through within 2 s.
+// Part of npm run bench: the hardening timing targets that tests never assert:
+//   contract gc over 100,000 drafts of which 50,000 are removable: under 10 s (scripts/bench-gc.mjs);
+//   HANDOFF_HOME=/proc/nonexist fails with DATA_ROOT_UNUSABLE within a second;
+//   a write behind a lock of the wrong form (dangling symlink, folder) gets through within 2 s.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -9,7 +9,7 @@ const REPO = resolve(import.meta.dirname, '..');
 const BIN = join(REPO, 'bin', 'run.js');
 const RUNS = Number(process.env.BENCH_RUNS ?? 21);
 const home = mkdtempSync(join(tmpdir(), 'handoff-bench-'));
-// The drafts are born in workspace `bench` (amendments-2.md §E2), so finalize needs no --workspace.
+// The drafts are born in workspace `bench`, so finalize needs no --workspace.
 const env = { ...process.env, HANDOFF_HOME: home, HANDOFF_WORKSPACE: 'bench', NO_COLOR: '1' };
 delete env.HANDOFF_DB;
 

@@ -1,4 +1,4 @@
-// npm run demo:pg [-- --script FILE]: the demo (scripts/demo.sh) on a PostgreSQL store (amendments-2.md §P5). Starts
+// npm run demo:pg [-- --script FILE]: the demo (scripts/demo.sh) on a PostgreSQL store. Starts
 // its own server in a temp folder (scripts/pg-server.mjs: an unprivileged user when run as root, a free loopback port),
 // runs the demo with HANDOFF_STORE_URL set to a fresh `handoff` database, then stops the server and removes the
 // folder, whether the demo passed, failed or was interrupted. Exits with the demo's status. --script runs another

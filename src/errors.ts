@@ -1,6 +1,6 @@
 /**
  * One error model for the whole tool. Operational failures throw HandoffError; the CLI layer maps it to the
- * exit-code table (cli-contract-drafts.md §3). Validation never throws: it returns errors as data.
+ * exit-code table. Validation never throws: it returns errors as data.
  */
 export const EXIT = {
   OK: 0,
@@ -41,7 +41,7 @@ export const usage = (message: string, data?: Record<string, unknown>): HandoffE
 
 export const isHandoffError = (e: unknown): e is HandoffError => e instanceof HandoffError;
 
-/** JSON text of a value for messages, truncated to about 80 characters (validator spec §1). */
+/** JSON text of a value for messages, truncated to about 80 characters. */
 export function jsonQuote(value: unknown, max = 80): string {
   let text: string;
   try {

@@ -1,7 +1,7 @@
 /**
- * Identity: minting (CSPRNG, never derived) and the flag checks that run before any file access (drafts spec §5).
- * Every id the tool mints is minted here by nanoid over the id's documented alphabet and length (amendments-2 §S5);
- * the formats are the specs' and do not change.
+ * Identity: minting (CSPRNG, never derived) and the flag checks that run before any file access.
+ * Every id the tool mints is minted here by nanoid over the id's documented alphabet and length;
+ * the formats are fixed and do not change.
  *
  * The generators are nanoid's `customRandom`, the alphabet-and-length generator its `customAlphabet` is made of,
  * given the kernel's CSPRNG (/dev/urandom) as the byte source instead of WebCrypto: loading node:crypto costs about
@@ -85,21 +85,21 @@ const tokenHex16 = uniqueAlphabet(HEX, 16);
 const uuidDigits = secureAlphabet(HEX, 30);
 const uuidVariant = secureAlphabet('89ab', 1);
 
-/** `a` + 16 lower-case hex (validator spec §2.6). */
+/** `a` + 16 lower-case hex. */
 export const mintAgentId = (): string => `a${hex16()}`;
-/** The draft token: 12 lower-case hex (cli-contract-drafts.md §5). */
+/** The draft token: 12 lower-case hex. */
 export const mintToken = (): string => hex12();
 export const mintDraftId = (agentId: string): string => `${agentId}.${mintToken()}`;
-/** `R-` + 16 lower-case hex (receipts.md §1.2). */
+/** `R-` + 16 lower-case hex. */
 export const mintReceiptId = (): string => `R-${hex16()}`;
-/** `P-` + 32 lower-case hex (store-and-finalize.md §11). */
+/** `P-` + 32 lower-case hex. */
 export const mintApprovalId = (): string => `P-${hex32()}`;
 /** A draft lock's owner token: 16 lower-case hex. */
 export const mintLockToken = (): string => tokenHex16();
 /** The random part of a temp file name: 8 lower-case hex. */
 export const mintTempTag = (): string => tempHex8();
 
-/** A lower-case hyphenated v4 UUID, as `crypto.randomUUID()` prints it (evidence blob names, evidence.md §2). */
+/** A lower-case hyphenated v4 UUID, as `crypto.randomUUID()` prints it (evidence blob names). */
 export function mintUuid(): string {
   const d = uuidDigits();
   return `${d.slice(0, 8)}-${d.slice(8, 12)}-4${d.slice(12, 15)}-${uuidVariant()}${d.slice(15, 18)}-${d.slice(18)}`;
@@ -109,7 +109,7 @@ export function mintUuid(): string {
 export const agentPrefix = (draftId: string): string => draftId.slice(0, draftId.indexOf('.'));
 
 /**
- * Length bounds of the ids (amendments-2.md §H9): an agent id of at most 115 characters keeps a draft id (agent id,
+ * Length bounds of the ids: an agent id of at most 115 characters keeps a draft id (agent id,
  * `.`, 12 hex) within 128. Both are checked with the pattern, before any file access.
  */
 export const MAX_AGENT_ID_LENGTH = 115;

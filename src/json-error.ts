@@ -1,5 +1,5 @@
 /**
- * Where strict JSON text goes wrong, as a line and a column (amendments-2.md §H12). Node's own JSON.parse message
+ * Where strict JSON text goes wrong, as a line and a column. Node's own JSON.parse message
  * quotes the input (`Unexpected token 'x', "secret..." is not valid JSON`), so it is never passed on: a message about
  * an input file must not carry the file's content. This scanner runs only after JSON.parse failed; it is iterative
  * (no input depth reaches the stack) and linear.

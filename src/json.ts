@@ -35,7 +35,7 @@ export type JsonParse = { ok: true; value: unknown } | { ok: false; message: str
 
 /**
  * JSON.parse without its message: a failure is described by line and column only (json-error.ts), because the
- * parser's own message quotes the input, which may be a file's secret content (amendments-2.md §H12).
+ * parser's own message quotes the input, which may be a file's secret content.
  */
 export function tryParseJson(text: string): JsonParse {
   try {
@@ -49,7 +49,7 @@ const excerpt = (text: string): string => JSON.stringify(text.length > 80 ? `${t
 
 /**
  * A number that overflows to ±Infinity. `text` (a command-line VALUE) is quoted; an input named by `what` (a patch
- * or a file) is only named, never quoted (amendments-2.md §H12).
+ * or a file) is only named, never quoted.
  */
 export const notRepresentable = (text: string, what?: string): HandoffError =>
   new HandoffError(

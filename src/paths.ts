@@ -1,6 +1,6 @@
 /**
  * Every path and environment lookup in one place. Resolved on every call, never cached
- * (cli-contract-drafts.md §2, store-and-finalize.md §1).
+ *.
  */
 import { accessSync, constants, existsSync, lstatSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -19,7 +19,7 @@ export function dataRoot(env: Env, cwd: string = process.cwd()): string {
   return join(env.HOME && env.HOME !== '' ? env.HOME : homedir(), '.local', 'share', 'handoff');
 }
 
-/** The data root's own folders (amendments-2.md §H10): each must be a real folder, never a symlink. */
+/** The data root's own folders: each must be a real folder, never a symlink. */
 export type RootFolder = 'drafts' | 'evidence' | 'tmp' | 'gate';
 
 const errnoOf = (e: unknown): string | undefined => (e as NodeJS.ErrnoException)?.code;
@@ -160,7 +160,7 @@ export function dbPath(env: Env, cwd: string = process.cwd()): string {
   return join(dataRoot(env, cwd), 'handoff.db');
 }
 
-/** The default bound of an envelope as the row stores it (compact JSON): 1 MiB (amendments-2.md §H9). */
+/** The default bound of an envelope as the row stores it (compact JSON): 1 MiB. */
 export const DEFAULT_MAX_ENVELOPE_BYTES = 1024 * 1024;
 
 /**
@@ -197,7 +197,7 @@ export function gitTopLevel(dir: string): string | undefined {
 }
 
 /**
- * The default workspace derived from a folder name, made into a safe slug (amendments-2.md §H11): NFC first (so a
+ * The default workspace derived from a folder name, made into a safe slug: NFC first (so a
  * name spelled NFD, as macOS file systems store it, gives the same workspace), then each run of characters outside
  * [A-Za-z0-9._-] becomes `-`, leading characters that are not alphanumeric are dropped, `..` becomes `.`, at most 64
  * characters, and `default` when nothing is left. `My Project` → `My-Project`, `café` → `caf-`.
@@ -237,7 +237,7 @@ export function resolveWorkspace(flag: string | undefined, env: Env, dir: string
   return normalizeWorkspace(basename(top ?? resolve(dir)));
 }
 
-/** `$HANDOFF_STORE_URL`: a postgres:// URL selects the PostgreSQL store (amendments-2.md §P1); unset or empty, SQLite. */
+/** `$HANDOFF_STORE_URL`: a postgres:// URL selects the PostgreSQL store; unset or empty, SQLite. */
 export function storeUrl(env: Env): string | undefined {
   const url = env.HANDOFF_STORE_URL;
   return url !== undefined && url.trim() !== '' ? url.trim() : undefined;

@@ -1,5 +1,5 @@
 /**
- * The safe-slug rule (evidence.md §1.1): brief names, ac ids and workspaces become path segments, so they are checked
+ * The safe-slug rule: brief names, ac ids and workspaces become path segments, so they are checked
  * on the raw value before any file or DB access. No trimming, no case folding, no Unicode normalization: the value is
  * used exactly as given or refused. A leaf module (errors only), so src/paths.ts can use it for workspaces.
  */

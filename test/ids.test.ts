@@ -1,5 +1,5 @@
 /**
- * Id minting (src/ids.ts, amendments-2 §S5): every id comes from nanoid over its documented alphabet and length, with
+ * Id minting (src/ids.ts): every id comes from nanoid over its documented alphabet and length, with
  * secure random bytes (the kernel's, else WebCrypto), and keeps its documented format over many mints.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * amendments-2.md §H11: workspaces are safe slugs. An explicit workspace (--workspace, $HANDOFF_WORKSPACE) is used
+ * Workspaces are safe slugs. An explicit workspace (--workspace, $HANDOFF_WORKSPACE) is used
  * exactly as given or refused (UNSAFE_SLUG, exit 2); the default derived from a folder name is made into one.
  */
 import { mkdirSync, mkdtempSync } from 'node:fs';

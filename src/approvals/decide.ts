@@ -1,7 +1,7 @@
 /**
- * `approval decide` (store-and-finalize.md §11.1, §11.2) over the Store interface: one transition, decided inside
+ * `approval decide` over the Store interface: one transition, decided inside
  * the write transaction. It holds the approval's lock (`approval:<id>`), the lock finalize also takes for the
- * approval its envelope cites, so on either backend a decision and finalize's re-check (amendments-2.md §H2) never
+ * approval its envelope cites, so on either backend a decision and finalize's re-check never
  * interleave: whichever commits first is what the other sees.
  */
 import type { Env } from '../paths.js';

@@ -1,5 +1,5 @@
 /**
- * `approval request` (store-and-finalize.md §11.1, amendments-2.md §H1): a pending approval for exact content, and
+ * `approval request`: a pending approval for exact content, and
  * the ready-to-run `handoff contract fill --json '…'` line that writes that content byte for byte together with the
  * approval id (`set` would parse content such as `42` or `true` as JSON, and a retyped copy would not match the
  * fingerprint).

@@ -1,5 +1,5 @@
 /**
- * The full verdict with the approval cross-check against an asynchronous store (validator spec §8). The validator's
+ * The full verdict with the approval cross-check against an asynchronous store. The validator's
  * lookup is synchronous and pure, so the one approval an envelope can cite is fetched first (decision: prefetch,
  * docs/decisions.md "PostgreSQL store, phase 2"); the citing chain is read only when that approval resolves to a
  * contract, as the validator itself would ask for it.

@@ -1,5 +1,5 @@
 /**
- * The shared input reader (cli-contract-drafts.md §13.1) for every file argument: follows symlinks, refuses what is
+ * The shared input reader for every file argument: follows symlinks, refuses what is
  * not a regular file without reading it, and reads `-` from stdin where allowed.
  */
 import { openSync, closeSync, fstatSync, readFileSync, statSync, constants } from 'node:fs';

@@ -1,7 +1,7 @@
 /**
- * The JSON object input of `fill` and `patch` (cli-contract-drafts.md §13.1): exactly one of `--json TEXT` and
+ * The JSON object input of `fill` and `patch`: exactly one of `--json TEXT` and
  * `--json-file PATH|-`, refused from its size before it is parsed when it is larger than HANDOFF_MAX_ENVELOPE_BYTES
- * (amendments-2.md §H9: a 1,000,000-key patch cost 12 s and 765 MB to parse), then strict JSON, an object, within
+ * (a 1,000,000-key patch cost 12 s and 765 MB to parse), then strict JSON, an object, within
  * the depth bound. Every refusal is exit 2 and comes before any draft or store access.
  */
 import { EXIT, HandoffError, usage } from '../errors.js';

@@ -1,5 +1,5 @@
 /**
- * oclif's parse errors mapped into the tool's error model (amendments-2.md §S1): every one is USAGE, exit 2, with a
+ * oclif's parse errors mapped into the tool's error model: every one is USAGE, exit 2, with a
  * one-line message of our own (oclif's span several lines and end in "See more help with --help").
  */
 import { usage, type HandoffError } from '../errors.js';

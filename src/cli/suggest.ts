@@ -1,4 +1,4 @@
-/** "Did you mean" for mistyped topics, verbs and flags (amendments-2.md §S1), by the validator's similarity measure. */
+/** "Did you mean" for mistyped topics, verbs and flags, by the validator's similarity measure. */
 import { similarity } from '../validator/similarity.js';
 
 /** Looser than UNKNOWN_FIELD's 0.7: command words are short, and one typo in `set` is already 0.86. */

@@ -1,7 +1,7 @@
 import type { CodeEntry } from './types.js';
 
 /**
- * Codes of the draft verbs (cli-contract-drafts.md §3, §17): `contract init/set/add/fill/view/validate`, shared by
+ * Codes of the draft verbs: `contract init/set/add/fill/view/validate`, shared by
  * every verb that parses flags, ids, JSON arguments and input files. DRAFT_NOT_FOUND, DRAFT_LOCKED and
  * DRAFT_WRITE_FAILED are also raised by finalize and the receipt verbs through the same draft services.
  */

@@ -1,6 +1,6 @@
 import type { CodeEntry } from './types.js';
 
-/** Codes owned by evidence.md §8 (briefs, evidence deposits, reading, the update_contracts evidence clause). */
+/** Codes of the evidence side (briefs, evidence deposits, reading, the update_contracts evidence clause). */
 export const evidenceCodes: CodeEntry[] = [
   {
     code: 'UNSAFE_SLUG',

@@ -1,7 +1,7 @@
 import type { CodeEntry } from './types.js';
 
 /**
- * Codes owned by dispatch-and-gate.md §7 (dispatch, claim, the stop gate). ROW_NOT_FOUND and
+ * Codes of dispatch and the gate (dispatch, claim, the stop gate). ROW_NOT_FOUND and
  * BLIND_VERIFICATION_REQUIRED are registered with the store codes; the receipt codes with the receipts codes.
  */
 export const gateCodes: CodeEntry[] = [

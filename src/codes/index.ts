@@ -11,13 +11,13 @@ import { mcpCodes } from './mcp.js';
 export type { CodeEntry } from './types.js';
 
 export const AREAS: { title: string; codes: CodeEntry[] }[] = [
-  { title: 'Validator codes (envelope-and-validator.md)', codes: validatorCodes },
-  { title: 'Draft verbs (cli-contract-drafts.md)', codes: draftCodes },
-  { title: 'Store, finalize, approvals (store-and-finalize.md)', codes: storeCodes },
-  { title: 'Briefs and evidence (evidence.md)', codes: evidenceCodes },
-  { title: 'Dispatch and stop gate (dispatch-and-gate.md)', codes: gateCodes },
-  { title: 'Receipts (receipts.md)', codes: receiptCodes },
-  { title: 'MCP server (amendments-2.md §M)', codes: mcpCodes },
+  { title: 'Validator codes', codes: validatorCodes },
+  { title: 'Draft verbs', codes: draftCodes },
+  { title: 'Store, finalize, approvals', codes: storeCodes },
+  { title: 'Briefs and evidence', codes: evidenceCodes },
+  { title: 'Dispatch and stop gate', codes: gateCodes },
+  { title: 'Receipts', codes: receiptCodes },
+  { title: 'MCP server', codes: mcpCodes },
 ];
 
 export const ALL_CODES: CodeEntry[] = AREAS.flatMap((a) => a.codes);

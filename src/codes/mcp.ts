@@ -1,7 +1,7 @@
 import type { CodeEntry } from './types.js';
 
 /**
- * Codes of `handoff mcp` (amendments-2.md §M). Its tools answer with the codes of their verbs (a bad argument is
+ * Codes of `handoff mcp`. Its tools answer with the codes of their verbs (a bad argument is
  * USAGE); these are the server's own.
  */
 export const mcpCodes: CodeEntry[] = [

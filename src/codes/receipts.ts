@@ -1,7 +1,7 @@
 import type { CodeEntry } from './types.js';
 
 /**
- * Codes owned by receipts.md §6. RECEIPT_REF_SHAPE is a validator code (registered with them). At the stop gate every
+ * Codes of the receipts. RECEIPT_REF_SHAPE is a validator code (registered with them). At the stop gate every
  * receipt check code blocks (exit 2) and is never excused; the `exit` here is the finalize / verb exit.
  */
 export const receiptCodes: CodeEntry[] = [
@@ -79,7 +79,7 @@ export const receiptCodes: CodeEntry[] = [
     code: 'RECEIPT_CAPTURE_FAILED',
     exit: 4,
     where: 'evidence run, contract verify',
-    when: "The command's output could not be captured: spilling it under <root>/tmp/ failed (no space, unwritable, a file-size limit). The command's process group was stopped and reaped at once, and no receipt was recorded (amendments-2.md §H4).",
+    when: "The command's output could not be captured: spilling it under <root>/tmp/ failed (no space, unwritable, a file-size limit). The command's process group was stopped and reaped at once, and no receipt was recorded.",
     repair: 'Free space under the data root or make <root>/tmp writable, then run the command again.',
   },
   {

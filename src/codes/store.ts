@@ -1,7 +1,7 @@
 import type { CodeEntry } from './types.js';
 
 /**
- * Codes owned by store-and-finalize.md §12 that are not validator, draft, evidence or receipt codes: the store
+ * Codes of the store and finalize that are not validator, draft, evidence or receipt codes: the store
  * codes, finalize's single refusals, the update_contracts shape checks, chain lookups and approvals.
  * (DRAFT_NOT_FOUND is a draft code; EVIDENCE_* are evidence codes; RECEIPT_* are receipt codes.)
  */
@@ -30,7 +30,7 @@ export const storeCodes: CodeEntry[] = [
   {
     code: 'STORE_UNREACHABLE',
     exit: 4,
-    where: 'every verb that opens the store, with HANDOFF_STORE_URL set (the stop gate: amendments-2.md §H3)',
+    where: 'every verb that opens the store, with HANDOFF_STORE_URL set (the stop gate: see --on-store-error)',
     when: 'The PostgreSQL server named by HANDOFF_STORE_URL did not answer within 5 s, or refused the connection. The message names the URL with its password redacted.',
     repair: 'Check that the server runs and that HANDOFF_STORE_URL names its host, port and database; unset it to use the SQLite file.',
   },
@@ -59,7 +59,7 @@ export const storeCodes: CodeEntry[] = [
     code: 'STORE_NEEDS_MIGRATION',
     exit: 4,
     where: 'read verbs on a read-only data root or store file (list, chain, brief, evidence, approval list, the probes)',
-    when: 'The store cannot be written here (amendments-2.md §H7), so it is read as it is without migrating, and its older schema lacks a table or column the verb needs.',
+    when: 'The store cannot be written here, so it is read as it is without migrating, and its older schema lacks a table or column the verb needs.',
     repair: 'Run any writing verb once where the store is writable (it migrates the store), then read it here again.',
   },
   {
@@ -73,7 +73,7 @@ export const storeCodes: CodeEntry[] = [
     code: 'STORE_COPY_TARGET_NOT_EMPTY',
     exit: 1,
     where: 'store copy',
-    when: 'The PostgreSQL store given with --to already holds rows (or blobs); a copy goes only into an empty database or an empty, migrated store (amendments-2.md §P6).',
+    when: 'The PostgreSQL store given with --to already holds rows (or blobs); a copy goes only into an empty database or an empty, migrated store.',
     repair: 'Nothing was written. Create an empty database for the copy, or keep using the store the target already is.',
   },
   {

@@ -1,5 +1,5 @@
 /**
- * Registry entries for the validator's codes (validator spec §4). Keyed by `ErrorCode`, so adding a code to
+ * Registry entries for the validator's codes. Keyed by `ErrorCode`, so adding a code to
  * VALIDATOR_CODES without documenting it here is a type error, and vice versa.
  */
 import { VALIDATOR_CODES, type ErrorCode } from '../validator/types.js';
@@ -106,13 +106,13 @@ const ENTRIES: Record<ErrorCode, Omit<CodeEntry, 'code' | 'exit'>> = {
   },
   APPROVAL_FOREIGN: {
     where: 'validator cross-check (every write, validate of a draft, finalize, gate; needs the store)',
-    when: "approval_request.approval_id resolves to an approval whose contract_id is set and is not a contract of the citing contract's continuation chain (amendments-2.md §H1). Checked after the id resolves and before the content and status.",
+    when: "approval_request.approval_id resolves to an approval whose contract_id is set and is not a contract of the citing contract's continuation chain. Checked after the id resolves and before the content and status.",
     path: 'approval_request.approval_id',
     repair: 'Request an approval for your own contract (`handoff approval request --draft-id <contract_id>`) and cite that id.',
   },
   APPROVAL_CONTENT_MISMATCH: {
     where: 'validator cross-check (every write, validate, finalize, gate; needs the store)',
-    when: "approval_request.exact_content is a string whose sha256 (UTF-8) differs from the cited approval's fingerprint: the content is not what was approved (amendments-2.md §H1). Checked after APPROVAL_FOREIGN and before the status.",
+    when: "approval_request.exact_content is a string whose sha256 (UTF-8) differs from the cited approval's fingerprint: the content is not what was approved. Checked after APPROVAL_FOREIGN and before the status.",
     path: 'approval_request.exact_content',
     repair: 'Write the exact content with the `handoff contract fill --json \'...\'` line printed by `handoff approval request`, or request a new approval for the new content.',
   },

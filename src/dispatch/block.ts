@@ -1,12 +1,12 @@
 /**
- * The printed contract block (dispatch-and-gate.md §1.4): `# Your Contract` (data) and `# Close rules` (only the
+ * The printed contract block: `# Your Contract` (data) and `# Close rules` (only the
  * rules that apply, in table order). Pure: the same input always renders the same bytes, so the human stdout and
  * the `contract_block` of `--json` are one string.
  */
 
 import { escapeControls } from '../render/escape.js';
 
-/** The closing states in the order the spec lists them. */
+/** The closing states in their documented order. */
 export const CLOSE_ORDER = 'COMPLETE, NEEDS_VERIFICATION, BLOCKED, NEEDS_INPUT, APPROVAL_REQUEST';
 
 export interface AcceptanceItem {
@@ -38,7 +38,7 @@ export interface CloseRule {
 /** Continuation lines of a multi-line value, indented under their item. */
 const indentRest = (text: string, pad: string): string => text.split('\n').join(`\n${pad}`);
 
-/** The applicable close rules, in the order of the §1.4 table. */
+/** The applicable close rules, in their fixed order. */
 export function closeRules(b: BlockInfo): CloseRule[] {
   const id = b.contractId;
   const bound = b.planTaskId !== undefined;

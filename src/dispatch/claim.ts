@@ -1,5 +1,5 @@
 /**
- * `contract claim` (dispatch-and-gate.md §2): ties a harness run id to a contract's live tip, set-once, allowed in
+ * `contract claim`: ties a harness run id to a contract's live tip, set-once, allowed in
  * every state (COMPLETE included: harness_id is a link, not part of the write-once verdict). Never creates the DB.
  */
 import { EXIT, HandoffError } from '../errors.js';

@@ -1,5 +1,5 @@
 /**
- * Harness run ids on rows (dispatch-and-gate.md §2, §4.3 lane 2): which chains carry a run id, and the set-once
+ * Harness run ids on rows (the gate's second lookup lane): which chains carry a run id, and the set-once
  * claim shared by `contract claim` and the gate's auto-claim. Call these inside the store transaction that writes,
  * holding the `harness:<id>` lock (harnessLock), so the decision cannot race on either backend.
  */
@@ -27,7 +27,7 @@ export type ClaimOutcome =
   | { kind: 'in_use'; holders: string[] }
   | { kind: 'conflict'; current: string };
 
-/** §2 steps 3–6 on a live tip. */
+/** On a live tip. */
 export async function claimTip(t: StoreTx, tip: HandoffRow, harnessId: string): Promise<ClaimOutcome> {
   const others = (await harnessTips(t, harnessId)).filter((x) => x.id !== tip.id);
   if (others.length > 0) return { kind: 'in_use', holders: others.map((t) => t.contract_id) };

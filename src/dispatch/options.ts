@@ -1,5 +1,5 @@
 /**
- * `contract dispatch` flag rules and kind rules (dispatch-and-gate.md §1.1, §1.2). Everything here runs before any
+ * `contract dispatch` flag rules and kind rules. Everything here runs before any
  * store access; a failure is exit 2 (the goal file's reader errors included).
  */
 import { EXIT, HandoffError, jsonQuote, usage } from '../errors.js';
@@ -58,7 +58,7 @@ export function checkPlanTaskId(value: string | undefined, flag = '--plan-task-i
   return value;
 }
 
-/** A harness run id (§1.1): `^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$`. */
+/** A harness run id: `^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$`. */
 export function checkHarnessId(value: string | undefined, flag = '--harness-id'): string | undefined {
   if (value === undefined) return undefined;
   if (!HARNESS_ID_RE.test(value)) {
@@ -74,7 +74,7 @@ export function checkPositiveInt(value: string | undefined, flag: string): numbe
   return n;
 }
 
-/** §1.2: the resulting kind, and the extra rules of `verifier` and `task_execution`. */
+/** The resulting kind, and the extra rules of `verifier` and `task_execution`. */
 export function resolveKind(kind: string | undefined, planTaskId: string | undefined, parentHandoffId: number | undefined): string {
   if (kind !== undefined && !KIND_RE.test(kind)) throw usage(`--kind ${jsonQuote(kind)} must match ^[a-z][a-z0-9_-]{0,31}$`);
   const resolved =
@@ -107,7 +107,7 @@ function canWriteList(values: string[]): string[] {
   return out;
 }
 
-/** A dispatch goal is at most 64 KiB (UTF-8, as stored); longer goals belong in a brief (amendments-2.md §H9). */
+/** A dispatch goal is at most 64 KiB (UTF-8, as stored); longer goals belong in a brief. */
 export const MAX_GOAL_BYTES = 64 * 1024;
 /** A goal file larger than this is refused from its size, without being read. */
 const MAX_GOAL_FILE_BYTES = 1024 * 1024;
@@ -146,7 +146,7 @@ export function parseDispatchFlags(flags: DispatchFlags, env: Env, cwd: string):
   for (const a of acceptance) if (a.trim() === '') throw usage('--acceptance must be non-blank text');
   const agentId = checkAgentId(flags.agentId);
   const harnessId = checkHarnessId(flags.harnessId);
-  // Every workspace is a safe slug (amendments-2.md §H11): an explicit one as given, the derived one normalized.
+  // Every workspace is a safe slug: an explicit one as given, the derived one normalized.
   const workspace = resolveWorkspace(flags.workspace, env, cwd);
   const kind = resolveKind(flags.kind, planTaskId, parentHandoffId);
   const goal = readGoal(flags);

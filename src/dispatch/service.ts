@@ -1,5 +1,5 @@
 /**
- * `contract dispatch` (dispatch-and-gate.md §1.3): every check first, nothing written when one fails; the DB file
+ * `contract dispatch`: every check first, nothing written when one fails; the DB file
  * is created only after all checks passed; then the draft and the DISPATCHED row. A failed insert removes the
  * draft again, so no half-born contract remains.
  */
@@ -35,7 +35,7 @@ interface Resolved {
 const parentNotFound = (id: number): HandoffError =>
   new HandoffError('PARENT_HANDOFF_NOT_FOUND', EXIT.NOT_FOUND, `--parent-handoff-id ${id} names no handoff row`, { parent_handoff_id: id });
 
-/** The store checks (§1.3): brief, parent, harness id. `s` null = no store (nothing is created). */
+/** The store checks: brief, parent, harness id. `s` null = no store (nothing is created). */
 async function checkAgainstStore(s: StoreReads | null, req: DispatchRequest): Promise<Resolved> {
   const out: Resolved = { briefAcs: [] };
   if (req.brief !== undefined) {
@@ -76,7 +76,7 @@ export async function dispatch(req: DispatchRequest, env: Env, cwd: string): Pro
   let done = false;
   try {
     await checkAgainstStore(store, req);
-    // drafts/ must be a real folder (amendments-2.md §H10) before the store is created for the row.
+    // drafts/ must be a real folder before the store is created for the row.
     draftsDir(env, cwd);
     store ??= (await openStoreIfAny(env, cwd, 'writer', { create: true }))!;
     const agentId = req.agentId ?? mintAgentId();
@@ -89,7 +89,7 @@ export async function dispatch(req: DispatchRequest, env: Env, cwd: string): Pro
     // The draft is saved before the transaction, never inside it (a transaction may run more than once).
     saveDraft(env, draftId, envelope, cwd, { workspace: req.workspace });
     const id = draftId;
-    // The harness id's lock serializes dispatches (and claims) of one run id across hosts (amendments-2.md §P3).
+    // The harness id's lock serializes dispatches (and claims) of one run id across hosts.
     const lock = req.harnessId === undefined ? [id] : [id, harnessLock(req.harnessId)];
     const { row, resolved } = await insertRow(store, id, lock, async (t) => {
       // Re-checked inside the transaction: a concurrent dispatch may have taken the harness id meanwhile.

@@ -1,5 +1,5 @@
 /**
- * The checks of the draft verbs' flags that run before any file access (§5): both id flags, their patterns and
+ * The checks of the draft verbs' flags that run before any file access: both id flags, their patterns and
  * their agreement. (The flag definitions themselves are oclif's: src/cli/flags.ts.)
  */
 import type { FlagValues } from '../cli/command.js';
@@ -7,7 +7,7 @@ import { usage } from '../errors.js';
 import { checkDraftId, checkIdFlags } from '../ids.js';
 import type { Addressing } from './resolve.js';
 
-/** `--explain` (amendments-2.md §E1): a rejection carries the full repair text. */
+/** `--explain`: a rejection carries the full repair text. */
 export const explainFrom = (flags: FlagValues): boolean => flags.explain === true;
 
 export const stringFlag = (flags: FlagValues, name: string): string | undefined => {

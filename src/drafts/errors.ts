@@ -1,6 +1,6 @@
 /**
- * Constructors for the draft verbs' named refusals and errors (cli-contract-drafts.md §17). Messages are one line;
- * the exit code comes from the one table (§3). Validation rejections are results, not errors (src/render/rejection.ts).
+ * Constructors for the draft verbs' named refusals and errors. Messages are one line;
+ * the exit code comes from the one table. Validation rejections are results, not errors (src/render/rejection.ts).
  */
 import { EXIT, HandoffError, jsonQuote } from '../errors.js';
 
@@ -117,7 +117,7 @@ export const rowEnvelopeUnreadable = (draftId: string, handoffId: number): Hando
 export const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ');
 
 /**
- * amendments-2.md §H9: a write whose resulting envelope, as the row stores it (compact JSON), is over the limit, or a
+ * A write whose resulting envelope, as the row stores it (compact JSON), is over the limit, or a
  * JSON input of a write verb larger than the limit (refused from its size, before parsing). Exit 2, nothing written.
  */
 export const envelopeTooLarge = (what: string, bytes: number, limit: number): HandoffError =>

@@ -1,5 +1,5 @@
 /**
- * Draft files (cli-contract-drafts.md §6.1–§6.3): reading with the three outcomes of §6.2, serialization, and the
+ * Draft files: reading with its three outcomes (missing, ok, unreadable), serialization, and the
  * atomic save (temp file + fsync + rename + folder fsync, mode 0600 in a 0700 folder). Stray temp files are never
  * read by anything here.
  */
@@ -30,14 +30,14 @@ export type DraftRead =
 
 const errCode = (e: unknown): string | undefined => (e as NodeJS.ErrnoException)?.code;
 
-/** A draft as JSON text: 2-space indentation and a trailing newline (§6.1). */
+/** A draft as JSON text: 2-space indentation and a trailing newline. */
 export const serializeDraft = (envelope: JsonObject): string => `${JSON.stringify(envelope, null, 2)}\n`;
 
 /**
  * Reads one draft. Missing (no directory entry at all) → `{state:'missing'}`. Any entry that is there but cannot be
  * read as a regular JSON object — any symlink (never followed), a directory, a FIFO, text that is not JSON, a
  * non-object, or containers nested deeper than MAX_JSON_DEPTH — → DRAFT_UNREADABLE (exit 3), so it is never adopted
- * over, overwritten or re-initialised (§6.2). Opened non-blocking so a FIFO planted under the name can never hang the
+ * over, overwritten or re-initialised. Opened non-blocking so a FIFO planted under the name can never hang the
  * call.
  */
 export function readDraft(env: Env, draftId: string, cwd?: string): DraftRead {
@@ -47,7 +47,7 @@ export function readDraft(env: Env, draftId: string, cwd?: string): DraftRead {
 function readDraftAt(path: string, draftId: string, retried: boolean): DraftRead {
   let fd: number;
   try {
-    // O_NOFOLLOW: a draft file that is a symlink is refused, never followed (amendments-2.md §H10).
+    // O_NOFOLLOW: a draft file that is a symlink is refused, never followed.
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   } catch (e) {
     if (errCode(e) === 'ELOOP') throw draftUnreadable(draftId, path, 'is a symbolic link (draft files are never followed through links)');
@@ -113,12 +113,12 @@ export const tempName = (env: Env, draftId: string, suffix: string, cwd?: string
   join(draftsDir(env, cwd), `.${draftId}.${process.pid}.${mintTempTag()}.${suffix}`);
 
 /**
- * Saves the envelope as `<draft_id>.json` atomically (§6.3). A reader sees the old file or the new one; a process
+ * Saves the envelope as `<draft_id>.json` atomically. A reader sees the old file or the new one; a process
  * killed at any point leaves the previous draft intact. An envelope nested deeper than MAX_JSON_DEPTH is refused
  * first (VALUE_NOT_REPRESENTABLE, exit 2, nothing touched). Any failure unlinks the temp file and throws
  * DRAFT_WRITE_FAILED (exit 4).
  *
- * `meta`: the draft's birth record (amendments-2.md §E2), saved first, the same way, beside it; if the draft then
+ * `meta`: the draft's birth record, saved first, the same way, beside it; if the draft then
  * cannot be saved the sidecar is removed again, so a draft and its sidecar appear together.
  */
 export function saveDraft(env: Env, draftId: string, envelope: JsonObject, cwd?: string, meta?: DraftMeta): void {

@@ -1,5 +1,5 @@
 /**
- * `fill` (cli-contract-drafts.md §13): the key-by-key merge (not RFC 7386: null stores null, arrays replace) and
+ * `fill`: the key-by-key merge (not RFC 7386: null stores null, arrays replace) and
  * the list rule "fill writes a list only while it is empty". Pure; the input is never mutated.
  */
 import { EXIT, HandoffError } from '../errors.js';
@@ -31,7 +31,7 @@ export interface ListCollision {
 }
 
 /**
- * §13.3: every populated list of `base` (a non-empty array reached from the root through objects only) must be
+ * Every populated list of `base` (a non-empty array reached from the root through objects only) must be
  * byte-identical (JSON text) at the same path of `merged`; anything else is a collision. Arrays inside list elements
  * belong to their element and are not screened.
  */

@@ -1,5 +1,5 @@
 /**
- * Foresight (amendments-2.md §E4): a write that leaves the draft in a closing state is stored, but if `finalize`
+ * Foresight: a write that leaves the draft in a closing state is stored, but if `finalize`
  * will refuse it on a row rule the write can already see, the writer hears it now instead of at finalize:
  * AGENT_ID_MISMATCH (step 5), BLIND_VERIFICATION_REQUIRED (step 8), RECEIPT_REQUIRED (step 9b). Pure; the row's
  * bindings are asked for only when the state is a closing one, so an ordinary write reads nothing more.

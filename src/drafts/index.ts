@@ -1,5 +1,5 @@
 /**
- * Draft services (cli-contract-drafts.md): everything that reads, locks, resolves, changes and saves draft files.
+ * Draft services: everything that reads, locks, resolves, changes and saves draft files.
  * Import the module you need directly (start-up budget: each module costs load time); this index lists the API.
  * Nothing here loads SQLite unless the DB file exists (store-access.ts is the one seam to src/store/).
  *
@@ -26,15 +26,15 @@
  *   LockSet                               locks taken in order (chains: oldest first), releaseAll(failed) on every
  *                                         path; a failed call also removes the folders it created
  * resolve.ts
- *   resolveDraftId(env, cwd, {draftId?, agentId?}, spentProbe)   §7 addressing → {draftId, via}; DRAFT_NOT_FOUND,
+ *   resolveDraftId(env, cwd, {draftId?, agentId?}, spentProbe)   addressing → {draftId, via}; DRAFT_NOT_FOUND,
  *                                         AMBIGUOUS_DRAFT / AMBIGUOUS_AGENT_DRAFT (exit 2, data.candidates)
  *   listCandidates(env, cwd?, agentId?)   draft files newest first (ms mtime, ties by id descending)
  *   candidateLines(candidates)            the human listing under an ambiguity message
  * target.ts
  *   lockChainToTip(locks, store, id)      lock the id, follow its continuation chain, lock each later link in order
- *   loadOrAdopt(env, cwd, id, row)        the draft, or materialized from its open row (§8), or DRAFT_NOT_FOUND
+ *   loadOrAdopt(env, cwd, id, row)        the draft, or materialized from its open row, or DRAFT_NOT_FOUND
  *   materializeFromRow(row, id)           the row's envelope (object with evidence_report) or the initial envelope
- *   continuationSeed(closedTipId)         the initial envelope + root continues_contract_id (§9.3)
+ *   continuationSeed(closedTipId)         the initial envelope + root continues_contract_id
  * store-access.ts
  *   openStoreSession(env, cwd?)           the store for one call, either backend (no-op session without a SQLite
  *                                         file; probe opened lazily), all async: exists, row, chainFrom, chainIds,
@@ -42,30 +42,30 @@
  *   sessionOver(reads, writer, close)     the same session over a store the caller holds (finalize)
  *   isOpenRow(row) / isClosedRow(row)     DISPATCHED|IN_PROGRESS / a closed-turn state
  * sanitize.ts
- *   sanitizeEnvelope(envelope)            §11 repairs on a copy → {envelope, repairs}; sanitizedNotice(repair)
+ *   sanitizeEnvelope(envelope)            the repairs on a copy → {envelope, repairs}; sanitizedNotice(repair)
  * value.ts
- *   parseValueArg(arg)                    §12.1 VALUE parsing (VALUE_NOT_REPRESENTABLE: ±Infinity, too deep)
- *   parseFieldPath(field)                 §12.2 segments (INVALID_FIELD_PATH: empty segment, > MAX_JSON_DEPTH)
+ *   parseValueArg(arg)                    VALUE parsing (VALUE_NOT_REPRESENTABLE: ±Infinity, too deep)
+ *   parseFieldPath(field)                 FIELD segments (INVALID_FIELD_PATH: empty segment, > MAX_JSON_DEPTH)
  * mutate.ts
- *   setField / addToList(envelope, segments, value, draftId)   §12.3 on a copy (PATH_NOT_OBJECT, NOT_A_LIST)
+ *   setField / addToList(envelope, segments, value, draftId)   set/add on a copy (PATH_NOT_OBJECT, NOT_A_LIST)
  *   readField(envelope, segments)         view --field walk (FIELD_NOT_FOUND)
  *   getOwn / hasOwn / defineOwn / deleteOwn / cloneJson / isPlainObject   own-property helpers (`__proto__` safe)
  * fill.ts
- *   applyFill(base, patch, draftId)       §13 merge + list rule (FILL_LIST_COLLISION with data.collisions)
+ *   applyFill(base, patch, draftId)       merge + list rule (FILL_LIST_COLLISION with data.collisions)
  *   mergePatch / findListCollisions       the two halves, pure
  * write.ts
- *   writeDraft({env, cwd, addressing, apply, notice})   the whole §9 pipeline of set/add/fill →
+ *   writeDraft({env, cwd, addressing, apply, notice})   the whole write pipeline of set/add/fill →
  *                                         {kind:'ok', draftId, mirror, adopted, continuation?, canonicalized, sanitized}
  *                                         | {kind:'rejected', draftId, verdict, sanitized}
  *                                         (+ {kind:'closed_tip', draftId, tipId} under onClosedTip: 'skip')
  * meta.ts
  *   readDraftMeta(env, id, cwd?)          the draft's birth record `<id>.meta.json` ({workspace}) or undefined;
- *                                         DRAFT_UNREADABLE for anything else there (amendments-2.md §E2)
+ *                                         DRAFT_UNREADABLE for anything else there
  *   recordedWorkspace / draftWorkspace    the workspace a verb on the draft uses (WORKSPACE_MISMATCH, exit 2)
  * foresight.ts
- *   foreseeRefusals(envelope, id, bindings)  what finalize will refuse that a write can already see (§E4)
+ *   foreseeRefusals(envelope, id, bindings)  what finalize will refuse that a write can already see
  * view.ts / validate.ts / init.ts         the services of `view`, `validate` (draft and file modes) and `init`
- * cli-flags.ts                            the shared id flags and addressingFrom(flags) (the §5 checks)
+ * cli-flags.ts                            the shared id flags and addressingFrom(flags) (the id checks)
  * errors.ts                               constructors of the draft codes (draftNotFound, draftLocked, ...)
  */
 export { readDraft, saveDraft, serializeDraft, draftEntryExists, ensureDraftsDir, removeCreatedDirs, removeDraftFiles, tempName } from './files.js';

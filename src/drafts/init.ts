@@ -1,5 +1,5 @@
 /**
- * `init` (cli-contract-drafts.md §16): a new draft holding the initial envelope. Never opens or creates the store.
+ * `init`: a new draft holding the initial envelope. Never opens or creates the store.
  */
 import { initialEnvelope } from '../envelope/vocabulary.js';
 import { agentPrefix, mintAgentId, mintDraftId } from '../ids.js';
@@ -13,7 +13,7 @@ export interface InitResult {
   draftId: string;
   agentId: string;
   agentIdMinted: boolean;
-  /** The workspace recorded in the draft's sidecar (amendments-2.md §E2). */
+  /** The workspace recorded in the draft's sidecar. */
   workspace: string;
 }
 

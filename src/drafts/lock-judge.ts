@@ -1,5 +1,5 @@
 /**
- * Judging a draft lock (cli-contract-drafts.md §6.4, amendments-2.md §H6): what sits at the lock path, whether it is
+ * Judging a draft lock: what sits at the lock path, whether it is
  * stale, and the race-safe break. Stale = dead pid on this host, a live pid whose process start time (`proc_start`,
  * Linux /proc/<pid>/stat) differs from the recorded one (pid reuse), older than 120 s, or a lock path of the wrong
  * form (a symlink, dangling or not, a directory, any non-regular file), stale at once and removed itself, never

@@ -1,5 +1,5 @@
 /**
- * The per-draft lock (cli-contract-drafts.md §6.4, amendments-2.md §H6). `<drafts>/<draft_id>.lock` is created
+ * The per-draft lock. `<drafts>/<draft_id>.lock` is created
  * exclusively and holds the owner's pid, host, start time, process start time (`proc_start`, Linux
  * `/proc/<pid>/stat`) and a random token. It is published with link(2) from a fully written temp file, so the lock is
  * never visible half-written: a writer killed at any moment leaves either no lock or a complete one whose dead pid
@@ -61,7 +61,7 @@ export function tryLock(env: Env, draftId: string, cwd?: string): DraftLock | un
 
 /**
  * `gc`'s non-waiting try over a drafts folder it already checked (`lockPath` = `<drafts>/<id>.lock`), cheaper than
- * `tryLock` for a sweep of 100,000 drafts (amendments-2.md §H8): the lock is created in place with O_EXCL (no temp
+ * `tryLock` for a sweep of 100,000 drafts: the lock is created in place with O_EXCL (no temp
  * file and link) and released by its inode (no read back). gc holds it for a moment only, so a writer that meets it
  * half-written waits (an unparsable lock has 1 s of grace); a gc killed meanwhile leaves a lock with a dead pid, stale
  * at once. When a lock is already there, the full rules decide (tryLock: stale, wrong form, live holder).

@@ -1,5 +1,5 @@
 /**
- * A draft's birth record (amendments-2.md §E2): `drafts/<id>.meta.json` beside the draft, holding the workspace the
+ * A draft's birth record: `drafts/<id>.meta.json` beside the draft, holding the workspace the
  * draft was born in, so every later verb on it (writes, finalize, evidence run, contract verify, the gate's capture)
  * uses that workspace whatever the current directory. The envelope's closed keys stay untouched. Written atomically
  * with the draft (saveDraft's `meta`) and removed with it (removeDraftFiles, gc). A draft without one, made before
@@ -22,7 +22,7 @@ export const metaFile = (env: Env, draftId: string, cwd?: string): string => joi
 
 export const serializeMeta = (meta: DraftMeta): string => `${JSON.stringify({ workspace: meta.workspace })}\n`;
 
-/** The birth record for a workspace, or undefined when the value cannot name one (a row from before §H11). */
+/** The birth record for a workspace, or undefined when the value cannot name one (a row from before workspaces were checked as slugs). */
 export const metaFor = (workspace: string): DraftMeta | undefined => (isSafeSlug(workspace) ? { workspace } : undefined);
 
 /**

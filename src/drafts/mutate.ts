@@ -1,6 +1,6 @@
 /**
- * `set` and `add` on an envelope (cli-contract-drafts.md §12.2, §12.3) and the read-only walk of `view --field`
- * (§14.1). Every key is an own data property: `__proto__`, `constructor` and `prototype` are ordinary keys, written
+ * `set` and `add` on an envelope and the read-only walk of `view --field`
+ *. Every key is an own data property: `__proto__`, `constructor` and `prototype` are ordinary keys, written
  * with Object.defineProperty and read only when own, so no object prototype is ever read through or touched.
  * Inputs are never mutated: each write returns a changed deep copy.
  */
@@ -18,7 +18,7 @@ export function defineOwn(obj: JsonObject, key: string, value: unknown): void {
   Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
-/** Removes an own property (a key removed and re-added goes to the end, as §6.1 wants). */
+/** Removes an own property (a key removed and re-added goes to the end, as key order requires). */
 export function deleteOwn(obj: JsonObject, key: string): void {
   if (hasOwn(obj, key)) Reflect.deleteProperty(obj, key);
 }
@@ -79,7 +79,7 @@ export function addToList(envelope: JsonObject, segments: string[], value: unkno
 }
 
 /**
- * The `add` verb (cli-contract-drafts.md §12.3 as amended by amendments-2.md §E3). Without `each`, a JSON array VALUE
+ * The `add` verb. Without `each`, a JSON array VALUE
  * is refused (ADD_LIST_VALUE, exit 1): appending it would nest it as one entry, which is almost never meant. With
  * `each`, VALUE is an array (checked by the caller) whose elements are appended in order.
  */

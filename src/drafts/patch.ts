@@ -1,5 +1,5 @@
 /**
- * `contract patch` (amendments-2.md §S7): an RFC 7396 merge patch applied to the draft with json-merge-patch: `null`
+ * `contract patch`: an RFC 7396 merge patch applied to the draft with json-merge-patch: `null`
  * removes a key, objects merge, arrays replace (no FILL_LIST_COLLISION). Pure; the input is never mutated (the
  * library's `apply` mutates its target, so it gets a deep copy, and it stops at prototype keys, so those are refused
  * before it runs).

@@ -170,7 +170,7 @@ function ambiguous(
   return new HandoffError(code, EXIT.USAGE, message, { candidates });
 }
 
-/** The human listing under an ambiguity message (§7.3): up to 5 candidates, then a count of the rest. */
+/** The human listing under an ambiguity message: up to 5 candidates, then a count of the rest. */
 export function candidateLines(candidates: CandidateView[]): string[] {
   const lines = candidates
     .slice(0, 5)

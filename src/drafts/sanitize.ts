@@ -1,5 +1,5 @@
 /**
- * Sanitization of an inherited base (cli-contract-drafts.md §11): the repairs `set`/`add`/`fill` (and finalize)
+ * Sanitization of an inherited base: the repairs `set`/`add`/`fill` (and finalize)
  * apply to a loaded or adopted envelope before the change, so a defect the writer cannot fix with one `set` (a key
  * of an older vocabulary, a hand-written wrong type) does not block every later write. Pure; returns a repaired copy
  * and one entry per repair, in the normative order. Not repaired: a string agent_id, failure_report, work_phase,
@@ -25,12 +25,12 @@ export interface Repair {
   note: string;
 }
 
-/** The `[SANITIZED] <path>: <action>` notice line of one repair (cli-contract-drafts.md §10.2). */
+/** The `[SANITIZED] <path>: <action>` notice line of one repair. */
 export const sanitizedNotice = (r: Repair): string => `[SANITIZED] ${r.path}: ${r.note}`;
 
 const prefixOf = (level: Level): string => (level === 'root' ? '' : `${level}.`);
 
-/** Runs every repair of §11 in order on a copy of `envelope`. */
+/** Runs every repair in order on a copy of `envelope`. */
 export function sanitizeEnvelope(envelope: JsonObject): { envelope: JsonObject; repairs: Repair[] } {
   const env = cloneJson(envelope);
   const repairs: Repair[] = [];
@@ -130,7 +130,7 @@ function flattenFileReferences(env: JsonObject, repairs: Repair[]): void {
   }
 }
 
-/** §6.4 of the validator spec: exactly `{path, commit}`, path a non-empty string, commit 7–64 hex. */
+/** A file reference: exactly `{path, commit}`, path a non-empty string, commit 7–64 hex. */
 function isFileReference(el: JsonObject): boolean {
   const keys = Object.keys(el);
   return (

@@ -1,5 +1,5 @@
 /**
- * Everything the draft verbs need from the store, in one place (cli-contract-drafts.md §6.5), over the Store
+ * Everything the draft verbs need from the store, in one place, over the Store
  * interface (src/store/store.ts), so one code path serves SQLite and PostgreSQL. The store modules are imported
  * dynamically, and on SQLite only when the DB file exists, so a call without a store never loads SQLite (start-up
  * budget). Reads use one probe for the whole call, opened on first use; the continuation insert and the mirror open
@@ -26,11 +26,11 @@ export interface StoreSession {
   row(contractId: string): Promise<HandoffRow | undefined>;
   /** Rows from `row` to the live tip, following continuation links (CHAIN_TOO_LONG / CHAIN_BROKEN, exit 4). */
   chainFrom(row: HandoffRow): Promise<HandoffRow[]>;
-  /** The contract ids of `row`'s whole continuation chain, root → tip (the approval binding, amendments-2.md §H1). */
+  /** The contract ids of `row`'s whole continuation chain, root → tip (the approval binding). */
   chainIds(row: HandoffRow): Promise<string[]>;
-  /** The row's plan-task binding: its own plan_task_id, else the nearest ancestor's (store-and-finalize.md §6.3). */
+  /** The row's plan-task binding: its own plan_task_id, else the nearest ancestor's. */
   planTaskBinding(row: HandoffRow): Promise<string | null>;
-  /** The ids among `ids` whose row is in a closed-turn state (§7.2). */
+  /** The ids among `ids` whose row is in a closed-turn state. */
   spent(ids: string[]): Promise<Set<string>>;
   /**
    * The full verdict with the approval cross-check against this store (skipped without one). `chain` gives the
@@ -39,7 +39,7 @@ export interface StoreSession {
   verdict(envelope: unknown, options: VerdictBase, chain?: () => Promise<readonly string[]>): Promise<ValidationResult>;
   /** Commits a continuation link under `parent`; undefined when the parent already has one. */
   insertContinuation(parent: HandoffRow, newContractId: string, seedJson: string): Promise<HandoffRow | undefined>;
-  /** Best-effort mirror of a saved envelope onto its open row (§10.3); never throws. */
+  /** Best-effort mirror of a saved envelope onto its open row; never throws. */
   mirror(contractId: string, json: string): Promise<{ outcome: MirrorOutcome; message?: string }>;
   close(): Promise<void>;
 }
@@ -82,7 +82,7 @@ const NO_STORE: StoreSession = {
 /**
  * The store for one call: a no-op session when there is certainly none (SQLite without a DB file; nothing is
  * loaded). Otherwise the probe is opened on first use, so a call that fails earlier (addressing, arguments) reports
- * that failure, not a store error (§3 precedence).
+ * that failure, not a store error (the earlier failure wins).
  */
 export async function openStoreSession(env: Env, cwd?: string): Promise<StoreSession> {
   if (!mayHaveStore(env, cwd)) return NO_STORE;

@@ -1,5 +1,5 @@
 /**
- * Finding what a write works on, under the locks (cli-contract-drafts.md §8, §9.1 step 4, §9.2): the addressed id's
+ * Finding what a write works on, under the locks: the addressed id's
  * lock, then its continuation chain followed to the live tip with each later link locked in chain order (oldest
  * first, so two writers never deadlock); then the tip's draft loaded, or materialized from its open row (adoption),
  * or a continuation planned when the tip row is closed. Shared by set/add/fill, view (adoption) and finalize.
@@ -47,7 +47,7 @@ export async function lockChainToTip(locks: LockSet, store: StoreSession, addres
 }
 
 /**
- * §8: what a missing draft is materialized from: the row's stored envelope verbatim when it parses to an object
+ * What a missing draft is materialized from: the row's stored envelope verbatim when it parses to an object
  * carrying an `evidence_report` key, else the initial envelope with agent_id = the id's prefix.
  */
 export function materializeFromRow(row: HandoffRow, draftId: string): JsonObject {
@@ -63,8 +63,8 @@ export interface LoadedBase {
 }
 
 /**
- * Loads `draftId`'s draft (§6.2: DRAFT_UNREADABLE for a bad file, never adopted over), or materializes it from its
- * open row (§8), or fails with DRAFT_NOT_FOUND (exit 3). Writes nothing.
+ * Loads `draftId`'s draft (DRAFT_UNREADABLE for a bad file, never adopted over), or materializes it from its
+ * open row, or fails with DRAFT_NOT_FOUND (exit 3). Writes nothing.
  */
 export function loadOrAdopt(env: Env, cwd: string | undefined, draftId: string, row: HandoffRow | undefined): LoadedBase {
   const read = readDraft(env, draftId, cwd);
@@ -75,13 +75,13 @@ export function loadOrAdopt(env: Env, cwd: string | undefined, draftId: string, 
 
 /**
  * The birth record to save with a draft materialized from its row (adoption) when it has none: the row's workspace
- * (amendments-2.md §E2), if it is a safe slug (rows from before §H11 may hold any text: those keep the old rule).
+ *, if it is a safe slug (rows from before workspaces were checked as slugs may hold any text: those keep the old rule).
  */
 export function adoptionMeta(env: Env, cwd: string | undefined, draftId: string, row: HandoffRow): DraftMeta | undefined {
   return readDraftMeta(env, draftId, cwd) === undefined ? metaFor(row.workspace) : undefined;
 }
 
-/** §9.3: the base of a continuation link: the initial envelope plus root `continues_contract_id`. */
+/** The base of a continuation link: the initial envelope plus root `continues_contract_id`. */
 export function continuationSeed(closedTipId: string): JsonObject {
   const seed = initialEnvelope(agentPrefix(closedTipId));
   defineOwn(seed, 'continues_contract_id', closedTipId);

@@ -1,5 +1,5 @@
 /**
- * `validate` (cli-contract-drafts.md §15): the full verdict on one envelope, read-only. Never writes, locks, adopts,
+ * `validate`: the full verdict on one envelope, read-only. Never writes, locks, adopts,
  * follows a chain, sanitizes, canonicalizes, or creates the store.
  */
 import { EXIT, HandoffError } from '../errors.js';
@@ -39,7 +39,7 @@ export async function validateDraft(
 }
 
 /**
- * §15.1: a row without a draft file is DRAFT_NOT_FOUND (validate never adopts). What to do next depends on the row:
+ * A row without a draft file is DRAFT_NOT_FOUND (validate never adopts). What to do next depends on the row:
  * an open row is materialized by `view` or the first write; a closed row is shown read-only by `view`, and a write
  * opens a continuation under a new id instead of recreating this draft.
  */

@@ -1,11 +1,11 @@
 /**
- * VALUE parsing and FIELD paths of `set`/`add` (cli-contract-drafts.md §12.1, §12.2). Pure.
+ * VALUE parsing and FIELD paths of `set`/`add`. Pure.
  */
 import { exceedsDepth, hasNonFinite, MAX_JSON_DEPTH, notRepresentable, tooDeep, tryParseJson } from '../json.js';
 import { fieldPathTooDeep, invalidFieldPath } from './errors.js';
 
 /**
- * §12.1: strict JSON of the whole argument (surrounding whitespace allowed) → the parsed value; anything else → the
+ * Strict JSON of the whole argument (surrounding whitespace allowed) → the parsed value; anything else → the
  * argument itself as a string. A number overflowing to ±Infinity anywhere, or containers nested deeper than
  * MAX_JSON_DEPTH → VALUE_NOT_REPRESENTABLE (exit 2).
  */
@@ -18,7 +18,7 @@ export function parseValueArg(arg: string): unknown {
 }
 
 /**
- * A VALUE that looks like a JSON object or array but does not parse is still stored as a string (§12.1); say so on
+ * A VALUE that looks like a JSON object or array but does not parse is still stored as a string; say so on
  * stderr, because that is almost always a typo (a missing brace, a trailing comma) rather than the intent.
  */
 export function notJsonNotice(arg: string): string | undefined {
@@ -29,7 +29,7 @@ export function notJsonNotice(arg: string): string | undefined {
 }
 
 /**
- * §12.2: split on `.`; every segment non-empty, and at most MAX_JSON_DEPTH segments, since a longer path could never
+ * Split on `.`; every segment non-empty, and at most MAX_JSON_DEPTH segments, since a longer path could never
  * be stored (INVALID_FIELD_PATH, exit 2). Segments are literal keys.
  */
 export function parseFieldPath(field: string): string[] {

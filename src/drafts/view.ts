@@ -1,8 +1,8 @@
 /**
- * `view` (cli-contract-drafts.md §14): shows exactly the resolved id (never follows the chain, never sanitizes or
- * validates). A missing draft with an open row is materialized and saved under the lock (adoption, §8); a closed
- * row, or an open row on a read-only data root (amendments-2.md §H7), is shown read-only from the store. With `--field`, the field is resolved before any adoption is saved, so a
- * FIELD_NOT_FOUND leaves nothing written (§3).
+ * `view`: shows exactly the resolved id (never follows the chain, never sanitizes or
+ * validates). A missing draft with an open row is materialized and saved under the lock (adoption); a closed
+ * row, or an open row on a read-only data root, is shown read-only from the store. With `--field`, the field is resolved before any adoption is saved, so a
+ * FIELD_NOT_FOUND leaves nothing written.
  */
 import type { JsonObject } from '../envelope/vocabulary.js';
 import { dataRootWritable, type Env } from '../paths.js';

@@ -1,9 +1,9 @@
 /**
- * The write pipeline of `set`, `add` and `fill` (cli-contract-drafts.md §9.1): resolve → lock → find the target
+ * The write pipeline of `set`, `add` and `fill`: resolve → lock → find the target
  * along the chain → sanitize → apply the change (refused when the result nests deeper than MAX_JSON_DEPTH) → full
  * verdict → canonicalize → commit a planned continuation → save atomically → mirror → release. Steps up to
  * canonicalization change nothing on disk or in the store; every lock is released on every path. A continuation
- * that loses the race to another writer restarts once (§9.4).
+ * that loses the race to another writer restarts once.
  */
 import { EXIT, HandoffError } from '../errors.js';
 import type { JsonObject } from '../envelope/vocabulary.js';
@@ -32,7 +32,7 @@ export interface WriteRequest {
   notice: (line: string) => void;
   /**
    * What a write aimed at a closed contract does. `continue` (default, set/add/fill): open a continuation link and
-   * write there (§9.3). `skip` (the receipt append, receipts.md §1.3): write only to the resolved contract itself;
+   * write there. `skip` (the receipt append): write only to the resolved contract itself;
    * when the chain's live tip is closed, or the resolved contract is no longer the tip (it was closed and continued),
    * return `{kind: 'closed_tip'}` without applying the change, opening a link or writing anything.
    */
@@ -58,7 +58,7 @@ export type WriteOutcome =
       continuation?: ContinuationInfo;
       canonicalized: CanonicalChange[];
       sanitized: Repair[];
-      /** What finalize will refuse that this write can already see (amendments-2.md §E4). */
+      /** What finalize will refuse that this write can already see. */
       warnings: FinalizeWarning[];
       /** Set when no id was given: the draft was the newest of the current workspace. */
       resolved?: ImplicitResolution;
@@ -120,7 +120,7 @@ async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutc
     // A VALUE or patch within the depth limit can still land too deep (a long FIELD path, an adopted deep row):
     // refuse before anything is committed (exit 2, nothing written).
     if (exceedsDepth(changed)) throw tooDeep(`the envelope after this write to ${tip.tipId}`);
-    // §H9: the envelope as the row stores it (compact JSON) stays within the limit; checked before validation.
+    // The envelope as the row stores it (compact JSON) stays within the limit; checked before validation.
     const bytes = Buffer.byteLength(JSON.stringify(changed), 'utf8');
     if (bytes > limit) throw envelopeTooLarge(`the envelope of ${tip.tipId} after this write`, bytes, limit);
     const consolidation = tip.tipRow !== undefined && Number(tip.tipRow.consolidation) === 1;

@@ -1,6 +1,6 @@
 /**
- * The envelope's declaration (validator spec §3), written once as zod schemas: its three closed levels, every key
- * of each level in the spec's order, each key's declared type, the file reference, and the descriptions the
+ * The envelope's declaration, written once as zod schemas: its three closed levels, every key
+ * of each level in their documented order, each key's declared type, the file reference, and the descriptions the
  * published JSON Schema carries. Everything else reads it: the vocabulary's key lists and homes (vocabulary.ts), the
  * validator's key-vocabulary and FIELD_TYPE steps, the TypeScript types below, and schemas/envelope.schema.json
  * (json-schema.ts, at build).
@@ -37,7 +37,7 @@ export interface JsonSchemaMeta {
 export const jsonSchemaMeta = z.registry<JsonSchemaMeta>();
 
 /**
- * Fields whose type is judged by a rule of their own (§3.1 "own shape rule": FAILURE_REPORT_SHAPE, WORK_PHASE_SHAPE),
+ * Fields whose type is judged by a rule of their own ("own shape rule": FAILURE_REPORT_SHAPE, WORK_PHASE_SHAPE),
  * not by FIELD_TYPE.
  */
 export const ownShapeRule = z.registry<{ code: 'FAILURE_REPORT_SHAPE' | 'WORK_PHASE_SHAPE' }>();
@@ -79,7 +79,7 @@ const anyValue = (description: string) => described(z.optional(ANY), description
 const isNonBlankString = (v: unknown): boolean => typeof v === 'string' && NON_BLANK_RE.test(v);
 
 // ---------------------------------------------------------------------------------------------------------------
-// §3.6 the file reference, and the elements of a files list.
+// The file reference, and the elements of a files list.
 
 export const fileReferenceSchema = once(() =>
   z
@@ -104,7 +104,7 @@ const filesListElement = z.lazy(
 );
 
 // ---------------------------------------------------------------------------------------------------------------
-// §3.3 agent_status.
+// Agent_status.
 
 export const agentStatusShape = {
   agent_state: described(
@@ -118,7 +118,7 @@ export const agentStatusShape = {
 export const agentStatusSchema = z.strictObject(agentStatusShape).register(jsonSchemaMeta, { id: 'agentStatus' });
 
 // ---------------------------------------------------------------------------------------------------------------
-// §3.4 evidence_report: the seven lists (fixed order), their accepted upper-case spellings, verification.
+// Evidence_report: the seven lists (fixed order), their accepted upper-case spellings, verification.
 
 const freeList = described(z.optional(z.nullable(z.array(ANY))), 'Elements are free.');
 
@@ -189,7 +189,7 @@ export const evidenceReportSchema = z
   });
 
 // ---------------------------------------------------------------------------------------------------------------
-// §6.2 failure_report and §6.3 work_phase: typed by rules of their own.
+// failure_report and work_phase: typed by rules of their own.
 
 const failureReportFields = () => ({
   attempted: nonBlank(),
@@ -214,7 +214,7 @@ const workPhaseField = described(
 ).register(ownShapeRule, { code: 'WORK_PHASE_SHAPE' });
 
 // ---------------------------------------------------------------------------------------------------------------
-// §3.1 the root keys an agent writes, in the spec's order; §3.2 the root keys the system writes.
+// The root keys an agent writes, in their documented order; then the root keys the system writes.
 
 export const agentRootShape = {
   agent_status: agentStatusSchema,
@@ -267,7 +267,7 @@ export const rootShape = { ...agentRootShape, ...systemRootShape };
 export const envelopeSchema = z.strictObject(rootShape).register(jsonSchemaMeta, {
   title: 'handoff envelope',
   description:
-    'The structure of a handoff envelope (envelope-and-validator.md). Three closed levels: the root, agent_status and ' +
+    'The structure of a handoff envelope. Three closed levels: the root, agent_status and ' +
     'evidence_report. This schema describes structure; state-conditional close rules (COMPLETE, APPROVAL_REQUEST, ' +
     'marked consolidation turns) and the verification companion rule are enforced by `handoff contract validate`.',
 });
@@ -283,7 +283,7 @@ export type FileReference = z.infer<ReturnType<typeof fileReferenceSchema>>;
 // ---------------------------------------------------------------------------------------------------------------
 // Reading the declaration.
 
-/** The JSON types FIELD_TYPE checks (§5 step 3). */
+/** The JSON types FIELD_TYPE checks. */
 export type DeclaredType = 'object' | 'array' | 'string';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The envelope's vocabulary (validator spec §1–§3): the key lists, homes and typed fields of the closed levels, read
+ * The envelope's vocabulary: the key lists, homes and typed fields of the closed levels, read
  * from the zod declaration (schema.ts), where every key and type is written once; the enums and patterns
  * (patterns.ts, re-exported here); the initial envelope; and the JSON value semantics the validator applies.
  * Everything here is a small constant built once at import time; no function does I/O.
@@ -33,16 +33,16 @@ export type { AgentStatus, DeclaredType, Envelope, EvidenceReport, FailureReport
 
 const keysOf = <S extends object>(shape: S): (keyof S & string)[] => Object.keys(shape) as (keyof S & string)[];
 
-/** §3.1: the 14 root keys an agent may write, in the spec's order (also the UNKNOWN_FIELD candidate list). */
+/** The 14 root keys an agent may write, in their documented order (also the UNKNOWN_FIELD candidate list). */
 export const AGENT_WRITABLE_ROOT_KEYS = keysOf(agentRootShape);
 
-/** §3.2: root keys written by the tool (or tolerated from stored envelopes); never type-checked, never suggested. */
+/** Root keys written by the tool (or tolerated from stored envelopes); never type-checked, never suggested. */
 export const SYSTEM_ROOT_KEYS = keysOf(systemRootShape);
 
-/** §3.3: the closed `agent_status` level, in declaration order. */
+/** The closed `agent_status` level, in declaration order. */
 export const AGENT_STATUS_KEYS = keysOf(agentStatusShape);
 
-/** §3.4: the seven evidence lists, in the fixed order used for MISSING_FIELD. */
+/** The seven evidence lists, in the fixed order used for MISSING_FIELD. */
 export const EVIDENCE_LISTS = keysOf(evidenceListShape);
 
 export type EvidenceList = (typeof EVIDENCE_LISTS)[number];
@@ -50,7 +50,7 @@ export type EvidenceList = (typeof EVIDENCE_LISTS)[number];
 /** The accepted UPPER-CASE spelling of each list, index for index (not type-checked; satisfies presence of the list). */
 export const EVIDENCE_LISTS_UPPER: readonly string[] = keysOf(evidenceSpellingShape);
 
-/** §3.4: the closed `evidence_report` level: 7 lists, their 7 upper-case spellings, `verification`. */
+/** The closed `evidence_report` level: 7 lists, their 7 upper-case spellings, `verification`. */
 export const EVIDENCE_REPORT_KEYS: readonly string[] = keysOf(evidenceReportShape);
 
 const SPELLINGS: ReadonlySet<string> = new Set(EVIDENCE_LISTS_UPPER);
@@ -84,7 +84,7 @@ export const SUGGESTED_KEYS: Readonly<Record<Level, readonly string[]>> = {
 };
 
 /**
- * §3.7: the home of every key that has one: the first closed level (root, agent_status, evidence_report) that
+ * The home of every key that has one: the first closed level (root, agent_status, evidence_report) that
  * declares it. So `agent_state` lives at the root (the system key); the agent's state in `agent_status` is accepted
  * there but is not what a misplaced `agent_state` is pointed at. Upper-case spellings have no home, so they are
  * UNKNOWN_FIELD wherever they are not accepted.
@@ -101,7 +101,7 @@ export const HOMES: ReadonlyMap<string, Level> = (() => {
 })();
 
 /**
- * §5 step 3: the fields FIELD_TYPE checks at each closed level, in declaration order, with the JSON type each is
+ * The fields FIELD_TYPE checks at each closed level, in declaration order, with the JSON type each is
  * declared with (read from the declaration; keys of any value, spellings and own-rule fields are not listed).
  */
 export const TYPED_FIELDS: Readonly<Record<Level, readonly (readonly [string, DeclaredType])[]>> = (() => {
@@ -115,7 +115,7 @@ export const TYPED_FIELDS: Readonly<Record<Level, readonly (readonly [string, De
 
 export const AGENT_STATE_SET: ReadonlySet<string> = new Set(AGENT_STATES);
 
-/** Row states (store spec §0): the six agent states plus `DISPATCHED`, which no envelope may carry. */
+/** Row states: the six agent states plus `DISPATCHED`, which no envelope may carry. */
 export const ROW_STATES = ['DISPATCHED', ...AGENT_STATES] as const;
 export type RowState = (typeof ROW_STATES)[number];
 
@@ -132,7 +132,7 @@ export const emptyEvidenceLists = (): Record<string, unknown[]> =>
   Object.fromEntries(EVIDENCE_LISTS.map((k): [string, unknown[]] => [k, []]));
 
 /**
- * §3.9: what `init` and dispatch seed; key order is part of the contract (drafts are written in object order). Typed
+ * What `init` and dispatch seed; key order is part of the contract (drafts are written in object order). Typed
  * by the declaration, so a seed that the schema would not accept does not compile.
  */
 export function initialEnvelope(agentId: string): JsonObject {
@@ -149,7 +149,7 @@ export function initialEnvelope(agentId: string): JsonObject {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Value semantics (§1, §2). These are JSON semantics, deliberately not JavaScript truthiness.
+// Value semantics. These are JSON semantics, deliberately not JavaScript truthiness.
 
 export type JsonObject = Record<string, unknown>;
 export type JsonTypeName = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null';
@@ -173,7 +173,7 @@ export const isBlank = (v: unknown): boolean => v === undefined || v === null ||
 /** A string that is not blank; no other type qualifies. */
 export const isNonEmptyString = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
 
-/** §1 truthy: everything except absent, null, false, 0, "", [] and {} (so "false", " ", [0] are truthy). */
+/** Truthy: everything except absent, null, false, 0, "", [] and {} (so "false", " ", [0] are truthy). */
 export function isTruthy(v: unknown): boolean {
   if (v === undefined || v === null || v === false || v === 0 || v === '') return false;
   if (Array.isArray(v)) return v.length > 0;
@@ -191,7 +191,7 @@ export function jsonTypeName(v: unknown): JsonTypeName {
 
 const TRAILING_STATE_PUNCT_RE = /[.,;]+$/;
 
-/** §2.3: trim, upper-case, drop one trailing run of `.,;`. No second trim (`"COMPLETE ."` stays invalid). */
+/** Trim, upper-case, drop one trailing run of `.,;`. No second trim (`"COMPLETE ."` stays invalid). */
 export const normalizeState = (s: string): string => s.trim().toUpperCase().replace(TRAILING_STATE_PUNCT_RE, '');
 
 /** The valid agent state a value normalizes to, or undefined (non-strings never name a state). */
@@ -206,7 +206,7 @@ const TYPE_SEPARATORS_RE = /[\s_-]+/g;
 const EDGE_UNDERSCORES_RE = /^_+|_+$/g;
 
 /**
- * §2.4 fold of `verification.type`. Returns "" for no claim (absent, null, blank, separators only), the folded word
+ * Fold of `verification.type`. Returns "" for no claim (absent, null, blank, separators only), the folded word
  * for a string, and null for any other value: a non-string type is an unknown word (a claim equal to no known word).
  */
 export function foldType(v: unknown): string | null {
@@ -217,11 +217,11 @@ export function foldType(v: unknown): string | null {
   return t.replace(TYPE_SEPARATORS_RE, '_').replace(EDGE_UNDERSCORES_RE, '');
 }
 
-/** §2.5: a string whose `trim().toLowerCase()` is a member. Non-strings never match. */
+/** A string whose `trim().toLowerCase()` is a member. Non-strings never match. */
 export const tokenMatch = (v: unknown, members: ReadonlySet<string>): v is string =>
   typeof v === 'string' && members.has(v.trim().toLowerCase());
 
-/** §6.4 commit rule: a string whose `trim().toLowerCase()` is 7–64 hex digits. */
+/** Commit rule: a string whose `trim().toLowerCase()` is 7–64 hex digits. */
 export const isCommit = (v: unknown): v is string => typeof v === 'string' && COMMIT_RE.test(v.trim().toLowerCase());
 
 export const isReceiptId = (v: unknown): v is string => typeof v === 'string' && RECEIPT_ID_RE.test(v);

@@ -1,6 +1,6 @@
 /**
- * The atomic blob writer (evidence.md §4.3 step 5), shared by `evidence add` and the receipt output layout
- * (receipts.md §1.2): `<evidenceRoot>/<segment>/…/<name>`.
+ * The atomic blob writer, shared by `evidence add` and the receipt output layout
+ *: `<evidenceRoot>/<segment>/…/<name>`.
  *
  *   const blob = writeBlob({ evidenceRoot, segments: [ws, brief, ac], name: mintBlobName('.txt') }, { kind: 'bytes', bytes });
  *   try { insertRow(blob.path, blob.sha256, blob.size) } catch (e) { discardBlob(blob); throw e }
@@ -61,11 +61,11 @@ export interface WrittenBlob {
 export const BLOB_SUFFIX_RE = /^\.[A-Za-z0-9_-]{1,16}$/;
 /**
  * Temp file names: `.<uuid>.<pid>.tmp`, the pid of the writer (so `gc` can tell an abandoned one from one being
- * written, amendments-2.md §H5); `.<uuid>.tmp` from before the pid was added. Also how `orphans` recognises them.
+ * written); `.<uuid>.tmp` from before the pid was added. Also how `orphans` recognises them.
  */
 export const TEMP_NAME_RE = /^\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?:\.([0-9]+))?\.tmp$/;
 
-/** The extension of a stored file (§2.1): the source's last suffix when it is safe (case kept), else `.bin`. */
+/** The extension of a stored file: the source's last suffix when it is safe (case kept), else `.bin`. */
 export function blobExtension(sourcePath: string): string {
   const ext = extname(basename(sourcePath));
   return BLOB_SUFFIX_RE.test(ext) ? ext : '.bin';
@@ -116,7 +116,7 @@ function ensureDir(dir: string, created: string[], insideRoot: boolean): void {
 /**
  * The evidence root and its missing ancestors, created outermost first, one level at a time. The ancestors (the data
  * root and above) failing is DATA_ROOT_UNUSABLE; the evidence root must end up a real folder, never a symlink
- * (DATA_ROOT_UNSAFE, amendments-2.md §H10).
+ * (DATA_ROOT_UNSAFE).
  */
 function ensureRoot(root: string, created: string[]): void {
   const missing: string[] = [];
@@ -298,7 +298,7 @@ function writeOnce(target: BlobTarget, source: BlobSource): WrittenBlob {
 }
 
 /**
- * Undoes a written blob after a later failure (§4.3 step 7): unlinks it, removes every directory that is now empty
+ * Undoes a written blob after a later failure: unlinks it, removes every directory that is now empty
  * walking upward from its directory, stopping at (never removing) the evidence root, and finally the evidence root
  * and its ancestors when this call created them and they are empty. Never throws.
  */

@@ -1,4 +1,4 @@
-/** Briefs with acceptance criteria (evidence.md §3): add (or extend), list, show. Flags are checked by the caller. */
+/** Briefs with acceptance criteria: add (or extend), list, show. Flags are checked by the caller. */
 import { EXIT, HandoffError, jsonQuote } from '../errors.js';
 import type { Env } from '../paths.js';
 import { guard, type Db } from '../store/db.js';
@@ -24,7 +24,7 @@ export interface BriefAddResult {
 }
 
 /**
- * BRIEF_NOT_FOUND (exit 3), naming the workspaces where a brief of that name exists (amendments-2.md §E2: the
+ * BRIEF_NOT_FOUND (exit 3), naming the workspaces where a brief of that name exists (the
  * workspace used to follow the current directory, so "no brief" usually means "not in this workspace"), with a
  * "did you mean" hint when a brief here differs only by case.
  */

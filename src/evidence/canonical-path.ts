@@ -1,5 +1,5 @@
 /**
- * The canonical-path rule (evidence.md §2.2): used for every `artifact_path` that enters the store from an envelope
+ * The canonical-path rule: used for every `artifact_path` that enters the store from an envelope
  * and as the post-check of every blob the tool mints. Never throws: a Node path exception (NUL byte, name too long)
  * is a failure like any other.
  */

@@ -1,7 +1,7 @@
 /**
- * `evidence add` (evidence.md §4.3): every refusal happens before anything is written. On SQLite a blob is written
+ * `evidence add`: every refusal happens before anything is written. On SQLite a blob is written
  * atomically as a file before the row, and removed again if the row cannot be inserted, so a refused or failed
- * deposit leaves the evidence tree byte-identical. On PostgreSQL (amendments-2.md §P1) the blob goes into the store
+ * deposit leaves the evidence tree byte-identical. On PostgreSQL the blob goes into the store
  * in the row's own transaction: both or neither.
  */
 import { checkRegularFile, readRegularFile } from '../cli/input.js';

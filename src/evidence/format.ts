@@ -1,4 +1,4 @@
-/** Plain-text rendering shared by the brief and evidence verbs (human mode only); cells are escaped (§E8). */
+/** Plain-text rendering shared by the brief and evidence verbs (human mode only); cells are escaped. */
 import { escapeCell, renderFields, renderTable } from '../render/table.js';
 import type { EvidenceRow } from '../store/evidence-rows.js';
 import type { BriefShow } from './brief-service.js';

@@ -1,5 +1,5 @@
 /**
- * `evidence orphans` (evidence.md §5.3): read-only. Walks realpath(<root>/evidence) without following symlinks and
+ * `evidence orphans`: read-only. Walks realpath(<root>/evidence) without following symlinks and
  * lists every non-directory entry no row references (evidence blobs and receipt outputs), plus rows whose blob is
  * gone.
  */

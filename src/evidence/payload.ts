@@ -1,5 +1,5 @@
 /**
- * Inline or blob (evidence.md §4.2): threshold 4096 bytes compared with `<=`; a file is inline only when its bytes
+ * Inline or blob: threshold 4096 bytes compared with `<=`; a file is inline only when its bytes
  * decode as strict UTF-8. A leading BOM is kept as content.
  */
 import { createHash } from 'node:crypto';

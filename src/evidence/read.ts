@@ -1,4 +1,4 @@
-/** `evidence list` and `evidence show` for evidence ids (evidence.md §5.1, §5.2). */
+/** `evidence list` and `evidence show` for evidence ids. */
 import { EXIT, HandoffError } from '../errors.js';
 import type { Env } from '../paths.js';
 import type { BriefRow } from '../store/briefs.js';

@@ -1,14 +1,14 @@
 /**
- * The safe-slug rule (evidence.md §1.1; defined in src/safe-slug.ts) and the workspace segment of blob paths and
- * brief lookups (§1.2).
+ * The safe-slug rule (defined in src/safe-slug.ts) and the workspace segment of blob paths and
+ * brief lookups.
  */
 import { resolveWorkspace, type Env } from '../paths.js';
 
 export { SAFE_SLUG_RE, SLUG_RULE, checkSlug, isSafeSlug } from '../safe-slug.js';
 
 /**
- * The workspace of a verb that mints a blob path or looks up a brief (§1.2). Every resolved workspace is now a safe
- * slug (amendments-2.md §H11: explicit values are checked as given, the derived default is made into one), so this
+ * The workspace of a verb that mints a blob path or looks up a brief. Every resolved workspace is now a safe
+ * slug (explicit values are checked as given, the derived default is made into one), so this
  * is resolveWorkspace under the name the evidence verbs use.
  */
 export const workspaceSlug = (flag: string | undefined, env: Env, cwd: string): string => resolveWorkspace(flag, env, cwd);

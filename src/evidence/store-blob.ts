@@ -1,5 +1,5 @@
 /**
- * Blobs kept in the store (amendments-2.md §P1): on PostgreSQL an evidence file or a receipt output is stored
+ * Blobs kept in the store: on PostgreSQL an evidence file or a receipt output is stored
  * content-addressed in the store's blob table and a row references it as `blob:sha256:<hex>`; on SQLite blobs stay
  * files under the data root (blob.ts). These helpers serve both: they read a payload by whatever reference a row holds.
  */

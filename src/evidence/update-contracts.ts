@@ -1,5 +1,5 @@
 /**
- * The `update_contracts` evidence clause applied by `contract finalize` (evidence.md §6, store-and-finalize.md §6.4–§6.5).
+ * The `update_contracts` evidence clause applied by `contract finalize`.
  *
  * API for finalize:
  *
@@ -8,10 +8,10 @@
  *   if (batch.errors.length > 0) -> reject (exit 1) with batch.errors; nothing written
  *
  *   // step 10, inside the finalize transaction, after the no-op decision:
- *   const refs = checkEvidenceRefs(db, batch.entries, { workspace });   // §6.5 step 3, before the UPSERT
+ *   const refs = checkEvidenceRefs(db, batch.entries, { workspace });   // Before the UPSERT
  *   if (refs.length > 0) -> ROLLBACK, reject (exit 1) with refs
  *   ... UPSERT -> handoffId ...
- *   const inserted = insertEvidenceBatch(db, batch.entries, { handoffId, replace: converging });  // §6.5 step 5
+ *   const inserted = insertEvidenceBatch(db, batch.entries, { handoffId, replace: converging });  // Step 5
  *
  *   // or both in one call after the UPSERT (the transaction's rollback undoes the UPSERT on errors):
  *   const r = applyEvidenceBatch(db, batch.entries, { handoffId, workspace, replace: converging });
@@ -54,7 +54,7 @@ export interface ResolvedEntry {
   text: string | null;
   /** The resolved path returned by the canonical-path rule, or a `blob:sha256:` reference (a blob in the store). */
   artifact_path: string | null;
-  /** The artifact is a blob already in the store (PostgreSQL, amendments-2.md §P1): its size is read in step 10. */
+  /** The artifact is a blob already in the store (PostgreSQL): its size is read in step 10. */
   store_blob?: boolean;
   size_bytes: number;
   sha256: string;
@@ -91,7 +91,7 @@ export function evidenceEntries(updateContracts: unknown): [number, Record<strin
   return out;
 }
 
-/** Step 9: the static rules of §6.2 on every evidence entry (all failures collected). */
+/** Step 9: the static rules on every evidence entry (all failures collected). */
 export function checkEvidenceBatch(updateContracts: unknown, ctx: BatchContext): { errors: BatchError[]; entries: ResolvedEntry[] } {
   const root = evidenceRoot(ctx.env, ctx.cwd);
   const agent = defaultAgent(ctx.envelope);
@@ -184,7 +184,7 @@ function checkEntry(i: number, p: Record<string, unknown>, root: string, agent: 
 }
 
 /**
- * §6.5 step 3, inside the finalize transaction: the brief exists in `workspace`; the AC is declared (exact). `db`
+ * Inside the finalize transaction: the brief exists in `workspace`; the AC is declared (exact). `db`
  * null means there is no store file: no brief exists, so every entry is EVIDENCE_BRIEF_NOT_FOUND (finalize answers
  * that without creating the store).
  */
@@ -237,7 +237,7 @@ export function judgeEvidenceRefs(entries: ResolvedEntry[], briefs: ReadonlyMap<
   return errors;
 }
 
-/** §6.5 step 5: inserts every entry in array order with `handoff_id`; `replace` first drops the row's earlier set. */
+/** Inserts every entry in array order with `handoff_id`; `replace` first drops the row's earlier set. */
 export function insertEvidenceBatch(db: Db, entries: ResolvedEntry[], opts: { handoffId: number; replace: boolean }): number {
   return writeTx(db, () => {
     if (opts.replace) deleteEvidenceOfHandoff(db, opts.handoffId);
@@ -267,7 +267,7 @@ const noStoreBlob = (e: ResolvedEntry, why: string): BatchError => ({
 });
 
 /**
- * §6.5 step 3 through the Store interface (both backends; run it on the finalize transaction's handle): the brief
+ * Through the Store interface (both backends; run it on the finalize transaction's handle): the brief
  * exists in `workspace`, the AC is declared, and a `blob:sha256:` artifact is a blob the store holds (its size then
  * fills `size_bytes`, and a declared size must equal it). `t` null: no store yet, every entry is
  * EVIDENCE_BRIEF_NOT_FOUND.
@@ -327,7 +327,7 @@ function judgeRef(e: ResolvedEntry, known: { brief: BriefRow | undefined; acs: s
 }
 
 /**
- * §6.5 step 5 on the caller's transaction (no transaction of its own: the Store has no nested ones). With
+ * On the caller's transaction (no transaction of its own: the Store has no nested ones). With
  * `blobsInStore` (PostgreSQL) a cited local file becomes a store blob in this same transaction and the row stores its
  * `blob:sha256:` reference; the bytes must still hash to what step 9 computed. Reading the file is the only thing
  * it does outside the store, and reading can be repeated when the transaction is retried.

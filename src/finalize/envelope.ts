@@ -1,4 +1,4 @@
-/** Finalize step 3 (store-and-finalize.md §6.2): sanitize, canonicalize, drop the gate's capture markers. */
+/** Finalize step 3: sanitize, canonicalize, drop the gate's capture markers. */
 import type { JsonObject } from '../envelope/vocabulary.js';
 import { defineOwn } from '../drafts/mutate.js';
 import { sanitizeEnvelope, sanitizedNotice } from '../drafts/sanitize.js';

@@ -1,5 +1,5 @@
 /**
- * Finalize step 10, the evidence half (store-and-finalize.md §6.5 steps 3 and 5), over the Store interface: the
+ * Finalize step 10, the evidence half, over the Store interface: the
  * cited briefs and their ACs are read through the transaction handle and judged by the evidence clause's pure rule
  * (src/evidence/update-contracts.ts judgeEvidenceRefs); the inserts run on the same handle, inside finalize's one
  * transaction (never a nested one), so the row and its evidence commit or roll back together.
@@ -7,7 +7,7 @@
 import { judgeEvidenceRefs, type BatchError, type KnownBrief, type ResolvedEntry } from '../evidence/update-contracts.js';
 import type { StoreReads, StoreTx } from '../store/store.js';
 
-/** §6.5 step 3: the briefs exist in `workspace` and declare the ACs. `reads` null: no store, so no brief exists. */
+/** The briefs exist in `workspace` and declare the ACs. `reads` null: no store, so no brief exists. */
 export async function checkEvidenceRefsIn(reads: StoreReads | null, entries: ResolvedEntry[], workspace: string): Promise<BatchError[]> {
   const briefs = new Map<number, KnownBrief>();
   for (const e of entries) {
@@ -19,7 +19,7 @@ export async function checkEvidenceRefsIn(reads: StoreReads | null, entries: Res
   return judgeEvidenceRefs(entries, briefs, { workspace });
 }
 
-/** §6.5 step 5: inserts every entry in array order; `replace` (a converging write) first drops the row's earlier set. */
+/** Inserts every entry in array order; `replace` (a converging write) first drops the row's earlier set. */
 export async function insertEvidenceIn(t: StoreTx, entries: ResolvedEntry[], handoffId: number, replace: boolean): Promise<number> {
   if (replace) await t.deleteEvidenceOfHandoff(handoffId);
   for (const e of entries) {

@@ -1,5 +1,5 @@
 /**
- * Finalize step 9b, the receipt checks (receipts.md §2; store-and-finalize.md §6.2): the seam between finalize and
+ * Finalize step 9b, the receipt checks: the seam between finalize and
  * src/receipts/checks.ts. It runs outside the write transaction; the receipts module is loaded only when the
  * envelope cites a receipt or the turn requires one, so a plain finalize pays nothing for it. The cited receipt rows
  * are read through the Store first (either backend), then judged by the pure checks.

@@ -1,4 +1,4 @@
-/** Finalize steps 5–8 (store-and-finalize.md §6.2, §6.3): the single refusals, in order. Pure. */
+/** Finalize steps 5–8: the single refusals, in order. Pure. */
 import { isObject, own, type JsonObject } from '../envelope/vocabulary.js';
 import { jsonQuote } from '../errors.js';
 import { agentPrefix } from '../ids.js';
@@ -14,7 +14,7 @@ export interface RefusalInput {
   tipId: string;
   /** The step-3 envelope (canonical), already judged valid by the full verdict. */
   envelope: JsonObject;
-  /** The row chain's binding (§6.3), null when unbound or when there is no row. */
+  /** The row chain's binding, null when unbound or when there is no row. */
   binding: string | null;
   /** `--plan-task-id`, if given. */
   planTaskFlag: string | undefined;

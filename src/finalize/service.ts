@@ -1,7 +1,7 @@
 /**
- * `contract finalize` (store-and-finalize.md §6): the clean close. Steps 2–10 of §6.2 in order; the first failing
+ * `contract finalize`: the clean close. Steps 2–10 in order; the first failing
  * step ends the call and nothing is written (no row, no evidence, no draft change). All store reads go through the
- * one writer store (§2.3), SQLite or PostgreSQL alike; the store is created only at step 10, when the call is about to
+ * one writer store, SQLite or PostgreSQL alike; the store is created only at step 10, when the call is about to
  * write, in one transaction holding the contract's lock (and the cited approval's).
  *
  * Seams: the evidence clause is src/evidence/update-contracts.ts (step 9 static rules; step 10's judging, fed and
@@ -37,7 +37,7 @@ export interface FinalizeRequest {
   addressing: Addressing;
   /**
    * The resolved workspace (flag, env, git top-level, cwd); used only when the call inserts the row, and only for a
-   * draft without a birth record (drafts/meta.ts): a recorded workspace wins (amendments-2.md §E2).
+   * draft without a birth record (drafts/meta.ts): a recorded workspace wins.
    */
   workspace: string;
   /** `--workspace` as given: with a recorded workspace, a differing value is WORKSPACE_MISMATCH (exit 2). */
@@ -74,7 +74,7 @@ const sessionOf = (store: Store | null): StoreSession =>
     () => Promise.resolve(),
   );
 
-/** §6.2 step 3b / §6.5 step 2: the no-op decision on the current row. */
+/** The no-op decision on the current row. */
 function noopReason(row: HandoffRow, state: string | undefined, json: string, binding: string | null, flag: string | undefined) {
   if (row.agent_state === 'COMPLETE') return 'complete_write_once' as const;
   const newBinding = flag !== undefined && flag !== binding;
@@ -162,7 +162,7 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     // Step 10: the store transaction (creates the store only now). Without a store, every refusal this step can give
     // is decided before it is created, so a refused call leaves none: no brief can resolve, and on SQLite its own
     // json_valid() (the raw_handoff_json CHECK) is asked on an in-memory connection.
-    // Without a store at step 4 the cross-check was skipped (§11.3); a store created now holds no approval to re-read.
+    // Without a store at step 4 the cross-check was skipped; a store created now holds no approval to re-read.
     const recheckApproval = store !== null;
     if (store === null) {
       const refErrors = await checkEvidenceRefsIn(null, batch.entries, workspace);
@@ -195,7 +195,7 @@ interface CommitInput {
   binding: string | null;
   entries: ResolvedEntry[];
   done: (row: HandoffRow, created: boolean, reason?: FinalizeDone['unchangedReason'], inserted?: number) => FinalizeDone;
-  /** The full verdict of step 4 over a given store view (re-run inside the transaction, §H2). */
+  /** The full verdict of step 4 over a given store view (re-run inside the transaction). */
   verdictOf: (reads: StoreReads | null) => Promise<ValidationResult>;
   /** The store existed at step 4, so the approval cross-check ran there and runs again in the transaction. */
   recheckApproval: boolean;
@@ -206,8 +206,8 @@ const JSON_REFUSED =
   'CHECK json_valid(raw_handoff_json) would fail: SQLite accepts JSON nested at most 1000 levels; no store file was created';
 
 /**
- * §6.5: re-read the row, no-op or write (UPSERT + evidence) in one store transaction holding the contract's lock
- * (amendments-2.md §P3: on PostgreSQL the per-contract advisory lock serializes finalizes from every host, and
+ * Re-read the row, no-op or write (UPSERT + evidence) in one store transaction holding the contract's lock
+ * (on PostgreSQL the per-contract advisory lock serializes finalizes from every host, and
  * `approval decide` of an approval this contract cites). A constraint the store enforces and the earlier steps did
  * not foresee rolls the transaction back and is STORE_WRITE_REFUSED (exit 4).
  */
@@ -220,7 +220,7 @@ async function commit(store: Store, c: CommitInput): Promise<FinalizeOutcome> {
           const reason = noopReason(row, c.state, c.json, c.binding, c.req.planTaskId);
           if (reason !== undefined) return c.done(row, false, reason);
         }
-        // amendments-2.md §H2: the approval is read again inside the transaction that stores the closing state, so a
+        // The approval is read again inside the transaction that stores the closing state, so a
         // decision taken since step 4 is seen before finalized_at is set (a cited approval decided meanwhile rejects).
         const again = c.recheckApproval ? await c.verdictOf(t) : undefined;
         if (again !== undefined && !again.ok) return { kind: 'rejected', tipId: c.tipId, codes: again.codes, errors: again.errors, repair: again.repair };

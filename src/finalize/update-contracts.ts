@@ -1,5 +1,5 @@
 /**
- * Finalize step 9, the parts owned by store-and-finalize.md §6.4: the shape of `update_contracts` and its entries
+ * Finalize step 9, the store-side parts: the shape of `update_contracts` and its entries
  * (UPDATE_CONTRACTS_SHAPE) and the dispatch's writable sections (SECTION_NOT_WRITABLE). The evidence clause
  * (EVIDENCE_*) is src/evidence/update-contracts.ts; its errors are merged here in entry order.
  */
@@ -13,7 +13,7 @@ export interface ClauseError {
   detail: string;
 }
 
-/** The repair text of a step-9/step-10 rejection (§6.7). */
+/** The repair text of a step-9/step-10 rejection. */
 export const UPDATE_CONTRACTS_REPAIR =
   'update_contracts is a list of entries {"contract": "<section>", "payload": {…}}. An evidence entry uses ' +
   '"contract": "evidence" and a payload {"brief_id": <id from handoff brief add>, "ac_id": "AC-1", "type": ' +

@@ -1,5 +1,5 @@
 /**
- * The circuit breaker's per-turn key (dispatch-and-gate.md §4.6), computed from the input only, before the
+ * The circuit breaker's per-turn key, computed from the input only, before the
  * verdict, so an accepted and a rejected stop of the same turn use the same key. It never falls back to the agent
  * type: a key shared between agents would trip one agent on another's rejections.
  */

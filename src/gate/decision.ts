@@ -1,5 +1,5 @@
 /**
- * The decision table (dispatch-and-gate.md §4.5) as a pure function of what the lookup and the check found. The
+ * The decision table as a pure function of what the lookup and the check found. The
  * verdict reads only the store: what the agent said in its last message never makes a turn count as closed.
  */
 import type { StopClass } from './stop-class.js';
@@ -21,7 +21,7 @@ export type VerdictSource = 'row' | 'row_unfinalized' | 'row_missing';
 export type OnMissing = 'block' | 'allow';
 
 export interface Decision {
-  /** The row of the §4.5 table (1–8). */
+  /** The row of the decision table (1–8). */
   row: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
   decision: Verdict;
   source: VerdictSource;

@@ -1,5 +1,5 @@
 /**
- * The rejection counter in a file (amendments-2.md §H3), for when the store cannot hold it (unreadable, read-only,
+ * The rejection counter in a file, for when the store cannot hold it (unreadable, read-only,
  * busy, damaged): `<root>/gate/<sha256 of the key>.json`, written through a temp file and a rename. Same arithmetic
  * as the store's breaker (nextAttempt), so the breaker still trips after its limit while the store is broken.
  */

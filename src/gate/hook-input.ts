@@ -1,7 +1,7 @@
 /**
- * The Claude Code Stop / SubagentStop hook JSON (dispatch-and-gate.md §4.1). Only the fields the gate uses are
+ * The Claude Code Stop / SubagentStop hook JSON. Only the fields the gate uses are
  * read; `last_assistant_message` and `stop_hook_active` are ignored on purpose (message text is never a verdict
- * input, and the circuit breaker bounds the loop). The fields are read through a zod/mini schema (amendments-2 §S3).
+ * input, and the circuit breaker bounds the loop). The fields are read through a zod/mini schema.
  * Any problem is HOOK_INPUT_INVALID: the gate fails open.
  */
 import * as z from 'zod/mini';
@@ -71,7 +71,7 @@ export function parseHookInput(raw: string): HookInput {
   return input;
 }
 
-/** The harness value (§4.1): `agent_id` for SubagentStop, `session_id` for Stop; blank or absent → none. */
+/** The harness value: `agent_id` for SubagentStop, `session_id` for Stop; blank or absent → none. */
 export function harnessValue(input: HookInput | undefined): string | undefined {
   if (input === undefined) return undefined;
   return input.event === 'SubagentStop' ? input.agentId : input.sessionId;

@@ -1,5 +1,5 @@
 /**
- * Finding the turn's contract (dispatch-and-gate.md §4.3): exact lanes only, first lane that resolves wins, the
+ * Finding the turn's contract: exact lanes only, first lane that resolves wins, the
  * verdict always on the chain's live tip. Lane 3 claims what it finds, so later stops resolve in lane 2. Message
  * text is never a lookup key.
  */
@@ -118,7 +118,7 @@ async function promptLane(l: LookupInput, hv: string | undefined, lanes: LaneNot
 /** Sets harness_id on the tip when it is NULL and no other chain holds the value; a failure is only noted. */
 async function autoClaim(store: Store, tip: HandoffRow, hv: string, result: LookupResult): Promise<void> {
   try {
-    // One attempt: the gate stays inside the hook timeout (§4.9).
+    // One attempt: the gate stays inside the hook timeout.
     const outcome = await store.tx((t) => claimTip(t, tip, hv), { attempts: 1, lock: [tip.contract_id, harnessLock(hv)] });
     if (outcome.kind === 'claimed' && result.found) {
       result.found.claimed = true;

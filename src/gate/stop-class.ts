@@ -1,4 +1,4 @@
-/** Stop classification (dispatch-and-gate.md §4.4). */
+/** Stop classification. */
 
 export type StopClass = 'truncation' | 'violation' | 'unknown';
 

@@ -1,5 +1,5 @@
 /**
- * The strict gate (amendments-2.md §H3): which failures are store or data-root conditions, and the texts of the
+ * The strict gate: which failures are store or data-root conditions, and the texts of the
  * block they cause under `--on-store-error block`. With the default `allow`, the same failures fail open (exit 1,
  * "stop not gated"), as before.
  */

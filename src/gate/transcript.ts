@@ -1,5 +1,5 @@
 /**
- * Bounded reads of the turn's own transcript (dispatch-and-gate.md §4.3, §4.4): the first 4 MiB for the prompt's
+ * Bounded reads of the turn's own transcript: the first 4 MiB for the prompt's
  * contract block (lane 3), the last 1 MiB for the stop-reason fallback. A missing, unreadable, non-regular or
  * malformed transcript yields nothing, never an error: the gate must not trap an agent over a harness file.
  */
@@ -60,7 +60,7 @@ function messageOf(line: Record<string, unknown>): Record<string, unknown> | und
 
 /**
  * A message's text: a string content, or the concatenated text of its text blocks, with no separator
- * (dispatch-and-gate.md §4.3): a `contract_id:` line counts only where the prompt itself starts a line.
+ *: a `contract_id:` line counts only where the prompt itself starts a line.
  */
 export function messageText(content: unknown): string | undefined {
   if (typeof content === 'string') return content;

@@ -1,5 +1,5 @@
 /**
- * The draft append of `evidence run` and the draft update of `contract verify` (receipts.md §1.3, §4 step 4): one
+ * The draft append of `evidence run` and the draft update of `contract verify`: one
  * write through the same validate-on-write pipeline as `add` (adoption of a dispatched row, sanitization, full
  * verdict, canonicalization, atomic save, mirror), with the lock taken only now, after the child exited. It never
  * opens a continuation: the pipeline runs with `onClosedTip: 'skip'`, so when the tip closed meanwhile (or was

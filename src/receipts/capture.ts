@@ -1,8 +1,7 @@
 /**
  * Capture of one output stream of the child: hashed and counted while it streams, checked for strict UTF-8, kept in
  * memory while it fits the inline threshold and spilled to a file beyond it, so a command that prints gigabytes never
- * holds them in memory. Spill files live under the data root, `<root>/tmp/spill-<pid>-<random>/` (amendments-2.md
- * §H4), never in $TMPDIR. A failure to spill (no space, unwritable, a file-size limit) never throws out of `push`:
+ * holds them in memory. Spill files live under the data root, `<root>/tmp/spill-<pid>-<random>/`, never in $TMPDIR. A failure to spill (no space, unwritable, a file-size limit) never throws out of `push`:
  * the capture records it and stops, and the caller stops the child (spawn.ts).
  */
 import { createHash, type Hash } from 'node:crypto';
@@ -33,7 +32,7 @@ export class SpillArea {
   }
 }
 
-/** Inline threshold, compared with `≤` (evidence.md §4.2). */
+/** Inline threshold, compared with `≤`. */
 export const INLINE_MAX_BYTES = 4096;
 
 export interface CapturedStream {

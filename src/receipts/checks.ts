@@ -1,5 +1,5 @@
 /**
- * The receipt checks of finalize step 9b and the stop gate (receipts.md §2). Pure over a receipt lookup, so they
+ * The receipt checks of finalize step 9b and the stop gate. Pure over a receipt lookup, so they
  * are tested against an in-memory list; `checkReceipts` binds the lookup to the store.
  */
 import type { Db } from '../store/db.js';
@@ -155,7 +155,7 @@ export async function checkReceiptsIn(
   });
 }
 
-/** The repair text of a receipt rejection (store-and-finalize.md §6.7, step 9b). */
+/** The repair text of a receipt rejection (step 9b). */
 export const RECEIPT_REPAIR =
   'Record the check with `handoff evidence run [--draft-id ID] -- CMD ARG...` (or `handoff contract verify` to re-run ' +
   'verification.command), then cite the printed R-… id in evidence_report.verification.receipt (or .receipts); the ' +

@@ -1,7 +1,6 @@
 /**
- * Step 2 of `evidence run` and `contract verify` (receipts.md §1.1, §4): the contract addressed like the draft verbs
- * (cli-contract-drafts.md §7) and followed along its continuation chain to the live tip (store-and-finalize.md
- * §8.3). A read: no lock is taken and nothing is written; the tip is checked again under the lock at the append.
+ * Step 2 of `evidence run` and `contract verify`: the contract addressed like the draft verbs
+ * and followed along its continuation chain to the live tip. A read: no lock is taken and nothing is written; the tip is checked again under the lock at the append.
  */
 import { draftNotFound } from '../drafts/errors.js';
 import { draftEntryExists, readDraft } from '../drafts/files.js';
@@ -50,7 +49,7 @@ export async function resolveContract(
 }
 
 /**
- * The envelope `contract verify` reads its command from (receipts.md §4 step 2): the tip's draft, or without a draft
+ * The envelope `contract verify` reads its command from: the tip's draft, or without a draft
  * file the envelope adoption would materialize from the open row (not saved). DRAFT_NOT_FOUND / DRAFT_UNREADABLE
  * (exit 3) otherwise.
  */

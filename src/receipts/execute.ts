@@ -1,5 +1,5 @@
 /**
- * Steps 3–5 shared by `evidence run` and `contract verify` (receipts.md §1.1): the workspace (and, for `evidence
+ * Steps 3–5 shared by `evidence run` and `contract verify`: the workspace (and, for `evidence
  * run --brief/--ac`, the brief and AC) checked before anything is spawned; the run, with no lock held; the
  * fingerprint of the tree the command ran in; the receipt recorded. Capture temp files are always removed.
  */
@@ -28,8 +28,7 @@ export interface Prepared {
 }
 
 /**
- * Step 3: the workspace (the contract's recorded one, else the usual resolution: always a safe slug, amendments-2.md
- * §E2, §H11); with --brief/--ac the brief must exist there and declare the AC. The spill folder `<root>/tmp` must not
+ * Step 3: the workspace (the contract's recorded one, else the usual resolution: always a safe slug); with --brief/--ac the brief must exist there and declare the AC. The spill folder `<root>/tmp` must not
  * be a symlink (DATA_ROOT_UNSAFE, checked before anything is spawned).
  */
 export async function prepareRun(
@@ -112,7 +111,7 @@ export async function executeAndRecord(req: ExecuteRequest): Promise<Recorded> {
   }
 }
 
-/** amendments-2.md §H4: the output could not be captured; the child's group was stopped and reaped, no receipt. */
+/** The output could not be captured; the child's group was stopped and reaped, no receipt. */
 const captureFailed = (why: string): HandoffError =>
   new HandoffError(
     'RECEIPT_CAPTURE_FAILED',
@@ -122,7 +121,7 @@ const captureFailed = (why: string): HandoffError =>
     'Free space under the data root (or make <root>/tmp writable) and run the command again.',
   );
 
-/** The status `evidence run` exits with once a receipt is recorded (receipts.md §1.4). */
+/** The status `evidence run` exits with once a receipt is recorded. */
 export function childStatus(row: ReceiptRow): number {
   if (row.exit_code !== null) return row.exit_code;
   if (row.timed_out === 1) return 124;

@@ -1,5 +1,5 @@
 /**
- * The tree fingerprint of receipts.md §3: what the work tree looked like when a receipt was recorded, so finalize can
+ * The tree fingerprint: what the work tree looked like when a receipt was recorded, so finalize can
  * tell that the code changed after the check ran (`RECEIPT_STALE`). Three git calls and one hash per untracked file;
  * on a 10,000-file repository this stays far below a second (scripts/bench-fingerprint.mjs).
  */
@@ -125,7 +125,7 @@ function fileDigest(path: string): string {
 }
 
 /**
- * Staleness (receipts.md §2 check 6): the receipt had a fingerprint and the tree now differs. A moved HEAD counts
+ * Staleness: the receipt had a fingerprint and the tree now differs. A moved HEAD counts
  * as a difference too (a clean tree at another commit has the same status and diff).
  */
 export function isStale(

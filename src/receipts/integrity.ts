@@ -1,5 +1,5 @@
 /**
- * Integrity of a stored receipt (receipts.md §2 check 3, §5 `--verify`): the row digest and each stored output's
+ * Integrity of a stored receipt (also `evidence show --verify`): the row digest and each stored output's
  * digest are recomputed; a missing blob fails.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
@@ -68,7 +68,7 @@ async function storeBlobShas(reads: StoreReads | null, row: ReceiptRow, blobsInS
     [row.stdout_path, row.stdout_sha256],
     [row.stderr_path, row.stderr_sha256],
   ] as const) {
-    // A file path on a store that keeps blobs (a receipt moved by `store copy`, amendments-2.md §P6): its output is
+    // A file path on a store that keeps blobs (a receipt moved by `store copy`): its output is
     // the store blob of its recorded digest; the path stays as recorded (row_sha256 covers it).
     const sha = path === null ? undefined : (blobRefSha(path) ?? (blobsInStore ? recorded : undefined));
     if (path === null || sha === undefined || out.has(path)) continue;
@@ -79,7 +79,7 @@ async function storeBlobShas(reads: StoreReads | null, row: ReceiptRow, blobsInS
 }
 
 /**
- * verifyReceipt for a row whose outputs may be store blobs (PostgreSQL, amendments-2.md §P1): they are read back from
+ * verifyReceipt for a row whose outputs may be store blobs (PostgreSQL): they are read back from
  * the store, so any host can verify a receipt; file outputs are read from the data root as before. `blobsInStore`
  * (the store is PostgreSQL): a file path's output is read from the store blob of the row's recorded digest.
  */

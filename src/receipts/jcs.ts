@@ -1,12 +1,12 @@
 /**
  * RFC 8785 JSON Canonicalization Scheme for the values a receipt row holds (strings, finite numbers, null, booleans,
- * arrays, objects) and the row digest `row_sha256` (store-and-finalize.md §4.6).
+ * arrays, objects) and the row digest `row_sha256`.
  */
 import { createHash } from 'node:crypto';
 
 /**
  * JCS text of a JSON value: object members sorted by their keys' UTF-16 code units, no whitespace, strings as
- * ECMAScript JSON.stringify writes them and numbers in ECMAScript shortest form (both exactly what RFC 8785 §3.2.2
+ * ECMAScript JSON.stringify writes them and numbers in ECMAScript shortest form (both exactly what RFC 8785 section 3.2.2
  * prescribes). Throws on a value JSON cannot represent (undefined, NaN, Infinity, a function, a bigint).
  */
 export function canonicalJson(value: unknown): string {
@@ -23,7 +23,7 @@ export function canonicalJson(value: unknown): string {
     case 'object': {
       if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
       const obj = value as Record<string, unknown>;
-      // Default sort compares UTF-16 code units, which is the order RFC 8785 §3.2.3 requires.
+      // Default sort compares UTF-16 code units, which is the order RFC 8785 section 3.2.3 requires.
       const keys = Object.keys(obj)
         .filter((k) => obj[k] !== undefined)
         .sort();

@@ -47,7 +47,7 @@ export function runCwd(flags: FlagValues, cwd: string): string {
 
 /**
  * A command given as one argument holding a space (`-- "npm test"`) that could not be started was almost surely
- * meant as words or as a shell string: say how to pass it (amendments-2.md §E7).
+ * meant as words or as a shell string: say how to pass it.
  */
 export function splitHint(argv: readonly string[], shell: boolean): string | undefined {
   if (shell || argv.length !== 1 || !/\s/.test(argv[0].trim())) return undefined;

@@ -1,5 +1,5 @@
 /**
- * Output shapes of the receipt verbs (receipts.md §1.4, §4): the recorded line, the append failure object
+ * Output shapes of the receipt verbs: the recorded line, the append failure object
  * (`DRAFT_APPEND_FAILED`, exit 4, receipt kept) and the rejection lines of a refused append.
  */
 import type { CommandResult } from '../cli/command.js';

@@ -1,5 +1,5 @@
 /**
- * The display string of a receipt (receipts.md §1.2): argv joined with shell-style quoting, so that pasting it into
+ * The display string of a receipt: argv joined with shell-style quoting, so that pasting it into
  * a POSIX shell runs the same argv. Under `--shell` the one shell string is shown as given.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Reading receipts (receipts.md §5): the receipts of a contract's whole continuation chain, newest first, and one
+ * Reading receipts: the receipts of a contract's whole continuation chain, newest first, and one
  * receipt with an optional integrity check. Read verbs: a missing store is never created.
  */
 import { EXIT, HandoffError } from '../errors.js';

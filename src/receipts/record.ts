@@ -1,7 +1,7 @@
 /**
- * Recording a receipt (receipts.md §1.2): one transaction inserting the receipt row and, with --brief/--ac, one
+ * Recording a receipt: one transaction inserting the receipt row and, with --brief/--ac, one
  * `command_output` evidence row per non-empty stream. Outputs too large to keep inline are blobs: on SQLite files
- * streamed first (temp file, rename) and removed again if the transaction fails; on PostgreSQL (amendments-2.md §P1)
+ * streamed first (temp file, rename) and removed again if the transaction fails; on PostgreSQL
  * store blobs written in that same transaction, referenced as `blob:sha256:<hex>`. A failure raises the store error
  * (exit 4) and leaves nothing behind.
  */

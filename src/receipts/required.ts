@@ -1,7 +1,7 @@
 /**
- * The pure, store-free part of the receipt checks (receipts.md §2): which receipts an envelope cites, whether its
+ * The pure, store-free part of the receipt checks: which receipts an envelope cites, whether its
  * verification claims a command, and RECEIPT_REQUIRED. Kept apart from checks.ts (which loads the store, hashing and
- * git) so the write verbs can foresee RECEIPT_REQUIRED (amendments-2.md §E4) without loading any of that.
+ * git) so the write verbs can foresee RECEIPT_REQUIRED without loading any of that.
  */
 import { foldType, isObject, isReceiptId, validState } from '../envelope/vocabulary.js';
 
@@ -29,7 +29,7 @@ export function verificationOf(envelope: unknown): Record<string, unknown> | und
   return isObject(v) ? v : undefined;
 }
 
-/** The cited receipts: `receipt`, then each element of `receipts`, in order (receipts.md §2). */
+/** The cited receipts: `receipt`, then each element of `receipts`, in order. */
 export function citedReceipts(envelope: unknown): CitedReceipt[] {
   const v = verificationOf(envelope);
   if (v === undefined) return [];

@@ -1,5 +1,5 @@
 /**
- * The receipt row (store-and-finalize.md §4.6) as the store holds it, its digest, its JSON exposure (§9) and the
+ * The receipt row as the store holds it, its digest, its JSON exposure and the
  * one-line summary that `evidence run` prints and appends to `key_outputs`.
  */
 import { canonicalJson, sha256Hex } from './jcs.js';
@@ -65,7 +65,7 @@ export const RECEIPT_COLUMNS = [
   'row_sha256',
 ] as const satisfies readonly (keyof ReceiptRow)[];
 
-/** sha256 of the JCS text of every column except `row_sha256` (store-and-finalize.md §4.6). */
+/** sha256 of the JCS text of every column except `row_sha256`. */
 export function computeRowSha256(row: Omit<ReceiptRow, 'row_sha256'> | ReceiptRow): string {
   const obj: Record<string, unknown> = {};
   for (const col of RECEIPT_COLUMNS) {
@@ -75,11 +75,11 @@ export function computeRowSha256(row: Omit<ReceiptRow, 'row_sha256'> | ReceiptRo
   return sha256Hex(canonicalJson(obj));
 }
 
-/** Outcome is fixed by the exit status alone (receipts.md §1): 0 pass, 1 fail, anything else unproven. */
+/** Outcome is fixed by the exit status alone: 0 pass, 1 fail, anything else unproven. */
 export const outcomeOf = (exitCode: number | null): Outcome =>
   exitCode === 0 ? 'pass' : exitCode === 1 ? 'fail' : 'unproven';
 
-/** The JSON exposure (store-and-finalize.md §9): `argv_json` as parsed `argv`, `shell`/`timed_out` as booleans. */
+/** The JSON exposure: `argv_json` as parsed `argv`, `shell`/`timed_out` as booleans. */
 export function receiptJson(row: ReceiptRow): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const col of RECEIPT_COLUMNS) {
@@ -106,6 +106,6 @@ export function exitToken(row: Pick<ReceiptRow, 'exit_code' | 'signal' | 'timed_
   return 'not-started';
 }
 
-/** `<receipt_id> exit=<n> outcome=<o> <duration>` (receipts.md §1.3). */
+/** `<receipt_id> exit=<n> outcome=<o> <duration>`. */
 export const receiptSummary = (row: ReceiptRow): string =>
   `${row.receipt_id} exit=${exitToken(row)} outcome=${row.outcome} ${formatDuration(row.duration_ms)}`;

@@ -1,5 +1,5 @@
 /**
- * `handoff evidence run` (receipts.md §1): resolve the contract's live tip, check the workspace (and brief), run the
+ * `handoff evidence run`: resolve the contract's live tip, check the workspace (and brief), run the
  * command with no lock held, record an immutable receipt, append it to the tip's draft, and exit with the child's
  * own status. The tool's own codes apply only while no receipt is recorded.
  */

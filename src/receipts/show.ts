@@ -1,5 +1,5 @@
 /**
- * `handoff evidence show R-… [--verify]` (receipts.md §5), reached through the `evidence show` seam: `ctx.args.ID`
+ * `handoff evidence show R-… [--verify]`, reached through the `evidence show` seam: `ctx.args.ID`
  * is the receipt id (already pattern-checked), `ctx.flags.verify` the flag. A failed check is RECEIPT_TAMPERED, exit 1:
  * under --json the object is still printed, as a rejection; in human mode only the `Rejected:` line (stderr).
  */
@@ -20,7 +20,7 @@ export async function showReceipt(ctx: CommandContext): Promise<CommandResult> {
   if (integrity === undefined) return { json: { status: 'ok', receipt }, text: fields(receipt) };
   if (integrity.ok) return { json: { status: 'ok', receipt, verified: true }, text: fields({ ...receipt, verified: true }) };
   const error = tamperedMessage(row, integrity.failures);
-  // Human mode prints nothing on stdout for a failure (cli-contract-drafts.md §4.1); --json keeps the whole object.
+  // Human mode prints nothing on stdout for a failure; --json keeps the whole object.
   return {
     exit: EXIT.REJECTED,
     json: { status: 'rejected', code: 'RECEIPT_TAMPERED', error, receipt, verified: false },

@@ -1,10 +1,10 @@
 /**
- * The pass-through of the child's output (receipts.md §1, cli-contract-drafts.md §4.1): raw bytes, unchanged; under
+ * The pass-through of the child's output: raw bytes, unchanged; under
  * --json the child's stdout goes to stderr so stdout carries only the result object. A stream whose reader went
  * away (EPIPE, e.g. `handoff evidence run -- cmd | head`) reports 'closed', and the child's group gets SIGPIPE.
  *
  * Our own stderr lines (the notices, `Receipt … recorded`, an error) come "after the child's output, one line"
- * (receipts.md §1.4): the stderr sink remembers whether the last byte it wrote was a newline, and `endLine()` emits
+ *: the stderr sink remembers whether the last byte it wrote was a newline, and `endLine()` emits
  * one when it was not, so our line never runs onto the child's last one. It writes nothing otherwise, so the
  * pass-through stays byte-exact when we print nothing of our own.
  */

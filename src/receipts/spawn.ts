@@ -1,5 +1,5 @@
 /**
- * Runs the child for a receipt (receipts.md §1): its own process group (so a timeout or a forwarded Ctrl-C reaches
+ * Runs the child for a receipt: its own process group (so a timeout or a forwarded Ctrl-C reaches
  * every process it started), stdin from /dev/null, stdout and stderr captured and passed through as raw bytes.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import { constants } from 'node:os';
 import { StreamCapture, type CapturedStream, type SpillArea } from './capture.js';
 
-/** Grace between TERM and KILL on a timeout (receipts.md §1). */
+/** Grace between TERM and KILL on a timeout. */
 export const KILL_GRACE_MS = 5000;
 /** After the child exited, how long its output pipes may stay open (held by a process it left behind). */
 export const PIPE_DRAIN_MS = 2000;
@@ -25,7 +25,7 @@ export interface ChildRequest {
    */
   onStdout: (chunk: Buffer) => void | 'closed';
   onStderr: (chunk: Buffer) => void | 'closed';
-  /** Where output beyond the inline threshold is spilled (`<root>/tmp/spill-<pid>-…`, amendments-2.md §H4). */
+  /** Where output beyond the inline threshold is spilled (`<root>/tmp/spill-<pid>-…`). */
   spill: SpillArea;
   /** Test seam: the grace between TERM and KILL. */
   killGraceMs?: number;
@@ -205,7 +205,7 @@ function notStarted(out: StreamCapture, err: StreamCapture, spill: SpillArea, st
   };
 }
 
-/** 128 + the signal's number (receipts.md §1.4); 128 + 15 for an unknown name. */
+/** 128 + the signal's number; 128 + 15 for an unknown name. */
 export function signalExit(signal: string): number {
   const n = (constants.signals as Record<string, number | undefined>)[signal];
   return 128 + (n ?? 15);

@@ -1,5 +1,5 @@
 /**
- * `handoff contract verify` (receipts.md §4): re-runs the tip draft's `evidence_report.verification.command` as a
+ * `handoff contract verify`: re-runs the tip draft's `evidence_report.verification.command` as a
  * receipt (shell string, current directory), then writes `verification.receipt` and `verification.result` in one
  * validate-on-write update. A closed tip or a missing command is refused before anything runs.
  */

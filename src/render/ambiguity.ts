@@ -1,5 +1,5 @@
 /**
- * The two ambiguity refusals (cli-contract-drafts.md §7.3) need more than one line in human mode: the header, then
+ * The two ambiguity refusals need more than one line in human mode: the header, then
  * up to five candidates. `withAmbiguityRendering` turns such a HandoffError into a CommandResult (exit 2) carrying the
  * JSON error object with all `candidates` and the human listing; every other error passes through unchanged.
  */

@@ -1,5 +1,5 @@
 /**
- * `contract chain --diff` (amendments-2.md §S7): each step of a continuation chain as the RFC 7396 merge patch
+ * `contract chain --diff`: each step of a continuation chain as the RFC 7396 merge patch
  * (json-merge-patch's `generate`) from the previous stored envelope to the next; the first step starts from `{}`.
  * A merge patch cannot say "set to null" (null means remove), so each step also lists the dotted paths whose new value
  * is null.

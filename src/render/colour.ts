@@ -1,5 +1,5 @@
 /**
- * Colour for human output (amendments-2.md §S6), applied where output leaves the process so no verb formats twice.
+ * Colour for human output, applied where output leaves the process so no verb formats twice.
  * Precedence: --json (never) > NO_COLOR (never) > FORCE_COLOR (on) > the stream is a TTY. The text itself never
  * changes: only ANSI styles are added around it, so a notice prefix keeps its exact words.
  */

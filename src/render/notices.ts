@@ -1,5 +1,5 @@
 /**
- * Notice lines of the draft verbs (cli-contract-drafts.md §10.2), printed on stderr in both modes. Prefixes are
+ * Notice lines of the draft verbs, printed on stderr in both modes. Prefixes are
  * fixed and never coloured.
  */
 import type { CanonicalChange } from '../validator/index.js';

@@ -1,5 +1,5 @@
 /**
- * The validation rejection, in both shapes (cli-contract-drafts.md §4.2, §4.3), reusable by every verb that judges
+ * The validation rejection, in both shapes, reusable by every verb that judges
  * an envelope (set/add/fill/patch, validate, finalize, ...):
  *
  *   rejectionJson(subject, verdict, extra?, explain?)   {"status":"rejected", draft_id|source, codes, errors,
@@ -10,7 +10,7 @@
  *   validationRejection({..., explain})       the CommandResult (exit 1) carrying both
  *   WRITE_REJECTED(id), SUBJECT_REJECTED(s)   the two standard headers
  *
- * Short by default (amendments-2.md §E1): the write verbs and validate print the repair text (about 2.8 KB of
+ * Short by default: the write verbs and validate print the repair text (about 2.8 KB of
  * template and rules) only with --explain, since an agent pays for every byte of every rejection in its context.
  * The library result and the gate's block reason keep it whole.
  */

@@ -1,6 +1,6 @@
 /**
  * Plain-text tables and `key: value` listings for the human output of the read verbs: left-aligned columns, two
- * spaces apart, NULL as `-`. Every cell is escaped (amendments-2.md §E8), so text holding a tab, a line break or a
+ * spaces apart, NULL as `-`. Every cell is escaped, so text holding a tab, a line break or a
  * terminal escape can never break a row into several lines or repaint the terminal.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Output of `set`, `add` and `fill` (cli-contract-drafts.md §10): the success object and line, the notices in their
+ * Output of `set`, `add` and `fill`: the success object and line, the notices in their
  * fixed order ([ADOPTED], [CONTINUATION opened], [CANONICALIZED], [MIRROR SKIPPED]; [SANITIZED] was printed while
  * loading), or the validation rejection aimed at the chain tip.
  */
@@ -53,7 +53,7 @@ function writeField(ctx: CommandContext, change: FieldChange, valueOf: () => unk
   return writeAndRender(ctx, addressing, (base, draftId) => change(base, segments, value, draftId));
 }
 
-/** `add` (§12.3 as amended by §E3): `--each` needs a JSON array VALUE (USAGE, exit 2, before any file access). */
+/** `add`: `--each` needs a JSON array VALUE (USAGE, exit 2, before any file access). */
 export function writeAddValue(ctx: CommandContext): Promise<CommandResult> {
   const each = ctx.flags.each === true;
   return writeFieldValue(ctx, addVerbChange(each), each ? eachNeedsArray : undefined);
@@ -68,7 +68,7 @@ export function eachNeedsArray(value: unknown): void {
 
 /**
  * The write of `set`, `add`, `fill` (and `patch`): `apply` on the addressed draft, then the outcome rendered (or an
- * ambiguity). A rejection is short unless the verb was given --explain (amendments-2.md §E1).
+ * ambiguity). A rejection is short unless the verb was given --explain.
  */
 export function writeAndRender(ctx: CommandContext, addressing: Addressing, apply: WriteRequest['apply']): Promise<CommandResult> {
   return withAmbiguityRendering(async () => {

@@ -1,5 +1,5 @@
 /**
- * Debris that `contract gc` reclaims besides drafts (amendments-2.md §H5): temp files of interrupted draft saves and
+ * Debris that `contract gc` reclaims besides drafts: temp files of interrupted draft saves and
  * lock publications (`drafts/.<draft_id>.<pid>.<hex>.tmp`), temp blobs of interrupted evidence writes
  * (`evidence/…/.<uuid>.<pid>.tmp`) and spill folders of interrupted `evidence run` captures (`tmp/spill-<pid>-…`):
  * each older than 1 hour AND whose owner pid (in its name) is not a live process. A temp blob named before the pid

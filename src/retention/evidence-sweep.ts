@@ -1,5 +1,5 @@
 /**
- * The evidence part of `contract gc` (amendments-2.md §H5, which amends store-and-finalize.md §10 "never evidence" for
+ * The evidence part of `contract gc` (an exception to "gc never touches evidence" for
  * these only): abandoned temp blobs, and blobs that no row references once they are older than the draft age rule.
  * Unreferenced blobs are removed only when the store exists, is readable, and every blob a row references is present;
  * otherwise the sweep says why and removes no blob (a moved root or a half-restored store would make every blob look
@@ -29,7 +29,7 @@ export interface EvidenceSweep {
 
 /**
  * The referenced blob file paths, or why they cannot be trusted. Reads the store (STORE_* errors propagate, exit 4).
- * Store blobs (`blob:sha256:` references, PostgreSQL) are never deleted by gc (amendments-2.md §H5 speaks of files,
+ * Store blobs (`blob:sha256:` references, PostgreSQL) are never deleted by gc (the sweep is about files,
  * and other hosts may cite them): they count only for the "every referenced blob is present" rule.
  */
 async function referenced(env: Env, cwd: string): Promise<{ paths: Set<string> } | { skip: BlobSweep }> {
@@ -80,7 +80,7 @@ function pruneEmpty(dirs: Set<string>, rootReal: string): void {
 }
 
 export async function sweepEvidence(o: { env: Env; cwd: string; now: number; maxAgeMs: number; dryRun: boolean }): Promise<EvidenceSweep> {
-  // The store first: an unreadable store is exit 4 before anything is removed (§10).
+  // The store first: an unreadable store is exit 4 before anything is removed.
   const refs = await referenced(o.env, o.cwd);
   const rootReal = realEvidenceRoot(evidenceRoot(o.env, o.cwd));
   const blobs: BlobSweep = 'skip' in refs ? refs.skip : { status: 'done' };

@@ -1,14 +1,14 @@
 /**
- * `contract gc` (store-and-finalize.md §10, amendments-2.md §H5, §H8). Draft retention: `aged` (older than the age
+ * `contract gc`. Draft retention: `aged` (older than the age
  * window, store or not), then `spent` (closed row, older than the grace window); temp files of interrupted saves and
  * lock publications older than 1 hour whose writer pid is gone (`temp`). A draft whose lock is held is kept. Then the
- * debris of §H5: abandoned spill folders, abandoned evidence temp blobs, and unreferenced blobs older than the age
+ * other debris: abandoned spill folders, abandoned evidence temp blobs, and unreferenced blobs older than the age
  * window (evidence-sweep.ts). Never rows or receipts. The store is read before anything is deleted, so an unreadable
  * store deletes nothing (exit 4); a data root folder that is a symlink is DATA_ROOT_UNSAFE before anything is read.
- * A draft's birth record (`<id>.meta.json`, amendments-2.md §E2) goes with its draft; one left without a draft for
+ * A draft's birth record (`<id>.meta.json`) goes with its draft; one left without a draft for
  * over an hour is removed as `temp`.
  *
- * Scale (§H8: 100,000 drafts of which 50,000 removable in under 10 s): one directory listing and one lstat per draft;
+ * Scale (100,000 drafts of which 50,000 removable in under 10 s): one directory listing and one lstat per draft;
  * the store is asked only about drafts the spent rule could remove (past the grace window, inside the age window);
  * a removable draft costs one cheap lock (O_EXCL, tryLockQuick), a second lstat under it and the unlink.
  */
@@ -42,7 +42,7 @@ export interface Removal {
 export interface GcResult {
   removed: Removal[];
   kept: number;
-  /** Spill folders, evidence temp blobs and unreferenced blobs (§H5). */
+  /** Spill folders, evidence temp blobs and unreferenced blobs. */
   debris: DebrisRemoval[];
   blobs: BlobSweep;
 }
@@ -61,7 +61,7 @@ function regularMtime(path: string): number | undefined {
 
 /**
  * The row state of the given draft ids. An existing DB file is always opened and checked, even with no id to judge:
- * an unreadable store is exit 4 before anything is deleted (§10).
+ * an unreadable store is exit 4 before anything is deleted.
  */
 async function rowStates(env: Env, cwd: string, ids: string[]): Promise<Map<string, string>> {
   if (storeUrl(env) === undefined && !storeExists(env, cwd)) return new Map();
@@ -160,7 +160,7 @@ function sweepDraftTemps(dir: string, names: string[], now: number, dryRun: bool
 const META_RE = /^(a[0-9a-f]{16,}\.[0-9a-f]{6,})\.meta\.json$/;
 
 /**
- * A birth record (`<id>.meta.json`, amendments-2.md §E2) whose draft is gone, older than 1 hour: the draft file is
+ * A birth record (`<id>.meta.json`) whose draft is gone, older than 1 hour: the draft file is
  * written second, so an interrupted save can leave one. Removed as `temp`.
  */
 function sweepOrphanMeta(dir: string, names: string[], now: number, dryRun: boolean): Removal[] {

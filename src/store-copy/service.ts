@@ -1,5 +1,5 @@
 /**
- * `handoff store copy --to <url>` (amendments-2.md §P6): moves the SQLite store of the current data root into an
+ * `handoff store copy --to <url>`: moves the SQLite store of the current data root into an
  * empty PostgreSQL store. Every table is copied verbatim (ids preserved, identity sequences reset after), receipts
  * unchanged (their row_sha256 still verifies), and every blob under the data root becomes a store blob:
  *

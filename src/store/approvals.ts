@@ -1,5 +1,5 @@
 /**
- * The `approvals` repository (store-and-finalize.md §4.4, §11). Transitions are decided inside the IMMEDIATE
+ * The `approvals` repository. Transitions are decided inside the IMMEDIATE
  * transaction that writes (`UPDATE … WHERE id = ? AND status = ?`), so concurrent decides cannot both win.
  */
 import { createHash } from 'node:crypto';
@@ -30,7 +30,7 @@ const COLS = 'id, workspace, agent_id, contract_id, status, exact_content, finge
 /** The column list every approval read returns (both store backends). */
 export const APPROVAL_COLS = COLS;
 
-/** §11.2: the statuses each status may move to (a repeat of the current status is a no-op, not a transition). */
+/** The statuses each status may move to (a repeat of the current status is a no-op, not a transition). */
 const TRANSITIONS: Record<ApprovalStatus, readonly ApprovalStatus[]> = {
   pending: ['approved', 'rejected', 'expired'],
   approved: ['revoked'],
@@ -41,7 +41,7 @@ const TRANSITIONS: Record<ApprovalStatus, readonly ApprovalStatus[]> = {
 
 export const isApprovalStatus = (s: string): s is ApprovalStatus => (APPROVAL_STATUSES as readonly string[]).includes(s);
 
-/** The approval as exposed in JSON: `approval_status` for the `status` column (§9). */
+/** The approval as exposed in JSON: `approval_status` for the `status` column. */
 export function exposeApproval(row: ApprovalRow): Record<string, unknown> {
   return {
     id: row.id,
@@ -58,7 +58,7 @@ export function exposeApproval(row: ApprovalRow): Record<string, unknown> {
   };
 }
 
-/** The cross-check's lookup (validator spec §8); a store without the approvals table resolves nothing. */
+/** The cross-check's lookup; a store without the approvals table resolves nothing. */
 export function approvalLookup(db: Db): (id: string) => ApprovalLookupResult {
   if (!hasTable(db, 'approvals')) return () => ({ found: false });
   const stmt = guard(db, () => db.prepare('SELECT status, contract_id, fingerprint, decided_at FROM approvals WHERE id = ?'));
@@ -114,7 +114,7 @@ export interface DecideResult {
 }
 
 /**
- * §11.2 on the current row: `noop` for a repeat of the current status, `apply` for an allowed transition; any
+ * On the current row: `noop` for a repeat of the current status, `apply` for an allowed transition; any
  * other decision throws APPROVAL_TRANSITION_REFUSED (exit 1). Shared by both store backends.
  */
 export function judgeDecision(row: ApprovalRow, decision: ApprovalStatus): 'noop' | 'apply' {
@@ -129,7 +129,7 @@ export function judgeDecision(row: ApprovalRow, decision: ApprovalStatus): 'noop
   );
 }
 
-/** Applies one decision (§11.2) in one IMMEDIATE transaction. APPROVAL_NOT_FOUND (3), APPROVAL_TRANSITION_REFUSED (1). */
+/** Applies one decision in one IMMEDIATE transaction. APPROVAL_NOT_FOUND (3), APPROVAL_TRANSITION_REFUSED (1). */
 export function decideApproval(
   db: Db,
   id: string,

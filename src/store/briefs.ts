@@ -1,4 +1,4 @@
-/** Briefs and acceptance criteria (store-and-finalize.md §4.2). Names and ac ids: uniqueness ignores case, lookups are exact. */
+/** Briefs and acceptance criteria. Names and ac ids: uniqueness ignores case, lookups are exact. */
 import type { Db } from './db.js';
 
 export interface BriefRow {

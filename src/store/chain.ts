@@ -1,4 +1,4 @@
-/** Continuation chains (store-and-finalize.md §8.3): forward to the live tip, back to the root. */
+/** Continuation chains: forward to the live tip, back to the root. */
 import { EXIT, HandoffError } from '../errors.js';
 import { guard, hasTable, type Db } from './db.js';
 import { toHandoffRow, type HandoffRow } from './handoff-row.js';
@@ -77,7 +77,7 @@ export function wholeChain(db: Db, row: HandoffRow): HandoffRow[] {
 export const chainContractIds = (db: Db, row: HandoffRow): string[] => wholeChain(db, row).map((r) => r.contract_id);
 
 /**
- * The plan-task binding of a tip (§6.3): its own `plan_task_id`, else the nearest ancestor's (links inherit it; the
+ * The plan-task binding of a tip: its own `plan_task_id`, else the nearest ancestor's (links inherit it; the
  * walk back is a safety net). null = unbound.
  */
 export function planTaskBinding(db: Db, tip: HandoffRow): string | null {

@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL side of `handoff store copy` (amendments-2.md §P6): in ONE transaction, under an advisory lock,
+ * The PostgreSQL side of `handoff store copy`: in ONE transaction, under an advisory lock,
  * check the target is still empty, insert every row verbatim (ids preserved), store the blobs, reset the identity
  * sequences, then read everything back and compare row counts and table digests, and rehash every blob. Any
  * difference rolls the whole copy back.

@@ -1,5 +1,5 @@
 /**
- * What `handoff store copy` moves (amendments-2.md §P6): the tables of the store in an order that satisfies their
+ * What `handoff store copy` moves: the tables of the store in an order that satisfies their
  * foreign keys, each read in primary-key order, and the digest both sides of a copy are compared by. Shared by the
  * SQLite reader (copy-sqlite.ts) and the PostgreSQL writer (copy-pg.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Opening the store (store-and-finalize.md §2): probes, read verbs, writers, and the write transaction with its
+ * Opening the store: probes, read verbs, writers, and the write transaction with its
  * retry rule. Store problems surface as STORE_* HandoffErrors (exit 4) naming the DB file and the SQLite message.
  *
  *   openProbe(env, cwd?)            read-only, never creates, never migrates; null when the file is absent
@@ -98,7 +98,7 @@ function checked<T>(db: Db, file: string, fn: () => T): T {
   }
 }
 
-/** Connections opened on a store this process cannot write (a read-only data root or store file, §H7). */
+/** Connections opened on a store this process cannot write (a read-only data root or store file). */
 const readOnlyHere = new WeakSet<Db>();
 /** Read-only connections on a store older than the build, read as it is (nothing may migrate it). */
 const olderSchema = new WeakMap<Db, { version: number; latest: number }>();
@@ -123,7 +123,7 @@ const sqliteUri = (file: string, query: string): string => `file:${file.replace(
  * the `-wal`/`-shm` files and can never remove them, so a read would leave files behind; this one removes them on
  * close like any last connection.
  *
- * On a read-only data root or store file (amendments-2.md §H7) WAL cannot create its `-shm` file, so the store is
+ * On a read-only data root or store file WAL cannot create its `-shm` file, so the store is
  * opened `immutable` instead, and only when no `-wal` file exists: a `-wal` file may hold the latest writes, which an
  * immutable open would not see (STORE_UNREADABLE, naming that reason).
  */
@@ -144,13 +144,13 @@ function openReadOnly(file: string): Db {
   return db;
 }
 
-/** The DB file exists and this process cannot write it or its folder (§H7): open it for reading only. */
+/** The DB file exists and this process cannot write it or its folder: open it for reading only. */
 export function storeReadOnlyHere(env: Env, cwd?: string): boolean {
   const file = dbPath(env, cwd);
   return existsSync(file) && storeIsReadOnly(file);
 }
 
-/** True when `db` was opened on a store this process cannot write (§H7): nothing may write or migrate through it. */
+/** True when `db` was opened on a store this process cannot write: nothing may write or migrate through it. */
 export const isReadOnlyHere = (db: Db): boolean => readOnlyHere.has(db);
 
 /** Read-only connection for probes (cross-check, draft-verb reads, gc). Never creates, never migrates. */
@@ -171,7 +171,7 @@ export function openReader(env: Env, cwd?: string): Db | null {
   const latest = latestVersion();
   if (version === latest) return db;
   if (isReadOnlyHere(db)) {
-    // §H7: nothing can migrate a read-only store; read it as it is, and a query its older schema cannot answer is
+    // Nothing can migrate a read-only store; read it as it is, and a query its older schema cannot answer is
     // STORE_NEEDS_MIGRATION (guard).
     olderSchema.set(db, { version, latest });
     return db;
@@ -187,9 +187,9 @@ export interface WriterOptions {
 }
 
 /**
- * Read-write connection with the pragmas of §2.1 (`synchronous = FULL` set explicitly: better-sqlite3 builds SQLite
+ * Read-write connection with the store's pragmas (`synchronous = FULL` set explicitly: better-sqlite3 builds SQLite
  * with NORMAL as the WAL default), migrated to the latest version. With `create`, a missing file (and its folders)
- * is created; without it a missing file gives null. The migration list is loaded and checked first (§3.3 step 1), so
+ * is created; without it a missing file gives null. The migration list is loaded and checked first, so
  * a packaging error (exit 70) never leaves an empty DB file behind.
  */
 export function openWriter(env: Env, cwd?: string, opts: WriterOptions = { create: false }): Db | null {
@@ -209,7 +209,7 @@ export function openWriter(env: Env, cwd?: string, opts: WriterOptions = { creat
 }
 
 /**
- * Creates the DB file (0600) and its folder, one level at a time (amendments-2.md §H13: never a recursive mkdir). Its
+ * Creates the DB file (0600) and its folder, one level at a time (never a recursive mkdir). Its
  * folder is the data root unless $HANDOFF_DB names another place: a data root that cannot be created is
  * DATA_ROOT_UNUSABLE, any other failure STORE_UNREADABLE (both exit 4).
  */
@@ -229,10 +229,10 @@ function sleepMs(ms: number): void {
 }
 
 /**
- * Runs `fn` in one BEGIN IMMEDIATE transaction (§2.2). A busy/locked failure retries the whole transaction, up to 3
+ * Runs `fn` in one BEGIN IMMEDIATE transaction. A busy/locked failure retries the whole transaction, up to 3
  * attempts in total, sleeping 50 ms × attempt; then STORE_BUSY. Inside an open transaction `fn` simply runs.
  * `attempts: 1` makes one attempt only (the stop gate, which must stay inside the hook timeout: it waits at most the
- * busy timeout once, dispatch-and-gate.md §4.9).
+ * busy timeout once).
  */
 export function writeTx<T>(db: Db, fn: () => T, opts: { attempts?: number } = {}): T {
   if (db.inTransaction) return fn();

@@ -1,5 +1,5 @@
 /**
- * The rows that dispatch, claim and the stop gate write (store-and-finalize.md §5): birth at dispatch, the
+ * The rows that dispatch, claim and the stop gate write: birth at dispatch, the
  * set-once claim of a harness run id, and the gate's backstop capture. Callers run them inside one IMMEDIATE
  * transaction and take the decisions that depend on the current row inside it.
  */
@@ -24,7 +24,7 @@ export interface BirthRow {
   now: string;
 }
 
-/** §1.3 step 4: the DISPATCHED / never_finalized row. */
+/** The DISPATCHED / never_finalized row. */
 export function insertBirthRow(db: Db, b: BirthRow): HandoffRow {
   const raw = db
     .prepare(
@@ -48,12 +48,12 @@ export function rowsWithHarnessId(db: Db, harnessId: string): HandoffRow[] {
   );
 }
 
-/** The claim (§2 step 4): set-once; false when the row already carries a harness id. */
+/** The claim: set-once; false when the row already carries a harness id. */
 export const setHarnessIdIfNull = (db: Db, id: number, harnessId: string, now: string): boolean =>
   db.prepare('UPDATE handoffs SET harness_id = ?, updated_at = ? WHERE id = ? AND harness_id IS NULL').run(harnessId, now, id).changes === 1;
 
 /**
- * Backstop capture of an open row (dispatch-and-gate.md §4.7): never touches a closed row; false when a finalize
+ * Backstop capture of an open row: never touches a closed row; false when a finalize
  * won the race (zero rows).
  */
 export const captureOpenRow = (db: Db, c: { id: number; json: string; harnessId: string | null; now: string }): boolean =>
@@ -81,7 +81,7 @@ export const captureNewRow = (
     .changes === 1;
 
 /**
- * The stop gate judged a stop of this contract (amendments-2.md §E5): the row is no longer merely running. Only
+ * The stop gate judged a stop of this contract: the row is no longer merely running. Only
  * gate_seen_at changes: updated_at measures the turn's own writes, which the liveness rule reads.
  */
 export const markGateSeen = (db: Db, contractId: string, now: string): boolean =>

@@ -1,4 +1,4 @@
-/** Evidence rows (store-and-finalize.md §4.3) and the reads `evidence orphans` needs from `receipts` (§4.6). */
+/** Evidence rows and the reads `evidence orphans` needs from `receipts`. */
 import { hasTable, type Db } from './db.js';
 
 export type EvidenceType = 'text' | 'file' | 'command_output' | 'url' | 'screenshot';
@@ -17,7 +17,7 @@ export interface NewEvidence {
   receipt_id?: string | null;
 }
 
-/** A row as exposed in JSON (evidence.md §4.4): the columns plus the brief's name. */
+/** A row as exposed in JSON: the columns plus the brief's name. */
 export interface EvidenceRow extends Required<NewEvidence> {
   id: number;
   brief: string;
@@ -44,7 +44,7 @@ export function insertEvidence(db: Db, r: NewEvidence): number {
 export const getEvidence = (db: Db, id: number): EvidenceRow | undefined =>
   db.prepare(`${SELECT_ROW} WHERE e.id = ?`).get(id) as EvidenceRow | undefined;
 
-/** With an ac: `created_at, id`; without: `ac_id, created_at, id` (evidence.md §5.1). */
+/** With an ac: `created_at, id`; without: `ac_id, created_at, id`. */
 export function listEvidence(db: Db, briefId: number, acId?: string): EvidenceRow[] {
   if (acId !== undefined) {
     return db.prepare(`${SELECT_ROW} WHERE e.brief_id = ? AND e.ac_id = ? ORDER BY e.created_at, e.id`).all(briefId, acId) as EvidenceRow[];
@@ -52,7 +52,7 @@ export function listEvidence(db: Db, briefId: number, acId?: string): EvidenceRo
   return db.prepare(`${SELECT_ROW} WHERE e.brief_id = ? ORDER BY e.ac_id, e.created_at, e.id`).all(briefId) as EvidenceRow[];
 }
 
-/** Finalize convergence (store-and-finalize.md §6.5 step 5): the row's evidence set is replaced. */
+/** Finalize convergence: the row's evidence set is replaced. */
 export const deleteEvidenceOfHandoff = (db: Db, handoffId: number): number =>
   db.prepare('DELETE FROM evidence WHERE handoff_id = ?').run(handoffId).changes;
 

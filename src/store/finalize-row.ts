@@ -1,4 +1,4 @@
-/** The finalize UPSERT (store-and-finalize.md §6.5 step 4). Call it inside the finalize's IMMEDIATE transaction. */
+/** The finalize UPSERT. Call it inside the finalize's IMMEDIATE transaction. */
 import type { Db } from './db.js';
 import { loadSqlite } from './sqlite.js';
 
@@ -15,7 +15,7 @@ export interface FinalRow {
 }
 
 /**
- * The merge policy of §6.5 (convergence of a row that is not COMPLETE), in SQL both store backends run verbatim
+ * The merge policy (convergence of a row that is not COMPLETE), in SQL both store backends run verbatim
  * after their own INSERT … VALUES.
  */
 export const FINAL_ROW_MERGE = `ON CONFLICT (contract_id) DO UPDATE SET
@@ -30,7 +30,7 @@ export const FINAL_ROW_MERGE = `ON CONFLICT (contract_id) DO UPDATE SET
 
 /**
  * Inserts the row, or converges a row that is not COMPLETE (state, envelope, cut_reason → NULL, plan_task_id
- * set-once, updated_at). `finalized_at` (migration 0003, amendments-2.md §H2) is set once, by the first write of a
+ * set-once, updated_at). `finalized_at` (migration 0003) is set once, by the first write of a
  * closing state (finalize only ever writes one), and kept by every later convergence. Returns the row id, or
  * undefined when the row is COMPLETE (nothing written).
  */

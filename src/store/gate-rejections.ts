@@ -1,5 +1,5 @@
 /**
- * The stop gate's rejection counter (store-and-finalize.md §4.5; semantics in dispatch-and-gate.md §4.6). Callers
+ * The stop gate's rejection counter (its meaning: src/gate/breaker.ts). Callers
  * run these inside one IMMEDIATE transaction per gate call.
  */
 import type { Db } from './db.js';

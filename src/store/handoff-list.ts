@@ -1,6 +1,6 @@
 /**
- * `contract list` (store-and-finalize.md §9): every filter applied in SQL before LIMIT, newest first. Running is not
- * cut (amendments-2.md §E5): a DISPATCHED row counts as cut only once its updated_at is older than the stale cut-off
+ * `contract list`: every filter applied in SQL before LIMIT, newest first. Running is not
+ * cut: a DISPATCHED row counts as cut only once its updated_at is older than the stale cut-off
  * or the stop gate has judged a stop of it (gate_seen_at); a captured IN_PROGRESS row is always cut.
  */
 import { guard, hasTable, type Db } from './db.js';

@@ -1,4 +1,4 @@
-/** The `handoffs` row (store-and-finalize.md §4.1) as read from SQLite, and its JSON exposure (§9). */
+/** The `handoffs` row as read from SQLite, and its JSON exposure. */
 import { CLOSING_STATE_SET, ROW_STATES, type RowState } from '../envelope/vocabulary.js';
 import { acceptanceColumn, jsonColumn, readStoredJson, stringListColumn } from './stored-json.js';
 
@@ -51,7 +51,7 @@ export function toHandoffRow(raw: Record<string, unknown>): HandoffRow {
 }
 
 /**
- * A row as exposed in JSON (§9): every column except `raw_handoff_json`; flags as booleans; `*_json` columns parsed
+ * A row as exposed in JSON: every column except `raw_handoff_json`; flags as booleans; `*_json` columns parsed
  * under their name without `_json`; `envelope` (the parsed `raw_handoff_json`) only when asked.
  */
 export function exposeHandoff(row: HandoffRow, withEnvelope = false): Record<string, unknown> {

@@ -1,12 +1,12 @@
 /**
- * The `handoffs` repository (store-and-finalize.md §4.1, §5, §7, §8). SQL lives only under src/store/.
+ * The `handoffs` repository. SQL lives only under src/store/.
  *
  * Exported API (every function takes a `Db` from src/store/db.ts; see that file for openProbe/openReader/openWriter
  * and writeTx; none of these functions creates or migrates the store):
  *
  *   type HandoffRow, type CutReason         the row (handoff-row.ts); `require_receipt` is 0 on a version-1 store
  *   CLOSING_STATES, isClosedState(state)     the five closing states; a row in one of them is closed (spent)
- *   exposeHandoff(row, withEnvelope?)        the row as exposed in JSON (§9)
+ *   exposeHandoff(row, withEnvelope?)        the row as exposed in JSON
  *   getHandoffByContractId(db, contractId)   HandoffRow | undefined (undefined too when the table does not exist)
  *   getHandoffById(db, id)                   HandoffRow | undefined
  *   followChain(db, row)                     [row, …, live tip]; CHAIN_TOO_LONG / CHAIN_BROKEN (exit 4)
@@ -15,10 +15,10 @@
  *   planTaskBinding(db, tip)                 the tip's plan_task_id, else the nearest ancestor's; null = unbound
  *   spentProbe(db, contractIds)              Map contract_id → agent_state, for the ids that have a row
  *   insertContinuation(db, parent, newContractId, seedJson)
- *                                            the link row of §8.2 in its own IMMEDIATE transaction (or the caller's);
+ *                                            the continuation link row in its own IMMEDIATE transaction (or the caller's);
  *                                            undefined when the parent already has a link; CHAIN_TOO_LONG when the
  *                                            link would be the chain's 65th row
- *   mirrorEnvelope(db, contractId, json)     §7 guarded UPDATE in its own transaction: 'mirrored' | 'no_row' | 'closed'
+ *   mirrorEnvelope(db, contractId, json)     the guarded mirror UPDATE in its own transaction: 'mirrored' | 'no_row' | 'closed'
  */
 import { guard, hasTable, writeTx, type Db } from './db.js';
 import { chainTooLong, MAX_CHAIN_ROWS, walkBack } from './chain.js';
@@ -56,7 +56,7 @@ export function getHandoffById(db: Db, id: number): HandoffRow | undefined {
   });
 }
 
-/** contract_id → agent_state for the given ids that have a row (the drafts' spent/live probe, §7.2 of the CLI spec). */
+/** contract_id → agent_state for the given ids that have a row (the drafts' spent/live probe). */
 export function spentProbe(db: Db, contractIds: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
   if (contractIds.length === 0 || !hasTable(db, 'handoffs')) return out;
@@ -70,7 +70,7 @@ export function spentProbe(db: Db, contractIds: readonly string[]): Map<string, 
 }
 
 /**
- * Opens the continuation link of §8.2 after `parent` (a closed live tip). Inherits the parent's bindings as stored
+ * Opens the continuation link after `parent` (a closed live tip). Inherits the parent's bindings as stored
  * now (re-read inside the transaction). ON CONFLICT DO NOTHING: undefined when the parent already has a link.
  */
 export function insertContinuation(db: Db, parent: HandoffRow, newContractId: string, seedJson: string): HandoffRow | undefined {
@@ -96,7 +96,7 @@ export function insertContinuation(db: Db, parent: HandoffRow, newContractId: st
 
 export type MirrorOutcome = 'mirrored' | 'no_row' | 'closed';
 
-/** §7: copies a saved draft onto its row while the row is DISPATCHED or IN_PROGRESS; never creates or closes a row. */
+/** Copies a saved draft onto its row while the row is DISPATCHED or IN_PROGRESS; never creates or closes a row. */
 export function mirrorEnvelope(db: Db, contractId: string, json: string): MirrorOutcome {
   if (!hasTable(db, 'handoffs')) return 'no_row';
   return writeTx(db, () => {

@@ -1,5 +1,5 @@
 /**
- * The migration runner (store-and-finalize.md §3). Migrations are the SQL files of the package's `migrations/`
+ * The migration runner. Migrations are the SQL files of the package's `migrations/`
  * folder, located relative to this module so the same code works from src/ (tests) and dist/ (the CLI). The runner
  * owns transactions, `foreign_keys` and the `schema_version` table; the files never touch them.
  */
@@ -83,7 +83,7 @@ export const tooNew = (file: string, version: number, latest: number): HandoffEr
   );
 
 /**
- * Brings `db` (opened read-write, pragmas set) up to the latest version: §3.3 steps 3-6. Throws
+ * Brings `db` (opened read-write, pragmas set) up to the latest version. Throws
  * STORE_SCHEMA_TOO_NEW, STORE_MIGRATION_MISMATCH, STORE_MIGRATION_FAILED or STORE_BUSY (all exit 4).
  */
 export function migrate(db: Db, file: string, dir?: string): void {
@@ -107,7 +107,7 @@ export interface AppliedMigration {
 }
 
 /**
- * §3.3 step 4, for both backends: every applied version must have its file in this build with the recorded sha256,
+ * For both backends: every applied version must have its file in this build with the recorded sha256,
  * else STORE_MIGRATION_MISMATCH (exit 4; nothing is applied). `file` is what the message names (a DB file or a URL).
  */
 export function checkApplied(applied: readonly AppliedMigration[], list: Migration[], file: string): void {

@@ -1,5 +1,5 @@
 /**
- * Opening the store behind the Store interface (amendments-2.md §P1, §P4): `HANDOFF_STORE_URL=postgres://…` (or
+ * Opening the store behind the Store interface: `HANDOFF_STORE_URL=postgres://…` (or
  * postgresql://) selects PostgreSQL; unset or empty, the SQLite file of db.ts. Each backend's module is imported
  * only when selected, so the SQLite path never loads `pg` nor the PostgreSQL code, and a PostgreSQL call never loads
  * better-sqlite3.

@@ -1,5 +1,5 @@
 /**
- * The only module that loads `pg` (node-postgres), and only when a PostgreSQL store is opened (amendments-2.md §P4):
+ * The only module that loads `pg` (node-postgres), and only when a PostgreSQL store is opened:
  * with `HANDOFF_STORE_URL` unset nothing of it loads. The CLI bundle marks `pg` external (scripts/build.mjs), so this
  * `require` stays a run-time one.
  */
@@ -23,7 +23,7 @@ export function loadPg(): PgModule {
 /** True once `pg` has been loaded in this process (tests pin the lazy-load rule with it). */
 export const pgLoaded = (): boolean => cached !== undefined;
 
-/** A server that does not answer within this time, or refuses, is STORE_UNREACHABLE (§P4). */
+/** A server that does not answer within this time, or refuses, is STORE_UNREACHABLE. */
 export const CONNECT_TIMEOUT_MS = 5000;
 /** Waiting for a lock (row, advisory, migration) longer than this is STORE_BUSY, as SQLite's busy_timeout. */
 export const LOCK_TIMEOUT_MS = 5000;

@@ -1,5 +1,5 @@
 /**
- * The `handoffs` statements of the PostgreSQL store (store-and-finalize.md §4.1, §5-§9): the same rows and rules as
+ * The `handoffs` statements of the PostgreSQL store: the same rows and rules as
  * handoffs.ts, chain.ts, dispatch-rows.ts, finalize-row.ts and handoff-list.ts, in PostgreSQL's dialect. Row times
  * are `handoff_now()`, the server's clock. Continuation chains are read in one round trip each way (a recursive
  * query bounded past the 64-row limit), then judged as chain.ts judges them.
@@ -107,7 +107,7 @@ export async function listHandoffs(run: Run, f: HandoffFilters): Promise<Handoff
 export const rowsWithHarnessId = async (run: Run, harnessId: string): Promise<HandoffRow[]> =>
   (await run('SELECT * FROM handoffs WHERE harness_id = $1 ORDER BY id', [harnessId])).rows.map(toHandoffRow);
 
-/** dispatch-and-gate.md §1.3 step 4: the DISPATCHED / never_finalized row. */
+/** The DISPATCHED / never_finalized row. */
 export async function insertBirthRow(run: Run, b: Omit<BirthRow, 'now'>): Promise<HandoffRow> {
   const { rows } = await run(
     `INSERT INTO handoffs (contract_id, agent_id, workspace, agent_state, cut_reason, raw_handoff_json, kind,
@@ -161,7 +161,7 @@ export const captureNewRow = async (run: Run, c: CaptureNew): Promise<boolean> =
     )
   ).rowCount === 1;
 
-/** The finalize UPSERT (store-and-finalize.md §6.5 step 4); undefined when the row is COMPLETE. */
+/** The finalize UPSERT; undefined when the row is COMPLETE. */
 export async function upsertFinalRow(run: Run, r: Omit<FinalRow, 'now'>): Promise<number | undefined> {
   const { rows } = await run<{ id: number }>(
     `INSERT INTO handoffs (contract_id, agent_id, workspace, agent_state, cut_reason, raw_handoff_json,
@@ -173,7 +173,7 @@ export async function upsertFinalRow(run: Run, r: Omit<FinalRow, 'now'>): Promis
   return rows[0]?.id;
 }
 
-/** §8.2: the link row after `parent`, inheriting its bindings as stored now; undefined when a link exists. */
+/** The link row after `parent`, inheriting its bindings as stored now; undefined when a link exists. */
 export async function insertContinuation(run: Run, parent: HandoffRow, newContractId: string, seedJson: string): Promise<HandoffRow | undefined> {
   if ((await walkBack(run, parent)).length >= MAX_CHAIN_ROWS) throw chainTooLong(parent.contract_id);
   const { rows } = await run(
@@ -191,7 +191,7 @@ export async function insertContinuation(run: Run, parent: HandoffRow, newContra
   return one(rows);
 }
 
-/** §7: the saved draft onto its row while DISPATCHED or IN_PROGRESS; never creates or closes a row. */
+/** The saved draft onto its row while DISPATCHED or IN_PROGRESS; never creates or closes a row. */
 export async function mirrorEnvelope(run: Run, contractId: string, json: string): Promise<MirrorOutcome> {
   const updated = await run(
     `UPDATE handoffs SET raw_handoff_json = $1, updated_at = handoff_now()

@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL migration runner (amendments-2.md §P2; the SQLite one is migrate.ts). The files are
+ * The PostgreSQL migration runner (the SQLite one is migrate.ts). The files are
  * `migrations/postgres/NNNN_name.sql`, numbered as the SQLite ones, append-only and checksummed. The store is the
  * connection's current schema (the first existing schema of its search_path). Concurrent migrators serialize on a
  * session advisory lock; each file is applied in its own transaction, and the version is re-read under the lock.
@@ -71,7 +71,7 @@ async function hasVersionTable(client: PgPoolClient): Promise<boolean> {
 }
 
 /**
- * Brings the current schema up to the latest version (store-and-finalize.md §3.3 on PostgreSQL): under the
+ * Brings the current schema up to the latest version on PostgreSQL: under the
  * migration lock, refuses a newer schema (STORE_SCHEMA_TOO_NEW) and edited or missing files
  * (STORE_MIGRATION_MISMATCH), then applies each pending file in its own transaction (STORE_MIGRATION_FAILED on an
  * error: that file leaves no trace, earlier ones stay). Returns the version reached.

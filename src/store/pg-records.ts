@@ -1,6 +1,5 @@
 /**
- * The statements of the PostgreSQL store other than `handoffs` (store-and-finalize.md §4.2-§4.6, amendments-2.md
- * §P1): briefs and acceptance criteria, evidence, approvals, receipts, the gate's rejection counter and blobs. Same
+ * The statements of the PostgreSQL store other than `handoffs`: briefs and acceptance criteria, evidence, approvals, receipts, the gate's rejection counter and blobs. Same
  * rows and orders as briefs.ts, evidence-rows.ts, approvals.ts, receipts.ts and gate-rejections.ts. PostgreSQL runs
  * writers side by side (READ COMMITTED), so the read-then-write steps lock the row they depend on (`FOR UPDATE`).
  */
@@ -117,7 +116,7 @@ export const insertEvidence = async (run: Run, r: NewEvidence): Promise<number> 
 export const getEvidence = async (run: Run, id: number): Promise<EvidenceRow | undefined> =>
   (await run<EvidenceRow>(`${SELECT_EVIDENCE} WHERE e.id = $1`, [id])).rows[0];
 
-/** With an ac: `created_at, id`; without: `ac_id, created_at, id` (evidence.md §5.1). */
+/** With an ac: `created_at, id`; without: `ac_id, created_at, id`. */
 export const listEvidence = async (run: Run, briefId: number, acId?: string): Promise<EvidenceRow[]> =>
   acId !== undefined
     ? (await run<EvidenceRow>(`${SELECT_EVIDENCE} WHERE e.brief_id = $1 AND e.ac_id = $2 ORDER BY e.created_at, e.id`, [briefId, acId]))
@@ -158,7 +157,7 @@ export const insertApproval = async (run: Run, a: NewApproval): Promise<Approval
   ).rows[0];
 
 /**
- * §11.2: the row is read `FOR UPDATE`, so a concurrent decide waits for this one and then judges the new status
+ * The row is read `FOR UPDATE`, so a concurrent decide waits for this one and then judges the new status
  * (the no-op or the refusal), as SQLite's IMMEDIATE transaction makes it.
  */
 export async function decideApproval(run: Run, id: string, decision: ApprovalStatus, by: string | null, note: string | null): Promise<DecideResult> {

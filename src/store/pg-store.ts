@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL store (amendments-2.md §P): the Store interface over a `pg` pool. Opened only when
+ * The PostgreSQL store: the Store interface over a `pg` pool. Opened only when
  * HANDOFF_STORE_URL is a postgres:// URL (open-store.ts imports this module dynamically), and `pg` is loaded only
  * here (pg-driver.ts). Transactions run at READ COMMITTED on one pooled connection; the per-contract advisory lock
  * serializes the writers of one contract across hosts.
@@ -175,7 +175,7 @@ class PgStore extends PgReads implements Store {
       try {
         // The locks are taken before BEGIN, as session locks: the transaction's clock (now(), every row time it
         // writes) then starts after the wait, so a transaction that waited for another is also stamped after it
-        // (amendments-2.md §H2: a decision that waited for a finalize is dated after its finalized_at).
+        // (a decision that waited for a finalize is dated after its finalized_at).
         for (const id of locks) await client.query('SELECT pg_advisory_lock($1::integer, hashtext($2))', [LOCK_SPACE, id]);
         await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
         const result = await fn(t);
@@ -207,7 +207,7 @@ class PgStore extends PgReads implements Store {
 }
 
 /**
- * Opens the PostgreSQL store at `url` (store-and-finalize.md §2.3 on PostgreSQL). An empty, unmigrated schema is "no
+ * Opens the PostgreSQL store at `url`. An empty, unmigrated schema is "no
  * store yet": null, except for a writer with `create`, which migrates it. A reader or writer migrates an older
  * schema first; a probe reads it as it is. STORE_UNREACHABLE, STORE_FOREIGN_DB, STORE_SCHEMA_TOO_NEW and the
  * migration codes as on SQLite; a packaging error in the migration list is INTERNAL before the server is touched.

@@ -1,5 +1,5 @@
 /**
- * Repository of the immutable `receipts` table (store-and-finalize.md §4.6, migration 0002). Insert and read only:
+ * Repository of the immutable `receipts` table (migration 0002). Insert and read only:
  * the table's triggers refuse UPDATE and DELETE, and no function here issues either.
  *
  *   insertReceipt(db, row)                       inside the caller's writeTx
@@ -25,7 +25,7 @@ export function getReceipt(db: Db, receiptId: string): ReceiptRow | undefined {
   );
 }
 
-/** The receipts of the given contracts, newest first (`started_at DESC, receipt_id DESC`, receipts.md §5). */
+/** The receipts of the given contracts, newest first (`started_at DESC, receipt_id DESC`). */
 export function listReceiptsByContracts(db: Db, contractIds: readonly string[]): ReceiptRow[] {
   if (contractIds.length === 0 || !hasTable(db, 'receipts')) return [];
   return guard(

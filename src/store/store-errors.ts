@@ -1,5 +1,5 @@
 /**
- * Maps SQLite failures to the store codes (store-and-finalize.md §2.4, §12): one line naming the DB file and the
+ * Maps SQLite failures to the store codes: one line naming the DB file and the
  * SQLite message, exit 4, never a stack trace.
  */
 import { EXIT, HandoffError, isHandoffError } from '../errors.js';
@@ -29,7 +29,7 @@ export const storeUnreadable = (file: string, detail: string): HandoffError =>
   new HandoffError('STORE_UNREADABLE', EXIT.STORE, `cannot use the store ${file}: ${oneLine(detail)}`);
 
 /**
- * amendments-2.md §H7: a read-only store of an older schema, read as it is, lacks a table or column the verb's query
+ * A read-only store of an older schema, read as it is, lacks a table or column the verb's query
  * needs; nothing may migrate it here.
  */
 export const storeNeedsMigration = (file: string, version: number, latest: number, detail: string): HandoffError =>

@@ -1,5 +1,5 @@
 /**
- * The store interface (amendments-2.md §P3): one async interface over the handoff store, with two implementations,
+ * The store interface: one async interface over the handoff store, with two implementations,
  * SQLite (src/store/sqlite-store.ts, delegating to the synchronous repositories of this folder) and PostgreSQL
  * (src/store/pg-store.ts). src/store/open-store.ts opens the one that `HANDOFF_STORE_URL` selects.
  *
@@ -31,7 +31,7 @@ import { isConstraintError } from './store-errors.js';
 export type StoreKind = 'sqlite' | 'postgres';
 
 /**
- * How a verb opens the store (store-and-finalize.md §2.3): `probe` never creates and never migrates; `reader`
+ * How a verb opens the store: `probe` never creates and never migrates; `reader`
  * migrates an older store first; `writer` migrates, and creates the store only with `create`. A missing store (no
  * DB file; on PostgreSQL an empty, unmigrated database) opens as null, except for a writer with `create`.
  */
@@ -44,7 +44,7 @@ export interface OpenOptions {
   migrationsDir?: string;
 }
 
-/** A content-addressed blob kept in the store (PostgreSQL, amendments-2.md §P1). */
+/** A content-addressed blob kept in the store (PostgreSQL). */
 export interface BlobRef {
   sha256: string;
   size: number;
@@ -90,7 +90,7 @@ export interface NewBrief {
 
 /** Reads: on the store (each its own statement) and on a transaction handle (inside the transaction). */
 export interface StoreReads {
-  // handoffs (store-and-finalize.md §4.1, §8, §9)
+  // handoffs
   getHandoffByContractId(contractId: string): Promise<HandoffRow | undefined>;
   getHandoffById(id: number): Promise<HandoffRow | undefined>;
   /** [row, …, live tip]; CHAIN_TOO_LONG / CHAIN_BROKEN (exit 4). */
@@ -106,12 +106,12 @@ export interface StoreReads {
   spentProbe(contractIds: readonly string[]): Promise<Map<string, string>>;
   listHandoffs(filters: HandoffFilters): Promise<HandoffRow[]>;
   rowsWithHarnessId(harnessId: string): Promise<HandoffRow[]>;
-  // approvals (§4.4, §11)
+  // approvals
   getApproval(id: string): Promise<ApprovalRow | undefined>;
-  /** The cross-check's lookup (validator spec §8). */
+  /** The cross-check's lookup. */
   approvalStatus(id: string): Promise<ApprovalLookupResult>;
   listApprovals(filters: ApprovalFilters): Promise<ApprovalRow[]>;
-  // briefs and acceptance criteria (§4.2)
+  // briefs and acceptance criteria
   findBrief(workspace: string, name: string): Promise<BriefRow | undefined>;
   findBriefIgnoringCase(workspace: string, name: string): Promise<BriefRow | undefined>;
   findBriefById(id: number): Promise<BriefRow | undefined>;
@@ -120,18 +120,18 @@ export interface StoreReads {
   evidenceCountsByAc(briefId: number): Promise<Map<string, number>>;
   /** The workspaces holding a brief of exactly this name, in order (BRIEF_NOT_FOUND's hint). */
   workspacesWithBrief(name: string): Promise<string[]>;
-  // evidence (§4.3)
+  // evidence
   getEvidence(id: number): Promise<EvidenceRow | undefined>;
   listEvidence(briefId: number, acId?: string): Promise<EvidenceRow[]>;
   countEvidence(): Promise<number>;
   /** Every stored blob reference: evidence.artifact_path and receipts.stdout_path / stderr_path. */
   referencedPaths(): Promise<Set<string>>;
   blobRows(): Promise<{ id: number; artifact_path: string }[]>;
-  // receipts (§4.6)
+  // receipts
   getReceipt(receiptId: string): Promise<ReceiptRow | undefined>;
   /** Newest first: started_at DESC, receipt_id DESC. */
   listReceiptsByContracts(contractIds: readonly string[]): Promise<ReceiptRow[]>;
-  // the gate's rejection counter (§4.5)
+  // the gate's rejection counter
   getRejection(key: string): Promise<RejectionRow | undefined>;
   // blobs (PostgreSQL only: `Store.blobsInStore`; SQLite keeps them as files and refuses with INTERNAL)
   getBlob(sha256: string): Promise<Buffer | undefined>;
@@ -155,10 +155,10 @@ export interface StoreTx extends StoreReads {
   captureNewRow(c: CaptureNew): Promise<boolean>;
   /** The finalize UPSERT: the row id, or undefined when the row is COMPLETE (nothing written). */
   upsertFinalRow(r: Omit<FinalRow, 'now'>): Promise<number | undefined>;
-  /** The continuation link of §8.2; undefined when the parent already has one. */
+  /** The continuation link; undefined when the parent already has one. */
   insertContinuation(parent: HandoffRow, newContractId: string, seedJson: string): Promise<HandoffRow | undefined>;
   mirrorEnvelope(contractId: string, json: string): Promise<MirrorOutcome>;
-  /** Sets gate_seen_at (dispatch-and-gate.md, amendments-2.md §E5) to the store's clock; false when no such row. */
+  /** Sets gate_seen_at to the store's clock; false when no such row. */
   markGateSeen(contractId: string): Promise<boolean>;
   insertApproval(a: NewApproval): Promise<ApprovalRow>;
   /** APPROVAL_NOT_FOUND (3), APPROVAL_TRANSITION_REFUSED (1). */

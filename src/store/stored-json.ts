@@ -1,5 +1,5 @@
 /**
- * The JSON columns of stored rows, read back through zod/mini schemas (amendments-2 §S3): each column's shape is
+ * The JSON columns of stored rows, read back through zod/mini schemas: each column's shape is
  * declared here once, and `readStoredJson` gives the parsed value, or undefined when the text is not JSON or does not
  * fit, so that every caller keeps its own fallback and a damaged column never crashes a verb.
  *

@@ -1,6 +1,6 @@
 /**
- * Canonicalization on write (validator spec §10). Works on a deep copy, never on the input. Changes are reported in
- * the order of the §10 table, and within a row in document order (files_checked before FILES_CHECKED, by index).
+ * Canonicalization on write. Works on a deep copy, never on the input. Changes are reported in
+ * the order of the canonicalization table below, and within a row in document order (files_checked before FILES_CHECKED, by index).
  * Only values that actually change are reported. Canonical values validate exactly like the raw ones.
  */
 import {

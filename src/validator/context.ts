@@ -11,14 +11,14 @@ export interface RuleContext {
   readonly agentStatus: JsonObject | undefined;
   /** `envelope.evidence_report` when it is an object, else undefined. */
   readonly evidenceReport: JsonObject | undefined;
-  /** STATE (§1): the valid normalized agent state, or undefined for none. */
+  /** STATE: the valid normalized agent state, or undefined for none. */
   readonly state: AgentState | undefined;
   readonly consolidation: boolean;
   readonly source: ValidationSource;
   report(code: ErrorCode, path: string, detail: string): void;
 }
 
-/** A rule is one step (or sub-step) of the normative check order (§5). */
+/** A rule is one step (or sub-step) of the normative check order. */
 export type Rule = (ctx: RuleContext) => void;
 
 export function createContext(

@@ -1,5 +1,5 @@
 /**
- * Per-error detail texts (validator spec §11.2). Wording is ours; the required content is pinned by tests
+ * Per-error detail texts. Wording is ours; the required content is pinned by tests
  * (`order` in every cross-field detail, `NOTHING`/`strips` for MISPLACED_KEY, the patterns, `[]`, ...).
  * Values are always rendered as bounded JSON text (render.ts).
  */
@@ -175,12 +175,12 @@ export const details = {
       : `approval_request.approval_id ${quote(id)} resolves to status ${quote(status)}, not "pending".`;
   },
 
-  /** amendments-2.md §H1: the approval was requested by a contract outside the citing contract's chain. */
+  /** The approval was requested by a contract outside the citing contract's chain. */
   approvalForeign(id: unknown, contractId: string): string {
     return `approval_request.approval_id ${quote(id)} was requested by contract ${quote(contractId)}, which is not a contract of this continuation chain: request your own approval with \`handoff approval request --draft-id <your contract_id>\`.`;
   },
 
-  /** amendments-2.md §H1: exact_content is not the content the approval was requested for. */
+  /** Exact_content is not the content the approval was requested for. */
   approvalContentMismatch(id: unknown): string {
     return `approval_request.exact_content is not the exact content approval ${quote(id)} was requested for (its sha256 differs from the approval's fingerprint): write the content byte for byte with the \`handoff contract fill --json '...'\` line printed by \`handoff approval request\`.`;
   },

@@ -1,5 +1,5 @@
 /**
- * The full verdict (validator spec §8): the form layer, then, only if it passed, the approval cross-check through
+ * The full verdict: the form layer, then, only if it passed, the approval cross-check through
  * an injected lookup. No I/O here: the caller passes a store-backed lookup, or none when there is no store file
  * (skipped). A lookup that throws (store unreadable, ...) propagates: that is a store error, not a verdict.
  */
@@ -32,9 +32,9 @@ const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8
 type ApprovalFinding = { code: 'APPROVAL_ID_NOT_PENDING' | 'APPROVAL_FOREIGN' | 'APPROVAL_CONTENT_MISMATCH'; path: string; detail: string };
 
 /**
- * The one approval error, the first of (amendments-2.md §H1): the id resolves to nothing; the approval belongs to a
+ * The one approval error, the first of: the id resolves to nothing; the approval belongs to a
  * contract outside the citing chain; exact_content is not the approved content; the approval is not pending (unless,
- * at the gate, it was decided after the turn ended: §H2).
+ * at the gate, it was decided after the turn ended).
  */
 function approvalFinding(block: Record<string, unknown>, rawId: unknown, key: string | undefined, options: FullVerdictOptions, lookup: NonNullable<FullVerdictOptions['lookupApproval']>): ApprovalFinding | undefined {
   const shown = key ?? rawId;

@@ -1,5 +1,5 @@
 /**
- * Bounded JSON rendering for messages (§1: values in texts are JSON text, truncated to about 80 characters).
+ * Bounded JSON rendering for messages (values in texts are JSON text, truncated to about 80 characters).
  * Unlike JSON.stringify + slice, it stops as soon as the budget is spent, so a 100 MB string or a 100,000-deep
  * array costs no more than a short one and can never overflow the stack: every nesting level spends at least one
  * character of the budget.

@@ -1,5 +1,5 @@
 /**
- * The repair text (validator spec §11.1): one constant text per source, byte-stable so it can be snapshot-tested.
+ * The repair text: one constant text per source, byte-stable so it can be snapshot-tested.
  * The two sources differ only in the opening sentence. Built lazily: most CLI calls validate a valid envelope and
  * the text is cheap, but import time should do nothing.
  */
@@ -51,6 +51,6 @@ export function repairText(source: ValidationSource): string {
   return text;
 }
 
-/** Appended when the approval cross-check failed (§11.1, last paragraph). */
+/** Appended when the approval cross-check failed (last paragraph). */
 export const APPROVAL_REPAIR =
   'approval_request.approval_id must name a still-pending approval requested by this contract (or an earlier link of its chain), and approval_request.exact_content must be exactly the content it was requested for: run the `handoff contract fill --json \'...\'` line printed by `handoff approval request` (find ids with `handoff approval list`), or remove approval_id.';

@@ -1,5 +1,5 @@
 /**
- * Nearest-key suggestion for UNKNOWN_FIELD (§11.2): Ratcliff–Obershelp similarity 2·M/(|a|+|b|), where M counts
+ * Nearest-key suggestion for UNKNOWN_FIELD: Ratcliff–Obershelp similarity 2·M/(|a|+|b|), where M counts
  * the characters of the matching blocks found by taking the longest common block (leftmost in `a`, then in `b`, on
  * ties) and recursing on both sides. This is what Python's difflib computes without its junk heuristics.
  */

@@ -3,7 +3,7 @@
  * (src/codes/validator.ts, keyed by `ErrorCode`) cannot drift apart.
  */
 
-/** Every code the validator (form layer and approval cross-check) can emit, in validator spec §4 order. */
+/** Every code the validator (form layer and approval cross-check) can emit, in the order of docs/errors.md. */
 export const VALIDATOR_CODES = [
   'MISSING_FIELD',
   'PLAN_STATUS',
@@ -31,7 +31,7 @@ export interface ValidationError {
   code: ErrorCode;
   /** Dotted path from the envelope root, list positions as `[i]`. */
   path: string;
-  /** Guidance for the writer (§11.2); tests assert codes and paths, and only required words of details. */
+  /** Guidance for the writer; tests assert codes and paths, and only required words of details. */
   detail: string;
 }
 
@@ -40,9 +40,9 @@ export interface ValidationResult {
   ok: boolean;
   /** Distinct codes, first-seen order. */
   codes: ErrorCode[];
-  /** Every error, in the normative check order (§5). */
+  /** Every error, in the normative check order. */
   errors: ValidationError[];
-  /** The repair text (§11.1); always present, constant per source. */
+  /** The repair text; always present, constant per source. */
   repair: string;
 }
 
@@ -50,14 +50,14 @@ export interface ValidationResult {
 export type ValidationSource = 'declaration' | 'row';
 
 export interface ValidateOptions {
-  /** The turn is marked consolidation work (§7.3): turns on check step 7. */
+  /** The turn is marked consolidation work: turns on check step 7. */
   consolidation?: boolean;
   source?: ValidationSource;
 }
 
 /**
  * Result of the injected approval lookup (store-backed in the CLI; a fake in tests). `contractId`, `fingerprint` and
- * `decidedAt` feed the binding checks of amendments-2.md §H1/§H2; a lookup that omits them skips those checks.
+ * `decidedAt` feed the binding checks (chain and decision time); a lookup that omits them skips those checks.
  */
 export type ApprovalLookupResult =
   | { found: false }
@@ -76,7 +76,7 @@ export interface FullVerdictOptions extends ValidateOptions {
    */
   approvalChain?: readonly string[] | (() => readonly string[]);
   /**
-   * The gate only (amendments-2.md §H2): when the row closed APPROVAL_REQUEST, its `finalized_at`. An approval that
+   * The gate only: when the row closed APPROVAL_REQUEST, its `finalized_at`. An approval that
    * is no longer pending but was decided after it is not a violation: the decision arrived after the turn ended.
    */
   turnEndedAt?: string | null;

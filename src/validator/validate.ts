@@ -1,5 +1,5 @@
 /**
- * The form layer: validateEnvelope (validator spec §5, §9). Pure and synchronous; never throws for any JSON value
+ * The form layer: validateEnvelope. Pure and synchronous; never throws for any JSON value
  * and never mutates its input (rules only read, through own-property accessors).
  */
 import { isObject } from '../envelope/vocabulary.js';

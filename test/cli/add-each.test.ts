@@ -1,4 +1,4 @@
-/** amendments-2.md §E3: `add` with a JSON array VALUE is refused (ADD_LIST_VALUE); `--each` appends each element. */
+/** `add` with a JSON array VALUE is refused (ADD_LIST_VALUE); `--each` appends each element. */
 import { describe, expect, it } from 'vitest';
 import { initDraft } from '../drafts/helpers.js';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
@@ -6,7 +6,7 @@ import { run, snapshot, tempHome } from '../helpers/cli.js';
 const field = (home: string, id: string, path: string): unknown =>
   run(home, ['contract', 'view', '--field', path, '--draft-id', id, '--json']).json.value;
 
-describe('add with a list VALUE (§E3)', () => {
+describe('add with a list VALUE', () => {
   it('a JSON array VALUE is ADD_LIST_VALUE, exit 1, nothing written, with a hint naming --each', () => {
     const home = tempHome();
     const id = initDraft(home);

@@ -1,5 +1,5 @@
 /**
- * amendments-2.md §H1 (an approval binds its contract chain and its exact content) and §H2 (a decision taken after
+ * An approval binding (an approval binds its contract chain and its exact content) and decision timing (a decision taken after
  * the turn ended does not block that turn's stop), end to end: writes, validate, finalize and the gate.
  */
 import { spawnSync } from 'node:child_process';
@@ -46,7 +46,7 @@ function runLine(home: string, line: string): { code: number | null; stderr: str
 
 const gate = (home: string, id: string) => run(home, ['contract', 'gate', '--draft-id', id, '--stop-reason', 'end_turn', '--json']);
 
-describe('approval request prints a ready-to-run fill line (§H1)', () => {
+describe('approval request prints a ready-to-run fill line', () => {
   it.each([
     ['quotes, a shell substitution, a newline and unicode', `it's "quoted" \\ $(touch pwned) \`id\`\nline 2 ✓ café`],
     ['content that set would parse as JSON', '42'],
@@ -73,7 +73,7 @@ describe('approval request prints a ready-to-run fill line (§H1)', () => {
   });
 });
 
-describe('the approval is bound to its content (§H1: APPROVAL_CONTENT_MISMATCH)', () => {
+describe('the approval is bound to its content (APPROVAL_CONTENT_MISMATCH)', () => {
   it('a write citing the approval with other content is rejected at exact_content; nothing written', () => {
     const home = tempHome();
     const id = initDraft(home);
@@ -110,7 +110,7 @@ describe('the approval is bound to its content (§H1: APPROVAL_CONTENT_MISMATCH)
   });
 });
 
-describe('the approval is bound to its contract chain (§H1: APPROVAL_FOREIGN)', () => {
+describe('the approval is bound to its contract chain (APPROVAL_FOREIGN)', () => {
   it("another contract's approval is refused first, before its content and status", () => {
     const home = tempHome();
     const mine = initDraft(home);
@@ -156,7 +156,7 @@ describe('the approval is bound to its contract chain (§H1: APPROVAL_FOREIGN)',
   });
 });
 
-describe('decisions after the turn (§H2)', () => {
+describe('decisions after the turn', () => {
   /** init, request, the printed fill line, APPROVAL_REQUEST, finalize: a turn that ended waiting for approval. */
   function approvalTurn(home: string): { id: string; approval: string } {
     const id = initDraft(home);

@@ -139,7 +139,7 @@ describe('approval list', () => {
 describe('the APPROVAL_ID_NOT_PENDING cross-check (contract validate --file)', () => {
   const validate = (home: string, approvalId: unknown) => {
     const agent = mintAgent();
-    // The content the approvals of pending() were requested for (amendments-2.md §H1 binds the two).
+    // The content the approvals of pending() were requested for (an approval binds the two).
     const envelope = envelopeIn(agent, 'APPROVAL_REQUEST', { approval_request: { exact_content: 'git push origin main', approval_id: approvalId } });
     return run(home, ['contract', 'validate', '--file', '-', '--json'], { input: JSON.stringify(envelope) });
   };

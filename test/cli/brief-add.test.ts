@@ -84,7 +84,7 @@ describe('brief add', () => {
     expect(state(home)).toEqual(before);
   });
 
-  describe('attack inputs (evidence.md §7 rows 1-3)', () => {
+  describe('attack inputs', () => {
     it.each(['../../../escape', '..', 'a/b', 'a\\b', ''])('row 1: --ac %j -> UNSAFE_SLUG', (ac) => {
       const home = tempHome();
       expectRefusal(run(home, ['brief', 'add', 'pay', '--ac', `${ac}=x`, ...W]), 'UNSAFE_SLUG', 2);
@@ -97,7 +97,7 @@ describe('brief add', () => {
       expect(state(home).tree).toEqual({});
     });
 
-    it('row 3: --workspace ../x and $HANDOFF_WORKSPACE "a b" -> UNSAFE_SLUG with the hint; a derived "My Project" is made into My-Project (amendments-2 §H11)', () => {
+    it('row 3: --workspace ../x and $HANDOFF_WORKSPACE "a b" -> UNSAFE_SLUG with the hint; a derived "My Project" is made into My-Project', () => {
       const home = tempHome();
       const before = state(home);
       const r = run(home, ['brief', 'add', 'pay', '--workspace', '../x', '--json']);

@@ -1,5 +1,5 @@
 /**
- * amendments-2.md §H10 (the data root's own folders are real folders; a draft file is never a symlink) and §H13 (an
+ * The data root rules (the data root's own folders are real folders; a draft file is never a symlink) and creation (an
  * unusable data root fails at once: DATA_ROOT_UNUSABLE, folders created one level at a time).
  */
 import { mkdirSync, mkdtempSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { expectCleanFailure, mintDraft, runJson } from './store-fixtures.js';
 
 const elsewhere = (): string => mkdtempSync(join(tmpdir(), 'handoff-elsewhere-'));
 
-describe('an unusable data root fails fast (§H13)', () => {
+describe('an unusable data root fails fast', () => {
   it.each([
     ['under /proc', () => '/proc/nonexist/handoff'],
     ['below a regular file', () => join(tempHome(), 'a-file', 'root')],
@@ -42,7 +42,7 @@ describe('an unusable data root fails fast (§H13)', () => {
   });
 });
 
-describe("the data root's own folders must be real folders (§H10)", () => {
+describe("the data root's own folders must be real folders", () => {
   it('a symlinked drafts/: every draft verb is DATA_ROOT_UNSAFE (exit 4), nothing written or deleted there', () => {
     const home = tempHome();
     const target = elsewhere();

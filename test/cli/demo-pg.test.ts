@@ -1,5 +1,5 @@
 /**
- * `npm run demo:pg` (scripts/demo-pg.mjs, amendments-2.md §P5): it starts its own PostgreSQL server, runs a script
+ * `npm run demo:pg` (scripts/demo-pg.mjs): it starts its own PostgreSQL server, runs a script
  * with HANDOFF_STORE_URL set, and stops the server and removes its folder whether the script passed or failed. The
  * full demo (scripts/demo.sh) runs on it too, so it cannot rot.
  */

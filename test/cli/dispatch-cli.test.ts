@@ -8,7 +8,7 @@ import { COMPLETE_PATCH, dispatch, finalizeAs, rawStore, row, WS } from '../gate
 const ID_RE = /^a[0-9a-f]{16}\.[0-9a-f]{12}$/;
 
 describe('contract dispatch: what it creates', () => {
-  it('creates the draft and the DISPATCHED row, and prints the --json shape of §1.5', () => {
+  it('creates the draft and the DISPATCHED row, and prints its documented --json shape', () => {
     const home = tempHome();
     expect(run(home, ['brief', 'add', 'payments-hardening', '--ac', 'AC-1=Duplicate POST returns the first response', ...WS]).code).toBe(0);
     const out = dispatch(home, [

@@ -1,5 +1,5 @@
 /**
- * File inputs are read as UTF-8 strictly (dispatch-and-gate.md §1.1, store-and-finalize.md §11.1): a goal file or an
+ * File inputs are read as UTF-8 strictly: a goal file or an
  * approval content file that is not valid UTF-8 is refused (UNREADABLE_INPUT, exit 2, naming the file), never stored
  * with U+FFFD in place of its bytes, and nothing is written.
  */

@@ -8,7 +8,7 @@ const A = 'aaaaaaaaaaaaaaaa0';
 const B = 'abbbbbbbbbbbbbbb0';
 const T0 = Date.parse('2030-01-01T00:00:00.000Z');
 
-describe('addressing (§7)', () => {
+describe('addressing', () => {
   it('no drafts and no flags → DRAFT_NOT_FOUND pointing at init; the folder is not created', () => {
     const home = tempHome();
     const r = runUnchanged(home, ['contract', 'add', 'evidence_report.commands_run', 'x', '--json']);

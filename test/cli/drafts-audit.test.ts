@@ -1,5 +1,5 @@
 /**
- * Draft-file behaviour pinned where a mutation audit found it unguarded (cli-contract-drafts.md §6.2, §6.3).
+ * Draft-file behaviour pinned where a mutation audit found it unguarded.
  * Each test has its own HANDOFF_HOME.
  */
 import { linkSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { run, tempHome } from '../helpers/cli.js';
 import { draftPathOf, draftsDirOf, initDraft, readDraftJson } from '../drafts/helpers.js';
 
 describe('draft files (mutation audit)', () => {
-  it('a write replaces the draft by rename (§6.3): a new inode, the old bytes untouched, mode 0600, no temp file left', () => {
+  it('a write replaces the draft by rename: a new inode, the old bytes untouched, mode 0600, no temp file left', () => {
     const home = tempHome();
     const id = initDraft(home);
     const path = draftPathOf(home, id);

@@ -1,4 +1,4 @@
-/** Concurrency and crash safety of the per-draft lock and the atomic save (§6.3, §6.4; acceptance 11). */
+/** Concurrency and crash safety of the per-draft lock and the atomic save (acceptance 11). */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -64,7 +64,7 @@ describe('concurrent writers', () => {
 });
 
 describe('crash safety', () => {
-  // amendments-2.md §H14: only what holds whatever the machine's speed is asserted. How many kills land while a
+  // Only what holds whatever the machine's speed is asserted. How many kills land while a
   // writer is inside its write (rather than before it started or after it finished) depends on the load, so the
   // number of surviving entries is never asserted: every state the kills can leave must be sound.
   it('SIGKILL at random moments never tears the draft, never half-writes an entry, never blocks the next writer', async () => {

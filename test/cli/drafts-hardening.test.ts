@@ -1,5 +1,5 @@
 /**
- * Regressions from the spec review of the draft verbs: deep nesting (MAX_JSON_DEPTH), `view --field` on an adoptable
+ * Regressions from a review of the draft verbs: deep nesting (MAX_JSON_DEPTH), `view --field` on an adoptable
  * contract, quoted paths in refusal messages, symlinks at a draft's name, and `validate` of a closed row without a
  * draft. Each case: its exit code, its code, and nothing written.
  */
@@ -171,7 +171,7 @@ describe(`deep nesting is refused with a named code (MAX_JSON_DEPTH = ${MAX_JSON
   });
 });
 
-describe('view --field on a contract that needs adoption (§3: a non-zero exit writes nothing)', () => {
+describe('view --field on a contract that needs adoption (a non-zero exit writes nothing)', () => {
   it('a missing field → FIELD_NOT_FOUND, exit 3, and no draft materialized', () => {
     const home = tempHome();
     const { id } = dispatch(home);
@@ -215,7 +215,7 @@ describe('refusal messages JSON-quote the path (a FIELD with a newline stays una
   });
 });
 
-describe('a symlink at drafts/<id>.json that is not a readable JSON object (§6.2)', () => {
+describe('a symlink at drafts/<id>.json that is not a readable JSON object', () => {
   const ID = 'a0123456789abcdef.0123456789ab';
   const kinds: [string, (home: string) => string][] = [
     ['a dangling link', (home) => join(home, 'nowhere.json')],

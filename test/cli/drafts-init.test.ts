@@ -7,7 +7,7 @@ import { draftPathOf, hasDb, initDraft, readDraftJson, runUnchanged } from '../d
 
 const DRAFT_RE = /^a[0-9a-f]{16}\.[0-9a-f]{12}$/;
 
-describe('contract init (§16)', () => {
+describe('contract init', () => {
   it('acceptance 1: --json prints a well-formed draft id whose prefix is the agent id; no store is created', () => {
     const home = tempHome();
     const r = run(home, ['contract', 'init', '--json']);

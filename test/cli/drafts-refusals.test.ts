@@ -1,5 +1,5 @@
 /**
- * The refusal catalogue (cli-contract-drafts.md §17): every row → its code, its exit code, one line (human) or one
+ * The refusal catalogue: every row → its code, its exit code, one line (human) or one
  * JSON object (--json, fill), and nothing written: the whole HANDOFF_HOME is byte- and mtime-identical afterwards.
  */
 import { spawnSync } from 'node:child_process';
@@ -88,7 +88,7 @@ const rows: Row[] = [
   ['init: exists', () => ['contract', 'init', '--draft-id', D], 'DRAFT_EXISTS', 1],
 ];
 
-describe('§17 refusals: code, exit, nothing written', () => {
+describe('refusals: code, exit, nothing written', () => {
   it.each(rows)('%s', (_name, args, code, exit) => {
     const a = args();
     const isFill = a[1] === 'fill';
@@ -118,7 +118,7 @@ describe('§17 refusals: code, exit, nothing written', () => {
   });
 });
 
-describe('§3 precedence', () => {
+describe('precedence', () => {
   it('ids before FIELD before VALUE, all before any file access', () => {
     expect(runUnchanged(home, ['contract', 'set', 'a..b', '1e400', '--draft-id', 'bad', '--json']).json.code).toBe('INVALID_DRAFT_ID');
     expect(runUnchanged(home, ['contract', 'set', 'a..b', '1e400', '--draft-id', UNKNOWN, '--json']).json.code).toBe('INVALID_FIELD_PATH');

@@ -1,4 +1,4 @@
-/** Draft verbs over a store: adoption (§8), continuation (§9.3), mirror (§10.3), bindings and store errors. */
+/** Draft verbs over a store: adoption, continuation, mirror, bindings and store errors. */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,7 +31,7 @@ function sql<T = unknown>(home: string, text: string, ...params: unknown[]): T {
 const rowOf = (home: string, id: string): any => sql<any[]>(home, 'SELECT * FROM handoffs WHERE contract_id = ?', id)[0];
 const rowCount = (home: string): number => sql<any[]>(home, 'SELECT count(*) AS n FROM handoffs')[0].n;
 
-describe('adoption of a dispatched row (§8)', () => {
+describe('adoption of a dispatched row', () => {
   it('acceptance 14: validate → 3; view materializes (adopted); set after deleting again materializes and writes', () => {
     const home = tempHome();
     const { id } = dispatch(home);
@@ -89,7 +89,7 @@ describe('adoption of a dispatched row (§8)', () => {
   });
 });
 
-describe('continuation after a close (§9.3)', () => {
+describe('continuation after a close', () => {
   it('acceptance 10: add to a finalized COMPLETE draft opens a link; the old id keeps landing on it', () => {
     const home = tempHome();
     const id = initDraft(home);
@@ -160,7 +160,7 @@ describe('continuation after a close (§9.3)', () => {
   });
 });
 
-describe('mirror (§10.3)', () => {
+describe('mirror', () => {
   it('no row → mirrored false, no_row, silent; a store is never created by a write', () => {
     const home = tempHome();
     dispatch(home);
@@ -213,7 +213,7 @@ describe('bindings and the cross-check', () => {
   });
 });
 
-describe('view of a closed row without a draft (§14)', () => {
+describe('view of a closed row without a draft', () => {
   it('shows the stored envelope read-only; a non-object envelope → ROW_ENVELOPE_UNREADABLE', () => {
     const home = tempHome();
     const id = initDraft(home);

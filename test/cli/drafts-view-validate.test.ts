@@ -9,7 +9,7 @@ const valid = (agent = 'a0123456789abcdef') => ({
   evidence_report: { patterns_checked: [], files_checked: [], commands_run: [], key_outputs: [], verbatim_outputs: [], cross_layer_impacts: [], open_gaps: [] },
 });
 
-describe('contract view (§14)', () => {
+describe('contract view', () => {
   it('human: the draft object as 2-space JSON; --json: the same with status ok', () => {
     const home = tempHome();
     const id = initDraft(home);
@@ -44,7 +44,7 @@ describe('contract view (§14)', () => {
   });
 });
 
-describe('contract validate (§15)', () => {
+describe('contract validate', () => {
   it('draft mode: OK line / ok object; invalid → rejection block, exit 1; nothing is ever written', () => {
     const home = tempHome();
     const id = initDraft(home);

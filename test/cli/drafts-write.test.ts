@@ -6,7 +6,7 @@ import { completeWrites, draftPathOf, initDraft, readDraftJson, runUnchanged } f
 
 const view = (home: string, id: string): any => run(home, ['contract', 'view', '--draft-id', id, '--json']).json.envelope;
 
-describe('set and add: the §12.3 examples on the initial envelope', () => {
+describe('set and add: the documented examples on the initial envelope', () => {
   it.each([
     [['set', 'approval_request.exact_content', 'git push'], 0, undefined],
     [['set', 'agent_status.agent_state', 'COMPLETE'], 1, ['COMPLETE_SHAPE', 'VERIFICATION_RESULT']],
@@ -29,7 +29,7 @@ describe('set and add: the §12.3 examples on the initial envelope', () => {
     else if (typeof codes === 'string') expect(r.json).toMatchObject({ status: 'rejected', code: codes, draft_id: id });
   });
 
-  it('stores the §12.3 outcomes exactly', () => {
+  it('stores the documented outcomes exactly', () => {
     const home = tempHome();
     const id = initDraft(home);
     run(home, ['contract', 'set', 'approval_request.exact_content', 'git push', '--draft-id', id]);
@@ -44,7 +44,7 @@ describe('set and add: the §12.3 examples on the initial envelope', () => {
   });
 });
 
-describe('write output (§10)', () => {
+describe('write output', () => {
   it('human: one OK line on stdout; json: status, draft_id, mirrored, reason', () => {
     const home = tempHome();
     const id = initDraft(home);
@@ -111,8 +111,8 @@ describe('write output (§10)', () => {
   });
 });
 
-describe('fill (§13)', () => {
-  it('acceptance 6: the §13.3 example, exactly; set clears a populated list', () => {
+describe('fill', () => {
+  it('acceptance 6: the documented fill example, exactly; set clears a populated list', () => {
     const home = tempHome();
     const id = initDraft(home);
     const fill = (patch: unknown): any => run(home, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify(patch)]);
@@ -172,7 +172,7 @@ describe('fill (§13)', () => {
   });
 });
 
-describe('sanitization of an inherited draft (§11)', () => {
+describe('sanitization of an inherited draft', () => {
   it('acceptance 13: a root commands_run is stripped by the next set, naming its home; validate reports MISPLACED_KEY', () => {
     const home = tempHome();
     const id = initDraft(home);

@@ -126,7 +126,7 @@ describe('evidence add: refusals write nothing', () => {
     refuse(withBrief(), ['--brief', brief, '--ac', 'AC-1', '--type', 'text', '--text', 'x', ...W], 'UNSAFE_SLUG', 2);
   });
 
-  it('row 3: --workspace ../x -> UNSAFE_SLUG; a derived "My Project" folder is made into the slug My-Project (amendments-2 §H11)', () => {
+  it('row 3: --workspace ../x -> UNSAFE_SLUG; a derived "My Project" folder is made into the slug My-Project', () => {
     const home = withBrief();
     refuse(home, [...base, '--workspace', '../x', '--json'], 'UNSAFE_SLUG', 2);
     const project = join(home, 'My Project');

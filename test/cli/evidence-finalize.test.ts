@@ -1,5 +1,5 @@
 /**
- * The update_contracts evidence clause through the binary (`contract finalize`): the attack rows of evidence.md §7
+ * The update_contracts evidence clause through the binary (`contract finalize`): the attack rows
  * that target update_contracts (5–12, 16–21). Each refusal: exit 1, status rejected, the named code at the entry's
  * path, nothing written (no handoff row, no evidence row, the home byte-identical).
  */
@@ -48,7 +48,7 @@ const ev = (s: Setup, payload: Record<string, unknown>) => ({ contract: 'evidenc
 const PATH_ERR = (i = 0): [string, string] => ['EVIDENCE_ARTIFACT_PATH', `update_contracts[${i}].payload.artifact_path`];
 const PAYLOAD_ERR = (field?: string, i = 0): [string, string] => ['EVIDENCE_PAYLOAD', `update_contracts[${i}].payload${field ? `.${field}` : ''}`];
 
-describe('contract finalize: the update_contracts evidence clause (evidence.md §6, §7)', () => {
+describe('contract finalize: the update_contracts evidence clause', () => {
   it('accepts a deposited blob path and inline text; stores the resolved path, computed size and sha256', () => {
     const s = setup();
     const alias = join(s.home, 'evidence', 'ws', 'pay', 'AC-1', '..', 'AC-1', s.blob.split('/').pop() as string);

@@ -1,5 +1,5 @@
 /**
- * amendments-2.md §H4: `evidence run` spills captured output under the data root (`<root>/tmp/spill-<pid>-…`), never
+ * `evidence run` spills captured output under the data root (`<root>/tmp/spill-<pid>-…`), never
  * in $TMPDIR; when the capture fails (a file-size limit, an unwritable spill folder) the child's process group is
  * stopped and reaped, no receipt is recorded, and the verb exits 4 RECEIPT_CAPTURE_FAILED without a stack trace.
  * The child writes its pids first, so the test can check afterwards that none of them is left (no timing asserted).
@@ -44,7 +44,7 @@ async function expectGone(pidFile: string): Promise<void> {
   for (const pid of pids) await waitGone(pid);
 }
 
-describe('evidence run spills under the data root (§H4)', () => {
+describe('evidence run spills under the data root', () => {
   it('TMPDIR=/nonexistent: the run is recorded in full, its spill folder under <root>/tmp is removed', () => {
     const home = tempHome();
     const id = initDraft(home);
@@ -60,7 +60,7 @@ describe('evidence run spills under the data root (§H4)', () => {
   });
 });
 
-describe('a capture that fails stops the child and records nothing (§H4)', () => {
+describe('a capture that fails stops the child and records nothing', () => {
   it('a file-size limit (ulimit -f): RECEIPT_CAPTURE_FAILED exit 4, the group reaped, no receipt, no spill left', async () => {
     const home = tempHome();
     const id = initDraft(home);

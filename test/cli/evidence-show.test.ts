@@ -36,7 +36,7 @@ describe('evidence show', () => {
     expect(r.code).toBe(1);
     expect(r.json).toMatchObject({ status: 'rejected', code: 'EVIDENCE_HASH_MISMATCH', evidence: blob, blob_exists: true, verified: false, actual_sha256: sha('L'.repeat(4999) + 'X') });
     expect(typeof r.json.error).toBe('string');
-    // Human mode: a failure prints nothing on stdout (cli-contract-drafts.md §4.1), one Rejected: line on stderr.
+    // Human mode: a failure prints nothing on stdout, one Rejected: line on stderr.
     const human = run(home, ['evidence', 'show', '2', '--verify']);
     expect(human.code).toBe(1);
     expect(human.stdout).toBe('');

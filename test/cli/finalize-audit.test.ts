@@ -1,5 +1,5 @@
 /**
- * `contract finalize` convergence (store-and-finalize.md §6.5) pinned where a mutation audit found it unguarded:
+ * `contract finalize` convergence pinned where a mutation audit found it unguarded:
  * re-finalizing a closed, non-COMPLETE row replaces its evidence set and never drops its plan-task binding.
  * Each test has its own HANDOFF_HOME.
  */

@@ -1,6 +1,6 @@
 /**
  * Finalize never crashes on a write SQLite refuses and never leaves a store file behind when it refuses
- * (store-and-finalize.md §6.2: "A rejected finalize writes nothing"; §1: only a writer that writes creates the DB).
+ * ("A rejected finalize writes nothing"; only a writer that writes creates the DB).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * amendments-2.md §E4: a write that leaves the draft in a closing state finalize will refuse on a row rule the write
+ * A write that leaves the draft in a closing state finalize will refuse on a row rule the write
  * can already see is stored, with a `[WILL BE REFUSED AT FINALIZE] CODE: what to do` notice (--json: warnings).
  */
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ const field = (home: string, id: string, path: string): unknown =>
 const fill = (home: string, id: string, patch: object) => run(home, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify(patch)]);
 const noticesOf = (stderr: string): string[] => stderr.split('\n').filter((l) => NOTICE.test(l)).map((l) => NOTICE.exec(l)![1]);
 
-describe('foresight warnings (§E4)', () => {
+describe('foresight warnings', () => {
   it('a plan-task-bound COMPLETE: stored, with BLIND_VERIFICATION_REQUIRED foreseen; finalize then refuses it', () => {
     const home = tempHome();
     const d = dispatch(home, ['--goal', 'g', '--plan-task-id', 'T-7']);

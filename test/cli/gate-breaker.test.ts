@@ -1,4 +1,4 @@
-/** The rejection circuit breaker (dispatch-and-gate.md §4.6) through the built binary. */
+/** The rejection circuit breaker through the built binary. */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

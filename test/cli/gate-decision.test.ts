@@ -1,6 +1,6 @@
 /**
- * Every row of the decision table (dispatch-and-gate.md §4.5) through the built binary, plus the capture
- * guarantees (§4.7) and the truncation excuses (§4.4).
+ * Every row of the decision table through the built binary, plus the capture
+ * guarantees and the truncation excuses.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +18,7 @@ function staleApprovalRow(home: string): string {
   expect(req.code, req.stderr).toBe(0);
   finalizeAs(home, d.contract_id, 'APPROVAL_REQUEST', { approval_request: { exact_content: 'rm -rf build', approval_id: req.json.approval_id } });
   expect(run(home, ['approval', 'decide', req.json.approval_id, '--decision', 'approved', '--json']).code).toBe(0);
-  // A decision taken after the turn ended is no violation (amendments-2.md §H2): date this one before the row's
+  // A decision taken after the turn ended is no violation: date this one before the row's
   // finalized_at, as a decision the turn should have seen (decided_at is the one approval column a store may move).
   const db = rawStore(home);
   db.prepare('UPDATE approvals SET decided_at = created_at WHERE id = ?').run(req.json.approval_id);
@@ -167,7 +167,7 @@ describe('decision table', () => {
     const r = j(home, ['--draft-id', id, '--workspace', 'captured-ws']);
     expect(r.json).toMatchObject({ decision: 'block', source: 'row_unfinalized', handoff_id: null, agent_state: null, captured: true });
     expect(r.stderr).toContain('no row (only a draft)');
-    // The draft's recorded workspace wins over the gate's --workspace (amendments-2.md §E2).
+    // The draft's recorded workspace wins over the gate's --workspace.
     expect(row(home, id)).toMatchObject({ agent_state: 'IN_PROGRESS', cut_reason: 'backstop_capture', workspace: init.json.workspace, agent_id: id.split('.')[0] });
   });
 

@@ -1,4 +1,4 @@
-/** The gate fails open (dispatch-and-gate.md §4.8, §4.9): exit 1 for its own problems, never 2, nothing written. */
+/** The gate fails open: exit 1 for its own problems, never 2, nothing written. */
 import { spawn } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -77,7 +77,7 @@ describe('fail open: the store', () => {
     expect(r.json.stop_class).toBe('unknown');
   });
 
-  it('capture and counter writes that fail after the verdict leave the verdict and exit unchanged; the counter moves to <root>/gate/ (§H3)', async () => {
+  it('capture and counter writes that fail after the verdict leave the verdict and exit unchanged; the counter moves to <root>/gate/', async () => {
     const home = tempHome();
     const d = dispatch(home, ['--goal', 'g', '--harness-id', 'busy-run']);
     // Another process holds the write lock past the gate's busy timeout (5 s, one attempt).
@@ -92,7 +92,7 @@ describe('fail open: the store', () => {
       expect(r.code, r.stderr).toBe(2);
       expect(r.json).toMatchObject({ decision: 'block', exit: 2, codes: ['ROW_NOT_FINALIZED'], captured: false, attempt: 1 });
       expect(r.json.capture_error).toEqual(expect.any(String));
-      // The store could not hold the rejection counter: it counts in a file under the data root instead (§H3).
+      // The store could not hold the rejection counter: it counts in a file under the data root instead.
       expect(r.json.counter_error).toBeUndefined();
       expect(readdirSync(join(home, 'gate'))).toHaveLength(1);
       expect(r.stderr).toContain('could not be captured');

@@ -1,5 +1,5 @@
 /**
- * amendments-2.md §E6: a gate given --draft-id judges that contract and binds nothing: the claim and the backstop
+ * A gate given --draft-id judges that contract and binds nothing: the claim and the backstop
  * capture store NULL as harness_id, never the hook's session, and `claimed` in --json tells the truth.
  */
 import { mkdtempSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { dispatch, gate, row, stopInput, subagentStop, writeTranscript } from '.
 
 const hookStop = (session: string): string => stopInput({ session, extra: { stop_reason: 'end_turn' } });
 
-describe('hand-run gates bind nothing (§E6)', () => {
+describe('hand-run gates bind nothing', () => {
   it('--draft-id on a dispatched row: blocked and captured, harness_id stays NULL, claimed false', () => {
     const home = tempHome();
     const d = dispatch(home, ['--goal', 'g']);

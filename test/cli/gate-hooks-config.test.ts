@@ -110,7 +110,7 @@ describe('docs/examples/claude-settings.json', () => {
   });
 });
 
-describe('docs/examples/claude-settings-strict.json (amendments-2.md §H3)', () => {
+describe('docs/examples/claude-settings-strict.json', () => {
   it('is the strict pair docs/hooks.md shows, on the same agents', () => {
     const doc = readFileSync(join(REPO, 'docs', 'hooks.md'), 'utf8');
     expect(doc).toContain(readFileSync(join(REPO, 'docs', 'examples', 'claude-settings-strict.json'), 'utf8'));

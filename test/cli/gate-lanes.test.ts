@@ -1,4 +1,4 @@
-/** Finding the turn's contract (dispatch-and-gate.md §4.3): the three lanes, ambiguity, claiming, the live tip. */
+/** Finding the turn's contract: the three lanes, ambiguity, claiming, the live tip. */
 import { describe, expect, it } from 'vitest';
 import { run, tempHome } from '../helpers/cli.js';
 import { dispatch, finalizeAs, gate, rawStore, row, stopInput, subagentStop, writeTranscript } from '../gate/helpers.js';

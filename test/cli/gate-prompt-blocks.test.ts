@@ -1,5 +1,5 @@
 /**
- * Lane 3 reads "the concatenated text of its text blocks" (dispatch-and-gate.md §4.3): blocks are joined with no
+ * Lane 3 reads "the concatenated text of its text blocks": blocks are joined with no
  * separator, so a block boundary is never a line break of its own.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * amendments-2.md §H3: `contract gate --on-store-error block|allow`. With `block`, a damaged store or data root blocks
+ * `contract gate --on-store-error block|allow`. With `block`, a damaged store or data root blocks
  * the stop (exit 2) with a reason naming the code, and the breaker counts in a file under <root>/gate/, so an agent
  * cannot switch the gate off by damaging the store; the default `allow` keeps the fail-open exit 1.
  */
@@ -32,7 +32,7 @@ const damage: [string, (home: string) => string][] = [
   ],
 ];
 
-describe('--on-store-error block (§H3)', () => {
+describe('--on-store-error block', () => {
   it.each(damage)('%s: blocks (exit 2) naming the code; the default still fails open (exit 1)', (_what, hurt) => {
     const home = tempHome();
     const d = dispatch(home, ['--goal', 'g']);

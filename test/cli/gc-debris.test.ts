@@ -1,5 +1,5 @@
 /**
- * amendments-2.md §H5: `contract gc` also removes debris: draft temp files, evidence temp blobs and spill folders older
+ * `contract gc` also removes debris: draft temp files, evidence temp blobs and spill folders older
  * than 1 hour whose owner pid (in the name) is not alive, and blobs no row references older than the age rule (7
  * days) when the store exists, is readable, and every referenced blob is present. `--dry-run` lists and removes
  * nothing. Ages are set with utimes, never waited for.
@@ -50,7 +50,7 @@ function referencedBlob(home: string): string {
 const kinds = (json: any): [string, string][] =>
   (json.debris as { kind: string; path: string }[]).map((d): [string, string] => [d.kind, d.path]).sort();
 
-describe('gc removes abandoned debris (§H5)', () => {
+describe('gc removes abandoned debris', () => {
   it('draft temps, evidence temps and spill folders: old and owner gone → removed; live owner or young → kept', () => {
     const home = tempHome();
     const id = initDraft(home);

@@ -26,7 +26,7 @@ describe('contract gc', () => {
     const home = tempHome();
     const old = draftAged(home, 8 * 24 * HOUR);
     const young = draftAged(home, 6 * 24 * HOUR);
-    // The writer pid in a temp name must be gone for the temp to go (amendments-2.md §H5): one that surely is.
+    // The writer pid in a temp name must be gone for the temp to go: one that surely is.
     const dead = spawnSync(process.execPath, ['-e', '0']).pid;
     const oldTemp = join(home, 'drafts', `.${old}.${dead}.abcd1234.tmp`);
     const youngTemp = join(home, 'drafts', `.${young}.${dead}.abcd1234.tmp`);

@@ -1,5 +1,5 @@
 /**
- * amendments-2.md §H12: a JSON error in an input names its line and column and never quotes the input (Node's own
+ * A JSON error in an input names its line and column and never quotes the input (Node's own
  * JSON.parse message does), so a message about a file never carries the file's content.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ const quotesNothing = (text: string): void => {
   expect(text).not.toContain('root');
 };
 
-describe('JSON errors name line and column, never the content (§H12)', () => {
+describe('JSON errors name line and column, never the content', () => {
   it('fill --json-file of a secret-looking file: INVALID_JSON at line 3, column 15, nothing quoted, nothing written', () => {
     const home = tempHome();
     const id = initDraft(home);

@@ -1,5 +1,5 @@
 /**
- * amendments-2.md §H9: id lengths (checked before any file access), the envelope size limit (checked under the lock
+ * Id lengths (checked before any file access), the envelope size limit (checked under the lock
  * after the change, before validation), JSON inputs refused from their size before parsing, and the dispatch goal.
  */
 import { writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { expectCleanFailure, runJson } from './store-fixtures.js';
 
 const agentOf = (n: number): string => `a${'0'.repeat(n - 1)}`;
 
-describe('id lengths (§H9)', () => {
+describe('id lengths', () => {
   it('an agent id of 115 characters is accepted, 116 is INVALID_AGENT_ID (exit 2) before any file access', () => {
     const home = tempHome();
     const ok = run(home, ['contract', 'init', '--agent-id', agentOf(115), '--json']);
@@ -58,7 +58,7 @@ describe('id lengths (§H9)', () => {
   });
 });
 
-describe('the envelope limit (§H9: ENVELOPE_TOO_LARGE, exit 2, nothing written)', () => {
+describe('the envelope limit (ENVELOPE_TOO_LARGE, exit 2, nothing written)', () => {
   it('a write whose resulting envelope (compact JSON) exceeds HANDOFF_MAX_ENVELOPE_BYTES is refused; one within is stored', () => {
     const home = tempHome();
     const id = initDraft(home);
@@ -129,7 +129,7 @@ describe('the envelope limit (§H9: ENVELOPE_TOO_LARGE, exit 2, nothing written)
   });
 });
 
-describe('the dispatch goal (§H9: GOAL_TOO_LARGE, exit 2)', () => {
+describe('the dispatch goal (GOAL_TOO_LARGE, exit 2)', () => {
   it('a goal of 64 KiB is dispatched; one byte more is refused, from --goal and from --goal-file; nothing written', () => {
     const home = tempHome();
     const file = join(home, 'goal.txt');

@@ -32,7 +32,7 @@ describe('contract list', () => {
     expect(existsSync(dbFile(home))).toBe(false);
   });
 
-  it('orders newest first and exposes rows as §9 says (booleans, parsed *_json, no raw_handoff_json)', () => {
+  it('orders newest first and exposes rows as documented (booleans, parsed *_json, no raw_handoff_json)', () => {
     const { home, ids } = seeded();
     const r = list(home);
     expect(r.json.count).toBe(4);

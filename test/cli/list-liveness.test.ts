@@ -1,5 +1,5 @@
 /**
- * amendments-2.md §E5: running is not cut. `contract list --cut` shows a DISPATCHED row only once its updated_at is
+ * Running is not cut. `contract list --cut` shows a DISPATCHED row only once its updated_at is
  * older than --stale-after (default 2h) or the gate has seen a stop of it (gate_seen_at); --json rows carry liveness.
  * Times are set in the store, never waited for.
  */
@@ -20,7 +20,7 @@ function setUpdatedAt(home: string, cid: string, iso: string): void {
   db.close();
 }
 
-describe('contract list --cut and liveness (§E5)', () => {
+describe('contract list --cut and liveness', () => {
   it('a freshly dispatched row is running, not cut; once stale (default 2h) it is cut', () => {
     const home = tempHome();
     const d = dispatch(home, ['--goal', 'g']);

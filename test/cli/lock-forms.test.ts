@@ -1,5 +1,5 @@
 /**
- * amendments-2.md §H6: a lock path of the wrong form (a dangling symlink, a symlink to a file, a directory, a FIFO) is
+ * A lock path of the wrong form (a dangling symlink, a symlink to a file, a directory, a FIFO) is
  * stale at once and removed itself (never followed), so the next writer gets through instead of waiting 15 s for
  * DRAFT_LOCKED; a lock whose live pid was reused by another process (proc_start differs) is stale too.
  */
@@ -16,7 +16,7 @@ const lockOf = (home: string, id: string): string => join(home, 'drafts', `${id}
 
 const setProse = (home: string, id: string, value: string) => run(home, ['contract', 'set', 'report_prose', value, '--draft-id', id, '--json']);
 
-describe('locks of the wrong form are stale at once (§H6)', () => {
+describe('locks of the wrong form are stale at once', () => {
   it('a dangling symlink: removed itself, its target never created; the write lands', () => {
     const home = tempHome();
     const id = initDraft(home);
@@ -64,7 +64,7 @@ describe('locks of the wrong form are stale at once (§H6)', () => {
   });
 });
 
-describe('a reused pid does not keep a lock alive (§H6: proc_start)', () => {
+describe('a reused pid does not keep a lock alive (proc_start)', () => {
   it('a lock naming a live pid whose process started at another time is stale at once; with its real start time it holds the lock', async () => {
     const home = tempHome();
     const id = initDraft(home);

@@ -1,5 +1,5 @@
 /**
- * The oclif command layer (amendments-2.md §S1, §S6, §S8): help pages, parse errors mapped into USAGE, did-you-mean,
+ * The oclif command layer: help pages, parse errors mapped into USAGE, did-you-mean,
  * colour only where it belongs, and examples that actually parse.
  */
 import { spawnSync } from 'node:child_process';

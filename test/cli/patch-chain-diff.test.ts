@@ -1,4 +1,4 @@
-/** `contract patch` and `contract chain --diff` (amendments-2.md §S7) through the binary. */
+/** `contract patch` and `contract chain --diff` through the binary. */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import mergePatch from 'json-merge-patch';

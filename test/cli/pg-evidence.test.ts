@@ -1,5 +1,5 @@
 /**
- * The brief, evidence and receipt verbs on a PostgreSQL store (amendments-2.md §P1): the real binary with
+ * The brief, evidence and receipt verbs on a PostgreSQL store: the real binary with
  * HANDOFF_STORE_URL set to a fresh database. Blobs go into the store (blob:sha256: references, no file under the
  * data root) and verify from any data root; data the server cannot hold is STORE_WRITE_REFUSED with nothing written.
  */

@@ -1,5 +1,5 @@
 /**
- * The rewired verbs on a PostgreSQL store (amendments-2.md §P3): the built binary with HANDOFF_STORE_URL set to a
+ * The rewired verbs on a PostgreSQL store: the built binary with HANDOFF_STORE_URL set to a
  * fresh schema of the suite's server. The same codes, exit codes and rows as on SQLite; nothing written on a refusal;
  * an unreachable server is STORE_UNREACHABLE (exit 4), a store condition for `contract gate --on-store-error block`.
  */
@@ -137,7 +137,7 @@ describe('approvals on PostgreSQL', () => {
     expect((await pgRow(h.url, id)).agent_state).toBe('DISPATCHED');
   });
 
-  it('finalize racing approval decide (§H2): whichever commits first, the other sees it; the gate agrees', async () => {
+  it('finalize racing approval decide: whichever commits first, the other sees it; the gate agrees', async () => {
     const h = await host();
     for (let round = 0; round < 4; round++) {
       const id = ok(h, ['contract', 'dispatch', ...WS, '--goal', `round ${round}`]).contract_id as string;

@@ -1,5 +1,5 @@
 /**
- * amendments-2.md §H7: read verbs on a read-only data root or store file. Tests run as root here, and root ignores
+ * Read verbs on a read-only data root or store file. Tests run as root here, and root ignores
  * permission bits, so "read-only" is made real with a read-only bind mount inside a private mount namespace
  * (`unshare -m`): the binary runs in the namespace, sees EROFS like any user would, and the mount disappears with it.
  */
@@ -49,7 +49,7 @@ function populated(): { home: string; dispatched: string; closed: string } {
   return { home, dispatched, closed };
 }
 
-describe('read verbs on a read-only data root (§H7)', () => {
+describe('read verbs on a read-only data root', () => {
   it('list, chain, validate, brief and evidence reads, approval list and receipts work; nothing is written', () => {
     const { home, closed } = populated();
     const before = snapshot(home);

@@ -1,5 +1,5 @@
 /**
- * The append never opens a continuation and never lands on another contract (receipts.md §1.3): a contract that was
+ * The append never opens a continuation and never lands on another contract: a contract that was
  * closed and continued while the command ran keeps the receipt; the append is skipped, the new link is untouched.
  */
 import { readFileSync } from 'node:fs';

@@ -25,7 +25,7 @@ function expectRejectedUnwritten(home: string, before: ReturnType<typeof snapsho
   expect(hf(home, ['contract', 'list', '--json']).json.count).toBe(0);
 }
 
-describe('finalize step 9b: receipt checks (receipts.md §2)', () => {
+describe('finalize step 9b: receipt checks', () => {
   it('a matching passing receipt of the contract finalizes', () => {
     const { home, d, rc } = withReceipt();
     const r = closeWith(home, d, { type: 'command', command: ` ${rc.command} `, result: 'pass', receipt: rc.receipt_id });
@@ -51,7 +51,7 @@ describe('finalize step 9b: receipt checks (receipts.md §2)', () => {
     const other = newDraft(home);
     fillClose(home, other, { type: 'command', command: rc.command, result: 'pass', receipt: rc.receipt_id });
     const before = snapshot(home);
-    const r = hf(home, ['contract', 'finalize', '--draft-id', other, '--json']);
+    const r = hf(home, ['contract', 'finalize', '--draft-id', other, '--json', '--explain']);
     expect(pairs(r)).toEqual([['RECEIPT_FOREIGN', `${V}.receipt`]]);
     expectRejectedUnwritten(home, before, r);
   });

@@ -8,7 +8,7 @@ const gate = (home: string, d: string) =>
     input: JSON.stringify({ hook_event_name: 'Stop', session_id: 's1', stop_reason: 'end_turn' }),
   });
 
-describe('stop gate: the time-invariant receipt checks (receipts.md §2, dispatch-and-gate.md §4.5)', () => {
+describe('stop gate: the time-invariant receipt checks', () => {
   it('allows a clean close whose receipt is still intact, even after the tree changed (never RECEIPT_STALE)', () => {
     const repo = gitRepo();
     const home = freshHome();

@@ -1,4 +1,4 @@
-/** amendments-2.md §E7: evidence run says how to fix a one-string command that could not start, and a bad --cwd. */
+/** Evidence run says how to fix a one-string command that could not start, and a bad --cwd. */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { run, snapshot, tempHome } from '../helpers/cli.js';
 const newDraft = (home: string): string => run(home, ['contract', 'init', '--workspace', 'ws', '--json']).json.draft_id as string;
 const evRun = (home: string, args: string[]) => run(home, ['evidence', 'run', '--workspace', 'ws', ...args]);
 
-describe('evidence run hints (§E7)', () => {
+describe('evidence run hints', () => {
   it('one argument with a space that cannot start: the receipt is recorded (127) and the notice says to split it or pass --shell', () => {
     const home = tempHome();
     const d = newDraft(home);

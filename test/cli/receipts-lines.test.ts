@@ -1,5 +1,5 @@
 /**
- * Our own stderr lines come after the child's output, each on its own line (receipts.md §1.4): when the child's
+ * Our own stderr lines come after the child's output, each on its own line: when the child's
  * last output on stderr (or, under --json, its stdout passed to stderr) did not end with a newline, one is written
  * before the notice or the `Receipt … recorded` line, and only then.
  */

@@ -8,7 +8,7 @@ import { freshHome, hf, hfRaw, newDraft, nodeCmd, receipt, snapshot, WS } from '
 
 const sha = (b: Buffer | string): string => createHash('sha256').update(b).digest('hex');
 
-describe('evidence run: outcome classes and exit status (receipts.md §1, §1.4)', () => {
+describe('evidence run: outcome classes and exit status', () => {
   it.each([
     [0, 'pass', 0],
     [1, 'fail', 1],

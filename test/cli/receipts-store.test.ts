@@ -7,7 +7,7 @@ import { closeWith, freshHome, hf, newDraft, nodeCmd, receipt, WS } from './rece
 
 const draftOf = (home: string, id: string): any => JSON.parse(readFileSync(join(home, 'drafts', `${id}.json`), 'utf8'));
 
-describe('receipt rows are immutable (store-and-finalize.md §4.6)', () => {
+describe('receipt rows are immutable', () => {
   it('UPDATE and DELETE on receipts are refused by the store itself', () => {
     const home = freshHome();
     const { receipt: rc } = receipt(home, newDraft(home), nodeCmd('console.log(1)'));
@@ -23,7 +23,7 @@ describe('receipt rows are immutable (store-and-finalize.md §4.6)', () => {
   });
 });
 
-describe('the draft append (receipts.md §1.3)', () => {
+describe('the draft append', () => {
   it('appends the command to commands_run and the summary to key_outputs in one write', () => {
     const home = freshHome();
     const d = newDraft(home);
@@ -89,7 +89,7 @@ describe('the draft append (receipts.md §1.3)', () => {
   });
 });
 
-describe('--brief/--ac evidence rows (receipts.md §1.2)', () => {
+describe('--brief/--ac evidence rows', () => {
   it('one command_output row per non-empty stream, tied to the receipt; blobs by the usual threshold', () => {
     const home = freshHome();
     const d = newDraft(home);
@@ -116,7 +116,7 @@ describe('--brief/--ac evidence rows (receipts.md §1.2)', () => {
   });
 });
 
-describe('reading receipts (receipts.md §5)', () => {
+describe('reading receipts', () => {
   it('evidence receipts lists the whole chain newest first; no store → empty; exactly one id flag', () => {
     const home = freshHome();
     const d = newDraft(home);

@@ -16,7 +16,7 @@ function draftWithCommand(command: string, extra: Record<string, unknown> = {}):
   return { home, d };
 }
 
-describe('contract verify (receipts.md §4)', () => {
+describe('contract verify', () => {
   it('pass: exit 0, the receipt id and result pass are written to the draft in one write', () => {
     const { home, d } = draftWithCommand('echo verified');
     const r = hf(home, ['contract', 'verify', '--draft-id', d, '--json']);

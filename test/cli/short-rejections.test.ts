@@ -1,5 +1,5 @@
 /**
- * amendments-2.md §E1: a rejected write (set, add, fill) and validate print the header, one `CODE [path]: detail`
+ * A rejected write (set, add, fill) and validate print the header, one `CODE [path]: detail`
  * line per error and one closing line naming --explain; --explain adds the full repair text; under --json `repair`
  * is present only with --explain. The gate's block reason and the library result keep the full repair text.
  */
@@ -23,7 +23,7 @@ function expectShortBlock(stderr: string, header: RegExp, errorLines: RegExp[]):
   expect(stderr).not.toContain(FULL_REPAIR);
 }
 
-describe('short rejections (§E1)', () => {
+describe('short rejections', () => {
   it('a one-typo set: header, the error, a closing line naming --explain; at most 500 bytes; nothing written', () => {
     const home = tempHome();
     const id = initDraft(home);
@@ -117,7 +117,7 @@ describe('short rejections (§E1)', () => {
     const req = run(home, ['approval', 'request', '--content', 'rm -rf build', '--draft-id', d.contract_id, '--workspace', 'ws', '--json']);
     finalizeAs(home, d.contract_id, 'APPROVAL_REQUEST', { approval_request: { exact_content: 'rm -rf build', approval_id: req.json.approval_id } });
     expect(run(home, ['approval', 'decide', req.json.approval_id, '--decision', 'approved']).code).toBe(0);
-    // Dated before the row's finalized_at: a decision the turn should have seen (one after it is no violation, §H2).
+    // Dated before the row's finalized_at: a decision the turn should have seen (one after it is no violation).
     const db = rawStore(home);
     db.prepare('UPDATE approvals SET decided_at = created_at WHERE id = ?').run(req.json.approval_id);
     db.close();

@@ -1,5 +1,5 @@
 /**
- * The fast-start recipe's safety (amendments-2.md §S2): the build's oclif patches fail loudly when their text is
+ * The fast-start recipe's safety: the build's oclif patches fail loudly when their text is
  * gone, and the V8 code cache only ever saves time: a missing, corrupt or unwritable cache never changes a result.
  */
 import { spawnSync } from 'node:child_process';

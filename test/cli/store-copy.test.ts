@@ -1,5 +1,5 @@
 /**
- * `handoff store copy --to <url>` (amendments-2.md §P6): a populated SQLite store (briefs, evidence with file blobs,
+ * `handoff store copy --to <url>`: a populated SQLite store (briefs, evidence with file blobs,
  * receipts with outputs, approvals, handoff rows) copied into an empty PostgreSQL database, counts and hashes
  * verified, then read and verified from another data root through HANDOFF_STORE_URL; a non-empty target and a
  * missing blob refused with nothing written.

@@ -1,4 +1,4 @@
-/** amendments-2.md §E8 through the built binary: hostile text never breaks a table or a listing into more lines. */
+/** Through the built binary: hostile text never breaks a table or a listing into more lines. */
 import { describe, expect, it } from 'vitest';
 import { initDraft } from '../drafts/helpers.js';
 import { run, tempHome } from '../helpers/cli.js';
@@ -11,7 +11,7 @@ const noRawControls = (text: string): void => {
     expect(text).not.toContain('\u001b');
 };
 
-describe('tables escape control characters (§E8)', () => {
+describe('tables escape control characters', () => {
   it('approval list: one line per approval, content escaped', () => {
     const home = tempHome();
     expect(run(home, ['approval', 'request', '--content', HOSTILE, '--workspace', 'ws']).code).toBe(0);

@@ -1,5 +1,5 @@
 /**
- * amendments-2.md §E2 (with §H11): a draft's workspace is fixed at its birth. `init` and `dispatch` record the
+ * A draft's workspace is fixed at its birth. `init` and `dispatch` record the
  * resolved workspace in `drafts/<id>.meta.json`; every later verb on the draft uses it whatever the current directory;
  * only an explicit --workspace that differs is WORKSPACE_MISMATCH (exit 2); the gate ignores workspace flags; a draft
  * without the sidecar keeps the old rule; a brief or evidence verb that finds no brief names the workspaces that have one.
@@ -33,7 +33,7 @@ function closeBlocked(home: string, cwd: string, id: string): void {
   expect(f.code, f.stdout).toBe(0);
 }
 
-describe('the workspace is recorded at birth (§E2)', () => {
+describe('the workspace is recorded at birth', () => {
   it('init records the resolved workspace in a sidecar: derived names are made into slugs', () => {
     const home = tempHome();
     const id = initIn(home, folder('My Project'));
@@ -197,7 +197,7 @@ describe('the sidecar goes with its draft (gc)', () => {
   });
 });
 
-describe('briefs in another workspace are named (§E2)', () => {
+describe('briefs in another workspace are named', () => {
   it('evidence add, evidence list, brief show, evidence run --brief and dispatch --brief say where the brief is', () => {
     const home = tempHome();
     expect(run(home, ['brief', 'add', 'payments', '--workspace', 'proj', '--ac', 'AC-1=works']).code).toBe(0);

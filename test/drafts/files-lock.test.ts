@@ -24,7 +24,7 @@ async function caught(p: Promise<unknown>): Promise<HandoffError> {
   throw new Error('expected a rejection');
 }
 
-describe('draft files (§6)', () => {
+describe('draft files', () => {
   it('saves 2-space JSON + newline, 0600 in a 0700 folder, and reads it back', () => {
     const home = tempHome();
     saveDraft(envOf(home), ID, { b: 1, a: [] });
@@ -91,7 +91,7 @@ describe('draft files (§6)', () => {
   });
 });
 
-describe('per-draft lock (§6.4)', () => {
+describe('per-draft lock', () => {
   it('is exclusive, holds pid and start time, and is released', async () => {
     const home = tempHome();
     const before = Date.now();
@@ -155,7 +155,7 @@ describe('per-draft lock (§6.4)', () => {
     lock.release();
   });
 
-  it('pid reuse (§H6): our own pid or a live pid with another proc_start is stale; without proc_start the old rule holds', () => {
+  it('pid reuse: our own pid or a live pid with another proc_start is stale; without proc_start the old rule holds', () => {
     const home = tempHome();
     mkdirSync(join(home, 'drafts'));
     const path = join(home, 'drafts', `${ID}.lock`);
@@ -204,7 +204,7 @@ describe('per-draft lock (§6.4)', () => {
   });
 });
 
-describe('breaking a stale lock (§6.4: race-safe)', () => {
+describe('breaking a stale lock (race-safe)', () => {
   const lockAt = (home: string): string => {
     mkdirSync(join(home, 'drafts'), { recursive: true });
     return join(home, 'drafts', `${ID}.lock`);

@@ -8,7 +8,7 @@ import { validateEnvelope } from '../../src/validator/index.js';
 const ID = 'a0123456789abcdef.0123456789ab';
 const seed = (): Record<string, any> => initialEnvelope('a0123456789abcdef') as Record<string, any>;
 
-describe('fill merge (§13.2)', () => {
+describe('fill merge', () => {
   it('objects merge recursively; arrays, scalars and null replace; new keys are appended', () => {
     const base = { a: { x: 1, y: [1] }, b: 'keep', c: { z: 1 } };
     const out = mergePatch(base, { a: { y: [2], w: true }, c: null, d: 'new' });
@@ -26,7 +26,7 @@ describe('fill merge (§13.2)', () => {
   });
 });
 
-describe('the list rule (§13.3)', () => {
+describe('the list rule', () => {
   const withCommands = (list: unknown[]): Record<string, any> => {
     const e = seed();
     e.evidence_report.commands_run = list;
@@ -74,7 +74,7 @@ describe('the list rule (§13.3)', () => {
   });
 });
 
-describe('sanitization (§11)', () => {
+describe('sanitization', () => {
   it('a clean envelope needs no repair', () => {
     expect(sanitizeEnvelope(seed()).repairs).toEqual([]);
   });

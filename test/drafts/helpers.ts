@@ -36,7 +36,7 @@ export function runUnchanged(home: string, args: string[], opts: Parameters<type
 
 /**
  * Every refusal prints one line on stderr in human mode, never a stack trace; a USAGE error adds the verb's usage
- * line (§17: "the parser's message and the verb's usage line").
+ * line ("the parser's message and the verb's usage line").
  */
 export function expectOneLineError(r: RunResult): void {
   expect(r.stderr).not.toMatch(/\n\s+at /);

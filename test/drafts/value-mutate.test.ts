@@ -16,7 +16,7 @@ function codeOf(fn: () => unknown): { code: string; exit: number; data: Record<s
   return undefined;
 }
 
-describe('VALUE parsing (§12.1)', () => {
+describe('VALUE parsing', () => {
   it.each([
     ['done', 'done'],
     ['BOGUS', 'BOGUS'],
@@ -44,7 +44,7 @@ describe('VALUE parsing (§12.1)', () => {
   });
 });
 
-describe('FIELD paths (§12.2)', () => {
+describe('FIELD paths', () => {
   it.each(['', '.', '...', 'a..b', '.a', 'a.', 'evidence_report.'])('%j → INVALID_FIELD_PATH, exit 2', (field) => {
     expect(codeOf(() => parseFieldPath(field))).toMatchObject({ code: 'INVALID_FIELD_PATH', exit: 2 });
   });
@@ -55,7 +55,7 @@ describe('FIELD paths (§12.2)', () => {
   });
 });
 
-describe('set and add (§12.3)', () => {
+describe('set and add', () => {
   const base = initialEnvelope('a0123456789abcdef');
 
   it('set replaces, appends new keys at the end of their object, and never mutates its input', () => {
@@ -121,7 +121,7 @@ describe('set and add (§12.3)', () => {
   });
 });
 
-describe('view --field walk (§14.1)', () => {
+describe('view --field walk', () => {
   const base = initialEnvelope('a0123456789abcdef');
   it('prints present values even when null, [] or {}', () => {
     expect(readField(base, ['work_phase'])).toBeNull();

@@ -1,7 +1,7 @@
 /**
- * `writeDraft({onClosedTip: 'skip'})` (the receipt append, receipts.md §1.3): a write aimed at a closed contract
+ * `writeDraft({onClosedTip: 'skip'})` (the receipt append): a write aimed at a closed contract
  * returns `closed_tip` before the change is applied; no continuation link is opened and nothing is saved. Without
- * the option the pipeline still opens a continuation (§9.3).
+ * the option the pipeline still opens a continuation.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 /**
  * The write pipeline's store-dependent branches that a CLI test cannot stage: the one restart when another writer
- * opened the continuation link first (§9.4), and the rendering of every mirror outcome (§10.3).
+ * opened the continuation link first, and the rendering of every mirror outcome.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -60,7 +60,7 @@ function racingStore(racesLeft: number): { session: StoreSession; inserts: numbe
   };
 }
 
-describe('continuation race (§9.4)', () => {
+describe('continuation race', () => {
   let home: string;
   beforeEach(() => {
     home = tempHome();
@@ -97,7 +97,7 @@ describe('continuation race (§9.4)', () => {
   });
 });
 
-describe('success rendering (§10)', () => {
+describe('success rendering', () => {
   const base = { kind: 'ok' as const, draftId: LINK, adopted: false, canonicalized: [], sanitized: [], warnings: [] };
 
   it.each([

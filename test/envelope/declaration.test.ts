@@ -106,7 +106,7 @@ describe('the vocabulary reads the declaration', () => {
     expect(HOMES.size).toBe(31 + 3 + 8);
   });
 
-  it('FIELD_TYPE reads exactly the §5 step 3 fields and types from the declaration', () => {
+  it('FIELD_TYPE reads exactly the typed fields and types from the declaration', () => {
     expect(TYPED_FIELDS.root).toEqual([
       ['agent_status', 'object'],
       ['evidence_report', 'object'],

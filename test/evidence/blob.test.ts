@@ -48,7 +48,7 @@ describe('writeBlob', () => {
     expect(blob.path).toBe(join(root, 'ws', '_receipts', 'R-0123456789abcdef', 'stdout'));
   });
 
-  it('refuses a symlinked evidence root (amendments-2.md §H10): DATA_ROOT_UNSAFE, exit 4, nothing written there', () => {
+  it('refuses a symlinked evidence root: DATA_ROOT_UNSAFE, exit 4, nothing written there', () => {
     const real = join(home, 'real-evidence');
     mkdirSync(real);
     symlinkSync(real, root);
@@ -132,7 +132,7 @@ describe('writeBlob', () => {
   });
 });
 
-describe('blobExtension (§2.1)', () => {
+describe('blobExtension', () => {
   it.each([
     ['report.txt', '.txt'],
     ['shot.PNG', '.PNG'],

@@ -21,7 +21,7 @@ const detail = (p: unknown): string => {
   return r.ok ? 'ok' : r.detail;
 };
 
-describe('canonical-path rule (evidence.md §2.2)', () => {
+describe('canonical-path rule', () => {
   it('accepts a blob below the root and returns the resolved path', () => {
     expect(checkCanonicalPath(blob, root)).toEqual({ ok: true, real: blob });
   });

@@ -5,7 +5,7 @@ import { decodeUtf8Strict, filePayload, textPayload } from '../../src/evidence/p
 const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 const reader = (bytes: Buffer) => (): Buffer => bytes;
 
-describe('inline or blob (evidence.md §4.2)', () => {
+describe('inline or blob', () => {
   it('text: 4096 UTF-8 bytes stay inline, 4097 become a .txt blob', () => {
     const t4096 = 'a'.repeat(4096);
     expect(textPayload(t4096)).toEqual({ storage: 'inline', text: t4096, size: 4096, sha256: sha(Buffer.from(t4096)) });

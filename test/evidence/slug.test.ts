@@ -14,7 +14,7 @@ function codeOf(fn: () => unknown): string | undefined {
   }
 }
 
-describe('safe slug (evidence.md §1.1)', () => {
+describe('safe slug', () => {
   it.each(accepted)('accepts %j', (v) => expect(isSafeSlug(v)).toBe(true));
   it.each(refused)('refuses %j', (v) => expect(isSafeSlug(v)).toBe(false));
   it('accepts a trailing dot (only ".." is forbidden)', () => expect(isSafeSlug('a.')).toBe(true));

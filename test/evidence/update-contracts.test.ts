@@ -100,7 +100,7 @@ describe('checkEvidenceBatch: valid entries', () => {
   });
 });
 
-describe('checkEvidenceBatch: attack inputs (evidence.md §7)', () => {
+describe('checkEvidenceBatch: attack inputs', () => {
   const outside = (): string => {
     const p = join(home, 'outside.txt');
     writeFileSync(p, 'secret');

@@ -41,11 +41,11 @@ const TABLE_ORDER = [
   'stop_gate',
 ];
 
-describe('close rules (§1.4)', () => {
+describe('close rules', () => {
   it.each<[string, Partial<BlockInfo>, string[]]>([
     ['unbound, nothing else', {}, ['draft_id', 'finalize', 'closing_states', 'complete', 'approval_request', 'stop_gate']],
     [
-      'bound, brief, can-write (the §1.5 example)',
+      'bound, brief, can-write (the documented example)',
       { kind: 'task_execution', planTaskId: 'T-42', brief: { id: 7, name: 'payments-hardening' }, canWrite: ['api_surface'] },
       ['draft_id', 'finalize', 'closing_states', 'blind_verification', 'approval_request', 'evidence', 'can_write', 'stop_gate'],
     ],

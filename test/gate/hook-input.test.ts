@@ -1,5 +1,5 @@
 /**
- * Hook JSON on stdin (dispatch-and-gate.md §4.1), parsed through its zod/mini schema: every refusal keeps its code
+ * Hook JSON on stdin, parsed through its zod/mini schema: every refusal keeps its code
  * and its message, and fields of the wrong type read as absent.
  */
 import { describe, expect, it } from 'vitest';

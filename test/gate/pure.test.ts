@@ -125,7 +125,7 @@ describe('stop classification', () => {
   });
 });
 
-describe('decision table (§4.5)', () => {
+describe('decision table', () => {
   const closed = (check: 'pass' | 'verdict_failed' | 'hard_failed'): TipStatus => ({ kind: 'closed', check });
   it.each<[string, TipStatus, StopClass, 'block' | 'allow', number, string, string, boolean]>([
     ['row 1', closed('pass'), 'violation', 'block', 1, 'allow', 'row', false],

@@ -128,7 +128,7 @@ describe('backstop capture SQL', () => {
   });
 });
 
-describe('writeTx attempts (the gate makes one, dispatch-and-gate.md §4.9)', () => {
+describe('writeTx attempts (the gate makes one)', () => {
   const busy = (): Error => Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
 
   it('retries a busy transaction 3 times in total by default, once with {attempts: 1}; then STORE_BUSY', () => {

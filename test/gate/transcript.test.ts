@@ -34,7 +34,7 @@ describe('contract ids in a prompt', () => {
     expect(contractIdsInText(text)).toEqual(ids);
   });
 
-  it('concatenates text blocks with no separator (§4.3), ignoring other blocks', () => {
+  it('concatenates text blocks with no separator, ignoring other blocks', () => {
     expect(messageText([{ type: 'text', text: 'task\n' }, { type: 'image' }, { type: 'text', text: `contract_id: ${ID}` }])).toBe(`task\ncontract_id: ${ID}`);
     expect(messageText([{ type: 'text', text: 'task' }, { type: 'text', text: `contract_id: ${ID}` }])).toBe(`taskcontract_id: ${ID}`);
     expect(messageText(42)).toBeUndefined();

@@ -1,5 +1,5 @@
 /**
- * One real PostgreSQL server per `npm test` run (amendments-2.md §P5): `npm run postgres` (scripts/postgres.mjs) as a
+ * One real PostgreSQL server per `npm test` run: `npm run postgres` (scripts/postgres.mjs) as a
  * child process, in a temp folder on a free loopback port, stopped and removed at teardown, also when tests fail.
  * Tests read its URL with inject('handoffPgUrl') and make their own databases (test/helpers/pg.ts). A server that
  * cannot start fails the run: nothing is skipped.

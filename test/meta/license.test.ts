@@ -1,4 +1,4 @@
-/** amendments-2.md §E10: the LICENSE file matches package.json's `license`. */
+/** The LICENSE file matches package.json's `license`. */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -44,7 +44,7 @@ describe('cited receipts', () => {
   });
 });
 
-describe('receipt checks (receipts.md §2)', () => {
+describe('receipt checks', () => {
   const check = checker([pass(1), pass(2, { contract_id: PARENT }), pass(3, { contract_id: OTHER }), pass(4, { exit_code: 1, outcome: 'fail' }), pass(5, { command: 'npm run lint' }), pass(6)], {
     tampered: [id(6)],
     stale: [id(2)],

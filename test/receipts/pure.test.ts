@@ -30,7 +30,7 @@ describe('shell quoting of the display string', () => {
 });
 
 describe('RFC 8785 canonical JSON', () => {
-  it('sorts keys by UTF-16 code units (RFC 8785 §3.2.3 example)', () => {
+  it('sorts keys by UTF-16 code units (RFC 8785 section 3.2.3 example)', () => {
     const obj = {
       '\u20ac': 'Euro Sign',
       '\r': 'Carriage Return',
@@ -46,7 +46,7 @@ describe('RFC 8785 canonical JSON', () => {
     expect(order.every((pos, i) => pos >= 0 && (i === 0 || pos > order[i - 1]))).toBe(true);
   });
 
-  it('serializes primitives as RFC 8785 §3.2.2 (example of the RFC)', () => {
+  it('serializes primitives as RFC 8785 section 3.2.2 (example of the RFC)', () => {
     const input = JSON.parse(
       '{"numbers":[333333333.33333329,1E30,4.50,2e-3,0.000000000000000000000000001],"string":"\\u20ac$\\u000F\\u000aA\'\\u0042\\u0022\\u005c\\\\\\"\\/","literals":[null,true,false]}',
     ) as unknown;
@@ -156,7 +156,7 @@ describe('stream capture', () => {
     expect(readdirSync(parent)).toEqual([]);
   });
 
-  it('a spill that cannot be written is recorded as a failure, never thrown (§H4)', () => {
+  it('a spill that cannot be written is recorded as a failure, never thrown', () => {
     const c = new StreamCapture('stdout', new SpillArea(() => join(tmpdir(), 'no-such-folder', 'tmp')));
     c.push(Buffer.alloc(4096, 'a'));
     expect(c.failure).toBeUndefined();

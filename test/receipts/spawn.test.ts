@@ -118,7 +118,7 @@ describe('runChild', () => {
   });
 });
 
-describe('runChild: a capture that fails (§H4)', () => {
+describe('runChild: a capture that fails', () => {
   it('stops and reaps the whole group at once and reports captureError; the spill never touches $TMPDIR', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'handoff-spawn-'));
     const pidFile = join(dir, 'pids');

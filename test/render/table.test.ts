@@ -1,4 +1,4 @@
-/** amendments-2.md §E8: table cells escape backslash, tab, newline, CR and other control characters. */
+/** Table cells escape backslash, tab, newline, CR and other control characters. */
 import { describe, expect, it } from 'vitest';
 import { escapeCell, renderFields, renderTable } from '../../src/render/table.js';
 

@@ -51,7 +51,7 @@ export function runCase(c: ResultCase): void {
   expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(c.exit);
   expect(check(c.schema, json).why, JSON.stringify(json)).toBe('');
 
-  // The status tells the exit's class (cli-contract-drafts.md §4.2); the gate fails open with exit 1 (§4.9).
+  // The status tells the exit's class; the gate fails open with exit 1.
   if (json.status === 'rejected') expect(r.code).toBe(1);
   if (json.status === 'error') expect(c.verb === 'contract gate' ? [1, 70] : [2, 3, 4, 70]).toContain(r.code);
   // Every refusal or error carrying a code is also an instance of the generic error shape.

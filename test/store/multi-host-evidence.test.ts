@@ -1,5 +1,5 @@
 /**
- * Two hosts (two data roots) sharing one PostgreSQL store (amendments-2.md §P1): evidence deposited and a receipt
+ * Two hosts (two data roots) sharing one PostgreSQL store: evidence deposited and a receipt
  * recorded on host B verify on host A, whose data root holds no file of them; `contract gc` on a host never deletes
  * a store blob, removes an old unreferenced local file only when every referenced blob is present, and otherwise
  * removes no blob.

@@ -1,5 +1,5 @@
 /**
- * Several hosts, one PostgreSQL store (amendments-2.md §P1, §P3): two data roots (two HANDOFF_HOME folders, as two
+ * Several hosts, one PostgreSQL store: two data roots (two HANDOFF_HOME folders, as two
  * machines) share one database. A contract dispatched on host A is worked, finalized and gated on host B, which has
  * no draft of it and re-creates it from the row (adoption); host A then sees the result through `list` and `chain`.
  * Racing finalizes from several roots give one row and exactly one `created: true`.

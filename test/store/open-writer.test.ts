@@ -1,4 +1,4 @@
-/** openWriter's pragmas and the order of its steps (store-and-finalize.md §2.1, §3.3 step 1). */
+/** openWriter's pragmas and the order of its steps. */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

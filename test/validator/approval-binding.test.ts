@@ -1,5 +1,5 @@
 /**
- * amendments-2.md §H1/§H2: the approval cross-check binds an approval to its contract chain and its content. The one
+ * The approval cross-check binds an approval to its contract chain and its content. The one
  * error reported is the first of: unresolved id, foreign contract, content mismatch, not pending; a decision taken
  * after the turn ended (the gate's turnEndedAt) is not a violation.
  */
@@ -35,7 +35,7 @@ const ID: [string, string] = ['APPROVAL_ID_NOT_PENDING', 'approval_request.appro
 const FOREIGN: [string, string] = ['APPROVAL_FOREIGN', 'approval_request.approval_id'];
 const MISMATCH: [string, string] = ['APPROVAL_CONTENT_MISMATCH', 'approval_request.exact_content'];
 
-describe('approval binding (§H1)', () => {
+describe('approval binding', () => {
   it('a pending approval of this chain for this exact content passes', () => {
     expect(verdict({ status: 'pending', contractId: MINE }).ok).toBe(true);
     expect(verdict({ status: 'pending', contractId: LINK }).ok).toBe(true);
@@ -80,7 +80,7 @@ describe('approval binding (§H1)', () => {
   });
 });
 
-describe('decisions after the turn (§H2)', () => {
+describe('decisions after the turn', () => {
   const ENDED = '2026-03-01T10:00:00.000Z';
   it('decided after the turn ended: not a violation, whatever the decision', () => {
     for (const status of ['approved', 'rejected', 'expired']) {

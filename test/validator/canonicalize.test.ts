@@ -1,4 +1,4 @@
-/** Canonicalization (§10): the table, the change list and its order, no mutation, verdicts unchanged. */
+/** Canonicalization: the table, the change list and its order, no mutation, verdicts unchanged. */
 import { describe, expect, it } from 'vitest';
 import { canonicalizeEnvelope, validateEnvelope } from '../../src/validator/index.js';
 import { complete, env, inProgress, withState, type Env } from './fixtures.js';
@@ -24,7 +24,7 @@ const rows: Row[] = [
   ['severity token', env((e) => (e.failure_report = { severity: 'WARNING ' })), [['failure_report.severity', 'WARNING ', 'warning']]],
   ['ownership token, marked or not', env((e) => (e.consolidation_report = { ownership_assessment: 'Owned_Here' })), [['consolidation_report.ownership_assessment', 'Owned_Here', 'owned_here']]],
   [
-    'change order follows the §10 table, then document order within a row',
+    'change order follows the canonicalization table, then document order within a row',
     env((e) => {
       e.consolidation_report = { ownership_assessment: ' NOT_MY_SURFACE' };
       e.failure_report = { attempted: 'a', symptom: 's', evidence: ['e'], severity: 'Info' };

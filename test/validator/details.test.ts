@@ -1,6 +1,6 @@
 /**
- * Required content of details (§11.2) and of the repair text (§11.1). Wording is free; these tests pin only the
- * words, patterns and values the spec requires.
+ * Required content of details and of the repair text. Wording is free; these tests pin only the
+ * words, patterns and values the tool promises.
  */
 import { describe, expect, it } from 'vitest';
 import { AGENT_STATES, AGENT_WRITABLE_ROOT_KEYS, PHASES, SYSTEM_ROOT_KEYS } from '../../src/envelope/vocabulary.js';
@@ -20,7 +20,7 @@ const detailAt = (envelope: unknown, path: string, options: Record<string, unkno
 };
 const blocked = (): Env => withState('BLOCKED');
 
-describe('UNKNOWN_FIELD nearest match (§11.2)', () => {
+describe('UNKNOWN_FIELD nearest match', () => {
   it.each([
     ['workphase', (e: Env) => (e.workphase = 'x'), 'workphase', 'work_phase'],
     ['verificaton', (e: Env) => (e.evidence_report.verificaton = {}), 'evidence_report.verificaton', 'verification'],
@@ -57,7 +57,7 @@ describe('UNKNOWN_FIELD nearest match (§11.2)', () => {
   });
 });
 
-describe('details carry the required words (§11.2)', () => {
+describe('details carry the required words', () => {
   it('MISSING_FIELD: object envelope; lists and pending_steps accept []; agent_id origin', () => {
     expect(only([]).detail).toMatch(/JSON object/);
     expect(only('x', { source: 'row' }).detail).toMatch(/stored value is not an object/);
@@ -176,7 +176,7 @@ describe('details carry the required words (§11.2)', () => {
   });
 });
 
-describe('repair text (§11.1)', () => {
+describe('repair text', () => {
   const declaration = validateEnvelope(inProgress()).repair;
   const row = validateEnvelope(null, { source: 'row' }).repair;
 

@@ -1,4 +1,4 @@
-/** The full verdict (§8): form layer, then the approval cross-check through an injected lookup. */
+/** The full verdict: form layer, then the approval cross-check through an injected lookup. */
 import { describe, expect, it, vi } from 'vitest';
 import { HandoffError } from '../../src/errors.js';
 import { fullVerdict, validateEnvelope, type ApprovalLookupResult } from '../../src/validator/index.js';

@@ -1,4 +1,4 @@
-/** The vocabulary's sizes, homes, patterns, the initial envelope, and the §1/§2 value helpers. */
+/** The vocabulary's sizes, homes, patterns, the initial envelope, and the value helpers. */
 import { describe, expect, it } from 'vitest';
 import {
   AGENT_ID_RE,
@@ -37,7 +37,7 @@ describe('vocabulary', () => {
     expect(CLOSING_STATES).toEqual(['APPROVAL_REQUEST', 'COMPLETE', 'BLOCKED', 'NEEDS_INPUT', 'NEEDS_VERIFICATION']);
   });
 
-  it('homes follow §3.7', () => {
+  it('homes follow the documented homes', () => {
     expect(HOMES.get('agent_state')).toBe('root');
     expect(HOMES.get('_contract_tag')).toBe('root');
     expect(HOMES.get('next_action')).toBe('agent_status');
@@ -69,14 +69,14 @@ describe('vocabulary', () => {
 });
 
 describe('value semantics', () => {
-  it('isBlank / isNonEmptyString (§1)', () => {
+  it('isBlank / isNonEmptyString', () => {
     for (const v of [undefined, null, '', ' \n', '\ufeff']) expect(isBlank(v)).toBe(true);
     for (const v of [0, false, [], {}, '\u001c', 'x']) expect(isBlank(v)).toBe(false);
     expect(isNonEmptyString(' x ')).toBe(true);
     expect(isNonEmptyString(5)).toBe(false);
   });
 
-  it('isTruthy is not JavaScript truthiness (§1)', () => {
+  it('isTruthy is not JavaScript truthiness', () => {
     for (const v of [undefined, null, false, 0, -0, '', [], {}]) expect(isTruthy(v)).toBe(false);
     for (const v of ['false', '0', ' ', [0], { a: null }, 1, true]) expect(isTruthy(v)).toBe(true);
   });
@@ -91,7 +91,7 @@ describe('value semantics', () => {
     ['\ufeffCOMPLETE', 'COMPLETE'],
     ['COMPLETE .', 'COMPLETE '],
     ['in progress', 'IN PROGRESS'],
-  ])('normalizeState(%j) = %j (§2.3)', (input, output) => {
+  ])('normalizeState(%j) = %j', (input, output) => {
     expect(normalizeState(input)).toBe(output);
   });
 
@@ -109,7 +109,7 @@ describe('value semantics', () => {
     ['', ''],
     ['no-ne', 'no_ne'],
     ['n o n e', 'n_o_n_e'],
-  ])('foldType(%j) = %j (§2.4)', (input, output) => {
+  ])('foldType(%j) = %j', (input, output) => {
     expect(foldType(input)).toBe(output);
   });
 
@@ -119,7 +119,7 @@ describe('value semantics', () => {
     for (const v of [5, true, ['none'], {}]) expect(foldType(v)).toBeNull();
   });
 
-  it('tokenMatch (§2.5)', () => {
+  it('tokenMatch', () => {
     const phases = new Set(['planning', 'verifying']);
     expect(tokenMatch('PLANNING', phases)).toBe(true);
     expect(tokenMatch('  Verifying\n', phases)).toBe(true);

@@ -1,4 +1,4 @@
-/** `handoff approval decide` (store-and-finalize.md §11.1, §11.2): one transition, decided inside the write. */
+/** `handoff approval decide`: one transition, decided inside the write. */
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { HandoffCommand } from '../../cli/base-command.js';

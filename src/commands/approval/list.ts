@@ -1,4 +1,4 @@
-/** `handoff approval list` (store-and-finalize.md §11.1). Never creates the store; an absent file is an empty list. */
+/** `handoff approval list`. Never creates the store; an absent file is an empty list. */
 import * as Flags from '@oclif/core/flags';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';

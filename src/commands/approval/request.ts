@@ -1,4 +1,4 @@
-/** `handoff approval request` (store-and-finalize.md §11.1): a pending approval for exact content. */
+/** `handoff approval request`: a pending approval for exact content. */
 import * as Flags from '@oclif/core/flags';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';

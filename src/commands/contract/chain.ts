@@ -1,4 +1,4 @@
-/** `handoff contract chain` (store-and-finalize.md §8.4): the whole continuation chain of a contract, root → tip. */
+/** `handoff contract chain`: the whole continuation chain of a contract, root → tip. */
 import * as Flags from '@oclif/core/flags';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';

@@ -1,4 +1,4 @@
-/** `handoff contract finalize` (store-and-finalize.md §6): persist the draft in a closing state into the store. */
+/** `handoff contract finalize`: persist the draft in a closing state into the store. */
 import * as Flags from '@oclif/core/flags';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';

@@ -14,7 +14,7 @@ const str = (flags: FlagValues, name: string): string | undefined => {
   return typeof v === 'string' ? v : undefined;
 };
 
-/** Flag values (dispatch-and-gate.md §4.1); a bad one is a usage error, which the gate turns into exit 1. */
+/** Flag values; a bad one is a usage error, which the gate turns into exit 1. */
 function gateOptions(flags: FlagValues): GateOptions {
   const draftId = checkDraftId(str(flags, 'draft-id'));
   const maxText = str(flags, 'max-rejections') ?? '3';

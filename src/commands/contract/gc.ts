@@ -1,4 +1,4 @@
-/** `handoff contract gc` (store-and-finalize.md §10): remove aged and spent draft files. */
+/** `handoff contract gc`: remove aged and spent draft files. */
 import * as Flags from '@oclif/core/flags';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';

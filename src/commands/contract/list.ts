@@ -1,4 +1,4 @@
-/** `handoff contract list` (store-and-finalize.md §9). Never creates the store; an absent file is an empty list. */
+/** `handoff contract list`. Never creates the store; an absent file is an empty list. */
 import * as Flags from '@oclif/core/flags';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';

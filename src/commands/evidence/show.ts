@@ -26,7 +26,7 @@ export default class EvidenceShow extends HandoffCommand {
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const id = parseShowId(ctx.args.ID ?? '');
     if (id.kind === 'receipt') {
-      // The receipt form belongs to the receipts module (receipts.md §5): ctx.args.ID is the checked receipt id.
+      // The receipt form belongs to the receipts module: ctx.args.ID is the checked receipt id.
       const { showReceipt } = await import('../../receipts/show.js');
       return showReceipt(ctx);
     }
@@ -38,7 +38,7 @@ export default class EvidenceShow extends HandoffCommand {
     if (!verify || r.verified === true) return { json: { status: 'ok', ...r }, text };
     const why = r.evidence.artifact_path !== null && r.blob_exists === false ? 'its blob is missing' : 'its payload no longer matches';
     const error = `evidence ${r.evidence.id} failed verification: ${why} (recorded sha256 ${r.evidence.sha256}, actual ${r.actual_sha256 ?? 'none'})`;
-    // A failure prints nothing on stdout in human mode (cli-contract-drafts.md §4.1); --json keeps the whole object.
+    // A failure prints nothing on stdout in human mode; --json keeps the whole object.
     return {
       exit: EXIT.REJECTED,
       json: { status: 'rejected', code: 'EVIDENCE_HASH_MISMATCH', error, ...r },

@@ -1,4 +1,4 @@
-/** `handoff store copy --to <url>` (amendments-2.md §P6): move the SQLite store into an empty PostgreSQL store. */
+/** `handoff store copy --to <url>`: move the SQLite store into an empty PostgreSQL store. */
 import * as Flags from '@oclif/core/flags';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';

@@ -1,6 +1,6 @@
 /**
  * Step 7: on a turn marked consolidation work (options.consolidation), any valid state but IN_PROGRESS needs a
- * complete consolidation_report (§7.3). Unmarked turns keep the block open.
+ * complete consolidation_report. Unmarked turns keep the block open.
  */
 import {
   CONSOLIDATION_LISTS,

@@ -1,5 +1,5 @@
 /**
- * Step 10: object elements of files_checked, then FILES_CHECKED, must be exactly {path, commit} (§6.4). Other
+ * Step 10: object elements of files_checked, then FILES_CHECKED, must be exactly {path, commit}. Other
  * elements are never inspected; git is never consulted. Checked on every state.
  */
 import { isCommit, isNonEmptyString, isObject, own, type JsonObject } from '../../envelope/vocabulary.js';

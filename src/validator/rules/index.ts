@@ -1,5 +1,5 @@
 /**
- * The rules in the normative check order (validator spec §5, steps 2–10; step 1 is in validate.ts). Order is
+ * The rules in the normative check order (steps 2–10; step 1 is in validate.ts). Order is
  * the contract: callers and the case file depend on the exact sequence of errors.
  */
 import type { Rule } from '../context.js';

@@ -1,6 +1,6 @@
 /**
  * Step 2: closed-level key vocabulary. A key not accepted at its level is MISPLACED_KEY when it has a home
- * elsewhere (§3.7), else UNKNOWN_FIELD with a nearest-match suggestion. Each level in its own key order.
+ * elsewhere, else UNKNOWN_FIELD with a nearest-match suggestion. Each level in its own key order.
  */
 import { ACCEPTED_KEYS, HOMES, SUGGESTED_KEYS, type JsonObject, type Level } from '../../envelope/vocabulary.js';
 import type { Rule, RuleContext } from '../context.js';

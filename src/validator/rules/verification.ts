@@ -1,5 +1,5 @@
 /**
- * Steps 5.2–5.4 (valid STATE only): the verification block. The type is a claim that owes a companion (§6.1);
+ * Steps 5.2–5.4 (valid STATE only): the verification block. The type is a claim that owes a companion;
  * COMPLETE needs result "pass"; cited receipt ids must be well formed. Everything else in the block is free.
  */
 import {

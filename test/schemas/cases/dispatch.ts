@@ -1,4 +1,4 @@
-/** Cases of dispatch, claim and the stop gate (dispatch-and-gate.md). */
+/** Cases of dispatch, claim and the stop gate. */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -11,7 +11,7 @@ const gate = (home: string, flags: string[], input = '') => hf(home, ['contract'
 
 /**
  * A closed APPROVAL_REQUEST row whose approval is decided, dated before the row's finalized_at (a decision the turn
- * should have seen; one taken after the turn ended is no violation, amendments-2.md §H2): its verdict fails.
+ * should have seen; one taken after the turn ended is no violation): its verdict fails.
  */
 function staleApprovalRow(home: string): string {
   const d = dispatched(home);

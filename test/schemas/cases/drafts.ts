@@ -1,4 +1,4 @@
-/** Cases of the draft verbs: init, set, add, fill, view, validate (cli-contract-drafts.md). */
+/** Cases of the draft verbs: init, set, add, fill, view, validate. */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';

@@ -1,4 +1,4 @@
-/** Cases of the brief and evidence verbs (evidence.md) and of the approvals (store-and-finalize.md §11). */
+/** Cases of the brief and evidence verbs and of the approvals. */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';

@@ -1,4 +1,4 @@
-/** Cases of the receipt verbs: evidence run, contract verify, evidence receipts, evidence show R-... (receipts.md). */
+/** Cases of the receipt verbs: evidence run, contract verify, evidence receipts, evidence show R-.... */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';

@@ -1,4 +1,4 @@
-/** Cases of `store copy` (amendments-2.md §P6): a copy into an empty PostgreSQL database, and a non-empty target. */
+/** Cases of `store copy`: a copy into an empty PostgreSQL database, and a non-empty target. */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';

@@ -1,4 +1,4 @@
-/** Cases of the store verbs: finalize, list, chain, gc (store-and-finalize.md). */
+/** Cases of the store verbs: finalize, list, chain, gc. */
 import { utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';

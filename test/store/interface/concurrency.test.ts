@@ -1,5 +1,5 @@
 /**
- * Writers on one store from several processes (amendments-2.md §P3): racing finalize transactions on one contract
+ * Writers on one store from several processes: racing finalize transactions on one contract
  * give one row and one created:true, racing decides of one approval one change, and a held lock is STORE_BUSY. The
  * racers are separate node processes on the built dist/ (npm test builds first), released together by a barrier
  * file, and each holds its transaction open a while after its read, so without the store's serialization they

@@ -1,6 +1,5 @@
 /**
- * Open modes and migrations through the Store interface, on both backends (store-and-finalize.md §2.3, §2.4, §3;
- * amendments-2.md §P1, §P2): no store yet, fresh = upgraded, too new, checksum mismatch, a failing migration,
+ * Open modes and migrations through the Store interface, on both backends: no store yet, fresh = upgraded, too new, checksum mismatch, a failing migration,
  * concurrent migrators, a foreign schema.
  */
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';

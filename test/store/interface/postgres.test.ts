@@ -1,5 +1,5 @@
 /**
- * What only the PostgreSQL store has or does (amendments-2.md §P1, §P4): blobs in the store, STORE_UNREACHABLE with
+ * What only the PostgreSQL store has or does: blobs in the store, STORE_UNREACHABLE with
  * the password redacted, the server's clock, text the server cannot hold, and the schema's parity with SQLite's.
  */
 import { createHash } from 'node:crypto';

@@ -52,7 +52,7 @@ async function chainOf(s: Store, n: number, root: Partial<Parameters<StoreTx['in
 }
 
 describe.each(BACKENDS)('$name: handoff rows', (b) => {
-  it('birth, claim, capture and finalize write the rows the spec describes, stamped by the store clock', async () => {
+  it('birth, claim, capture and finalize write the documented rows, stamped by the store clock', async () => {
     const f = await b.fresh();
     const s = await f.writer();
     const born = await s.tx((t) => birth(t, 1, { consolidation: true, can_write_json: '["api"]', plan_task_id: 'T-1' }));

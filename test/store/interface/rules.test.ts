@@ -1,5 +1,5 @@
 /**
- * The schema's own rules on both backends (store-and-finalize.md §4; amendments-2.md §P3): row invariants,
+ * The schema's own rules on both backends: row invariants,
  * write-once COMPLETE, frozen and set-once columns, immutable receipts, approval transitions and immutable columns,
  * one continuation link per row, evidence checks. (Ported from the SQLite-only test/store/triggers.test.ts.) Each rule is hit with raw SQL past the interface (the store itself must refuse),
  * and the interface's writes are checked to respect it.
@@ -53,7 +53,7 @@ describe.each(BACKENDS)('$name: handoffs rules', (b) => {
     expect(await f.all('SELECT id FROM handoffs')).toEqual([]);
     await insertRow(f, { agent_state: 'IN_PROGRESS', cut_reason: 'backstop_capture' });
     await refused(insertRow(f), /unique|UNIQUE/);
-    // Ids are not dense (store-and-finalize.md §0): on PostgreSQL a refused insert still consumes one.
+    // Ids are not dense: on PostgreSQL a refused insert still consumes one.
     expect(await f.all('SELECT agent_state FROM handoffs')).toEqual([{ agent_state: 'IN_PROGRESS' }]);
   });
 

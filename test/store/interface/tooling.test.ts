@@ -1,5 +1,5 @@
 /**
- * The driver rule and the server tooling (amendments-2.md §P4, §P5): `pg` is not loaded on the SQLite path (a hot
+ * The driver rule and the server tooling: `pg` is not loaded on the SQLite path (a hot
  * verb of the built CLI, and openStore itself), which a `--require` hook that records every module load shows; the
  * same hook sees it load once a postgres:// URL is set, so it can tell. `npm run postgres` prints a working
  * HANDOFF_STORE_URL and stops cleanly on SIGTERM.
