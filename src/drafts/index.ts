@@ -26,8 +26,10 @@
  *   LockSet                               locks taken in order (chains: oldest first), releaseAll(failed) on every
  *                                         path; a failed call also removes the folders it created
  * resolve.ts
- *   resolveDraftId(env, cwd, {draftId?, agentId?}, spentProbe)   addressing → {draftId, via}; DRAFT_NOT_FOUND,
- *                                         AMBIGUOUS_DRAFT / AMBIGUOUS_AGENT_DRAFT (exit 2, data.candidates)
+ *   resolveDraftId(env, cwd, {draftId?, agentId?}, spentProbe, scope?)   addressing → {draftId, via, implicit?};
+ *                                         DRAFT_NOT_FOUND, AMBIGUOUS_DRAFT / AMBIGUOUS_AGENT_DRAFT (exit 2, data.candidates);
+ *                                         without an id only the current workspace's drafts (scope: --workspace, the
+ *                                         row lookup, the [RESOLVED] notice; resolve-workspace.ts scopeOver(session))
  *   listCandidates(env, cwd?, agentId?)   draft files newest first (ms mtime, ties by id descending)
  *   candidateLines(candidates)            the human listing under an ambiguity message
  * target.ts

@@ -72,6 +72,9 @@ export function listCandidates(env: Env, cwd?: string, agentId?: string): Candid
   return out.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.draftId < b.draftId ? 1 : a.draftId > b.draftId ? -1 : 0));
 }
 
+/** A scope that cannot look rows up: a draft without a birth record counts as born in every workspace. */
+const WITHOUT_ROWS: WorkspaceScope = { rowWorkspace: () => Promise.resolve(undefined) };
+
 /**
  * Resolves the one draft id a verb works on. Throws DRAFT_NOT_FOUND or an ambiguity refusal. Without either id,
  * only drafts born in the current workspace (`scope`) are candidates, and `scope.notice` hears which one was used.
@@ -81,7 +84,7 @@ export async function resolveDraftId(
   cwd: string | undefined,
   addr: Addressing,
   spentProbe: SpentProbe,
-  scope: WorkspaceScope,
+  scope: WorkspaceScope = WITHOUT_ROWS,
 ): Promise<Resolution> {
   if (addr.draftId !== undefined) return { draftId: addr.draftId, via: 'draft-id' };
   if (addr.agentId !== undefined) return pick(env, cwd, addr, listCandidates(env, cwd, addr.agentId), spentProbe);
