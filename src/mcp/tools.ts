@@ -21,6 +21,7 @@ import { eachNeedsArray, writeAndRender, writeTypedFieldValue } from '../render/
 import { APPROVAL_STATUSES } from '../store/approvals.js';
 import { declaredFieldPaths, envelopeFragmentSchema } from './envelope-inputs.js';
 import { checkTypedJson, described, toArgv, type Args, type ToolInput } from './inputs.js';
+import type { PathParams } from './confine.js';
 import { runCommand } from './run.js';
 
 /** What a tool gets for one call. */
@@ -32,9 +33,12 @@ export interface ToolCall {
   context(id: string, flags: FlagValues, args?: Record<string, string | undefined>): CommandContext;
   /** Child output of `evidence_run`, kept for the result (a bounded tail of each stream). */
   output: { stdout: (chunk: Buffer) => void; stderr: (chunk: Buffer) => void };
+  /** Aborted when the client cancels the call (notifications/cancelled). */
+  signal: AbortSignal;
 }
 
-export interface ToolSpec {
+/** `files`/`dirs` (PathParams): the parameters that name a file the tool reads or a directory it works in, held to the roots. */
+export interface ToolSpec extends PathParams {
   name: string;
   title: string;
   description: string;
@@ -314,11 +318,12 @@ export const TOOLS: readonly ToolSpec[] = [
       ac: described(z.string(), 'Acceptance criterion id (a safe slug; one the brief declares, if it declares any).'),
       type: described(z.string(), { description: 'The kind of evidence.', enum: [...EVIDENCE_TYPES] }),
       text: optionalString('The evidence as text (non-blank). Give exactly one of text and artifact_file.'),
-      artifact_file: optionalString('A regular file to copy (never moved or linked).'),
+      artifact_file: optionalString("A regular file to copy (never moved or linked), inside the server's roots: the client's MCP roots, else the server's directory, plus each --allow-path."),
       task: optionalString('Opaque task id.'),
       created_by: optionalString('Producer label (stored as created_by_agent).'),
       workspace: WORKSPACE,
     }),
+    files: ['artifact_file'],
     readOnly: false,
     run: viaVerb('evidence:add'),
   },
@@ -376,25 +381,26 @@ export const EVIDENCE_RUN: ToolSpec = {
   name: 'evidence_run',
   title: 'Run a command and record a receipt',
   description:
-    'Run a command (argv, no shell; with shell: true one string through /bin/sh -c) with stdin from /dev/null in its own ' +
+    'Run a command (an argv array, no shell; or with shell: true one string through /bin/sh -c) with stdin from /dev/null in its own ' +
     'process group, and record an immutable receipt R-... of the contract\'s live tip: exit code, outcome (exit 0 pass, ' +
     'exit 1 fail, anything else unproven), and the sha256 of its stdout and stderr. The command string and a summary ' +
     'line are appended to the draft (evidence_report.commands_run, key_outputs). A failing command is not a tool error: ' +
     'read receipt.outcome. The tail of its output comes back as text. Cite the receipt id in ' +
     'evidence_report.verification.receipt; finalize checks it. It runs with the rights of the server.',
   input: z.strictObject({
-    command: described(z.array(z.string()), {
-      description: 'The command as argv words, e.g. ["npm", "test"]; with shell, exactly one shell string.',
-      minItems: 1,
+    command: described(z.union([z.string(), z.array(z.string())]), {
+      description: 'The command: argv words as an array, e.g. ["npm", "test"] (no shell); or, with shell: true, one shell string, e.g. "npm test 2>&1 | tail -5".',
+      anyOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string' }, minItems: 1 }],
     }),
-    shell: optionalBoolean('Run the one string in command with /bin/sh -c.'),
+    shell: optionalBoolean('Run command, one string, with /bin/sh -c.'),
     ...ADDRESSING,
     brief: optionalString('Also record each non-empty output stream as evidence of this brief (with ac).'),
     ac: optionalString('The acceptance criterion of brief the output is evidence for.'),
     timeout: intParam(1, MAX_TIMEOUT_SEC, "Kill the command's process group after this many seconds (default 600)."),
-    cwd: optionalString('Run the command in this existing directory (default: the server\'s).'),
+    cwd: optionalString("Run the command in this existing directory, inside the server's roots (default: the server's directory)."),
     workspace: WORKSPACE,
   }),
+  dirs: ['cwd'],
   readOnly: false,
   run: (args, call) => runCommand(args, call),
 };
