@@ -68,7 +68,7 @@ describe('file inputs outside the roots are refused, nothing read', () => {
     expect(JSON.stringify(listed.structuredContent)).not.toContain('not-for-agents');
   });
 
-  it('a file inside the server directory is stored; a FIFO there is INPUT_NOT_REGULAR without hanging; "-" is USAGE', async () => {
+  it('a file inside the server directory is stored (a blob keeps its extension); a FIFO there is INPUT_NOT_REGULAR without hanging; "-" is USAGE', async () => {
     const { home, project } = setup();
     execFileSync('mkfifo', [join(project, 'pipe')]);
     const s = await open(home, project);
@@ -77,23 +77,18 @@ describe('file inputs outside the roots are refused, nothing read', () => {
     expect(ok.structuredContent?.evidence).toMatchObject({ sha256: sha('tests pass\n'), text: 'tests pass\n' });
     const fifo = await s.call('evidence_add', { ...ADD, artifact_file: 'pipe' });
     expect(fifo.structuredContent).toMatchObject({ code: 'INPUT_NOT_REGULAR' });
+    // A blob keeps the extension of the file named: the server reads a private copy of what it opened, under its name.
+    const big = 'x'.repeat(10_000);
+    writeFileSync(join(project, 'big.txt'), big);
+    const blob = await s.call('evidence_add', { ...ADD, artifact_file: 'big.txt' });
+    const evidence = blob.structuredContent?.evidence as { artifact_path: string; sha256: string; size_bytes: number };
+    expect(evidence).toMatchObject({ sha256: sha(big), size_bytes: 10_000 });
+    expect(evidence.artifact_path).toMatch(/\.txt$/);
+    expect(readFileSync(evidence.artifact_path, 'utf8')).toBe(big);
     const before = snapshot(home);
     const dash = await s.call('evidence_add', { ...ADD, artifact_file: '-' });
     expect(dash.structuredContent).toMatchObject({ status: 'error', code: 'USAGE' });
     expect(snapshot(home)).toEqual(before);
-  });
-
-  it('a blob keeps the extension of the file named (the server reads a private copy of what it opened)', async () => {
-    const { home, project } = setup();
-    const big = 'x'.repeat(10_000);
-    writeFileSync(join(project, 'big.txt'), big);
-    const s = await open(home, project);
-    const r = await s.call('evidence_add', { ...ADD, artifact_file: 'big.txt' });
-    expect(r.isError, textOf(r)).toBe(false);
-    const evidence = r.structuredContent?.evidence as { artifact_path: string; sha256: string; size_bytes: number };
-    expect(evidence).toMatchObject({ sha256: sha(big), size_bytes: 10_000 });
-    expect(evidence.artifact_path).toMatch(/\.txt$/);
-    expect(readFileSync(evidence.artifact_path, 'utf8')).toBe(big);
   });
 });
 
