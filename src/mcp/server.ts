@@ -20,7 +20,8 @@ import { usage } from '../errors.js';
 import { closest, didYouMean } from '../cli/suggest.js';
 import { checkArgs, inputJsonSchema, type ToJsonSchema } from './inputs.js';
 import { listResources, readResource, RESOURCE_TEMPLATES } from './resources.js';
-import { errorResult, toolResult, type ToolResult } from './results.js';
+import { errorResult, toolResult, type Extra, type Reword, type ToolResult } from './results.js';
+import { parameterKinds, reword } from './wording.js';
 import { EVIDENCE_RUN, TOOLS, type ToolCall, type ToolSpec } from './tools.js';
 import { OutputTail } from './output-tail.js';
 import { confineArgs, namesPaths } from './confine.js';
@@ -136,19 +137,21 @@ async function callTool(
     output: tail,
     signal,
   };
-  const extra = (): string[] => [...(notices.length > 0 ? [notices.join('\n')] : []), ...tail.render()];
+  const extra = (): Extra => ({ notices: notices.length > 0 ? [notices.join('\n')] : [], output: tail.render() });
+  const tool = tools.find((t) => t.name === name);
+  const params = tool === undefined ? undefined : parameterKinds(tool.input);
+  const say: Reword = params === undefined ? (text) => text : (text) => reword(text, params);
   try {
-    const tool = tools.find((t) => t.name === name);
     if (tool === undefined) throw unknownTool(name, tools, opts.allowRun);
     const args = checkArgs(tool.input, raw);
     const confined = namesPaths(tool, args) ? confineArgs(tool, args, io.cwd, await roots.current()) : { args, dispose: () => undefined };
     try {
-      return toolResult(await tool.run(confined.args, call), extra());
+      return toolResult(await tool.run(confined.args, call), extra(), say);
     } finally {
       confined.dispose();
     }
   } catch (e) {
-    return errorResult(e, extra());
+    return errorResult(e, extra(), say);
   }
 }
 

@@ -13,6 +13,8 @@ import { AGENT_STATUS_KEYS, AGENT_WRITABLE_ROOT_KEYS, EVIDENCE_LISTS } from '../
 import { validateEnvelope } from '../../src/validator/index.js';
 import { BIN, baseEnv, loadCases, REPO, run, snapshot, tempHome } from '../helpers/cli.js';
 import { connect, textOf, type McpSession } from '../helpers/mcp.js';
+import { TOOLS as TOOL_SPECS } from '../../src/mcp/tools.js';
+import { parameterKinds, reword } from '../../src/mcp/wording.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
@@ -324,6 +326,7 @@ describe('contract_validate on the shared validator cases', () => {
         s.call('contract_validate', { envelope: c.envelope, explain: true, ...(c.context?.consolidation === true ? { consolidation: true } : {}) }),
       ),
     );
+    const validateParams = parameterKinds(TOOL_SPECS.find((t) => t.name === 'contract_validate')!.input);
     cases.forEach((c, i) => {
       const lib = validateEnvelope(c.envelope, c.context ?? {});
       const r = results[i];
@@ -335,7 +338,8 @@ describe('contract_validate on the shared validator cases', () => {
           source: 'envelope',
           codes: [...new Set(lib.codes)],
           errors: lib.errors.map((e) => ({ code: e.code, path: e.path, detail: e.detail })),
-          repair: lib.repair,
+          // Worded for a tool's caller: the write tools and their parameters instead of the verbs and flags.
+          repair: reword(lib.repair, validateParams),
         });
       }
     });
