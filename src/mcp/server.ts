@@ -25,6 +25,7 @@ import { parameterKinds, reword } from './wording.js';
 import { EVIDENCE_RUN, TOOLS, type ToolCall, type ToolSpec } from './tools.js';
 import { OutputTail } from './output-tail.js';
 import { confineArgs, namesPaths } from './confine.js';
+import { outputSchema } from './output-schemas.js';
 import { Roots } from './roots.js';
 import { StdioLineTransport } from './stdio-transport.js';
 
@@ -100,6 +101,7 @@ function describeTool(tool: ToolSpec, toJSONSchema: ToJsonSchema): Record<string
     title: tool.title,
     description: tool.description,
     inputSchema: inputJsonSchema(toJSONSchema, tool.input, tool.defs),
+    outputSchema: outputSchema(tool.output),
     annotations: {
       title: tool.title,
       readOnlyHint: tool.readOnly,

@@ -45,6 +45,8 @@ export interface ToolSpec extends PathParams {
   input: ToolInput;
   /** `$defs` the published input schema carries (for the envelope fragment's references). */
   defs?: Record<string, unknown>;
+  /** The result schemas (schemas/results/, by file name) its structuredContent follows: its outputSchema. */
+  output: readonly string[];
   readOnly: boolean;
   run(args: Args, call: ToolCall): Promise<CommandResult>;
 }
@@ -138,6 +140,7 @@ export const TOOLS: readonly ToolSpec[] = [
       agent_id: optionalString('Reuse this agent id instead of minting one.'),
       draft_id: optionalString('Create the draft under this exact id (it must not exist yet).'),
     }),
+    output: ['contract-init', 'error'],
     readOnly: false,
     run: viaVerb('contract:init'),
   },
@@ -153,6 +156,7 @@ export const TOOLS: readonly ToolSpec[] = [
       'use the new id from then on. Close a turn in this order: fill the verification block, set agent_status.next_action ' +
       'to "done", then set agent_status.agent_state to COMPLETE.',
     input: z.strictObject({ field: FIELD, value: VALUE, ...ADDRESSING, ...EXPLAIN }),
+    output: ['draft-write', 'validation-rejection', 'ambiguous-draft', 'error'],
     readOnly: false,
     run: fieldWrite('contract set', setField),
   },
@@ -171,6 +175,7 @@ export const TOOLS: readonly ToolSpec[] = [
       ...ADDRESSING,
       ...EXPLAIN,
     }),
+    output: ['draft-write', 'validation-rejection', 'ambiguous-draft', 'error'],
     readOnly: false,
     run: (args, call) => {
       const each = args.each === true;
@@ -192,6 +197,7 @@ export const TOOLS: readonly ToolSpec[] = [
       'The result is validated like every write.',
     input: z.strictObject({ patch: patchParam('The fragment to merge (null stores null).'), ...ADDRESSING, ...EXPLAIN }),
     defs: fragment.defs,
+    output: ['draft-write', 'validation-rejection', 'fill-list-collision', 'ambiguous-draft', 'error'],
     readOnly: false,
     run: patchWrite('contract fill', applyFill),
   },
@@ -205,6 +211,7 @@ export const TOOLS: readonly ToolSpec[] = [
       '(PATCH_FORBIDDEN). Validated like every write; a rejected patch stores nothing.',
     input: z.strictObject({ patch: patchParam('The merge patch (null removes a key).'), ...ADDRESSING, ...EXPLAIN }),
     defs: fragment.defs,
+    output: ['draft-write', 'validation-rejection', 'ambiguous-draft', 'error'],
     readOnly: false,
     run: patchWrite('contract patch', applyMergePatch),
   },
@@ -217,6 +224,7 @@ export const TOOLS: readonly ToolSpec[] = [
       'draft file is missing is materialized from its row (adopted: true); a closed contract without a draft shows the ' +
       'stored row read-only (envelope_source "row").',
     input: z.strictObject({ field: optionalString('Show only the value at this dotted path.'), ...ADDRESSING }),
+    output: ['contract-view', 'contract-view-field', 'ambiguous-draft', 'error'],
     readOnly: true,
     run: viaVerb('contract:view'),
   },
@@ -234,6 +242,7 @@ export const TOOLS: readonly ToolSpec[] = [
       ...ADDRESSING,
       ...EXPLAIN,
     }),
+    output: ['contract-validate', 'validation-rejection', 'ambiguous-draft', 'error'],
     readOnly: true,
     run: async (args, call) => {
       if (args.envelope === undefined) return call.verb('contract:validate', toArgv(args, ['draft_id', 'agent_id', 'consolidation', 'explain']));
@@ -259,6 +268,7 @@ export const TOOLS: readonly ToolSpec[] = [
       plan_task_id: optionalString('Bind an unbound turn to this plan task.'),
       allow_stale: optionalBoolean('Skip RECEIPT_STALE (every other receipt check still runs).'),
     }),
+    output: ['contract-finalize', 'finalize-refusal', 'validation-rejection', 'ambiguous-draft', 'error'],
     readOnly: false,
     run: viaVerb('contract:finalize'),
   },
@@ -287,6 +297,7 @@ export const TOOLS: readonly ToolSpec[] = [
       limit: LIMIT,
       with_envelope: optionalBoolean("Include each row's stored envelope."),
     }),
+    output: ['contract-list', 'error'],
     readOnly: true,
     run: viaVerb('contract:list'),
   },
@@ -302,6 +313,7 @@ export const TOOLS: readonly ToolSpec[] = [
       contract_id: described(z.string(), 'Any contract id of the chain.'),
       diff: optionalBoolean('Show each step as a merge patch.'),
     }),
+    output: ['contract-chain', 'contract-chain-diff', 'error'],
     readOnly: true,
     run: viaVerb('contract:chain'),
   },
@@ -324,6 +336,7 @@ export const TOOLS: readonly ToolSpec[] = [
       workspace: WORKSPACE,
     }),
     files: ['artifact_file'],
+    output: ['evidence-add', 'error'],
     readOnly: false,
     run: viaVerb('evidence:add'),
   },
@@ -338,6 +351,7 @@ export const TOOLS: readonly ToolSpec[] = [
       ac: optionalString('Only this acceptance criterion (exact).'),
       workspace: WORKSPACE,
     }),
+    output: ['evidence-list', 'error'],
     readOnly: true,
     run: viaVerb('evidence:list'),
   },
@@ -355,6 +369,7 @@ export const TOOLS: readonly ToolSpec[] = [
       agent_id: optionalString('The requesting agent.'),
       workspace: WORKSPACE,
     }),
+    output: ['approval-request', 'error'],
     readOnly: false,
     run: viaVerb('approval:request'),
   },
@@ -371,6 +386,7 @@ export const TOOLS: readonly ToolSpec[] = [
       workspace: optionalString('Only approvals of this workspace.'),
       limit: LIMIT,
     }),
+    output: ['approval-list', 'error'],
     readOnly: true,
     run: viaVerb('approval:list'),
   },
@@ -401,6 +417,7 @@ export const EVIDENCE_RUN: ToolSpec = {
     workspace: WORKSPACE,
   }),
   dirs: ['cwd'],
+  output: ['evidence-run', 'receipt-append-failed', 'ambiguous-draft', 'error'],
   readOnly: false,
   run: (args, call) => runCommand(args, call),
 };
