@@ -1,4 +1,4 @@
-/** `handoff mcp` (amendments-2.md §M): the verbs as MCP tools over stdio. A verb without a topic, as the spec names it. */
+/** `handoff mcp`: the verbs as MCP tools over stdio. A verb without a topic, as the spec names it. */
 import type { Config } from '@oclif/core/config';
 import * as Flags from '@oclif/core/flags';
 import { HandoffCommand } from '../cli/base-command.js';

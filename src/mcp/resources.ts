@@ -1,5 +1,5 @@
 /**
- * The resources of `handoff mcp` (amendments-2.md §M4): the published envelope JSON Schema, and one draft's envelope
+ * The resources of `handoff mcp`: the published envelope JSON Schema, and one draft's envelope
  * as stored. Reading never writes: a draft id is checked against its pattern before any file access, and the draft
  * is read by the drafts' own reader (DRAFT_NOT_FOUND, DRAFT_UNREADABLE). A failure is a JSON-RPC error whose `data`
  * carries the code.

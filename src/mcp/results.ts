@@ -1,5 +1,5 @@
 /**
- * A verb's outcome as an MCP tool result (amendments-2.md §M3): the verb's `--json` object as `structuredContent`,
+ * A verb's outcome as an MCP tool result: the verb's `--json` object as `structuredContent`,
  * its human output as the first text block, then the notices it printed on stderr (`[CANONICALIZED] ...`,
  * `[CONTINUATION opened] ...`) and, for `evidence_run`, the tail of the command's output. Whatever is not status
  * "ok" (a validation rejection, a refusal, an error) is `isError: true`, with the code in the object and at the end

@@ -1,5 +1,5 @@
 /**
- * `handoff mcp` (amendments-2.md §M1): the verbs as MCP tools on stdio. The SDK is loaded here, when the server
+ * `handoff mcp`: the verbs as MCP tools on stdio. The SDK is loaded here, when the server
  * starts, so nothing of it loads on any other verb's path; it stays outside the bundle (scripts/build.mjs), as does
  * zod's JSON Schema generator. It is loaded with `require` (its CommonJS build), like the registry's verbs: a real
  * `import()` fails inside the bundle once it runs from its V8 code cache (Node 20 drops the dynamic-import callback

@@ -1,8 +1,8 @@
 /**
- * The tools of `handoff mcp` (amendments-2.md §M2): each one is a verb. A tool whose inputs are what the verb's
+ * The tools of `handoff mcp`: each one is a verb. A tool whose inputs are what the verb's
  * flags carry runs the verb itself (its oclif parse and its `perform`, through `ToolCall.verb`); a tool that takes
  * typed envelope content (`value`, `patch`, `envelope`) calls the service the verb calls after reading its input
- * (§M3: the same lock, validation, codes and store), so nothing is ever guessed at or parsed from text.
+ * (the same lock, validation, codes and store), so nothing is ever guessed at or parsed from text.
  */
 import * as z from 'zod/mini';
 import type { CommandContext, CommandIO, CommandResult, FlagValues } from '../cli/command.js';
@@ -63,7 +63,7 @@ const DRAFT_ID = optionalString(
 );
 const AGENT_ID = optionalString("Pick this agent's one live draft (an exact agent id such as a0123456789abcdef, never a pattern).");
 const ADDRESSING = { draft_id: DRAFT_ID, agent_id: AGENT_ID };
-/** amendments-2.md §E1: a rejection is short (codes, paths, details) unless asked for the full repair text. */
+/** A rejection is short (codes, paths, details) unless asked for the full repair text. */
 const EXPLAIN = {
   explain: optionalBoolean('On a rejection, also return the full repair text (envelope template, close rules, order of writes).'),
 };

@@ -1,5 +1,5 @@
 /**
- * Start-up (amendments-2.md §M1): nothing of the MCP SDK, nor zod's JSON Schema generator, loads on any other
+ * Start-up: nothing of the MCP SDK, nor zod's JSON Schema generator, loads on any other
  * verb's path, and neither is inside the bundle every call reads. A preload records every module the process held
  * at exit; the same recorder run on `handoff mcp` must see the SDK, which proves it would see it anywhere else.
  */

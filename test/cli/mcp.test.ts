@@ -1,5 +1,5 @@
 /**
- * `handoff mcp` (amendments-2.md §M) driven with the SDK's own client over stdio against the built binary: the tool
+ * `handoff mcp` driven with the SDK's own client over stdio against the built binary: the tool
  * list and its schemas, a whole envelope built and finalized, the same JSON as the command line, rejections and
  * refusals that write nothing, values stored exactly, the shared validator cases, concurrent writers, resources,
  * and evidence_run behind --allow-run.
@@ -173,7 +173,7 @@ describe('rejections and refusals write nothing', () => {
     expect(snapshot(home)).toEqual(before);
   });
 
-  it('a rejection is short (no repair) unless explain: true asks for the full repair text (amendments-2.md §E1)', async () => {
+  it('a rejection is short (no repair) unless explain: true asks for the full repair text', async () => {
     const home = tempHome();
     const s = await open(home);
     await s.call('contract_init', { draft_id: D });
