@@ -4,7 +4,7 @@
  * `handoff mcp --allow-path DIR`. Each root is resolved through symlinks (one that does not exist is left out). The
  * client's list is asked for when first needed and again after it says the list changed.
  */
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { EXIT, HandoffError, usage } from '../errors.js';
@@ -25,6 +25,7 @@ export function allowedPaths(dirs: readonly string[], cwd: string): string[] {
   return dirs.map((dir) => {
     const path = real(resolve(cwd, dir));
     if (path === undefined) throw usage(`--allow-path ${JSON.stringify(dir)} does not exist`);
+    if (!statSync(path).isDirectory()) throw usage(`--allow-path ${JSON.stringify(dir)} is not a directory`);
     return path;
   });
 }

@@ -93,7 +93,7 @@ describe('file inputs outside the roots are refused, nothing read', () => {
 });
 
 describe('--allow-path and the client roots', () => {
-  it('each --allow-path DIR adds a root; a missing one stops the server at start (USAGE, exit 2)', async () => {
+  it('each --allow-path DIR adds a root; a missing one or a file stops the server at start (USAGE, exit 2)', async () => {
     const { home, project, secret, elsewhere } = setup();
     const other = tempHome('handoff-other-');
     writeFileSync(join(other, 'b.log'), 'b\n');
@@ -105,6 +105,9 @@ describe('--allow-path and the client roots', () => {
     const bad = run(home, ['mcp', '--allow-path', join(other, 'missing')], { env: WS });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--allow-path .*missing" does not exist.*\[USAGE\]/);
+    const file = run(home, ['mcp', '--allow-path', secret], { env: WS });
+    expect(file.code).toBe(2);
+    expect(file.stderr).toMatch(/is not a directory.*\[USAGE\]/);
   });
 
   it("the client's roots replace the server directory, and are asked for again after roots/list_changed", async () => {
