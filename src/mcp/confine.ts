@@ -66,11 +66,12 @@ function openedPath(fd: number, checked: string): string | undefined {
  * Opens the file an MCP parameter names, inside the roots, and returns a private copy of what was opened. USAGE for
  * `-` (stdin is the MCP channel) and for an empty name, PATH_OUTSIDE_ROOTS, UNREADABLE_INPUT, INPUT_NOT_REGULAR.
  */
-export function confineFile(param: string, raw: string, cwd: string, roots: readonly string[]): Confined {
+export function confineFile(param: string, raw: string, cwd: string, roots: readonly string[], seam: { beforeOpen?: () => void } = {}): Confined {
   if (raw === '-') throw usage(`${param} "-" would read stdin, which is the MCP channel: name a file`);
   if (raw === '') throw usage(`${param} must not be empty`);
   const resolved = realOrNearest(resolve(cwd, raw));
   if (!isInside(resolved.real, roots)) throw outside(param, raw, roots);
+  seam.beforeOpen?.(); // test seam: the window a swapped symlink would use
   let fd: number;
   try {
     fd = openSync(resolved.real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
