@@ -4,7 +4,7 @@
  * (INVALID_UTF8), never read with U+FFFD in place of its bytes.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, baseEnv, snapshot, tempHome } from '../helpers/cli.js';
@@ -40,6 +40,26 @@ describe('a message over the limit', () => {
     const draft = JSON.parse(readFileSync(join(home, 'drafts', `${D}.json`), 'utf8')) as { report_prose: string };
     expect(draft.report_prose).toBe('small');
     expect(s.stderr()).toContain('MESSAGE_TOO_LARGE');
+  });
+
+  it('a call in flight while the large request arrives still gets its answer', async () => {
+    const home = tempHome();
+    const s = await connect(home, ['--allow-run']);
+    sessions.push(s);
+    await s.call('contract_init', { draft_id: D });
+    // The command waits until the large request has been answered (it looks for the marker file the test writes).
+    const marker = join(home, 'answered');
+    const waiting = `const fs = require('node:fs'); const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(marker)})) { clearInterval(t); console.log('done'); } }, 20);`;
+    const inFlight = s.call('evidence_run', { command: [process.execPath, '-e', waiting], draft_id: D });
+    const big = await s.call('contract_view', { field: 'x'.repeat(11 * 1024 * 1024), draft_id: D }).then(
+      () => 'answered',
+      (e: unknown) => (e as { data?: { code?: string } }).data?.code,
+    );
+    expect(big).toBe('MESSAGE_TOO_LARGE');
+    writeFileSync(marker, '');
+    const r = await inFlight;
+    expect(r.isError, textOf(r)).toBe(false);
+    expect(r.structuredContent?.receipt).toMatchObject({ exit_code: 0, outcome: 'pass' });
   });
 });
 
