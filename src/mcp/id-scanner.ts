@@ -27,7 +27,19 @@ export class IdScanner {
   private value: number[] | undefined;
 
   push(bytes: Uint8Array): void {
-    for (const b of bytes) this.step(b);
+    // The next backslash at or after i (-1: none left), looked up again only once passed: linear in the piece.
+    let backslash = -2;
+    for (let i = 0; i < bytes.length; i++) {
+      // The bulk of a large message is string content nobody keeps: jump to the next quote or backslash.
+      if (this.inString && !this.escaped && this.key === undefined && this.value === undefined) {
+        if (backslash !== -1 && backslash < i) backslash = bytes.indexOf(BACKSLASH, i);
+        const quote = bytes.indexOf(QUOTE, i);
+        const next = quote === -1 ? backslash : backslash === -1 ? quote : Math.min(quote, backslash);
+        if (next === -1) return;
+        i = next;
+      }
+      this.step(bytes[i]);
+    }
   }
 
   private step(b: number): void {

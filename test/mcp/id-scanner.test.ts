@@ -20,6 +20,7 @@ describe('IdScanner', () => {
     ['a notification has none', '{"jsonrpc":"2.0","method":"notifications/cancelled"}', undefined],
     ['escaped quotes and multibyte text before the id', '{"params":{"v":"é\\\\\\"}{ ]"},"id":3}', 3],
     ['an object is not an id', '{"id":{"a":1},"method":"m"}', undefined],
+    ['many short strings with escapes, the id last', `{"params":${JSON.stringify(Array.from({ length: 200 }, (_, i) => `s${i}"\\`))},"id":"last"}`, 'last'],
   ])('%s', (_what, text, id) => {
     expect(scan(text)).toEqual(id);
     expect(scan(text, 1)).toEqual(id);
