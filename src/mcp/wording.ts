@@ -49,6 +49,9 @@ const VERB_TOOLS: Readonly<Record<string, string>> = {
 const QUOTED = /("(?:[^"\\\n]|\\.)*")/;
 const FLAG = /--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)\b/g;
 const VERB = /`(init|set|add|fill|patch|view|validate|finalize)`/g;
+/** A whole command a message cites, when a tool does the same (`handoff contract init` -> contract_init). */
+const COMMAND = /`handoff (contract|evidence|approval) (init|set|add|fill|patch|view|validate|finalize|list|chain|request|run)`/g;
+const TOOL_NAMES = new Set([...Object.values(VERB_TOOLS), 'contract_list', 'contract_chain', 'evidence_add', 'evidence_list', 'evidence_run', 'approval_request', 'approval_list']);
 
 /** The kind of each parameter of a tool: a boolean switch is named `name: true`, anything else by its name. */
 export function parameterKinds(input: ToolInput): ReadonlyMap<string, 'switch' | 'value'> {
@@ -79,5 +82,6 @@ function rewordFlags(part: string, params: ReadonlyMap<string, 'switch' | 'value
       if (kind === undefined) return flag;
       return kind === 'switch' ? `${param}: true` : param;
     })
-    .replace(VERB, (_m, verb: string) => VERB_TOOLS[verb]);
+    .replace(VERB, (_m, verb: string) => VERB_TOOLS[verb])
+    .replace(COMMAND, (m, topic: string, verb: string) => (TOOL_NAMES.has(`${topic}_${verb}`) ? `${topic}_${verb}` : m));
 }

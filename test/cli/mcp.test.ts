@@ -151,7 +151,10 @@ describe('an envelope built and finalized through the tools', () => {
     for (const [tool, args, argv] of steps) {
       const cli = run(viaCli, argv, { env });
       const r = await s.call(tool, args);
-      expect(r.structuredContent, `${tool} ${JSON.stringify(args)}`).toEqual(cli.json);
+      // The same object; a refusal's message worded for a tool's caller (tools and parameters, not verbs and flags).
+      const params = parameterKinds(TOOL_SPECS.find((t) => t.name === tool)!.input);
+      const expected = typeof cli.json.error === 'string' ? { ...cli.json, error: reword(cli.json.error as string, params) } : cli.json;
+      expect(r.structuredContent, `${tool} ${JSON.stringify(args)}`).toEqual(expected);
       expect(r.isError).toBe(cli.code !== 0);
     }
     expect(readFileSync(join(viaMcp, 'drafts', `${D}.json`), 'utf8')).toBe(readFileSync(join(viaCli, 'drafts', `${D}.json`), 'utf8'));

@@ -24,6 +24,7 @@ describe('rejections name parameters, never flags', () => {
     ['each with a value that is no array', 'contract_add', { field: 'evidence_report.files_checked', value: 'a', each: true, draft_id: D }, 'USAGE', 'each: true needs an array value'],
     ['a limit out of range', 'contract_list', { limit: 0 }, 'USAGE', 'limit "0" must be'],
     ['an unknown state', 'contract_list', { state: 'nope' }, 'USAGE', 'state "nope" is not a row state'],
+    ['a draft that does not exist', 'contract_view', { draft_id: 'a0123456789abcdef.ffffffffffff' }, 'DRAFT_NOT_FOUND', 'start one with contract_init'],
     ['a shell command given as words', 'evidence_run', { command: ['echo', 'a'], shell: true, draft_id: D }, 'USAGE', 'with shell: true, command is one shell string'],
   ];
 
