@@ -55,16 +55,23 @@ export function readRegularFile(path: string): Buffer {
 }
 
 /**
- * Reads a regular file as text, decoding UTF-8 strictly (a BOM is kept as U+FEFF). Bytes that are not valid UTF-8 are
- * refused (UNREADABLE_INPUT, exit 2, naming the file) instead of being stored with U+FFFD in their place.
+ * Decodes UTF-8 strictly (a BOM is kept as U+FEFF). Bytes that are not valid UTF-8 are refused (INVALID_UTF8, exit 2,
+ * naming `source`) instead of being stored with U+FFFD in their place. TextDecoder is a global: no module is loaded.
  */
-export function readUtf8File(path: string): string {
-  const bytes = readRegularFile(path);
+export function decodeUtf8(bytes: Uint8Array, source: string): string {
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
-    throw new HandoffError('UNREADABLE_INPUT', EXIT.USAGE, `cannot read ${JSON.stringify(path)}: the file is not valid UTF-8`);
+    throw invalidUtf8(source);
   }
+}
+
+export const invalidUtf8 = (source: string): HandoffError =>
+  new HandoffError('INVALID_UTF8', EXIT.USAGE, `${source} is not valid UTF-8; nothing was read from it`, {}, 'Re-encode it as UTF-8.');
+
+/** Reads a regular file as text, decoding UTF-8 strictly (INVALID_UTF8 names the file). */
+export function readUtf8File(path: string): string {
+  return decodeUtf8(readRegularFile(path), JSON.stringify(path));
 }
 
 /** `--json-file` / `--file`: a path, or `-` for stdin when `allowStdin`. */

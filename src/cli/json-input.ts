@@ -11,11 +11,11 @@ import { isPlainObject } from '../drafts/mutate.js';
 import { exceedsDepth, jsonTypeOf, parseJsonStrict, tooDeep } from '../json.js';
 import { maxEnvelopeBytes } from '../paths.js';
 import type { CommandContext } from './command.js';
-import { checkRegularFile, readInput } from './input.js';
+import { checkRegularFile, decodeUtf8, readInput } from './input.js';
 
 /**
  * Reads, size-checks, parses and checks the object (`what`: "patch"). USAGE, UNREADABLE_INPUT, INPUT_NOT_REGULAR,
- * ENVELOPE_TOO_LARGE, INVALID_JSON, VALUE_NOT_REPRESENTABLE, PATCH_NOT_OBJECT.
+ * ENVELOPE_TOO_LARGE, INVALID_UTF8, INVALID_JSON, VALUE_NOT_REPRESENTABLE, PATCH_NOT_OBJECT.
  */
 export async function readJsonObjectFlag(ctx: CommandContext, what: string): Promise<JsonObject> {
   const inline = typeof ctx.flags.json === 'string' ? ctx.flags.json : undefined;
@@ -38,7 +38,7 @@ export async function readJsonObjectFlag(ctx: CommandContext, what: string): Pro
     bytes = await readInput(file!, ctx.readStdin);
     if (bytes.length > limit) throw envelopeTooLarge(source, bytes.length, limit);
   }
-  return checkJsonObject(parseJsonStrict(inline ?? bytes!.toString('utf8'), source, inline !== undefined), what);
+  return checkJsonObject(parseJsonStrict(inline ?? decodeUtf8(bytes!, source), source, inline !== undefined), what);
 }
 
 /** A parsed `what` ("patch") must be a JSON object (PATCH_NOT_OBJECT) within the depth bound; exit 2. */

@@ -66,8 +66,15 @@ export const draftCodes: CodeEntry[] = [
     code: 'UNREADABLE_INPUT',
     exit: 2,
     where: 'every file argument: fill --json-file, validate --file, dispatch --goal-file, approval request --content-file, evidence add --artifact-file',
-    when: 'The file is missing or cannot be read, or stdin (`-`) cannot be read; or a text input (dispatch --goal-file, approval request --content-file) is not valid UTF-8.',
-    repair: 'Check the path and its permissions (the message names the path and the OS error), or re-encode the file as UTF-8.',
+    when: 'The file is missing or cannot be read, or stdin (`-`) cannot be read.',
+    repair: 'Check the path and its permissions (the message names the path and the OS error).',
+  },
+  {
+    code: 'INVALID_UTF8',
+    exit: 2,
+    where: 'fill/patch --json-file, validate --file, dispatch --goal-file, approval request --content-file; mcp (a message that is not valid UTF-8)',
+    when: 'A text input is not valid UTF-8. It is refused, never stored with U+FFFD in place of its bytes; nothing is written. Over MCP the message is answered with a JSON-RPC parse error (-32700) whose data carries the code.',
+    repair: 'Re-encode the file (or the MCP client\'s message) as UTF-8.',
   },
   {
     code: 'INPUT_NOT_REGULAR',

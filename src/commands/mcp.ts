@@ -7,7 +7,7 @@ import { stdStream } from '../cli/stdio.js';
 
 export default class Mcp extends HandoffCommand {
   static override summary = 'Serve the verbs as MCP tools on stdio';
-  static override usage = 'mcp [--allow-run]';
+  static override usage = 'mcp [--allow-run] [--allow-path DIR]...';
   static override description = [
     'Starts a Model Context Protocol server on stdin/stdout for harnesses that speak MCP (register it as',
     '`claude mcp add handoff -- handoff mcp`). Its tools are the verbs with typed arguments: contract_init, contract_set,',
@@ -15,21 +15,31 @@ export default class Mcp extends HandoffCommand {
     'contract_chain, evidence_add, evidence_list, approval_request and approval_list, each calling the same service as',
     'its verb; a value is any JSON value, never guessed at from text. Resources: handoff://schema/envelope and',
     'handoff://drafts/{draft_id}. It reads the same environment as every verb (HANDOFF_HOME, HANDOFF_DB,',
-    'HANDOFF_WORKSPACE) and serves until the client closes stdin. --allow-run adds evidence_run, which runs commands',
-    'with the rights of the server. See docs/mcp.md.',
+    'HANDOFF_WORKSPACE) and serves until the client closes stdin. A tool input naming a file (evidence_add\'s',
+    'artifact_file, evidence_run\'s cwd) must lie inside the server\'s roots: the client\'s MCP roots, else the directory',
+    'the server runs in, plus each --allow-path DIR; anything else is PATH_OUTSIDE_ROOTS. --allow-run adds evidence_run,',
+    'which runs commands with the rights of the server. See docs/mcp.md.',
   ].join(' ');
   static override flags = {
     'allow-run': Flags.boolean({ description: 'Also serve evidence_run (runs commands with the rights of the server)' }),
+    'allow-path': Flags.string({
+      description: "Also let tools read files under this directory (repeatable); by default only inside the client's roots or the server's directory",
+      helpValue: 'DIR',
+      multiple: true,
+    }),
   };
-  static override examples = ['handoff mcp', 'handoff mcp --allow-run'];
+  static override examples = ['handoff mcp', 'handoff mcp --allow-run', 'handoff mcp --allow-path /tmp'];
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const { serveMcp } = await import('../mcp/server.js');
+    const { allowedPaths } = await import('../mcp/roots.js');
+    const allowPaths = allowedPaths((ctx.flags['allow-path'] as string[] | undefined) ?? [], ctx.cwd);
     // The server speaks through the stream objects; a client that closed its end is not an error of the server.
     stdStream('stdout');
     stdStream('stderr');
     await serveMcp({
       allowRun: ctx.flags['allow-run'] === true,
+      allowPaths,
       version: this.config.version,
       invoke: (id, argv, io) => invokeVerb(this.config, id, argv, io),
     });

@@ -3,7 +3,8 @@
  * its human output as the first text block, then the notices it printed on stderr (`[CANONICALIZED] ...`,
  * `[CONTINUATION opened] ...`) and, for `evidence_run`, the tail of the command's output. Whatever is not status
  * "ok" (a validation rejection, a refusal, an error) is `isError: true`, with the code in the object and at the end
- * of the human line, exactly as the command line prints it.
+ * of the human line, exactly as the command line prints it, but worded for a tool's caller (wording.ts: parameters,
+ * never flags).
  */
 import type { CommandResult } from '../cli/command.js';
 import { errorOutput } from '../cli/output.js';
@@ -15,24 +16,35 @@ export interface ToolResult {
   isError: boolean;
 }
 
-export function toolResult(result: CommandResult, extra: readonly string[]): ToolResult {
+/** What follows the verb's own text: its notices (reworded with it) and, for evidence_run, the command's output (never). */
+export interface Extra {
+  notices: readonly string[];
+  output: readonly string[];
+}
+
+/** Rewords a message for the tool's caller (wording.ts); identity when no tool was found. */
+export type Reword = (text: string) => string;
+
+export function toolResult(result: CommandResult, extra: Extra, reword: Reword): ToolResult {
   const json = result.json ?? { status: 'ok' };
   const human = [result.text, result.errText].filter((t): t is string => t !== undefined && t !== '').join('\n');
-  return build(json, human, extra);
+  return build(json, human, extra, reword);
 }
 
 /** A thrown failure (HandoffError or a bug), rendered by the command line's own error renderer. */
-export function errorResult(e: unknown, extra: readonly string[]): ToolResult {
+export function errorResult(e: unknown, extra: Extra, reword: Reword): ToolResult {
   const json = JSON.parse(errorOutput(e, true, undefined).stdout ?? '{}') as Record<string, unknown>;
   const human = errorOutput(e, false, undefined).stderr ?? '';
-  return build(json, human, extra);
+  return build(json, human, extra, reword);
 }
 
-function build(json: Record<string, unknown>, human: string, extra: readonly string[]): ToolResult {
-  const texts = [human.trimEnd(), ...extra].filter((t) => t !== '');
+function build(json: Record<string, unknown>, human: string, extra: Extra, reword: Reword): ToolResult {
+  const texts = [reword(human.trimEnd()), ...extra.notices.map(reword), ...extra.output].filter((t) => t !== '');
+  const object = { ...json };
+  for (const key of ['error', 'repair']) if (typeof object[key] === 'string') object[key] = reword(object[key]);
   return {
     content: texts.map((text) => ({ type: 'text' as const, text })),
-    structuredContent: json,
+    structuredContent: object,
     isError: json.status !== 'ok',
   };
 }

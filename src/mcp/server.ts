@@ -20,12 +20,19 @@ import { usage } from '../errors.js';
 import { closest, didYouMean } from '../cli/suggest.js';
 import { checkArgs, inputJsonSchema, type ToJsonSchema } from './inputs.js';
 import { listResources, readResource, RESOURCE_TEMPLATES } from './resources.js';
-import { errorResult, toolResult, type ToolResult } from './results.js';
+import { errorResult, toolResult, type Extra, type Reword, type ToolResult } from './results.js';
+import { parameterKinds, reword } from './wording.js';
 import { EVIDENCE_RUN, TOOLS, type ToolCall, type ToolSpec } from './tools.js';
 import { OutputTail } from './output-tail.js';
+import { confineArgs, namesPaths } from './confine.js';
+import { outputSchema } from './output-schemas.js';
+import { Roots } from './roots.js';
+import { StdioLineTransport } from './stdio-transport.js';
 
 export interface McpOptions {
   allowRun: boolean;
+  /** `--allow-path` directories, resolved: roots besides the client's (or the server's directory). */
+  allowPaths: readonly string[];
   version: string;
   /** Runs a verb by id on CLI arguments, as the command line would, without printing (HandoffCommand.invoke). */
   invoke(id: string, argv: string[], io: CommandIO): Promise<CommandResult>;
@@ -41,19 +48,20 @@ const INSTRUCTIONS =
 export async function serveMcp(opts: McpOptions): Promise<void> {
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { Server } = require('@modelcontextprotocol/sdk/server/index.js') as typeof import('@modelcontextprotocol/sdk/server/index.js');
-  const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js') as typeof import('@modelcontextprotocol/sdk/server/stdio.js');
   const types = require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js');
   // zod's JSON Schema generator from node_modules (external to the bundle, like the SDK), which reads the bundle's
   // zod/mini schemas by their structure: bundling it would put it on every verb's start-up path.
   const { toJSONSchema } = require('zod/v4/core') as typeof import('zod/v4/core');
   /* eslint-enable @typescript-eslint/no-require-imports */
-  const { CallToolRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema } = types;
+  const { CallToolRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, RootsListChangedNotificationSchema } = types;
 
   const tools = opts.allowRun ? [...TOOLS, EVIDENCE_RUN] : TOOLS;
   const server = new Server(
     { name: 'handoff', version: opts.version },
     { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
   );
+  const roots = new Roots(process.cwd(), opts.allowPaths, () => (server.getClientCapabilities()?.roots === undefined ? undefined : () => server.listRoots()));
+  server.setNotificationHandler(RootsListChangedNotificationSchema, () => roots.invalidate());
   let listing: Record<string, unknown>[] | undefined;
   const inFlight = new Set<Promise<unknown>>();
   const track = <T>(p: Promise<T>): Promise<T> => {
@@ -63,8 +71,8 @@ export async function serveMcp(opts: McpOptions): Promise<void> {
   };
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (listing ??= tools.map((tool) => describeTool(tool, toJSONSchema))) }));
-  server.setRequestHandler(CallToolRequestSchema, (request) =>
-    track(callTool(tools, request.params.name, request.params.arguments ?? {}, opts)),
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    track(callTool(tools, request.params.name, request.params.arguments ?? {}, opts, roots, extra.signal)),
   );
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: listResources(process.env, process.cwd()) }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
@@ -78,7 +86,8 @@ export async function serveMcp(opts: McpOptions): Promise<void> {
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
   });
-  await server.connect(new StdioServerTransport());
+  // Our own stdio transport: the SDK's ends the server on one message over its limit (see stdio-transport.ts).
+  await server.connect(new StdioLineTransport((value) => types.JSONRPCMessageSchema.parse(value)));
   // The client closed its end: let the calls in flight finish (a write is never cut halfway), then stop.
   process.stdin.once('end', () => {
     void Promise.allSettled([...inFlight]).then(() => server.close());
@@ -92,6 +101,7 @@ function describeTool(tool: ToolSpec, toJSONSchema: ToJsonSchema): Record<string
     title: tool.title,
     description: tool.description,
     inputSchema: inputJsonSchema(toJSONSchema, tool.input, tool.defs),
+    outputSchema: outputSchema(tool.output),
     annotations: {
       title: tool.title,
       readOnlyHint: tool.readOnly,
@@ -102,7 +112,14 @@ function describeTool(tool: ToolSpec, toJSONSchema: ToJsonSchema): Record<string
   };
 }
 
-async function callTool(tools: readonly ToolSpec[], name: string, raw: Record<string, unknown>, opts: McpOptions): Promise<ToolResult> {
+async function callTool(
+  tools: readonly ToolSpec[],
+  name: string,
+  raw: Record<string, unknown>,
+  opts: McpOptions,
+  roots: Roots,
+  signal: AbortSignal,
+): Promise<ToolResult> {
   const notices: string[] = [];
   const tail = new OutputTail();
   const io: CommandIO = {
@@ -120,15 +137,23 @@ async function callTool(tools: readonly ToolSpec[], name: string, raw: Record<st
     verb: (id, argv) => opts.invoke(id, argv, io),
     context: (id, flags, args = {}) => ({ ...io, id, flags, args, rest: [], json: true }),
     output: tail,
+    signal,
   };
-  const extra = (): string[] => [...(notices.length > 0 ? [notices.join('\n')] : []), ...tail.render()];
+  const extra = (): Extra => ({ notices: notices.length > 0 ? [notices.join('\n')] : [], output: tail.render() });
+  const tool = tools.find((t) => t.name === name);
+  const params = tool === undefined ? undefined : parameterKinds(tool.input);
+  const say: Reword = params === undefined ? (text) => text : (text) => reword(text, params);
   try {
-    const tool = tools.find((t) => t.name === name);
     if (tool === undefined) throw unknownTool(name, tools, opts.allowRun);
-    const result = await tool.run(checkArgs(tool.input, raw), call);
-    return toolResult(result, extra());
+    const args = checkArgs(tool.input, raw);
+    const confined = namesPaths(tool, args) ? confineArgs(tool, args, io.cwd, await roots.current()) : { args, dispose: () => undefined };
+    try {
+      return toolResult(await tool.run(confined.args, call), extra(), say);
+    } finally {
+      confined.dispose();
+    }
   } catch (e) {
-    return errorResult(e, extra());
+    return errorResult(e, extra(), say);
   }
 }
 

@@ -21,6 +21,7 @@ import { eachNeedsArray, writeAndRender, writeTypedFieldValue } from '../render/
 import { APPROVAL_STATUSES } from '../store/approvals.js';
 import { declaredFieldPaths, envelopeFragmentSchema } from './envelope-inputs.js';
 import { checkTypedJson, described, toArgv, type Args, type ToolInput } from './inputs.js';
+import type { PathParams } from './confine.js';
 import { runCommand } from './run.js';
 
 /** What a tool gets for one call. */
@@ -32,15 +33,20 @@ export interface ToolCall {
   context(id: string, flags: FlagValues, args?: Record<string, string | undefined>): CommandContext;
   /** Child output of `evidence_run`, kept for the result (a bounded tail of each stream). */
   output: { stdout: (chunk: Buffer) => void; stderr: (chunk: Buffer) => void };
+  /** Aborted when the client cancels the call (notifications/cancelled). */
+  signal: AbortSignal;
 }
 
-export interface ToolSpec {
+/** `files`/`dirs` (PathParams): the parameters that name a file the tool reads or a directory it works in, held to the roots. */
+export interface ToolSpec extends PathParams {
   name: string;
   title: string;
   description: string;
   input: ToolInput;
   /** `$defs` the published input schema carries (for the envelope fragment's references). */
   defs?: Record<string, unknown>;
+  /** The result schemas (schemas/results/, by file name) its structuredContent follows: its outputSchema. */
+  output: readonly string[];
   readOnly: boolean;
   run(args: Args, call: ToolCall): Promise<CommandResult>;
 }
@@ -134,6 +140,7 @@ export const TOOLS: readonly ToolSpec[] = [
       agent_id: optionalString('Reuse this agent id instead of minting one.'),
       draft_id: optionalString('Create the draft under this exact id (it must not exist yet).'),
     }),
+    output: ['contract-init', 'error'],
     readOnly: false,
     run: viaVerb('contract:init'),
   },
@@ -149,6 +156,7 @@ export const TOOLS: readonly ToolSpec[] = [
       'use the new id from then on. Close a turn in this order: fill the verification block, set agent_status.next_action ' +
       'to "done", then set agent_status.agent_state to COMPLETE.',
     input: z.strictObject({ field: FIELD, value: VALUE, ...ADDRESSING, ...EXPLAIN }),
+    output: ['draft-write', 'validation-rejection', 'ambiguous-draft', 'error'],
     readOnly: false,
     run: fieldWrite('contract set', setField),
   },
@@ -167,6 +175,7 @@ export const TOOLS: readonly ToolSpec[] = [
       ...ADDRESSING,
       ...EXPLAIN,
     }),
+    output: ['draft-write', 'validation-rejection', 'ambiguous-draft', 'error'],
     readOnly: false,
     run: (args, call) => {
       const each = args.each === true;
@@ -188,6 +197,7 @@ export const TOOLS: readonly ToolSpec[] = [
       'The result is validated like every write.',
     input: z.strictObject({ patch: patchParam('The fragment to merge (null stores null).'), ...ADDRESSING, ...EXPLAIN }),
     defs: fragment.defs,
+    output: ['draft-write', 'validation-rejection', 'fill-list-collision', 'ambiguous-draft', 'error'],
     readOnly: false,
     run: patchWrite('contract fill', applyFill),
   },
@@ -201,6 +211,7 @@ export const TOOLS: readonly ToolSpec[] = [
       '(PATCH_FORBIDDEN). Validated like every write; a rejected patch stores nothing.',
     input: z.strictObject({ patch: patchParam('The merge patch (null removes a key).'), ...ADDRESSING, ...EXPLAIN }),
     defs: fragment.defs,
+    output: ['draft-write', 'validation-rejection', 'ambiguous-draft', 'error'],
     readOnly: false,
     run: patchWrite('contract patch', applyMergePatch),
   },
@@ -213,6 +224,7 @@ export const TOOLS: readonly ToolSpec[] = [
       'draft file is missing is materialized from its row (adopted: true); a closed contract without a draft shows the ' +
       'stored row read-only (envelope_source "row").',
     input: z.strictObject({ field: optionalString('Show only the value at this dotted path.'), ...ADDRESSING }),
+    output: ['contract-view', 'contract-view-field', 'ambiguous-draft', 'error'],
     readOnly: true,
     run: viaVerb('contract:view'),
   },
@@ -230,6 +242,7 @@ export const TOOLS: readonly ToolSpec[] = [
       ...ADDRESSING,
       ...EXPLAIN,
     }),
+    output: ['contract-validate', 'validation-rejection', 'ambiguous-draft', 'error'],
     readOnly: true,
     run: async (args, call) => {
       if (args.envelope === undefined) return call.verb('contract:validate', toArgv(args, ['draft_id', 'agent_id', 'consolidation', 'explain']));
@@ -256,6 +269,7 @@ export const TOOLS: readonly ToolSpec[] = [
       allow_stale: optionalBoolean('Skip RECEIPT_STALE (every other receipt check still runs).'),
       ...EXPLAIN,
     }),
+    output: ['contract-finalize', 'finalize-refusal', 'validation-rejection', 'ambiguous-draft', 'error'],
     readOnly: false,
     run: viaVerb('contract:finalize'),
   },
@@ -284,6 +298,7 @@ export const TOOLS: readonly ToolSpec[] = [
       limit: LIMIT,
       with_envelope: optionalBoolean("Include each row's stored envelope."),
     }),
+    output: ['contract-list', 'error'],
     readOnly: true,
     run: viaVerb('contract:list'),
   },
@@ -299,6 +314,7 @@ export const TOOLS: readonly ToolSpec[] = [
       contract_id: described(z.string(), 'Any contract id of the chain.'),
       diff: optionalBoolean('Show each step as a merge patch.'),
     }),
+    output: ['contract-chain', 'contract-chain-diff', 'error'],
     readOnly: true,
     run: viaVerb('contract:chain'),
   },
@@ -315,11 +331,13 @@ export const TOOLS: readonly ToolSpec[] = [
       ac: described(z.string(), 'Acceptance criterion id (a safe slug; one the brief declares, if it declares any).'),
       type: described(z.string(), { description: 'The kind of evidence.', enum: [...EVIDENCE_TYPES] }),
       text: optionalString('The evidence as text (non-blank). Give exactly one of text and artifact_file.'),
-      artifact_file: optionalString('A regular file to copy (never moved or linked).'),
+      artifact_file: optionalString("A regular file to copy (never moved or linked), inside the server's roots: the client's MCP roots, else the server's directory, plus each --allow-path."),
       task: optionalString('Opaque task id.'),
       created_by: optionalString('Producer label (stored as created_by_agent).'),
       workspace: WORKSPACE,
     }),
+    files: ['artifact_file'],
+    output: ['evidence-add', 'error'],
     readOnly: false,
     run: viaVerb('evidence:add'),
   },
@@ -334,6 +352,7 @@ export const TOOLS: readonly ToolSpec[] = [
       ac: optionalString('Only this acceptance criterion (exact).'),
       workspace: WORKSPACE,
     }),
+    output: ['evidence-list', 'error'],
     readOnly: true,
     run: viaVerb('evidence:list'),
   },
@@ -351,6 +370,7 @@ export const TOOLS: readonly ToolSpec[] = [
       agent_id: optionalString('The requesting agent.'),
       workspace: WORKSPACE,
     }),
+    output: ['approval-request', 'error'],
     readOnly: false,
     run: viaVerb('approval:request'),
   },
@@ -367,6 +387,7 @@ export const TOOLS: readonly ToolSpec[] = [
       workspace: optionalString('Only approvals of this workspace.'),
       limit: LIMIT,
     }),
+    output: ['approval-list', 'error'],
     readOnly: true,
     run: viaVerb('approval:list'),
   },
@@ -377,25 +398,27 @@ export const EVIDENCE_RUN: ToolSpec = {
   name: 'evidence_run',
   title: 'Run a command and record a receipt',
   description:
-    'Run a command (argv, no shell; with shell: true one string through /bin/sh -c) with stdin from /dev/null in its own ' +
+    'Run a command (an argv array, no shell; or with shell: true one string through /bin/sh -c) with stdin from /dev/null in its own ' +
     'process group, and record an immutable receipt R-... of the contract\'s live tip: exit code, outcome (exit 0 pass, ' +
     'exit 1 fail, anything else unproven), and the sha256 of its stdout and stderr. The command string and a summary ' +
     'line are appended to the draft (evidence_report.commands_run, key_outputs). A failing command is not a tool error: ' +
     'read receipt.outcome. The tail of its output comes back as text. Cite the receipt id in ' +
     'evidence_report.verification.receipt; finalize checks it. It runs with the rights of the server.',
   input: z.strictObject({
-    command: described(z.array(z.string()), {
-      description: 'The command as argv words, e.g. ["npm", "test"]; with shell, exactly one shell string.',
-      minItems: 1,
+    command: described(z.union([z.string(), z.array(z.string())]), {
+      description: 'The command: argv words as an array, e.g. ["npm", "test"] (no shell); or, with shell: true, one shell string, e.g. "npm test 2>&1 | tail -5".',
+      anyOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string' }, minItems: 1 }],
     }),
-    shell: optionalBoolean('Run the one string in command with /bin/sh -c.'),
+    shell: optionalBoolean('Run command, one string, with /bin/sh -c.'),
     ...ADDRESSING,
     brief: optionalString('Also record each non-empty output stream as evidence of this brief (with ac).'),
     ac: optionalString('The acceptance criterion of brief the output is evidence for.'),
     timeout: intParam(1, MAX_TIMEOUT_SEC, "Kill the command's process group after this many seconds (default 600)."),
-    cwd: optionalString('Run the command in this existing directory (default: the server\'s).'),
+    cwd: optionalString("Run the command in this existing directory, inside the server's roots (default: the server's directory)."),
     workspace: WORKSPACE,
   }),
+  dirs: ['cwd'],
+  output: ['evidence-run', 'receipt-append-failed', 'ambiguous-draft', 'error'],
   readOnly: false,
   run: (args, call) => runCommand(args, call),
 };

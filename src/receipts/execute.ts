@@ -66,6 +66,8 @@ export interface ExecuteRequest {
   timeoutMs: number;
   sinks: Sinks;
   notice: (line: string) => void;
+  /** Aborting it kills the child's process group (see ChildRequest.signal). */
+  signal?: AbortSignal;
 }
 
 /** Steps 4–5: spawn and wait, then record. A store failure here removes this call's blobs and throws (exit 4). */
@@ -84,6 +86,7 @@ export async function executeAndRecord(req: ExecuteRequest): Promise<Recorded> {
     onStdout: req.sinks.stdout,
     onStderr: req.sinks.stderr,
     spill,
+    signal: req.signal,
   });
   try {
     if (run.captureError !== undefined) throw captureFailed(run.captureError);
@@ -92,6 +95,7 @@ export async function executeAndRecord(req: ExecuteRequest): Promise<Recorded> {
       req.notice(`[NOT STARTED] ${req.argv[0] ?? ''}: ${run.spawnError}${hint === undefined ? '' : `; ${hint}`}`);
     }
     if (run.timedOut) req.notice(`[TIMED OUT] after ${Math.round(req.timeoutMs / 1000)} s; the process group was killed`);
+    if (run.cancelled === true) req.notice('[CANCELLED] the call was cancelled; the process group was killed');
     const fingerprint = computeFingerprint(req.runCwd, req.env, storeFiles(req.env, req.cwd));
     return await recordReceipt({
       env: req.env,

@@ -26,6 +26,8 @@ export interface EvidenceRunRequest {
   brief?: { name: string; ac: string };
   sinks: Sinks;
   notice: (line: string) => void;
+  /** Aborted when the caller gives up on the run (an MCP client's cancel): the child's process group is killed. */
+  signal?: AbortSignal;
 }
 
 export async function evidenceRun(req: EvidenceRunRequest): Promise<CommandResult> {
@@ -42,6 +44,7 @@ export async function evidenceRun(req: EvidenceRunRequest): Promise<CommandResul
     timeoutMs: req.timeoutMs,
     sinks: req.sinks,
     notice: req.notice,
+    signal: req.signal,
   });
   const append = contract.closed
     ? ({ kind: 'skipped', contractId: contract.tipId } as const)

@@ -29,6 +29,8 @@ export interface ChildRequest {
   spill: SpillArea;
   /** Test seam: the grace between TERM and KILL. */
   killGraceMs?: number;
+  /** Aborted when the caller gives up (an MCP cancel): the group is stopped as on a timeout, and the run is unproven. */
+  signal?: AbortSignal;
 }
 
 export interface ChildRun {
@@ -39,6 +41,8 @@ export interface ChildRun {
   exitCode: number | null;
   signal: string | null;
   timedOut: boolean;
+  /** The caller cancelled the run (ChildRequest.signal) and the group was stopped. */
+  cancelled?: boolean;
   /** Set when the command could not be started (ENOENT, EACCES, ...). */
   spawnError?: string;
   /**
@@ -70,6 +74,7 @@ export function runChild(req: ChildRequest): Promise<ChildRun> {
   }
   return new Promise((resolve) => {
     let timedOut = false;
+    let cancelled = false;
     let spawnError: string | undefined;
     let captureError: string | undefined;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
@@ -92,6 +97,7 @@ export function runChild(req: ChildRequest): Promise<ChildRun> {
       settled = true;
       for (const t of timers) clearTimeout(t); // clears intervals too
       for (const s of FORWARDED) process.removeListener(s, forward);
+      req.signal?.removeEventListener('abort', onAbort);
       const durationMs = Number((process.hrtime.bigint() - t0) / 1_000_000n);
       const finished = new Date(Math.max(Date.now(), started.getTime()));
       const signal = exit?.signal ?? null;
@@ -99,10 +105,11 @@ export function runChild(req: ChildRequest): Promise<ChildRun> {
         startedAt: started.toISOString(),
         finishedAt: finished.toISOString(),
         durationMs,
-        // A timeout makes the run unproven whatever status the child chose on its way out.
-        exitCode: timedOut || spawnError !== undefined ? null : (exit?.code ?? null),
+        // A timeout or a cancel makes the run unproven whatever status the child chose on its way out.
+        exitCode: timedOut || cancelled || spawnError !== undefined ? null : (exit?.code ?? null),
         signal,
         timedOut,
+        ...(cancelled ? { cancelled } : {}),
         spawnError,
         ...(captureError === undefined ? {} : { captureError }),
         stdout: out.finish(),
@@ -169,8 +176,18 @@ export function runChild(req: ChildRequest): Promise<ChildRun> {
       }
     };
     const onTimeout = (): void => {
-      if (exit !== undefined || settled) return;
+      if (exit !== undefined || settled || cancelled) return;
       timedOut = true;
+      stopGroup();
+    };
+    // A cancel stops the whole group even when its first process already exited (a child it left behind runs on).
+    function onAbort(): void {
+      if (settled || timedOut) return;
+      cancelled = true;
+      stopGroup();
+    }
+    /** TERM, then KILL after the grace; the run settles once the group is gone and the pipes are closed. */
+    const stopGroup = (): void => {
       killGroup('SIGTERM');
       // Until the KILL, finish early only once every process of the group is gone and the pipes are closed.
       const poll = setInterval(() => {
@@ -186,6 +203,8 @@ export function runChild(req: ChildRequest): Promise<ChildRun> {
       );
     };
     if (child.pid !== undefined) timers.push(setTimeout(onTimeout, req.timeoutMs));
+    if (req.signal?.aborted === true) onAbort();
+    else req.signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
 

@@ -13,6 +13,8 @@ import { AGENT_STATUS_KEYS, AGENT_WRITABLE_ROOT_KEYS, EVIDENCE_LISTS } from '../
 import { validateEnvelope } from '../../src/validator/index.js';
 import { BIN, baseEnv, loadCases, REPO, run, snapshot, tempHome } from '../helpers/cli.js';
 import { connect, textOf, type McpSession } from '../helpers/mcp.js';
+import { TOOLS as TOOL_SPECS } from '../../src/mcp/tools.js';
+import { parameterKinds, reword } from '../../src/mcp/wording.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
@@ -149,7 +151,10 @@ describe('an envelope built and finalized through the tools', () => {
     for (const [tool, args, argv] of steps) {
       const cli = run(viaCli, argv, { env });
       const r = await s.call(tool, args);
-      expect(r.structuredContent, `${tool} ${JSON.stringify(args)}`).toEqual(cli.json);
+      // The same object; a refusal's message worded for a tool's caller (tools and parameters, not verbs and flags).
+      const params = parameterKinds(TOOL_SPECS.find((t) => t.name === tool)!.input);
+      const expected = typeof cli.json.error === 'string' ? { ...cli.json, error: reword(cli.json.error as string, params) } : cli.json;
+      expect(r.structuredContent, `${tool} ${JSON.stringify(args)}`).toEqual(expected);
       expect(r.isError).toBe(cli.code !== 0);
     }
     expect(readFileSync(join(viaMcp, 'drafts', `${D}.json`), 'utf8')).toBe(readFileSync(join(viaCli, 'drafts', `${D}.json`), 'utf8'));
@@ -324,6 +329,7 @@ describe('contract_validate on the validator\'s public cases', () => {
         s.call('contract_validate', { envelope: c.envelope, explain: true, ...(c.context?.consolidation === true ? { consolidation: true } : {}) }),
       ),
     );
+    const validateParams = parameterKinds(TOOL_SPECS.find((t) => t.name === 'contract_validate')!.input);
     cases.forEach((c, i) => {
       const lib = validateEnvelope(c.envelope, c.context ?? {});
       const r = results[i];
@@ -335,7 +341,8 @@ describe('contract_validate on the validator\'s public cases', () => {
           source: 'envelope',
           codes: [...new Set(lib.codes)],
           errors: lib.errors.map((e) => ({ code: e.code, path: e.path, detail: e.detail })),
-          repair: lib.repair,
+          // Worded for a tool's caller: the write tools and their parameters instead of the verbs and flags.
+          repair: reword(lib.repair, validateParams),
         });
       }
     });

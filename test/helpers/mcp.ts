@@ -4,6 +4,8 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { pathToFileURL } from 'node:url';
 import { BIN, baseEnv } from './cli.js';
 
 export interface ToolCallResult {
@@ -20,19 +22,37 @@ export interface McpSession {
   close(): Promise<void>;
   /** What the server wrote on stderr so far. */
   stderr(): string;
+  /** With `roots`: replaces the client's roots and tells the server they changed. */
+  setRoots(dirs: string[]): Promise<void>;
 }
 
-export async function connect(home: string, flags: string[] = [], env: Record<string, string | undefined> = {}): Promise<McpSession> {
+export interface ConnectOptions {
+  /** The server's directory (default: the data root). */
+  cwd?: string;
+  /** Declare the roots capability and list these directories as the client's roots. */
+  roots?: string[];
+}
+
+export async function connect(
+  home: string,
+  flags: string[] = [],
+  env: Record<string, string | undefined> = {},
+  opts: ConnectOptions = {},
+): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'mcp', ...flags],
     env: baseEnv(home, env) as Record<string, string>,
-    cwd: home,
+    cwd: opts.cwd ?? home,
     stderr: 'pipe',
   });
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString('utf8')));
-  const client = new Client({ name: 'handoff-tests', version: '1.0.0' });
+  let roots = opts.roots ?? [];
+  const client = new Client({ name: 'handoff-tests', version: '1.0.0' }, opts.roots === undefined ? {} : { capabilities: { roots: { listChanged: true } } });
+  if (opts.roots !== undefined) {
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((dir) => ({ uri: pathToFileURL(dir).href })) }));
+  }
   await client.connect(transport);
   return {
     client,
@@ -41,6 +61,10 @@ export async function connect(home: string, flags: string[] = [], env: Record<st
       (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as ToolCallResult,
     close: () => client.close(),
     stderr: () => err,
+    setRoots: async (dirs) => {
+      roots = dirs;
+      await client.sendRootsListChanged();
+    },
   };
 }
 

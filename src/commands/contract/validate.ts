@@ -2,7 +2,7 @@ import * as Flags from '@oclif/core/flags';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { ADDRESSING_FLAGS, EXPLAIN_FLAG, JSON_FLAG } from '../../cli/flags.js';
-import { readInput } from '../../cli/input.js';
+import { decodeUtf8, readInput } from '../../cli/input.js';
 import { usage } from '../../errors.js';
 import { addressingFrom, explainFrom, stringFlag } from '../../drafts/cli-flags.js';
 import { resolvedJson } from '../../drafts/resolve.js';
@@ -42,7 +42,7 @@ export default class ContractValidate extends HandoffCommand {
         throw usage(`--file cannot be combined with --draft-id or --agent-id`);
       }
       const what = file === '-' ? 'stdin' : file;
-      const text = (await readInput(file, ctx.readStdin)).toString('utf8');
+      const text = decodeUtf8(await readInput(file, ctx.readStdin), file === '-' ? 'stdin' : JSON.stringify(file));
       const verdict = await validateText(ctx.env, ctx.cwd, text, what, consolidation);
       if (verdict.ok) return { json: { status: 'ok', source: file }, text: `OK: ${what} is valid.` };
       return validationRejection({ subject: { source: file }, verdict, header: SUBJECT_REJECTED(what), explain });

@@ -1,0 +1,117 @@
+/**
+ * Every tool declares an outputSchema: the result schemas of schemas/results/ its verb's --json output takes (the
+ * same table as test/schemas/verb-schemas.ts), bundled into one self-contained schema. A real session through every
+ * tool, successes and refusals, is validated against it with ajv (draft 2020-12, strict), and the SDK's own client
+ * compiles it and checks every successful result as it arrives.
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { afterEach, describe, expect, it } from 'vitest';
+import { run, tempHome } from '../helpers/cli.js';
+import { connect, textOf, type McpSession, type ToolCallResult } from '../helpers/mcp.js';
+import { VERB_SCHEMAS } from '../schemas/verb-schemas.js';
+
+const D = 'a0123456789abcdef.0123456789ab';
+const WS = { HANDOFF_WORKSPACE: 'ws' };
+const sessions: McpSession[] = [];
+afterEach(async () => {
+  await Promise.all(sessions.splice(0).map((s) => s.close()));
+});
+
+async function open(home: string): Promise<McpSession> {
+  const s = await connect(home, ['--allow-run'], WS);
+  sessions.push(s);
+  return s;
+}
+
+/** Every tool once or more, with a success and a refusal each. */
+const SESSION: [string, Record<string, unknown>, 'ok' | 'refused'][] = [
+  ['contract_init', { draft_id: D }, 'ok'],
+  ['contract_init', { draft_id: D }, 'refused'],
+  ['contract_set', { field: 'work_phase', value: 'Executing', draft_id: D }, 'ok'],
+  ['contract_set', { field: 'work_phas', value: 'x', draft_id: D, explain: true }, 'refused'],
+  ['contract_add', { field: 'evidence_report.files_checked', value: 'src/a.ts', draft_id: D }, 'ok'],
+  ['contract_add', { field: 'evidence_report.files_checked', value: ['b'], draft_id: D }, 'refused'],
+  ['contract_fill', { patch: { report_prose: 'p', evidence_report: { verification: { type: 'command', command: 'npm test', result: 'pass' } } }, draft_id: D }, 'ok'],
+  ['contract_fill', { patch: { evidence_report: { files_checked: ['other'] } }, draft_id: D }, 'refused'],
+  ['contract_patch', { patch: { report_prose: 'q' }, draft_id: D }, 'ok'],
+  ['contract_patch', { patch: { agent_status: { agent_id: null } }, draft_id: D }, 'refused'],
+  ['contract_view', { draft_id: D }, 'ok'],
+  ['contract_view', { field: 'work_phase', draft_id: D }, 'ok'],
+  ['contract_view', { field: 'nope', draft_id: D }, 'refused'],
+  ['contract_validate', { draft_id: D }, 'ok'],
+  ['contract_validate', { envelope: {} }, 'refused'],
+  ['contract_finalize', { draft_id: D }, 'refused'],
+  ['evidence_run', { command: 'echo tests pass', shell: true, draft_id: D }, 'ok'],
+  ['evidence_run', { command: 'echo tests pass', draft_id: D }, 'refused'],
+  ['contract_set', { field: 'agent_status.next_action', value: 'done', draft_id: D }, 'ok'],
+  ['contract_set', { field: 'agent_status.agent_state', value: 'COMPLETE', draft_id: D }, 'ok'],
+  ['contract_finalize', { draft_id: D }, 'ok'],
+  ['contract_list', { with_envelope: true }, 'ok'],
+  ['contract_list', { limit: 0 }, 'refused'],
+  ['contract_chain', { contract_id: D }, 'ok'],
+  ['contract_chain', { contract_id: D, diff: true }, 'ok'],
+  ['contract_chain', { contract_id: 'a0123456789abcdef.ffffffffffff' }, 'refused'],
+  ['evidence_add', { brief: 'payments', ac: 'AC-1', type: 'text', text: 'replayed twice: one charge' }, 'ok'],
+  ['evidence_add', { brief: 'nope', ac: 'AC-1', type: 'text', text: 'x' }, 'refused'],
+  ['evidence_list', { brief: 'payments' }, 'ok'],
+  ['evidence_list', { brief: '../x' }, 'refused'],
+  ['approval_request', { content: 'DROP TABLE staging;' }, 'ok'],
+  ['approval_request', { content: ' ' }, 'refused'],
+  ['approval_list', {}, 'ok'],
+  ['approval_list', { status: 'nope' }, 'refused'],
+];
+
+describe('outputSchema', () => {
+  it("each tool's outputSchema is the verb's result schemas, compiles strict under 2020-12 and in the SDK's client validator", async () => {
+    const s = await open(tempHome());
+    const { tools } = await s.client.listTools();
+    expect(tools.length).toBeGreaterThanOrEqual(15);
+    const ajv = new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true });
+    const sdk = new AjvJsonSchemaValidator();
+    for (const t of tools) {
+      const schema = t.outputSchema as Record<string, any> | undefined;
+      expect(schema?.type, t.name).toBe('object');
+      const verb = t.name.replace('_', ' ');
+      expect(schema?.anyOf.map((r: { $ref: string }) => r.$ref.replace('#/$defs/', '')), t.name).toEqual(VERB_SCHEMAS[verb]);
+      expect(() => ajv.compile(schema!), t.name).not.toThrow();
+      expect(() => sdk.getValidator(schema as never), t.name).not.toThrow();
+    }
+  });
+
+  it('every real result, success or refusal, follows its tool\'s outputSchema; a wrong one does not', async () => {
+    const home = tempHome();
+    expect(run(home, ['brief', 'add', 'payments', '--ac', 'AC-1=replay'], { env: WS }).code).toBe(0);
+    const s = await open(home);
+    const { tools } = await s.client.listTools();
+    const ajv = new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true, allErrors: true });
+    const validators = new Map(tools.map((t) => [t.name, ajv.compile(t.outputSchema as object)]));
+    const seen = new Set<string>();
+    for (const [tool, args, expected] of SESSION) {
+      const r: ToolCallResult = await s.call(tool, args);
+      expect(r.isError ?? false, `${tool} ${JSON.stringify(args)}: ${textOf(r)}`).toBe(expected === 'refused');
+      const check = validators.get(tool)!;
+      expect(check(r.structuredContent), `${tool} ${JSON.stringify(args)}: ${ajv.errorsText(check.errors)}`).toBe(true);
+      seen.add(`${tool}:${expected}`);
+    }
+    for (const t of tools) {
+      expect(seen.has(`${t.name}:ok`), t.name).toBe(true);
+      expect(seen.has(`${t.name}:refused`), t.name).toBe(true);
+    }
+    expect(validators.get('contract_init')!({ status: 'ok', draft_id: D })).toBe(false);
+    expect(validators.get('evidence_run')!({ status: 'ok', receipt: {} })).toBe(false);
+  });
+
+  it('an ambiguous draft (no draft_id, two drafts) follows the ambiguous-draft shape of the outputSchema', async () => {
+    const home = tempHome();
+    const s = await open(home);
+    await s.call('contract_init', {});
+    await s.call('contract_init', {});
+    const { tools } = await s.client.listTools();
+    const ajv = new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true });
+    const r = await s.call('contract_set', { field: 'work_phase', value: 'executing' });
+    const check = ajv.compile(tools.find((t) => t.name === 'contract_set')!.outputSchema as object);
+    expect(r.structuredContent).toMatchObject({ status: 'error', code: 'AMBIGUOUS_DRAFT' });
+    expect(check(r.structuredContent), ajv.errorsText(check.errors)).toBe(true);
+  });
+});
