@@ -3,6 +3,7 @@
  * follows a chain, sanitizes, canonicalizes, or creates the store.
  */
 import { EXIT, HandoffError } from '../errors.js';
+import { agentPrefix } from '../ids.js';
 import { parseJsonStrict } from '../json.js';
 import type { Env } from '../paths.js';
 import type { ValidationResult } from '../validator/index.js';
@@ -29,7 +30,8 @@ export async function validateDraft(
     }
     const consolidation = row !== undefined ? Number(row.consolidation) === 1 : consolidationFlag;
     const approvalChain = async (): Promise<string[]> => (row === undefined ? [draftId] : store.chainIds(row));
-    return { draftId, verdict: await store.verdict(read.envelope, { consolidation, source: 'declaration' }, approvalChain) };
+    const options = { consolidation, source: 'declaration' as const, citingHandoffId: row?.id ?? null, citingAgentId: agentPrefix(draftId) };
+    return { draftId, verdict: await store.verdict(read.envelope, options, approvalChain) };
   } finally {
     await store.close();
   }

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { RECEIPT_COLUMNS, type ReceiptRow } from '../receipts/row.js';
 import {
-  APPROVAL_COLS,
+  approvalCols,
   approvalNotFound,
   fingerprintOf,
   judgeDecision,
@@ -144,15 +144,25 @@ export const blobRows = async (run: Run): Promise<{ id: number; artifact_path: s
   (await run<{ id: number; artifact_path: string }>('SELECT id, artifact_path FROM evidence WHERE artifact_path IS NOT NULL ORDER BY id'))
     .rows;
 
-export const getApproval = async (run: Run, id: string, forUpdate = false): Promise<ApprovalRow | undefined> =>
-  (await run<ApprovalRow>(`SELECT ${APPROVAL_COLS} FROM approvals WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [id]))
+/** `useColumns`: the store has migration 0004's used columns (a store read as it is before it has not). */
+export const getApproval = async (run: Run, id: string, useColumns: boolean, forUpdate = false): Promise<ApprovalRow | undefined> =>
+  (await run<ApprovalRow>(`SELECT ${approvalCols(useColumns)} FROM approvals WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [id]))
     .rows[0];
+
+/** The finalize that stores the executing turn: approved → used, by `handoffId`, at the server's clock. */
+export const markApprovalUsed = async (run: Run, id: string, handoffId: number): Promise<boolean> =>
+  (
+    await run(`UPDATE approvals SET status = 'used', used_at = handoff_now(), used_by_handoff_id = $1 WHERE id = $2 AND status = 'approved'`, [
+      handoffId,
+      id,
+    ])
+  ).rowCount === 1;
 
 export const insertApproval = async (run: Run, a: NewApproval): Promise<ApprovalRow> =>
   (
     await run<ApprovalRow>(
       `INSERT INTO approvals (id, workspace, agent_id, contract_id, status, exact_content, fingerprint, created_at)
-       VALUES ($1, $2, $3, $4, 'pending', $5, $6, handoff_now()) RETURNING ${APPROVAL_COLS}`,
+       VALUES ($1, $2, $3, $4, 'pending', $5, $6, handoff_now()) RETURNING ${approvalCols(true)}`,
       [newApprovalId(), a.workspace, a.agent_id, a.contract_id, a.exact_content, fingerprintOf(a.exact_content)],
     )
   ).rows[0];
@@ -162,24 +172,24 @@ export const insertApproval = async (run: Run, a: NewApproval): Promise<Approval
  * (the no-op or the refusal), as SQLite's IMMEDIATE transaction makes it.
  */
 export async function decideApproval(run: Run, id: string, decision: ApprovalStatus, by: string | null, note: string | null): Promise<DecideResult> {
-  const row = await getApproval(run, id, true);
+  const row = await getApproval(run, id, true, true);
   if (row === undefined) throw approvalNotFound(id);
   if (judgeDecision(row, decision) === 'noop') return { row, previous: row.status, changed: false };
   const updated = await run<ApprovalRow>(
     `UPDATE approvals SET status = $1, decided_at = handoff_now(), decided_by = $2, decision_note = $3
-      WHERE id = $4 AND status = $5 RETURNING ${APPROVAL_COLS}`,
+      WHERE id = $4 AND status = $5 RETURNING ${approvalCols(true)}`,
     [decision, by, note, id, row.status],
   );
   return { row: updated.rows[0], previous: row.status, changed: true };
 }
 
-export async function listApprovals(run: Run, f: ApprovalFilters): Promise<ApprovalRow[]> {
+export async function listApprovals(run: Run, f: ApprovalFilters, useColumns: boolean): Promise<ApprovalRow[]> {
   const where: string[] = [];
   const values: unknown[] = [];
   for (const key of ['status', 'agent_id', 'contract_id', 'workspace'] as const) {
     if (f[key] !== undefined) where.push(`${key} = $${values.push(f[key])}`);
   }
-  const sql = `SELECT ${APPROVAL_COLS} FROM approvals ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+  const sql = `SELECT ${approvalCols(useColumns)} FROM approvals ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
                ORDER BY created_at DESC, id DESC LIMIT $${values.push(f.limit)}`;
   return (await run<ApprovalRow>(sql, values)).rows;
 }

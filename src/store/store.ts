@@ -163,6 +163,8 @@ export interface StoreTx extends StoreReads {
   insertApproval(a: NewApproval): Promise<ApprovalRow>;
   /** APPROVAL_NOT_FOUND (3), APPROVAL_TRANSITION_REFUSED (1). */
   decideApproval(id: string, decision: ApprovalStatus, by: string | null, note: string | null): Promise<DecideResult>;
+  /** approved → used by the handoff row `handoffId` (finalize of the executing turn); false when it was not approved. */
+  markApprovalUsed(id: string, handoffId: number): Promise<boolean>;
   insertBrief(b: NewBrief): Promise<BriefRow>;
   appendAcs(briefId: number, acs: { ac_id: string; description: string }[]): Promise<AcRow[]>;
   insertEvidence(r: NewEvidence): Promise<number>;
