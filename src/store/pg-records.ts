@@ -18,7 +18,7 @@ import {
   type DecideResult,
 } from './approvals.js';
 import type { AcRow, BriefRow, BriefSummary } from './briefs.js';
-import type { EvidenceRow, NewEvidence } from './evidence-rows.js';
+import { evidenceSelect, evidenceWhere, type EvidenceFilter, type EvidenceRow, type NewEvidence } from './evidence-rows.js';
 import type { RejectionRow } from './gate-rejections.js';
 import type { Run } from './pg-driver.js';
 import { blobRef, type BlobRef, type NewApproval, type NewBrief, type RejectionPut } from './store.js';
@@ -100,30 +100,28 @@ export async function evidenceCountsByAc(run: Run, briefId: number): Promise<Map
   return new Map(rows.map((r) => [r.ac_id, r.n]));
 }
 
-const SELECT_EVIDENCE = `SELECT e.id, b.name AS brief, e.brief_id, e.ac_id, e.task_id, e.type, e.text, e.artifact_path,
-       e.size_bytes, e.sha256, e.created_by_agent, e.handoff_id, e.receipt_id, e.created_at
-  FROM evidence e JOIN briefs b ON b.id = e.brief_id`;
-
 export const insertEvidence = async (run: Run, r: NewEvidence): Promise<number> =>
   (
     await run<{ id: number }>(
       `INSERT INTO evidence (brief_id, ac_id, task_id, type, text, artifact_path, size_bytes, sha256, created_by_agent,
-                             handoff_id, receipt_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
-      [r.brief_id, r.ac_id, r.task_id, r.type, r.text, r.artifact_path, r.size_bytes, r.sha256, r.created_by_agent, r.handoff_id, r.receipt_id ?? null],
+                             handoff_id, receipt_id${r.contract_id != null ? ', contract_id' : ''})
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11${r.contract_id != null ? ', $12' : ''}) RETURNING id`,
+      [
+        ...[r.brief_id, r.ac_id, r.task_id, r.type, r.text, r.artifact_path, r.size_bytes, r.sha256, r.created_by_agent, r.handoff_id, r.receipt_id ?? null],
+        ...(r.contract_id != null ? [r.contract_id] : []),
+      ],
     )
   ).rows[0].id;
 
-export const getEvidence = async (run: Run, id: number): Promise<EvidenceRow | undefined> =>
-  (await run<EvidenceRow>(`${SELECT_EVIDENCE} WHERE e.id = $1`, [id])).rows[0];
+/** `hasContractId`: the store has migration 0004's evidence.contract_id (a store read as it is before it has not). */
+export const getEvidence = async (run: Run, id: number, hasContractId: boolean): Promise<EvidenceRow | undefined> =>
+  (await run<EvidenceRow>(`${evidenceSelect(hasContractId)} WHERE e.id = $1`, [id])).rows[0];
 
-/** With an ac: `created_at, id`; without: `ac_id, created_at, id` (evidence.md §5.1). */
-export const listEvidence = async (run: Run, briefId: number, acId?: string): Promise<EvidenceRow[]> =>
-  acId !== undefined
-    ? (await run<EvidenceRow>(`${SELECT_EVIDENCE} WHERE e.brief_id = $1 AND e.ac_id = $2 ORDER BY e.created_at, e.id`, [briefId, acId]))
-        .rows
-    : (await run<EvidenceRow>(`${SELECT_EVIDENCE} WHERE e.brief_id = $1 ORDER BY e.ac_id, e.created_at, e.id`, [briefId]))
-        .rows;
+export async function listEvidence(run: Run, f: EvidenceFilter, hasContractId: boolean): Promise<EvidenceRow[]> {
+  const values: unknown[] = [];
+  const sql = `${evidenceSelect(hasContractId)} ${evidenceWhere(f, (v) => `$${values.push(v)}`)}`;
+  return (await run<EvidenceRow>(sql, values)).rows;
+}
 
 export const deleteEvidenceOfHandoff = async (run: Run, handoffId: number): Promise<number> =>
   (await run('DELETE FROM evidence WHERE handoff_id = $1', [handoffId])).rowCount;

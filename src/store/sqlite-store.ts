@@ -60,7 +60,7 @@ class SqliteReads implements StoreReads {
   evidenceCountsByAc = (briefId: number) => this.read((db) => briefs.evidenceCountsByAc(db, briefId));
   workspacesWithBrief = (name: string) => this.read((db) => briefs.workspacesWithBrief(db, name));
   getEvidence = (id: number) => this.read((db) => evidence.getEvidence(db, id));
-  listEvidence = (briefId: number, acId?: string) => this.read((db) => evidence.listEvidence(db, briefId, acId));
+  listEvidence = (f: evidence.EvidenceFilter) => this.read((db) => evidence.listEvidence(db, f));
   countEvidence = () => this.read((db) => evidence.countEvidence(db));
   referencedPaths = () => this.read((db) => evidence.referencedPaths(db));
   blobRows = () => this.read((db) => evidence.blobRows(db));
