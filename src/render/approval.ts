@@ -3,11 +3,12 @@
  * src/approvals/display.ts); `show` prints all of it, `decide` its first lines. The fill input is offered while it
  * can still be cited: pending (the requesting turn) and approved (the executing turn).
  */
-import { contentBlock, exceedsCut, fillHereDoc, fillInput, fillStdinCommand } from '../approvals/display.js';
+import { contentBlock, escapeForTerminal, exceedsCut, fillHereDoc, fillInput, fillStdinCommand } from '../approvals/display.js';
 import type { ApprovalRow } from '../store/approvals.js';
 import { escapeCell } from './table.js';
 
-const shown = (v: string | number | null): string => (v === null ? '-' : escapeCell(String(v)));
+/** A one-line field: control characters escaped by the table's rule, format characters (bidi) as <U+XXXX>. */
+const shown = (v: string | number | null): string => (v === null ? '-' : escapeForTerminal(escapeCell(String(v))).text);
 const addressingOf = (row: ApprovalRow) => ({ draftId: row.contract_id, agentId: row.agent_id });
 
 /** The fill input and its command, for a pending or approved approval; null otherwise. */

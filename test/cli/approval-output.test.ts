@@ -23,6 +23,7 @@ function request(home: string, content: string, draftId?: string): string {
 }
 
 /** No raw control (but the line break) or format character reaches the terminal. */
+// eslint-disable-next-line no-control-regex -- the control characters are what the test looks for
 const HIDDEN = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/u;
 
 describe('approval show', () => {
@@ -43,6 +44,18 @@ describe('approval show', () => {
     expect(JSON.parse(j.fill_input)).toEqual({ approval_request: { exact_content: HOSTILE, approval_id: ap } });
     expect(j.fill_input).not.toMatch(HIDDEN);
     expect(j.fill_command).toBe(`handoff contract fill --draft-id ${id} --json-file -`);
+  });
+
+  it('approval list: the table shows the cut content escaped too; decide --by is escaped in show', () => {
+    const home = tempHome();
+    const ap = request(home, HOSTILE);
+    expect(run(home, ['approval', 'decide', ap, '--decision', 'approved', '--by', 'eve\u202e\u001b[2J']).code).toBe(0);
+    const list = run(home, ['approval', 'list']);
+    expect(list.stdout).toContain('rm -rf build');
+    expect(list.stdout).not.toMatch(HIDDEN);
+    const show = run(home, ['approval', 'show', ap]);
+    expect(show.stdout).toContain('by eve<U+202E>');
+    expect(show.stdout).not.toMatch(HIDDEN);
   });
 
   it('prints who decided when; a long content whole', () => {

@@ -44,13 +44,16 @@ export default class ApprovalList extends HandoffCommand {
     const { listApprovals } = await import('../../approvals/decide.js');
     const rows: ApprovalRow[] = await listApprovals(ctx.env, ctx.cwd, filters);
     const { exposeApproval } = await import('../../store/approvals.js');
+    const { escapeForTerminal } = await import('../../approvals/display.js');
     const out = rows.map(exposeApproval);
+    // The table escapes control characters itself; invisible format characters (bidi overrides) are shown too.
+    const shown = (text: string | null): string | null => (text === null ? null : escapeForTerminal(text).text);
     const text =
       rows.length === 0
         ? 'No approvals matched.'
         : `${renderTable(
             ['id', 'approval_status', 'created_at', 'agent_id', 'contract_id', 'decided_by', 'content'],
-            rows.map((r) => [r.id, r.status, r.created_at, r.agent_id, r.contract_id, r.decided_by, cut(r.exact_content, 60)]),
+            rows.map((r) => [r.id, r.status, r.created_at, r.agent_id, r.contract_id, shown(r.decided_by), shown(cut(r.exact_content, 60))]),
           )}\n${rows.length} approval(s).`;
     return { json: { status: 'ok', count: rows.length, approvals: out }, text };
   }
