@@ -58,19 +58,19 @@ const CLOSE = { approvalUse: 'close' as const };
 
 describe('which status each state and caller accepts', () => {
   it.each([
-    // [envelope, status, write result, close result]
-    ['APPROVAL_REQUEST', approval, 'pending', [], []],
-    ['APPROVAL_REQUEST', approval, 'approved', [ID], [ID]],
-    ['APPROVAL_REQUEST', approval, 'rejected', [ID], [ID]],
-    ['IN_PROGRESS', inProgress, 'pending', [], [NOT_APPROVED]],
-    ['IN_PROGRESS', inProgress, 'approved', [], []],
-    ['COMPLETE', complete, 'pending', [], [NOT_APPROVED]],
-    ['COMPLETE', complete, 'approved', [], []],
-    ['BLOCKED', blocked, 'approved', [], []],
-    ['COMPLETE', complete, 'revoked', [ID], [ID]],
-    ['COMPLETE', complete, 'expired', [ID], [ID]],
-    ['COMPLETE', complete, 'rejected', [ID], [ID]],
-  ] as const)('%s citing a %s approval: write %j, finalize/gate %j', (_s, start, status, write, close) => {
+    // [envelope state, approval status, write result, finalize/gate result, envelope builder]
+    ['APPROVAL_REQUEST', 'pending', [], [], approval],
+    ['APPROVAL_REQUEST', 'approved', [ID], [ID], approval],
+    ['APPROVAL_REQUEST', 'rejected', [ID], [ID], approval],
+    ['IN_PROGRESS', 'pending', [], [NOT_APPROVED], inProgress],
+    ['IN_PROGRESS', 'approved', [], [], inProgress],
+    ['COMPLETE', 'pending', [], [NOT_APPROVED], complete],
+    ['COMPLETE', 'approved', [], [], complete],
+    ['BLOCKED', 'approved', [], [], blocked],
+    ['COMPLETE', 'revoked', [ID], [ID], complete],
+    ['COMPLETE', 'expired', [ID], [ID], complete],
+    ['COMPLETE', 'rejected', [ID], [ID], complete],
+  ] as const)('%s citing a %s approval: write %j, finalize/gate %j', (_s, status, write, close, start) => {
     expect(verdict({ status }, citing(start))).toEqual(write);
     expect(verdict({ status }, citing(start), CLOSE)).toEqual(close);
   });
