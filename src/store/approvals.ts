@@ -85,7 +85,7 @@ export function exposeApproval(row: ApprovalRow): Record<string, unknown> {
   };
 }
 
-/** The cross-check's view of a row (validator spec §8): what the binding and lifecycle rules read. */
+/** The cross-check's view of a row: what the binding and lifecycle rules read. */
 export const lookupOfRow = (row: ApprovalRow | undefined): ApprovalLookupResult =>
   row === undefined
     ? { found: false }

@@ -48,7 +48,7 @@ export interface EvidenceFilter {
   contractId?: string;
 }
 
-/** The WHERE and ORDER BY of a filter (evidence.md §5.1 orders; contract only: brief, ac, time), `param` numbering. */
+/** The WHERE and ORDER BY of a filter (a brief's order as before; contract only: brief, ac, time), `param` numbering. */
 export function evidenceWhere(f: EvidenceFilter, param: (value: unknown) => string): string {
   const where: string[] = [];
   if (f.briefId !== undefined) where.push(`e.brief_id = ${param(f.briefId)}`);
