@@ -5,7 +5,7 @@
  * interleave: whichever commits first is what the other sees.
  */
 import type { Env } from '../paths.js';
-import type { ApprovalStatus, DecideResult } from '../store/approvals.js';
+import type { ApprovalRow, ApprovalStatus, DecideResult } from '../store/approvals.js';
 
 /** The lock an approval's decision and a finalize citing it share. */
 export const approvalLock = (id: string): string => `approval:${id}`;
@@ -35,4 +35,13 @@ export async function decideApproval(
 export async function listApprovals(env: Env, cwd: string, filters: import('../store/approvals.js').ApprovalFilters) {
   const { withStore } = await import('../store/open-store.js');
   return withStore(env, cwd, 'reader', (store) => store.listApprovals(filters), () => []);
+}
+
+/** One approval by id (a reader: never creates the store). APPROVAL_NOT_FOUND (exit 3) without a store or a row. */
+export async function showApproval(env: Env, cwd: string, id: string): Promise<ApprovalRow> {
+  const { approvalNotFound } = await import('../store/approvals.js');
+  const { withStore } = await import('../store/open-store.js');
+  const row = await withStore(env, cwd, 'reader', (store) => store.getApproval(id), () => undefined);
+  if (row === undefined) throw approvalNotFound(id);
+  return row;
 }

@@ -5,8 +5,9 @@
  * fingerprint).
  */
 import { agentPrefix } from '../ids.js';
-import type { Env } from '../paths.js';
-import { shellQuote } from '../receipts/quote.js';
+import { EXIT, HandoffError } from '../errors.js';
+import { maxEnvelopeBytes, type Env } from '../paths.js';
+import { fillJsonLine } from './display.js';
 import type { ApprovalRow } from '../store/approvals.js';
 import { storeWriteRefused } from '../store/store-errors.js';
 import { isConstraintViolation } from '../store/store.js';
@@ -28,14 +29,29 @@ export interface RequestedApproval {
 
 /** The fill line for an approval: `handoff contract fill [--draft-id ID | --agent-id ID] --json '<patch>'`. */
 export function approvalFillCommand(approvalId: string, content: string, addressing: { draftId?: string; agentId?: string }): string {
-  const patch = JSON.stringify({ approval_request: { exact_content: content, approval_id: approvalId } });
-  const target =
-    addressing.draftId !== undefined ? ` --draft-id ${addressing.draftId}` : addressing.agentId !== undefined ? ` --agent-id ${addressing.agentId}` : '';
-  return `handoff contract fill${target} --json ${shellQuote(patch)}`;
+  return fillJsonLine(approvalId, content, addressing);
+}
+
+/**
+ * The content must fit into an envelope beside the rest of it: at most half of HANDOFF_MAX_ENVELOPE_BYTES, measured
+ * as the UTF-8 bytes of its JSON-escaped text (what the envelope stores). ENVELOPE_TOO_LARGE, exit 2, nothing written.
+ */
+export function checkContentSize(env: Env, content: string): void {
+  const limit = Math.floor(maxEnvelopeBytes(env) / 2);
+  const bytes = Buffer.byteLength(JSON.stringify(content), 'utf8') - 2;
+  if (bytes <= limit) return;
+  throw new HandoffError(
+    'ENVELOPE_TOO_LARGE',
+    EXIT.USAGE,
+    `the approval content is ${bytes} bytes as JSON-escaped text, over the limit of ${limit} bytes (half of HANDOFF_MAX_ENVELOPE_BYTES, so the envelope that cites it still fits); nothing was written`,
+    { bytes, limit },
+    'Approve a short command or a digest instead (for example a script deposited with `handoff evidence add` and run by its path), or raise HANDOFF_MAX_ENVELOPE_BYTES.',
+  );
 }
 
 /** Inserts the pending approval (creating the store if needed) and builds its fill line. */
 export async function requestApproval(req: ApprovalRequest): Promise<RequestedApproval> {
+  checkContentSize(req.env, req.content);
   const { openStore } = await import('../store/open-store.js');
   const store = (await openStore(req.env, req.cwd, 'writer', { create: true }))!;
   let row: ApprovalRow;

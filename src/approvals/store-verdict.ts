@@ -27,6 +27,9 @@ export async function storeVerdict(
   const form = fullVerdict(envelope, options);
   if (!form.ok) return form;
   const found = await reads.approvalStatus(key);
-  const approvalChain = chain !== undefined && found.found && typeof found.contractId === 'string' ? await chain() : undefined;
+  // The chain is asked when ownership depends on it: an approval of a contract, or an approved or used one (whose
+  // owner, without a contract, is the citing agent: ownership is judged only when there is a citing contract).
+  const needsChain = found.found && (typeof found.contractId === 'string' || found.status === 'approved' || found.status === 'used');
+  const approvalChain = chain !== undefined && needsChain ? await chain() : undefined;
   return fullVerdict(envelope, { ...options, lookupApproval: (id) => (id === key ? found : { found: false }), approvalChain });
 }

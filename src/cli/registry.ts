@@ -50,6 +50,7 @@ export const COMMANDS: Record<string, CommandClass> = {
   get 'approval:request'() { return globalThis.HANDOFF_HOT_BUNDLE ? notHot('approval:request') : load(require('../commands/approval/request.js')); },
   get 'approval:decide'() { return globalThis.HANDOFF_HOT_BUNDLE ? notHot('approval:decide') : load(require('../commands/approval/decide.js')); },
   get 'approval:list'() { return globalThis.HANDOFF_HOT_BUNDLE ? notHot('approval:list') : load(require('../commands/approval/list.js')); },
+  get 'approval:show'() { return globalThis.HANDOFF_HOT_BUNDLE ? notHot('approval:show') : load(require('../commands/approval/show.js')); },
   get 'brief:add'() { return globalThis.HANDOFF_HOT_BUNDLE ? notHot('brief:add') : load(require('../commands/brief/add.js')); },
   get 'brief:list'() { return globalThis.HANDOFF_HOT_BUNDLE ? notHot('brief:list') : load(require('../commands/brief/list.js')); },
   get 'brief:show'() { return globalThis.HANDOFF_HOT_BUNDLE ? notHot('brief:show') : load(require('../commands/brief/show.js')); },

@@ -100,8 +100,8 @@ export const draftCodes: CodeEntry[] = [
   {
     code: 'DRAFT_NOT_FOUND',
     exit: 3,
-    where: 'set, add, fill, view, validate, finalize',
-    when: 'No draft file for the resolved id and no adoption applies (no row, no store, or a closed row for a write target that cannot be continued); `validate` on a dispatched row without a draft file; no drafts at all.',
+    where: 'set, add, fill, view, validate, finalize; evidence add --draft-id',
+    when: 'No draft file for the resolved id and no adoption applies (no row, no store, or a closed row for a write target that cannot be continued); `validate` on a dispatched row without a draft file; no drafts at all; `evidence add --draft-id` naming a contract with neither a draft file nor a row.',
     repair: 'Start a draft with `handoff contract init`, or pass the contract_id printed by the dispatch; for a dispatched row, `view` or the first write materializes the draft.',
   },
   {
@@ -193,8 +193,8 @@ export const draftCodes: CodeEntry[] = [
   {
     code: 'ENVELOPE_TOO_LARGE',
     exit: 2,
-    where: 'set, add, fill (and the draft append of evidence run / contract verify)',
-    when: 'The envelope after the write, as the row stores it (compact JSON), is larger than HANDOFF_MAX_ENVELOPE_BYTES (default 1 MiB), checked under the lock after the change and before validation; or a JSON input (--json, --json-file, stdin) is larger than that limit, refused from its size before parsing. Nothing is written.',
+    where: 'set, add, fill (and the draft append of evidence run / contract verify); approval request',
+    when: 'The envelope after the write, as the row stores it (compact JSON), is larger than HANDOFF_MAX_ENVELOPE_BYTES (default 1 MiB), checked under the lock after the change and before validation; or a JSON input (--json, --json-file, stdin) is larger than that limit, refused from its size before parsing; or approval content, measured as its JSON-escaped text in UTF-8 bytes, is over half that limit (so the envelope that cites it still fits). Nothing is written.',
     repair: 'Keep long outputs out of the envelope: deposit them with `handoff evidence add` and cite them; or raise HANDOFF_MAX_ENVELOPE_BYTES.',
   },
   {

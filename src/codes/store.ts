@@ -107,7 +107,7 @@ export const storeCodes: CodeEntry[] = [
   {
     code: 'APPROVAL_NOT_FOUND',
     exit: 3,
-    where: 'approval decide',
+    where: 'approval decide, approval show',
     when: 'No approval has the given id (or there is no store file).',
     repair: 'List approvals with handoff approval list and pass an id exactly as printed (P- and 32 hex).',
   },
@@ -115,7 +115,7 @@ export const storeCodes: CodeEntry[] = [
     code: 'APPROVAL_TRANSITION_REFUSED',
     exit: 1,
     where: 'approval decide',
-    when: 'The decision is not allowed from the current status: pending → approved/rejected/expired, approved → revoked; rejected, expired and revoked are final.',
+    when: 'The decision is not allowed from the current status: pending → approved/rejected/expired, approved → revoked; rejected, expired and revoked are final, and so is used (set by the finalize of the executing turn, never by decide).',
     repair: 'Request a new approval with handoff approval request when the decision must change.',
   },
   {

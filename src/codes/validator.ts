@@ -100,21 +100,33 @@ const ENTRIES: Record<ErrorCode, Omit<CodeEntry, 'code' | 'exit'>> = {
   },
   APPROVAL_ID_NOT_PENDING: {
     where: 'validator cross-check (every write, validate, finalize, gate; needs the store)',
-    when: 'The form layer passed and approval_request.approval_id is not blank, but it names no approval in the store or one whose status is not pending.',
+    when: 'The form layer passed and approval_request.approval_id is not blank, but it names no approval in the store; or the envelope is in state APPROVAL_REQUEST and the approval is not pending; or, in any other state, it is rejected, revoked or expired.',
     path: 'approval_request.approval_id',
-    repair: 'Use the id of a still-pending approval (handoff approval request / handoff approval list), or remove approval_id.',
+    repair: 'A turn closing APPROVAL_REQUEST cites a still-pending approval (handoff approval request / handoff approval list); the executing turn cites the approved one. Otherwise remove approval_id.',
   },
   APPROVAL_FOREIGN: {
     where: 'validator cross-check (every write, validate of a draft, finalize, gate; needs the store)',
-    when: "approval_request.approval_id resolves to an approval whose contract_id is set and is not a contract of the citing contract's continuation chain. Checked after the id resolves and before the content and status.",
+    when: "approval_request.approval_id resolves to an approval that is not the citing contract's: its contract_id is set and is not a contract of the citing continuation chain; or, for an approved or used approval without a contract_id, its agent_id is not the citing agent (or it names neither). Checked after the id resolves and before the content and status.",
     path: 'approval_request.approval_id',
     repair: 'Request an approval for your own contract (`handoff approval request --draft-id <contract_id>`) and cite that id.',
   },
   APPROVAL_CONTENT_MISMATCH: {
     where: 'validator cross-check (every write, validate, finalize, gate; needs the store)',
-    when: "approval_request.exact_content is a string whose sha256 (UTF-8) differs from the cited approval's fingerprint: the content is not what was approved. Checked after APPROVAL_FOREIGN and before the status.",
+    when: "approval_request.exact_content is a string whose sha256 (UTF-8) differs from the cited approval's fingerprint, or, for an approved or used approval, is missing or not a string: the content is not what was approved. Checked after APPROVAL_FOREIGN and before the status.",
     path: 'approval_request.exact_content',
-    repair: 'Write the exact content with the `handoff contract fill --json \'...\'` line printed by `handoff approval request`, or request a new approval for the new content.',
+    repair: 'Write the exact content with the fill input printed by `handoff approval request` or `handoff approval show ID`, or request a new approval for the new content.',
+  },
+  APPROVAL_ALREADY_USED: {
+    where: 'validator cross-check (every write, validate, finalize, gate; needs the store)',
+    when: 'The cited approval is used: the finalize of another handoff (its executing turn) already used it. An approval authorizes one executing turn; the handoff that used it may repeat its own finalize. Checked after APPROVAL_CONTENT_MISMATCH and before the status.',
+    path: 'approval_request.approval_id',
+    repair: 'Request a new approval (handoff approval request) for another run, and cite its id once it is approved.',
+  },
+  APPROVAL_NOT_APPROVED: {
+    where: 'validator cross-check at finalize and the gate (block)',
+    when: 'The envelope closes in a state other than APPROVAL_REQUEST (the executing turn) and cites an approval that is still pending. Writes accept a pending approval; finalize and the gate accept only an approved one (finalize then marks it used) or one this very handoff used.',
+    path: 'approval_request.approval_id',
+    repair: 'Close APPROVAL_REQUEST and wait for `handoff approval decide --decision approved`, then cite it in the executing turn; or remove approval_id.',
   },
 };
 

@@ -3,6 +3,7 @@
  * follows a chain, sanitizes, canonicalizes, or creates the store.
  */
 import { EXIT, HandoffError } from '../errors.js';
+import { agentPrefix } from '../ids.js';
 import { parseJsonStrict } from '../json.js';
 import type { Env } from '../paths.js';
 import type { ValidationResult } from '../validator/index.js';
@@ -31,7 +32,8 @@ export async function validateDraft(
     }
     const consolidation = row !== undefined ? Number(row.consolidation) === 1 : consolidationFlag;
     const approvalChain = async (): Promise<string[]> => (row === undefined ? [draftId] : store.chainIds(row));
-    const verdict = await store.verdict(read.envelope, { consolidation, source: 'declaration' }, approvalChain);
+    const options = { consolidation, source: 'declaration' as const, citingHandoffId: row?.id ?? null, citingAgentId: agentPrefix(draftId) };
+    const verdict = await store.verdict(read.envelope, options, approvalChain);
     return { draftId, verdict, ...(implicit === undefined ? {} : { resolved: implicit }) };
   } finally {
     await store.close();

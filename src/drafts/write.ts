@@ -126,7 +126,13 @@ async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutc
     const consolidation = tip.tipRow !== undefined && Number(tip.tipRow.consolidation) === 1;
     const citing = tip.tipRow;
     const approvalChain = async (): Promise<string[]> => (citing === undefined ? [tip.tipId] : store.chainIds(citing));
-    const verdict = await store.verdict(changed, { consolidation, source: 'declaration' }, approvalChain);
+    // A write to a closed tip lands in a new continuation: no row of its own has used an approval yet.
+    const citingHandoffId = closedTip === undefined ? (tip.tipRow?.id ?? null) : null;
+    const verdict = await store.verdict(
+      changed,
+      { consolidation, source: 'declaration', citingHandoffId, citingAgentId: agentPrefix(tip.tipId) },
+      approvalChain,
+    );
     if (!verdict.ok) return { kind: 'rejected', draftId: tip.tipId, verdict, sanitized, resolved };
     const canonical = canonicalizeEnvelope(changed);
     // Read before anything is written, so a store error here leaves nothing behind. A continuation link inherits the

@@ -7,6 +7,8 @@
 import { checkRegularFile, readRegularFile } from '../cli/input.js';
 import { EXIT, HandoffError, isHandoffError, jsonQuote } from '../errors.js';
 import { evidenceRoot, type Env } from '../paths.js';
+import { draftNotFound } from '../drafts/errors.js';
+import { draftEntryExists } from '../drafts/files.js';
 import type { EvidenceRow, NewEvidence } from '../store/evidence-rows.js';
 import { storeUnreadable } from '../store/store-errors.js';
 import type { Store, StoreReads } from '../store/store.js';
@@ -27,6 +29,8 @@ export interface DepositInput {
   artifactFile?: string;
   taskId: string | null;
   createdBy: string | null;
+  /** `--draft-id`: the contract the row is linked to (evidence.contract_id); it must have a draft file or a row. */
+  contractId?: string;
 }
 
 export interface DepositResult {
@@ -65,6 +69,7 @@ type RowBase = Omit<NewEvidence, 'text' | 'artifact_path' | 'size_bytes' | 'sha2
 
 async function deposit(store: Store, env: Env, cwd: string, input: DepositInput, payload: Payload): Promise<DepositResult> {
   // Step 3: every refusal up to here leaves the evidence tree untouched.
+  if (input.contractId !== undefined) await requireContract(store, env, cwd, input.contractId);
   const brief = await requireBrief(store, input.workspace, input.brief);
   await checkDeclaredAc(store, brief.id, brief.name, input.acId);
   const row: RowBase = {
@@ -74,6 +79,7 @@ async function deposit(store: Store, env: Env, cwd: string, input: DepositInput,
     type: input.type,
     created_by_agent: input.createdBy,
     handoff_id: null,
+    contract_id: input.contractId ?? null,
   };
   if (payload.storage === 'inline') {
     const id = await insertRow(store, () => ({ ...row, text: payload.text, artifact_path: null, size_bytes: payload.size, sha256: payload.sha256 }));
@@ -101,6 +107,13 @@ async function deposit(store: Store, env: Env, cwd: string, input: DepositInput,
     throw e;
   }
   return { storage: 'blob', evidence: await readBack(store, id) };
+}
+
+/** A linked contract exists here: its draft file, or its row (a contract of another host on a shared store). */
+async function requireContract(store: Store, env: Env, cwd: string, contractId: string): Promise<void> {
+  if (draftEntryExists(env, contractId, cwd)) return;
+  if ((await store.getHandoffByContractId(contractId)) !== undefined) return;
+  throw draftNotFound(contractId, 'neither a draft file nor a row: evidence add --draft-id links evidence to an existing contract');
 }
 
 /**

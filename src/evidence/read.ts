@@ -8,21 +8,29 @@ import { sha256Hex } from './payload.js';
 import { withReader } from './store-access.js';
 import { payloadExists, storedPayloadSha } from './store-blob.js';
 
+/**
+ * The rows of a brief (and one AC), of the contract `evidence add --draft-id` linked them to, or both. A brief that
+ * does not exist is BRIEF_NOT_FOUND; without a brief filter the result names no brief.
+ */
 export function listEvidenceOf(
   env: Env,
   cwd: string,
   workspace: string,
-  briefName: string,
+  briefName: string | undefined,
   acId: string | undefined,
-): Promise<{ brief: BriefRow; evidence: EvidenceRow[] }> {
+  contractId?: string,
+): Promise<{ brief: BriefRow | null; evidence: EvidenceRow[] }> {
   return withReader(
     env,
     cwd,
     async (s) => {
-      const brief = await requireBrief(s, workspace, briefName);
-      return { brief, evidence: await s.listEvidence(brief.id, acId) };
+      const brief = briefName === undefined ? null : await requireBrief(s, workspace, briefName);
+      return { brief, evidence: await s.listEvidence({ briefId: brief?.id, acId, contractId }) };
     },
-    () => rejectWith<{ brief: BriefRow; evidence: EvidenceRow[] }>(briefNotFoundIn(workspace, briefName)),
+    () =>
+      briefName === undefined
+        ? { brief: null, evidence: [] }
+        : rejectWith<{ brief: BriefRow | null; evidence: EvidenceRow[] }>(briefNotFoundIn(workspace, briefName)),
   );
 }
 

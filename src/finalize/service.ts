@@ -9,6 +9,7 @@
  * src/finalize/receipts-step.ts (receipt rows read through the store, judged by src/receipts/checks.ts).
  */
 import { EXIT, HandoffError } from '../errors.js';
+import { agentPrefix } from '../ids.js';
 import type { JsonObject } from '../envelope/vocabulary.js';
 import { dbPath, type Env } from '../paths.js';
 import { citedApprovalKey, type ValidationResult } from '../validator/index.js';
@@ -132,11 +133,14 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     // Step 4: full verdict (form + approval cross-check, with the approval bound to this chain and its content).
     const consolidation = tipRow !== undefined && Number(tipRow.consolidation) === 1;
     const chainIds = store !== null && tipRow ? await store.chainContractIds(tipRow) : [tipId];
-    const verdictOf = async (reads: StoreReads | null): Promise<ValidationResult> => {
+    // Finalize judges as the gate does: an executing turn (a closing state other than APPROVAL_REQUEST) needs the
+    // approved approval, or the one this very row used; the row that cites is the one this call writes.
+    const verdictOf = async (reads: StoreReads | null, citingHandoffId: number | null): Promise<ValidationResult> => {
       const { storeVerdict } = await import('../approvals/store-verdict.js');
-      return storeVerdict(envelope, { consolidation, source: 'declaration' }, reads, () => Promise.resolve(chainIds));
+      const options = { consolidation, source: 'declaration' as const, approvalUse: 'close' as const, citingHandoffId, citingAgentId: agentPrefix(tipId) };
+      return storeVerdict(envelope, options, reads, () => Promise.resolve(chainIds));
     };
-    const verdict = await verdictOf(store !== null && store.version > 0 ? store : null);
+    const verdict = await verdictOf(store !== null && store.version > 0 ? store : null, tipRow?.id ?? null);
     if (!verdict.ok) return { kind: 'rejected', tipId, codes: verdict.codes, errors: verdict.errors, repair: verdict.repair };
 
     // Steps 5–8: identity, closing state, binding, blind verification.
@@ -196,7 +200,7 @@ interface CommitInput {
   entries: ResolvedEntry[];
   done: (row: HandoffRow, created: boolean, reason?: FinalizeDone['unchangedReason'], inserted?: number) => FinalizeDone;
   /** The full verdict of step 4 over a given store view (re-run inside the transaction). */
-  verdictOf: (reads: StoreReads | null) => Promise<ValidationResult>;
+  verdictOf: (reads: StoreReads | null, citingHandoffId: number | null) => Promise<ValidationResult>;
   /** The store existed at step 4, so the approval cross-check ran there and runs again in the transaction. */
   recheckApproval: boolean;
 }
@@ -222,7 +226,7 @@ async function commit(store: Store, c: CommitInput): Promise<FinalizeOutcome> {
         }
         // The approval is read again inside the transaction that stores the closing state, so a
         // decision taken since step 4 is seen before finalized_at is set (a cited approval decided meanwhile rejects).
-        const again = c.recheckApproval ? await c.verdictOf(t) : undefined;
+        const again = c.recheckApproval ? await c.verdictOf(t, row?.id ?? null) : undefined;
         if (again !== undefined && !again.ok) return { kind: 'rejected', tipId: c.tipId, codes: again.codes, errors: again.errors, repair: again.repair };
         const workspace = row?.workspace ?? c.workspace;
         const refErrors = await checkEvidenceRefsIn(t, c.entries, workspace);
@@ -238,6 +242,10 @@ async function commit(store: Store, c: CommitInput): Promise<FinalizeOutcome> {
         const written = (await t.getHandoffByContractId(c.tipId))!;
         if (id === undefined) return c.done(written, false, 'complete_write_once');
         const inserted = await insertEvidenceIn(t, c.entries, id, row !== undefined);
+        // The executing turn's approval is used by this row, in this transaction (approved → used; the re-check
+        // above passed, so it is approved or already this row's).
+        const key = citedApprovalKey(c.envelope);
+        if (c.recheckApproval && key !== undefined && c.state !== 'APPROVAL_REQUEST') await t.markApprovalUsed(key, id);
         return c.done(written, true, undefined, inserted);
       },
       { lock: approvalLocks(c) },

@@ -21,7 +21,16 @@ export async function checkClosedRow(s: StoreReads, tip: HandoffRow): Promise<Ch
   // A finalized APPROVAL_REQUEST row whose approval was decided after finalized_at is not a
   // violation (the decision arrived after the turn ended); unresolved, foreign, mismatched or decided before: a block.
   const turnEndedAt = tip.agent_state === 'APPROVAL_REQUEST' ? tip.finalized_at : null;
-  const verdict = await storeVerdict(envelope, { consolidation: Number(tip.consolidation) === 1, source: 'row', turnEndedAt }, s, () =>
+  // The gate judges a closed turn as finalize does: an executing turn needs an approved approval, or the one it used.
+  const options = {
+    consolidation: Number(tip.consolidation) === 1,
+    source: 'row' as const,
+    turnEndedAt,
+    approvalUse: 'close' as const,
+    citingHandoffId: tip.id,
+    citingAgentId: tip.agent_id,
+  };
+  const verdict = await storeVerdict(envelope, options, s, () =>
     s.chainContractIds(tip),
   );
   if (!verdict.ok) return { outcome: 'verdict_failed', errors: verdict.errors, repair: verdict.repair };

@@ -391,6 +391,19 @@ export const TOOLS: readonly ToolSpec[] = [
     readOnly: true,
     run: viaVerb('approval:list'),
   },
+  {
+    name: 'approval_show',
+    title: 'Show one approval, with its whole content',
+    description:
+      'One approval: its whole exact content (raw), fingerprint, status, who decided it and when, and which handoff used ' +
+      'it. While it can be cited (pending, or approved for the executing turn) fill_input is the patch that writes the ' +
+      'content and the id into approval_request: pass it, parsed, as contract_fill\'s patch. Reads only.',
+    input: z.strictObject({ approval_id: described(z.string(), 'The approval id (P- and 32 hex), as approval_request or approval_list returned it.') }),
+    output: ['approval-show', 'error'],
+    readOnly: true,
+    // The id is the verb's positional argument; `--` keeps a value that starts with `-` from being read as a flag.
+    run: (args, call) => call.verb('approval:show', ['--', args.approval_id as string]),
+  },
 ];
 
 /** `evidence_run`, served only with `handoff mcp --allow-run`: it runs commands with the server's rights. */

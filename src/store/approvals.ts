@@ -8,8 +8,11 @@ import { mintApprovalId } from '../ids.js';
 import type { ApprovalLookupResult } from '../validator/types.js';
 import { guard, hasTable, writeTx, type Db } from './db.js';
 
-export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'revoked', 'expired'] as const;
+export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'revoked', 'expired', 'used'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
+/** What `approval decide` may ask for: `used` is set only by the finalize that stores the executing turn. */
+export const DECISIONS = ['approved', 'rejected', 'revoked', 'expired'] as const;
+export type Decision = (typeof DECISIONS)[number];
 export const APPROVAL_ID_RE = /^P-[0-9a-f]{32}$/;
 
 export interface ApprovalRow {
@@ -24,19 +27,41 @@ export interface ApprovalRow {
   decided_at: string | null;
   decided_by: string | null;
   decision_note: string | null;
+  /** Set together with status `used` (migration 0004); null before, and on a store read as it was before 0004. */
+  used_at: string | null;
+  used_by_handoff_id: number | null;
 }
 
-const COLS = 'id, workspace, agent_id, contract_id, status, exact_content, fingerprint, created_at, decided_at, decided_by, decision_note';
-/** The column list every approval read returns (both store backends). */
-export const APPROVAL_COLS = COLS;
+const BASE_COLS = 'id, workspace, agent_id, contract_id, status, exact_content, fingerprint, created_at, decided_at, decided_by, decision_note';
+const COLS = `${BASE_COLS}, used_at, used_by_handoff_id`;
+/**
+ * The column list every approval read returns (both store backends). A store read as it is before migration 0004
+ * (a probe, a read-only data root) has no used columns: they read as NULL, never from the table.
+ */
+export const approvalCols = (hasUseColumns: boolean): string =>
+  hasUseColumns ? COLS : `${BASE_COLS}, NULL AS used_at, NULL AS used_by_handoff_id`;
+/** The schema version that brings the used columns (migration 0004). */
+export const USE_COLUMNS_VERSION = 4;
+
+const useColumns = new WeakMap<Db, boolean>();
+/** Whether this SQLite store's approvals table has the used columns (asked once per connection). */
+function hasUseColumns(db: Db): boolean {
+  let known = useColumns.get(db);
+  if (known === undefined) {
+    known = (db.prepare('PRAGMA table_info(approvals)').all() as { name: string }[]).some((c) => c.name === 'used_at');
+    useColumns.set(db, known);
+  }
+  return known;
+}
 
 /** The statuses each status may move to (a repeat of the current status is a no-op, not a transition). */
 const TRANSITIONS: Record<ApprovalStatus, readonly ApprovalStatus[]> = {
   pending: ['approved', 'rejected', 'expired'],
-  approved: ['revoked'],
+  approved: ['revoked', 'used'],
   rejected: [],
   revoked: [],
   expired: [],
+  used: [],
 };
 
 export const isApprovalStatus = (s: string): s is ApprovalStatus => (APPROVAL_STATUSES as readonly string[]).includes(s);
@@ -55,19 +80,30 @@ export function exposeApproval(row: ApprovalRow): Record<string, unknown> {
     decided_at: row.decided_at,
     decided_by: row.decided_by,
     decision_note: row.decision_note,
+    used_at: row.used_at ?? null,
+    used_by_handoff_id: row.used_by_handoff_id ?? null,
   };
 }
+
+/** The cross-check's view of a row: what the binding and lifecycle rules read. */
+export const lookupOfRow = (row: ApprovalRow | undefined): ApprovalLookupResult =>
+  row === undefined
+    ? { found: false }
+    : {
+        found: true,
+        status: row.status,
+        contractId: row.contract_id,
+        agentId: row.agent_id,
+        fingerprint: row.fingerprint,
+        decidedAt: row.decided_at,
+        usedByHandoffId: row.used_by_handoff_id ?? null,
+      };
 
 /** The cross-check's lookup; a store without the approvals table resolves nothing. */
 export function approvalLookup(db: Db): (id: string) => ApprovalLookupResult {
   if (!hasTable(db, 'approvals')) return () => ({ found: false });
-  const stmt = guard(db, () => db.prepare('SELECT status, contract_id, fingerprint, decided_at FROM approvals WHERE id = ?'));
-  return (id) =>
-    guard(db, () => {
-      const row = stmt.get(id) as { status: string; contract_id: string | null; fingerprint: string; decided_at: string | null } | undefined;
-      if (row === undefined) return { found: false };
-      return { found: true, status: row.status, contractId: row.contract_id, fingerprint: row.fingerprint, decidedAt: row.decided_at };
-    });
+  const stmt = guard(db, () => db.prepare(`SELECT ${approvalCols(hasUseColumns(db))} FROM approvals WHERE id = ?`));
+  return (id) => guard(db, () => lookupOfRow(stmt.get(id) as ApprovalRow | undefined));
 }
 
 /** `P-` + 32 lowercase hex from a CSPRNG. */
@@ -99,7 +135,7 @@ export function insertApproval(
 
 export function getApproval(db: Db, id: string): ApprovalRow | undefined {
   if (!hasTable(db, 'approvals')) return undefined;
-  return guard(db, () => db.prepare(`SELECT ${COLS} FROM approvals WHERE id = ?`).get(id) as ApprovalRow | undefined);
+  return guard(db, () => db.prepare(`SELECT ${approvalCols(hasUseColumns(db))} FROM approvals WHERE id = ?`).get(id) as ApprovalRow | undefined);
 }
 
 export const approvalNotFound = (id: string): HandoffError =>
@@ -118,13 +154,14 @@ export interface DecideResult {
  * other decision throws APPROVAL_TRANSITION_REFUSED (exit 1). Shared by both store backends.
  */
 export function judgeDecision(row: ApprovalRow, decision: ApprovalStatus): 'noop' | 'apply' {
-  if (row.status === decision) return 'noop';
-  const allowed = TRANSITIONS[row.status];
+  // `used` is final and set only by finalize: even a repeat of it is no decision anyone may take.
+  if (row.status === decision && decision !== 'used') return 'noop';
+  const allowed: readonly ApprovalStatus[] = TRANSITIONS[row.status].filter((s) => s !== 'used');
   if (allowed.includes(decision)) return 'apply';
   throw new HandoffError(
     'APPROVAL_TRANSITION_REFUSED',
     EXIT.REJECTED,
-    `approval ${row.id} is ${row.status}; it cannot become ${decision} (${allowed.length > 0 ? `allowed: ${allowed.join(', ')}` : 'a final status'}); nothing was written`,
+    `approval ${row.id} is ${row.status}; it cannot become ${decision} (${allowed.length > 0 ? `allowed: ${allowed.join(', ')}` : row.status === 'used' ? 'it was used by the handoff of its executing turn: a final status' : 'a final status'}); nothing was written`,
     { approval_id: row.id, approval_status: row.status, decision },
   );
 }
@@ -170,7 +207,19 @@ export function listApprovals(db: Db, f: ApprovalFilters): ApprovalRow[] {
       params[key] = f[key];
     }
   }
-  const sql = `SELECT ${COLS} FROM approvals ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+  const sql = `SELECT ${approvalCols(hasUseColumns(db))} FROM approvals ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
                ORDER BY created_at DESC, id DESC LIMIT @limit`;
   return guard(db, () => db.prepare(sql).all(params) as ApprovalRow[]);
+}
+
+/**
+ * Marks an approved approval used by the handoff row `handoffId` (the finalize that first stores the executing turn,
+ * inside its transaction). Only `approved` moves; decided_at and the decision stay. True when the row changed.
+ */
+export function markApprovalUsed(db: Db, id: string, handoffId: number, now: string): boolean {
+  return (
+    db
+      .prepare(`UPDATE approvals SET status = 'used', used_at = ?, used_by_handoff_id = ? WHERE id = ? AND status = 'approved'`)
+      .run(now, handoffId, id).changes === 1
+  );
 }

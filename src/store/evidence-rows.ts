@@ -15,6 +15,8 @@ export interface NewEvidence {
   created_by_agent: string | null;
   handoff_id: number | null;
   receipt_id?: string | null;
+  /** The contract `evidence add --draft-id` linked it to (migration 0004); handoff_id stays finalize's. */
+  contract_id?: string | null;
 }
 
 /** A row as exposed in JSON: the columns plus the brief's name. */
@@ -24,32 +26,61 @@ export interface EvidenceRow extends Required<NewEvidence> {
   created_at: string;
 }
 
-const SELECT_ROW = `SELECT e.id, b.name AS brief, e.brief_id, e.ac_id, e.task_id, e.type, e.text, e.artifact_path,
-       e.size_bytes, e.sha256, e.created_by_agent, e.handoff_id, e.receipt_id, e.created_at
+/** The row columns; a store read as it is before migration 0004 has no contract_id, which then reads as NULL. */
+export const evidenceSelect = (hasContractId: boolean): string => `SELECT e.id, b.name AS brief, e.brief_id, e.ac_id, e.task_id, e.type, e.text, e.artifact_path,
+       e.size_bytes, e.sha256, e.created_by_agent, e.handoff_id, e.receipt_id, ${hasContractId ? 'e.contract_id' : 'NULL AS contract_id'}, e.created_at
   FROM evidence e JOIN briefs b ON b.id = e.brief_id`;
+
+const contractColumn = new WeakMap<Db, boolean>();
+function selectRow(db: Db): string {
+  let known = contractColumn.get(db);
+  if (known === undefined) {
+    known = (db.prepare('PRAGMA table_info(evidence)').all() as { name: string }[]).some((c) => c.name === 'contract_id');
+    contractColumn.set(db, known);
+  }
+  return evidenceSelect(known);
+}
+
+/** The filters of `evidence list`: a brief (and one of its ACs), a linked contract, or both. */
+export interface EvidenceFilter {
+  briefId?: number;
+  acId?: string;
+  contractId?: string;
+}
+
+/** The WHERE and ORDER BY of a filter (a brief's order as before; contract only: brief, ac, time), `param` numbering. */
+export function evidenceWhere(f: EvidenceFilter, param: (value: unknown) => string): string {
+  const where: string[] = [];
+  if (f.briefId !== undefined) where.push(`e.brief_id = ${param(f.briefId)}`);
+  if (f.acId !== undefined) where.push(`e.ac_id = ${param(f.acId)}`);
+  if (f.contractId !== undefined) where.push(`e.contract_id = ${param(f.contractId)}`);
+  const order = f.briefId !== undefined ? (f.acId !== undefined ? 'e.created_at, e.id' : 'e.ac_id, e.created_at, e.id') : 'e.brief_id, e.ac_id, e.created_at, e.id';
+  return `${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order}`;
+}
 
 /** Inserts one row; returns its id. */
 export function insertEvidence(db: Db, r: NewEvidence): number {
   const res = db
     .prepare(
       `INSERT INTO evidence (brief_id, ac_id, task_id, type, text, artifact_path, size_bytes, sha256, created_by_agent,
-                             handoff_id, receipt_id)
+                             handoff_id, receipt_id${r.contract_id != null ? ', contract_id' : ''})
        VALUES (@brief_id, @ac_id, @task_id, @type, @text, @artifact_path, @size_bytes, @sha256, @created_by_agent,
-               @handoff_id, @receipt_id) RETURNING id`,
+               @handoff_id, @receipt_id${r.contract_id != null ? ', @contract_id' : ''}) RETURNING id`,
     )
-    .get({ ...r, receipt_id: r.receipt_id ?? null }) as { id: number };
+    .get({ ...r, receipt_id: r.receipt_id ?? null, contract_id: r.contract_id ?? null }) as { id: number };
   return res.id;
 }
 
 export const getEvidence = (db: Db, id: number): EvidenceRow | undefined =>
-  db.prepare(`${SELECT_ROW} WHERE e.id = ?`).get(id) as EvidenceRow | undefined;
+  db.prepare(`${selectRow(db)} WHERE e.id = ?`).get(id) as EvidenceRow | undefined;
 
-/** With an ac: `created_at, id`; without: `ac_id, created_at, id`. */
-export function listEvidence(db: Db, briefId: number, acId?: string): EvidenceRow[] {
-  if (acId !== undefined) {
-    return db.prepare(`${SELECT_ROW} WHERE e.brief_id = ? AND e.ac_id = ? ORDER BY e.created_at, e.id`).all(briefId, acId) as EvidenceRow[];
-  }
-  return db.prepare(`${SELECT_ROW} WHERE e.brief_id = ? ORDER BY e.ac_id, e.created_at, e.id`).all(briefId) as EvidenceRow[];
+export function listEvidence(db: Db, f: EvidenceFilter): EvidenceRow[] {
+  const values: unknown[] = [];
+  const sql = `${selectRow(db)} ${evidenceWhere(f, (v) => {
+    values.push(v);
+    return '?';
+  })}`;
+  return db.prepare(sql).all(...values) as EvidenceRow[];
 }
 
 /** Finalize convergence: the row's evidence set is replaced. */

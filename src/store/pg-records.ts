@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { RECEIPT_COLUMNS, type ReceiptRow } from '../receipts/row.js';
 import {
-  APPROVAL_COLS,
+  approvalCols,
   approvalNotFound,
   fingerprintOf,
   judgeDecision,
@@ -17,7 +17,7 @@ import {
   type DecideResult,
 } from './approvals.js';
 import type { AcRow, BriefRow, BriefSummary } from './briefs.js';
-import type { EvidenceRow, NewEvidence } from './evidence-rows.js';
+import { evidenceSelect, evidenceWhere, type EvidenceFilter, type EvidenceRow, type NewEvidence } from './evidence-rows.js';
 import type { RejectionRow } from './gate-rejections.js';
 import type { Run } from './pg-driver.js';
 import { blobRef, type BlobRef, type NewApproval, type NewBrief, type RejectionPut } from './store.js';
@@ -99,30 +99,28 @@ export async function evidenceCountsByAc(run: Run, briefId: number): Promise<Map
   return new Map(rows.map((r) => [r.ac_id, r.n]));
 }
 
-const SELECT_EVIDENCE = `SELECT e.id, b.name AS brief, e.brief_id, e.ac_id, e.task_id, e.type, e.text, e.artifact_path,
-       e.size_bytes, e.sha256, e.created_by_agent, e.handoff_id, e.receipt_id, e.created_at
-  FROM evidence e JOIN briefs b ON b.id = e.brief_id`;
-
 export const insertEvidence = async (run: Run, r: NewEvidence): Promise<number> =>
   (
     await run<{ id: number }>(
       `INSERT INTO evidence (brief_id, ac_id, task_id, type, text, artifact_path, size_bytes, sha256, created_by_agent,
-                             handoff_id, receipt_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
-      [r.brief_id, r.ac_id, r.task_id, r.type, r.text, r.artifact_path, r.size_bytes, r.sha256, r.created_by_agent, r.handoff_id, r.receipt_id ?? null],
+                             handoff_id, receipt_id${r.contract_id != null ? ', contract_id' : ''})
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11${r.contract_id != null ? ', $12' : ''}) RETURNING id`,
+      [
+        ...[r.brief_id, r.ac_id, r.task_id, r.type, r.text, r.artifact_path, r.size_bytes, r.sha256, r.created_by_agent, r.handoff_id, r.receipt_id ?? null],
+        ...(r.contract_id != null ? [r.contract_id] : []),
+      ],
     )
   ).rows[0].id;
 
-export const getEvidence = async (run: Run, id: number): Promise<EvidenceRow | undefined> =>
-  (await run<EvidenceRow>(`${SELECT_EVIDENCE} WHERE e.id = $1`, [id])).rows[0];
+/** `hasContractId`: the store has migration 0004's evidence.contract_id (a store read as it is before it has not). */
+export const getEvidence = async (run: Run, id: number, hasContractId: boolean): Promise<EvidenceRow | undefined> =>
+  (await run<EvidenceRow>(`${evidenceSelect(hasContractId)} WHERE e.id = $1`, [id])).rows[0];
 
-/** With an ac: `created_at, id`; without: `ac_id, created_at, id`. */
-export const listEvidence = async (run: Run, briefId: number, acId?: string): Promise<EvidenceRow[]> =>
-  acId !== undefined
-    ? (await run<EvidenceRow>(`${SELECT_EVIDENCE} WHERE e.brief_id = $1 AND e.ac_id = $2 ORDER BY e.created_at, e.id`, [briefId, acId]))
-        .rows
-    : (await run<EvidenceRow>(`${SELECT_EVIDENCE} WHERE e.brief_id = $1 ORDER BY e.ac_id, e.created_at, e.id`, [briefId]))
-        .rows;
+export async function listEvidence(run: Run, f: EvidenceFilter, hasContractId: boolean): Promise<EvidenceRow[]> {
+  const values: unknown[] = [];
+  const sql = `${evidenceSelect(hasContractId)} ${evidenceWhere(f, (v) => `$${values.push(v)}`)}`;
+  return (await run<EvidenceRow>(sql, values)).rows;
+}
 
 export const deleteEvidenceOfHandoff = async (run: Run, handoffId: number): Promise<number> =>
   (await run('DELETE FROM evidence WHERE handoff_id = $1', [handoffId])).rowCount;
@@ -143,15 +141,25 @@ export const blobRows = async (run: Run): Promise<{ id: number; artifact_path: s
   (await run<{ id: number; artifact_path: string }>('SELECT id, artifact_path FROM evidence WHERE artifact_path IS NOT NULL ORDER BY id'))
     .rows;
 
-export const getApproval = async (run: Run, id: string, forUpdate = false): Promise<ApprovalRow | undefined> =>
-  (await run<ApprovalRow>(`SELECT ${APPROVAL_COLS} FROM approvals WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [id]))
+/** `useColumns`: the store has migration 0004's used columns (a store read as it is before it has not). */
+export const getApproval = async (run: Run, id: string, useColumns: boolean, forUpdate = false): Promise<ApprovalRow | undefined> =>
+  (await run<ApprovalRow>(`SELECT ${approvalCols(useColumns)} FROM approvals WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [id]))
     .rows[0];
+
+/** The finalize that stores the executing turn: approved → used, by `handoffId`, at the server's clock. */
+export const markApprovalUsed = async (run: Run, id: string, handoffId: number): Promise<boolean> =>
+  (
+    await run(`UPDATE approvals SET status = 'used', used_at = handoff_now(), used_by_handoff_id = $1 WHERE id = $2 AND status = 'approved'`, [
+      handoffId,
+      id,
+    ])
+  ).rowCount === 1;
 
 export const insertApproval = async (run: Run, a: NewApproval): Promise<ApprovalRow> =>
   (
     await run<ApprovalRow>(
       `INSERT INTO approvals (id, workspace, agent_id, contract_id, status, exact_content, fingerprint, created_at)
-       VALUES ($1, $2, $3, $4, 'pending', $5, $6, handoff_now()) RETURNING ${APPROVAL_COLS}`,
+       VALUES ($1, $2, $3, $4, 'pending', $5, $6, handoff_now()) RETURNING ${approvalCols(true)}`,
       [newApprovalId(), a.workspace, a.agent_id, a.contract_id, a.exact_content, fingerprintOf(a.exact_content)],
     )
   ).rows[0];
@@ -161,24 +169,24 @@ export const insertApproval = async (run: Run, a: NewApproval): Promise<Approval
  * (the no-op or the refusal), as SQLite's IMMEDIATE transaction makes it.
  */
 export async function decideApproval(run: Run, id: string, decision: ApprovalStatus, by: string | null, note: string | null): Promise<DecideResult> {
-  const row = await getApproval(run, id, true);
+  const row = await getApproval(run, id, true, true);
   if (row === undefined) throw approvalNotFound(id);
   if (judgeDecision(row, decision) === 'noop') return { row, previous: row.status, changed: false };
   const updated = await run<ApprovalRow>(
     `UPDATE approvals SET status = $1, decided_at = handoff_now(), decided_by = $2, decision_note = $3
-      WHERE id = $4 AND status = $5 RETURNING ${APPROVAL_COLS}`,
+      WHERE id = $4 AND status = $5 RETURNING ${approvalCols(true)}`,
     [decision, by, note, id, row.status],
   );
   return { row: updated.rows[0], previous: row.status, changed: true };
 }
 
-export async function listApprovals(run: Run, f: ApprovalFilters): Promise<ApprovalRow[]> {
+export async function listApprovals(run: Run, f: ApprovalFilters, useColumns: boolean): Promise<ApprovalRow[]> {
   const where: string[] = [];
   const values: unknown[] = [];
   for (const key of ['status', 'agent_id', 'contract_id', 'workspace'] as const) {
     if (f[key] !== undefined) where.push(`${key} = $${values.push(f[key])}`);
   }
-  const sql = `SELECT ${APPROVAL_COLS} FROM approvals ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+  const sql = `SELECT ${approvalCols(useColumns)} FROM approvals ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
                ORDER BY created_at DESC, id DESC LIMIT $${values.push(f.limit)}`;
   return (await run<ApprovalRow>(sql, values)).rows;
 }

@@ -8,10 +8,10 @@ import { EXIT, HandoffError } from '../errors.js';
 import type { ApprovalLookupResult } from '../validator/types.js';
 import type { ReceiptRow } from '../receipts/row.js';
 import { chainBroken } from './chain.js';
-import type { ApprovalFilters, ApprovalRow, ApprovalStatus, DecideResult } from './approvals.js';
+import { lookupOfRow, USE_COLUMNS_VERSION, type ApprovalFilters, type ApprovalRow, type ApprovalStatus, type DecideResult } from './approvals.js';
 import type { AcRow, BriefRow, BriefSummary } from './briefs.js';
 import type { BirthRow } from './dispatch-rows.js';
-import type { EvidenceRow, NewEvidence } from './evidence-rows.js';
+import type { EvidenceFilter, EvidenceRow, NewEvidence } from './evidence-rows.js';
 import type { FinalRow } from './finalize-row.js';
 import type { RejectionRow } from './gate-rejections.js';
 import type { HandoffFilters } from './handoff-list.js';
@@ -66,14 +66,10 @@ class PgReads implements StoreReads {
   spentProbe = (ids: readonly string[]): Promise<Map<string, string>> => h.spentProbe(this.run, ids);
   listHandoffs = (f: HandoffFilters): Promise<HandoffRow[]> => h.listHandoffs(this.run, f);
   rowsWithHarnessId = (hid: string): Promise<HandoffRow[]> => h.rowsWithHarnessId(this.run, hid);
-  getApproval = (id: string): Promise<ApprovalRow | undefined> => r.getApproval(this.run, id);
-  async approvalStatus(id: string): Promise<ApprovalLookupResult> {
-    const row = await r.getApproval(this.run, id);
-    return row === undefined
-      ? { found: false }
-      : { found: true, status: row.status, contractId: row.contract_id, fingerprint: row.fingerprint, decidedAt: row.decided_at };
-  }
-  listApprovals = (f: ApprovalFilters): Promise<ApprovalRow[]> => r.listApprovals(this.run, f);
+  // The used columns arrive with version 4: an older store read as it is (a probe) is never asked for them.
+  getApproval = (id: string): Promise<ApprovalRow | undefined> => r.getApproval(this.run, id, this.version >= USE_COLUMNS_VERSION);
+  approvalStatus = async (id: string): Promise<ApprovalLookupResult> => lookupOfRow(await this.getApproval(id));
+  listApprovals = (f: ApprovalFilters): Promise<ApprovalRow[]> => r.listApprovals(this.run, f, this.version >= USE_COLUMNS_VERSION);
   findBrief = (ws: string, name: string): Promise<BriefRow | undefined> => r.findBrief(this.run, ws, name);
   findBriefIgnoringCase = (ws: string, name: string): Promise<BriefRow | undefined> => r.findBriefIgnoringCase(this.run, ws, name);
   findBriefById = (id: number): Promise<BriefRow | undefined> => r.findBriefById(this.run, id);
@@ -81,8 +77,8 @@ class PgReads implements StoreReads {
   listBriefs = (ws: string): Promise<BriefSummary[]> => r.listBriefs(this.run, ws);
   evidenceCountsByAc = (briefId: number): Promise<Map<string, number>> => r.evidenceCountsByAc(this.run, briefId);
   workspacesWithBrief = (name: string): Promise<string[]> => r.workspacesWithBrief(this.run, name);
-  getEvidence = (id: number): Promise<EvidenceRow | undefined> => r.getEvidence(this.run, id);
-  listEvidence = (briefId: number, acId?: string): Promise<EvidenceRow[]> => r.listEvidence(this.run, briefId, acId);
+  getEvidence = (id: number): Promise<EvidenceRow | undefined> => r.getEvidence(this.run, id, this.version >= USE_COLUMNS_VERSION);
+  listEvidence = (f: EvidenceFilter): Promise<EvidenceRow[]> => r.listEvidence(this.run, f, this.version >= USE_COLUMNS_VERSION);
   countEvidence = (): Promise<number> => r.countEvidence(this.run);
   referencedPaths = (): Promise<Set<string>> => r.referencedPaths(this.run, this.version);
   blobRows = (): Promise<{ id: number; artifact_path: string }[]> => r.blobRows(this.run);
@@ -112,6 +108,7 @@ class PgTx extends PgReads implements StoreTx {
   insertApproval = (a: NewApproval): Promise<ApprovalRow> => r.insertApproval(this.run, a);
   decideApproval = (id: string, d: ApprovalStatus, by: string | null, note: string | null): Promise<DecideResult> =>
     r.decideApproval(this.run, id, d, by, note);
+  markApprovalUsed = (id: string, handoffId: number): Promise<boolean> => r.markApprovalUsed(this.run, id, handoffId);
   insertBrief = (b: NewBrief): Promise<BriefRow> => r.insertBrief(this.run, b);
   appendAcs = (briefId: number, acs: { ac_id: string; description: string }[]): Promise<AcRow[]> => r.appendAcs(this.run, briefId, acs);
   insertEvidence = (e: NewEvidence): Promise<number> => r.insertEvidence(this.run, e);

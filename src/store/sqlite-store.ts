@@ -60,7 +60,7 @@ class SqliteReads implements StoreReads {
   evidenceCountsByAc = (briefId: number) => this.read((db) => briefs.evidenceCountsByAc(db, briefId));
   workspacesWithBrief = (name: string) => this.read((db) => briefs.workspacesWithBrief(db, name));
   getEvidence = (id: number) => this.read((db) => evidence.getEvidence(db, id));
-  listEvidence = (briefId: number, acId?: string) => this.read((db) => evidence.listEvidence(db, briefId, acId));
+  listEvidence = (f: evidence.EvidenceFilter) => this.read((db) => evidence.listEvidence(db, f));
   countEvidence = () => this.read((db) => evidence.countEvidence(db));
   referencedPaths = () => this.read((db) => evidence.referencedPaths(db));
   blobRows = () => this.read((db) => evidence.blobRows(db));
@@ -96,6 +96,7 @@ class SqliteTx extends SqliteReads implements StoreTx {
   insertApproval = (a: NewApproval) => this.write((db) => approvals.insertApproval(db, a));
   decideApproval = (id: string, d: approvals.ApprovalStatus, by: string | null, note: string | null) =>
     this.write((db) => approvals.decideApproval(db, id, d, by, note));
+  markApprovalUsed = (id: string, handoffId: number) => this.write((db) => approvals.markApprovalUsed(db, id, handoffId, now()));
   insertBrief = (b: NewBrief) => this.write((db) => briefs.insertBrief(db, b));
   appendAcs = (briefId: number, acs: { ac_id: string; description: string }[]) => this.write((db) => briefs.appendAcs(db, briefId, acs));
   insertEvidence = (e: evidence.NewEvidence) => this.write((db) => evidence.insertEvidence(db, e));

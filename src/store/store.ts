@@ -20,7 +20,7 @@ import type { ReceiptRow } from '../receipts/row.js';
 import type { ApprovalFilters, ApprovalRow, ApprovalStatus, DecideResult } from './approvals.js';
 import type { AcRow, BriefRow, BriefSummary } from './briefs.js';
 import type { BirthRow } from './dispatch-rows.js';
-import type { EvidenceRow, NewEvidence } from './evidence-rows.js';
+import type { EvidenceFilter, EvidenceRow, NewEvidence } from './evidence-rows.js';
 import type { FinalRow } from './finalize-row.js';
 import type { RejectionRow } from './gate-rejections.js';
 import type { HandoffFilters } from './handoff-list.js';
@@ -122,7 +122,8 @@ export interface StoreReads {
   workspacesWithBrief(name: string): Promise<string[]>;
   // evidence
   getEvidence(id: number): Promise<EvidenceRow | undefined>;
-  listEvidence(briefId: number, acId?: string): Promise<EvidenceRow[]>;
+  /** By brief (and AC), by the contract `evidence add --draft-id` linked (migration 0004), or both. */
+  listEvidence(filter: EvidenceFilter): Promise<EvidenceRow[]>;
   countEvidence(): Promise<number>;
   /** Every stored blob reference: evidence.artifact_path and receipts.stdout_path / stderr_path. */
   referencedPaths(): Promise<Set<string>>;
@@ -163,6 +164,8 @@ export interface StoreTx extends StoreReads {
   insertApproval(a: NewApproval): Promise<ApprovalRow>;
   /** APPROVAL_NOT_FOUND (3), APPROVAL_TRANSITION_REFUSED (1). */
   decideApproval(id: string, decision: ApprovalStatus, by: string | null, note: string | null): Promise<DecideResult>;
+  /** approved → used by the handoff row `handoffId` (finalize of the executing turn); false when it was not approved. */
+  markApprovalUsed(id: string, handoffId: number): Promise<boolean>;
   insertBrief(b: NewBrief): Promise<BriefRow>;
   appendAcs(briefId: number, acs: { ac_id: string; description: string }[]): Promise<AcRow[]>;
   insertEvidence(r: NewEvidence): Promise<number>;

@@ -172,16 +172,26 @@ export const details = {
   approvalNotPending(id: unknown, status: string | undefined): string {
     return status === undefined
       ? `approval_request.approval_id ${quote(id)} does not resolve to any approval.`
-      : `approval_request.approval_id ${quote(id)} resolves to status ${quote(status)}, not "pending".`;
+      : `approval_request.approval_id ${quote(id)} resolves to status ${quote(status)}, not "pending"${status === 'approved' ? ' (an approved approval is cited by the executing turn, in a state other than APPROVAL_REQUEST)' : ''}.`;
   },
 
-  /** The approval was requested by a contract outside the citing contract's chain. */
-  approvalForeign(id: unknown, contractId: string): string {
-    return `approval_request.approval_id ${quote(id)} was requested by contract ${quote(contractId)}, which is not a contract of this continuation chain: request your own approval with \`handoff approval request --draft-id <your contract_id>\`.`;
+  /** The approval belongs to another chain (`owner`: `contract "…"`, `agent "…"`, or that it names neither). */
+  approvalForeign(id: unknown, owner: string): string {
+    return `approval_request.approval_id ${quote(id)} belongs to ${owner}, not to this contract's continuation chain or agent: request your own approval with \`handoff approval request --draft-id <your contract_id>\`.`;
   },
 
-  /** Exact_content is not the content the approval was requested for. */
+  /** exact_content is not the content the approval was requested for. */
   approvalContentMismatch(id: unknown): string {
-    return `approval_request.exact_content is not the exact content approval ${quote(id)} was requested for (its sha256 differs from the approval's fingerprint): write the content byte for byte with the \`handoff contract fill --json '...'\` line printed by \`handoff approval request\`.`;
+    return `approval_request.exact_content is not the exact content approval ${quote(id)} was requested for (missing, or its sha256 differs from the approval's fingerprint): write the content byte for byte with the fill input printed by \`handoff approval request\` or \`handoff approval show\`.`;
+  },
+
+  /** The approval was used by another handoff: an approval authorizes one executing turn. */
+  approvalAlreadyUsed(id: unknown, handoffId: number | null): string {
+    return `approval_request.approval_id ${quote(id)} was already used${handoffId === null ? '' : ` by handoff ${handoffId}`}: an approval authorizes one executing turn; request a new approval for another run.`;
+  },
+
+  /** A closing state other than APPROVAL_REQUEST executes the approved content: a pending approval is not yet that. */
+  approvalNotApproved(id: unknown): string {
+    return `approval_request.approval_id ${quote(id)} is still pending: a turn closing in a state other than APPROVAL_REQUEST executes approved content. Close APPROVAL_REQUEST and wait for \`handoff approval decide\`, or remove approval_id.`;
   },
 };

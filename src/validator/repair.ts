@@ -53,4 +53,4 @@ export function repairText(source: ValidationSource): string {
 
 /** Appended when the approval cross-check failed (last paragraph). */
 export const APPROVAL_REPAIR =
-  'approval_request.approval_id must name a still-pending approval requested by this contract (or an earlier link of its chain), and approval_request.exact_content must be exactly the content it was requested for: run the `handoff contract fill --json \'...\'` line printed by `handoff approval request` (find ids with `handoff approval list`), or remove approval_id.';
+  "approval_request.approval_id must name an approval of this contract's chain (requested with `handoff approval request --draft-id <contract_id>`), and approval_request.exact_content must be exactly its content: write both with the fill input printed by `handoff approval request` or `handoff approval show ID`. A turn closing APPROVAL_REQUEST cites a pending approval; the executing turn (any other state) cites the approved one, once: finalize marks it used. Find ids with `handoff approval list`, or remove approval_id.";

@@ -23,6 +23,8 @@ export const VALIDATOR_CODES = [
   'APPROVAL_ID_NOT_PENDING',
   'APPROVAL_FOREIGN',
   'APPROVAL_CONTENT_MISMATCH',
+  'APPROVAL_ALREADY_USED',
+  'APPROVAL_NOT_APPROVED',
 ] as const;
 
 export type ErrorCode = (typeof VALIDATOR_CODES)[number];
@@ -61,7 +63,17 @@ export interface ValidateOptions {
  */
 export type ApprovalLookupResult =
   | { found: false }
-  | { found: true; status: string; contractId?: string | null; fingerprint?: string; decidedAt?: string | null };
+  | {
+      found: true;
+      status: string;
+      contractId?: string | null;
+      /** The requesting agent: ownership of an approved or used approval without a contract. */
+      agentId?: string | null;
+      fingerprint?: string;
+      decidedAt?: string | null;
+      /** The handoff row that used the approval (status `used`). */
+      usedByHandoffId?: number | null;
+    };
 
 export interface FullVerdictOptions extends ValidateOptions {
   /**
@@ -80,4 +92,14 @@ export interface FullVerdictOptions extends ValidateOptions {
    * is no longer pending but was decided after it is not a violation: the decision arrived after the turn ended.
    */
   turnEndedAt?: string | null;
+  /**
+   * Who is judging a cited approval outside APPROVAL_REQUEST: `write` (set/add/fill/patch, validate; the default)
+   * accepts a pending or an approved approval; `close` (finalize, the gate) accepts only an approved one, or one
+   * used by `citingHandoffId`.
+   */
+  approvalUse?: 'write' | 'close';
+  /** The handoff row of the citing contract, when it has one: an approval it used is its own, not "already used". */
+  citingHandoffId?: number | null;
+  /** The citing contract's agent prefix: owns an approved or used approval requested without a contract. */
+  citingAgentId?: string;
 }

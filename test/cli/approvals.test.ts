@@ -67,7 +67,8 @@ describe('approval decide', () => {
     const a = pending(home);
     expect(decide(home, a, '--decision', 'revoked').json.code).toBe('APPROVAL_TRANSITION_REFUSED');
     const ok = decide(home, a, '--decision', 'approved', '--by', 'lead', '--note', 'fine');
-    expect(ok.json).toEqual({ status: 'ok', approval_id: a, approval_status: 'approved', previous_status: 'pending', changed: true });
+    expect(ok.json).toMatchObject({ status: 'ok', approval_id: a, approval_status: 'approved', previous_status: 'pending', changed: true });
+    expect(Object.keys(ok.json).sort()).toEqual(['approval_id', 'approval_status', 'changed', 'fill_command', 'fill_input', 'fingerprint', 'previous_status', 'status']);
     expect(decide(home, a, '--decision', 'approved').json).toMatchObject({ changed: false, approval_status: 'approved', previous_status: 'approved' });
     const row = list(home).json.approvals[0];
     expect(row).toMatchObject({ approval_status: 'approved', decided_by: 'lead', decision_note: 'fine' });

@@ -38,7 +38,7 @@ describe('evidence add: inline or blob at 4096 bytes', () => {
     expect(e.artifact_path).toMatch(new RegExp(`^${realpathSync(home)}/evidence/ws/pay/AC-1/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\\.txt$`));
     expect(readFileSync(e.artifact_path, 'utf8')).toBe('b'.repeat(4097));
     expect(statSync(e.artifact_path).mode & 0o777).toBe(0o600);
-    expect(Object.keys(e)).toEqual(['id', 'brief', 'brief_id', 'ac_id', 'task_id', 'type', 'text', 'artifact_path', 'size_bytes', 'sha256', 'created_by_agent', 'handoff_id', 'receipt_id', 'created_at']);
+    expect(Object.keys(e)).toEqual(['id', 'brief', 'brief_id', 'ac_id', 'task_id', 'type', 'text', 'artifact_path', 'size_bytes', 'sha256', 'created_by_agent', 'handoff_id', 'receipt_id', 'contract_id', 'created_at']);
   });
 
   it('--text is measured in UTF-8 bytes', () => {

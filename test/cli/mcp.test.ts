@@ -34,6 +34,7 @@ const TOOLS = [
   'evidence_list',
   'approval_request',
   'approval_list',
+  'approval_show',
 ];
 
 const sessions: McpSession[] = [];

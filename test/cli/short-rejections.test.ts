@@ -108,7 +108,7 @@ describe('short rejections', () => {
     const d = dispatch(home, ['--goal', 'g']);
     const r = run(home, ['contract', 'set', 'approval_request.approval_id', 'P-nope', '--draft-id', d.contract_id, '--json', '--explain']);
     expect([r.code, r.json.codes]).toEqual([1, ['APPROVAL_ID_NOT_PENDING']]);
-    expect(r.json.repair).toContain('still-pending approval');
+    expect(r.json.repair).toContain('A turn closing APPROVAL_REQUEST cites a pending approval');
   });
 
   it('the gate block reason keeps the full repair text; the library result keeps repair', () => {

@@ -53,13 +53,20 @@ function populate(home: string): { blobEvidence: number; inlineEvidence: number;
   const file = join(home, 'report.bin');
   writeFileSync(file, Buffer.alloc(7000, 3));
   const blobEvidence = ok(home, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'file', '--artifact-file', file]).evidence.id as number;
-  const inlineEvidence = ok(home, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-2', '--type', 'text', '--text', 'fast enough']).evidence.id as number;
   const draft = ok(home, ['contract', 'init']).draft_id as string;
+  const inlineEvidence = ok(home, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-2', '--type', 'text', '--text', 'fast enough', '--draft-id', draft]).evidence
+    .id as number;
   const receipt = ok(home, ['evidence', 'run', '--draft-id', draft, '--brief', 'pay', '--ac', 'AC-1', '--', process.execPath, '-e', "process.stdout.write('o'.repeat(5000)); process.stderr.write('e'.repeat(4500))"]).receipt.receipt_id as string;
   ok(home, ['approval', 'request', '--content', 'DROP TABLE payments_old;', '--draft-id', draft]);
   const closed = mintDraft();
   writeDraft(home, closed, envelopeIn(prefix(closed), 'COMPLETE'));
   ok(home, ['contract', 'finalize', '--draft-id', closed]);
+  // A used approval (as the finalize of its executing turn leaves it): its used columns travel too.
+  const used = ok(home, ['approval', 'request', '--content', 'deploy', '--draft-id', closed]).approval_id as string;
+  ok(home, ['approval', 'decide', used, '--decision', 'approved']);
+  const db = new (loadSqlite())(join(home, 'handoff.db'));
+  db.prepare("UPDATE approvals SET status = 'used', used_at = decided_at, used_by_handoff_id = (SELECT id FROM handoffs WHERE contract_id = ?) WHERE id = ?").run(closed, used);
+  db.close();
   return { blobEvidence, inlineEvidence, receipt, draft };
 }
 
@@ -95,14 +102,17 @@ describe('store copy', () => {
     // Approvals and handoff rows arrive verbatim (their verbs read through the other half of the store rewiring).
     const db = new (loadSqlite())(join(home, 'handoff.db'), { readonly: true });
     try {
-      for (const [table, key] of [['approvals', 'id'], ['handoffs', 'id']]) {
-        const want = db.prepare(`SELECT * FROM ${table} ORDER BY ${key}`).all();
-        const got = await sql(url, `SELECT * FROM ${table} ORDER BY ${key}`);
+      for (const [table, cols, key] of [['approvals', '*', 'id'], ['handoffs', '*', 'id'], ['evidence', 'id, contract_id', 'id']]) {
+        const want = db.prepare(`SELECT ${cols} FROM ${table} ORDER BY ${key}`).all();
+        const got = await sql(url, `SELECT ${cols} FROM ${table} ORDER BY ${key}`);
         // bigint columns arrive as strings from the test's driver: compare numbers as numbers.
         expect(JSON.parse(JSON.stringify(got, (_k, v: unknown) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v)))).toEqual(
           JSON.parse(JSON.stringify(want, (_k, v: unknown) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v))),
         );
       }
+      expect(db.prepare("SELECT COUNT(*) AS n FROM approvals WHERE status = 'used'").get()).toEqual({ n: 1 });
+      expect(onPg(other, ['approval', 'list', '--status', 'used']).json.count).toBe(1);
+      expect(onPg(other, ['evidence', 'list', '--contract-id', p.draft]).json.evidence.map((e: any) => e.id)).toEqual([p.inlineEvidence]);
     } finally {
       db.close();
     }

@@ -60,6 +60,9 @@ const SESSION: [string, Record<string, unknown>, 'ok' | 'refused'][] = [
   ['approval_request', { content: ' ' }, 'refused'],
   ['approval_list', {}, 'ok'],
   ['approval_list', { status: 'nope' }, 'refused'],
+  // APPROVAL_ID stands for the id the approval_request call above returned.
+  ['approval_show', { approval_id: 'APPROVAL_ID' }, 'ok'],
+  ['approval_show', { approval_id: 'P-0123' }, 'refused'],
 ];
 
 describe('outputSchema', () => {
@@ -87,8 +90,11 @@ describe('outputSchema', () => {
     const ajv = new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true, allErrors: true });
     const validators = new Map(tools.map((t) => [t.name, ajv.compile(t.outputSchema as object)]));
     const seen = new Set<string>();
-    for (const [tool, args, expected] of SESSION) {
+    let approvalId = '';
+    for (const [tool, given, expected] of SESSION) {
+      const args = given.approval_id === 'APPROVAL_ID' ? { approval_id: approvalId } : given;
       const r: ToolCallResult = await s.call(tool, args);
+      if (tool === 'approval_request' && expected === 'ok') approvalId = (r.structuredContent as { approval_id: string }).approval_id;
       expect(r.isError ?? false, `${tool} ${JSON.stringify(args)}: ${textOf(r)}`).toBe(expected === 'refused');
       const check = validators.get(tool)!;
       expect(check(r.structuredContent), `${tool} ${JSON.stringify(args)}: ${ajv.errorsText(check.errors)}`).toBe(true);

@@ -22,6 +22,7 @@ export const VERB_SCHEMAS: Readonly<Record<string, readonly string[]>> = {
   'approval request': ['approval-request', 'error'],
   'approval decide': ['approval-decide', 'error'],
   'approval list': ['approval-list', 'error'],
+  'approval show': ['approval-show', 'error'],
   'brief add': ['brief-add', 'error'],
   'brief list': ['brief-list', 'error'],
   'brief show': ['brief-show', 'error'],

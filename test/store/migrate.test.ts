@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { APPLICATION_ID, closeDb, openProbe, openReader, openWriter, type Db } from '../../src/store/db.js';
+import { approvalLookup, getApproval, listApprovals, markApprovalUsed } from '../../src/store/approvals.js';
 import { currentVersion, latestVersion, listMigrations, migrate } from '../../src/store/migrate.js';
 import { buildAt, caught, migrationsDir, rawDb, schemaOf, schemaSnapshot, tempDir, tempStore } from './helpers.js';
 
@@ -20,7 +21,7 @@ describe('migration files', () => {
   it('are numbered 0001… contiguously and contain no transaction or journal/foreign_keys statements', () => {
     const list = listMigrations();
     expect(list.map((m) => m.version)).toEqual(list.map((_, i) => i + 1));
-    expect(list.map((m) => m.name)).toEqual(['0001_init.sql', '0002_receipts.sql', '0003_turn_times.sql']);
+    expect(list.map((m) => m.name)).toEqual(['0001_init.sql', '0002_receipts.sql', '0003_turn_times.sql', '0004_approval_use.sql']);
     for (const m of list) {
       const sql = readFileSync(m.path, 'utf8').replace(/--.*$/gm, '');
       expect(sql).not.toMatch(/^\s*(BEGIN\s*(TRANSACTION|IMMEDIATE|DEFERRED|EXCLUSIVE)?\s*;|COMMIT|ROLLBACK|END\s+TRANSACTION)/im);
@@ -117,6 +118,56 @@ describe('upgrade paths equal a fresh build', () => {
       { ac_id: 'AC-1', text: 'hello', receipt_id: null, handoff_id: 2 },
     ]);
     expect(db.prepare('SELECT COUNT(*) AS n FROM briefs').get()).toEqual({ n: 1 });
+    closeDb(db);
+  });
+
+  it('a version-3 store keeps its approvals through 0004; used is reached only from approved and is final', () => {
+    const { file, env } = tempStore();
+    const v3 = buildAt(file, 3);
+    v3.prepare(
+      `INSERT INTO handoffs (contract_id, agent_id, workspace, agent_state, raw_handoff_json)
+       VALUES ('a0000000000000001.000000000001', 'a0000000000000001', 'ws', 'COMPLETE', '{}')`,
+    ).run();
+    const sha = 'b'.repeat(64);
+    v3.prepare(
+      `INSERT INTO approvals (id, workspace, agent_id, contract_id, status, exact_content, fingerprint, decided_at, decided_by)
+       VALUES ('P-1', 'ws', 'a0000000000000001', NULL, 'pending', 'x', '${sha}', NULL, NULL),
+              ('P-2', 'ws', NULL, 'a0000000000000001.000000000001', 'approved', 'y', '${sha}', '2026-01-01T00:00:00.000Z', 'alice')`,
+    ).run();
+    closeDb(v3);
+
+    // A probe reads the version-3 store as it is: the approval reads never name the new columns.
+    const probe = openProbe(env)!;
+    expect(currentVersion(probe)).toBe(3);
+    expect(approvalLookup(probe)('P-2')).toMatchObject({ found: true, status: 'approved', usedByHandoffId: null });
+    expect(getApproval(probe, 'P-2')).toMatchObject({ status: 'approved', used_at: null, used_by_handoff_id: null });
+    expect(listApprovals(probe, { limit: 10 }).map((r) => r.id).sort()).toEqual(['P-1', 'P-2']);
+    closeDb(probe);
+
+    const db = openWriter(env, undefined, { create: false })!;
+    expect(currentVersion(db)).toBe(latestVersion());
+    expect(db.prepare('SELECT id, status, decided_at, decided_by, used_at, used_by_handoff_id FROM approvals ORDER BY id').all()).toEqual([
+      { id: 'P-1', status: 'pending', decided_at: null, decided_by: null, used_at: null, used_by_handoff_id: null },
+      { id: 'P-2', status: 'approved', decided_at: '2026-01-01T00:00:00.000Z', decided_by: 'alice', used_at: null, used_by_handoff_id: null },
+    ]);
+    const refused = (sql: string): string => {
+      try {
+        db.prepare(sql).run();
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return 'accepted';
+    };
+    const now = "'2026-02-01T00:00:00.000Z'";
+    expect(refused(`UPDATE approvals SET status = 'used', used_at = ${now}, used_by_handoff_id = 1 WHERE id = 'P-1'`)).toMatch(/transition refused/);
+    expect(refused(`UPDATE approvals SET status = 'used' WHERE id = 'P-2'`)).toMatch(/CHECK constraint/);
+    expect(refused(`UPDATE approvals SET status = 'used', used_at = ${now}, used_by_handoff_id = 1, decided_at = ${now} WHERE id = 'P-2'`)).toMatch(/keeps its decision/);
+    expect(markApprovalUsed(db, 'P-1', 1, '2026-02-01T00:00:00.000Z')).toBe(false);
+    expect(markApprovalUsed(db, 'P-2', 1, '2026-02-01T00:00:00.000Z')).toBe(true);
+    expect(getApproval(db, 'P-2')).toMatchObject({ status: 'used', decided_at: '2026-01-01T00:00:00.000Z', decided_by: 'alice', used_by_handoff_id: 1 });
+    expect(refused(`UPDATE approvals SET status = 'revoked' WHERE id = 'P-2'`)).toMatch(/transition refused|final/);
+    expect(refused(`UPDATE approvals SET used_by_handoff_id = NULL WHERE id = 'P-2'`)).toMatch(/final|CHECK/);
+    expect(db.prepare("SELECT COUNT(*) AS n FROM pragma_table_info('evidence') WHERE name = 'contract_id'").get()).toEqual({ n: 1 });
     closeDb(db);
   });
 

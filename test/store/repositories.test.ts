@@ -143,9 +143,10 @@ describe('mirror, spent probe, approval lookup', () => {
     const { db } = store();
     const a = insertApproval(db, { workspace: 'ws', agent_id: null, contract_id: null, exact_content: 'c' });
     const lookup = approvalLookup(db);
-    expect(lookup(a.id)).toEqual({ found: true, status: 'pending', contractId: null, fingerprint: a.fingerprint, decidedAt: null });
+    const none = { agentId: null, usedByHandoffId: null };
+    expect(lookup(a.id)).toEqual({ found: true, status: 'pending', contractId: null, fingerprint: a.fingerprint, decidedAt: null, ...none });
     const decided = decideApproval(db, a.id, 'rejected', null, null);
-    expect(lookup(a.id)).toEqual({ found: true, status: 'rejected', contractId: null, fingerprint: a.fingerprint, decidedAt: decided.row.decided_at });
+    expect(lookup(a.id)).toEqual({ found: true, status: 'rejected', contractId: null, fingerprint: a.fingerprint, decidedAt: decided.row.decided_at, ...none });
     expect(lookup('P-x')).toEqual({ found: false });
     closeDb(db);
     const empty = tempStore();
@@ -230,7 +231,7 @@ describe('process-level rules (built dist/)', () => {
       s.file = fresh.file;
       expect(await Promise.all([once(), once(), once()])).toEqual([0, 0, 0]);
       const db = new (loadSqlite())(fresh.file);
-      expect(db.prepare('SELECT version FROM schema_version ORDER BY version').all()).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
+      expect(db.prepare('SELECT version FROM schema_version ORDER BY version').all()).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }]);
       db.close();
     }
   });

@@ -64,7 +64,8 @@ describe('fullVerdict', () => {
   });
 
   it('runs in any state: a stale id fails on IN_PROGRESS too', () => {
-    expect(pairs(fullVerdict(withId('ap-2', inProgress), { lookupApproval: fakeLookup() }))).toEqual(NOT_PENDING);
+    expect(pairs(fullVerdict(withId('7', inProgress), { lookupApproval: fakeLookup() }))).toEqual(NOT_PENDING);
+    expect(pairs(fullVerdict(withId('ap-9', inProgress), { lookupApproval: fakeLookup() }))).toEqual(NOT_PENDING);
   });
 
   it('does not run when the form layer fails', () => {

@@ -32,6 +32,16 @@ const EMITTERS: Record<ErrorCode, () => string[]> = {
     fullVerdict(env((e) => (e.approval_request = { approval_id: 'x', exact_content: 'y' }), inProgress), {
       lookupApproval: () => ({ found: true, status: 'pending', fingerprint: '0'.repeat(64) }),
     }).codes,
+  APPROVAL_ALREADY_USED: () =>
+    fullVerdict(env((e) => (e.approval_request = { approval_id: 'x' }), inProgress), {
+      lookupApproval: () => ({ found: true, status: 'used', usedByHandoffId: 7 }),
+      citingHandoffId: 8,
+    }).codes,
+  APPROVAL_NOT_APPROVED: () =>
+    fullVerdict(env((e) => (e.approval_request = { approval_id: 'x' }), complete), {
+      lookupApproval: () => ({ found: true, status: 'pending' }),
+      approvalUse: 'close',
+    }).codes,
 };
 
 describe('validator code registry', () => {

@@ -17,7 +17,7 @@ export default class ApprovalDecide extends HandoffCommand {
     APPROVAL_ID: Args.string({ required: true, description: 'The approval id (P- and 32 hex)', ignoreStdin: true }),
   };
   static override description =
-    'Decides an approval: pending becomes approved, rejected or expired; an approved one may later be revoked. Any other transition is refused (APPROVAL_TRANSITION_REFUSED). Deciding again with the same decision is a no-op.';
+    'Decides an approval: pending becomes approved, rejected or expired; an approved one may be revoked until its executing turn uses it (`used` is set by that turn\'s finalize, is final, and is no decision). Any other transition is refused (APPROVAL_TRANSITION_REFUSED). Deciding again with the same decision is a no-op. The output repeats the fingerprint and the first lines of the content (control and invisible format characters shown as <U+XXXX>); an approval decided approved also gets the ready input of `handoff contract fill --json-file -` for the executing turn.';
   static override flags = {
     decision: Flags.string({ helpValue: 'DECISION', description: 'approved, rejected, revoked or expired' }),
     by: Flags.string({ helpValue: 'NAME', description: 'Who decided' }),
@@ -34,16 +34,19 @@ export default class ApprovalDecide extends HandoffCommand {
     const decision = ctx.flags.decision as string | undefined;
     if (decision === undefined) throw usage(`--decision is required`);
     if (!(DECISIONS as readonly string[]).includes(decision)) {
-      throw usage(`--decision ${jsonQuote(decision)} must be one of ${DECISIONS.join(', ')}`);
+      const why = decision === 'used' ? ' (used is set by the finalize of the executing turn, never decided)' : '';
+      throw usage(`--decision ${jsonQuote(decision)} must be one of ${DECISIONS.join(', ')}${why}`);
     }
     const by = nonBlank(ctx.flags.by as string | undefined, '--by') ?? null;
     const note = nonBlank(ctx.flags.note as string | undefined, '--note') ?? null;
 
     const { decideApproval } = await import('../../approvals/decide.js');
     const { row, previous, changed } = await decideApproval(ctx.env, ctx.cwd, id, decision as (typeof DECISIONS)[number], by, note);
+    const { approvalDecideText, fillFields } = await import('../../render/approval.js');
+    const fill = row.status === 'approved' ? fillFields(row) : {};
     return {
-      json: { status: 'ok', approval_id: id, approval_status: row.status, previous_status: previous, changed },
-      text: changed ? `OK: approval ${id} ${row.status} (was ${previous}).` : `OK: approval ${id} is already ${row.status}; no change.`,
+      json: { status: 'ok', approval_id: id, approval_status: row.status, previous_status: previous, changed, fingerprint: row.fingerprint, ...fill },
+      text: approvalDecideText(row, previous, changed),
     };
   }
 }

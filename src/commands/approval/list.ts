@@ -8,15 +8,16 @@ import { checkAgentId, checkDraftId } from '../../ids.js';
 import { cut, renderTable } from '../../render/table.js';
 import type { ApprovalRow, ApprovalStatus } from '../../store/approvals.js';
 
-const STATUSES = ['pending', 'approved', 'rejected', 'revoked', 'expired'];
+// The store's status list (src/store/approvals.ts), spelled here so that help never loads the store module.
+const STATUSES: readonly string[] = ['pending', 'approved', 'rejected', 'revoked', 'expired', 'used'] satisfies readonly ApprovalStatus[];
 
 export default class ApprovalList extends HandoffCommand {
   static override summary = 'List approvals';
   static override usage = 'approval list [--status S] [--agent-id ID] [--contract-id ID] [--workspace NAME] [--limit N] [--json]';
   static override description =
-    'Lists approvals, newest first, filtered by status, requesting agent or contract, and workspace. Reads only; a missing store lists nothing.';
+    'Lists approvals, newest first, filtered by status, requesting agent or contract, and workspace. The table cuts the content (`handoff approval show ID` prints it whole); --json has every field. Reads only; a missing store lists nothing.';
   static override flags = {
-    status: Flags.string({ helpValue: 'S', description: 'pending, approved, rejected, revoked or expired' }),
+    status: Flags.string({ helpValue: 'S', description: 'pending, approved, rejected, revoked, expired or used' }),
     'agent-id': Flags.string({ helpValue: 'ID', description: 'Only approvals requested by this agent' }),
     'contract-id': Flags.string({ helpValue: 'ID', description: 'Only approvals requested by this contract' }),
     workspace: Flags.string({ helpValue: 'NAME', description: 'Only approvals of this workspace' }),
@@ -43,13 +44,16 @@ export default class ApprovalList extends HandoffCommand {
     const { listApprovals } = await import('../../approvals/decide.js');
     const rows: ApprovalRow[] = await listApprovals(ctx.env, ctx.cwd, filters);
     const { exposeApproval } = await import('../../store/approvals.js');
+    const { escapeForTerminal } = await import('../../approvals/display.js');
     const out = rows.map(exposeApproval);
+    // The table escapes control characters itself; invisible format characters (bidi overrides) are shown too.
+    const shown = (text: string | null): string | null => (text === null ? null : escapeForTerminal(text).text);
     const text =
       rows.length === 0
         ? 'No approvals matched.'
         : `${renderTable(
             ['id', 'approval_status', 'created_at', 'agent_id', 'contract_id', 'decided_by', 'content'],
-            rows.map((r) => [r.id, r.status, r.created_at, r.agent_id, r.contract_id, r.decided_by, cut(r.exact_content, 60)]),
+            rows.map((r) => [r.id, r.status, r.created_at, r.agent_id, r.contract_id, shown(r.decided_by), shown(cut(r.exact_content, 60))]),
           )}\n${rows.length} approval(s).`;
     return { json: { status: 'ok', count: rows.length, approvals: out }, text };
   }

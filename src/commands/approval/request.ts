@@ -15,7 +15,7 @@ export default class ApprovalRequest extends HandoffCommand {
   static override summary = 'Request an approval for exact content';
   static override usage = USAGE.replace(/^handoff /, '');
   static override description =
-    'Records an approval request for exact content (a command, a migration, a message) and prints its id and fingerprint (the sha256 of the content). The agent then writes the same content and the id into approval_request and finalizes in state APPROVAL_REQUEST; a human decides with `handoff approval decide`. The content is stored immutably.';
+    'Records an approval request for exact content (a command, a migration, a message) and prints its id and fingerprint (the sha256 of the content). The agent then writes the same content and the id into approval_request and finalizes in state APPROVAL_REQUEST; a human reads it with `handoff approval show` and decides with `handoff approval decide`. Once approved, the executing turn cites the same id and content and finalizes, which marks the approval used (it authorizes one turn). The content is stored immutably; it may take at most half of HANDOFF_MAX_ENVELOPE_BYTES as JSON-escaped text (ENVELOPE_TOO_LARGE).';
   static override flags = {
     content: Flags.string({ helpValue: 'TEXT', description: 'The exact content to approve' }),
     'content-file': Flags.string({ helpValue: 'PATH', description: 'Read the exact content from a file (UTF-8)' }),
@@ -41,14 +41,14 @@ export default class ApprovalRequest extends HandoffCommand {
 
     const { requestApproval } = await import('../../approvals/request.js');
     const { row, fillCommand } = await requestApproval({ env: ctx.env, cwd: ctx.cwd, content: text, workspace, draftId, agentId });
+    const { exceedsCut } = await import('../../approvals/display.js');
+    // A long content is not printed whole here (its fill line would carry all of it): `approval show` prints it.
+    const how = exceedsCut(text)
+      ? [`The content is ${Buffer.byteLength(text, 'utf8')} bytes: \`handoff approval show ${row.id}\` prints it whole with the fill input that writes approval_request.exact_content and approval_request.approval_id; then finalize in state APPROVAL_REQUEST.`]
+      : [`Write approval_request.exact_content (this exact content) and approval_request.approval_id ${row.id} with this line, then finalize in state APPROVAL_REQUEST:`, fillCommand];
     return {
       json: { status: 'ok', approval_id: row.id, fingerprint: row.fingerprint, approval_status: row.status, fill_command: fillCommand },
-      text: [
-        `OK: approval ${row.id} requested (pending).`,
-        `fingerprint: ${row.fingerprint}`,
-        `Write approval_request.exact_content (this exact content) and approval_request.approval_id ${row.id} with this line, then finalize in state APPROVAL_REQUEST:`,
-        fillCommand,
-      ].join('\n'),
+      text: [`OK: approval ${row.id} requested (pending).`, `fingerprint: ${row.fingerprint}`, ...how].join('\n'),
     };
   }
 }

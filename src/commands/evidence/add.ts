@@ -4,9 +4,10 @@ import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { jsonQuote, usage } from '../../errors.js';
 import { EVIDENCE_TYPES, isBlank, isEvidenceType, nonBlankFlag, str } from '../../evidence/flags.js';
 import { checkSlug, workspaceSlug } from '../../evidence/slug.js';
+import { checkDraftId } from '../../ids.js';
 
 const USAGE =
-  'handoff evidence add --brief NAME --ac AC_ID --type TYPE (--text TEXT | --artifact-file PATH) [--task TASK_ID] [--created-by NAME] [--workspace NAME] [--json]';
+  'handoff evidence add --brief NAME --ac AC_ID --type TYPE (--text TEXT | --artifact-file PATH) [--task TASK_ID] [--created-by NAME] [--draft-id ID] [--workspace NAME] [--json]';
 const WS = 'Workspace slug (default: $HANDOFF_WORKSPACE, git top-level or cwd name)';
 
 export default class EvidenceAdd extends HandoffCommand {
@@ -22,12 +23,17 @@ export default class EvidenceAdd extends HandoffCommand {
     'artifact-file': Flags.string({ description: 'A regular file to copy (never moved or linked)', helpValue: 'PATH' }),
     task: Flags.string({ description: 'Opaque task id', helpValue: 'TASK_ID' }),
     'created-by': Flags.string({ description: 'Producer label (stored as created_by_agent)', helpValue: 'NAME' }),
+    'draft-id': Flags.string({
+      description: 'Link the evidence to this contract (its draft or row must exist); `evidence list --contract-id` finds it',
+      helpValue: 'ID',
+    }),
     workspace: Flags.string({ description: WS, helpValue: 'NAME' }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
   static override examples = [
     'handoff evidence add --brief payments --ac AC-1 --type text --text "Replayed POST /payments twice: one charge, same body"',
     'handoff evidence add --brief payments --ac AC-1 --type file --artifact-file test-output.log --json',
+    'handoff evidence add --brief payments --ac AC-1 --type text --text "replay test passed" --draft-id a0123456789abcdef.0123456789ab',
   ];
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
@@ -47,13 +53,15 @@ export default class EvidenceAdd extends HandoffCommand {
     if (artifactFile === '') throw usage('--artifact-file must not be empty');
     const taskId = nonBlankFlag(str(ctx.flags.task), '--task') ?? null;
     const createdBy = nonBlankFlag(str(ctx.flags['created-by']), '--created-by') ?? null;
+    const contractId = checkDraftId(str(ctx.flags['draft-id']));
     const workspace = workspaceSlug(str(ctx.flags.workspace), ctx.env, ctx.cwd);
 
     const { depositEvidence } = await import('../../evidence/deposit.js');
-    const r = await depositEvidence(ctx.env, ctx.cwd, { workspace, brief, acId, type, text, artifactFile, taskId, createdBy });
+    const r = await depositEvidence(ctx.env, ctx.cwd, { workspace, brief, acId, type, text, artifactFile, taskId, createdBy, contractId });
     const e = r.evidence;
     const path = e.artifact_path === null ? '' : ` path=${e.artifact_path}`;
-    const line = `Evidence recorded: id=${e.id} brief=${e.brief} ac=${e.ac_id} type=${e.type} storage=${r.storage} size=${e.size_bytes} sha256=${e.sha256.slice(0, 12)}${path}`;
+    const linked = e.contract_id === null ? '' : ` contract=${e.contract_id}`;
+    const line = `Evidence recorded: id=${e.id} brief=${e.brief} ac=${e.ac_id} type=${e.type} storage=${r.storage} size=${e.size_bytes} sha256=${e.sha256.slice(0, 12)}${linked}${path}`;
     return { json: { status: 'ok', storage: r.storage, evidence: e }, text: line };
   }
 }

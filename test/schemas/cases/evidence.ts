@@ -3,6 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { ResultCase } from '../case.js';
+import { seedRow, withStore } from '../../cli/store-fixtures.js';
 import { hf, noStoreCase, ok, refusal } from './setup.js';
 
 const briefWith = (home: string, name = 'b1'): void => void ok(home, ['brief', 'add', name, '--ac', 'AC-1=works', '--json']);
@@ -261,6 +262,52 @@ export const EVIDENCE_CASES: ResultCase[] = [
       'the raw status column': (j) => ({ ...j, approvals: j.approvals.map(({ approval_status: s, ...a }: any) => ({ ...a, status: s })) }),
     },
   },
+  {
+    verb: 'approval list',
+    schema: 'approval-list',
+    name: 'a used approval',
+    exit: 0,
+    produce: (home) => {
+      const id = ok(home, ['approval', 'request', '--content', 'deploy', '--draft-id', 'a0123456789abcdef.abcdef', '--json']).approval_id as string;
+      ok(home, ['approval', 'decide', id, '--decision', 'approved', '--json']);
+      // The finalize of the executing turn marks it used; here the store is written as that finalize would.
+      const handoff = seedRow(home, { contract_id: 'a0123456789abcdef.abcdef', agent_state: 'BLOCKED', raw: {} });
+      withStore(home, (db) => db.prepare("UPDATE approvals SET status = 'used', used_at = decided_at, used_by_handoff_id = ? WHERE id = ?").run(handoff, id));
+      return hf(home, ['approval', 'list', '--status', 'used', '--json']);
+    },
+    expect: (j) => expect(j.approvals.map((a: any) => a.approval_status)).toEqual(['used']),
+    wrong: { 'used without its handoff': (j) => ({ ...j, approvals: j.approvals.map((a: any) => ({ ...a, used_by_handoff_id: null })) }) },
+  },
   noStoreCase('approval list', 'approval-list'),
+  {
+    verb: 'approval show',
+    schema: 'approval-show',
+    name: 'an approved approval with its fill input',
+    exit: 0,
+    produce: (home) => {
+      const id = ok(home, ['approval', 'request', '--content', 'deploy\nto prod', '--draft-id', 'a0123456789abcdef.abcdef', '--json']).approval_id as string;
+      ok(home, ['approval', 'decide', id, '--decision', 'approved', '--json']);
+      return hf(home, ['approval', 'show', id, '--json']);
+    },
+    expect: (j) => {
+      expect([j.approval.approval_status, j.approval.exact_content]).toEqual(['approved', 'deploy\nto prod']);
+      expect(j.fill_command).toBe('handoff contract fill --draft-id a0123456789abcdef.abcdef --json-file -');
+    },
+    wrong: { 'a fill command of another shape': (j) => ({ ...j, fill_command: 'handoff contract set x' }) },
+  },
+  {
+    verb: 'approval show',
+    schema: 'approval-show',
+    name: 'a rejected approval (nothing to fill)',
+    exit: 0,
+    produce: (home) => {
+      const id = ok(home, ['approval', 'request', '--content', 'deploy', '--json']).approval_id as string;
+      ok(home, ['approval', 'decide', id, '--decision', 'rejected', '--json']);
+      return hf(home, ['approval', 'show', id, '--json']);
+    },
+    expect: (j) => expect([j.approval.approval_status, j.fill_command, j.fill_input]).toEqual(['rejected', null, null]),
+  },
+  refusal('approval show', 'APPROVAL_NOT_FOUND', 3, () => ['P-0123456789abcdef0123456789abcdef', '--json']),
+  refusal('approval show', 'USAGE', 2, () => ['P-1', '--json'], 'a malformed id'),
   refusal('approval list', 'USAGE', 2, () => ['--status', 'done', '--json'], 'bad --status'),
 ];

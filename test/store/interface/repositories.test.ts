@@ -211,8 +211,8 @@ describe.each(BACKENDS)('$name: briefs, evidence, approvals list, the gate count
       await t.insertEvidence({ ...row, ac_id: 'AC-9', text: null, artifact_path: '/e/blob.bin', handoff_id: handoffId }),
     ]);
     expect(await s.getEvidence(ids[0])).toMatchObject({ id: ids[0], brief: 'beta', ac_id: 'AC-2', text: 'x', receipt_id: null, size_bytes: 1 });
-    expect((await s.listEvidence(brief.id)).map((e) => e.ac_id)).toEqual(['AC-1', 'AC-2', 'AC-9']);
-    expect((await s.listEvidence(brief.id, 'AC-2')).map((e) => e.id)).toEqual([ids[0]]);
+    expect((await s.listEvidence({ briefId: brief.id })).map((e) => e.ac_id)).toEqual(['AC-1', 'AC-2', 'AC-9']);
+    expect((await s.listEvidence({ briefId: brief.id, acId: 'AC-2' })).map((e) => e.id)).toEqual([ids[0]]);
     expect([...(await s.evidenceCountsByAc(brief.id))]).toEqual([
       ['AC-1', 1],
       ['AC-2', 1],

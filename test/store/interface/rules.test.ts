@@ -189,8 +189,10 @@ describe.each(BACKENDS)('$name: receipts and approvals', (b) => {
       found: true,
       status: 'pending',
       contractId: ID,
+      agentId: AGENT,
       fingerprint: a.fingerprint,
       decidedAt: null,
+      usedByHandoffId: null,
     });
     expect(await rejection(s.tx((t) => t.decideApproval(a.id, 'revoked', 'me', null)))).toMatchObject({
       code: 'APPROVAL_TRANSITION_REFUSED',
@@ -207,6 +209,30 @@ describe.each(BACKENDS)('$name: receipts and approvals', (b) => {
       exit: 3,
     });
     expect(await s.approvalStatus('P-x')).toEqual({ found: false });
+    await s.close();
+  });
+
+  it('approved → used by a handoff row, once, keeping the decision; used is final on both backends', async () => {
+    const f = await b.fresh();
+    const s = await f.writer();
+    await insertRow(f, { agent_state: 'BLOCKED', cut_reason: null });
+    const handoff = (await s.getHandoffByContractId(ID))!.id;
+    const a = await s.tx((t) => t.insertApproval({ workspace: 'ws', agent_id: AGENT, contract_id: ID, exact_content: 'ship it' }));
+    expect(await s.tx((t) => t.markApprovalUsed(a.id, handoff))).toBe(false);
+    const approved = (await s.tx((t) => t.decideApproval(a.id, 'approved', 'me', 'ok'))).row;
+    expect(await s.tx((t) => t.markApprovalUsed(a.id, handoff))).toBe(true);
+    expect(await s.tx((t) => t.markApprovalUsed(a.id, handoff))).toBe(false);
+    const used = (await s.getApproval(a.id))!;
+    expect(used).toMatchObject({ status: 'used', decided_at: approved.decided_at, decided_by: 'me', decision_note: 'ok', used_by_handoff_id: handoff });
+    expect(used.used_at! >= approved.decided_at!).toBe(true);
+    expect(await s.approvalStatus(a.id)).toMatchObject({ found: true, status: 'used', usedByHandoffId: handoff });
+    for (const d of ['revoked', 'approved', 'expired', 'used'] as const) {
+      expect(await rejection(s.tx((t) => t.decideApproval(a.id, d, null, null)))).toMatchObject({ code: 'APPROVAL_TRANSITION_REFUSED', exit: 1 });
+    }
+    await refused(f.exec(`UPDATE approvals SET status = 'revoked' WHERE id = '${a.id}'`));
+    await refused(f.exec(`UPDATE approvals SET used_by_handoff_id = NULL WHERE id = '${a.id}'`));
+    expect(await s.getApproval(a.id)).toEqual(used);
+    expect((await s.listApprovals({ status: 'used', limit: 10 })).map((r) => r.id)).toEqual([a.id]);
     await s.close();
   });
 
