@@ -19,10 +19,10 @@ interface Sent {
 function fakeClient(prompt: string, sent: Sent[]) {
   return {
     session: {
-      messages: async () => ({ data: [{ info: { role: 'user' }, parts: [{ type: 'text', text: prompt }] }] }),
-      prompt: async (req: { path: { id: string }; body: { parts: { text: string }[] } }) => {
+      messages: () => Promise.resolve({ data: [{ info: { role: 'user' }, parts: [{ type: 'text', text: prompt }] }] }),
+      prompt: (req: { path: { id: string }; body: { parts: { text: string }[] } }) => {
         sent.push({ id: req.path.id, text: req.body.parts[0].text });
-        return {};
+        return Promise.resolve({});
       },
     },
   };
