@@ -1,5 +1,5 @@
 /**
- * The rejection circuit breaker (dispatch-and-gate.md §4.6): every block counts, a count at the ceiling trips
+ * The rejection circuit breaker: every block counts, a count at the ceiling trips
  * (sticky while tripped), every allow resets. One store transaction per call, one attempt; the read-then-put holds the
  * key's lock (`breaker:<key>`), so two hosts counting one key never lose a count.
  */

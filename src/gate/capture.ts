@@ -1,5 +1,5 @@
 /**
- * Backstop capture of an unfinalized draft (dispatch-and-gate.md §4.7). It makes work that exists only on disk
+ * Backstop capture of an unfinalized draft. It makes work that exists only on disk
  * visible in the store, and never writes COMPLETE or any closing state, never touches a closed row, never edits or
  * deletes the draft and never invents a contract id.
  */
@@ -30,11 +30,11 @@ export interface CaptureRequest {
   cwd: string;
   contractId: string;
   tip?: HandoffRow;
-  /** The hook's run id to bind; undefined for a gate run with --draft-id, which binds nothing (§E6). */
+  /** The hook's run id to bind; undefined for a gate run with --draft-id, which binds nothing. */
   harnessValue?: string;
   /**
    * The workspace of a row the capture inserts when the draft has no birth record (drafts/meta.ts): a recorded
-   * workspace always wins, whatever the gate's flags say (amendments-2.md §E2).
+   * workspace always wins, whatever the gate's flags say.
    */
   workspace: string;
   stopReason?: string;
@@ -81,7 +81,7 @@ export async function backstopCapture(r: CaptureRequest): Promise<CaptureOutcome
             : await t.captureNewRow({ contractId: r.contractId, agentId, workspace, json, harnessId });
         return { captured, bound: captured && binds };
       },
-      // One attempt: the gate stays inside the hook timeout (§4.9). The contract's lock (and the run id's) serialize
+      // One attempt: the gate stays inside the hook timeout. The contract's lock (and the run id's) serialize
       // the capture with a finalize or claim from any host.
       { attempts: 1, lock: hv === undefined ? [r.contractId] : [r.contractId, harnessLock(hv)] },
     );

@@ -1,5 +1,5 @@
 /**
- * The check of a closed tip row (dispatch-and-gate.md §4.5): the full verdict on its stored envelope (`source:
+ * The check of a closed tip row: the full verdict on its stored envelope (`source:
  * "row"`, the row's consolidation mark), then, only if that passed, blind verification, then, only if that passed,
  * the time-invariant receipt checks (never RECEIPT_STALE).
  */
@@ -18,7 +18,7 @@ export type CheckResult =
 export async function checkClosedRow(s: StoreReads, tip: HandoffRow): Promise<CheckResult> {
   // json_valid() guards the column; an unparsable value reads as undefined and fails the verdict as "not an object".
   const envelope = readStoredJson(tip.raw_handoff_json, jsonColumn);
-  // amendments-2.md §H2: a finalized APPROVAL_REQUEST row whose approval was decided after finalized_at is not a
+  // A finalized APPROVAL_REQUEST row whose approval was decided after finalized_at is not a
   // violation (the decision arrived after the turn ended); unresolved, foreign, mismatched or decided before: a block.
   const turnEndedAt = tip.agent_state === 'APPROVAL_REQUEST' ? tip.finalized_at : null;
   const verdict = await storeVerdict(envelope, { consolidation: Number(tip.consolidation) === 1, source: 'row', turnEndedAt }, s, () =>

@@ -131,7 +131,7 @@ async function promptLane(l: LookupInput, hv: string | undefined, lanes: LaneNot
 /** Sets harness_id on the tip when it is NULL and no other chain holds the value; a failure is only noted. */
 async function autoClaim(store: Store, tip: HandoffRow, hv: string, result: LookupResult): Promise<void> {
   try {
-    // One attempt: the gate stays inside the hook timeout (§4.9).
+    // One attempt: the gate stays inside the hook timeout.
     const outcome = await store.tx((t) => claimTip(t, tip, hv), { attempts: 1, lock: [tip.contract_id, harnessLock(hv)] });
     if (outcome.kind === 'claimed' && result.found) {
       result.found.claimed = true;

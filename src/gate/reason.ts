@@ -1,5 +1,5 @@
 /**
- * The gate's texts (dispatch-and-gate.md §4.8): the block reason on stderr (summary, body by code, attempt line)
+ * The gate's texts: the block reason on stderr (summary, body by code, attempt line)
  * and the user-facing `systemMessage` of an excused truncation or a trip. Pure string building.
  */
 import { CLOSE_ORDER } from '../dispatch/block.js';
@@ -15,7 +15,7 @@ export interface LaneNote {
   note: string;
 }
 
-/** Why the stop is blocked; one variant per body of §4.8. */
+/** Why the stop is blocked; one variant per kind of reason. */
 export type BlockCause =
   | { kind: 'missing'; lanes: LaneNote[]; candidates: string[]; harnessValue?: string; harnessField: string }
   | { kind: 'unfinalized'; contractId: string; state: string | null; cutReason: string | null; captured: boolean }
@@ -94,13 +94,13 @@ function body(c: BlockCause): string[] {
 }
 
 /**
- * The breaker's wording (amendments-2.md §E9) counts blocks delivered against the blocks the limit allows: with
+ * The breaker's wording counts blocks delivered against the blocks the limit allows: with
  * `--max-rejections m` at most m−1 blocks are delivered and the m-th rejection trips. Every message says it so:
  * "block 1 of 2", "block 2 of 2", then "gave up after block 2 of 2".
  */
 export const allowedBlocks = (max: number): number => max - 1;
 
-/** How a trip words its giving up (amendments-2.md §E9): blocks delivered against the blocks the limit allows. */
+/** How a trip words its giving up: blocks delivered against the blocks the limit allows. */
 export function gaveUpText(attempts: number, max: number): string {
   const allowed = allowedBlocks(max);
   return allowed === 0 ? `gave up without blocking (--max-rejections ${max} allows no block)` : `gave up after block ${attempts - 1} of ${allowed}`;

@@ -1,5 +1,5 @@
 /**
- * The stop gate (dispatch-and-gate.md §4.2): key, stop class, lookup, decision, capture, breaker, output. Problems
+ * The stop gate: key, stop class, lookup, decision, capture, breaker, output. Problems
  * before the verdict throw (the command fails open, exit 1); problems after it (capture, counter) are noted and
  * never change the verdict.
  */
@@ -29,7 +29,7 @@ export interface GateOptions {
   maxRejections: number;
   onMissing: OnMissing;
   /**
-   * amendments-2.md §H3: `allow` (default) fails open on a store or data-root problem (the command exits 1, "stop not
+   * `allow` (default) fails open on a store or data-root problem (the command exits 1, "stop not
    * gated"); `block` blocks the stop with a reason naming the code, counting in a file under `<root>/gate/`.
    */
   onStoreError?: OnStoreError;
@@ -133,13 +133,13 @@ interface BreakerStep {
   attempt: AttemptInfo;
   tripped: boolean;
   counterError?: string;
-  /** The store could not hold the counter, so it counted in a file (§H3): why. */
+  /** The store could not hold the counter, so it counted in a file: why. */
   storeError?: string;
 }
 
 /**
  * Counts a block (maybe tripping) or resets the key on an allow. When the store cannot hold the counter, the block
- * counts in a file under `<root>/gate/` (§H3); a counter failure never changes the verdict.
+ * counts in a file under `<root>/gate/`; a counter failure never changes the verdict.
  */
 async function breakerStep(
   store: GateStore,
@@ -211,7 +211,7 @@ async function recordSeen(store: Store, contractId: string): Promise<string | un
 }
 
 export async function runGate(opts: GateOptions, input: HookInput | undefined, env: Env, cwd: string): Promise<GateRun> {
-  // An explicit workspace must be a safe slug (amendments-2.md §H11); refused here, it fails open (exit 1).
+  // An explicit workspace must be a safe slug; refused here, it fails open (exit 1).
   explicitWorkspace(opts.workspace, env);
   const key = breakerKey(opts.draftId, input);
   const harness = input?.harness ?? 'claude';
@@ -222,7 +222,7 @@ export async function runGate(opts: GateOptions, input: HookInput | undefined, e
     requireDataRoot(env, cwd);
     return await judge(call);
   } catch (e) {
-    // §H3: under --on-store-error block, a store or data-root condition blocks the stop instead of failing open.
+    // Under --on-store-error block, a store or data-root condition blocks the stop instead of failing open.
     const condition = opts.onStoreError === 'block' ? storeCondition(e) : undefined;
     if (condition === undefined) throw e;
     return storeErrorBlock(call, condition);
@@ -327,7 +327,7 @@ async function judge(call: GateCall): Promise<GateRun> {
         cwd,
         contractId: found.contractId,
         tip,
-        // A gate run with --draft-id judges that contract and binds nothing (amendments-2.md §E6).
+        // A gate run with --draft-id judges that contract and binds nothing.
         harnessValue: opts.draftId === undefined ? harnessValue(input) : undefined,
         workspace,
         stopReason,
@@ -339,7 +339,7 @@ async function judge(call: GateCall): Promise<GateRun> {
       if (c.error !== undefined) notes.push(`(The draft could not be captured into the store: ${c.error})`);
     }
 
-    // The gate has seen a stop of this contract: its row no longer counts as running (amendments-2.md §E5).
+    // The gate has seen a stop of this contract: its row no longer counts as running.
     let seenError: string | undefined;
     if (found !== undefined && store.store !== null) {
       seenError = await recordSeen(store.store, found.contractId);

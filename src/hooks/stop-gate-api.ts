@@ -4,8 +4,6 @@
  * another runtime (OpenCode runs plugins in Bun) where the store's native module does not load; `node` names the
  * Node binary to use.
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 
 export interface StopGateRequest {
   /** The hook input the gate reads (for OpenCode: hook_event_name "session.idle", session_id, prompt, cwd, stop_hook_active). */
@@ -27,9 +25,14 @@ export interface StopGateResult {
   stderr: string;
 }
 
-const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
+/** bin/run.js of this package (dist/hooks/ is two levels below the package root). */
+const binUrl = (): URL => new URL('../../bin/run.js', import.meta.url);
 
-export function stopGate(req: StopGateRequest): Promise<StopGateResult> {
+export async function stopGate(req: StopGateRequest): Promise<StopGateResult> {
+  // Loaded on call: importing the library stays free of child processes.
+  const { spawn } = await import('node:child_process');
+  const { fileURLToPath } = await import('node:url');
+  const BIN = fileURLToPath(binUrl());
   return new Promise((resolve) => {
     const child = spawn(req.node ?? process.execPath, [BIN, 'contract', 'gate', '--harness', req.harness, '--json', ...(req.args ?? [])], {
       env: req.env ?? process.env,
