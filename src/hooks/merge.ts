@@ -35,7 +35,7 @@ export function mergeInstall(harness: HookHarness, config: Json, specs: HookSpec
       const inner = group.hooks as unknown[];
       const at = inner.findIndex((h) => ours(harness, h));
       inner[at] = { ...(inner[at] as Json), ...entry };
-      if (spec.matcher !== undefined) group.matcher = spec.matcher;
+      if (spec.matcher !== undefined && spec.keepMatcher !== true) group.matcher = spec.matcher;
     } else list.push(spec.matcher === undefined ? { hooks: [entry] } : { matcher: spec.matcher, hooks: [entry] });
   }
   return config;

@@ -15,13 +15,15 @@ export type HookHarness = (typeof HOOK_HARNESSES)[number];
 export interface HookSpec {
   event: string;
   matcher?: string;
+  /** The matcher was not given: an existing group keeps the matcher its owner may have edited. */
+  keepMatcher?: boolean;
   args: string[];
 }
 
 export interface InstallOptions {
   strict: boolean;
-  /** Claude Code SubagentStop: the agent types that carry contracts. */
-  matcher: string;
+  /** Claude Code SubagentStop: the agent types that carry contracts (default DEFAULT_MATCHER). */
+  matcher?: string;
 }
 
 export const DEFAULT_MATCHER = 'implementer|verifier|investigator';
@@ -37,7 +39,7 @@ export function hookSpecs(harness: HookHarness, o: InstallOptions): HookSpec[] {
   switch (harness) {
     case 'claude':
       return [
-        { event: 'SubagentStop', matcher: o.matcher, args: ['--harness', 'claude', ...(o.strict ? ['--on-store-error', 'block', '--on-missing', 'block'] : [])] },
+        { event: 'SubagentStop', matcher: o.matcher ?? DEFAULT_MATCHER, keepMatcher: o.matcher === undefined, args: ['--harness', 'claude', ...(o.strict ? ['--on-store-error', 'block', '--on-missing', 'block'] : [])] },
         top('Stop'),
       ];
     case 'codex':

@@ -84,6 +84,19 @@ describe('hooks install --harness claude', () => {
     expect(readFileSync(path, 'utf8')).toBe(originalText);
   });
 
+  it('a matcher its owner edited is kept by a later install, and replaced only by --matcher', () => {
+    const s = setup();
+    const path = join(s.project, '.claude', 'settings.json');
+    expect(hooks(s, ['install', '--harness', 'claude']).code).toBe(0);
+    const edited = readJson(path);
+    edited.hooks.SubagentStop[0].matcher = 'coder|reviewer';
+    writeFileSync(path, `${JSON.stringify(edited, null, 2)}\n`);
+    expect(hooks(s, ['install', '--harness', 'claude', '--json']).json.action).toBe('unchanged');
+    expect(readJson(path).hooks.SubagentStop[0].matcher).toBe('coder|reviewer');
+    expect(hooks(s, ['install', '--harness', 'claude', '--matcher', 'planner', '--json']).json.action).toBe('updated');
+    expect(readJson(path).hooks.SubagentStop[0].matcher).toBe('planner');
+  });
+
   it('the installed commands gate for real: a dispatched subagent is blocked (2), an interactive session stops (0)', () => {
     const s = setup();
     expect(hooks(s, ['install', '--harness', 'claude']).code).toBe(0);

@@ -32,10 +32,9 @@ export default class HooksInstall extends HandoffCommand {
     const matcher = typeof ctx.flags.matcher === 'string' ? ctx.flags.matcher : undefined;
     if (matcher !== undefined && matcher.trim() === '') throw usage('--matcher must be non-blank');
     const { installHooks } = await import('../../hooks/service.js');
-    const { DEFAULT_MATCHER } = await import('../../hooks/targets.js');
     const r = installHooks(
       { harness, scope, dryRun: ctx.flags['dry-run'] === true, env: ctx.env, cwd: ctx.cwd },
-      { strict: ctx.flags.strict === true, matcher: matcher ?? DEFAULT_MATCHER },
+      { strict: ctx.flags.strict === true, matcher },
     );
     const text = r.diff ?? `${r.action === 'unchanged' ? 'Already installed' : r.dry_run ? 'Would write' : 'Installed'}: ${r.harness} (${r.scope}) in ${r.path}`;
     return { json: { status: 'ok', ...r }, text };
