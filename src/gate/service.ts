@@ -3,13 +3,9 @@
  * before the verdict throw (the command fails open, exit 1); problems after it (capture, counter) are noted and
  * never change the verdict.
  */
-import { statSync } from 'node:fs';
-import { EXIT, HandoffError } from '../errors.js';
 import type { Env } from '../paths.js';
-import { dataRoot, dataRootUnusable, dbPath, explicitWorkspace, resolveWorkspace } from '../paths.js';
-import { storeReadOnlyHere } from '../store/db.js';
+import { explicitWorkspace, resolveWorkspace } from '../paths.js';
 import { isClosedState } from '../store/handoff-row.js';
-import { mayHaveStore, storeKind } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { breakerKey, newTurn, type BreakerKey } from './breaker-key.js';
 import { countBlock, resetKey, type CountResult } from './breaker.js';
@@ -21,8 +17,12 @@ import { agentLabel, harnessField, harnessValue, ownTranscript, type HookInput }
 import { findContract, type LookupResult } from './lookup.js';
 import { blockReason, excusedMessage, rowErrorDetail, tripMessage, type AttemptInfo, type BlockCause, type GateError } from './reason.js';
 import { classifyStop, resolveStopReason, type StopClass, type StopReasonSource } from './stop-class.js';
-import { GATE_FOLDER, storeCondition, storeErrorReason, storeTripMessage, type OnStoreError, type StoreCondition } from './store-condition.js';
+import { GATE_FOLDER, storeCondition, type OnStoreError } from './store-condition.js';
+import { GateStore, requireDataRoot, whereLooked } from './gate-store.js';
+import { storeErrorBlock } from './store-block.js';
 import { lastAssistantStopReason } from './transcript.js';
+
+export { requireDataRoot };
 
 export interface GateOptions {
   draftId?: string;
@@ -45,56 +45,6 @@ export interface GateRun {
   reason?: string;
   /** The user-facing notice of an excused truncation or a trip (stdout `{"systemMessage": …}`). */
   systemMessage?: string;
-}
-
-/**
- * The store for one gate call (either backend), opened only if it exists: the gate never creates a store. Without
- * one it captures nothing and counts in `<root>/gate/`. On a SQLite store this process cannot write (a read-only
- * data root or file) it is opened for reading only: the look-ups and the verdict work, and the writes (claim,
- * capture, counter) fail and are noted.
- */
-class GateStore {
-  private constructor(public readonly store: Store | null) {}
-  static async open(env: Env, cwd: string): Promise<GateStore> {
-    if (!mayHaveStore(env, cwd)) return new GateStore(null);
-    const { openStore } = await import('../store/open-store.js');
-    const readOnly = storeKind(env) === 'sqlite' && storeReadOnlyHere(env, cwd);
-    return new GateStore(await openStore(env, cwd, readOnly ? 'reader' : 'writer'));
-  }
-  async close(): Promise<void> {
-    await this.store?.close();
-  }
-}
-
-/**
- * The data root must exist: the gate never creates one (a hook pointed at the wrong root would otherwise make an
- * empty one and judge every stop "no contract"). Absent: DATA_ROOT_NOT_FOUND, which fails open (exit 1) or, under
- * --on-store-error block, blocks and counts under $TMPDIR.
- */
-export function requireDataRoot(env: Env, cwd: string): string {
-  const root = dataRoot(env, cwd);
-  let st;
-  try {
-    st = statSync(root);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw dataRootUnusable(root, e);
-    throw new HandoffError(
-      'DATA_ROOT_NOT_FOUND',
-      EXIT.STORE,
-      `the data root ${root} does not exist (the gate creates no data root and no store)`,
-      { path: root },
-      'Point the hook at the data root the contracts live in (HANDOFF_HOME=<root> in the hook command).',
-    );
-  }
-  if (!st.isDirectory()) throw dataRootUnusable(root, new Error('not a folder'));
-  return root;
-}
-
-/** Where the gate looked, for its reasons: the data root and the store in it. */
-function whereLooked(env: Env, cwd: string, store: Store | null): string {
-  const kind = storeKind(env);
-  const what = kind === 'postgres' ? 'the PostgreSQL store of HANDOFF_STORE_URL' : `the store ${dbPath(env, cwd)}`;
-  return `Looked in the data root ${dataRoot(env, cwd)} and ${what}${store === null ? ' (there is no store: nothing was captured or claimed, and none was created)' : ''}.`;
 }
 
 const tipStatusOf = (lookup: LookupResult, check: CheckResult | undefined): TipStatus => {
@@ -187,7 +137,7 @@ async function breakerStep(
   return { attempt: { ...attempt, attempt: counted.attempt, previousCodes: counted.previousCodes }, tripped: counted.tripped, storeError };
 }
 
-interface GateCall {
+export interface GateCall {
   opts: GateOptions;
   input: HookInput | undefined;
   env: Env;
@@ -227,79 +177,6 @@ export async function runGate(opts: GateOptions, input: HookInput | undefined, e
     if (condition === undefined) throw e;
     return storeErrorBlock(call, condition);
   }
-}
-
-/**
- * Counts a store-condition block in a file: under `<root>/gate/` while the data root exists, else (or when that
- * folder is unusable) in the user's private folder under $TMPDIR, so the breaker holds even then.
- */
-function countStoreBlock(call: GateCall, key: string, codes: string[]): CountResult {
-  const { env, cwd, opts, endTrip } = call;
-  let rootExists = false;
-  try {
-    rootExists = statSync(dataRoot(env, cwd)).isDirectory();
-  } catch {
-    // absent or not inspectable: count under $TMPDIR
-  }
-  if (rootExists) {
-    try {
-      return countBlockInFile('root', env, cwd, key, codes, opts.maxRejections, endTrip);
-    } catch {
-      // gate/ is unusable (a planted link, a read-only root): count under $TMPDIR instead
-    }
-  }
-  return countBlockInFile('tmp', env, cwd, key, codes, opts.maxRejections, endTrip);
-}
-
-/** The block of a store or data-root condition, counted in the file breaker (the store cannot be trusted). */
-function storeErrorBlock(call: GateCall, condition: StoreCondition): GateRun {
-  const { opts } = call;
-  const key = call.key?.key;
-  const codes = [condition.code];
-  const attempt: AttemptInfo = { key, max: opts.maxRejections };
-  let tripped = false;
-  let counterError: string | undefined;
-  if (key !== undefined) {
-    try {
-      const r = countStoreBlock(call, key, codes);
-      attempt.attempt = r.attempt;
-      attempt.previousCodes = r.previousCodes;
-      tripped = r.tripped;
-    } catch (e) {
-      counterError = (e as Error).message;
-      attempt.counterError = counterError;
-    }
-  }
-  const reason = storeErrorReason(condition, attempt, dataRoot(call.env, call.cwd));
-  const systemMessage = tripped ? storeTripMessage(attempt.attempt ?? opts.maxRejections, opts.maxRejections, agentLabel(call.input), opts.draftId, condition) : undefined;
-  const exit = tripped ? 0 : 2;
-  const verdict: Record<string, unknown> = {
-    status: 'ok',
-    decision: 'block',
-    exit,
-    source: 'store_error',
-    lane: opts.draftId !== undefined ? 'draft_id' : null,
-    contract_id: opts.draftId ?? null,
-    handoff_id: null,
-    agent_state: null,
-    cut_reason: null,
-    stop_reason: call.stopReason ?? null,
-    stop_reason_source: call.stopReasonSource ?? null,
-    stop_class: call.stopClass,
-    codes: tripped ? [...codes, 'CONTRACT_REJECTION_LIMIT'] : codes,
-    errors: [{ code: condition.code, path: '', detail: condition.message }],
-    captured: false,
-    claimed: false,
-    attempt: attempt.attempt ?? null,
-    max_rejections: opts.maxRejections,
-    tripped,
-    breaker_key: key ?? null,
-    reason,
-    store_error: { code: condition.code, error: condition.message },
-  };
-  if (systemMessage !== undefined) verdict.systemMessage = systemMessage;
-  if (counterError !== undefined) verdict.counter_error = counterError;
-  return { exit, verdict, reason: exit === 2 ? reason : undefined, systemMessage };
 }
 
 async function judge(call: GateCall): Promise<GateRun> {
