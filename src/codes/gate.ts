@@ -77,6 +77,27 @@ export const gateCodes: CodeEntry[] = [
     repair: 'Read the turn with handoff contract list --contract-id <id>; repair or re-dispatch it. An accepted stop resets the counter.',
   },
   {
+    code: 'DATA_ROOT_NOT_FOUND',
+    exit: 4,
+    where: 'contract gate (exit 1, stop not gated; a block under --on-store-error block)',
+    when: 'The data root the gate looks in does not exist. The gate never creates a data root or a store, so it cannot judge the stop; the line names the root it looked in.',
+    repair: 'Point the hook at the data root the contracts live in (HANDOFF_HOME=<root> in the hook command), or dispatch a contract first.',
+  },
+  {
+    code: 'HOOK_CONFIG_INVALID',
+    exit: 2,
+    where: 'hooks install, hooks uninstall',
+    when: "The harness's config file is not valid JSON, not a JSON object, has comments (JSONC, which a rewrite would lose), or cannot be read. Nothing is written.",
+    repair: 'Repair the file, or add the hook by hand as docs/hooks.md shows, then run the command again.',
+  },
+  {
+    code: 'HOOK_PATH_UNSTABLE',
+    exit: 2,
+    where: 'hooks install',
+    when: 'handoff runs from the npx cache, which npm may delete at any time; a hook must not point there. Nothing is written.',
+    repair: 'Install handoff for good (npm install -g handoff, or as a dev dependency of the project) and run hooks install from there.',
+  },
+  {
     code: 'HOOK_INPUT_INVALID',
     exit: 1,
     where: 'contract gate',

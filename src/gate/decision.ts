@@ -21,16 +21,23 @@ export type VerdictSource = 'row' | 'row_unfinalized' | 'row_missing';
 export type OnMissing = 'block' | 'allow';
 
 export interface Decision {
-  /** The row of the decision table (1–8). */
-  row: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
+  /** The row of the decision table (row 7, an excused turn without a contract, no longer exists). */
+  /** 9: the user aborted the turn (allowed whatever the contract, never excused as complete). */
+  row: 1 | 2 | 3 | 4 | 5 | 6 | 8 | 9;
   decision: Verdict;
   source: VerdictSource;
-  /** An allow granted only because the harness cut the turn (rows 3, 5, 7). */
+  /** An allow granted only because the harness cut the turn (rows 3 and 5; a turn without a contract is never excused). */
   excused: boolean;
 }
 
+const sourceOf = (tip: TipStatus): VerdictSource => (tip.kind === 'closed' ? 'row' : tip.kind === 'unfinalized' ? 'row_unfinalized' : 'row_missing');
+
 export function decide(tip: TipStatus, stopClass: StopClass, onMissing: OnMissing): Decision {
   const truncated = stopClass === 'truncation';
+  // The user stopped the turn: not the agent's choice, so it allows; an incomplete contract is reported (and captured).
+  if (stopClass === 'abort' && !(tip.kind === 'closed' && tip.check === 'pass')) {
+    return { row: 9, decision: 'allow', source: sourceOf(tip), excused: true };
+  }
   switch (tip.kind) {
     case 'closed':
       if (tip.check === 'pass') return { row: 1, decision: 'allow', source: 'row', excused: false };
@@ -44,7 +51,7 @@ export function decide(tip: TipStatus, stopClass: StopClass, onMissing: OnMissin
         ? { row: 5, decision: 'allow', source: 'row_unfinalized', excused: true }
         : { row: 6, decision: 'block', source: 'row_unfinalized', excused: false };
     case 'missing':
-      if (truncated) return { row: 7, decision: 'allow', source: 'row_missing', excused: true };
+      // No contract, no excuse: the agent can write a truncation into its transcript, so only --on-missing decides.
       return { row: 8, decision: onMissing === 'allow' ? 'allow' : 'block', source: 'row_missing', excused: false };
   }
 }

@@ -1,7 +1,7 @@
 /**
- * Finding the turn's contract: exact lanes only, first lane that resolves wins, the
- * verdict always on the chain's live tip. Lane 3 claims what it finds, so later stops resolve in lane 2. Message
- * text is never a lookup key.
+ * Finding the turn's contract: exact lanes only (--draft-id, the run id, the `contract_id:` line of the turn's first
+ * prompt), first lane that resolves wins, the verdict always on the chain's live tip. The prompt lane claims what it
+ * finds, so later stops resolve by run id. Message text is never a lookup key.
  */
 import { existsSync } from 'node:fs';
 import { isHandoffError } from '../errors.js';
@@ -9,9 +9,9 @@ import { draftFile, type Env } from '../paths.js';
 import type { HandoffRow } from '../store/handoff-row.js';
 import type { Store, StoreReads } from '../store/store.js';
 import { claimTip, harnessLock, harnessTips } from '../dispatch/harness.js';
-import { harnessValue, ownTranscript, type HookInput } from './hook-input.js';
+import { harnessField, harnessValue, ownTranscript, type HookInput } from './hook-input.js';
 import type { LaneNote } from './reason.js';
-import { promptContractIds } from './transcript.js';
+import { contractIdsInText, promptContractIds } from './transcript.js';
 
 export type Lane = LaneNote['lane'];
 
@@ -72,7 +72,7 @@ export async function findContract(l: LookupInput): Promise<LookupResult> {
   lanes.push({ lane: 'draft_id', note: 'no --draft-id given' });
 
   const hv = harnessValue(l.input);
-  const field = l.input?.event === 'SubagentStop' ? 'agent_id' : 'session_id';
+  const field = harnessField(l.input);
   if (hv === undefined) lanes.push({ lane: 'harness_id', note: `no ${field} in the hook input` });
   else if (l.store === null) lanes.push({ lane: 'harness_id', note: 'no store yet' });
   else {
@@ -97,16 +97,29 @@ async function promptLane(l: LookupInput, hv: string | undefined, lanes: LaneNot
     return { lanes, candidates };
   };
   const path = ownTranscript(l.input);
-  if (path === undefined) return note('no transcript path of this turn in the hook input');
-  const scan = promptContractIds(path);
+  const harness = l.input?.harness ?? 'claude';
+  // Gemini gives the turn's prompt on stdin: read it first, the transcript only when it names no contract.
+  const fromPrompt = l.input?.prompt === undefined ? [] : contractIdsInText(l.input.prompt);
+  let scan = { foundPrompt: fromPrompt.length > 0, ids: fromPrompt };
+  if (scan.ids.length === 0) {
+    if (path === undefined) return note(l.input?.prompt === undefined ? 'no transcript path of this turn in the hook input' : 'no "contract_id: <id>" line in the prompt, and no transcript path');
+    scan = promptContractIds(path, harness);
+  }
   if (!scan.foundPrompt) return note(`no readable first user message in ${path}`);
   if (scan.ids.length === 0) return note('no "contract_id: <id>" line in the first user message');
   if (scan.ids.length > 1) return note(`${scan.ids.length} distinct contract ids in the first user message (${scan.ids.join(', ')})`);
-  const at = await locate(l, scan.ids[0]);
-  if (at.tip === undefined) {
-    if (!at.draftExists) return note(`contract ${scan.ids[0]} has neither a row nor a draft`);
-    return { found: { lane: 'prompt_block', ...at, claimed: false }, lanes, candidates };
+  const id = scan.ids[0];
+  const named = l.store === null ? undefined : await l.store.getHandoffByContractId(id);
+  // Whoever can write the transcript can write this line: it may name only a contract born by dispatch (its row has
+  // a kind). A contract born by init (a draft, or a row without a kind) is bound by contract claim or --draft-id.
+  if (named === undefined) {
+    return note(`contract ${id} has no dispatched row${l.store === null ? ' (there is no store)' : ''}; a contract from contract init is bound with handoff contract claim, not by the prompt`);
   }
+  if (named.kind === null) {
+    return note(`contract ${id} was not born by contract dispatch; a contract from contract init is bound with handoff contract claim, not by the prompt`);
+  }
+  const tip = await tipOf(l.store!, named);
+  const at = { contractId: tip.contract_id, tip, draftExists: draftExists(l, tip.contract_id) };
   if (at.tip.harness_id !== null && at.tip.harness_id !== hv) {
     return note(`contract ${at.contractId} belongs to another run (harness_id ${at.tip.harness_id})`);
   }

@@ -15,7 +15,7 @@ export interface LaneNote {
   note: string;
 }
 
-/** Why the stop is blocked; one variant per kind of block reason. */
+/** Why the stop is blocked; one variant per kind of reason. */
 export type BlockCause =
   | { kind: 'missing'; lanes: LaneNote[]; candidates: string[]; harnessValue?: string; harnessField: string }
   | { kind: 'unfinalized'; contractId: string; state: string | null; cutReason: string | null; captured: boolean }
@@ -130,9 +130,9 @@ export function rowErrorDetail(cause: BlockCause): string {
   return summary(cause);
 }
 
-export function excusedMessage(stopReason: string, contractId: string | undefined, how: string): string {
+export function excusedMessage(stopReason: string, contractId: string | undefined, how: string, aborted = false): string {
   const what = contractId === undefined ? 'no contract was found for this turn' : `contract ${contractId} is not complete (${how})`;
-  return `handoff: turn cut by the harness (${stopReason}); ${what}.`;
+  return `handoff: turn ${aborted ? 'stopped by the user' : 'cut by the harness'} (${stopReason}); ${what}.`;
 }
 
 /** `attempts`: the key's counted rejections (the trip included); `max`: --max-rejections. */

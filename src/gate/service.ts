@@ -5,22 +5,24 @@
  */
 import type { Env } from '../paths.js';
 import { explicitWorkspace, resolveWorkspace } from '../paths.js';
-import { storeReadOnlyHere } from '../store/db.js';
 import { isClosedState } from '../store/handoff-row.js';
-import { mayHaveStore, storeKind } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
-import { breakerKey } from './breaker-key.js';
+import { breakerKey, newTurn, type BreakerKey } from './breaker-key.js';
 import { countBlock, resetKey, type CountResult } from './breaker.js';
 import { countBlockInFile, resetFileCounter } from './file-breaker.js';
 import { backstopCapture } from './capture.js';
 import { checkClosedRow, type CheckResult } from './check.js';
 import { decide, type OnMissing, type TipStatus, type Verdict } from './decision.js';
-import { agentLabel, harnessValue, ownTranscript, type HookInput } from './hook-input.js';
+import { agentLabel, harnessField, harnessValue, ownTranscript, type HookInput } from './hook-input.js';
 import { findContract, type LookupResult } from './lookup.js';
 import { blockReason, excusedMessage, rowErrorDetail, tripMessage, type AttemptInfo, type BlockCause, type GateError } from './reason.js';
-import { classifyStop, resolveStopReason, type StopClass } from './stop-class.js';
-import { GATE_FOLDER, storeCondition, storeErrorReason, storeTripMessage, type OnStoreError, type StoreCondition } from './store-condition.js';
+import { classifyStop, resolveStopReason, type StopClass, type StopReasonSource } from './stop-class.js';
+import { GATE_FOLDER, storeCondition, type OnStoreError } from './store-condition.js';
+import { GateStore, requireDataRoot, whereLooked } from './gate-store.js';
+import { storeErrorBlock } from './store-block.js';
 import { lastAssistantStopReason } from './transcript.js';
+
+export { requireDataRoot };
 
 export interface GateOptions {
   draftId?: string;
@@ -45,36 +47,6 @@ export interface GateRun {
   systemMessage?: string;
 }
 
-/**
- * The store for one gate call (either backend): opened if it exists, created only when a capture or the counter
- * writes. On a SQLite store this process cannot write (a read-only data root or file) it is
- * opened for reading only: the look-ups and the verdict work, and the writes (claim, capture, counter) fail and are
- * noted.
- */
-class GateStore {
-  private constructor(
-    private readonly env: Env,
-    private readonly cwd: string,
-    public store: Store | null,
-  ) {}
-  static async open(env: Env, cwd: string): Promise<GateStore> {
-    if (!mayHaveStore(env, cwd)) return new GateStore(env, cwd, null);
-    const { openStore } = await import('../store/open-store.js');
-    const readOnly = storeKind(env) === 'sqlite' && storeReadOnlyHere(env, cwd);
-    return new GateStore(env, cwd, await openStore(env, cwd, readOnly ? 'reader' : 'writer'));
-  }
-  writer = async (): Promise<Store> => {
-    if (this.store === null) {
-      const { openStore } = await import('../store/open-store.js');
-      this.store = await openStore(this.env, this.cwd, 'writer', { create: true });
-    }
-    return this.store!;
-  };
-  async close(): Promise<void> {
-    await this.store?.close();
-  }
-}
-
 const tipStatusOf = (lookup: LookupResult, check: CheckResult | undefined): TipStatus => {
   if (lookup.found === undefined) return { kind: 'missing' };
   if (check === undefined) return { kind: 'unfinalized' };
@@ -85,8 +57,7 @@ const tipStatusOf = (lookup: LookupResult, check: CheckResult | undefined): TipS
 function causeOf(lookup: LookupResult, check: CheckResult | undefined, input: HookInput | undefined, captured: boolean): BlockCause {
   const found = lookup.found;
   if (found === undefined) {
-    const harnessField = input?.event === 'SubagentStop' ? 'agent_id' : 'session_id';
-    return { kind: 'missing', lanes: lookup.lanes, candidates: lookup.candidates, harnessValue: harnessValue(input), harnessField };
+    return { kind: 'missing', lanes: lookup.lanes, candidates: lookup.candidates, harnessValue: harnessValue(input), harnessField: harnessField(input) };
   }
   const tip = found.tip;
   if (check === undefined || tip === undefined) {
@@ -122,15 +93,17 @@ interface BreakerStep {
  */
 async function breakerStep(
   store: GateStore,
-  where: { env: Env; cwd: string },
-  key: string | undefined,
+  where: { env: Env; cwd: string; endTrip: boolean },
+  bk: BreakerKey | undefined,
   decision: Verdict,
   codes: string[],
   contractId: string | null,
   max: number,
 ): Promise<BreakerStep> {
+  const key = bk?.key;
   const attempt: AttemptInfo = { key, max };
   if (key === undefined) return { attempt, tripped: false };
+  const endTrip = where.endTrip;
   if (decision === 'allow') {
     resetFileCounter(where.env, where.cwd, key);
     try {
@@ -143,11 +116,19 @@ async function breakerStep(
   let counted: CountResult;
   let storeError: string | undefined;
   try {
-    counted = await countBlock(await store.writer(), key, codes, contractId, max);
+    // Without a store the counter is a file under <root>/gate/ from the start; that is not a store error.
+    counted =
+      store.store === null
+        ? countBlockInFile('root', where.env, where.cwd, key, codes, max, endTrip)
+        : await countBlock(store.store, key, codes, contractId, max, endTrip);
   } catch (e) {
+    if (store.store === null) {
+      const counterError = `in ${GATE_FOLDER}: ${(e as Error).message}`;
+      return { attempt: { ...attempt, counterError }, tripped: false, counterError };
+    }
     storeError = (e as Error).message;
     try {
-      counted = countBlockInFile(where.env, where.cwd, key, codes, max);
+      counted = countBlockInFile('root', where.env, where.cwd, key, codes, max, endTrip);
     } catch (fileError) {
       const counterError = `${storeError}; and in ${GATE_FOLDER}: ${(fileError as Error).message}`;
       return { attempt: { ...attempt, counterError }, tripped: false, counterError };
@@ -156,13 +137,16 @@ async function breakerStep(
   return { attempt: { ...attempt, attempt: counted.attempt, previousCodes: counted.previousCodes }, tripped: counted.tripped, storeError };
 }
 
-interface GateCall {
+export interface GateCall {
   opts: GateOptions;
   input: HookInput | undefined;
   env: Env;
   cwd: string;
-  key: string | undefined;
+  key: BreakerKey | undefined;
+  /** A session key's trip ends at this stop: it starts a new turn. */
+  endTrip: boolean;
   stopReason: string | undefined;
+  stopReasonSource: StopReasonSource | undefined;
   stopClass: StopClass;
 }
 
@@ -180,9 +164,12 @@ export async function runGate(opts: GateOptions, input: HookInput | undefined, e
   // An explicit workspace must be a safe slug; refused here, it fails open (exit 1).
   explicitWorkspace(opts.workspace, env);
   const key = breakerKey(opts.draftId, input);
-  const stopReason = resolveStopReason(opts.stopReason, input?.stopReason, () => lastAssistantStopReason(ownTranscript(input)));
-  const call: GateCall = { opts, input, env, cwd, key, stopReason, stopClass: classifyStop(stopReason) };
+  const harness = input?.harness ?? 'claude';
+  const stop = resolveStopReason(opts.stopReason, input?.stopReason, () => lastAssistantStopReason(ownTranscript(input), harness));
+  const endTrip = key !== undefined && !key.turnScoped && newTurn(input);
+  const call: GateCall = { opts, input, env, cwd, key, endTrip, stopReason: stop.reason, stopReasonSource: stop.source, stopClass: classifyStop(stop.reason, harness) };
   try {
+    requireDataRoot(env, cwd);
     return await judge(call);
   } catch (e) {
     // Under --on-store-error block, a store or data-root condition blocks the stop instead of failing open.
@@ -190,55 +177,6 @@ export async function runGate(opts: GateOptions, input: HookInput | undefined, e
     if (condition === undefined) throw e;
     return storeErrorBlock(call, condition);
   }
-}
-
-/** The block of a store or data-root condition, counted in the file breaker (the store cannot be trusted). */
-function storeErrorBlock(call: GateCall, condition: StoreCondition): GateRun {
-  const { opts, key } = call;
-  const codes = [condition.code];
-  const attempt: AttemptInfo = { key, max: opts.maxRejections };
-  let tripped = false;
-  let counterError: string | undefined;
-  if (key !== undefined) {
-    try {
-      const r = countBlockInFile(call.env, call.cwd, key, codes, opts.maxRejections);
-      attempt.attempt = r.attempt;
-      attempt.previousCodes = r.previousCodes;
-      tripped = r.tripped;
-    } catch (e) {
-      counterError = (e as Error).message;
-      attempt.counterError = counterError;
-    }
-  }
-  const reason = storeErrorReason(condition, attempt);
-  const systemMessage = tripped ? storeTripMessage(attempt.attempt ?? opts.maxRejections, opts.maxRejections, agentLabel(call.input), opts.draftId, condition) : undefined;
-  const exit = tripped ? 0 : 2;
-  const verdict: Record<string, unknown> = {
-    status: 'ok',
-    decision: 'block',
-    exit,
-    source: 'store_error',
-    lane: opts.draftId !== undefined ? 'draft_id' : null,
-    contract_id: opts.draftId ?? null,
-    handoff_id: null,
-    agent_state: null,
-    cut_reason: null,
-    stop_reason: call.stopReason ?? null,
-    stop_class: call.stopClass,
-    codes: tripped ? [...codes, 'CONTRACT_REJECTION_LIMIT'] : codes,
-    errors: [{ code: condition.code, path: '', detail: condition.message }],
-    captured: false,
-    claimed: false,
-    attempt: attempt.attempt ?? null,
-    max_rejections: opts.maxRejections,
-    tripped,
-    breaker_key: key ?? null,
-    reason,
-    store_error: { code: condition.code, error: condition.message },
-  };
-  if (systemMessage !== undefined) verdict.systemMessage = systemMessage;
-  if (counterError !== undefined) verdict.counter_error = counterError;
-  return { exit, verdict, reason: exit === 2 ? reason : undefined, systemMessage };
 }
 
 async function judge(call: GateCall): Promise<GateRun> {
@@ -252,12 +190,14 @@ async function judge(call: GateCall): Promise<GateRun> {
     const decision = decide(tipStatusOf(lookup, check), stopClass, opts.onMissing);
     const notes: string[] = [];
     if (lookup.claimError !== undefined) notes.push(`(The contract could not be claimed for this run: ${lookup.claimError})`);
+    if (decision.decision === 'block' && (found === undefined || store.store === null)) notes.push(whereLooked(env, cwd, store.store));
 
-    // Step 6: backstop capture of an unfinalized contract's draft, whatever the verdict.
+    // Backstop capture of an unfinalized contract's draft, whatever the verdict; only into a store that exists.
     let captured = false;
     let boundByCapture = false;
     let captureError: string | undefined;
-    if (found !== undefined && check === undefined && found.draftExists) {
+    const storeNow = store.store;
+    if (found !== undefined && check === undefined && found.draftExists && storeNow !== null) {
       const workspace = opts.workspace ?? resolveWorkspace(undefined, env, input?.cwd ?? cwd);
       const c = await backstopCapture({
         env,
@@ -268,7 +208,7 @@ async function judge(call: GateCall): Promise<GateRun> {
         harnessValue: opts.draftId === undefined ? harnessValue(input) : undefined,
         workspace,
         stopReason,
-        writer: store.writer,
+        writer: () => Promise.resolve(storeNow),
       });
       captured = c.captured;
       boundByCapture = c.bound === true;
@@ -287,8 +227,8 @@ async function judge(call: GateCall): Promise<GateRun> {
     const errors = cause === undefined ? [] : errorsOf(cause);
     const codes = [...new Set(errors.map((e) => e.code))];
 
-    // Step 7: breaker. A block counts (and maybe trips); an allow resets the key.
-    const b = await breakerStep(store, { env, cwd }, key, decision.decision, codes, found?.contractId ?? null, opts.maxRejections);
+    // The breaker. A block counts (and maybe trips); an allow resets the key.
+    const b = await breakerStep(store, { env, cwd, endTrip: call.endTrip }, key, decision.decision, codes, found?.contractId ?? null, opts.maxRejections);
     const { attempt, tripped, counterError } = b;
     const reason = cause === undefined ? undefined : blockReason(cause, attempt, notes);
     let systemMessage: string | undefined;
@@ -297,7 +237,7 @@ async function judge(call: GateCall): Promise<GateRun> {
       if (b.storeError !== undefined) systemMessage += ` (Counted in ${GATE_FOLDER}: the store could not hold the counter: ${b.storeError})`;
     } else if (decision.excused) {
       const how = check !== undefined ? `closed ${tip?.agent_state}, fails the check` : captured ? 'captured as IN_PROGRESS' : 'not finalized';
-      systemMessage = excusedMessage(stopReason ?? 'unknown', found?.contractId, how);
+      systemMessage = excusedMessage(stopReason ?? 'unknown', found?.contractId, how, stopClass === 'abort');
     }
     const exit = decision.decision === 'block' && !tripped ? 2 : 0;
     const verdict: Record<string, unknown> = {
@@ -311,6 +251,7 @@ async function judge(call: GateCall): Promise<GateRun> {
       agent_state: tip?.agent_state ?? null,
       cut_reason: tip?.cut_reason ?? null,
       stop_reason: stopReason ?? null,
+      stop_reason_source: call.stopReasonSource ?? null,
       stop_class: stopClass,
       codes: tripped ? [...codes, 'CONTRACT_REJECTION_LIMIT'] : codes,
       errors,
@@ -319,7 +260,7 @@ async function judge(call: GateCall): Promise<GateRun> {
       attempt: attempt.attempt ?? null,
       max_rejections: opts.maxRejections,
       tripped,
-      breaker_key: key ?? null,
+      breaker_key: key?.key ?? null,
     };
     if (lookup.candidates.length > 0) verdict.candidates = lookup.candidates;
     if (reason !== undefined) verdict.reason = reason;

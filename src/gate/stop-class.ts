@@ -1,25 +1,46 @@
-/** Stop classification. */
+/**
+ * Stop classification: each harness's stop vocabulary mapped to the stop classes. `truncation`: the harness cut the
+ * turn (not the agent's fault). `violation`: the agent chose to stop. `abort`: the user stopped the turn (a Cursor
+ * `aborted`), which allows. `unknown` fails closed.
+ */
+import type { Harness } from './hook-input.js';
 
-export type StopClass = 'truncation' | 'violation' | 'unknown';
+export type StopClass = 'truncation' | 'violation' | 'abort' | 'unknown';
 
-const TRUNCATION: ReadonlySet<string> = new Set(['max_tokens', 'tool_use', 'model_context_window_exceeded']);
+const COMMON: Record<string, StopClass> = {
+  max_tokens: 'truncation',
+  tool_use: 'truncation',
+  model_context_window_exceeded: 'truncation',
+  end_turn: 'violation',
+};
 
-/** `truncation`: the harness cut the turn. `violation`: the agent chose to stop. `unknown` fails closed. */
-export function classifyStop(stopReason: string | undefined): StopClass {
+/** Cursor's `status`: completed (the agent stopped), aborted (the user stopped it), error (the harness failed). */
+const CURSOR: Record<string, StopClass> = { completed: 'violation', aborted: 'abort', error: 'truncation' };
+
+export function classifyStop(stopReason: string | undefined, harness: Harness = 'claude'): StopClass {
   if (stopReason === undefined) return 'unknown';
-  if (TRUNCATION.has(stopReason)) return 'truncation';
-  return stopReason === 'end_turn' ? 'violation' : 'unknown';
+  const table = harness === 'cursor' ? CURSOR : COMMON;
+  return Object.prototype.hasOwnProperty.call(table, stopReason) ? table[stopReason] : 'unknown';
 }
 
+/** Where the stop reason came from: the hook's own input (or the hook command's --stop-reason), or the transcript. */
+export type StopReasonSource = 'input' | 'transcript';
+
+export interface ResolvedStopReason {
+  reason?: string;
+  source?: StopReasonSource;
+}
+
+const given = (v: string | undefined): v is string => v !== undefined && v.trim() !== '';
+
 /**
- * The stop reason: `--stop-reason`, else stdin `stop_reason`, else the transcript's last assistant line (read
- * lazily: the transcript is only touched when the earlier sources say nothing). Blank values count as absent.
+ * The stop reason: `--stop-reason`, else the hook input's own stop reason, else the transcript's last assistant line.
+ * The transcript is read only when the harness gave no stop reason: the agent can write its transcript, so its
+ * word never overrides the harness's (and a truncation excuses only a turn that has a contract anyway).
  */
-export function resolveStopReason(
-  flag: string | undefined,
-  stdin: string | undefined,
-  fromTranscript: () => string | undefined,
-): string | undefined {
-  for (const v of [flag, stdin]) if (v !== undefined && v.trim() !== '') return v;
-  return fromTranscript();
+export function resolveStopReason(flag: string | undefined, input: string | undefined, fromTranscript: () => string | undefined): ResolvedStopReason {
+  if (given(flag)) return { reason: flag, source: 'input' };
+  if (given(input)) return { reason: input, source: 'input' };
+  const t = fromTranscript();
+  return given(t) ? { reason: t, source: 'transcript' } : {};
 }

@@ -33,13 +33,15 @@ const subagent = JSON.stringify({
 describe('parseHookInput', () => {
   it('reads the SubagentStop fields and never the parent transcript', () => {
     const input = parseHookInput(subagent);
-    expect(input).toEqual({
+    expect(JSON.parse(JSON.stringify(input))).toEqual({
+      harness: 'claude',
       event: 'SubagentStop',
+      subagent: true,
       sessionId: 'sess-1',
       agentId: 'agent-7',
       agentType: 'implementer',
-      agentTranscriptPath: '/agent.jsonl',
-      stopReason: undefined,
+      transcriptPath: '/agent.jsonl',
+      stopHookActive: true,
       cwd: '/work/repo',
     });
     expect(harnessValue(input)).toBe('agent-7');
@@ -77,17 +79,24 @@ describe('parseHookInput', () => {
 });
 
 describe('breakerKey', () => {
-  const sub = (o: Partial<HookInput>): HookInput => ({ event: 'SubagentStop', ...o });
-  it.each<[string | undefined, HookInput | undefined, string | undefined]>([
-    ['a0123456789abcdef.012345', sub({ sessionId: 's', agentId: 'x' }), 'draft:a0123456789abcdef.012345'],
-    [undefined, sub({ sessionId: 's', agentId: 'x' }), 'subagent:s:x'],
-    [undefined, sub({ sessionId: 's', agentTranscriptPath: '/a.jsonl' }), 'subagent:s:transcript:/a.jsonl'],
-    [undefined, sub({ sessionId: 's', agentType: 'implementer' }), undefined],
-    [undefined, { event: 'Stop', sessionId: 's' }, 'session:s'],
-    [undefined, { event: 'Stop' }, undefined],
-    [undefined, undefined, undefined],
-  ])('draft %s, input %j -> %s', (draftId, input, key) => {
-    expect(breakerKey(draftId, input)).toBe(key);
+  const sub = (o: Partial<HookInput>): HookInput => ({ harness: 'claude', event: 'SubagentStop', subagent: true, ...o });
+  const top = (o: Partial<HookInput>): HookInput => ({ harness: 'claude', event: 'Stop', subagent: false, ...o });
+  it.each<[string | undefined, HookInput | undefined, string | undefined, boolean | undefined]>([
+    ['a0123456789abcdef.012345', sub({ sessionId: 's', agentId: 'x' }), 'draft:a0123456789abcdef.012345', true],
+    [undefined, sub({ sessionId: 's', agentId: 'x' }), 'subagent:s:x', true],
+    [undefined, sub({ sessionId: 's', transcriptPath: '/a.jsonl' }), 'subagent:s:transcript:/a.jsonl', true],
+    [undefined, sub({ sessionId: 's', agentType: 'implementer' }), undefined, undefined],
+    [undefined, top({ sessionId: 's' }), 'session:s', false],
+    [undefined, top({}), undefined, undefined],
+    [undefined, top({ harness: 'codex', sessionId: 's', turnId: 't1' }), 'codex:turn:s:t1', true],
+    [undefined, sub({ harness: 'codex', sessionId: 's', agentId: 'x', turnId: 't1' }), 'codex:subagent:s:x', true],
+    [undefined, top({ harness: 'gemini', event: 'AfterAgent', sessionId: 's' }), 'gemini:session:s', false],
+    [undefined, top({ harness: 'copilot', event: 'agentStop', sessionId: 's' }), 'copilot:session:s', false],
+    [undefined, top({ harness: 'cursor', event: 'stop', sessionId: 'c' }), 'cursor:session:c', false],
+    [undefined, undefined, undefined, undefined],
+  ])('draft %s, input %j -> %s', (draftId, input, key, turnScoped) => {
+    expect(breakerKey(draftId, input)?.key).toBe(key);
+    expect(breakerKey(draftId, input)?.turnScoped).toBe(turnScoped);
   });
 
   it('never falls back to the agent type (two agents of one type get two keys)', () => {
@@ -111,17 +120,18 @@ describe('stop classification', () => {
     expect(classifyStop(reason)).toBe(cls);
   });
 
-  it('takes the flag, then stdin, then the transcript (read only when needed)', () => {
+  it('takes the flag, then the hook input, then the transcript (read only when the input has none)', () => {
     let read = 0;
     const transcript = (): string => {
       read++;
       return 'tool_use';
     };
-    expect(resolveStopReason('max_tokens', 'end_turn', transcript)).toBe('max_tokens');
-    expect(resolveStopReason(undefined, 'end_turn', transcript)).toBe('end_turn');
+    expect(resolveStopReason('max_tokens', 'end_turn', transcript)).toEqual({ reason: 'max_tokens', source: 'input' });
+    expect(resolveStopReason(undefined, 'end_turn', transcript)).toEqual({ reason: 'end_turn', source: 'input' });
     expect(read).toBe(0);
-    expect(resolveStopReason(' ', undefined, transcript)).toBe('tool_use');
+    expect(resolveStopReason(' ', undefined, transcript)).toEqual({ reason: 'tool_use', source: 'transcript' });
     expect(read).toBe(1);
+    expect(resolveStopReason(undefined, undefined, () => undefined)).toEqual({});
   });
 });
 
@@ -138,7 +148,8 @@ describe('decision table', () => {
     ['row 5', { kind: 'unfinalized' }, 'truncation', 'block', 5, 'allow', 'row_unfinalized', true],
     ['row 6 (violation)', { kind: 'unfinalized' }, 'violation', 'block', 6, 'block', 'row_unfinalized', false],
     ['row 6 (unknown)', { kind: 'unfinalized' }, 'unknown', 'allow', 6, 'block', 'row_unfinalized', false],
-    ['row 7', { kind: 'missing' }, 'truncation', 'block', 7, 'allow', 'row_missing', true],
+    ['no contract is never excused (truncation)', { kind: 'missing' }, 'truncation', 'block', 8, 'block', 'row_missing', false],
+    ['no contract, truncation, --on-missing allow', { kind: 'missing' }, 'truncation', 'allow', 8, 'allow', 'row_missing', false],
     ['row 8 (block)', { kind: 'missing' }, 'violation', 'block', 8, 'block', 'row_missing', false],
     ['row 8 (unknown)', { kind: 'missing' }, 'unknown', 'block', 8, 'block', 'row_missing', false],
     ['row 8 (--on-missing allow)', { kind: 'missing' }, 'violation', 'allow', 8, 'allow', 'row_missing', false],

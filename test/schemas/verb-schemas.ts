@@ -33,4 +33,7 @@ export const VERB_SCHEMAS: Readonly<Record<string, readonly string[]>> = {
   'evidence run': ['evidence-run', 'receipt-append-failed', 'ambiguous-draft', 'error'],
   'evidence receipts': ['evidence-receipts', 'error'],
   'store copy': ['store-copy', 'error'],
+  'hooks install': ['hooks-change', 'error'],
+  'hooks uninstall': ['hooks-change', 'error'],
+  'hooks status': ['hooks-status', 'error'],
 };
