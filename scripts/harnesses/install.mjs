@@ -80,7 +80,7 @@ function install(dir) {
   );
   execFileSync(
     'npm',
-    ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=error', '--install-links=false'],
+    ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=error'],
     { cwd: work, stdio: 'inherit', timeout: 30 * 60_000 },
   );
   // Claude Code links its platform binary (an optional dependency, from the registry) over bin/claude.exe.

@@ -96,6 +96,10 @@ export const RECIPES: Record<HarnessName, Recipe> = {
           '[analytics]',
           'enabled = false',
           '',
+          // Codex reads a project's .codex/ (its hooks among them) only in a trusted project.
+          `[projects.${JSON.stringify(dirs.project)}]`,
+          'trust_level = "trusted"',
+          '',
           '[model_providers.fake]',
           'name = "fake"',
           `base_url = "${url}/v1"`,

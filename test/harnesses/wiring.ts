@@ -57,8 +57,8 @@ export function wireStopHook(harness: HarnessName, dirs: RunDirs, command: strin
       return file;
     }
     case 'codex': {
-      // The user-level hooks file: a project's .codex/hooks.json runs only in a trusted project.
-      const file = join(dirs.codexHome, 'hooks.json');
+      // Read only in a trusted project (the recipe trusts it); the hook itself runs under --dangerously-bypass-hook-trust.
+      const file = join(dirs.project, '.codex', 'hooks.json');
       writeJson(file, { hooks: { Stop: [{ hooks: [{ type: 'command', command: cmd, timeout: 60 }] }] } });
       return file;
     }
