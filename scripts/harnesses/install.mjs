@@ -38,7 +38,8 @@ function binPaths(dir) {
   return Object.fromEntries(Object.entries(BINS).map(([name, bin]) => [name, join(dir, 'node_modules', '.bin', bin)]));
 }
 
-function isComplete(dir) {
+/** A cache folder holds a complete install of exactly these pins (its marker is written last). */
+export function isComplete(dir) {
   const marker = join(dir, MARKER);
   if (!existsSync(marker)) return false;
   try {
