@@ -74,3 +74,42 @@ export function wireStopHook(harness: HarnessName, dirs: RunDirs, command: strin
     }
   }
 }
+
+/** Where `handoff hooks install --harness H --scope project` writes, per harness. */
+export function projectConfigFile(harness: HarnessName, dirs: RunDirs): string {
+  switch (harness) {
+    case 'claude':
+      return join(dirs.project, '.claude', 'settings.json');
+    case 'codex':
+      return join(dirs.project, '.codex', 'hooks.json');
+    case 'gemini':
+      return join(dirs.project, '.gemini', 'settings.json');
+    case 'copilot':
+      return join(dirs.project, '.github', 'hooks', 'handoff.json');
+  }
+}
+
+/**
+ * Wraps every gate command in a harness config (a `command` or `bash` string that runs `contract gate`) in the tap;
+ * returns the commands found, unwrapped. Everything else in the file is kept as it was.
+ */
+export function tapConfig(file: string, log: string): string[] {
+  const found: string[] = [];
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (!v || typeof v !== 'object') return v;
+    const o = { ...(v as Record<string, unknown>) };
+    for (const [k, x] of Object.entries(o)) {
+      if ((k === 'command' || k === 'bash') && typeof x === 'string' && /\bcontract gate\b/.test(x)) {
+        found.push(x);
+        o[k] = tapped(x, log);
+      } else {
+        o[k] = walk(x);
+      }
+    }
+    return o;
+  };
+  const next = walk(JSON.parse(readFileSync(file, 'utf8')));
+  writeJson(file, next);
+  return found;
+}
