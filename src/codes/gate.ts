@@ -77,6 +77,13 @@ export const gateCodes: CodeEntry[] = [
     repair: 'Read the turn with handoff contract list --contract-id <id>; repair or re-dispatch it. An accepted stop resets the counter.',
   },
   {
+    code: 'DATA_ROOT_NOT_FOUND',
+    exit: 4,
+    where: 'contract gate (exit 1, stop not gated; a block under --on-store-error block)',
+    when: 'The data root the gate looks in does not exist. The gate never creates a data root or a store, so it cannot judge the stop; the line names the root it looked in.',
+    repair: 'Point the hook at the data root the contracts live in (HANDOFF_HOME=<root> in the hook command), or dispatch a contract first.',
+  },
+  {
     code: 'HOOK_INPUT_INVALID',
     exit: 1,
     where: 'contract gate',

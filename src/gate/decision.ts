@@ -21,11 +21,11 @@ export type VerdictSource = 'row' | 'row_unfinalized' | 'row_missing';
 export type OnMissing = 'block' | 'allow';
 
 export interface Decision {
-  /** The row of the §4.5 table (1–8). */
-  row: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
+  /** The row of the decision table (row 7, an excused turn without a contract, no longer exists). */
+  row: 1 | 2 | 3 | 4 | 5 | 6 | 8;
   decision: Verdict;
   source: VerdictSource;
-  /** An allow granted only because the harness cut the turn (rows 3, 5, 7). */
+  /** An allow granted only because the harness cut the turn (rows 3 and 5; a turn without a contract is never excused). */
   excused: boolean;
 }
 
@@ -44,7 +44,7 @@ export function decide(tip: TipStatus, stopClass: StopClass, onMissing: OnMissin
         ? { row: 5, decision: 'allow', source: 'row_unfinalized', excused: true }
         : { row: 6, decision: 'block', source: 'row_unfinalized', excused: false };
     case 'missing':
-      if (truncated) return { row: 7, decision: 'allow', source: 'row_missing', excused: true };
+      // No contract, no excuse: the agent can write a truncation into its transcript, so only --on-missing decides.
       return { row: 8, decision: onMissing === 'allow' ? 'allow' : 'block', source: 'row_missing', excused: false };
   }
 }

@@ -1,14 +1,16 @@
 /**
- * The rejection counter in a file (amendments-2.md §H3), for when the store cannot hold it (unreadable, read-only,
+ * The rejection counter in a file, for when there is no store or the store cannot hold it (unreadable, read-only,
  * busy, damaged): `<root>/gate/<sha256 of the key>.json`, written through a temp file and a rename. Same arithmetic
- * as the store's breaker (nextAttempt), so the breaker still trips after its limit while the store is broken.
+ * as the store's breaker (nextAttempt), so the breaker still trips after its limit. A data root that does not exist
+ * is never created: a strict gate then counts in `$TMPDIR/handoff-gate-<uid>/`, a private folder of this user.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unlinkQuiet } from '../fs-util.js';
 import { mintTempTag } from '../ids.js';
-import { ensureRootFolder, rootFolder, type Env } from '../paths.js';
+import { dataRoot, rootFolder, type Env } from '../paths.js';
 import { nextAttempt, type CountResult } from './breaker.js';
 
 interface CounterFile {
@@ -19,7 +21,49 @@ interface CounterFile {
   updated_at: string;
 }
 
-const fileOf = (dir: string, key: string): string => join(dir, `${createHash('sha256').update(key, 'utf8').digest('hex')}.json`);
+/** Where a file counter lives: the data root's gate/ folder, or the user's private folder under $TMPDIR. */
+export type CounterPlace = 'root' | 'tmp';
+
+const uid = (): number => process.getuid?.() ?? 0;
+
+/** `$TMPDIR/handoff-gate-<uid>/` (for messages too). */
+export const tmpCounterDir = (): string => join(tmpdir(), `handoff-gate-${uid()}`);
+
+const mkdirQuiet = (dir: string): void => {
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  }
+};
+
+/**
+ * The counter folder, created when `create` (one level only: `<root>/gate/` under an existing root, never the root).
+ * The folder under the shared $TMPDIR must be this user's own real folder that nobody else can write.
+ */
+function counterDir(place: CounterPlace, env: Env, cwd: string, create: boolean): string {
+  if (place === 'root') {
+    const dir = rootFolder(env, 'gate', cwd);
+    if (create) {
+      mkdirQuiet(dir);
+      rootFolder(env, 'gate', cwd); // an entry that appeared meanwhile must be a real folder too
+    }
+    return dir;
+  }
+  const dir = tmpCounterDir();
+  if (create) mkdirQuiet(dir);
+  const st = lstatSync(dir);
+  if (!st.isDirectory() || st.uid !== uid() || (st.mode & 0o022) !== 0) {
+    throw new Error(`${dir} is not a private folder of this user`);
+  }
+  return dir;
+}
+
+/** One file per key; under $TMPDIR the data root is part of the name (one folder serves every data root). */
+function fileOf(dir: string, place: CounterPlace, env: Env, cwd: string, key: string): string {
+  const name = place === 'root' ? key : `${dataRoot(env, cwd)}\0${key}`;
+  return join(dir, `${createHash('sha256').update(name, 'utf8').digest('hex')}.json`);
+}
 
 function readCounter(path: string, key: string): CounterFile | undefined {
   try {
@@ -37,10 +81,9 @@ function readCounter(path: string, key: string): CounterFile | undefined {
   }
 }
 
-/** Counts one block for `key` in its file (creating `<root>/gate/`); throws when the file cannot be written. */
-export function countBlockInFile(env: Env, cwd: string, key: string, codes: string[], max: number): CountResult {
-  ensureRootFolder(env, 'gate', cwd);
-  const path = fileOf(rootFolder(env, 'gate', cwd), key);
+/** Counts one block for `key` in its file (creating the counter folder); throws when the file cannot be written. */
+export function countBlockInFile(place: CounterPlace, env: Env, cwd: string, key: string, codes: string[], max: number): CountResult {
+  const path = fileOf(counterDir(place, env, cwd, true), place, env, cwd, key);
   const prev = readCounter(path, key);
   const next = nextAttempt(prev && { attempts: prev.attempts, tripped: prev.tripped }, max);
   const record: CounterFile = { key, attempts: next.attempts, tripped: next.tripped, last_codes: codes, updated_at: new Date().toISOString() };
@@ -54,11 +97,13 @@ export function countBlockInFile(env: Env, cwd: string, key: string, codes: stri
   return { attempt: next.attempts, tripped: next.tripped, previousCodes: prev?.last_codes };
 }
 
-/** An allow forgets the key's file counter too (best effort: a missing or unusable gate/ folder holds none). */
+/** An allow forgets the key's file counters in both places (best effort: a missing or unusable folder holds none). */
 export function resetFileCounter(env: Env, cwd: string, key: string): void {
-  try {
-    unlinkQuiet(fileOf(rootFolder(env, 'gate', cwd), key));
-  } catch {
-    // gate/ is not a real folder: it holds no counter of ours
+  for (const place of ['root', 'tmp'] as const) {
+    try {
+      unlinkQuiet(fileOf(counterDir(place, env, cwd, false), place, env, cwd, key));
+    } catch {
+      // the folder is absent or not ours: it holds no counter of this key
+    }
   }
 }

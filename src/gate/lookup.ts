@@ -1,7 +1,7 @@
 /**
- * Finding the turn's contract (dispatch-and-gate.md §4.3): exact lanes only, first lane that resolves wins, the
- * verdict always on the chain's live tip. Lane 3 claims what it finds, so later stops resolve in lane 2. Message
- * text is never a lookup key.
+ * Finding the turn's contract: exact lanes only (--draft-id, the run id, the `contract_id:` line of the turn's first
+ * prompt), first lane that resolves wins, the verdict always on the chain's live tip. The prompt lane claims what it
+ * finds, so later stops resolve by run id. Message text is never a lookup key.
  */
 import { existsSync } from 'node:fs';
 import { isHandoffError } from '../errors.js';
@@ -102,11 +102,18 @@ async function promptLane(l: LookupInput, hv: string | undefined, lanes: LaneNot
   if (!scan.foundPrompt) return note(`no readable first user message in ${path}`);
   if (scan.ids.length === 0) return note('no "contract_id: <id>" line in the first user message');
   if (scan.ids.length > 1) return note(`${scan.ids.length} distinct contract ids in the first user message (${scan.ids.join(', ')})`);
-  const at = await locate(l, scan.ids[0]);
-  if (at.tip === undefined) {
-    if (!at.draftExists) return note(`contract ${scan.ids[0]} has neither a row nor a draft`);
-    return { found: { lane: 'prompt_block', ...at, claimed: false }, lanes, candidates };
+  const id = scan.ids[0];
+  const named = l.store === null ? undefined : await l.store.getHandoffByContractId(id);
+  // Whoever can write the transcript can write this line: it may name only a contract born by dispatch (its row has
+  // a kind). A contract born by init (a draft, or a row without a kind) is bound by contract claim or --draft-id.
+  if (named === undefined) {
+    return note(`contract ${id} has no dispatched row${l.store === null ? ' (there is no store)' : ''}; a contract from contract init is bound with handoff contract claim, not by the prompt`);
   }
+  if (named.kind === null) {
+    return note(`contract ${id} was not born by contract dispatch; a contract from contract init is bound with handoff contract claim, not by the prompt`);
+  }
+  const tip = await tipOf(l.store!, named);
+  const at = { contractId: tip.contract_id, tip, draftExists: draftExists(l, tip.contract_id) };
   if (at.tip.harness_id !== null && at.tip.harness_id !== hv) {
     return note(`contract ${at.contractId} belongs to another run (harness_id ${at.tip.harness_id})`);
   }

@@ -3,8 +3,10 @@
  * before the verdict throw (the command fails open, exit 1); problems after it (capture, counter) are noted and
  * never change the verdict.
  */
+import { statSync } from 'node:fs';
+import { EXIT, HandoffError } from '../errors.js';
 import type { Env } from '../paths.js';
-import { explicitWorkspace, resolveWorkspace } from '../paths.js';
+import { dataRoot, dataRootUnusable, dbPath, explicitWorkspace, resolveWorkspace } from '../paths.js';
 import { storeReadOnlyHere } from '../store/db.js';
 import { isClosedState } from '../store/handoff-row.js';
 import { mayHaveStore, storeKind } from '../store/open-store.js';
@@ -18,7 +20,7 @@ import { decide, type OnMissing, type TipStatus, type Verdict } from './decision
 import { agentLabel, harnessValue, ownTranscript, type HookInput } from './hook-input.js';
 import { findContract, type LookupResult } from './lookup.js';
 import { blockReason, excusedMessage, rowErrorDetail, tripMessage, type AttemptInfo, type BlockCause, type GateError } from './reason.js';
-import { classifyStop, resolveStopReason, type StopClass } from './stop-class.js';
+import { classifyStop, resolveStopReason, type StopClass, type StopReasonSource } from './stop-class.js';
 import { GATE_FOLDER, storeCondition, storeErrorReason, storeTripMessage, type OnStoreError, type StoreCondition } from './store-condition.js';
 import { lastAssistantStopReason } from './transcript.js';
 
@@ -46,33 +48,53 @@ export interface GateRun {
 }
 
 /**
- * The store for one gate call (either backend): opened if it exists, created only when a capture or the counter
- * writes. On a SQLite store this process cannot write (a read-only data root or file, amendments-2.md §H7) it is
- * opened for reading only: the look-ups and the verdict work, and the writes (claim, capture, counter) fail and are
- * noted.
+ * The store for one gate call (either backend), opened only if it exists: the gate never creates a store. Without
+ * one it captures nothing and counts in `<root>/gate/`. On a SQLite store this process cannot write (a read-only
+ * data root or file) it is opened for reading only: the look-ups and the verdict work, and the writes (claim,
+ * capture, counter) fail and are noted.
  */
 class GateStore {
-  private constructor(
-    private readonly env: Env,
-    private readonly cwd: string,
-    public store: Store | null,
-  ) {}
+  private constructor(public readonly store: Store | null) {}
   static async open(env: Env, cwd: string): Promise<GateStore> {
-    if (!mayHaveStore(env, cwd)) return new GateStore(env, cwd, null);
+    if (!mayHaveStore(env, cwd)) return new GateStore(null);
     const { openStore } = await import('../store/open-store.js');
     const readOnly = storeKind(env) === 'sqlite' && storeReadOnlyHere(env, cwd);
-    return new GateStore(env, cwd, await openStore(env, cwd, readOnly ? 'reader' : 'writer'));
+    return new GateStore(await openStore(env, cwd, readOnly ? 'reader' : 'writer'));
   }
-  writer = async (): Promise<Store> => {
-    if (this.store === null) {
-      const { openStore } = await import('../store/open-store.js');
-      this.store = await openStore(this.env, this.cwd, 'writer', { create: true });
-    }
-    return this.store!;
-  };
   async close(): Promise<void> {
     await this.store?.close();
   }
+}
+
+/**
+ * The data root must exist: the gate never creates one (a hook pointed at the wrong root would otherwise make an
+ * empty one and judge every stop "no contract"). Absent: DATA_ROOT_NOT_FOUND, which fails open (exit 1) or, under
+ * --on-store-error block, blocks and counts under $TMPDIR.
+ */
+export function requireDataRoot(env: Env, cwd: string): string {
+  const root = dataRoot(env, cwd);
+  let st;
+  try {
+    st = statSync(root);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw dataRootUnusable(root, e);
+    throw new HandoffError(
+      'DATA_ROOT_NOT_FOUND',
+      EXIT.STORE,
+      `the data root ${root} does not exist (the gate creates no data root and no store)`,
+      { path: root },
+      'Point the hook at the data root the contracts live in (HANDOFF_HOME=<root> in the hook command).',
+    );
+  }
+  if (!st.isDirectory()) throw dataRootUnusable(root, new Error('not a folder'));
+  return root;
+}
+
+/** Where the gate looked, for its reasons: the data root and the store in it. */
+function whereLooked(env: Env, cwd: string, store: Store | null): string {
+  const kind = storeKind(env);
+  const what = kind === 'postgres' ? 'the PostgreSQL store of HANDOFF_STORE_URL' : `the store ${dbPath(env, cwd)}`;
+  return `Looked in the data root ${dataRoot(env, cwd)} and ${what}${store === null ? ' (there is no store: nothing was captured or claimed, and none was created)' : ''}.`;
 }
 
 const tipStatusOf = (lookup: LookupResult, check: CheckResult | undefined): TipStatus => {
@@ -143,11 +165,16 @@ async function breakerStep(
   let counted: CountResult;
   let storeError: string | undefined;
   try {
-    counted = await countBlock(await store.writer(), key, codes, contractId, max);
+    // Without a store the counter is a file under <root>/gate/ from the start; that is not a store error.
+    counted = store.store === null ? countBlockInFile('root', where.env, where.cwd, key, codes, max) : await countBlock(store.store, key, codes, contractId, max);
   } catch (e) {
+    if (store.store === null) {
+      const counterError = `in ${GATE_FOLDER}: ${(e as Error).message}`;
+      return { attempt: { ...attempt, counterError }, tripped: false, counterError };
+    }
     storeError = (e as Error).message;
     try {
-      counted = countBlockInFile(where.env, where.cwd, key, codes, max);
+      counted = countBlockInFile('root', where.env, where.cwd, key, codes, max);
     } catch (fileError) {
       const counterError = `${storeError}; and in ${GATE_FOLDER}: ${(fileError as Error).message}`;
       return { attempt: { ...attempt, counterError }, tripped: false, counterError };
@@ -163,6 +190,7 @@ interface GateCall {
   cwd: string;
   key: string | undefined;
   stopReason: string | undefined;
+  stopReasonSource: StopReasonSource | undefined;
   stopClass: StopClass;
 }
 
@@ -180,9 +208,10 @@ export async function runGate(opts: GateOptions, input: HookInput | undefined, e
   // An explicit workspace must be a safe slug (amendments-2.md §H11); refused here, it fails open (exit 1).
   explicitWorkspace(opts.workspace, env);
   const key = breakerKey(opts.draftId, input);
-  const stopReason = resolveStopReason(opts.stopReason, input?.stopReason, () => lastAssistantStopReason(ownTranscript(input)));
-  const call: GateCall = { opts, input, env, cwd, key, stopReason, stopClass: classifyStop(stopReason) };
+  const stop = resolveStopReason(opts.stopReason, input?.stopReason, () => lastAssistantStopReason(ownTranscript(input)));
+  const call: GateCall = { opts, input, env, cwd, key, stopReason: stop.reason, stopReasonSource: stop.source, stopClass: classifyStop(stop.reason) };
   try {
+    requireDataRoot(env, cwd);
     return await judge(call);
   } catch (e) {
     // §H3: under --on-store-error block, a store or data-root condition blocks the stop instead of failing open.
@@ -192,7 +221,29 @@ export async function runGate(opts: GateOptions, input: HookInput | undefined, e
   }
 }
 
-/** The block of a store or data-root condition (§H3), counted in the file breaker (the store cannot be trusted). */
+/**
+ * Counts a store-condition block in a file: under `<root>/gate/` while the data root exists, else (or when that
+ * folder is unusable) in the user's private folder under $TMPDIR, so the breaker holds even then.
+ */
+function countStoreBlock(call: GateCall, key: string, codes: string[]): CountResult {
+  const { env, cwd, opts } = call;
+  let rootExists = false;
+  try {
+    rootExists = statSync(dataRoot(env, cwd)).isDirectory();
+  } catch {
+    // absent or not inspectable: count under $TMPDIR
+  }
+  if (rootExists) {
+    try {
+      return countBlockInFile('root', env, cwd, key, codes, opts.maxRejections);
+    } catch {
+      // gate/ is unusable (a planted link, a read-only root): count under $TMPDIR instead
+    }
+  }
+  return countBlockInFile('tmp', env, cwd, key, codes, opts.maxRejections);
+}
+
+/** The block of a store or data-root condition, counted in the file breaker (the store cannot be trusted). */
 function storeErrorBlock(call: GateCall, condition: StoreCondition): GateRun {
   const { opts, key } = call;
   const codes = [condition.code];
@@ -201,7 +252,7 @@ function storeErrorBlock(call: GateCall, condition: StoreCondition): GateRun {
   let counterError: string | undefined;
   if (key !== undefined) {
     try {
-      const r = countBlockInFile(call.env, call.cwd, key, codes, opts.maxRejections);
+      const r = countStoreBlock(call, key, codes);
       attempt.attempt = r.attempt;
       attempt.previousCodes = r.previousCodes;
       tripped = r.tripped;
@@ -210,7 +261,7 @@ function storeErrorBlock(call: GateCall, condition: StoreCondition): GateRun {
       attempt.counterError = counterError;
     }
   }
-  const reason = storeErrorReason(condition, attempt);
+  const reason = storeErrorReason(condition, attempt, dataRoot(call.env, call.cwd));
   const systemMessage = tripped ? storeTripMessage(attempt.attempt ?? opts.maxRejections, opts.maxRejections, agentLabel(call.input), opts.draftId, condition) : undefined;
   const exit = tripped ? 0 : 2;
   const verdict: Record<string, unknown> = {
@@ -224,6 +275,7 @@ function storeErrorBlock(call: GateCall, condition: StoreCondition): GateRun {
     agent_state: null,
     cut_reason: null,
     stop_reason: call.stopReason ?? null,
+    stop_reason_source: call.stopReasonSource ?? null,
     stop_class: call.stopClass,
     codes: tripped ? [...codes, 'CONTRACT_REJECTION_LIMIT'] : codes,
     errors: [{ code: condition.code, path: '', detail: condition.message }],
@@ -252,12 +304,14 @@ async function judge(call: GateCall): Promise<GateRun> {
     const decision = decide(tipStatusOf(lookup, check), stopClass, opts.onMissing);
     const notes: string[] = [];
     if (lookup.claimError !== undefined) notes.push(`(The contract could not be claimed for this run: ${lookup.claimError})`);
+    if (decision.decision === 'block' && (found === undefined || store.store === null)) notes.push(whereLooked(env, cwd, store.store));
 
-    // Step 6: backstop capture of an unfinalized contract's draft, whatever the verdict.
+    // Backstop capture of an unfinalized contract's draft, whatever the verdict; only into a store that exists.
     let captured = false;
     let boundByCapture = false;
     let captureError: string | undefined;
-    if (found !== undefined && check === undefined && found.draftExists) {
+    const storeNow = store.store;
+    if (found !== undefined && check === undefined && found.draftExists && storeNow !== null) {
       const workspace = opts.workspace ?? resolveWorkspace(undefined, env, input?.cwd ?? cwd);
       const c = await backstopCapture({
         env,
@@ -268,7 +322,7 @@ async function judge(call: GateCall): Promise<GateRun> {
         harnessValue: opts.draftId === undefined ? harnessValue(input) : undefined,
         workspace,
         stopReason,
-        writer: store.writer,
+        writer: () => Promise.resolve(storeNow),
       });
       captured = c.captured;
       boundByCapture = c.bound === true;
@@ -287,7 +341,7 @@ async function judge(call: GateCall): Promise<GateRun> {
     const errors = cause === undefined ? [] : errorsOf(cause);
     const codes = [...new Set(errors.map((e) => e.code))];
 
-    // Step 7: breaker. A block counts (and maybe trips); an allow resets the key.
+    // The breaker. A block counts (and maybe trips); an allow resets the key.
     const b = await breakerStep(store, { env, cwd }, key, decision.decision, codes, found?.contractId ?? null, opts.maxRejections);
     const { attempt, tripped, counterError } = b;
     const reason = cause === undefined ? undefined : blockReason(cause, attempt, notes);
@@ -311,6 +365,7 @@ async function judge(call: GateCall): Promise<GateRun> {
       agent_state: tip?.agent_state ?? null,
       cut_reason: tip?.cut_reason ?? null,
       stop_reason: stopReason ?? null,
+      stop_reason_source: call.stopReasonSource ?? null,
       stop_class: stopClass,
       codes: tripped ? [...codes, 'CONTRACT_REJECTION_LIMIT'] : codes,
       errors,

@@ -11,15 +11,24 @@ export function classifyStop(stopReason: string | undefined): StopClass {
   return stopReason === 'end_turn' ? 'violation' : 'unknown';
 }
 
+/** Where the stop reason came from: the hook's own input (or the hook command's --stop-reason), or the transcript. */
+export type StopReasonSource = 'input' | 'transcript';
+
+export interface ResolvedStopReason {
+  reason?: string;
+  source?: StopReasonSource;
+}
+
+const given = (v: string | undefined): v is string => v !== undefined && v.trim() !== '';
+
 /**
- * The stop reason: `--stop-reason`, else stdin `stop_reason`, else the transcript's last assistant line (read
- * lazily: the transcript is only touched when the earlier sources say nothing). Blank values count as absent.
+ * The stop reason: `--stop-reason`, else the hook input's own stop reason, else the transcript's last assistant line.
+ * The transcript is read only when the harness gave no stop reason: the agent can write its transcript, so its
+ * word never overrides the harness's (and a truncation excuses only a turn that has a contract anyway).
  */
-export function resolveStopReason(
-  flag: string | undefined,
-  stdin: string | undefined,
-  fromTranscript: () => string | undefined,
-): string | undefined {
-  for (const v of [flag, stdin]) if (v !== undefined && v.trim() !== '') return v;
-  return fromTranscript();
+export function resolveStopReason(flag: string | undefined, input: string | undefined, fromTranscript: () => string | undefined): ResolvedStopReason {
+  if (given(flag)) return { reason: flag, source: 'input' };
+  if (given(input)) return { reason: input, source: 'input' };
+  const t = fromTranscript();
+  return given(t) ? { reason: t, source: 'transcript' } : {};
 }

@@ -1,7 +1,6 @@
 /**
- * The strict gate (amendments-2.md §H3): which failures are store or data-root conditions, and the texts of the
- * block they cause under `--on-store-error block`. With the default `allow`, the same failures fail open (exit 1,
- * "stop not gated"), as before.
+ * The strict gate: which failures are store or data-root conditions, and the texts of the block they cause under
+ * `--on-store-error block`. With the default `allow`, the same failures fail open (exit 1, "stop not gated").
  */
 import { isHandoffError } from '../errors.js';
 import { isSqliteError } from '../store/store-errors.js';
@@ -32,10 +31,11 @@ export function storeCondition(e: unknown): StoreCondition | undefined {
   return undefined;
 }
 
-export function storeErrorReason(c: StoreCondition, attempt: AttemptInfo): string {
+export function storeErrorReason(c: StoreCondition, attempt: AttemptInfo, root: string): string {
   return [
     `[CONTRACT REJECTED] the stop cannot be judged: the handoff store or data root is unusable (${c.code})`,
     `  ${c.code} []: ${c.message}`,
+    `The gate looked in the data root ${root}.`,
     'This gate runs with --on-store-error block: a stop is only allowed once the store can show a finalized, valid contract.',
     'Do not change the handoff store or its data root yourself. Report the problem to the user; when the store works again, finalize your contract.',
     attemptLine(attempt),

@@ -43,6 +43,7 @@ describe('circuit breaker', () => {
 
   it('a repaired turn starts from zero after an allow', () => {
     const home = tempHome();
+    dispatch(home, ['--goal', 'a store to count in']);
     const input = stopInput({ session: 's-r', extra: { stop_reason: 'end_turn' } });
     expect(gate(home, [], input).code).toBe(2);
     expect(gate(home, ['--json'], input).json.attempt).toBe(2);
@@ -83,6 +84,7 @@ describe('circuit breaker', () => {
 
   it('keys are per turn: two agents of one type and one session count separately', () => {
     const home = tempHome();
+    dispatch(home, ['--goal', 'a store to count in']);
     const one = subagentStop({ session: 's', agentId: 'one', extra: { stop_reason: 'end_turn' } });
     const two = subagentStop({ session: 's', agentId: 'two', extra: { stop_reason: 'end_turn' } });
     gate(home, [], one);

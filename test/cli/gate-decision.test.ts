@@ -159,8 +159,9 @@ describe('decision table', () => {
     expect(j(home, ['--draft-id', d.contract_id]).json).toMatchObject({ decision: 'allow', source: 'row' });
   });
 
-  it('row 6 with only a draft (contract init): the capture inserts an IN_PROGRESS row, never a closing one', () => {
+  it('row 6 with only a draft (contract init): the capture inserts an IN_PROGRESS row into the store, never a closing one', () => {
     const home = tempHome();
+    dispatch(home, ['--goal', 'the store exists']);
     const init = run(home, ['contract', 'init', '--json']);
     const id = init.json.draft_id as string;
     expect(run(home, ['contract', 'set', 'agent_status.agent_state', 'BLOCKED', '--draft-id', id]).code).toBe(0);
@@ -171,13 +172,14 @@ describe('decision table', () => {
     expect(row(home, id)).toMatchObject({ agent_state: 'IN_PROGRESS', cut_reason: 'backstop_capture', workspace: init.json.workspace, agent_id: id.split('.')[0] });
   });
 
-  it('rows 7 and 8: no contract at all', () => {
+  it('row 8: no contract at all, cut or not (a turn without a contract is never excused)', () => {
     const home = tempHome();
     const stale = 'a0123456789abcdef.0123456789ab';
-    const excused = gate(home, ['--draft-id', stale, '--stop-reason', 'max_tokens'], '');
-    expect(excused.code).toBe(0);
-    expect(JSON.parse(excused.stdout).systemMessage).toContain('no contract was found');
-    expect(readdirSync(home)).toEqual([]);
+    const cut = gate(home, ['--draft-id', stale, '--stop-reason', 'max_tokens'], '');
+    expect([cut.code, cut.stdout]).toEqual([2, '']);
+    expect(cut.stderr).toContain('(ROW_NOT_FOUND)');
+    // No store is created; the block counts in <root>/gate/.
+    expect(readdirSync(home)).toEqual(['gate']);
 
     const blocked = j(home, ['--draft-id', stale, '--stop-reason', 'end_turn']);
     expect(blocked.code).toBe(2);

@@ -29,6 +29,7 @@ describe('hand-run gates bind nothing (§E6)', () => {
 
   it('--draft-id on a draft without a row: the capture inserts the row with harness_id NULL', () => {
     const home = tempHome();
+    dispatch(home, ['--goal', 'the store exists']);
     const id = initDraft(home);
     const r = gate(home, ['--draft-id', id, '--json', '--workspace', 'ws'], hookStop('sess-new'));
     expect(r.code).toBe(2);
@@ -36,9 +37,9 @@ describe('hand-run gates bind nothing (§E6)', () => {
     expect(row(home, id)).toMatchObject({ agent_state: 'IN_PROGRESS', cut_reason: 'backstop_capture', harness_id: null });
   });
 
-  it('a real hook stop that binds the run through its capture says claimed: true', () => {
+  it('a real hook stop that finds a dispatched contract through its prompt binds the run and says claimed: true', () => {
     const home = tempHome();
-    const id = initDraft(home);
+    const id = dispatch(home, ['--goal', 'g']).contract_id as string;
     const dir = mkdtempSync(join(tmpdir(), 'transcripts-'));
     const transcript = writeTranscript(dir, 'agent.jsonl', `do the task\n\ncontract_id: ${id}\n`);
     const input = subagentStop({ session: 's', agentId: 'run-7', transcript, extra: { stop_reason: 'end_turn' } });

@@ -132,6 +132,8 @@ describe('later verbs use the recorded workspace whatever the cwd', () => {
   it('the gate ignores workspace flags: a capture that inserts the row takes the recorded workspace', () => {
     const home = tempHome();
     const id = initIn(home, folder('proj'));
+    // The gate captures only into a store that exists.
+    expect(at(home, folder('proj'), ['contract', 'dispatch', '--goal', 'g', '--json']).code).toBe(0);
     const g = at(home, folder('elsewhere'), ['contract', 'gate', '--draft-id', id, '--workspace', 'other', '--json']);
     expect([g.code, g.json.captured]).toEqual([2, true]);
     expect(row(home, id).workspace).toBe('proj');

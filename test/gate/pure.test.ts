@@ -111,17 +111,18 @@ describe('stop classification', () => {
     expect(classifyStop(reason)).toBe(cls);
   });
 
-  it('takes the flag, then stdin, then the transcript (read only when needed)', () => {
+  it('takes the flag, then the hook input, then the transcript (read only when the input has none)', () => {
     let read = 0;
     const transcript = (): string => {
       read++;
       return 'tool_use';
     };
-    expect(resolveStopReason('max_tokens', 'end_turn', transcript)).toBe('max_tokens');
-    expect(resolveStopReason(undefined, 'end_turn', transcript)).toBe('end_turn');
+    expect(resolveStopReason('max_tokens', 'end_turn', transcript)).toEqual({ reason: 'max_tokens', source: 'input' });
+    expect(resolveStopReason(undefined, 'end_turn', transcript)).toEqual({ reason: 'end_turn', source: 'input' });
     expect(read).toBe(0);
-    expect(resolveStopReason(' ', undefined, transcript)).toBe('tool_use');
+    expect(resolveStopReason(' ', undefined, transcript)).toEqual({ reason: 'tool_use', source: 'transcript' });
     expect(read).toBe(1);
+    expect(resolveStopReason(undefined, undefined, () => undefined)).toEqual({});
   });
 });
 
@@ -138,7 +139,8 @@ describe('decision table (§4.5)', () => {
     ['row 5', { kind: 'unfinalized' }, 'truncation', 'block', 5, 'allow', 'row_unfinalized', true],
     ['row 6 (violation)', { kind: 'unfinalized' }, 'violation', 'block', 6, 'block', 'row_unfinalized', false],
     ['row 6 (unknown)', { kind: 'unfinalized' }, 'unknown', 'allow', 6, 'block', 'row_unfinalized', false],
-    ['row 7', { kind: 'missing' }, 'truncation', 'block', 7, 'allow', 'row_missing', true],
+    ['no contract is never excused (truncation)', { kind: 'missing' }, 'truncation', 'block', 8, 'block', 'row_missing', false],
+    ['no contract, truncation, --on-missing allow', { kind: 'missing' }, 'truncation', 'allow', 8, 'allow', 'row_missing', false],
     ['row 8 (block)', { kind: 'missing' }, 'violation', 'block', 8, 'block', 'row_missing', false],
     ['row 8 (unknown)', { kind: 'missing' }, 'unknown', 'block', 8, 'block', 'row_missing', false],
     ['row 8 (--on-missing allow)', { kind: 'missing' }, 'violation', 'allow', 8, 'allow', 'row_missing', false],

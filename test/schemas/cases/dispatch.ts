@@ -137,7 +137,10 @@ export const DISPATCH_CASES: ResultCase[] = [
     schema: 'contract-gate',
     name: 'a trip: the first block of --max-rejections 1 gives up',
     exit: 0,
-    produce: (home) => gate(home, ['--draft-id', newDraft(home), '--max-rejections', '1']),
+    produce: (home) => {
+      dispatched(home); // a store exists: the gate captures only into an existing store
+      return gate(home, ['--draft-id', newDraft(home), '--max-rejections', '1']);
+    },
     expect: (j) => {
       expect(j).toMatchObject({ decision: 'block', exit: 0, tripped: true, handoff_id: null, captured: true });
       expect(j.codes).toEqual(['ROW_NOT_FINALIZED', 'CONTRACT_REJECTION_LIMIT']);
