@@ -72,8 +72,12 @@ describe.each(HARNESSES)('%s', (harness) => {
     const blocks = calls.slice(0, MAX - 1);
     for (const c of blocks) expect(blockForm(harness, c), JSON.stringify(c)).toBe('block');
     for (const c of blocks) expect(c.stdout + c.stderr).toContain(BLOCK_CODE);
-    // The last call tripped the breaker: the stop goes through with the degraded notice.
-    expect(calls[MAX - 1].exit).toBe(0);
+    // The last call tripped the breaker: the stop goes through with the degraded notice, as a systemMessage where
+    // the harness shows one, on stderr for Copilot (whose stdout is read as a verdict).
+    const trip = calls[MAX - 1];
+    expect(trip.exit).toBe(0);
+    if (harness === 'copilot') expect([trip.stdout, trip.stderr]).toEqual(['', expect.stringContaining(BLOCK_CODE)]);
+    else expect(JSON.parse(trip.stdout)).toEqual({ systemMessage: expect.stringContaining(BLOCK_CODE) });
     // One model request per stop; the first has no reason, each after a block carries it.
     expect(turns).toHaveLength(MAX);
     expect(turns[0].text).not.toContain(BLOCK_CODE);
