@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/harnesses/**/*.harness.ts'],
+    // Every temp folder (data roots, each run's HOME and project) under one folder, removed afterwards.
+    globalSetup: ['test/helpers/global-setup.ts'],
     // A budget for hangs only: each harness run has its own timeout (test/harnesses/drive.ts).
     testTimeout: 600_000,
     hookTimeout: 60_000,
