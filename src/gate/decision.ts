@@ -1,5 +1,5 @@
 /**
- * The decision table (dispatch-and-gate.md §4.5) as a pure function of what the lookup and the check found. The
+ * The decision table as a pure function of what the lookup and the check found. The
  * verdict reads only the store: what the agent said in its last message never makes a turn count as closed.
  */
 import type { StopClass } from './stop-class.js';
@@ -22,15 +22,22 @@ export type OnMissing = 'block' | 'allow';
 
 export interface Decision {
   /** The row of the decision table (row 7, an excused turn without a contract, no longer exists). */
-  row: 1 | 2 | 3 | 4 | 5 | 6 | 8;
+  /** 9: the user aborted the turn (allowed whatever the contract, never excused as complete). */
+  row: 1 | 2 | 3 | 4 | 5 | 6 | 8 | 9;
   decision: Verdict;
   source: VerdictSource;
   /** An allow granted only because the harness cut the turn (rows 3 and 5; a turn without a contract is never excused). */
   excused: boolean;
 }
 
+const sourceOf = (tip: TipStatus): VerdictSource => (tip.kind === 'closed' ? 'row' : tip.kind === 'unfinalized' ? 'row_unfinalized' : 'row_missing');
+
 export function decide(tip: TipStatus, stopClass: StopClass, onMissing: OnMissing): Decision {
   const truncated = stopClass === 'truncation';
+  // The user stopped the turn: not the agent's choice, so it allows; an incomplete contract is reported (and captured).
+  if (stopClass === 'abort' && !(tip.kind === 'closed' && tip.check === 'pass')) {
+    return { row: 9, decision: 'allow', source: sourceOf(tip), excused: true };
+  }
   switch (tip.kind) {
     case 'closed':
       if (tip.check === 'pass') return { row: 1, decision: 'allow', source: 'row', excused: false };

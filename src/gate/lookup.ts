@@ -9,9 +9,9 @@ import { draftFile, type Env } from '../paths.js';
 import type { HandoffRow } from '../store/handoff-row.js';
 import type { Store, StoreReads } from '../store/store.js';
 import { claimTip, harnessLock, harnessTips } from '../dispatch/harness.js';
-import { harnessValue, ownTranscript, type HookInput } from './hook-input.js';
+import { harnessField, harnessValue, ownTranscript, type HookInput } from './hook-input.js';
 import type { LaneNote } from './reason.js';
-import { promptContractIds } from './transcript.js';
+import { contractIdsInText, promptContractIds } from './transcript.js';
 
 export type Lane = LaneNote['lane'];
 
@@ -72,7 +72,7 @@ export async function findContract(l: LookupInput): Promise<LookupResult> {
   lanes.push({ lane: 'draft_id', note: 'no --draft-id given' });
 
   const hv = harnessValue(l.input);
-  const field = l.input?.event === 'SubagentStop' ? 'agent_id' : 'session_id';
+  const field = harnessField(l.input);
   if (hv === undefined) lanes.push({ lane: 'harness_id', note: `no ${field} in the hook input` });
   else if (l.store === null) lanes.push({ lane: 'harness_id', note: 'no store yet' });
   else {
@@ -97,8 +97,14 @@ async function promptLane(l: LookupInput, hv: string | undefined, lanes: LaneNot
     return { lanes, candidates };
   };
   const path = ownTranscript(l.input);
-  if (path === undefined) return note('no transcript path of this turn in the hook input');
-  const scan = promptContractIds(path);
+  const harness = l.input?.harness ?? 'claude';
+  // Gemini gives the turn's prompt on stdin: read it first, the transcript only when it names no contract.
+  const fromPrompt = l.input?.prompt === undefined ? [] : contractIdsInText(l.input.prompt);
+  let scan = { foundPrompt: fromPrompt.length > 0, ids: fromPrompt };
+  if (scan.ids.length === 0) {
+    if (path === undefined) return note(l.input?.prompt === undefined ? 'no transcript path of this turn in the hook input' : 'no "contract_id: <id>" line in the prompt, and no transcript path');
+    scan = promptContractIds(path, harness);
+  }
   if (!scan.foundPrompt) return note(`no readable first user message in ${path}`);
   if (scan.ids.length === 0) return note('no "contract_id: <id>" line in the first user message');
   if (scan.ids.length > 1) return note(`${scan.ids.length} distinct contract ids in the first user message (${scan.ids.join(', ')})`);

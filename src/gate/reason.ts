@@ -130,9 +130,9 @@ export function rowErrorDetail(cause: BlockCause): string {
   return summary(cause);
 }
 
-export function excusedMessage(stopReason: string, contractId: string | undefined, how: string): string {
+export function excusedMessage(stopReason: string, contractId: string | undefined, how: string, aborted = false): string {
   const what = contractId === undefined ? 'no contract was found for this turn' : `contract ${contractId} is not complete (${how})`;
-  return `handoff: turn cut by the harness (${stopReason}); ${what}.`;
+  return `handoff: turn ${aborted ? 'stopped by the user' : 'cut by the harness'} (${stopReason}); ${what}.`;
 }
 
 /** `attempts`: the key's counted rejections (the trip included); `max`: --max-rejections. */

@@ -11,13 +11,13 @@ import { storeReadOnlyHere } from '../store/db.js';
 import { isClosedState } from '../store/handoff-row.js';
 import { mayHaveStore, storeKind } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
-import { breakerKey } from './breaker-key.js';
+import { breakerKey, newTurn, type BreakerKey } from './breaker-key.js';
 import { countBlock, resetKey, type CountResult } from './breaker.js';
 import { countBlockInFile, resetFileCounter } from './file-breaker.js';
 import { backstopCapture } from './capture.js';
 import { checkClosedRow, type CheckResult } from './check.js';
 import { decide, type OnMissing, type TipStatus, type Verdict } from './decision.js';
-import { agentLabel, harnessValue, ownTranscript, type HookInput } from './hook-input.js';
+import { agentLabel, harnessField, harnessValue, ownTranscript, type HookInput } from './hook-input.js';
 import { findContract, type LookupResult } from './lookup.js';
 import { blockReason, excusedMessage, rowErrorDetail, tripMessage, type AttemptInfo, type BlockCause, type GateError } from './reason.js';
 import { classifyStop, resolveStopReason, type StopClass, type StopReasonSource } from './stop-class.js';
@@ -107,8 +107,7 @@ const tipStatusOf = (lookup: LookupResult, check: CheckResult | undefined): TipS
 function causeOf(lookup: LookupResult, check: CheckResult | undefined, input: HookInput | undefined, captured: boolean): BlockCause {
   const found = lookup.found;
   if (found === undefined) {
-    const harnessField = input?.event === 'SubagentStop' ? 'agent_id' : 'session_id';
-    return { kind: 'missing', lanes: lookup.lanes, candidates: lookup.candidates, harnessValue: harnessValue(input), harnessField };
+    return { kind: 'missing', lanes: lookup.lanes, candidates: lookup.candidates, harnessValue: harnessValue(input), harnessField: harnessField(input) };
   }
   const tip = found.tip;
   if (check === undefined || tip === undefined) {
@@ -144,15 +143,17 @@ interface BreakerStep {
  */
 async function breakerStep(
   store: GateStore,
-  where: { env: Env; cwd: string },
-  key: string | undefined,
+  where: { env: Env; cwd: string; endTrip: boolean },
+  bk: BreakerKey | undefined,
   decision: Verdict,
   codes: string[],
   contractId: string | null,
   max: number,
 ): Promise<BreakerStep> {
+  const key = bk?.key;
   const attempt: AttemptInfo = { key, max };
   if (key === undefined) return { attempt, tripped: false };
+  const endTrip = where.endTrip;
   if (decision === 'allow') {
     resetFileCounter(where.env, where.cwd, key);
     try {
@@ -166,7 +167,10 @@ async function breakerStep(
   let storeError: string | undefined;
   try {
     // Without a store the counter is a file under <root>/gate/ from the start; that is not a store error.
-    counted = store.store === null ? countBlockInFile('root', where.env, where.cwd, key, codes, max) : await countBlock(store.store, key, codes, contractId, max);
+    counted =
+      store.store === null
+        ? countBlockInFile('root', where.env, where.cwd, key, codes, max, endTrip)
+        : await countBlock(store.store, key, codes, contractId, max, endTrip);
   } catch (e) {
     if (store.store === null) {
       const counterError = `in ${GATE_FOLDER}: ${(e as Error).message}`;
@@ -174,7 +178,7 @@ async function breakerStep(
     }
     storeError = (e as Error).message;
     try {
-      counted = countBlockInFile('root', where.env, where.cwd, key, codes, max);
+      counted = countBlockInFile('root', where.env, where.cwd, key, codes, max, endTrip);
     } catch (fileError) {
       const counterError = `${storeError}; and in ${GATE_FOLDER}: ${(fileError as Error).message}`;
       return { attempt: { ...attempt, counterError }, tripped: false, counterError };
@@ -188,7 +192,9 @@ interface GateCall {
   input: HookInput | undefined;
   env: Env;
   cwd: string;
-  key: string | undefined;
+  key: BreakerKey | undefined;
+  /** A session key's trip ends at this stop: it starts a new turn. */
+  endTrip: boolean;
   stopReason: string | undefined;
   stopReasonSource: StopReasonSource | undefined;
   stopClass: StopClass;
@@ -208,8 +214,10 @@ export async function runGate(opts: GateOptions, input: HookInput | undefined, e
   // An explicit workspace must be a safe slug (amendments-2.md §H11); refused here, it fails open (exit 1).
   explicitWorkspace(opts.workspace, env);
   const key = breakerKey(opts.draftId, input);
-  const stop = resolveStopReason(opts.stopReason, input?.stopReason, () => lastAssistantStopReason(ownTranscript(input)));
-  const call: GateCall = { opts, input, env, cwd, key, stopReason: stop.reason, stopReasonSource: stop.source, stopClass: classifyStop(stop.reason) };
+  const harness = input?.harness ?? 'claude';
+  const stop = resolveStopReason(opts.stopReason, input?.stopReason, () => lastAssistantStopReason(ownTranscript(input), harness));
+  const endTrip = key !== undefined && !key.turnScoped && newTurn(input);
+  const call: GateCall = { opts, input, env, cwd, key, endTrip, stopReason: stop.reason, stopReasonSource: stop.source, stopClass: classifyStop(stop.reason, harness) };
   try {
     requireDataRoot(env, cwd);
     return await judge(call);
@@ -226,7 +234,7 @@ export async function runGate(opts: GateOptions, input: HookInput | undefined, e
  * folder is unusable) in the user's private folder under $TMPDIR, so the breaker holds even then.
  */
 function countStoreBlock(call: GateCall, key: string, codes: string[]): CountResult {
-  const { env, cwd, opts } = call;
+  const { env, cwd, opts, endTrip } = call;
   let rootExists = false;
   try {
     rootExists = statSync(dataRoot(env, cwd)).isDirectory();
@@ -235,17 +243,18 @@ function countStoreBlock(call: GateCall, key: string, codes: string[]): CountRes
   }
   if (rootExists) {
     try {
-      return countBlockInFile('root', env, cwd, key, codes, opts.maxRejections);
+      return countBlockInFile('root', env, cwd, key, codes, opts.maxRejections, endTrip);
     } catch {
       // gate/ is unusable (a planted link, a read-only root): count under $TMPDIR instead
     }
   }
-  return countBlockInFile('tmp', env, cwd, key, codes, opts.maxRejections);
+  return countBlockInFile('tmp', env, cwd, key, codes, opts.maxRejections, endTrip);
 }
 
 /** The block of a store or data-root condition, counted in the file breaker (the store cannot be trusted). */
 function storeErrorBlock(call: GateCall, condition: StoreCondition): GateRun {
-  const { opts, key } = call;
+  const { opts } = call;
+  const key = call.key?.key;
   const codes = [condition.code];
   const attempt: AttemptInfo = { key, max: opts.maxRejections };
   let tripped = false;
@@ -342,7 +351,7 @@ async function judge(call: GateCall): Promise<GateRun> {
     const codes = [...new Set(errors.map((e) => e.code))];
 
     // The breaker. A block counts (and maybe trips); an allow resets the key.
-    const b = await breakerStep(store, { env, cwd }, key, decision.decision, codes, found?.contractId ?? null, opts.maxRejections);
+    const b = await breakerStep(store, { env, cwd, endTrip: call.endTrip }, key, decision.decision, codes, found?.contractId ?? null, opts.maxRejections);
     const { attempt, tripped, counterError } = b;
     const reason = cause === undefined ? undefined : blockReason(cause, attempt, notes);
     let systemMessage: string | undefined;
@@ -351,7 +360,7 @@ async function judge(call: GateCall): Promise<GateRun> {
       if (b.storeError !== undefined) systemMessage += ` (Counted in ${GATE_FOLDER}: the store could not hold the counter: ${b.storeError})`;
     } else if (decision.excused) {
       const how = check !== undefined ? `closed ${tip?.agent_state}, fails the check` : captured ? 'captured as IN_PROGRESS' : 'not finalized';
-      systemMessage = excusedMessage(stopReason ?? 'unknown', found?.contractId, how);
+      systemMessage = excusedMessage(stopReason ?? 'unknown', found?.contractId, how, stopClass === 'abort');
     }
     const exit = decision.decision === 'block' && !tripped ? 2 : 0;
     const verdict: Record<string, unknown> = {
@@ -374,7 +383,7 @@ async function judge(call: GateCall): Promise<GateRun> {
       attempt: attempt.attempt ?? null,
       max_rejections: opts.maxRejections,
       tripped,
-      breaker_key: key ?? null,
+      breaker_key: key?.key ?? null,
     };
     if (lookup.candidates.length > 0) verdict.candidates = lookup.candidates;
     if (reason !== undefined) verdict.reason = reason;

@@ -1,14 +1,26 @@
-/** Stop classification (dispatch-and-gate.md §4.4). */
+/**
+ * Stop classification: each harness's stop vocabulary mapped to the stop classes. `truncation`: the harness cut the
+ * turn (not the agent's fault). `violation`: the agent chose to stop. `abort`: the user stopped the turn (a Cursor
+ * `aborted`), which allows. `unknown` fails closed.
+ */
+import type { Harness } from './hook-input.js';
 
-export type StopClass = 'truncation' | 'violation' | 'unknown';
+export type StopClass = 'truncation' | 'violation' | 'abort' | 'unknown';
 
-const TRUNCATION: ReadonlySet<string> = new Set(['max_tokens', 'tool_use', 'model_context_window_exceeded']);
+const COMMON: Record<string, StopClass> = {
+  max_tokens: 'truncation',
+  tool_use: 'truncation',
+  model_context_window_exceeded: 'truncation',
+  end_turn: 'violation',
+};
 
-/** `truncation`: the harness cut the turn. `violation`: the agent chose to stop. `unknown` fails closed. */
-export function classifyStop(stopReason: string | undefined): StopClass {
+/** Cursor's `status`: completed (the agent stopped), aborted (the user stopped it), error (the harness failed). */
+const CURSOR: Record<string, StopClass> = { completed: 'violation', aborted: 'abort', error: 'truncation' };
+
+export function classifyStop(stopReason: string | undefined, harness: Harness = 'claude'): StopClass {
   if (stopReason === undefined) return 'unknown';
-  if (TRUNCATION.has(stopReason)) return 'truncation';
-  return stopReason === 'end_turn' ? 'violation' : 'unknown';
+  const table = harness === 'cursor' ? CURSOR : COMMON;
+  return Object.prototype.hasOwnProperty.call(table, stopReason) ? table[stopReason] : 'unknown';
 }
 
 /** Where the stop reason came from: the hook's own input (or the hook command's --stop-reason), or the transcript. */

@@ -1,10 +1,11 @@
 /**
- * Bounded reads of the turn's own transcript (dispatch-and-gate.md §4.3, §4.4): the first 4 MiB for the prompt's
- * contract block (lane 3), the last 1 MiB for the stop-reason fallback. A missing, unreadable, non-regular or
+ * Bounded reads of the turn's own transcript, in each harness's format: the first 4 MiB for the prompt's contract
+ * block (the prompt lane), the last 1 MiB for the stop-reason fallback. A missing, unreadable, non-regular or
  * malformed transcript yields nothing, never an error: the gate must not trap an agent over a harness file.
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { isDraftId } from '../ids.js';
+import type { Harness } from './hook-input.js';
 
 export const HEAD_BYTES = 4 * 1024 * 1024;
 export const TAIL_BYTES = 1024 * 1024;
@@ -59,8 +60,8 @@ function messageOf(line: Record<string, unknown>): Record<string, unknown> | und
 }
 
 /**
- * A message's text: a string content, or the concatenated text of its text blocks, with no separator
- * (dispatch-and-gate.md §4.3): a `contract_id:` line counts only where the prompt itself starts a line.
+ * A message's text: a string content, or the concatenated text of its text blocks, with no separator: a
+ * `contract_id:` line counts only where the prompt itself starts a line.
  */
 export function messageText(content: unknown): string | undefined {
   if (typeof content === 'string') return content;
@@ -85,29 +86,110 @@ export function contractIdsInText(text: string): string[] {
 }
 
 export interface PromptScan {
-  /** The transcript could be read and had a first user line. */
+  /** The transcript could be read and had a first user message. */
   foundPrompt: boolean;
   ids: string[];
 }
 
-/** Lane 3: the contract ids in the first `user` line's message, from the first 4 MiB of the transcript. */
-export function promptContractIds(path: string | undefined, maxBytes = HEAD_BYTES): PromptScan {
+const objectOf = (v: unknown): Record<string, unknown> | undefined =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+
+/** Text of a content made of typed blocks (`text` for most, `input_text` for Codex) or untyped parts (Gemini). */
+function blocksText(content: unknown, types: readonly (string | undefined)[]): string | undefined {
+  if (typeof content === 'string') return content;
+  const parts = Array.isArray(content) ? content : objectOf(content) ? [content] : [];
+  const texts: string[] = [];
+  for (const block of parts) {
+    const b = objectOf(block);
+    if (b !== undefined && typeof b.text === 'string' && types.includes(typeof b.type === 'string' ? b.type : undefined)) texts.push(b.text);
+  }
+  return texts.length > 0 ? texts.join('') : undefined;
+}
+
+/** Codex puts its own context (AGENTS.md, the environment) into user messages ahead of the prompt. */
+const codexContext = (t: string): boolean => /^\s*(<[a-z_]+>|# AGENTS\.md)/i.test(t);
+
+/**
+ * A transcript line's user message text, in the harness's own format; undefined when the line is not a user message.
+ * Claude Code: `{"type":"user","message":{"content":…}}`; Codex rollout: `{"type":"event_msg","payload":{"type":
+ * "user_message","message":…}}` (or a `response_item` user message that is not Codex's own context); Gemini:
+ * `{"type":"user","content":…}`; Copilot: `{"type":"user.message","data":{"content":…}}`; Cursor:
+ * `{"role":"user","message":{"content":…}}`.
+ */
+function userText(line: Record<string, unknown>, harness: Harness): string | undefined {
+  switch (harness) {
+    case 'claude':
+      return line.type === 'user' ? (messageText(messageOf(line)?.content) ?? '') : undefined;
+    case 'codex': {
+      const p = objectOf(line.payload);
+      if (line.type === 'event_msg' && p?.type === 'user_message') return typeof p.message === 'string' ? p.message : '';
+      if (line.type === 'response_item' && p?.type === 'message' && p.role === 'user') {
+        const t = blocksText(p.content, ['input_text', 'text']);
+        return t === undefined || codexContext(t) ? undefined : t;
+      }
+      return undefined;
+    }
+    case 'gemini':
+      return line.type === 'user' ? (blocksText(line.content, [undefined, 'text']) ?? '') : undefined;
+    case 'copilot':
+      return line.type === 'user.message' ? (blocksText(objectOf(line.data)?.content, ['text']) ?? '') : undefined;
+    case 'cursor':
+      return line.role === 'user' || line.type === 'user' ? (blocksText(messageOf(line)?.content, ['text']) ?? '') : undefined;
+  }
+}
+
+/** The first user message of a transcript chunk, or undefined. Codex: a real prompt wins over injected context. */
+function firstUserText(text: string, harness: Harness): string | undefined {
+  // Gemini's older session files are one JSON object with a messages array.
+  if (harness === 'gemini') {
+    const whole = parseWhole(text);
+    if (whole !== undefined && Array.isArray(whole.messages)) {
+      for (const m of whole.messages as unknown[]) {
+        const line = objectOf(m);
+        const t = line && userText(line, harness);
+        if (t !== undefined) return t;
+      }
+      return undefined;
+    }
+  }
+  let fallback: string | undefined;
+  for (const raw of text.split('\n')) {
+    const line = parseLine(raw);
+    if (line === undefined) continue;
+    if (harness === 'codex' && line.type === 'response_item') {
+      fallback ??= userText(line, harness);
+      continue;
+    }
+    const t = userText(line, harness);
+    if (t !== undefined) return t;
+  }
+  return fallback;
+}
+
+function parseWhole(text: string): Record<string, unknown> | undefined {
+  try {
+    return objectOf(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Lane 3: the contract ids in the first user message, from the first 4 MiB of the transcript. */
+export function promptContractIds(path: string | undefined, harness: Harness = 'claude', maxBytes = HEAD_BYTES): PromptScan {
   const none: PromptScan = { foundPrompt: false, ids: [] };
   if (path === undefined) return none;
   const chunk = readBounded(path, maxBytes, false);
   if (chunk === undefined) return none;
-  for (const raw of chunk.text.split('\n')) {
-    const line = parseLine(raw);
-    if (line?.type !== 'user') continue;
-    const text = messageText(messageOf(line)?.content);
-    return { foundPrompt: true, ids: text === undefined ? [] : contractIdsInText(text) };
-  }
-  return none;
+  const text = firstUserText(chunk.text, harness);
+  return text === undefined ? none : { foundPrompt: true, ids: contractIdsInText(text) };
 }
 
-/** Stop-reason fallback: `message.stop_reason` of the last `assistant` line within the last 1 MiB. */
-export function lastAssistantStopReason(path: string | undefined, maxBytes = TAIL_BYTES): string | undefined {
-  if (path === undefined) return undefined;
+/**
+ * Stop-reason fallback: `message.stop_reason` of the last `assistant` line within the last 1 MiB. Only Claude Code
+ * transcripts carry one; the other harnesses give theirs in the hook input or not at all.
+ */
+export function lastAssistantStopReason(path: string | undefined, harness: Harness = 'claude', maxBytes = TAIL_BYTES): string | undefined {
+  if (path === undefined || harness !== 'claude') return undefined;
   const chunk = readBounded(path, maxBytes, true);
   if (chunk === undefined) return undefined;
   const lines = chunk.text.split('\n');

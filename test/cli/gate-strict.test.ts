@@ -64,9 +64,12 @@ describe('--on-store-error block (§H3)', () => {
     expect(readdirSync(join(home, 'gate'))).toHaveLength(1);
     expect([third.code, third.json.tripped, third.json.codes]).toEqual([0, true, ['STORE_UNREADABLE', 'CONTRACT_REJECTION_LIMIT']]);
     expect(third.json.systemMessage).toMatch(/STORE_UNREADABLE/);
-    const human = gate(home, STRICT, input);
+    // A stop the harness makes while continuing the same turn stays tripped.
+    const human = gate(home, STRICT, stopInput({ session: 'sess-1', extra: { stop_reason: 'end_turn', stop_hook_active: true } }));
     expect(human.code).toBe(0);
     expect(JSON.parse(human.stdout).systemMessage).toMatch(/gave up after block 2 of 2.*STORE_UNREADABLE/);
+    // The first stop of a new turn (stop_hook_active false) ends the trip: a session is never ungated for good.
+    expect(gate(home, [...STRICT, '--json'], input).json).toMatchObject({ exit: 2, attempt: 1, tripped: false });
   });
 
   it('a data-root condition (symlinked drafts/) blocks under block and fails open by default', () => {

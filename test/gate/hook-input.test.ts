@@ -1,21 +1,23 @@
 /**
- * Hook JSON on stdin (dispatch-and-gate.md §4.1), parsed through its zod/mini schema: every refusal keeps its code
- * and its message, and fields of the wrong type read as absent.
+ * Hook JSON on stdin, parsed through its zod/mini schema: every refusal keeps its code and its message, and fields of
+ * the wrong type read as absent.
  */
 import { describe, expect, it } from 'vitest';
 import { isHandoffError } from '../../src/errors.js';
-import { parseHookInput } from '../../src/gate/hook-input.js';
+import { parseHookInput, type HarnessChoice } from '../../src/gate/hook-input.js';
 
-function refusal(raw: string): { code: string; exit: number; message: string } | undefined {
+function refusal(raw: string, harness: HarnessChoice = 'auto'): { code: string; exit: number; message: string } | undefined {
   try {
-    parseHookInput(raw);
+    parseHookInput(raw, harness);
   } catch (e) {
     return isHandoffError(e) ? { code: e.code, exit: e.exit, message: e.message } : { code: 'NOT_A_HANDOFF_ERROR', exit: -1, message: String(e) };
   }
   return undefined;
 }
 
-const EXPECTED_EVENTS = '(expected "Stop" or "SubagentStop")';
+const EXPECTED_EVENTS = 'for --harness claude (expected "Stop" or "SubagentStop")';
+const unrecognized = (event: string): string =>
+  `unrecognized hook input (hook_event_name ${event}): not a Claude Code or Codex Stop/SubagentStop, Gemini AfterAgent, Copilot agentStop or Cursor stop; pass --harness`;
 
 describe('parseHookInput refusals: HOOK_INPUT_INVALID, exit 1, the same messages', () => {
   it.each([
@@ -25,15 +27,29 @@ describe('parseHookInput refusals: HOOK_INPUT_INVALID, exit 1, the same messages
     ['null', 'hook input on stdin is not a JSON object'],
     ['"Stop"', 'hook input on stdin is not a JSON object'],
     ['42', 'hook input on stdin is not a JSON object'],
+    ['{}', unrecognized('null')],
+    ['{"hook_event_name":null}', unrecognized('null')],
+    ['{"hook_event_name":"PreToolUse"}', unrecognized('"PreToolUse"')],
+    ['{"hook_event_name":"stop"}', unrecognized('"stop"')],
+    ['{"hook_event_name":5}', unrecognized('5')],
+    ['{"hook_event_name":["Stop"]}', unrecognized('["Stop"]')],
+    ['{"__proto__":{"hook_event_name":"Stop"}}', unrecognized('null')],
+  ])('auto: %j', (raw, message) => {
+    expect(refusal(raw)).toEqual({ code: 'HOOK_INPUT_INVALID', exit: 1, message });
+  });
+
+  it.each([
     ['{}', `unknown hook_event_name null ${EXPECTED_EVENTS}`],
-    ['{"hook_event_name":null}', `unknown hook_event_name null ${EXPECTED_EVENTS}`],
     ['{"hook_event_name":"PreToolUse"}', `unknown hook_event_name "PreToolUse" ${EXPECTED_EVENTS}`],
     ['{"hook_event_name":"stop"}', `unknown hook_event_name "stop" ${EXPECTED_EVENTS}`],
     ['{"hook_event_name":5}', `unknown hook_event_name 5 ${EXPECTED_EVENTS}`],
-    ['{"hook_event_name":["Stop"]}', `unknown hook_event_name ["Stop"] ${EXPECTED_EVENTS}`],
-    ['{"__proto__":{"hook_event_name":"Stop"}}', `unknown hook_event_name null ${EXPECTED_EVENTS}`],
-  ])('%j', (raw, message) => {
-    expect(refusal(raw)).toEqual({ code: 'HOOK_INPUT_INVALID', exit: 1, message });
+  ])('--harness claude: %j', (raw, message) => {
+    expect(refusal(raw, 'claude')).toEqual({ code: 'HOOK_INPUT_INVALID', exit: 1, message });
+  });
+
+  it('an event of another harness under an explicit --harness is refused', () => {
+    expect(refusal('{"hook_event_name":"Stop","session_id":"s"}', 'gemini')?.message).toBe('unknown hook_event_name "Stop" for --harness gemini (expected "AfterAgent")');
+    expect(refusal('{"hook_event_name":"AfterAgent"}', 'cursor')?.message).toBe('unknown hook_event_name "AfterAgent" for --harness cursor (expected "stop")');
   });
 
   it('names the parser error for text that is not JSON', () => {
@@ -57,12 +73,16 @@ describe('parseHookInput fields', () => {
         agent_transcript_path: '/not/read.jsonl',
       }),
     );
-    expect(Object.entries(input).filter(([, v]) => v !== undefined)).toEqual([['event', 'Stop']]);
+    expect(Object.entries(input).filter(([, v]) => v !== undefined)).toEqual([
+      ['harness', 'claude'],
+      ['event', 'Stop'],
+      ['subagent', false],
+    ]);
   });
 
   it('keeps a field exactly as given (no trimming of a non-blank value)', () => {
     const input = parseHookInput(JSON.stringify({ hook_event_name: 'SubagentStop', agent_id: ' a-1 ', cwd: '/w d', stop_reason: 'end_turn' }));
-    expect(input).toEqual({ event: 'SubagentStop', agentId: ' a-1 ', cwd: '/w d', stopReason: 'end_turn' });
-    expect(input.agentTranscriptPath).toBeUndefined();
+    expect(JSON.parse(JSON.stringify(input))).toEqual({ harness: 'claude', event: 'SubagentStop', subagent: true, agentId: ' a-1 ', cwd: '/w d', stopReason: 'end_turn' });
+    expect(input.transcriptPath).toBeUndefined();
   });
 });

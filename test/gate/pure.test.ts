@@ -33,13 +33,15 @@ const subagent = JSON.stringify({
 describe('parseHookInput', () => {
   it('reads the SubagentStop fields and never the parent transcript', () => {
     const input = parseHookInput(subagent);
-    expect(input).toEqual({
+    expect(JSON.parse(JSON.stringify(input))).toEqual({
+      harness: 'claude',
       event: 'SubagentStop',
+      subagent: true,
       sessionId: 'sess-1',
       agentId: 'agent-7',
       agentType: 'implementer',
-      agentTranscriptPath: '/agent.jsonl',
-      stopReason: undefined,
+      transcriptPath: '/agent.jsonl',
+      stopHookActive: true,
       cwd: '/work/repo',
     });
     expect(harnessValue(input)).toBe('agent-7');
@@ -77,17 +79,24 @@ describe('parseHookInput', () => {
 });
 
 describe('breakerKey', () => {
-  const sub = (o: Partial<HookInput>): HookInput => ({ event: 'SubagentStop', ...o });
-  it.each<[string | undefined, HookInput | undefined, string | undefined]>([
-    ['a0123456789abcdef.012345', sub({ sessionId: 's', agentId: 'x' }), 'draft:a0123456789abcdef.012345'],
-    [undefined, sub({ sessionId: 's', agentId: 'x' }), 'subagent:s:x'],
-    [undefined, sub({ sessionId: 's', agentTranscriptPath: '/a.jsonl' }), 'subagent:s:transcript:/a.jsonl'],
-    [undefined, sub({ sessionId: 's', agentType: 'implementer' }), undefined],
-    [undefined, { event: 'Stop', sessionId: 's' }, 'session:s'],
-    [undefined, { event: 'Stop' }, undefined],
-    [undefined, undefined, undefined],
-  ])('draft %s, input %j -> %s', (draftId, input, key) => {
-    expect(breakerKey(draftId, input)).toBe(key);
+  const sub = (o: Partial<HookInput>): HookInput => ({ harness: 'claude', event: 'SubagentStop', subagent: true, ...o });
+  const top = (o: Partial<HookInput>): HookInput => ({ harness: 'claude', event: 'Stop', subagent: false, ...o });
+  it.each<[string | undefined, HookInput | undefined, string | undefined, boolean | undefined]>([
+    ['a0123456789abcdef.012345', sub({ sessionId: 's', agentId: 'x' }), 'draft:a0123456789abcdef.012345', true],
+    [undefined, sub({ sessionId: 's', agentId: 'x' }), 'subagent:s:x', true],
+    [undefined, sub({ sessionId: 's', transcriptPath: '/a.jsonl' }), 'subagent:s:transcript:/a.jsonl', true],
+    [undefined, sub({ sessionId: 's', agentType: 'implementer' }), undefined, undefined],
+    [undefined, top({ sessionId: 's' }), 'session:s', false],
+    [undefined, top({}), undefined, undefined],
+    [undefined, top({ harness: 'codex', sessionId: 's', turnId: 't1' }), 'codex:turn:s:t1', true],
+    [undefined, sub({ harness: 'codex', sessionId: 's', agentId: 'x', turnId: 't1' }), 'codex:subagent:s:x', true],
+    [undefined, top({ harness: 'gemini', event: 'AfterAgent', sessionId: 's' }), 'gemini:session:s', false],
+    [undefined, top({ harness: 'copilot', event: 'agentStop', sessionId: 's' }), 'copilot:session:s', false],
+    [undefined, top({ harness: 'cursor', event: 'stop', sessionId: 'c' }), 'cursor:session:c', false],
+    [undefined, undefined, undefined, undefined],
+  ])('draft %s, input %j -> %s', (draftId, input, key, turnScoped) => {
+    expect(breakerKey(draftId, input)?.key).toBe(key);
+    expect(breakerKey(draftId, input)?.turnScoped).toBe(turnScoped);
   });
 
   it('never falls back to the agent type (two agents of one type get two keys)', () => {

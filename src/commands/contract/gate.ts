@@ -3,18 +3,24 @@ import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult, FlagValues } from '../../cli/command.js';
 import { usage } from '../../errors.js';
 import { checkDraftId } from '../../ids.js';
-import { parseHookInput, type HookInput } from '../../gate/hook-input.js';
+import { HARNESSES, parseHookInput, type HarnessChoice, type HookInput } from '../../gate/hook-input.js';
 import type { GateOptions } from '../../gate/service.js';
 
 const USAGE =
-  'handoff contract gate [--draft-id ID] [--max-rejections N] [--on-missing block|allow] [--on-store-error block|allow] [--stop-reason VALUE] [--workspace NAME] [--json]';
+  'handoff contract gate [--harness auto|claude|codex|gemini|copilot|cursor] [--draft-id ID] [--max-rejections N] [--on-missing block|allow] [--on-store-error block|allow] [--stop-reason VALUE] [--workspace NAME] [--json]';
 
 const str = (flags: FlagValues, name: string): string | undefined => {
   const v = flags[name];
   return typeof v === 'string' ? v : undefined;
 };
 
-/** Flag values (dispatch-and-gate.md §4.1); a bad one is a usage error, which the gate turns into exit 1. */
+function harnessChoice(flags: FlagValues): HarnessChoice {
+  const h = str(flags, 'harness') ?? 'auto';
+  if (h !== 'auto' && !(HARNESSES as readonly string[]).includes(h)) throw usage(`--harness ${JSON.stringify(h)} must be auto or one of ${HARNESSES.join(', ')}`);
+  return h as HarnessChoice;
+}
+
+/** Flag values; a bad one is a usage error, which the gate turns into exit 1. */
 function gateOptions(flags: FlagValues): GateOptions {
   const draftId = checkDraftId(str(flags, 'draft-id'));
   const maxText = str(flags, 'max-rejections') ?? '3';
@@ -31,12 +37,19 @@ function gateOptions(flags: FlagValues): GateOptions {
 export default class ContractGate extends HandoffCommand {
   static override summary = 'Stop hook: block a stop without a valid, finalized contract';
   static override usage = USAGE.replace(/^handoff /, '');
-  static override description = 'Reads Claude Code Stop / SubagentStop hook JSON on stdin (optional with --draft-id), finds the turn\'s contract' +
-    '(--draft-id, the claimed run id, or the contract block in the turn\'s own prompt) and judges its stored row.' +
-    'Exit 0 allows the stop (an excused truncation or a tripped breaker prints {"systemMessage": ...}); exit 2 blocks' +
-    'it with the reason on stderr; a problem of the gate itself exits 1 ("stop not gated"). See docs/hooks.md.';
+  static override description =
+    'Reads the stop hook JSON of Claude Code or Codex (Stop, SubagentStop), Gemini CLI (AfterAgent), Copilot CLI (agentStop) or ' +
+    'Cursor (stop) on stdin (optional with --draft-id), finds the turn\'s contract (--draft-id, the claimed run id, or the ' +
+    'contract block in the turn\'s own prompt) and judges its stored row. The verdict is the same for every harness; the ' +
+    'answer is the form that harness continues on: Claude Code and Codex block with exit 2 and the reason on stderr, Gemini ' +
+    'and Copilot with {"decision":"block","reason":...}, Cursor with {"followup_message":...}. A problem of the gate itself ' +
+    'exits 1 ("stop not gated"). See docs/hooks.md.';
   static override failOpen = true;
   static override flags = {
+    harness: Flags.string({
+      helpValue: 'auto|claude|codex|gemini|copilot|cursor',
+      description: 'Whose hook input and answer (default auto: recognized from the input)',
+    }),
     'draft-id': Flags.string({ helpValue: 'ID', description: 'Name the contract explicitly (stdin becomes optional)' }),
     'max-rejections': Flags.string({ helpValue: 'N', description: 'Rejections per turn; the Nth trips the breaker (integer >= 1, default 3)' }),
     'on-missing': Flags.string({ helpValue: 'block|allow', description: 'What to do when no contract is found (default block)' }),
@@ -52,25 +65,29 @@ export default class ContractGate extends HandoffCommand {
     'handoff contract gate --draft-id a0123456789abcdef.0123456789ab --json',
     'handoff contract gate --on-missing allow --max-rejections 5',
     'handoff contract gate --on-store-error block',
+    'handoff contract gate --harness gemini --on-missing allow',
   ];
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
+    const choice = harnessChoice(ctx.flags);
     const opts = gateOptions(ctx.flags);
     let input: HookInput | undefined;
     if (opts.draftId === undefined) {
       // Never wait on a terminal: without --draft-id the hook JSON is required.
-      input = parseHookInput(ctx.stdinIsTTY ? '' : (await ctx.readStdin()).toString('utf8'));
+      input = parseHookInput(ctx.stdinIsTTY ? '' : (await ctx.readStdin()).toString('utf8'), choice);
     } else if (!ctx.stdinIsTTY) {
       const raw = (await ctx.readStdin()).toString('utf8');
-      if (raw.trim() !== '') input = parseHookInput(raw);
+      if (raw.trim() !== '') input = parseHookInput(raw, choice);
     }
+    const harness = input?.harness ?? (choice === 'auto' ? 'claude' : choice);
     const { runGate } = await import('../../gate/service.js');
+    const { answerFor } = await import('../../gate/answer.js');
     const r = await runGate(opts, input, ctx.env, ctx.cwd);
+    const answer = answerFor(harness, r);
     if (ctx.json) {
       if (r.reason !== undefined) ctx.stderr(`${r.reason}\n`);
-      return { exit: r.exit, json: r.verdict };
+      return { exit: answer.exit, json: { ...r.verdict, harness, exit: answer.exit } };
     }
-    if (r.exit === 2) return { exit: 2, errText: r.reason };
-    return { exit: 0, text: r.systemMessage === undefined ? undefined : JSON.stringify({ systemMessage: r.systemMessage }) };
+    return { exit: answer.exit, text: answer.stdout, errText: answer.stderr };
   }
 }
