@@ -34,9 +34,9 @@ afterAll(() => {
   if (out) writeFileSync(out, JSON.stringify(observations(), null, 2) + '\n');
 });
 
-/** The gate as a hook runs it, the harness recognized from its input. */
-function gateCommand(): string {
-  return [process.execPath, BIN].map(q).join(' ') + ` contract gate --max-rejections ${MAX}`;
+/** The gate as a hook runs it, pinned to its harness. */
+function gateCommand(harness: HarnessName): string {
+  return [process.execPath, BIN].map(q).join(' ') + ` contract gate --harness ${harness} --max-rejections ${MAX}`;
 }
 
 interface Outcome {
@@ -49,7 +49,7 @@ interface Outcome {
 async function runTurn(harness: HarnessName, handoffHome: string, prompt: string, marker: string): Promise<Outcome> {
   const dirs = runDirs(harness);
   const log = join(dirs.root, 'hook-calls.jsonl');
-  wireStopHook(harness, dirs, gateCommand(), log);
+  wireStopHook(harness, dirs, gateCommand(harness), log);
   const run = await driveHarness(harness, dirs, fake.url, prompt, { HANDOFF_HOME: handoffHome, HANDOFF_WORKSPACE: 'ws' });
   expect(run.timedOut, run.stderr).toBe(false);
   // The turn's requests carry the prompt; side requests (a router, a title) are left out by the API's turn flag.
