@@ -84,6 +84,20 @@ export const gateCodes: CodeEntry[] = [
     repair: 'Point the hook at the data root the contracts live in (HANDOFF_HOME=<root> in the hook command), or dispatch a contract first.',
   },
   {
+    code: 'HOOK_CONFIG_INVALID',
+    exit: 2,
+    where: 'hooks install, hooks uninstall',
+    when: "The harness's config file is not valid JSON, not a JSON object, has comments (JSONC, which a rewrite would lose), or cannot be read. Nothing is written.",
+    repair: 'Repair the file, or add the hook by hand as docs/hooks.md shows, then run the command again.',
+  },
+  {
+    code: 'HOOK_PATH_UNSTABLE',
+    exit: 2,
+    where: 'hooks install',
+    when: 'handoff runs from the npx cache, which npm may delete at any time; a hook must not point there. Nothing is written.',
+    repair: 'Install handoff for good (npm install -g handoff, or as a dev dependency of the project) and run hooks install from there.',
+  },
+  {
     code: 'HOOK_INPUT_INVALID',
     exit: 1,
     where: 'contract gate',

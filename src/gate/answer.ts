@@ -27,6 +27,7 @@ export function answerFor(harness: Harness, run: GateRun): Answer {
       if (blocked) return { exit: 0, stdout: json({ decision: 'block', reason: run.reason }) };
       return { exit: 0, stdout: json(message === undefined ? {} : { systemMessage: message }) };
     case 'copilot':
+    case 'opencode':
       if (blocked) return { exit: 0, stdout: json({ decision: 'block', reason: run.reason }) };
       return { exit: 0, stderr: message };
     case 'cursor':

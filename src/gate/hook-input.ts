@@ -9,7 +9,7 @@ import { EXIT, HandoffError } from '../errors.js';
 import { tryParseJson } from '../json.js';
 
 /** The harnesses whose stop hooks the gate answers. */
-export const HARNESSES = ['claude', 'codex', 'gemini', 'copilot', 'cursor'] as const;
+export const HARNESSES = ['claude', 'codex', 'gemini', 'copilot', 'cursor', 'opencode'] as const;
 export type Harness = (typeof HARNESSES)[number];
 export type HarnessChoice = Harness | 'auto';
 
@@ -88,6 +88,8 @@ const EVENTS: Record<Harness, readonly (string | undefined)[]> = {
   gemini: ['AfterAgent'],
   copilot: ['agentStop', undefined],
   cursor: ['stop', undefined],
+  // The OpenCode plugin's own input (never recognized by auto): its session.idle event.
+  opencode: ['session.idle'],
 };
 
 function fromRaw(harness: Harness, h: Raw): HookInput {
@@ -105,6 +107,8 @@ function fromRaw(harness: Harness, h: Raw): HookInput {
       } else input.transcriptPath = h.transcript_path;
       return input;
     }
+    case 'opencode':
+      return { ...base, event: 'session.idle', subagent: false, sessionId: h.session_id, prompt: h.prompt };
     case 'gemini':
       return { ...base, event: 'AfterAgent', subagent: false, sessionId: h.session_id, transcriptPath: h.transcript_path, prompt: h.prompt };
     case 'copilot':
@@ -151,7 +155,7 @@ export function harnessValue(input: HookInput | undefined): string | undefined {
 /** The input field that carries the run id, for messages. */
 export function harnessField(input: HookInput | undefined): string {
   if (input === undefined || input.harness === 'claude' || input.harness === 'codex') return input?.subagent ? 'agent_id' : 'session_id';
-  return { gemini: 'session_id', copilot: 'sessionId', cursor: 'conversation_id' }[input.harness];
+  return { gemini: 'session_id', copilot: 'sessionId', cursor: 'conversation_id', opencode: 'session_id' }[input.harness];
 }
 
 /** The turn's own transcript: a subagent's own, else the session's. */

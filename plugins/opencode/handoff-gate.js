@@ -1,0 +1,44 @@
+// The handoff stop gate for OpenCode, written by `handoff hooks install --harness opencode`
+// (`handoff hooks uninstall --harness opencode` removes it). OpenCode has no command hook: this plugin listens for
+// the session.idle event and, when the gate blocks, sends its reason back into the session as the next prompt.
+// It runs the same gate and breaker as every other harness, through the handoff library API.
+// OpenCode fires session.idle with `opencode serve` and in the TUI, not with `opencode run`.
+import { homedir } from 'node:os';
+import { pathToFileURL } from 'node:url';
+
+const HANDOFF = { node: "node", library: "handoff/dist/index.js" };
+
+const expand = (p) => p.replace(/^\$HOME(?=\/|$)/, homedir());
+
+/** The text of the session's first user message (where a dispatched contract block sits). */
+async function firstPrompt(client, id) {
+  try {
+    const res = await client.session.messages({ path: { id } });
+    const messages = Array.isArray(res?.data) ? res.data : [];
+    const first = messages.find((m) => m?.info?.role === 'user');
+    return (first?.parts ?? []).filter((p) => p?.type === 'text').map((p) => p.text).join('');
+  } catch {
+    return undefined;
+  }
+}
+
+export const HandoffGate = async ({ client, directory }) => {
+  const library = await import(pathToFileURL(expand(HANDOFF.library)).href);
+  // Sessions this plugin sent back to work: their next idle continues the same turn (the breaker counts it).
+  const continuing = new Set();
+  return {
+    event: async ({ event }) => {
+      if (event?.type !== 'session.idle') return;
+      const id = event.properties?.sessionID;
+      if (typeof id !== 'string') return;
+      const active = continuing.delete(id);
+      const input = { hook_event_name: 'session.idle', session_id: id, prompt: await firstPrompt(client, id), cwd: directory, stop_hook_active: active };
+      const result = await library.stopGate({ harness: 'opencode', input, args: ['--on-missing', 'allow'], node: expand(HANDOFF.node), cwd: directory });
+      const verdict = result.verdict;
+      if (verdict?.decision === 'block' && verdict.tripped !== true && typeof verdict.reason === 'string') {
+        continuing.add(id);
+        await client.session.prompt({ path: { id }, body: { parts: [{ type: 'text', text: verdict.reason }] } });
+      }
+    },
+  };
+};

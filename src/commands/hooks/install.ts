@@ -1,0 +1,43 @@
+import * as Flags from '@oclif/core/flags';
+import { HandoffCommand } from '../../cli/base-command.js';
+import type { CommandContext, CommandResult } from '../../cli/command.js';
+import { usage } from '../../errors.js';
+
+export default class HooksInstall extends HandoffCommand {
+  static override summary = "Wire the stop gate into a harness's hook configuration";
+  static override usage = 'hooks install --harness claude|codex|gemini|copilot|cursor|opencode [--scope project|user] [--strict] [--matcher REGEX] [--dry-run] [--json]';
+  static override description =
+    "Merges the stop gate into the harness's own config file (Claude Code .claude/settings.json, Codex .codex/hooks.json or " +
+    '$CODEX_HOME/hooks.json, Gemini CLI .gemini/settings.json, Copilot CLI .github/hooks/handoff.json, Cursor .cursor/hooks.json; ' +
+    'OpenCode: the plugin the package ships, into .opencode/plugin/). Other hooks, keys and their order are kept; a second ' +
+    'install changes no byte; hooks uninstall takes out only what install added. The command names node and handoff by ' +
+    'absolute path (under the home folder as "$HOME/..." in a project file), pins --harness, and never writes a secret, ' +
+    'a data root or a store URL: the hook reads HANDOFF_HOME and HANDOFF_STORE_URL from its environment. --strict adds ' +
+    '--on-store-error block; --dry-run prints the diff and writes nothing. A config that is not valid JSON is refused ' +
+    '(HOOK_CONFIG_INVALID) and nothing is written.';
+  static override flags = {
+    harness: Flags.string({ helpValue: 'claude|codex|gemini|copilot|cursor|opencode', description: 'The harness to wire' }),
+    scope: Flags.string({ helpValue: 'project|user', description: "project (default): the project's config; user: your own" }),
+    strict: Flags.boolean({ description: 'A store or data-root problem blocks the stop (--on-store-error block)' }),
+    matcher: Flags.string({ helpValue: 'REGEX', description: 'Claude Code: the subagent types that carry contracts (default implementer|verifier|investigator)' }),
+    'dry-run': Flags.boolean({ description: 'Print the diff; write nothing' }),
+    json: Flags.boolean({ description: 'Print one JSON object' }),
+  };
+  static override examples = ['handoff hooks install --harness claude --dry-run', 'handoff hooks install --harness gemini --strict --dry-run --json'];
+
+  protected async perform(ctx: CommandContext): Promise<CommandResult> {
+    const { harnessFlag, scopeFlag } = await import('../../hooks/flags.js');
+    const harness = harnessFlag(ctx.flags, true)!;
+    const scope = scopeFlag(ctx.flags);
+    const matcher = typeof ctx.flags.matcher === 'string' ? ctx.flags.matcher : undefined;
+    if (matcher !== undefined && matcher.trim() === '') throw usage('--matcher must be non-blank');
+    const { installHooks } = await import('../../hooks/service.js');
+    const { DEFAULT_MATCHER } = await import('../../hooks/targets.js');
+    const r = installHooks(
+      { harness, scope, dryRun: ctx.flags['dry-run'] === true, env: ctx.env, cwd: ctx.cwd },
+      { strict: ctx.flags.strict === true, matcher: matcher ?? DEFAULT_MATCHER },
+    );
+    const text = r.diff ?? `${r.action === 'unchanged' ? 'Already installed' : r.dry_run ? 'Would write' : 'Installed'}: ${r.harness} (${r.scope}) in ${r.path}`;
+    return { json: { status: 'ok', ...r }, text };
+  }
+}

@@ -1,0 +1,45 @@
+import * as Flags from '@oclif/core/flags';
+import { HandoffCommand } from '../../cli/base-command.js';
+import type { CommandContext, CommandResult } from '../../cli/command.js';
+
+interface Row {
+  harness: string;
+  scope: string;
+  path: string;
+  installed: boolean;
+  commands: { event: string; command: string; resolves: boolean }[];
+  error?: string;
+  codex_project_trusted?: boolean | null;
+}
+
+export default class HooksStatus extends HandoffCommand {
+  static override summary = 'Show where the stop gate is wired, and what it will use';
+  static override usage = 'hooks status [--harness claude|codex|gemini|copilot|cursor|opencode] [--json]';
+  static override description =
+    'For each harness and scope: whether the gate is installed and in which file, its commands and whether each resolves ' +
+    '(node and handoff exist at the written paths), and for Codex whether the project is trusted (Codex runs project hooks ' +
+    'only then). Also the data root and the store a hook started from here would use.';
+  static override flags = {
+    harness: Flags.string({ helpValue: 'claude|codex|gemini|copilot|cursor|opencode', description: 'Only this harness' }),
+    json: Flags.boolean({ description: 'Print one JSON object' }),
+  };
+  static override examples = ['handoff hooks status', 'handoff hooks status --harness codex --json'];
+
+  protected async perform(ctx: CommandContext): Promise<CommandResult> {
+    const { harnessFlag } = await import('../../hooks/flags.js');
+    const { hooksStatus } = await import('../../hooks/service.js');
+    const r = hooksStatus(ctx.env, ctx.cwd, harnessFlag(ctx.flags, false));
+    const store = r.store as { kind: string; path?: string; url?: string; exists?: boolean };
+    const lines = [
+      `data root: ${String(r.data_root)}${r.data_root_exists ? '' : ' (does not exist: the gate will not judge, exit 1)'}`,
+      `store: ${store.kind === 'sqlite' ? `${store.path}${store.exists ? '' : ' (none yet)'}` : `PostgreSQL ${store.url}`}`,
+    ];
+    for (const h of r.hooks as Row[]) {
+      const state = h.error !== undefined ? `unreadable: ${h.error}` : h.installed ? 'installed' : 'not installed';
+      lines.push(`${h.harness} (${h.scope}): ${state} - ${h.path}`);
+      for (const c of h.commands) lines.push(`  ${c.event}: ${c.command}${c.resolves ? '' : '  [does not resolve]'}`);
+      if (h.codex_project_trusted === false) lines.push('  the project is not trusted by Codex: its hooks will not run (trust it in Codex first)');
+    }
+    return { json: r, text: lines.join('\n') };
+  }
+}

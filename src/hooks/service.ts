@@ -1,0 +1,134 @@
+/**
+ * `handoff hooks install|uninstall|status`: wire the stop gate into each harness's config, take it out again, and
+ * show what is wired where. Install and uninstall compute the new text first: --dry-run prints the diff, otherwise the
+ * file is written only when its bytes change.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Env } from '../paths.js';
+import { dataRoot, dbPath, storeUrl } from '../paths.js';
+import { binPath, checkStablePath, commandPaths, gateCommand, homeOf, shellPath, type Scope } from './command.js';
+import { formatConfig, lineDiff, parseConfig, readConfigText, writeConfig } from './files.js';
+import { installedCommands, isSkeleton, mergeInstall, mergeUninstall } from './merge.js';
+import { codexTrust } from './codex-trust.js';
+import { configPath, hookSpecs, HOOK_HARNESSES, projectRoot, type HookHarness, type InstallOptions } from './targets.js';
+
+export interface HooksRequest {
+  harness: HookHarness;
+  scope: Scope;
+  dryRun: boolean;
+  env: Env;
+  cwd: string;
+}
+
+export interface HooksChange {
+  harness: HookHarness;
+  scope: Scope;
+  path: string;
+  action: 'created' | 'updated' | 'unchanged' | 'removed' | 'absent';
+  dry_run: boolean;
+  diff?: string;
+  commands: string[];
+}
+
+const PLUGIN_MARK = 'handoff hooks install --harness opencode';
+
+/** The folders under the project (or home) that uninstall may remove when it leaves them empty. */
+function ownDirs(path: string, harness: HookHarness): string[] {
+  const dir = dirname(path);
+  if (harness === 'copilot' || harness === 'opencode') return [dir, dirname(dir)];
+  return [dir];
+}
+
+function apply(req: HooksRequest, path: string, before: string | undefined, after: string | undefined, commands: string[]): HooksChange {
+  const action = before === after ? (before === undefined ? 'absent' : 'unchanged') : after === undefined ? 'removed' : before === undefined ? 'created' : 'updated';
+  const change: HooksChange = { harness: req.harness, scope: req.scope, path, action, dry_run: req.dryRun, commands };
+  if (before !== after) {
+    if (req.dryRun) change.diff = lineDiff(path, before, after);
+    else writeConfig(path, after, ownDirs(path, req.harness));
+  }
+  return change;
+}
+
+/** The OpenCode plugin the package ships, with the paths of node and of the library filled in. */
+function pluginText(scope: Scope, env: Env): string {
+  const bin = binPath();
+  checkStablePath(bin);
+  const pkg = dirname(dirname(bin));
+  const template = readFileSync(join(pkg, 'plugins', 'opencode', 'handoff-gate.js'), 'utf8');
+  const paths = `const HANDOFF = { node: ${shellPath(process.execPath, scope, env)}, library: ${shellPath(join(pkg, 'dist', 'index.js'), scope, env)} };`;
+  return template.replace(/^const HANDOFF = .*$/m, () => paths);
+}
+
+export function installHooks(req: HooksRequest, o: InstallOptions): HooksChange {
+  const path = configPath(req.harness, req.scope, req.env, projectRoot(req.cwd));
+  const current = readConfigText(path);
+  if (req.harness === 'opencode') {
+    const text = pluginText(req.scope, req.env);
+    return apply(req, path, current.text, text, [text.match(/^const HANDOFF = .*$/m)?.[0] ?? '']);
+  }
+  const config = parseConfig(current);
+  const specs = hookSpecs(req.harness, o);
+  const next = mergeInstall(req.harness, structuredClone(config), specs, (s) => gateCommand(s.args, req.scope, req.env));
+  const unchanged = current.text !== undefined && JSON.stringify(next) === JSON.stringify(config);
+  const after = unchanged ? current.text : formatConfig(next, current.text);
+  return apply(req, path, current.text, after, installedCommands(req.harness, next).map((c) => c.command));
+}
+
+export function uninstallHooks(req: HooksRequest): HooksChange {
+  const path = configPath(req.harness, req.scope, req.env, projectRoot(req.cwd));
+  const current = readConfigText(path);
+  if (req.harness === 'opencode') {
+    const ours = current.text !== undefined && current.text.includes(PLUGIN_MARK);
+    return apply(req, path, current.text, ours ? undefined : current.text, []);
+  }
+  if (current.text === undefined) return apply(req, path, undefined, undefined, []);
+  const config = parseConfig(current);
+  const next = mergeUninstall(req.harness, structuredClone(config));
+  const unchanged = JSON.stringify(next) === JSON.stringify(config);
+  const after = unchanged ? current.text : isSkeleton(req.harness, next) ? undefined : formatConfig(next, current.text);
+  return apply(req, path, current.text, after, []);
+}
+
+export interface HarnessStatus {
+  harness: HookHarness;
+  scope: Scope;
+  path: string;
+  installed: boolean;
+  commands: { event: string; command: string; resolves: boolean }[];
+  error?: string;
+  codex_project_trusted?: boolean | null;
+}
+
+function statusOf(harness: HookHarness, scope: Scope, env: Env, cwd: string): HarnessStatus | undefined {
+  let path: string;
+  try {
+    path = configPath(harness, scope, env, projectRoot(cwd));
+  } catch {
+    return undefined; // this harness has no such scope
+  }
+  const s: HarnessStatus = { harness, scope, path, installed: false, commands: [] };
+  try {
+    const c = readConfigText(path);
+    if (harness === 'opencode') {
+      const line = c.text?.includes(PLUGIN_MARK) ? c.text.match(/^const HANDOFF = \{ node: (.*), library: (.*) \};$/m) : null;
+      if (line) s.commands.push({ event: 'session.idle', command: `${line[1]} ${line[2]}`, resolves: commandPaths(`${line[1]} ${line[2]}`, env).every((p) => existsSync(p)) });
+    } else {
+      for (const e of installedCommands(harness, parseConfig(c))) s.commands.push({ ...e, resolves: commandPaths(e.command, env).every((p) => existsSync(p)) });
+    }
+  } catch (e) {
+    s.error = (e as Error).message;
+  }
+  s.installed = s.commands.length > 0;
+  if (harness === 'codex' && scope === 'project') s.codex_project_trusted = codexTrust(env, projectRoot(cwd));
+  return s;
+}
+
+export function hooksStatus(env: Env, cwd: string, only?: HookHarness): Record<string, unknown> {
+  const harnesses = only === undefined ? [...HOOK_HARNESSES] : [only];
+  const entries = harnesses.flatMap((h) => (['project', 'user'] as const).map((scope) => statusOf(h, scope, env, cwd)).filter((x): x is HarnessStatus => x !== undefined));
+  const url = storeUrl(env);
+  const store = url === undefined ? { kind: 'sqlite', path: dbPath(env, cwd), exists: existsSync(dbPath(env, cwd)) } : { kind: 'postgres', url: url.replace(/\/\/[^@/]*@/, '//***@') };
+  const root = dataRoot(env, cwd);
+  return { status: 'ok', project: projectRoot(cwd), home: homeOf(env), data_root: root, data_root_exists: existsSync(root), store, hooks: entries };
+}
