@@ -10,7 +10,8 @@ const SCENARIOS = [
 function cell(o) {
   if (!o) return 'not run';
   const reason = o.reasonSeenAt === null ? '' : `, reason in request ${o.reasonSeenAt + 1}`;
-  return `${o.hookCalls} hook calls, ${o.modelRequests} model requests${reason}, ${(o.ms / 1000).toFixed(1)} s`;
+  const n = (count, what) => `${count} ${what}${count === 1 ? '' : 's'}`;
+  return `${n(o.hookCalls, 'hook call')}, ${n(o.modelRequests, 'model request')}${reason}, ${(o.ms / 1000).toFixed(1)} s`;
 }
 
 /** A Markdown table from the suite's observations ({ harness: { scenario: Observation } }) and the versions. */

@@ -11,14 +11,15 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, tempHome } from '../helpers/cli.js';
+import { run as runCli, tempHome } from '../helpers/cli.js';
 import { COMPLETE_PATCH, dispatch, finalizeAs } from '../gate/helpers.js';
 import { startFakeModel, type FakeModel, type RecordedRequest } from './fake-model.js';
 import { driveHarness, runDirs, type HarnessRun } from './drive.js';
-import { HARNESSES, RECIPES, type HarnessName } from './recipes.js';
-import { q, readTap, wireStopHook, type HookCall } from './wiring.js';
+import { HARNESSES, RECIPES, type HarnessName, type RunDirs } from './recipes.js';
+import { projectConfigFile, readTap, tapConfig, type HookCall } from './wiring.js';
 import { blockForm, observations, recordObservation } from './observed.js';
 
+/** The gate's default --max-rejections, which an installed hook keeps. */
 const MAX = 3;
 const BLOCK_CODE = 'ROW_NOT_FINALIZED';
 
@@ -34,9 +35,24 @@ afterAll(() => {
   if (out) writeFileSync(out, JSON.stringify(observations(), null, 2) + '\n');
 });
 
-/** The gate as a hook runs it, pinned to its harness. */
-function gateCommand(harness: HarnessName): string {
-  return [process.execPath, BIN].map(q).join(' ') + ` contract gate --harness ${harness} --max-rejections ${MAX}`;
+/**
+ * `handoff hooks install --harness H` in the run's project, with the run's HOME (so no path lands relative to
+ * another home); then the installed gate commands are tapped. They pin the harness and keep the gate's default of
+ * MAX rejections.
+ */
+function installGate(harness: HarnessName, dirs: RunDirs, log: string): void {
+  const r = runCli(undefined, ['hooks', 'install', '--harness', harness, '--json'], {
+    cwd: dirs.project,
+    env: { HOME: dirs.home, CODEX_HOME: dirs.codexHome },
+  });
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+  expect(r.json).toMatchObject({ status: 'ok', harness, scope: 'project', path: projectConfigFile(harness, dirs), action: 'created' });
+  const commands = tapConfig(r.json.path as string, log);
+  expect(commands.length).toBeGreaterThan(0);
+  for (const c of commands) {
+    expect(c).toContain(`contract gate --harness ${harness}`);
+    expect(c).not.toContain('--max-rejections');
+  }
 }
 
 interface Outcome {
@@ -45,11 +61,11 @@ interface Outcome {
   turns: RecordedRequest[];
 }
 
-/** Wires the gate, runs one headless turn on `prompt`, returns the harness's run, the hook calls and the turns. */
+/** Installs the gate, runs one headless turn on `prompt`, returns the harness's run, the hook calls and the turns. */
 async function runTurn(harness: HarnessName, handoffHome: string, prompt: string, marker: string): Promise<Outcome> {
   const dirs = runDirs(harness);
   const log = join(dirs.root, 'hook-calls.jsonl');
-  wireStopHook(harness, dirs, gateCommand(harness), log);
+  installGate(harness, dirs, log);
   const run = await driveHarness(harness, dirs, fake.url, prompt, { HANDOFF_HOME: handoffHome, HANDOFF_WORKSPACE: 'ws' });
   expect(run.timedOut, run.stderr).toBe(false);
   // The turn's requests carry the prompt; side requests (a router, a title) are left out by the API's turn flag.

@@ -1,6 +1,6 @@
 /**
- * Wires a stop hook into one harness's project configuration, each in the form that harness reads (its event name
- * and file), with every hook command wrapped in hook-tap.mjs so the suite sees each call the harness made.
+ * The stop gate wired into a harness's project configuration by `handoff hooks install`, then every gate command
+ * there wrapped in hook-tap.mjs so the suite sees each call the harness made.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -45,34 +45,6 @@ export function readTap(log: string): HookCall[] {
       const raw = JSON.parse(l) as { input: string; exit: number; stdout: string; stderr: string };
       return { ...raw, input: parseInput(raw.input) };
     });
-}
-
-/** Writes the project configuration that makes `harness` run `command` (tapped) when its agent stops. */
-export function wireStopHook(harness: HarnessName, dirs: RunDirs, command: string, log: string): string {
-  const cmd = tapped(command, log);
-  switch (harness) {
-    case 'claude': {
-      const file = join(dirs.project, '.claude', 'settings.json');
-      writeJson(file, { hooks: { Stop: [{ hooks: [{ type: 'command', command: cmd, timeout: 60 }] }] } });
-      return file;
-    }
-    case 'codex': {
-      // Read only in a trusted project (the recipe trusts it); the hook itself runs under --dangerously-bypass-hook-trust.
-      const file = join(dirs.project, '.codex', 'hooks.json');
-      writeJson(file, { hooks: { Stop: [{ hooks: [{ type: 'command', command: cmd, timeout: 60 }] }] } });
-      return file;
-    }
-    case 'gemini': {
-      const file = join(dirs.project, '.gemini', 'settings.json');
-      writeJson(file, { hooks: { AfterAgent: [{ hooks: [{ type: 'command', command: cmd, timeout: 60_000 }] }] } });
-      return file;
-    }
-    case 'copilot': {
-      const file = join(dirs.project, '.github', 'hooks', 'handoff.json');
-      writeJson(file, { version: 1, hooks: { agentStop: [{ type: 'command', bash: cmd, timeoutSec: 60 }] } });
-      return file;
-    }
-  }
 }
 
 /** Where `handoff hooks install --harness H --scope project` writes, per harness. */
