@@ -1,0 +1,126 @@
+/**
+ * The stop gate inside the real harnesses (Claude Code, Codex CLI, Gemini CLI, Copilot CLI), each driven headless
+ * against the fake model server on 127.0.0.1. Per harness:
+ *   (a) a dispatched contract that is never finalized: the stop is blocked, the reason reaches the model (it is in
+ *       the next request the fake receives), and the breaker ends the turn after --max-rejections with no more hook
+ *       calls than that;
+ *   (b) a contract finalized before the run: allowed at the first stop, one hook call;
+ *   (c) a gate that cannot decide (exit 1: its data root does not exist) lets the stop through.
+ * Not part of `npm test`: `npm run test:harnesses` installs the harnesses and runs this file.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { run as runCli, tempHome } from '../helpers/cli.js';
+import { COMPLETE_PATCH, dispatch, finalizeAs } from '../gate/helpers.js';
+import { startFakeModel, type FakeModel, type RecordedRequest } from './fake-model.js';
+import { driveHarness, runDirs, type HarnessRun } from './drive.js';
+import { HARNESSES, RECIPES, type HarnessName, type RunDirs } from './recipes.js';
+import { projectConfigFile, readTap, tapConfig, type HookCall } from './wiring.js';
+import { blockForm, observations, recordObservation } from './observed.js';
+
+/** The gate's default --max-rejections, which an installed hook keeps. */
+const MAX = 3;
+const BLOCK_CODE = 'ROW_NOT_FINALIZED';
+
+let fake: FakeModel;
+beforeEach(async () => {
+  fake = await startFakeModel();
+});
+afterEach(async () => {
+  await fake.close();
+});
+afterAll(() => {
+  const out = process.env.HANDOFF_HARNESS_REPORT;
+  if (out) writeFileSync(out, JSON.stringify(observations(), null, 2) + '\n');
+});
+
+/**
+ * `handoff hooks install --harness H` in the run's project, with the run's HOME (so no path lands relative to
+ * another home); then the installed gate commands are tapped. They pin the harness and keep the gate's default of
+ * MAX rejections.
+ */
+function installGate(harness: HarnessName, dirs: RunDirs, log: string): void {
+  const r = runCli(undefined, ['hooks', 'install', '--harness', harness, '--json'], {
+    cwd: dirs.project,
+    env: { HOME: dirs.home, CODEX_HOME: dirs.codexHome },
+  });
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+  expect(r.json).toMatchObject({ status: 'ok', harness, scope: 'project', path: projectConfigFile(harness, dirs), action: 'created' });
+  const commands = tapConfig(r.json.path as string, log);
+  expect(commands.length).toBeGreaterThan(0);
+  for (const c of commands) {
+    expect(c).toContain(`contract gate --harness ${harness}`);
+    expect(c).not.toContain('--max-rejections');
+  }
+}
+
+interface Outcome {
+  run: HarnessRun;
+  calls: HookCall[];
+  turns: RecordedRequest[];
+}
+
+/** Installs the gate, runs one headless turn on `prompt`, returns the harness's run, the hook calls and the turns. */
+async function runTurn(harness: HarnessName, handoffHome: string, prompt: string, marker: string): Promise<Outcome> {
+  const dirs = runDirs(harness);
+  const log = join(dirs.root, 'hook-calls.jsonl');
+  installGate(harness, dirs, log);
+  const run = await driveHarness(harness, dirs, fake.url, prompt, { HANDOFF_HOME: handoffHome, HANDOFF_WORKSPACE: 'ws' });
+  expect(run.timedOut, run.stderr).toBe(false);
+  // The turn's requests carry the prompt; side requests (a router, a title) are left out by the API's turn flag.
+  const turns = fake.turns(RECIPES[harness].api).filter((r) => r.text.includes(marker));
+  return { run, calls: readTap(log), turns };
+}
+
+function dispatched(home: string): { id: string; prompt: string } {
+  const d = dispatch(home, ['--goal', 'Add a health check endpoint.']);
+  return { id: d.contract_id as string, prompt: `Add a health check endpoint.\n\n${d.contract_block as string}` };
+}
+
+describe.each(HARNESSES)('%s', (harness) => {
+  it(`(a) blocks an unfinished dispatched contract, the reason reaches the model, the breaker ends the turn after ${MAX} hook calls`, async () => {
+    const home = tempHome();
+    const { id, prompt } = dispatched(home);
+    const { run, calls, turns } = await runTurn(harness, home, prompt, id);
+    recordObservation(harness, 'blocked', { run, calls, turns });
+    expect(calls.length, run.stdout + run.stderr).toBe(MAX);
+    const blocks = calls.slice(0, MAX - 1);
+    for (const c of blocks) expect(blockForm(harness, c), JSON.stringify(c)).toBe('block');
+    for (const c of blocks) expect(c.stdout + c.stderr).toContain(BLOCK_CODE);
+    // The last call tripped the breaker: the stop goes through with the degraded notice, as a systemMessage where
+    // the harness shows one, on stderr for Copilot (whose stdout is read as a verdict).
+    const trip = calls[MAX - 1];
+    expect(trip.exit).toBe(0);
+    if (harness === 'copilot') expect([trip.stdout, trip.stderr]).toEqual(['', expect.stringContaining(BLOCK_CODE)]);
+    else expect(JSON.parse(trip.stdout)).toEqual({ systemMessage: expect.stringContaining(BLOCK_CODE) });
+    // One model request per stop; the first has no reason, each after a block carries it.
+    expect(turns).toHaveLength(MAX);
+    expect(turns[0].text).not.toContain(BLOCK_CODE);
+    for (const t of turns.slice(1)) expect(t.text).toContain(BLOCK_CODE);
+    expect(run.code).toBe(0);
+  });
+
+  it('(b) allows a contract finalized before the run at the first stop: one hook call', async () => {
+    const home = tempHome();
+    const { id, prompt } = dispatched(home);
+    finalizeAs(home, id, 'COMPLETE', COMPLETE_PATCH);
+    const { run, calls, turns } = await runTurn(harness, home, prompt, id);
+    recordObservation(harness, 'finalized', { run, calls, turns });
+    expect(calls, run.stdout + run.stderr).toHaveLength(1);
+    expect(blockForm(harness, calls[0]), JSON.stringify(calls[0])).toBe('allow');
+    expect(turns).toHaveLength(1);
+    expect(run.code).toBe(0);
+  });
+
+  it('(c) a gate that cannot decide (exit 1) lets the stop through', async () => {
+    const home = join(tempHome(), 'no-such-root');
+    const marker = 'contract_id: a0123456789abcdef.0123456789ab';
+    const { run, calls, turns } = await runTurn(harness, home, `Do the task.\n\n${marker}\n`, marker);
+    recordObservation(harness, 'exit1', { run, calls, turns });
+    expect(calls, run.stdout + run.stderr).toHaveLength(1);
+    expect(calls[0].exit).toBe(1);
+    expect(turns).toHaveLength(1);
+    expect(run.code).toBe(0);
+  });
+});
