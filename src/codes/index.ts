@@ -7,6 +7,7 @@ import { evidenceCodes } from './evidence.js';
 import { gateCodes } from './gate.js';
 import { receiptCodes } from './receipts.js';
 import { mcpCodes } from './mcp.js';
+import { attestCodes } from './attest.js';
 
 export type { CodeEntry } from './types.js';
 
@@ -18,6 +19,7 @@ export const AREAS: { title: string; codes: CodeEntry[] }[] = [
   { title: 'Dispatch and stop gate (dispatch-and-gate.md)', codes: gateCodes },
   { title: 'Receipts (receipts.md)', codes: receiptCodes },
   { title: 'MCP server (amendments-2.md §M)', codes: mcpCodes },
+  { title: 'Keys, signed statements and export', codes: attestCodes },
 ];
 
 export const ALL_CODES: CodeEntry[] = AREAS.flatMap((a) => a.codes);

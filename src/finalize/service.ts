@@ -23,6 +23,7 @@ import { openStoreIfAny, storeKind } from '../store/open-store.js';
 import { storeWriteRefused } from '../store/store-errors.js';
 import type { HandoffRow } from '../store/handoffs.js';
 import { isConstraintViolation, type Store, type StoreReads } from '../store/store.js';
+import { attestFinalized, type Signer } from '../attest/record.js';
 import { checkEvidenceRefsIn, insertEvidenceIn } from './evidence-step.js';
 import { finalEnvelope } from './envelope.js';
 import { receiptStep } from './receipts-step.js';
@@ -157,6 +158,9 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     // json_valid() (the raw_handoff_json CHECK) is asked on an in-memory connection.
     // Without a store at step 4 the cross-check was skipped (§11.3); a store created now holds no approval to re-read.
     const recheckApproval = store !== null;
+    // The signing key is read before anything is created or written: an unsafe or unreadable key refuses the call.
+    const { storeSigner } = await import('../attest/signer.js');
+    const signer = storeSigner(env, cwd);
     if (store === null) {
       const refErrors = await checkEvidenceRefsIn(null, batch.entries, workspace);
       if (refErrors.length > 0) return listRejection(tipId, refErrors, UPDATE_CONTRACTS_REPAIR);
@@ -166,7 +170,7 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
       }
       store = (await openStoreIfAny(env, cwd, 'writer', { create: true }))!;
     }
-    return await commit(store, { req, tipId, workspace, envelope, json, state: state!, binding, entries: batch.entries, done, verdictOf, recheckApproval });
+    return await commit(store, { req, tipId, workspace, envelope, json, state: state!, binding, entries: batch.entries, done, verdictOf, recheckApproval, signer });
   } finally {
     locks.releaseAll(true);
     await store?.close();
@@ -192,6 +196,8 @@ interface CommitInput {
   verdictOf: (reads: StoreReads | null) => Promise<ValidationResult>;
   /** The store existed at step 4, so the approval cross-check ran there and runs again in the transaction. */
   recheckApproval: boolean;
+  /** Signs the statement of the write (HANDOFF_SIGNING_KEY); without one the statement is stored unsigned. */
+  signer: Signer | undefined;
 }
 
 const writeOf = (tipId: string): string => `the finalize write of ${tipId}`;
@@ -231,6 +237,7 @@ async function commit(store: Store, c: CommitInput): Promise<FinalizeOutcome> {
         const written = (await t.getHandoffByContractId(c.tipId))!;
         if (id === undefined) return c.done(written, false, 'complete_write_once');
         const inserted = await insertEvidenceIn(t, c.entries, id, row !== undefined);
+        await attestFinalized(t, written, c.signer);
         return c.done(written, true, undefined, inserted);
       },
       { lock: approvalLocks(c) },
