@@ -138,8 +138,6 @@ async function toText(line: Line, key: SigningKey): Promise<{ text: string; now:
 }
 
 export async function exportChain(env: Env, cwd: string, req: ExportRequest): Promise<ExportReport> {
-  const signer = storeSigner(env, cwd);
-  if (signer === undefined) throw keyRequired();
   const out = resolve(cwd, req.out);
   const { withStore } = await import('../store/open-store.js');
   const collected = await withStore(
@@ -149,6 +147,8 @@ export async function exportChain(env: Env, cwd: string, req: ExportRequest): Pr
     async (s) => {
       const row = await s.getHandoffByContractId(req.id);
       if (row === undefined) throw rowNotFound(req.id);
+      // The key is read once the chain is known, before anything is signed or written.
+      if (storeSigner(env, cwd) === undefined) throw keyRequired();
       const chain = req.whole ? await s.wholeChain(row) : (await s.walkBack(row)).reverse();
       const h = await handoffLines(s, chain);
       const receipts = await receiptLines(s, chain.map((r) => r.contract_id));
@@ -159,6 +159,7 @@ export async function exportChain(env: Env, cwd: string, req: ExportRequest): Pr
       throw rowNotFound(req.id);
     },
   );
+  const signer = storeSigner(env, cwd)!;
   const body = [...collected.lines, ...collected.receipts, ...collected.approvals];
   const counts: HeadCounts = { handoff: collected.lines.length, receipt: collected.receipts.length, approval: collected.approvals.length };
   const head = fresh(headStatement(collected.root, collected.tip, counts, body.map((l) => l.digest)));

@@ -3,6 +3,7 @@
  * colour only where it belongs, and examples that actually parse.
  */
 import { spawnSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -179,6 +180,10 @@ describe('every example is a runnable line', () => {
     writeFileSync(join(home, 'test-output.log'), 'ok\n');
     writeFileSync(join(home, 'report.json'), '{"report_prose":"from a file"}');
     mkdirSync(join(home, 'work'));
+    // attest verify's example reads a public key and an export (an empty one: a verdict, exit 1, not a refusal).
+    mkdirSync(join(home, 'keys'));
+    writeFileSync(join(home, 'keys', 'handoff.pub'), generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }));
+    writeFileSync(join(home, 'chain.jsonl'), '');
     const failures: string[] = [];
     for (const cmd of manifestCommands()) {
       for (const example of cmd.examples ?? []) {
