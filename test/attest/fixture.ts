@@ -34,11 +34,11 @@ function continueFrom(home: string, id: string, env: Record<string, string>): st
   return (add.json as { continuation: { contract_id: string } }).continuation.contract_id;
 }
 
-export function signedChain(opts: { storeType?: string; approverType?: string } = {}): SignedChain {
+export function signedChain(opts: { storeType?: string; approverType?: string; env?: Record<string, string> } = {}): SignedChain {
   const home = tempHome('handoff-attest-');
   const storeKey = generate(home, 'store-keys', opts.storeType);
   const approverKey = generate(home, 'approver-keys', opts.approverType ?? 'ed25519');
-  const env = { HANDOFF_SIGNING_KEY: storeKey.private_key };
+  const env = { ...opts.env, HANDOFF_SIGNING_KEY: storeKey.private_key };
 
   const first = (ok(home, ['contract', 'init', '--json'], env).json as { draft_id: string }).draft_id;
   const req = ok(home, ['approval', 'request', '--content', 'deploy the release', '--draft-id', first, '--json'], env).json as { approval_id: string };
