@@ -44,7 +44,7 @@ export interface ExportReport {
   keyId: string;
 }
 
-interface Line {
+export interface Line {
   payload: Buffer;
   digest: string;
   /** Stored signature (base64) and its key, when signed at write time. */
@@ -160,18 +160,32 @@ export async function exportChain(env: Env, cwd: string, req: ExportRequest): Pr
     },
   );
   const signer = storeSigner(env, cwd)!;
+  const assembled = await assembleExport(collected, signer.key);
+  writeWhole(out, assembled.text);
+  return { out, lines: assembled.lines, counts: assembled.counts, signedNow: assembled.signedNow, tip: collected.tip, keyId: signer.key.keyId };
+}
+
+export interface Collected {
+  root: string;
+  tip: string;
+  lines: Line[];
+  receipts: Line[];
+  approvals: Line[];
+}
+
+/** The file's text from the collected lines: each as a bundle (stored signature, else signed now), the head last. */
+export async function assembleExport(collected: Collected, key: SigningKey): Promise<{ text: string; lines: number; counts: HeadCounts; signedNow: number }> {
   const body = [...collected.lines, ...collected.receipts, ...collected.approvals];
   const counts: HeadCounts = { handoff: collected.lines.length, receipt: collected.receipts.length, approval: collected.approvals.length };
   const head = fresh(headStatement(collected.root, collected.tip, counts, body.map((l) => l.digest)));
   const texts: string[] = [];
   let signedNow = 0;
   for (const line of [...body, head]) {
-    const t = await toText(line, signer.key);
+    const t = await toText(line, key);
     texts.push(t.text);
     if (t.now) signedNow++;
   }
-  writeWhole(out, `${texts.join('\n')}\n`);
-  return { out, lines: texts.length, counts, signedNow, tip: collected.tip, keyId: signer.key.keyId };
+  return { text: `${texts.join('\n')}\n`, lines: texts.length, counts, signedNow };
 }
 
 function writeWhole(path: string, text: string): void {
