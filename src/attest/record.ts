@@ -63,3 +63,16 @@ export const attestReceipt = (t: StoreTx, row: ReceiptRow, signer: Signer | unde
 
 export const attestApproval = (t: StoreTx, row: ApprovalRow, signer: Signer | undefined): Promise<string> =>
   recordStatement(t, 'approval', row.id, approvalStatement(row), signer);
+
+/**
+ * The `used` transition finalize makes on the approval it cites, stated by the store's key in the same transaction
+ * (an approver signs approve and revoke; the use is the store's own fact). Nothing when the approval is not `used`
+ * or its latest statement already says so.
+ */
+export async function attestApprovalUse(t: StoreTx, approvalId: string, signer: Signer | undefined): Promise<void> {
+  const row = await t.getApproval(approvalId);
+  if (row === undefined || (row.status as string) !== 'used') return;
+  const latest = (await t.listAttestations('approval', approvalId)).pop();
+  if (latest !== undefined && (JSON.parse(latest.payload) as { predicate?: { decision?: unknown } }).predicate?.decision === 'used') return;
+  await attestApproval(t, row, signer);
+}

@@ -23,7 +23,7 @@ import { openStoreIfAny, storeKind } from '../store/open-store.js';
 import { storeWriteRefused } from '../store/store-errors.js';
 import type { HandoffRow } from '../store/handoffs.js';
 import { isConstraintViolation, type Store, type StoreReads } from '../store/store.js';
-import { attestFinalized, type Signer } from '../attest/record.js';
+import { attestApprovalUse, attestFinalized, type Signer } from '../attest/record.js';
 import { checkEvidenceRefsIn, insertEvidenceIn } from './evidence-step.js';
 import { finalEnvelope } from './envelope.js';
 import { receiptStep } from './receipts-step.js';
@@ -238,6 +238,8 @@ async function commit(store: Store, c: CommitInput): Promise<FinalizeOutcome> {
         if (id === undefined) return c.done(written, false, 'complete_write_once');
         const inserted = await insertEvidenceIn(t, c.entries, id, row !== undefined);
         await attestFinalized(t, written, c.signer);
+        const cited = citedApprovalKey(c.envelope);
+        if (cited !== undefined) await attestApprovalUse(t, cited, c.signer);
         return c.done(written, true, undefined, inserted);
       },
       { lock: approvalLocks(c) },
