@@ -154,6 +154,19 @@ describe('keys', () => {
     expect(existsSync(join(home, 'handoff.db'))).toBe(false);
   });
 
+  it('evidence run with an unsafe key is KEY_UNSAFE before the command starts', () => {
+    const home = tempHome();
+    const k = generate(home, 'k');
+    chmodSync(k.private_key, 0o640);
+    const id = (ok(home, ['contract', 'init', '--json']).json as { draft_id: string }).draft_id;
+    const marker = join(home, 'ran');
+    const r = run(home, ['evidence', 'run', '--draft-id', id, '--json', '--', process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, '')`], {
+      env: { HANDOFF_SIGNING_KEY: k.private_key },
+    });
+    expect([r.code, r.json?.code]).toEqual([2, 'KEY_UNSAFE']);
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it('without a key finalize still stores its statement payload, unsigned; export is KEY_REQUIRED', () => {
     const home = tempHome();
     const id = (ok(home, ['contract', 'init', '--json']).json as { draft_id: string }).draft_id;
