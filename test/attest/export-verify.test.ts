@@ -154,6 +154,18 @@ describe('keys', () => {
     expect(existsSync(join(home, 'handoff.db'))).toBe(false);
   });
 
+  it('contract verify signs its receipt like evidence run (a FAILED result for a failing command)', () => {
+    const home = tempHome();
+    const k = generate(home, 'k');
+    const id = (ok(home, ['contract', 'init', '--json']).json as { draft_id: string }).draft_id;
+    ok(home, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify({ evidence_report: { verification: { type: 'command', command: 'exit 1' } } })]);
+    const r = run(home, ['contract', 'verify', '--draft-id', id, '--json'], { env: { HANDOFF_SIGNING_KEY: k.private_key } });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    const rows = rowsOf(home, 'SELECT kind, signer, key_id, payload FROM attestations');
+    expect(rows.map((x) => [x.kind, x.signer, x.key_id])).toEqual([['receipt', 'store', k.key_id]]);
+    expect(JSON.parse(rows[0].payload as string).predicate).toMatchObject({ result: 'FAILED', receipt: { exit_code: 1, argv: ['exit 1'] } });
+  });
+
   it('evidence run with an unsafe key is KEY_UNSAFE before the command starts', () => {
     const home = tempHome();
     const k = generate(home, 'k');
