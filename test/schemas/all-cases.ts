@@ -6,5 +6,6 @@ import { EVIDENCE_CASES } from './cases/evidence.js';
 import { RECEIPT_CASES } from './cases/receipts.js';
 import { STORE_CASES } from './cases/store.js';
 import { STORE_COPY_CASES } from './cases/store-copy.js';
+import { ATTEST_CASES } from './cases/attest.js';
 
-export const ALL_CASES: readonly ResultCase[] = [...DRAFT_CASES, ...STORE_CASES, ...DISPATCH_CASES, ...RECEIPT_CASES, ...EVIDENCE_CASES, ...STORE_COPY_CASES];
+export const ALL_CASES: readonly ResultCase[] = [...DRAFT_CASES, ...STORE_CASES, ...DISPATCH_CASES, ...RECEIPT_CASES, ...EVIDENCE_CASES, ...STORE_COPY_CASES, ...ATTEST_CASES];

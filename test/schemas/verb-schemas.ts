@@ -32,4 +32,7 @@ export const VERB_SCHEMAS: Readonly<Record<string, readonly string[]>> = {
   'evidence run': ['evidence-run', 'receipt-append-failed', 'ambiguous-draft', 'error'],
   'evidence receipts': ['evidence-receipts', 'error'],
   'store copy': ['store-copy', 'error'],
+  'key generate': ['key-generate', 'error'],
+  'attest export': ['attest-export', 'error'],
+  'attest verify': ['attest-verify', 'error'],
 };
