@@ -1,7 +1,7 @@
 /**
  * `attest export`: one chain as JSON Lines of Sigstore bundles. Order: the finalized handoffs root first (each the
  * stored statement whose `previous` is the line before it, else a statement built and signed now), the receipts of
- * the chain's contracts (oldest first), the approvals the chain cites, then the head. Read-only on the store; the
+ * the chain's contracts (oldest first), the decisions on the approvals the chain cites, then the head. Read-only on the store; the
  * file is written whole to a temporary name and renamed, so a failed export leaves no partial file.
  */
 import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
@@ -122,11 +122,12 @@ async function approvalLines(s: StoreReads, rows: readonly HandoffRow[]): Promis
   for (const id of ids) {
     const row = await s.getApproval(id);
     if (row === undefined) continue;
-    // The latest stored decision, as signed (by the approver or the store), when it still states the row; else now.
-    const stored = (await s.listAttestations('approval', id)).pop();
-    const p = stored === undefined ? undefined : predicateOf(stored);
-    const current = p !== undefined && p.decision === row.status && p.fingerprint === row.fingerprint;
-    lines.push(current ? fromStored(stored!) : fresh(approvalStatement(row)));
+    // Every stored decision, as signed (an approver's signature stays the approver's; the use is the store's), then
+    // the row as it is now when no stored statement states it.
+    const stored = await s.listAttestations('approval', id);
+    for (const a of stored) lines.push(fromStored(a));
+    const p = stored.length === 0 ? undefined : predicateOf(stored[stored.length - 1]);
+    if (p === undefined || p.decision !== row.status || p.fingerprint !== row.fingerprint) lines.push(fresh(approvalStatement(row)));
   }
   return lines;
 }

@@ -52,6 +52,8 @@ interface Parsed {
   kind: 'handoff' | 'receipt' | 'approval' | 'head';
   digest: string;
   predicate: Record<string, unknown>;
+  /** Signed by a key of HANDOFF_APPROVER_KEYS. */
+  byApprover: boolean;
 }
 
 interface Trust {
@@ -135,15 +137,12 @@ function checkLine(text: string, n: number, trust: Trust, verifiers: Map<string,
   if (!storeSigned && kind !== 'approval') fail('ATTEST_SIGNATURE', `a ${kind} statement signed by approver key ${hint}, not by a --key`);
   const subjectProblem = subjectFinding(kind, st.subject as unknown[], st.predicate);
   if (subjectProblem !== undefined) fail('ATTEST_DIGEST', subjectProblem);
-  if (kind === 'approval' && trust.approvers !== undefined && IN_FORCE.has(String(st.predicate.decision)) && !trust.approvers.has(hint!)) {
-    fail('APPROVAL_UNSIGNED', `approval ${String(st.predicate.approval_id)} is in force but its decision is not signed by a key of HANDOFF_APPROVER_KEYS`);
-  }
   if (kind === 'handoff' && blobs !== undefined) {
     const found = blobFinding(blobs, (st.subject as { name: string; digest: { sha256: string } }[]).slice(1));
     counter.blobs += found.checked;
     if (found.problem !== undefined) fail(found.problem.code, found.problem.message);
   }
-  return { line: n, kind: kind, digest: sha256Hex(env.payload), predicate: st.predicate };
+  return { line: n, kind: kind, digest: sha256Hex(env.payload), predicate: st.predicate, byApprover: trust.approvers?.has(hint!) ?? false };
 }
 
 /** The lines together: one genesis, one successor per step in file order, the head last and matching. */
@@ -179,6 +178,25 @@ function checkWhole(parsed: Parsed[], total: number): { counts: HeadCounts; tip:
   return { counts, tip: expected };
 }
 
+/**
+ * The approver policy over the approval lines: an approval with a decision in force (approved, used) needs a line
+ * signed by an approver key, and the last such line must itself be in force over the same content.
+ */
+function checkApprovers(parsed: Parsed[]): void {
+  const byId = new Map<string, Parsed[]>();
+  for (const p of parsed) if (p.kind === 'approval') byId.set(String(p.predicate.approval_id), [...(byId.get(String(p.predicate.approval_id)) ?? []), p]);
+  for (const [id, lines] of byId) {
+    const inForce = lines.find((l) => IN_FORCE.has(String(l.predicate.decision)));
+    if (inForce === undefined) continue;
+    const signed = lines.filter((l) => l.byApprover);
+    const last = signed[signed.length - 1];
+    if (last === undefined) throw new LineFailure('APPROVAL_UNSIGNED', inForce.line, `approval ${id} is in force but no key of HANDOFF_APPROVER_KEYS signed a decision on it`);
+    if (!IN_FORCE.has(String(last.predicate.decision)) || last.predicate.fingerprint !== inForce.predicate.fingerprint) {
+      throw new LineFailure('APPROVAL_SIGNATURE_INVALID', last.line, `the approver's latest signed decision on approval ${id} does not put this content in force`);
+    }
+  }
+}
+
 export function verifyExport(env: Env, cwd: string, req: VerifyRequest): VerifyOutcome {
   const trust = trustOf(env, cwd, req.keys);
   const bytes = readInput(resolve(cwd, req.file));
@@ -198,6 +216,7 @@ export function verifyExport(env: Env, cwd: string, req: VerifyRequest): VerifyO
     const parsed = rows.map((row, i) => checkLine(row, i + 1, trust, verifiers, blobs, counter));
     if (!text.endsWith('\n')) throw new LineFailure('ATTEST_FORMAT', rows.length, 'the last line has no newline: the file is truncated');
     const whole = checkWhole(parsed, rows.length);
+    if (trust.approvers !== undefined) checkApprovers(parsed);
     return { ok: true, lines: rows.length, counts: whole.counts, tip: whole.tip, blobsChecked: counter.blobs };
   } catch (e) {
     if (e instanceof LineFailure) return { ok: false, code: e.code, line: e.line, message: e.message };

@@ -129,4 +129,24 @@ describe('the approver policy in attest verify', () => {
     const r = run(home, ['attest', 'verify', file, '--key', store.public_key, '--json'], { env: { HANDOFF_APPROVER_KEYS: approver.public_key } });
     expect([r.code, r.json]).toMatchObject([1, { code: 'APPROVAL_UNSIGNED', line: 2 }]);
   });
+
+  it('a signed revocation exported beside a row forged back to approved is APPROVAL_SIGNATURE_INVALID at the revocation', () => {
+    const home = tempHome();
+    const store = generate(home, 'store');
+    const approver = generate(home, 'approver', 'ed25519');
+    const env = { HANDOFF_SIGNING_KEY: store.private_key };
+    const { id, approval } = turn(home, 'deploy v1', env);
+    ok(home, ['approval', 'decide', approval, '--decision', 'approved', '--key', approver.private_key], env);
+    ok(home, ['approval', 'decide', approval, '--decision', 'revoked', '--key', approver.private_key], env);
+    sql(home, (db) => {
+      db.exec('DROP TRIGGER approvals_transition');
+      db.prepare("UPDATE approvals SET status = 'approved' WHERE id = ?").run(approval);
+    });
+    const file = join(home, 'x.jsonl');
+    expect(ok(home, ['attest', 'export', '--chain', id, '--out', file, '--json'], env).json).toMatchObject({ counts: { approval: 3 } });
+    const keys = ['--key', store.public_key, '--key', approver.public_key];
+    expect(run(home, ['attest', 'verify', file, ...keys]).code).toBe(0);
+    const r = run(home, ['attest', 'verify', file, ...keys, '--json'], { env: { HANDOFF_APPROVER_KEYS: approver.public_key } });
+    expect([r.code, r.json]).toMatchObject([1, { code: 'APPROVAL_SIGNATURE_INVALID', line: 3 }]);
+  });
 });
