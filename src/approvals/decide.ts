@@ -4,6 +4,7 @@
  * approval its envelope cites, so on either backend a decision and finalize's re-check never
  * interleave: whichever commits first is what the other sees.
  */
+import { attestApproval, type Signer } from '../attest/record.js';
 import type { Env } from '../paths.js';
 import type { ApprovalRow, ApprovalStatus, DecideResult } from '../store/approvals.js';
 
@@ -17,6 +18,7 @@ export async function decideApproval(
   decision: ApprovalStatus,
   by: string | null,
   note: string | null,
+  signer?: Signer,
 ): Promise<DecideResult> {
   const { approvalNotFound } = await import('../store/approvals.js');
   const { withStore } = await import('../store/open-store.js');
@@ -24,7 +26,16 @@ export async function decideApproval(
     env,
     cwd,
     'writer',
-    (store) => store.tx((t) => t.decideApproval(id, decision, by, note), { lock: approvalLock(id) }),
+    (store) =>
+      store.tx(
+        async (t) => {
+          const result = await t.decideApproval(id, decision, by, note);
+          // The decision's statement, signed by the approver's key (or the store's), beside the row it decides.
+          if (result.changed) await attestApproval(t, result.row, signer);
+          return result;
+        },
+        { lock: approvalLock(id) },
+      ),
     () => {
       throw approvalNotFound(id);
     },

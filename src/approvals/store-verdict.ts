@@ -17,7 +17,7 @@ type Base = Omit<FullVerdictOptions, 'lookupApproval' | 'approvalChain'>;
 export async function storeVerdict(
   envelope: unknown,
   options: Base,
-  reads: Pick<StoreReads, 'approvalStatus'> | null,
+  reads: Pick<StoreReads, 'approvalStatus' | 'listAttestations'> | null,
   chain?: () => Promise<readonly string[]>,
 ): Promise<ValidationResult> {
   if (reads === null) return fullVerdict(envelope, options);
@@ -31,5 +31,10 @@ export async function storeVerdict(
   // owner, without a contract, is the citing agent: ownership is judged only when there is a citing contract).
   const needsChain = found.found && (typeof found.contractId === 'string' || found.status === 'approved' || found.status === 'used');
   const approvalChain = chain !== undefined && needsChain ? await chain() : undefined;
-  return fullVerdict(envelope, { ...options, lookupApproval: (id) => (id === key ? found : { found: false }), approvalChain });
+  const verdict = fullVerdict(envelope, { ...options, lookupApproval: (id) => (id === key ? found : { found: false }), approvalChain });
+  // The approver policy (HANDOFF_APPROVER_KEYS, the process's environment: the hook's environment is the authority):
+  // loaded only when set and the cited approval is in force.
+  if (!found.found || !['approved', 'used'].includes(found.status) || !process.env.HANDOFF_APPROVER_KEYS?.trim()) return verdict;
+  const { approverCross } = await import('../attest/approver-check.js');
+  return approverCross(verdict, reads, key, found.fingerprint ?? '');
 }

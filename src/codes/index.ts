@@ -7,6 +7,7 @@ import { evidenceCodes } from './evidence.js';
 import { gateCodes } from './gate.js';
 import { receiptCodes } from './receipts.js';
 import { mcpCodes } from './mcp.js';
+import { attestCodes } from './attest.js';
 
 export type { CodeEntry } from './types.js';
 
@@ -18,6 +19,7 @@ export const AREAS: { title: string; codes: CodeEntry[] }[] = [
   { title: 'Dispatch and stop gate', codes: gateCodes },
   { title: 'Receipts', codes: receiptCodes },
   { title: 'MCP server', codes: mcpCodes },
+  { title: 'Keys, signed statements and export', codes: attestCodes },
 ];
 
 export const ALL_CODES: CodeEntry[] = AREAS.flatMap((a) => a.codes);

@@ -26,6 +26,7 @@ import { openStoreIfAny, storeKind } from '../store/open-store.js';
 import { storeWriteRefused } from '../store/store-errors.js';
 import type { HandoffRow } from '../store/handoffs.js';
 import { isConstraintViolation, type Store, type StoreReads } from '../store/store.js';
+import { attestApprovalUse, attestFinalized, type Signer } from '../attest/record.js';
 import { checkEvidenceRefsIn, insertEvidenceIn } from './evidence-step.js';
 import { finalEnvelope } from './envelope.js';
 import { receiptStep } from './receipts-step.js';
@@ -168,6 +169,9 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     // json_valid() (the raw_handoff_json CHECK) is asked on an in-memory connection.
     // Without a store at step 4 the cross-check was skipped; a store created now holds no approval to re-read.
     const recheckApproval = store !== null;
+    // The signing key is read before anything is created or written: an unsafe or unreadable key refuses the call.
+    const { storeSigner } = await import('../attest/signer.js');
+    const signer = storeSigner(env, cwd);
     if (store === null) {
       const refErrors = await checkEvidenceRefsIn(null, batch.entries, workspace);
       if (refErrors.length > 0) return listRejection(tipId, refErrors, UPDATE_CONTRACTS_REPAIR);
@@ -177,7 +181,7 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
       }
       store = (await openStoreIfAny(env, cwd, 'writer', { create: true }))!;
     }
-    return await commit(store, { req, tipId, workspace, envelope, json, state: state!, binding, entries: batch.entries, done, verdictOf, recheckApproval });
+    return await commit(store, { req, tipId, workspace, envelope, json, state: state!, binding, entries: batch.entries, done, verdictOf, recheckApproval, signer });
   } finally {
     locks.releaseAll(true);
     await store?.close();
@@ -203,6 +207,8 @@ interface CommitInput {
   verdictOf: (reads: StoreReads | null, citingHandoffId: number | null) => Promise<ValidationResult>;
   /** The store existed at step 4, so the approval cross-check ran there and runs again in the transaction. */
   recheckApproval: boolean;
+  /** Signs the statement of the write (HANDOFF_SIGNING_KEY); without one the statement is stored unsigned. */
+  signer: Signer | undefined;
 }
 
 const writeOf = (tipId: string): string => `the finalize write of ${tipId}`;
@@ -246,6 +252,8 @@ async function commit(store: Store, c: CommitInput): Promise<FinalizeOutcome> {
         // above passed, so it is approved or already this row's).
         const key = citedApprovalKey(c.envelope);
         if (c.recheckApproval && key !== undefined && c.state !== 'APPROVAL_REQUEST') await t.markApprovalUsed(key, id);
+        await attestFinalized(t, written, c.signer);
+        if (key !== undefined) await attestApprovalUse(t, key, c.signer);
         return c.done(written, true, undefined, inserted);
       },
       { lock: approvalLocks(c) },

@@ -3,6 +3,7 @@
  * run --brief/--ac`, the brief and AC) checked before anything is spawned; the run, with no lock held; the
  * fingerprint of the tree the command ran in; the receipt recorded. Capture temp files are always removed.
  */
+import { storeSigner } from '../attest/signer.js';
 import { draftWorkspace } from '../drafts/meta.js';
 import { checkDeclaredAc } from '../evidence/deposit.js';
 import { briefNotFoundIn, rejectWith, requireBrief } from '../evidence/brief-service.js';
@@ -72,6 +73,8 @@ export interface ExecuteRequest {
 
 /** Steps 4–5: spawn and wait, then record. A store failure here removes this call's blobs and throws (exit 4). */
 export async function executeAndRecord(req: ExecuteRequest): Promise<Recorded> {
+  // The signing key is checked before the command starts: an unsafe key (KEY_UNSAFE) refuses the run, not its record.
+  storeSigner(req.env, req.cwd);
   const receiptId = mintReceiptId();
   const spill = new SpillArea(() => {
     ensureRootFolder(req.env, 'tmp', req.cwd);

@@ -5,6 +5,8 @@
  * store blobs written in that same transaction, referenced as `blob:sha256:<hex>`. A failure raises the store error
  * (exit 4) and leaves nothing behind.
  */
+import { attestReceipt } from '../attest/record.js';
+import { storeSigner } from '../attest/signer.js';
 import { discardBlob, mintBlobName, writeBlob, type BlobSource, type WrittenBlob } from '../evidence/blob.js';
 import { isHandoffError } from '../errors.js';
 import { agentPrefix, mintReceiptId } from '../ids.js';
@@ -69,6 +71,8 @@ interface Pending {
 }
 
 async function recordIn(store: Store, input: RecordInput): Promise<Recorded> {
+  // The signing key is read before anything is written: an unsafe key records nothing (KEY_UNSAFE, exit 2).
+  const signer = storeSigner(input.env, input.cwd);
   const files: WrittenBlob[] = [];
   const root = evidenceRoot(input.env, input.cwd);
   try {
@@ -101,6 +105,7 @@ async function recordIn(store: Store, input: RecordInput): Promise<Recorded> {
     return await store.tx(async (t) => {
       const row = receiptRow(input, await resolve(t, out), await resolve(t, err));
       await t.insertReceipt(row);
+      await attestReceipt(t, row, signer);
       const evidenceIds: number[] = [];
       for (const e of evidence) {
         const stored = await resolve(t, e.stored);

@@ -22,6 +22,7 @@ export const COPY_TABLES: readonly CopyTable[] = [
   { name: 'evidence', key: 'id', identity: true },
   { name: 'approvals', key: 'id', identity: false },
   { name: 'gate_rejections', key: 'key', identity: false },
+  { name: 'attestations', key: 'id', identity: true },
 ];
 
 export type Row = Record<string, unknown>;

@@ -9,7 +9,9 @@ import type { ApprovalLookupResult } from '../validator/types.js';
 import type { ReceiptRow } from '../receipts/row.js';
 import { chainBroken } from './chain.js';
 import { lookupOfRow, USE_COLUMNS_VERSION, type ApprovalFilters, type ApprovalRow, type ApprovalStatus, type DecideResult } from './approvals.js';
+import type { AttestationKind, AttestationRow, BlobCitation, NewAttestation } from './attestations.js';
 import type { AcRow, BriefRow, BriefSummary } from './briefs.js';
+import * as pa from './pg-attestations.js';
 import type { BirthRow } from './dispatch-rows.js';
 import type { EvidenceFilter, EvidenceRow, NewEvidence } from './evidence-rows.js';
 import type { FinalRow } from './finalize-row.js';
@@ -89,6 +91,10 @@ class PgReads implements StoreReads {
   getRejection = (key: string): Promise<RejectionRow | undefined> => r.getRejection(this.run, key);
   getBlob = (sha256: string): Promise<Buffer | undefined> => r.getBlob(this.run, sha256);
   blobSizes = (sha256s: readonly string[]): Promise<Map<string, number>> => r.blobSizes(this.run, sha256s);
+  // The attestations table arrives with version 5: an older store read as it is (a probe) holds none.
+  listAttestations = async (kind: AttestationKind, subjectId: string): Promise<AttestationRow[]> =>
+    this.version >= 5 ? pa.listAttestations(this.run, kind, subjectId) : [];
+  citedBlobs = (handoffId: number): Promise<BlobCitation[]> => pa.citedBlobs(this.run, handoffId);
 }
 
 class PgTx extends PgReads implements StoreTx {
@@ -117,6 +123,7 @@ class PgTx extends PgReads implements StoreTx {
   putRejection = (p: RejectionPut): Promise<void> => r.putRejection(this.run, p);
   deleteRejection = (key: string): Promise<number> => r.deleteRejection(this.run, key);
   putBlob = (bytes: Buffer): Promise<BlobRef> => r.putBlob(this.run, bytes);
+  insertAttestation = (a: NewAttestation): Promise<void> => pa.insertAttestation(this.run, a);
 }
 
 const usedAfterEnd = (): HandoffError =>

@@ -9,6 +9,7 @@ import type { Env } from '../paths.js';
 import type { ApprovalLookupResult } from '../validator/types.js';
 import type { ReceiptRow } from '../receipts/row.js';
 import * as approvals from './approvals.js';
+import * as attestations from './attestations.js';
 import * as briefs from './briefs.js';
 import { closeDb, dbFileOf, guard, openProbe, openReader, openWriter, type Db } from './db.js';
 import * as rows from './dispatch-rows.js';
@@ -69,6 +70,8 @@ class SqliteReads implements StoreReads {
   getRejection = (key: string) => this.read((db) => gate.getRejection(db, key));
   getBlob = (_sha256: string): Promise<Buffer | undefined> => Promise.reject(blobsAreFiles());
   blobSizes = (_sha256s: readonly string[]): Promise<Map<string, number>> => Promise.reject(blobsAreFiles());
+  listAttestations = (kind: attestations.AttestationKind, subjectId: string) => this.read((db) => attestations.listAttestations(db, kind, subjectId));
+  citedBlobs = (handoffId: number) => this.read((db) => attestations.citedBlobs(db, handoffId));
 }
 
 class SqliteTx extends SqliteReads implements StoreTx {
@@ -105,6 +108,7 @@ class SqliteTx extends SqliteReads implements StoreTx {
   putRejection = (p: RejectionPut) => this.write((db) => gate.putRejection(db, { ...p, now: now() }));
   deleteRejection = (key: string) => this.write((db) => gate.deleteRejection(db, key));
   putBlob = (_bytes: Buffer): Promise<BlobRef> => Promise.reject(blobsAreFiles());
+  insertAttestation = (a: attestations.NewAttestation) => this.write((db) => attestations.insertAttestation(db, a));
 }
 
 class SqliteStore extends SqliteReads implements Store {

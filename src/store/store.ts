@@ -18,6 +18,7 @@
 import type { ApprovalLookupResult } from '../validator/types.js';
 import type { ReceiptRow } from '../receipts/row.js';
 import type { ApprovalFilters, ApprovalRow, ApprovalStatus, DecideResult } from './approvals.js';
+import type { AttestationKind, AttestationRow, BlobCitation, NewAttestation } from './attestations.js';
 import type { AcRow, BriefRow, BriefSummary } from './briefs.js';
 import type { BirthRow } from './dispatch-rows.js';
 import type { EvidenceFilter, EvidenceRow, NewEvidence } from './evidence-rows.js';
@@ -138,6 +139,10 @@ export interface StoreReads {
   getBlob(sha256: string): Promise<Buffer | undefined>;
   /** sha256 → size of the given blobs that the store holds (PostgreSQL only, like getBlob). */
   blobSizes(sha256s: readonly string[]): Promise<Map<string, number>>;
+  // attestations (migration 0005): the stored statements about one subject, oldest first
+  listAttestations(kind: AttestationKind, subjectId: string): Promise<AttestationRow[]>;
+  /** The evidence blobs a handoff row cites (artifact rows linked to it), in id order. */
+  citedBlobs(handoffId: number): Promise<BlobCitation[]>;
 }
 
 /** A transaction handle: the reads plus every write, valid only while its `tx` function runs. */
@@ -175,6 +180,8 @@ export interface StoreTx extends StoreReads {
   deleteRejection(key: string): Promise<number>;
   /** Stores `bytes` under their sha256 (deduplicated); PostgreSQL only. */
   putBlob(bytes: Buffer): Promise<BlobRef>;
+  /** Appends one statement (src/attest/record.ts), in the transaction that writes what it states. */
+  insertAttestation(a: NewAttestation): Promise<void>;
 }
 
 export interface TxOptions {

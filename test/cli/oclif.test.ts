@@ -3,6 +3,7 @@
  * colour only where it belongs, and examples that actually parse.
  */
 import { spawnSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -172,13 +173,20 @@ function shellWords(line: string): string[] {
 describe('every example is a runnable line', () => {
   it('parses: no example is refused as USAGE in a prepared data root', () => {
     const home = tempHome();
-    const env = { HANDOFF_WORKSPACE: 'payments' };
+    const env = { HANDOFF_WORKSPACE: 'payments', HANDOFF_SIGNING_KEY: join(home, 'keys', 'handoff.key') };
     expect(run(home, ['contract', 'init', '--draft-id', D], { env }).code).toBe(0);
     expect(run(home, ['brief', 'add', 'payments', '--ac', 'AC-1=x'], { env }).code).toBe(0);
     writeFileSync(join(home, 'envelope.json'), '{}');
     writeFileSync(join(home, 'test-output.log'), 'ok\n');
     writeFileSync(join(home, 'report.json'), '{"report_prose":"from a file"}');
     mkdirSync(join(home, 'work'));
+    // attest verify's example reads a public key and an export (an empty one: a verdict, exit 1, not a refusal).
+    // attest export's needs a signing key (every example then signs what it writes).
+    mkdirSync(join(home, 'keys'));
+    const pair = generateKeyPairSync('ed25519');
+    writeFileSync(join(home, 'keys', 'handoff.pub'), pair.publicKey.export({ type: 'spki', format: 'pem' }));
+    writeFileSync(join(home, 'keys', 'handoff.key'), pair.privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+    writeFileSync(join(home, 'chain.jsonl'), '');
     const failures: string[] = [];
     for (const cmd of manifestCommands()) {
       for (const example of cmd.examples ?? []) {

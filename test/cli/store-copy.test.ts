@@ -12,7 +12,7 @@ import { run, tempHome, type RunResult } from '../helpers/cli.js';
 import { dropDatabase, freshDatabase, sql } from '../helpers/pg.js';
 import { envelopeIn, mintDraft, prefix, writeDraft } from './store-fixtures.js';
 
-const TABLES = ['briefs', 'acceptance_criteria', 'handoffs', 'receipts', 'evidence', 'approvals', 'gate_rejections'];
+const TABLES = ['briefs', 'acceptance_criteria', 'handoffs', 'receipts', 'evidence', 'approvals', 'gate_rejections', 'attestations'];
 
 let url: string;
 beforeEach(async () => {

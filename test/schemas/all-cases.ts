@@ -7,5 +7,6 @@ import { RECEIPT_CASES } from './cases/receipts.js';
 import { STORE_CASES } from './cases/store.js';
 import { STORE_COPY_CASES } from './cases/store-copy.js';
 import { HOOKS_CASES } from './cases/hooks.js';
+import { ATTEST_CASES } from './cases/attest.js';
 
-export const ALL_CASES: readonly ResultCase[] = [...DRAFT_CASES, ...STORE_CASES, ...DISPATCH_CASES, ...RECEIPT_CASES, ...EVIDENCE_CASES, ...STORE_COPY_CASES, ...HOOKS_CASES];
+export const ALL_CASES: readonly ResultCase[] = [...DRAFT_CASES, ...STORE_CASES, ...DISPATCH_CASES, ...RECEIPT_CASES, ...EVIDENCE_CASES, ...STORE_COPY_CASES, ...HOOKS_CASES, ...ATTEST_CASES];

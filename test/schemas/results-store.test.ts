@@ -3,6 +3,7 @@ import { describe, it } from 'vitest';
 import { rows, runCase } from './case.js';
 import { STORE_CASES } from './cases/store.js';
 import { STORE_COPY_CASES } from './cases/store-copy.js';
+import { ATTEST_CASES } from './cases/attest.js';
 
 describe('store verbs: every --json shape matches its schema', () => {
   it.each(rows(STORE_CASES))('%s', (_title, c) => runCase(c));
@@ -10,4 +11,8 @@ describe('store verbs: every --json shape matches its schema', () => {
 
 describe('store copy: every --json shape matches its schema', () => {
   it.each(rows(STORE_COPY_CASES))('%s', (_title, c) => runCase(c));
+});
+
+describe('key and attest verbs: every --json shape matches its schema', () => {
+  it.each(rows(ATTEST_CASES))('%s', (_title, c) => runCase(c));
 });

@@ -36,4 +36,7 @@ export const VERB_SCHEMAS: Readonly<Record<string, readonly string[]>> = {
   'hooks install': ['hooks-change', 'error'],
   'hooks uninstall': ['hooks-change', 'error'],
   'hooks status': ['hooks-status', 'error'],
+  'key generate': ['key-generate', 'error'],
+  'attest export': ['attest-export', 'error'],
+  'attest verify': ['attest-verify', 'error'],
 };

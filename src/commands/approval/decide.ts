@@ -6,7 +6,7 @@ import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { nonBlank } from '../../cli/list-flags.js';
 import { jsonQuote, usage } from '../../errors.js';
 
-const USAGE = 'handoff approval decide APPROVAL_ID --decision approved|rejected|revoked|expired [--by NAME] [--note TEXT] [--json]';
+const USAGE = 'handoff approval decide APPROVAL_ID --decision approved|rejected|revoked|expired [--by NAME] [--note TEXT] [--key PATH] [--json]';
 const DECISIONS = ['approved', 'rejected', 'revoked', 'expired'] as const;
 const APPROVAL_ID_RE = /^P-[0-9a-f]{32}$/;
 
@@ -22,6 +22,7 @@ export default class ApprovalDecide extends HandoffCommand {
     decision: Flags.string({ helpValue: 'DECISION', description: 'approved, rejected, revoked or expired' }),
     by: Flags.string({ helpValue: 'NAME', description: 'Who decided' }),
     note: Flags.string({ helpValue: 'TEXT', description: 'A note stored with the decision' }),
+    key: Flags.string({ helpValue: 'PATH', description: "The approver's private key: signs the decision (default: HANDOFF_SIGNING_KEY, if set)" }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
   static override examples = [
@@ -40,8 +41,10 @@ export default class ApprovalDecide extends HandoffCommand {
     const by = nonBlank(ctx.flags.by as string | undefined, '--by') ?? null;
     const note = nonBlank(ctx.flags.note as string | undefined, '--note') ?? null;
 
+    const { decisionSigner } = await import('../../attest/signer.js');
+    const signer = decisionSigner(ctx.env, ctx.cwd, ctx.flags.key as string | undefined);
     const { decideApproval } = await import('../../approvals/decide.js');
-    const { row, previous, changed } = await decideApproval(ctx.env, ctx.cwd, id, decision as (typeof DECISIONS)[number], by, note);
+    const { row, previous, changed } = await decideApproval(ctx.env, ctx.cwd, id, decision as (typeof DECISIONS)[number], by, note, signer);
     const { approvalDecideText, fillFields } = await import('../../render/approval.js');
     const fill = row.status === 'approved' ? fillFields(row) : {};
     return {
