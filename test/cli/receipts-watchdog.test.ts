@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { BIN } from '../helpers/cli.js';
 import { processGone, waitGone } from '../helpers/process.js';
 import { freshHome, hf, newDraft, WS } from './receipts-fixtures.js';
@@ -48,6 +48,12 @@ describe('evidence run killed with SIGKILL', () => {
     const script = `trap '' TERM; echo $$ > '${pidFile}'; sleep 300; echo done`;
     const env = { ...process.env, HANDOFF_HOME: home, HANDOFF_WORKSPACE: WS };
     const tool = spawn(process.execPath, [BIN, 'evidence', 'run', '--json', '--draft-id', d, '--', 'sh', '-c', script], { env, cwd: home, stdio: 'ignore' });
+    onTestFinished(() => {
+      // Whatever the outcome, nothing of this test runs on (a failure would otherwise leave the command behind).
+      tool.kill('SIGKILL');
+      const left = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : 0;
+      if (left > 1 && !processGone(left)) process.kill(-left, 'SIGKILL');
+    });
     const pid = Number(await lineOf(pidFile));
     expect(pid).toBeGreaterThan(1);
     // The watchdog starts right after the command (the same synchronous step of the tool); wait until it runs.
@@ -71,10 +77,11 @@ describe('evidence run killed with SIGKILL', () => {
     const r = hf(home, ['evidence', 'run', '--json', '--draft-id', d, '--', 'sh', '-c', `sleep 300 >/dev/null 2>&1 & echo $! > '${pidFile}'`]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const pid = Number(await lineOf(pidFile));
+    onTestFinished(() => {
+      if (!processGone(pid)) process.kill(pid, 'SIGKILL');
+    });
     // The watchdog stood down: give it the chance to do harm (its grace is 2 s), then the process must still be there.
     await new Promise((res) => setTimeout(res, 3000));
     expect(processGone(pid)).toBe(false);
-    process.kill(pid, 'SIGKILL');
-    await waitGone(pid);
   }, 30_000);
 });
