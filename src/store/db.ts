@@ -10,7 +10,7 @@
  *   guard(db, fn)                   runs reads, mapping SQLite failures to the store codes
  *   hasTable(db, name), dbFileOf(db), closeDb(db), withProbe(env, cwd, fn, absent)
  */
-import { accessSync, closeSync, constants, existsSync, openSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { EXIT, HandoffError } from '../errors.js';
@@ -123,9 +123,11 @@ const sqliteUri = (file: string, query: string): string => `file:${file.replace(
  * the `-wal`/`-shm` files and can never remove them, so a read would leave files behind; this one removes them on
  * close like any last connection.
  *
- * On a read-only data root or store file (amendments-2.md §H7) WAL cannot create its `-shm` file, so the store is
- * opened `immutable` instead, and only when no `-wal` file exists: a `-wal` file may hold the latest writes, which an
- * immutable open would not see (STORE_UNREADABLE, naming that reason).
+ * On a read-only data root or store file (amendments-2.md §H7) WAL cannot create its `-shm` file. Without a `-wal`
+ * file (or with an empty one) nothing is pending, so the store is opened `immutable`. A `-wal` file with its `-shm`
+ * (left by a writer that was killed, or by one still running elsewhere) is read through SQLite's read-only WAL
+ * support, which sees the latest writes. Only a non-empty `-wal` without its `-shm` cannot be read here: it may hold
+ * the latest writes, and an immutable open would silently miss them (STORE_UNREADABLE, naming that reason).
  */
 function openReadOnly(file: string): Db {
   if (!storeIsReadOnly(file)) {
@@ -133,15 +135,30 @@ function openReadOnly(file: string): Db {
     checked(db, file, () => db.pragma('query_only = ON'));
     return db;
   }
-  if (existsSync(`${file}-wal`)) {
+  const wal = fileSize(`${file}-wal`);
+  if (wal !== undefined && existsSync(`${file}-shm`)) {
+    const db = openRaw(file, { readonly: true, fileMustExist: true });
+    readOnlyHere.add(db);
+    return db;
+  }
+  if (wal !== undefined && wal > 0) {
     throw storeUnreadable(
       file,
-      `the store cannot be written here (read-only data root or file) and it has a -wal file (${file}-wal) that may hold its latest writes, which a read-only open cannot read; open it once where it is writable, or remove the read-only condition`,
+      `the store cannot be written here (read-only data root or file) and its -wal file (${file}-wal) has no -shm file beside it: the -wal may hold the latest writes, which a read-only open cannot read without it; open the store once where it is writable, or remove the read-only condition`,
     );
   }
   const db = openRaw(sqliteUri(file, 'immutable=1'), { readonly: true }, file);
   readOnlyHere.add(db);
   return db;
+}
+
+/** The size of a file, or undefined when there is none. */
+function fileSize(path: string): number | undefined {
+  try {
+    return statSync(path).size;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The DB file exists and this process cannot write it or its folder (§H7): open it for reading only. */
