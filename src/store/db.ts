@@ -14,7 +14,7 @@ import { accessSync, closeSync, constants, existsSync, openSync, statSync } from
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { EXIT, HandoffError } from '../errors.js';
-import { dataRoot, dbPath, ensureDataRoot, makeDirs, type Env } from '../paths.js';
+import { dataRoot, ensureDataRoot, makeDirs, storeFile, type Env } from '../paths.js';
 import { currentVersion, latestVersion, listMigrations, migrate, tooNew } from './migrate.js';
 import { loadSqlite } from './sqlite.js';
 import { isBusyError, storeNeedsMigration, storeUnreadable, toStoreError } from './store-errors.js';
@@ -163,7 +163,7 @@ function fileSize(path: string): number | undefined {
 
 /** The DB file exists and this process cannot write it or its folder (§H7): open it for reading only. */
 export function storeReadOnlyHere(env: Env, cwd?: string): boolean {
-  const file = dbPath(env, cwd);
+  const file = storeFile(env, cwd);
   return existsSync(file) && storeIsReadOnly(file);
 }
 
@@ -172,7 +172,7 @@ export const isReadOnlyHere = (db: Db): boolean => readOnlyHere.has(db);
 
 /** Read-only connection for probes (cross-check, draft-verb reads, gc). Never creates, never migrates. */
 export function openProbe(env: Env, cwd?: string): Db | null {
-  const file = dbPath(env, cwd);
+  const file = storeFile(env, cwd);
   if (!existsSync(file)) return null;
   const db = openReadOnly(file);
   checked(db, file, () => inspect(db, file));
@@ -181,7 +181,7 @@ export function openProbe(env: Env, cwd?: string): Db | null {
 
 /** Connection for read verbs: read-only, unless the file is older than the build (then migrated first). */
 export function openReader(env: Env, cwd?: string): Db | null {
-  const file = dbPath(env, cwd);
+  const file = storeFile(env, cwd);
   if (!existsSync(file)) return null;
   const db = openReadOnly(file);
   const version = checked(db, file, () => inspect(db, file));
@@ -210,7 +210,7 @@ export interface WriterOptions {
  * a packaging error (exit 70) never leaves an empty DB file behind.
  */
 export function openWriter(env: Env, cwd?: string, opts: WriterOptions = { create: false }): Db | null {
-  const file = dbPath(env, cwd);
+  const file = storeFile(env, cwd);
   if (!existsSync(file) && !opts.create) return null;
   listMigrations(opts.migrationsDir);
   if (!existsSync(file)) createFile(env, cwd, file);
