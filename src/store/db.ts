@@ -13,11 +13,11 @@
 import { accessSync, closeSync, constants, existsSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { EXIT, HandoffError } from '../errors.js';
+import { EXIT, HandoffError, isHandoffError } from '../errors.js';
 import { dataRoot, ensureDataRoot, makeDirs, storeFile, type Env } from '../paths.js';
 import { currentVersion, latestVersion, listMigrations, migrate, tooNew } from './migrate.js';
 import { loadSqlite } from './sqlite.js';
-import { isBusyError, storeNeedsMigration, storeUnreadable, toStoreError } from './store-errors.js';
+import { isBusyError, isNoSpace, lowOnSpace, storeNeedsMigration, storeUnreadable, storeWriteFailed, toStoreError } from './store-errors.js';
 
 export type Db = BetterSqlite3.Database;
 
@@ -130,11 +130,7 @@ const sqliteUri = (file: string, query: string): string => `file:${file.replace(
  * the latest writes, and an immutable open would silently miss them (STORE_UNREADABLE, naming that reason).
  */
 function openReadOnly(file: string): Db {
-  if (!storeIsReadOnly(file)) {
-    const db = openRaw(file, { fileMustExist: true });
-    checked(db, file, () => db.pragma('query_only = ON'));
-    return db;
-  }
+  if (!storeIsReadOnly(file)) return openQueryOnly(file);
   const wal = fileSize(`${file}-wal`);
   if (wal !== undefined && existsSync(`${file}-shm`)) {
     const db = openRaw(file, { readonly: true, fileMustExist: true });
@@ -147,6 +143,37 @@ function openReadOnly(file: string): Db {
       `the store cannot be written here (read-only data root or file) and its -wal file (${file}-wal) has no -shm file beside it: the -wal may hold the latest writes, which a read-only open cannot read without it; open the store once where it is writable, or remove the read-only condition`,
     );
   }
+  return openImmutable(file);
+}
+
+/**
+ * The read connection on a store this process can write. Even a read needs room for WAL's `-shm` file: on a full disk
+ * (no room to create or grow it) with nothing pending in a `-wal` file, the store is read `immutable` instead, so
+ * reads (and the reads of a draft write, whose mirror is then skipped) still work; with a `-wal` holding writes, the
+ * read cannot be done safely and is STORE_WRITE_FAILED ("no space").
+ */
+function openQueryOnly(file: string): Db {
+  // No -shm file means no connection is open; on an all but full disk, creating one would take the last free pages
+  // (and could fail halfway), so the store is read immutable right away when nothing is pending.
+  const idle = !existsSync(`${file}-shm`) && (fileSize(`${file}-wal`) ?? 0) === 0;
+  if (idle && lowOnSpace(file)) return openImmutable(file);
+  let db: Db | undefined;
+  try {
+    db = openRaw(file, { fileMustExist: true });
+    db.pragma('query_only = ON');
+    db.pragma('schema_version'); // the first read maps the -shm file: a full disk fails here, not later
+    return db;
+  } catch (e) {
+    closeDb(db);
+    const mapped = toStoreError(e, file);
+    if (!isHandoffError(mapped) || mapped.code !== 'STORE_WRITE_FAILED') throw mapped;
+    if ((fileSize(`${file}-wal`) ?? 0) > 0) throw mapped;
+  }
+  return openImmutable(file);
+}
+
+/** A read-only connection that assumes the file does not change while it is open (nothing to coordinate with). */
+function openImmutable(file: string): Db {
   const db = openRaw(sqliteUri(file, 'immutable=1'), { readonly: true }, file);
   readOnlyHere.add(db);
   return db;
@@ -237,6 +264,7 @@ function createFile(env: Env, cwd: string | undefined, file: string): void {
     makeDirs(dir);
     closeSync(openSync(file, constants.O_CREAT | constants.O_WRONLY, 0o600));
   } catch (e) {
+    if (isNoSpace(e, file)) throw storeWriteFailed(file, `cannot create it: ${(e as Error).message}`);
     throw storeUnreadable(file, `cannot create it: ${(e as Error).message}`);
   }
 }
