@@ -176,7 +176,35 @@ export function maxEnvelopeBytes(env: Env): number {
   return Number(raw);
 }
 
-export const storeExists = (env: Env, cwd?: string): boolean => existsSync(dbPath(env, cwd));
+/**
+ * The store file to open: dbPath, with the default `<root>/handoff.db` and its `-wal`/`-shm` checked without following
+ * links: a symlink there is DATA_ROOT_UNSAFE (exit 4), never followed, so a planted link cannot send the store's
+ * reads and writes elsewhere. An explicit $HANDOFF_DB is the user's own choice and may be a link.
+ */
+export function storeFile(env: Env, cwd?: string): string {
+  const file = dbPath(env, cwd);
+  if (env.HANDOFF_DB !== undefined && env.HANDOFF_DB !== '') return file;
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    let st;
+    try {
+      st = lstatSync(path);
+    } catch {
+      continue; // absent: SQLite creates it as a file
+    }
+    if (st.isSymbolicLink()) {
+      throw new HandoffError(
+        'DATA_ROOT_UNSAFE',
+        EXIT.STORE,
+        `${path} is a symlink; the data root's store files (handoff.db, -wal, -shm) must be real files, so it was not followed and nothing was written`,
+        { path },
+        'Remove the link; to keep the store elsewhere, point HANDOFF_DB at it (an explicit HANDOFF_DB may be a link).',
+      );
+    }
+  }
+  return file;
+}
+
+export const storeExists = (env: Env, cwd?: string): boolean => existsSync(storeFile(env, cwd));
 
 /** `<root>/evidence`; `$HANDOFF_DB` does not move it. */
 export const evidenceRoot = (env: Env, cwd?: string): string => rootFolder(env, 'evidence', cwd);

@@ -200,9 +200,9 @@ export const draftCodes: CodeEntry[] = [
   {
     code: 'DATA_ROOT_UNSAFE',
     exit: 4,
-    where: 'every verb that uses drafts/, evidence/, tmp/ or gate/ under the data root (the gate: exit 1 unless --on-store-error block)',
-    when: 'One of the data root\'s own folders (drafts/, evidence/, tmp/, gate/) is a symlink or not a folder. Nothing is written or deleted, so a planted link cannot send writes (or gc deletions) outside the data root.',
-    repair: 'Replace the link with a real folder; to move the data, move the whole root and point HANDOFF_HOME at it (the root itself may be a symlink).',
+    where: 'every verb that uses drafts/, evidence/, tmp/ or gate/ under the data root, or the default store file (the gate: exit 1 unless --on-store-error block)',
+    when: 'One of the data root\'s own folders (drafts/, evidence/, tmp/, gate/) is a symlink or not a folder, or the default store file <root>/handoff.db (or its -wal/-shm) is a symlink (an explicit HANDOFF_DB may be one). Nothing is written or deleted and no link is followed, so a planted link cannot send writes (or gc deletions, or the store) outside the data root.',
+    repair: 'Replace the link with a real folder or file; to move the data, move the whole root and point HANDOFF_HOME at it (the root itself may be a symlink), or point HANDOFF_DB at the store.',
   },
   {
     code: 'DATA_ROOT_UNUSABLE',

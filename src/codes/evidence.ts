@@ -61,9 +61,10 @@ export const evidenceCodes: CodeEntry[] = [
   {
     code: 'EVIDENCE_PATH_ESCAPE',
     exit: 1,
-    where: 'evidence add, evidence run',
-    when: 'A blob directory does not resolve to its canonical location below the evidence root (a symlinked segment).',
-    repair: 'Remove the symlink from the evidence tree; blobs are only written at their canonical path.',
+    where: 'evidence add, evidence run; evidence show --verify; contract finalize and contract gate (a cited receipt)',
+    when: 'A blob directory does not resolve to its canonical location below the evidence root (a symlinked segment); or a stored row (an evidence artifact, a receipt output) names a file outside the evidence root, as written or once resolved. Such a file is never read, whatever the row says.',
+    path: 'finalize and gate: evidence_report.verification.receipt or .receipts[i]',
+    repair: 'Remove the symlink from the evidence tree; blobs are only written at their canonical path. A row naming a path outside the root was altered: record the evidence or the receipt again.',
   },
   {
     code: 'EVIDENCE_HASH_MISMATCH',

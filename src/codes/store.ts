@@ -14,6 +14,13 @@ export const storeCodes: CodeEntry[] = [
     repair: 'Check the path and permissions named in the message; move a damaged file aside (a writer then creates a new store).',
   },
   {
+    code: 'STORE_WRITE_FAILED',
+    exit: 4,
+    where: 'every verb that writes the store; a read when SQLite cannot make room for its -shm file and a -wal file holds writes',
+    when: 'The device holding the store is full (or over quota): the write was rolled back and nothing was written. A read on a full disk still works when no -wal file holds pending writes; a draft write still saves the draft and skips its mirror (the next write or finalize mirrors it).',
+    repair: 'Free space on the device named by the message (or raise the quota), then retry.',
+  },
+  {
     code: 'STORE_FOREIGN_DB',
     exit: 4,
     where: 'every verb that opens the store',

@@ -3,8 +3,8 @@
  * and as the post-check of every blob the tool mints. Never throws: a Node path exception (NUL byte, name too long)
  * is a failure like any other.
  */
-import { realpathSync, statSync } from 'node:fs';
-import { isAbsolute, relative, sep } from 'node:path';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 
 export type CanonicalPath = { ok: true; real: string } | { ok: false; detail: string };
 
@@ -49,4 +49,37 @@ export function checkCanonicalPath(p: unknown, evidenceRoot: string): CanonicalP
     return { ok: false, detail: `cannot be resolved (${errno(e)})` };
   }
   return { ok: true, real };
+}
+
+function isRealFolder(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Where a stored file reference leads: the resolved file below the evidence root, outside it, or nowhere. */
+export type ConfinedPath = { kind: 'inside'; real: string } | { kind: 'escape' } | { kind: 'missing' };
+
+/**
+ * A file path a row holds (an evidence blob, a receipt output), judged before anything is read: it must lie below
+ * the evidence root both as written and once resolved (a symlink inside the tree pointing out is an escape too).
+ * A row can say anything, so nothing outside the root is ever opened on its word.
+ */
+export function confinedPath(p: string, evidenceRoot: string): ConfinedPath {
+  if (p === '' || p.includes('\0') || !isAbsolute(p)) return { kind: 'escape' };
+  // A linked evidence root (the data root's folders must be real ones) leads elsewhere: nothing is read through it.
+  const rootReal = isRealFolder(evidenceRoot) ? realEvidenceRoot(evidenceRoot) : undefined;
+  const lexical = resolve(p);
+  const below = (root: string): boolean => isStrictlyBelow(root, lexical);
+  if (!below(resolve(evidenceRoot)) && (rootReal === undefined || !below(rootReal))) return { kind: 'escape' };
+  if (rootReal === undefined) return { kind: 'missing' };
+  let real: string;
+  try {
+    real = realpathSync(lexical);
+  } catch {
+    return { kind: 'missing' };
+  }
+  return isStrictlyBelow(rootReal, real) ? { kind: 'inside', real } : { kind: 'escape' };
 }

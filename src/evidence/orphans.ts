@@ -3,14 +3,14 @@
  * lists every non-directory entry no row references (evidence blobs and receipt outputs), plus rows whose blob is
  * gone.
  */
-import { existsSync, readdirSync, type Stats } from 'node:fs';
+import { readdirSync, type Stats } from 'node:fs';
 import { lstatQuiet } from '../fs-util.js';
 import { join } from 'node:path';
 import { EXIT, HandoffError } from '../errors.js';
 import { evidenceRoot, dbPath, storeUrl, type Env } from '../paths.js';
 import { blobRefSha } from '../store/store.js';
 import { TEMP_NAME_RE } from './blob.js';
-import { realEvidenceRoot } from './canonical-path.js';
+import { confinedPath, realEvidenceRoot } from './canonical-path.js';
 import { withReader } from './store-access.js';
 
 export type OrphanKind = 'blob' | 'temp' | 'link' | 'other';
@@ -63,9 +63,11 @@ export async function findOrphans(env: Env, cwd: string): Promise<OrphansResult>
       const storeShas = rows.map((r) => blobRefSha(r.artifact_path)).filter((x): x is string => x !== undefined);
       const held = s.blobsInStore ? await s.blobSizes(storeShas) : new Map<string, number>();
       const missing: { id: number; artifact_path: string }[] = [];
+      const root = evidenceRoot(env, cwd);
       for (const r of rows) {
         const sha = blobRefSha(r.artifact_path);
-        const present = sha !== undefined ? held.has(sha) : existsSync(r.artifact_path);
+        // A file path is looked for only below the evidence root: one leading outside it counts as missing.
+        const present = sha !== undefined ? held.has(sha) : confinedPath(r.artifact_path, root).kind === 'inside';
         if (!present) missing.push(r);
       }
       return { referenced: await s.referencedPaths(), missing };

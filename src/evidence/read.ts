@@ -1,12 +1,12 @@
 /** `evidence list` and `evidence show` for evidence ids. */
 import { EXIT, HandoffError } from '../errors.js';
-import type { Env } from '../paths.js';
+import { evidenceRoot, type Env } from '../paths.js';
 import type { BriefRow } from '../store/briefs.js';
 import type { EvidenceRow } from '../store/evidence-rows.js';
 import { briefNotFoundIn, rejectWith, requireBrief } from './brief-service.js';
 import { sha256Hex } from './payload.js';
 import { withReader } from './store-access.js';
-import { payloadExists, storedPayloadSha } from './store-blob.js';
+import { payloadState, storedPayloadSha } from './store-blob.js';
 
 /**
  * The rows of a brief (and one AC), of the contract `evidence add --draft-id` linked them to, or both. A brief that
@@ -46,8 +46,18 @@ export interface EvidenceShow {
 const notFound = (id: number): HandoffError =>
   new HandoffError('EVIDENCE_NOT_FOUND', EXIT.NOT_FOUND, `no evidence row with id ${id};`, {}, 'list the ids with handoff evidence list --brief NAME');
 
+/** A row whose file path leads outside the evidence root: --verify refuses to read it (exit 1). */
+const pathEscape = (row: EvidenceRow, root: string): HandoffError =>
+  new HandoffError(
+    'EVIDENCE_PATH_ESCAPE',
+    EXIT.REJECTED,
+    `evidence ${row.id} names ${JSON.stringify(row.artifact_path)}, outside the evidence root ${root}; it was not read`,
+    { id: row.id, artifact_path: row.artifact_path },
+    'The row was altered after it was recorded; deposit the evidence again with handoff evidence add.',
+  );
+
 /**
- * The row, `blob_exists` for a blob, and with `verify` the recomputed digest of the stored payload: a store blob is
+ * The row, `blob_exists` for a blob (false for a path outside the evidence root, which is never touched), and with `verify` the recomputed digest of the stored payload: a store blob is
  * read back from the store (any host can verify it), a file blob from the data root.
  */
 export async function showEvidence(env: Env, cwd: string, id: number, verify: boolean): Promise<EvidenceShow> {
@@ -59,10 +69,13 @@ export async function showEvidence(env: Env, cwd: string, id: number, verify: bo
       if (evidence === undefined) return undefined;
       const shown: EvidenceShow = { evidence };
       const path = evidence.artifact_path;
-      if (path !== null) shown.blob_exists = await payloadExists(s, path);
+      const root = evidenceRoot(env, cwd);
+      const state = path === null ? undefined : await payloadState(s, path, root);
+      if (state !== undefined) shown.blob_exists = state.kind === 'present';
       if (!verify) return shown;
+      if (state?.kind === 'escape') throw pathEscape(evidence, root);
       const actual =
-        path === null ? sha256Hex(Buffer.from(evidence.text ?? '', 'utf8')) : shown.blob_exists ? ((await storedPayloadSha(s, path)) ?? null) : null;
+        path === null ? sha256Hex(Buffer.from(evidence.text ?? '', 'utf8')) : shown.blob_exists ? ((await storedPayloadSha(s, path, root)) ?? null) : null;
       shown.actual_sha256 = actual;
       shown.verified = actual === evidence.sha256;
       return shown;

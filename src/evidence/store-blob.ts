@@ -7,6 +7,7 @@ import { readRegularFile } from '../cli/input.js';
 import { lstatSync } from 'node:fs';
 import { blobRefSha, type BlobRef, type StoreReads, type StoreTx } from '../store/store.js';
 import type { BlobSource } from './blob.js';
+import { confinedPath } from './canonical-path.js';
 import { digestFile, sha256Hex } from './payload.js';
 
 /** The bytes of a payload source (a file is read whole, opened non-blocking and checked to be a regular file). */
@@ -23,28 +24,39 @@ export async function putVerifiedBlob(t: StoreTx, bytes: Buffer, expected?: { sh
   return ref;
 }
 
+/** What a row's reference leads to: a present payload, none, or a file path outside the evidence root (never read). */
+export type StoredPayload = { kind: 'present' } | { kind: 'missing' } | { kind: 'escape' };
+
+/**
+ * Whether a row's reference resolves: a store blob that the store holds, or a regular file below the evidence root
+ * (a path outside it is never touched, whatever the row says).
+ */
+export async function payloadState(reads: StoreReads | null, ref: string, evidenceRoot: string): Promise<StoredPayload> {
+  const sha = blobRefSha(ref);
+  if (sha === undefined) {
+    const where = confinedPath(ref, evidenceRoot);
+    if (where.kind !== 'inside') return { kind: where.kind };
+    try {
+      return lstatSync(where.real).isFile() ? { kind: 'present' } : { kind: 'missing' };
+    } catch {
+      return { kind: 'missing' };
+    }
+  }
+  if (reads === null) return { kind: 'missing' };
+  return (await reads.blobSizes([sha])).has(sha) ? { kind: 'present' } : { kind: 'missing' };
+}
+
 /**
  * The sha256 of the payload a row references: `blob:sha256:<hex>` read back from the store (and rehashed, so a
- * damaged store blob fails), else a file under the data root. Undefined when it is missing.
+ * damaged store blob fails), else a file below the evidence root. Undefined when it is missing or outside the root.
  */
-export async function storedPayloadSha(reads: StoreReads | null, ref: string): Promise<string | undefined> {
+export async function storedPayloadSha(reads: StoreReads | null, ref: string, evidenceRoot: string): Promise<string | undefined> {
   const sha = blobRefSha(ref);
-  if (sha === undefined) return digestFile(ref)?.sha256;
+  if (sha === undefined) {
+    const where = confinedPath(ref, evidenceRoot);
+    return where.kind === 'inside' ? digestFile(where.real)?.sha256 : undefined;
+  }
   if (reads === null) return undefined;
   const bytes = await reads.getBlob(sha);
   return bytes === undefined ? undefined : sha256Hex(bytes);
-}
-
-/** Whether a row's reference resolves: a store blob that the store holds, or a local regular file. */
-export async function payloadExists(reads: StoreReads | null, ref: string): Promise<boolean> {
-  const sha = blobRefSha(ref);
-  if (sha === undefined) {
-    try {
-      return lstatSync(ref).isFile();
-    } catch {
-      return false;
-    }
-  }
-  if (reads === null) return false;
-  return (await reads.blobSizes([sha])).has(sha);
 }

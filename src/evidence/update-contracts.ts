@@ -1,21 +1,17 @@
 /**
  * The `update_contracts` evidence clause applied by `contract finalize`.
  *
- * API for finalize:
+ * API for finalize (one path for both stores, through the Store interface):
  *
- *   // step 9, before the transaction (no DB access; reads and hashes the cited artifact files):
+ *   // step 9, before the transaction (no store access; reads and hashes the cited artifact files):
  *   const batch = checkEvidenceBatch(envelope.update_contracts, { envelope, env, cwd });
  *   if (batch.errors.length > 0) -> reject (exit 1) with batch.errors; nothing written
  *
- *   // step 10, inside the finalize transaction, after the no-op decision:
- *   const refs = checkEvidenceRefs(db, batch.entries, { workspace });   // Before the UPSERT
- *   if (refs.length > 0) -> ROLLBACK, reject (exit 1) with refs
+ *   // step 10, on the finalize transaction's handle, after the no-op decision:
+ *   const refs = await checkEvidenceRefsIn(t, batch.entries, { workspace, blobsInStore });   // before the UPSERT
+ *   if (refs.length > 0) -> reject (exit 1) with refs (the transaction writes nothing)
  *   ... UPSERT -> handoffId ...
- *   const inserted = insertEvidenceBatch(db, batch.entries, { handoffId, replace: converging });  // Step 5
- *
- *   // or both in one call after the UPSERT (the transaction's rollback undoes the UPSERT on errors):
- *   const r = applyEvidenceBatch(db, batch.entries, { handoffId, workspace, replace: converging });
- *   if (!r.ok) -> throw/rollback, reject with r.errors; else r.inserted
+ *   const inserted = await insertEvidenceRows(t, batch.entries, { handoffId, replace: converging, blobsInStore });
  *
  * - Only entries whose `contract` is exactly "evidence" and whose `payload` is an object are judged here; the entry
  *   shape (UPDATE_CONTRACTS_SHAPE) and non-evidence entries (SECTION_NOT_WRITABLE) are finalize's.
@@ -27,10 +23,9 @@
  */
 import { jsonQuote } from '../errors.js';
 import { evidenceRoot, type Env } from '../paths.js';
-import { writeTx, type Db } from '../store/db.js';
 import { blobRefSha, type StoreReads, type StoreTx } from '../store/store.js';
-import { findBriefById, listAcs, type BriefRow } from '../store/briefs.js';
-import { deleteEvidenceOfHandoff, insertEvidence, type EvidenceType } from '../store/evidence-rows.js';
+import type { BriefRow } from '../store/briefs.js';
+import type { EvidenceType } from '../store/evidence-rows.js';
 import { checkCanonicalPath } from './canonical-path.js';
 import { EVIDENCE_TYPES, isEvidenceType } from './flags.js';
 import { INLINE_MAX_BYTES, digestFile, sha256Hex } from './payload.js';
@@ -181,83 +176,6 @@ function checkEntry(i: number, p: Record<string, unknown>, root: string, agent: 
       created_by_agent: has(p, 'created_by_agent') ? (p.created_by_agent as string | null) : agent,
     },
   };
-}
-
-/**
- * Inside the finalize transaction: the brief exists in `workspace`; the AC is declared (exact). `db`
- * null means there is no store file: no brief exists, so every entry is EVIDENCE_BRIEF_NOT_FOUND (finalize answers
- * that without creating the store).
- */
-export function checkEvidenceRefs(db: Db | null, entries: ResolvedEntry[], opts: { workspace: string }): BatchError[] {
-  const briefs = new Map<number, KnownBrief>();
-  for (const e of entries) {
-    if (briefs.has(e.brief_id)) continue;
-    const brief = db === null ? undefined : findBriefById(db, e.brief_id);
-    briefs.set(e.brief_id, { brief, acs: brief && db ? listAcs(db, brief.id).map((a) => a.ac_id) : [] });
-  }
-  return judgeEvidenceRefs(entries, briefs, opts);
-}
-
-/** A cited brief as the store holds it (undefined: no such id) and its declared AC ids. */
-export interface KnownBrief {
-  brief: BriefRow | undefined;
-  acs: string[];
-}
-
-/** The judging half of checkEvidenceRefs, pure over the cited briefs read beforehand (any store, any backend). */
-export function judgeEvidenceRefs(entries: ResolvedEntry[], briefs: ReadonlyMap<number, KnownBrief>, opts: { workspace: string }): BatchError[] {
-  const errors: BatchError[] = [];
-  for (const e of entries) {
-    const known = briefs.get(e.brief_id) ?? { brief: undefined, acs: [] };
-    const base = `update_contracts[${e.index}].payload`;
-    const { brief, acs } = known;
-    if (brief === undefined || brief.workspace !== opts.workspace) {
-      const where = brief === undefined ? 'no brief has' : `brief ${jsonQuote(brief.name)} belongs to workspace ${jsonQuote(brief.workspace)}, not`;
-      errors.push({
-        code: 'EVIDENCE_BRIEF_NOT_FOUND',
-        path: `${base}.brief_id`,
-        detail: brief === undefined ? `${where} id ${e.brief_id}` : `${where} ${jsonQuote(opts.workspace)}`,
-      });
-      continue;
-    }
-    if (e.store_blob === true) {
-      errors.push(noStoreBlob(e, 'a SQLite store keeps no blobs in the store'));
-      continue;
-    }
-    if (acs.length > 0 && !acs.includes(e.ac_id)) {
-      const near = acs.find((a) => a.toLowerCase() === e.ac_id.toLowerCase());
-      const hint = near ? `; did you mean ${jsonQuote(near)}?` : '';
-      errors.push({
-        code: 'EVIDENCE_UNKNOWN_AC',
-        path: `${base}.ac_id`,
-        detail: `brief ${jsonQuote(brief.name)} does not declare ${jsonQuote(e.ac_id)} (declared: ${acs.join(', ')})${hint}`,
-      });
-    }
-  }
-  return errors;
-}
-
-/** Inserts every entry in array order with `handoff_id`; `replace` first drops the row's earlier set. */
-export function insertEvidenceBatch(db: Db, entries: ResolvedEntry[], opts: { handoffId: number; replace: boolean }): number {
-  return writeTx(db, () => {
-    if (opts.replace) deleteEvidenceOfHandoff(db, opts.handoffId);
-    for (const e of entries) {
-      const { index: _index, store_blob: _stored, ...row } = e;
-      insertEvidence(db, { ...row, handoff_id: opts.handoffId, receipt_id: null });
-    }
-    return entries.length;
-  });
-}
-
-/** Both halves of step 10 in one call (run it inside the finalize transaction, after the UPSERT). */
-export function applyEvidenceBatch(
-  db: Db,
-  entries: ResolvedEntry[],
-  opts: { handoffId: number; workspace: string; replace?: boolean },
-): { ok: true; inserted: number } | { ok: false; errors: BatchError[] } {
-  const errors = checkEvidenceRefs(db, entries, opts);
-  if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, inserted: insertEvidenceBatch(db, entries, { handoffId: opts.handoffId, replace: opts.replace ?? false }) };
 }
 
 const noStoreBlob = (e: ResolvedEntry, why: string): BatchError => ({

@@ -4,9 +4,10 @@
  * one writer store, SQLite or PostgreSQL alike; the store is created only at step 10, when the call is about to
  * write, in one transaction holding the contract's lock (and the cited approval's).
  *
- * Seams: the evidence clause is src/evidence/update-contracts.ts (step 9 static rules; step 10's judging, fed and
- * inserted through the store by src/finalize/evidence-step.ts); the receipt checks of step 9b are
- * src/finalize/receipts-step.ts (receipt rows read through the store, judged by src/receipts/checks.ts).
+ * Seams: the evidence clause is src/evidence/update-contracts.ts (step 9 static rules; step 10's reference checks and
+ * inserts on the transaction's handle, store blobs included); the receipt checks of step 9b are
+ * src/finalize/receipts-step.ts (rows and their outputs read through the store, judged by src/receipts/checks.ts).
+ * Both run through the Store interface only, so SQLite and PostgreSQL take the same path.
  */
 import { EXIT, HandoffError } from '../errors.js';
 import { agentPrefix } from '../ids.js';
@@ -21,13 +22,12 @@ import { followedNotice } from '../render/notices.js';
 import { sessionOver, type StoreSession } from '../drafts/store-access.js';
 import { recordedWorkspace } from '../drafts/meta.js';
 import { loadOrAdopt, lockChainToTip } from '../drafts/target.js';
-import { checkEvidenceBatch, type ResolvedEntry } from '../evidence/update-contracts.js';
+import { checkEvidenceBatch, checkEvidenceRefsIn, insertEvidenceRows, type ResolvedEntry } from '../evidence/update-contracts.js';
 import { openStoreIfAny, storeKind } from '../store/open-store.js';
 import { storeWriteRefused } from '../store/store-errors.js';
 import type { HandoffRow } from '../store/handoffs.js';
 import { isConstraintViolation, type Store, type StoreReads } from '../store/store.js';
 import { attestApprovalUse, attestFinalized, type Signer } from '../attest/record.js';
-import { checkEvidenceRefsIn, insertEvidenceIn } from './evidence-step.js';
 import { finalEnvelope } from './envelope.js';
 import { receiptStep } from './receipts-step.js';
 import { envelopeState, firstRefusal, type Refusal } from './refusals.js';
@@ -161,6 +161,7 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
       requireReceipt: tipRow !== undefined && Number(tipRow.require_receipt) === 1,
       allowStale: req.allowStale,
       env,
+      cwd,
     });
     if (receipts.errors.length > 0) return listRejection(tipId, receipts.errors, receipts.repair);
 
@@ -173,7 +174,7 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     const { storeSigner } = await import('../attest/signer.js');
     const signer = storeSigner(env, cwd);
     if (store === null) {
-      const refErrors = await checkEvidenceRefsIn(null, batch.entries, workspace);
+      const refErrors = await checkEvidenceRefsIn(null, batch.entries, { workspace, blobsInStore: false });
       if (refErrors.length > 0) return listRejection(tipId, refErrors, UPDATE_CONTRACTS_REPAIR);
       if (storeKind(env) === 'sqlite') {
         const { sqliteAcceptsJson } = await import('../store/finalize-row.js');
@@ -235,7 +236,8 @@ async function commit(store: Store, c: CommitInput): Promise<FinalizeOutcome> {
         const again = c.recheckApproval ? await c.verdictOf(t, row?.id ?? null) : undefined;
         if (again !== undefined && !again.ok) return { kind: 'rejected', tipId: c.tipId, codes: again.codes, errors: again.errors, repair: again.repair };
         const workspace = row?.workspace ?? c.workspace;
-        const refErrors = await checkEvidenceRefsIn(t, c.entries, workspace);
+        const blobsInStore = store.blobsInStore;
+        const refErrors = await checkEvidenceRefsIn(t, c.entries, { workspace, blobsInStore });
         if (refErrors.length > 0) return listRejection(c.tipId, refErrors, UPDATE_CONTRACTS_REPAIR);
         const id = await t.upsertFinalRow({
           contract_id: c.tipId,
@@ -247,7 +249,7 @@ async function commit(store: Store, c: CommitInput): Promise<FinalizeOutcome> {
         });
         const written = (await t.getHandoffByContractId(c.tipId))!;
         if (id === undefined) return c.done(written, false, 'complete_write_once');
-        const inserted = await insertEvidenceIn(t, c.entries, id, row !== undefined);
+        const inserted = await insertEvidenceRows(t, c.entries, { handoffId: id, replace: row !== undefined, blobsInStore });
         // The executing turn's approval is used by this row, in this transaction (approved → used; the re-check
         // above passed, so it is approved or already this row's).
         const key = citedApprovalKey(c.envelope);

@@ -4,7 +4,9 @@
  * the time-invariant receipt checks (never RECEIPT_STALE).
  */
 import type { HandoffRow } from '../store/handoff-row.js';
-import type { StoreReads } from '../store/store.js';
+import { join } from 'node:path';
+import { dataRoot, type Env } from '../paths.js';
+import type { Store } from '../store/store.js';
 import { jsonColumn, readStoredJson } from '../store/stored-json.js';
 import { storeVerdict } from '../approvals/store-verdict.js';
 import type { GateError } from './reason.js';
@@ -15,7 +17,7 @@ export type CheckResult =
   | { outcome: 'blind'; errors: GateError[]; planTaskId: string }
   | { outcome: 'receipt'; errors: GateError[] };
 
-export async function checkClosedRow(s: StoreReads, tip: HandoffRow): Promise<CheckResult> {
+export async function checkClosedRow(s: Store, tip: HandoffRow, where: { env: Env; cwd: string }): Promise<CheckResult> {
   // json_valid() guards the column; an unparsable value reads as undefined and fails the verdict as "not an object".
   const envelope = readStoredJson(tip.raw_handoff_json, jsonColumn);
   // A finalized APPROVAL_REQUEST row whose approval was decided after finalized_at is not a
@@ -47,11 +49,15 @@ export async function checkClosedRow(s: StoreReads, tip: HandoffRow): Promise<Ch
   // Seam: src/receipts/checks.ts, loaded only when a closed row reaches this step. The specifier is a literal so
   // esbuild bundles the module into dist/cli/handoff.cjs: the CLI never loads a second copy of the code (with its
   // own HandoffError class) from the tsc output, and a missing module is an error, never "no receipt checks".
-  const { checkReceiptsIn } = await import('../finalize/receipts-step.js');
+  // The same check as finalize's and `evidence show --verify`'s: outputs read through the store (blobs on
+  // PostgreSQL), output files only from below the evidence root.
+  const { checkReceiptsIn } = await import('../receipts/checks.js');
   const errors = await checkReceiptsIn(s, envelope, {
     contractChainIds: await s.chainContractIds(tip),
     requireReceipt: Number(tip.require_receipt) === 1,
     mode: 'gate',
+    blobsInStore: s.blobsInStore,
+    evidenceRoot: join(dataRoot(where.env, where.cwd), 'evidence'),
   });
   return errors.length === 0 ? { outcome: 'pass' } : { outcome: 'receipt', errors };
 }

@@ -186,7 +186,7 @@ async function judge(call: GateCall): Promise<GateRun> {
     const lookup = await findContract({ store: store.store, env, cwd, draftId: opts.draftId, input });
     const found = lookup.found;
     const tip = found?.tip;
-    const check = tip !== undefined && isClosedState(tip.agent_state) ? await checkClosedRow(store.store!, tip) : undefined;
+    const check = tip !== undefined && isClosedState(tip.agent_state) ? await checkClosedRow(store.store!, tip, { env, cwd }) : undefined;
     const decision = decide(tipStatusOf(lookup, check), stopClass, opts.onMissing);
     const notes: string[] = [];
     if (lookup.claimError !== undefined) notes.push(`(The contract could not be claimed for this run: ${lookup.claimError})`);

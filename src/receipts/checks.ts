@@ -1,12 +1,11 @@
 /**
- * The receipt checks of finalize step 9b and the stop gate. Pure over a receipt lookup, so they
- * are tested against an in-memory list; `checkReceipts` binds the lookup to the store.
+ * The receipt checks of finalize step 9b and the stop gate. `checkReceiptsWith` is pure over a
+ * receipt lookup and an integrity verdict, so it is tested against an in-memory list; `checkReceiptsIn` feeds it from
+ * the store (either backend), the one path finalize and the gate take.
  */
-import type { Db } from '../store/db.js';
 import { tokenMatch } from '../envelope/vocabulary.js';
-import { getReceipt } from '../store/receipts.js';
 import { isStale as fingerprintIsStale } from './fingerprint.js';
-import { verifyReceipt, verifyReceiptIn } from './integrity.js';
+import { verifyReceiptIn, type IntegrityContext } from './integrity.js';
 import type { StoreReads } from '../store/store.js';
 import { citedReceipts, claimsCommand, requiredIssue, verificationOf, type CitedReceipt } from './required.js';
 import type { ReceiptRow } from './row.js';
@@ -23,6 +22,7 @@ export type ReceiptCheckCode =
   | 'RECEIPT_NOT_FOUND'
   | 'RECEIPT_FOREIGN'
   | 'RECEIPT_TAMPERED'
+  | 'EVIDENCE_PATH_ESCAPE'
   | 'RECEIPT_FAILED'
   | 'RECEIPT_COMMAND_MISMATCH'
   | 'RECEIPT_STALE'
@@ -48,7 +48,8 @@ export interface ReceiptCheckOptions {
 }
 
 export interface CheckSeams {
-  verify?: (row: ReceiptRow) => { ok: boolean; failures: string[] };
+  /** The row's integrity; `escaped`: outputs whose file lies outside the evidence root (never read). */
+  verify: (row: ReceiptRow) => { ok: boolean; failures: string[]; escaped?: string[] };
   isStale?: (row: ReceiptRow) => boolean;
 }
 
@@ -60,6 +61,8 @@ const DETAIL = {
   notFound: (id: string) => `receipt ${id} does not exist in the store; cite an id printed by \`handoff evidence run\``,
   foreign: (id: string, owner: string) =>
     `receipt ${id} belongs to contract ${owner}, outside this contract's chain; record your own with \`handoff evidence run\``,
+  escape: (id: string, what: string[]) =>
+    `receipt ${id} names ${what.join(' and ')} outside the evidence root, so it was not read; record a new one with \`handoff evidence run\``,
   tampered: (id: string, what: string[]) =>
     `receipt ${id} no longer matches its digest (${what.join(', ')}); record a new one with \`handoff evidence run\``,
   failed: (row: ReceiptRow) =>
@@ -79,9 +82,9 @@ export function checkReceiptsWith(
   lookup: (id: string) => ReceiptRow | undefined,
   envelope: unknown,
   opts: ReceiptCheckOptions,
-  seams: CheckSeams = {},
+  seams: CheckSeams,
 ): ReceiptIssue[] {
-  const verify = seams.verify ?? verifyReceipt;
+  const verify = seams.verify;
   const stale = seams.isStale ?? ((row: ReceiptRow) => fingerprintIsStale(row, opts.env));
   const cited = citedReceipts(envelope);
   const chain = new Set(opts.contractChainIds);
@@ -103,7 +106,8 @@ export function checkReceiptsWith(
   for (const c of found) if (!own.includes(c)) issue('RECEIPT_FOREIGN', c.path, DETAIL.foreign(c.id, c.row.contract_id));
   const remaining = own.filter((c) => {
     const r = verify(c.row);
-    if (!r.ok) issue('RECEIPT_TAMPERED', c.path, DETAIL.tampered(c.id, r.failures));
+    if (r.escaped !== undefined && r.escaped.length > 0) issue('EVIDENCE_PATH_ESCAPE', c.path, DETAIL.escape(c.id, r.escaped));
+    else if (!r.ok) issue('RECEIPT_TAMPERED', c.path, DETAIL.tampered(c.id, r.failures));
     return r.ok;
   });
 
@@ -124,31 +128,24 @@ export function checkReceiptsWith(
 }
 
 /**
- * The seam finalize (step 9b) and the gate call. `db` is the caller's open connection, or null when there is no
- * DB file (then every cited receipt is RECEIPT_NOT_FOUND). Returns the issues in the normative order; empty = pass.
- */
-export function checkReceipts(db: Db | null, envelope: unknown, opts: ReceiptCheckOptions): ReceiptIssue[] {
-  return checkReceiptsWith((id) => (db === null ? undefined : getReceipt(db, id)), envelope, opts);
-}
-
-/**
- * checkReceipts through the Store interface (both backends; a transaction handle or the store): the cited rows and
- * their integrity (store blobs read back from the store) are fetched first, then the same pure checks run. `reads`
- * null: no store yet, every cited receipt is RECEIPT_NOT_FOUND.
+ * The receipt checks through the Store interface (both backends; a transaction handle or the store), the seam
+ * finalize (step 9b) and the gate call: the cited rows and their integrity (store blobs read back from the store,
+ * output files only from below the evidence root) are fetched first, then the pure checks run. `reads` null: no store
+ * yet, every cited receipt is RECEIPT_NOT_FOUND.
  */
 export async function checkReceiptsIn(
-  reads: StoreReads | null,
+  reads: Pick<StoreReads, 'getReceipt' | 'getBlob'> | null,
   envelope: unknown,
-  opts: ReceiptCheckOptions & { blobsInStore?: boolean },
+  opts: ReceiptCheckOptions & IntegrityContext,
 ): Promise<ReceiptIssue[]> {
   const rows = new Map<string, ReceiptRow>();
-  const integrity = new Map<string, { ok: boolean; failures: string[] }>();
+  const integrity = new Map<string, { ok: boolean; failures: string[]; escaped: string[] }>();
   for (const c of citedReceipts(envelope)) {
     if (reads === null || rows.has(c.id)) continue;
     const row = await reads.getReceipt(c.id);
     if (row === undefined) continue;
     rows.set(c.id, row);
-    integrity.set(c.id, await verifyReceiptIn(reads, row, opts.blobsInStore === true));
+    integrity.set(c.id, await verifyReceiptIn(reads, row, opts));
   }
   return checkReceiptsWith((id) => rows.get(id), envelope, opts, {
     verify: (row) => integrity.get(row.receipt_id) ?? { ok: false, failures: ['row_sha256'] },

@@ -1,9 +1,12 @@
 /**
  * Integrity of a stored receipt (also `evidence show --verify`): the row digest and each stored output's
- * digest are recomputed; a missing blob fails.
+ * digest are recomputed; a missing blob fails. One check for every caller (finalize, the stop gate, `evidence show
+ * --verify`) and both stores: outputs kept in the store are read back through it; output files are read only when
+ * they lie below the evidence root, whatever the row says.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import { confinedPath } from '../evidence/canonical-path.js';
 import { computeRowSha256, type ReceiptRow } from './row.js';
 import { sha256Hex } from './jcs.js';
 import { blobRefSha, type StoreReads } from '../store/store.js';
@@ -15,13 +18,22 @@ export interface IntegrityReport {
   stderrOk: boolean;
   /** What failed, for a detail line: `row_sha256`, `stdout`, `stderr` (blob missing or altered). */
   failures: string[];
+  /** The outputs (`stdout`, `stderr`) whose file path leads outside the evidence root: never read, and failed. */
+  escaped: string[];
+}
+
+export interface IntegrityContext {
+  /** The store keeps output blobs (PostgreSQL): a file path's output is read from the store blob of its digest. */
+  blobsInStore: boolean;
+  /** `<data root>/evidence`: the only place an output file is read from. */
+  evidenceRoot: string;
 }
 
 /** sha256 hex of a file, or undefined when it cannot be read (a missing blob). */
 export function fileSha256(path: string): string | undefined {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch {
     return undefined;
   }
@@ -41,49 +53,32 @@ export function fileSha256(path: string): string | undefined {
   }
 }
 
-function streamOk(text: string | null, path: string | null, sha: string): boolean {
-  if (text !== null) return sha256Hex(Buffer.from(text, 'utf8')) === sha;
-  if (path !== null) return fileSha256(path) === sha;
-  return false;
+type Output = { ok: boolean; escaped: boolean };
+
+async function outputOf(reads: Pick<StoreReads, 'getBlob'> | null, text: string | null, path: string | null, sha: string, ctx: IntegrityContext): Promise<Output> {
+  if (text !== null) return { ok: sha256Hex(Buffer.from(text, 'utf8')) === sha, escaped: false };
+  if (path === null) return { ok: false, escaped: false };
+  // A store blob reference, or (a receipt moved by `store copy` onto a store that keeps blobs) the store blob of the
+  // recorded digest; the path stays as recorded (row_sha256 covers it).
+  const storeSha = blobRefSha(path) ?? (ctx.blobsInStore ? sha : undefined);
+  if (storeSha !== undefined) {
+    const bytes = reads === null || !ctx.blobsInStore ? undefined : await reads.getBlob(storeSha);
+    return { ok: bytes !== undefined && sha256Hex(bytes) === sha, escaped: false };
+  }
+  const where = confinedPath(path, ctx.evidenceRoot);
+  if (where.kind === 'escape') return { ok: false, escaped: true };
+  return { ok: where.kind === 'inside' && fileSha256(where.real) === sha, escaped: false };
 }
 
-export const verifyReceipt = (row: ReceiptRow): IntegrityReport => integrityOf(row, streamOk);
-
-/** The report of a row whose outputs `outputOk` judges (text, path, recorded sha256). */
-function integrityOf(row: ReceiptRow, outputOk: (text: string | null, path: string | null, sha: string) => boolean): IntegrityReport {
+/** The integrity report of one receipt row; `reads` null: no store to read blobs from (they count as missing). */
+export async function verifyReceiptIn(reads: Pick<StoreReads, 'getBlob'> | null, row: ReceiptRow, ctx: IntegrityContext): Promise<IntegrityReport> {
   const rowOk = computeRowSha256(row) === row.row_sha256;
-  const stdoutOk = outputOk(row.stdout_text, row.stdout_path, row.stdout_sha256);
-  const stderrOk = outputOk(row.stderr_text, row.stderr_path, row.stderr_sha256);
+  const stdout = await outputOf(reads, row.stdout_text, row.stdout_path, row.stdout_sha256, ctx);
+  const stderr = await outputOf(reads, row.stderr_text, row.stderr_path, row.stderr_sha256, ctx);
   const failures: string[] = [];
   if (!rowOk) failures.push('row_sha256');
-  if (!stdoutOk) failures.push('stdout');
-  if (!stderrOk) failures.push('stderr');
-  return { ok: failures.length === 0, rowOk, stdoutOk, stderrOk, failures };
-}
-
-/** The sha256 of each store blob (`blob:sha256:` reference) the row's outputs name, rehashed from the store's bytes. */
-async function storeBlobShas(reads: StoreReads | null, row: ReceiptRow, blobsInStore: boolean): Promise<Map<string, string | undefined>> {
-  const out = new Map<string, string | undefined>();
-  for (const [path, recorded] of [
-    [row.stdout_path, row.stdout_sha256],
-    [row.stderr_path, row.stderr_sha256],
-  ] as const) {
-    // A file path on a store that keeps blobs (a receipt moved by `store copy`): its output is
-    // the store blob of its recorded digest; the path stays as recorded (row_sha256 covers it).
-    const sha = path === null ? undefined : (blobRefSha(path) ?? (blobsInStore ? recorded : undefined));
-    if (path === null || sha === undefined || out.has(path)) continue;
-    const bytes = reads === null ? undefined : await reads.getBlob(sha);
-    out.set(path, bytes === undefined ? undefined : sha256Hex(bytes));
-  }
-  return out;
-}
-
-/**
- * verifyReceipt for a row whose outputs may be store blobs (PostgreSQL): they are read back from
- * the store, so any host can verify a receipt; file outputs are read from the data root as before. `blobsInStore`
- * (the store is PostgreSQL): a file path's output is read from the store blob of the row's recorded digest.
- */
-export async function verifyReceiptIn(reads: StoreReads | null, row: ReceiptRow, blobsInStore = false): Promise<IntegrityReport> {
-  const shas = await storeBlobShas(reads, row, blobsInStore);
-  return integrityOf(row, (text, path, sha) => (path !== null && shas.has(path) ? shas.get(path) === sha : streamOk(text, path, sha)));
+  if (!stdout.ok) failures.push('stdout');
+  if (!stderr.ok) failures.push('stderr');
+  const escaped = [...(stdout.escaped ? ['stdout'] : []), ...(stderr.escaped ? ['stderr'] : [])];
+  return { ok: failures.length === 0, rowOk, stdoutOk: stdout.ok, stderrOk: stderr.ok, failures, escaped };
 }

@@ -3,7 +3,7 @@
  * receipt with an optional integrity check. Read verbs: a missing store is never created.
  */
 import { EXIT, HandoffError } from '../errors.js';
-import type { Env } from '../paths.js';
+import { evidenceRoot, type Env } from '../paths.js';
 import { withReader } from '../evidence/store-access.js';
 import { verifyReceiptIn, type IntegrityReport } from './integrity.js';
 import type { ReceiptRow } from './row.js';
@@ -39,7 +39,7 @@ export async function readReceipt(env: Env, cwd: string, receiptId: string, veri
     async (s) => {
       const row = await s.getReceipt(receiptId);
       if (row === undefined) return undefined;
-      return verify ? { row, integrity: await verifyReceiptIn(s, row, s.blobsInStore) } : { row };
+      return verify ? { row, integrity: await verifyReceiptIn(s, row, { blobsInStore: s.blobsInStore, evidenceRoot: evidenceRoot(env, cwd) }) } : { row };
     },
     () => undefined,
   );

@@ -1,6 +1,7 @@
 /**
  * `handoff evidence show R-… [--verify]`, reached through the `evidence show` seam: `ctx.args.ID`
- * is the receipt id (already pattern-checked), `ctx.flags.verify` the flag. A failed check is RECEIPT_TAMPERED, exit 1:
+ * is the receipt id (already pattern-checked), `ctx.flags.verify` the flag. A failed check is RECEIPT_TAMPERED, exit 1
+ * (EVIDENCE_PATH_ESCAPE when an output path leads outside the evidence root, which is never read):
  * under --json the object is still printed, as a rejection; in human mode only the `Rejected:` line (stderr).
  */
 import type { CommandContext, CommandResult } from '../cli/command.js';
@@ -19,11 +20,14 @@ export async function showReceipt(ctx: CommandContext): Promise<CommandResult> {
   const receipt = receiptJson(row);
   if (integrity === undefined) return { json: { status: 'ok', receipt }, text: fields(receipt) };
   if (integrity.ok) return { json: { status: 'ok', receipt, verified: true }, text: fields({ ...receipt, verified: true }) };
-  const error = tamperedMessage(row, integrity.failures);
+  const escaped = integrity.escaped.length > 0;
+  const error = escaped
+    ? `receipt ${row.receipt_id} names its ${integrity.escaped.join(' and ')} at a path outside the evidence root; it was not read`
+    : tamperedMessage(row, integrity.failures);
   // Human mode prints nothing on stdout for a failure; --json keeps the whole object.
   return {
     exit: EXIT.REJECTED,
-    json: { status: 'rejected', code: 'RECEIPT_TAMPERED', error, receipt, verified: false },
+    json: { status: 'rejected', code: escaped ? 'EVIDENCE_PATH_ESCAPE' : 'RECEIPT_TAMPERED', error, receipt, verified: false },
     errText: `Rejected: ${error}`,
   };
 }

@@ -6,6 +6,7 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { constants } from 'node:os';
 import { StreamCapture, type CapturedStream, type SpillArea } from './capture.js';
+import { startWatchdog } from './watchdog.js';
 
 /** Grace between TERM and KILL on a timeout. */
 export const KILL_GRACE_MS = 5000;
@@ -72,6 +73,8 @@ export function runChild(req: ChildRequest): Promise<ChildRun> {
     // Invalid arguments are refused synchronously (e.g. a NUL byte): the command could not be started.
     return Promise.resolve(notStarted(out, err, req.spill, started, (e as NodeJS.ErrnoException).code ?? 'EINVAL'));
   }
+  // If this process is killed outright, the watchdog ends the child's group (watchdog.ts).
+  const watchdog = child.pid === undefined ? undefined : startWatchdog(child.pid);
   return new Promise((resolve) => {
     let timedOut = false;
     let cancelled = false;
@@ -95,6 +98,7 @@ export function runChild(req: ChildRequest): Promise<ChildRun> {
     const finish = (): void => {
       if (settled) return;
       settled = true;
+      watchdog?.standDown();
       for (const t of timers) clearTimeout(t); // clears intervals too
       for (const s of FORWARDED) process.removeListener(s, forward);
       req.signal?.removeEventListener('abort', onAbort);

@@ -115,7 +115,15 @@ export async function sweepDrafts(o: GcOptions): Promise<GcResult> {
       kept++;
       continue;
     }
-    const lock = tryLockQuick(o.env, d.id, join(dir, `${d.id}.lock`), o.cwd);
+    const lockPath = join(dir, `${d.id}.lock`);
+    if (o.dryRun) {
+      // A dry run takes no lock (it must work on a read-only data root): a draft whose lock file exists is kept, as
+      // a held lock would keep it; the rest is reported as the real run would judge it now.
+      if (entryExists(lockPath)) kept++;
+      else removed.push({ draft_id: d.id, reason: judge(d.mtimeMs, state)!, mtime: new Date(d.mtimeMs).toISOString(), age_hours: hoursOf(now - d.mtimeMs), agent_state: state ?? null });
+      continue;
+    }
+    const lock = tryLockQuick(o.env, d.id, lockPath, o.cwd);
     if (lock === undefined) {
       kept++;
       continue;
@@ -129,10 +137,8 @@ export async function sweepDrafts(o: GcOptions): Promise<GcResult> {
         kept++;
         continue;
       }
-      if (!o.dryRun) {
-        unlinkSync(d.path);
-        unlinkQuiet(metaFile(o.env, d.id, o.cwd));
-      }
+      unlinkSync(d.path);
+      unlinkQuiet(metaFile(o.env, d.id, o.cwd));
       removed.push({ draft_id: d.id, reason, mtime: new Date(mtimeMs).toISOString(), age_hours: hoursOf(now - mtimeMs), agent_state: state ?? null });
     } finally {
       lock.release();

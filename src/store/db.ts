@@ -10,14 +10,14 @@
  *   guard(db, fn)                   runs reads, mapping SQLite failures to the store codes
  *   hasTable(db, name), dbFileOf(db), closeDb(db), withProbe(env, cwd, fn, absent)
  */
-import { accessSync, closeSync, constants, existsSync, openSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { EXIT, HandoffError } from '../errors.js';
-import { dataRoot, dbPath, ensureDataRoot, makeDirs, type Env } from '../paths.js';
+import { EXIT, HandoffError, isHandoffError } from '../errors.js';
+import { dataRoot, ensureDataRoot, makeDirs, storeFile, type Env } from '../paths.js';
 import { currentVersion, latestVersion, listMigrations, migrate, tooNew } from './migrate.js';
 import { loadSqlite } from './sqlite.js';
-import { isBusyError, storeNeedsMigration, storeUnreadable, toStoreError } from './store-errors.js';
+import { isBusyError, isNoSpace, lowOnSpace, storeNeedsMigration, storeUnreadable, storeWriteFailed, toStoreError } from './store-errors.js';
 
 export type Db = BetterSqlite3.Database;
 
@@ -123,30 +123,74 @@ const sqliteUri = (file: string, query: string): string => `file:${file.replace(
  * the `-wal`/`-shm` files and can never remove them, so a read would leave files behind; this one removes them on
  * close like any last connection.
  *
- * On a read-only data root or store file WAL cannot create its `-shm` file, so the store is
- * opened `immutable` instead, and only when no `-wal` file exists: a `-wal` file may hold the latest writes, which an
- * immutable open would not see (STORE_UNREADABLE, naming that reason).
+ * On a read-only data root or store file WAL cannot create its `-shm` file. Without a `-wal`
+ * file (or with an empty one) nothing is pending, so the store is opened `immutable`. A `-wal` file with its `-shm`
+ * (left by a writer that was killed, or by one still running elsewhere) is read through SQLite's read-only WAL
+ * support, which sees the latest writes. Only a non-empty `-wal` without its `-shm` cannot be read here: it may hold
+ * the latest writes, and an immutable open would silently miss them (STORE_UNREADABLE, naming that reason).
  */
 function openReadOnly(file: string): Db {
-  if (!storeIsReadOnly(file)) {
-    const db = openRaw(file, { fileMustExist: true });
-    checked(db, file, () => db.pragma('query_only = ON'));
+  if (!storeIsReadOnly(file)) return openQueryOnly(file);
+  const wal = fileSize(`${file}-wal`);
+  if (wal !== undefined && existsSync(`${file}-shm`)) {
+    const db = openRaw(file, { readonly: true, fileMustExist: true });
+    readOnlyHere.add(db);
     return db;
   }
-  if (existsSync(`${file}-wal`)) {
+  if (wal !== undefined && wal > 0) {
     throw storeUnreadable(
       file,
-      `the store cannot be written here (read-only data root or file) and it has a -wal file (${file}-wal) that may hold its latest writes, which a read-only open cannot read; open it once where it is writable, or remove the read-only condition`,
+      `the store cannot be written here (read-only data root or file) and its -wal file (${file}-wal) has no -shm file beside it: the -wal may hold the latest writes, which a read-only open cannot read without it; open the store once where it is writable, or remove the read-only condition`,
     );
   }
+  return openImmutable(file);
+}
+
+/**
+ * The read connection on a store this process can write. Even a read needs room for WAL's `-shm` file: on a full disk
+ * (no room to create or grow it) with nothing pending in a `-wal` file, the store is read `immutable` instead, so
+ * reads (and the reads of a draft write, whose mirror is then skipped) still work; with a `-wal` holding writes, the
+ * read cannot be done safely and is STORE_WRITE_FAILED ("no space").
+ */
+function openQueryOnly(file: string): Db {
+  // No -shm file means no connection is open; on an all but full disk, creating one would take the last free pages
+  // (and could fail halfway), so the store is read immutable right away when nothing is pending.
+  const idle = !existsSync(`${file}-shm`) && (fileSize(`${file}-wal`) ?? 0) === 0;
+  if (idle && lowOnSpace(file)) return openImmutable(file);
+  let db: Db | undefined;
+  try {
+    db = openRaw(file, { fileMustExist: true });
+    db.pragma('query_only = ON');
+    db.pragma('schema_version'); // the first read maps the -shm file: a full disk fails here, not later
+    return db;
+  } catch (e) {
+    closeDb(db);
+    const mapped = toStoreError(e, file);
+    if (!isHandoffError(mapped) || mapped.code !== 'STORE_WRITE_FAILED') throw mapped;
+    if ((fileSize(`${file}-wal`) ?? 0) > 0) throw mapped;
+  }
+  return openImmutable(file);
+}
+
+/** A read-only connection that assumes the file does not change while it is open (nothing to coordinate with). */
+function openImmutable(file: string): Db {
   const db = openRaw(sqliteUri(file, 'immutable=1'), { readonly: true }, file);
   readOnlyHere.add(db);
   return db;
 }
 
+/** The size of a file, or undefined when there is none. */
+function fileSize(path: string): number | undefined {
+  try {
+    return statSync(path).size;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The DB file exists and this process cannot write it or its folder: open it for reading only. */
 export function storeReadOnlyHere(env: Env, cwd?: string): boolean {
-  const file = dbPath(env, cwd);
+  const file = storeFile(env, cwd);
   return existsSync(file) && storeIsReadOnly(file);
 }
 
@@ -155,7 +199,7 @@ export const isReadOnlyHere = (db: Db): boolean => readOnlyHere.has(db);
 
 /** Read-only connection for probes (cross-check, draft-verb reads, gc). Never creates, never migrates. */
 export function openProbe(env: Env, cwd?: string): Db | null {
-  const file = dbPath(env, cwd);
+  const file = storeFile(env, cwd);
   if (!existsSync(file)) return null;
   const db = openReadOnly(file);
   checked(db, file, () => inspect(db, file));
@@ -164,7 +208,7 @@ export function openProbe(env: Env, cwd?: string): Db | null {
 
 /** Connection for read verbs: read-only, unless the file is older than the build (then migrated first). */
 export function openReader(env: Env, cwd?: string): Db | null {
-  const file = dbPath(env, cwd);
+  const file = storeFile(env, cwd);
   if (!existsSync(file)) return null;
   const db = openReadOnly(file);
   const version = checked(db, file, () => inspect(db, file));
@@ -193,7 +237,7 @@ export interface WriterOptions {
  * a packaging error (exit 70) never leaves an empty DB file behind.
  */
 export function openWriter(env: Env, cwd?: string, opts: WriterOptions = { create: false }): Db | null {
-  const file = dbPath(env, cwd);
+  const file = storeFile(env, cwd);
   if (!existsSync(file) && !opts.create) return null;
   listMigrations(opts.migrationsDir);
   if (!existsSync(file)) createFile(env, cwd, file);
@@ -220,6 +264,7 @@ function createFile(env: Env, cwd: string | undefined, file: string): void {
     makeDirs(dir);
     closeSync(openSync(file, constants.O_CREAT | constants.O_WRONLY, 0o600));
   } catch (e) {
+    if (isNoSpace(e, file)) throw storeWriteFailed(file, `cannot create it: ${(e as Error).message}`);
     throw storeUnreadable(file, `cannot create it: ${(e as Error).message}`);
   }
 }

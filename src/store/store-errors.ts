@@ -2,6 +2,8 @@
  * Maps SQLite failures to the store codes: one line naming the DB file and the
  * SQLite message, exit 4, never a stack trace.
  */
+import { statfsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { EXIT, HandoffError, isHandoffError } from '../errors.js';
 
 interface SqliteLikeError extends Error {
@@ -54,17 +56,53 @@ export const storeWriteRefused = (file: string, what: string, detail: string): H
     'The store was edited by hand or the envelope is outside what SQLite accepts; report the message.',
   );
 
+/** A full disk (or quota): the store could not be written, and nothing was. Never STORE_UNREADABLE: the data is fine. */
+export const storeWriteFailed = (file: string, detail: string): HandoffError =>
+  new HandoffError(
+    'STORE_WRITE_FAILED',
+    EXIT.STORE,
+    `cannot write the store ${file}: no space left on its device (${oneLine(detail)}); nothing was written`,
+    {},
+    'Free space on that device (or raise the quota), then retry.',
+  );
+
+/** Below this much free space, an I/O error of SQLite is taken for a full disk (SQLite does not pass the errno on). */
+const LOW_SPACE_BYTES = 1024 * 1024;
+
+/** The device holding `file` has less than 1 MiB free (false when that cannot be told). */
+export function lowOnSpace(file: string): boolean {
+  try {
+    const s = statfsSync(dirname(file));
+    return s.bavail * s.bsize < LOW_SPACE_BYTES;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The failure means there is no room to write: ENOSPC/EDQUOT from the file system, SQLITE_FULL, or an SQLite I/O
+ * error (growing the -shm or -wal file, writing a page) while the device holding the store is all but full.
+ */
+export function isNoSpace(e: unknown, file: string): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (code === 'ENOSPC' || code === 'EDQUOT') return true;
+  if (!isSqliteError(e)) return false;
+  if (/^SQLITE_FULL(_|$)/.test(e.code)) return true;
+  return /^SQLITE_IOERR(_|$)/.test(e.code) && lowOnSpace(file);
+}
+
 /** SQLITE_CONSTRAINT and its extended codes (CHECK, TRIGGER, FOREIGNKEY, NOTNULL, UNIQUE, ...). */
 export const isConstraintError = (e: unknown): boolean => isSqliteError(e) && e.code.startsWith('SQLITE_CONSTRAINT');
 
 /**
- * Converts an error raised while using the store: HandoffErrors pass through, busy/locked becomes STORE_BUSY, every
- * other SQLite or file-system failure STORE_UNREADABLE. A constraint or trigger violation is a bug in the caller and
+ * Converts an error raised while using the store: HandoffErrors pass through, busy/locked becomes STORE_BUSY, a full
+ * disk STORE_WRITE_FAILED, every other SQLite or file-system failure STORE_UNREADABLE. A constraint or trigger violation is a bug in the caller and
  * is returned unchanged (INTERNAL, exit 70); finalize maps it to STORE_WRITE_REFUSED itself (storeWriteRefused).
  */
 export function toStoreError(e: unknown, file: string): unknown {
   if (isHandoffError(e)) return e;
   if (isBusyError(e)) return storeBusy(file, (e as Error).message);
+  if (isNoSpace(e, file)) return storeWriteFailed(file, (e as Error).message);
   if (isSqliteError(e)) return isConstraintError(e) ? e : storeUnreadable(file, e.message);
   const errno = (e as NodeJS.ErrnoException | undefined)?.code;
   if (typeof errno === 'string' && /^E[A-Z]+$/.test(errno)) return storeUnreadable(file, (e as Error).message);

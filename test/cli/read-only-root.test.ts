@@ -4,9 +4,12 @@
  * (`unshare -m`): the binary runs in the namespace, sees EROFS like any user would, and the mount disappears with it.
  */
 import { spawnSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+
+const require = createRequire(import.meta.url);
 import { BIN, snapshot, tempHome, type RunResult } from '../helpers/cli.js';
 import { closeDraft, initDraft } from '../drafts/helpers.js';
 import { buildAt } from '../store/helpers.js';
@@ -99,9 +102,39 @@ describe('read verbs on a read-only data root', () => {
     expect(snapshot(home)).toEqual(before);
   });
 
-  it('a -wal file beside a read-only store: STORE_UNREADABLE (exit 4) naming it, nothing written', () => {
+  it('a writer killed mid-use left -wal and -shm: every read verb works and sees the latest write; nothing written', () => {
+    const { home, closed } = populated();
+    killedWriter(dbFile(home), "INSERT INTO briefs (workspace, name) VALUES ('ws', 'late')");
+    expect(existsSync(`${dbFile(home)}-wal`) && existsSync(`${dbFile(home)}-shm`)).toBe(true);
+    // An aged draft: the dry run reports it without taking its lock (no lock file can be made here).
+    const aged = initDraft(home);
+    const old = new Date(Date.now() - 30 * 86_400_000);
+    utimesSync(join(home, 'drafts', `${aged}.json`), old, old);
+    const before = snapshot(home);
+    const ok = (args: string[]): RunResult => {
+      const r = runReadOnly(home, home, [...args, '--json']);
+      expect(r.code, `${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(0);
+      return r;
+    };
+    expect(ok(['contract', 'list']).json.count).toBe(2);
+    expect(ok(['brief', 'list', '--workspace', 'ws']).json.briefs.map((b: { name: string }) => b.name)).toEqual(['b', 'late']);
+    expect(ok(['evidence', 'list', '--brief', 'b', '--workspace', 'ws']).json.count).toBe(1);
+    ok(['evidence', 'show', '1', '--verify']);
+    ok(['evidence', 'receipts', '--draft-id', closed]);
+    ok(['evidence', 'orphans']);
+    expect(ok(['approval', 'list']).json.count).toBe(1);
+    ok(['contract', 'validate', '--draft-id', closed]);
+    const gc = ok(['contract', 'gc', '--dry-run']);
+    expect(gc.json.removed.map((r: { draft_id: string; reason: string }) => [r.draft_id, r.reason])).toEqual([[aged, 'aged']]);
+    expect(snapshot(home)).toEqual(before);
+  });
+
+  it('an empty -wal file is read past; a -wal with content but no -shm: STORE_UNREADABLE (exit 4) naming it', () => {
     const { home } = populated();
     writeFileSync(`${dbFile(home)}-wal`, '');
+    expect(runReadOnly(home, home, ['contract', 'list', '--json']).json?.count).toBe(2);
+    killedWriter(dbFile(home), "INSERT INTO briefs (workspace, name) VALUES ('ws', 'late')");
+    rmSync(`${dbFile(home)}-shm`);
     const before = snapshot(home);
     const r = runReadOnly(home, home, ['contract', 'list', '--json']);
     expectCleanFailure(r, 4, 'STORE_UNREADABLE');
@@ -129,6 +162,13 @@ describe('read verbs on a read-only data root', () => {
     expect(versionOf(home)).toBe(1);
   });
 });
+
+/** A process that writes `sql` to the store in WAL mode and is killed before it closes: -wal and -shm stay. */
+function killedWriter(file: string, sql: string): void {
+  const script = `const D = require(${JSON.stringify(require.resolve('better-sqlite3'))}); const db = new D(${JSON.stringify(file)}); db.pragma('journal_mode = WAL'); db.exec(${JSON.stringify(sql)}); process.kill(process.pid, 'SIGKILL');`;
+  const r = spawnSync(process.execPath, ['-e', script]);
+  expect(r.signal).toBe('SIGKILL');
+}
 
 function seedRowV1(home: string, id: string): void {
   const db = rawV1(home);

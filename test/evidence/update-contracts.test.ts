@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyEvidenceBatch, checkEvidenceBatch, type BatchError } from '../../src/evidence/update-contracts.js';
+import { applyEvidenceBatchIn, checkEvidenceBatch, type BatchError, type ResolvedEntry } from '../../src/evidence/update-contracts.js';
+import { openStore } from '../../src/store/open-store.js';
 import { depositEvidence } from '../../src/evidence/deposit.js';
 import { appendAcs, insertBrief } from '../../src/store/briefs.js';
 import { closeDb, openWriter, type Db } from '../../src/store/db.js';
@@ -46,6 +47,15 @@ afterEach(() => closeDb(db));
 const entry = (payload: Record<string, unknown>) => ({ contract: 'evidence', payload });
 const good = (over: Record<string, unknown> = {}) => entry({ brief_id: briefId, ac_id: 'AC-1', type: 'command_output', text: 'PASS 14 tests', ...over });
 const check = (uc: unknown) => checkEvidenceBatch(uc, { envelope, env, cwd: home });
+/** Step 10 as finalize runs it: on a transaction of the Store interface (SQLite here). */
+async function applyEvidenceBatch(_db: Db, entries: ResolvedEntry[], opts: { handoffId: number; workspace: string; replace?: boolean }) {
+  const store = (await openStore(env, home, 'writer'))!;
+  try {
+    return await store.tx((t) => applyEvidenceBatchIn(t, entries, { ...opts, blobsInStore: false }));
+  } finally {
+    await store.close();
+  }
+}
 const pairs = (errors: BatchError[]) => errors.map((e) => [e.code, e.path]);
 const evidenceCount = (): number => (db.prepare('SELECT COUNT(*) AS n FROM evidence').get() as { n: number }).n;
 
@@ -207,28 +217,28 @@ describe('checkEvidenceBatch: attack inputs', () => {
   });
 });
 
-describe('applyEvidenceBatch (inside the finalize transaction)', () => {
-  it('inserts every entry in order with handoff_id; replace drops the row\'s earlier set', () => {
+describe('applyEvidenceBatchIn (inside the finalize transaction)', () => {
+  it('inserts every entry in order with handoff_id; replace drops the row\'s earlier set', async () => {
     const hid = handoffRow();
     const { entries } = check([good(), entry({ brief_id: openBriefId, ac_id: 'anything', type: 'file', artifact_path: blobPath })]);
-    expect(applyEvidenceBatch(db, entries, { handoffId: hid, workspace: 'ws' })).toEqual({ ok: true, inserted: 2 });
+    expect(await applyEvidenceBatch(db, entries, { handoffId: hid, workspace: 'ws' })).toEqual({ ok: true, inserted: 2 });
     const rows = db.prepare('SELECT brief_id, ac_id, handoff_id, created_by_agent, artifact_path FROM evidence WHERE handoff_id = ? ORDER BY id').all(hid);
     expect(rows).toEqual([
       { brief_id: briefId, ac_id: 'AC-1', handoff_id: hid, created_by_agent: AGENT, artifact_path: null },
       { brief_id: openBriefId, ac_id: 'anything', handoff_id: hid, created_by_agent: AGENT, artifact_path: blobPath },
     ]);
-    expect(applyEvidenceBatch(db, check([good({ ac_id: 'AC-2' })]).entries, { handoffId: hid, workspace: 'ws', replace: true })).toEqual({ ok: true, inserted: 1 });
+    expect(await applyEvidenceBatch(db, check([good({ ac_id: 'AC-2' })]).entries, { handoffId: hid, workspace: 'ws', replace: true })).toEqual({ ok: true, inserted: 1 });
     expect(db.prepare('SELECT ac_id FROM evidence WHERE handoff_id = ?').all(hid)).toEqual([{ ac_id: 'AC-2' }]);
-    expect(applyEvidenceBatch(db, [], { handoffId: hid, workspace: 'ws', replace: true })).toEqual({ ok: true, inserted: 0 });
+    expect(await applyEvidenceBatch(db, [], { handoffId: hid, workspace: 'ws', replace: true })).toEqual({ ok: true, inserted: 0 });
     expect(db.prepare('SELECT COUNT(*) AS n FROM evidence WHERE handoff_id = ?').get(hid)).toEqual({ n: 0 });
   });
 
-  it('19: an undeclared ac (with a case hint), a brief of another workspace, no brief: all errors, zero rows', () => {
+  it('19: an undeclared ac (with a case hint), a brief of another workspace, no brief: all errors, zero rows', async () => {
     const hid = handoffRow();
     const before = evidenceCount();
     const { entries, errors } = check([good(), good({ ac_id: 'ac-1' }), good({ ac_id: 'AC-9' }), good({ brief_id: foreignBriefId }), good({ brief_id: 999 })]);
     expect(errors).toEqual([]);
-    const r = applyEvidenceBatch(db, entries, { handoffId: hid, workspace: 'ws', replace: true });
+    const r = await applyEvidenceBatch(db, entries, { handoffId: hid, workspace: 'ws', replace: true });
     expect(r.ok).toBe(false);
     const errs = r.ok ? [] : r.errors;
     expect(pairs(errs)).toEqual([
@@ -241,9 +251,9 @@ describe('applyEvidenceBatch (inside the finalize transaction)', () => {
     expect(evidenceCount()).toBe(before);
   });
 
-  it('a brief is checked against the row\'s workspace: the foreign brief is fine for a row of its own workspace', () => {
+  it('a brief is checked against the row\'s workspace: the foreign brief is fine for a row of its own workspace', async () => {
     const hid = handoffRow(`${AGENT}.000000000002`, 'other');
-    expect(applyEvidenceBatch(db, check([good({ brief_id: foreignBriefId })]).entries, { handoffId: hid, workspace: 'other' })).toEqual({
+    expect(await applyEvidenceBatch(db, check([good({ brief_id: foreignBriefId })]).entries, { handoffId: hid, workspace: 'other' })).toEqual({
       ok: true,
       inserted: 1,
     });

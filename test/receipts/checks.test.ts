@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { checkReceiptsWith, citedReceipts, type ReceiptCheckOptions } from '../../src/receipts/checks.js';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkReceiptsIn, checkReceiptsWith, citedReceipts, type ReceiptCheckOptions } from '../../src/receipts/checks.js';
 import type { ReceiptRow } from '../../src/receipts/row.js';
 import { sampleRow } from './fixtures.js';
 
@@ -113,27 +116,34 @@ describe('receipt checks', () => {
   });
 
   it('without a store every cited receipt is RECEIPT_NOT_FOUND', () => {
-    const none = checkReceiptsWith(() => undefined, envelope({ type: 'command', command: 'x', receipt: id(1), receipts: [id(2)] }), {
-      contractChainIds: [TIP],
-      requireReceipt: true,
-      mode: 'finalize',
-    });
+    const none = checkReceiptsWith(
+      () => undefined,
+      envelope({ type: 'command', command: 'x', receipt: id(1), receipts: [id(2)] }),
+      { contractChainIds: [TIP], requireReceipt: true, mode: 'finalize' },
+      { verify: () => ({ ok: true, failures: [] }) },
+    );
     expect(none.map((e) => e.code)).toEqual(['RECEIPT_NOT_FOUND', 'RECEIPT_NOT_FOUND']);
     expect(none.every((e) => e.detail.length > 0 && !e.detail.includes('\n'))).toBe(true);
   });
 
-  it('the real integrity check: an edited inline output or row is tampered', () => {
+  it('the real integrity check: an edited inline output or row is tampered; a path outside the evidence root is never read', async () => {
     const row = pass(1);
-    const real = (r: ReceiptRow) =>
-      checkReceiptsWith(() => r, envelope({ type: 'command', command: 'npm test', result: 'pass', receipt: id(1) }), {
-        contractChainIds: [TIP],
-        requireReceipt: false,
-        mode: 'gate',
-      }).map((e) => e.code);
-    expect(real(row)).toEqual([]);
-    expect(real({ ...row, stdout_text: 'ok!\n' })).toEqual(['RECEIPT_TAMPERED']);
-    expect(real({ ...row, exit_code: 0, command: 'npm  test' })).toEqual(['RECEIPT_TAMPERED']);
-    expect(real({ ...row, stdout_text: null, stdout_path: '/nonexistent/blob' })).toEqual(['RECEIPT_TAMPERED']);
+    const root = mkdtempSync(join(tmpdir(), 'handoff-checks-'));
+    mkdirSync(join(root, 'evidence'));
+    const real = async (r: ReceiptRow) =>
+      (
+        await checkReceiptsIn(
+          { getReceipt: () => Promise.resolve(r), getBlob: () => Promise.resolve(undefined) },
+          envelope({ type: 'command', command: 'npm test', result: 'pass', receipt: id(1) }),
+          { contractChainIds: [TIP], requireReceipt: false, mode: 'gate', blobsInStore: false, evidenceRoot: join(root, 'evidence') },
+        )
+      ).map((e) => e.code);
+    expect(await real(row)).toEqual([]);
+    expect(await real({ ...row, stdout_text: 'ok!\n' })).toEqual(['RECEIPT_TAMPERED']);
+    expect(await real({ ...row, exit_code: 0, command: 'npm  test' })).toEqual(['RECEIPT_TAMPERED']);
+    expect(await real({ ...row, stdout_text: null, stdout_path: join(root, 'evidence', 'gone.txt') })).toEqual(['RECEIPT_TAMPERED']);
+    expect(await real({ ...row, stdout_text: null, stdout_path: '/etc/hostname' })).toEqual(['EVIDENCE_PATH_ESCAPE']);
+    expect(await real({ ...row, stdout_text: null, stdout_path: join(root, 'evidence', '..', 'x') })).toEqual(['EVIDENCE_PATH_ESCAPE']);
   });
 });
 
