@@ -26,6 +26,11 @@ export function escapeForTerminal(text: string): { text: string; escaped: number
   return { text: out, escaped };
 }
 
+const FORMAT = /[\u2028\u2029\p{Cf}]/gu;
+
+/** Only the format characters and separators as `<U+XXXX>`: for a table, which escapes control characters itself. */
+export const escapeFormatChars = (text: string): string => text.replace(FORMAT, codePoint);
+
 /**
  * The content as lines for a human, each after `prefix`, escaped; `cut` keeps the first CUT_LINES lines and
  * CUT_CHARS characters and then names the size and `handoff approval show ID`.

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closeDb, openProbe, openWriter, writeTx, type Db } from '../../src/store/db.js';
@@ -18,6 +18,12 @@ import {
 import { approvalLookup, decideApproval, insertApproval } from '../../src/store/approvals.js';
 import { loadSqlite } from '../../src/store/sqlite.js';
 import { buildAt, caught, tempStore } from './helpers.js';
+
+/** The version of every SQLite migration the repository ships (NNNN_name.sql). */
+const migrationVersions = readdirSync(join(import.meta.dirname, '..', '..', 'migrations'))
+  .filter((f) => /^\d{4}_.*\.sql$/.test(f))
+  .map((f) => Number(f.slice(0, 4)))
+  .sort((a, b) => a - b);
 
 const REPO = join(import.meta.dirname, '..', '..');
 const AGENT = 'a0123456789abcdef';
@@ -231,7 +237,7 @@ describe('process-level rules (built dist/)', () => {
       s.file = fresh.file;
       expect(await Promise.all([once(), once(), once()])).toEqual([0, 0, 0]);
       const db = new (loadSqlite())(fresh.file);
-      expect(db.prepare('SELECT version FROM schema_version ORDER BY version').all()).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }]);
+      expect(db.prepare('SELECT version FROM schema_version ORDER BY version').all()).toEqual(migrationVersions.map((version) => ({ version })));
       db.close();
     }
   });

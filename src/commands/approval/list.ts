@@ -44,10 +44,10 @@ export default class ApprovalList extends HandoffCommand {
     const { listApprovals } = await import('../../approvals/decide.js');
     const rows: ApprovalRow[] = await listApprovals(ctx.env, ctx.cwd, filters);
     const { exposeApproval } = await import('../../store/approvals.js');
-    const { escapeForTerminal } = await import('../../approvals/display.js');
+    const { escapeFormatChars } = await import('../../approvals/display.js');
     const out = rows.map(exposeApproval);
     // The table escapes control characters itself; invisible format characters (bidi overrides) are shown too.
-    const shown = (text: string | null): string | null => (text === null ? null : escapeForTerminal(text).text);
+    const shown = (text: string | null): string | null => (text === null ? null : escapeFormatChars(text));
     const text =
       rows.length === 0
         ? 'No approvals matched.'
