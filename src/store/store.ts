@@ -40,6 +40,11 @@ export type OpenMode = 'probe' | 'reader' | 'writer';
 export interface OpenOptions {
   /** Writers only: create (SQLite: the file; PostgreSQL: the schema of an empty database) when absent. */
   create?: boolean;
+  /**
+   * PostgreSQL: the time limit of one statement in ms (HANDOFF_STORE_TIMEOUT_MS, which openStore reads); null: none
+   * (`store copy`). Default 10 s.
+   */
+  timeoutMs?: number | null;
   /** The migrations folder (tests only); default: the package's folder for the backend. */
   migrationsDir?: string;
 }
