@@ -133,6 +133,8 @@ export class GateBudget implements GateWatch {
         const value: unknown = Reflect.get(target, key, receiver);
         if (typeof value !== 'function') return value;
         return (...args: unknown[]) => {
+          // Closing is never refused nor waited for past the budget (the process ends with the answer anyway).
+          if (key === 'close') return Promise.race([Promise.resolve(value.apply(target, args)).catch(() => undefined), this.expired().catch(() => undefined)]);
           if (performance.now() >= this.storeAt) return Promise.reject(this.cutOff());
           const call = Promise.resolve((value as (...a: unknown[]) => unknown).apply(target, args));
           call.catch(() => undefined); // an abandoned call's late failure is nobody's concern

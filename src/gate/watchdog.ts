@@ -15,75 +15,69 @@ export const MAIN = 1;
 export const WORKER = 2;
 export const WRITTEN = 3;
 
-interface WasmGlobal {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => object;
-}
-
 export interface Fallback {
   exit: number;
   stdout?: string;
   stderr?: string;
 }
 
-/** The worker's program (run with `eval`, so it must not use anything from this module's scope). */
-function watchdogProgram(): void {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { workerData, parentPort } = require('node:worker_threads') as typeof import('node:worker_threads');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const fs = require('node:fs') as typeof import('node:fs');
-  const shared = new Int32Array(workerData.shared as SharedArrayBuffer);
-  let fallback: { exit: number; stdout?: string; stderr?: string } = workerData.fallback;
-  const exitProcess = (code: number): void => {
-    try {
-      // A WASI module whose _start calls proc_exit(code): the C exit() ends every thread of the process.
-      process.emitWarning = () => undefined; // the "experimental" warning must not reach the hook's stderr
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { WASI } = require('node:wasi') as typeof import('node:wasi');
-      const name = (s: string): number[] => [s.length, ...Buffer.from(s)];
-      const section = (id: number, body: number[]): number[] => [id, body.length, ...body];
-      const bytes = new Uint8Array([
-        0, 0x61, 0x73, 0x6d, 1, 0, 0, 0,
-        ...section(1, [2, 0x60, 1, 0x7f, 0, 0x60, 0, 0]),
-        ...section(2, [1, ...name('wasi_snapshot_preview1'), ...name('proc_exit'), 0, 0]),
-        ...section(3, [1, 1]),
-        ...section(5, [1, 0, 1]),
-        ...section(7, [2, ...name('memory'), 2, 0, ...name('_start'), 0, 1]),
-        ...section(10, [1, 6, 0, 0x41, code & 0x3f, 0x10, 0, 0x0b]),
-      ]);
-      const wasi = new WASI({ version: 'preview1', returnOnExit: false });
-      // (WebAssembly is a global of every Node; this project's TypeScript library list does not declare it.)
-      const wasm = (globalThis as unknown as { WebAssembly: WasmGlobal }).WebAssembly;
-      const instance = new wasm.Instance(new wasm.Module(bytes), { wasi_snapshot_preview1: wasi.wasiImport });
-      wasi.start(instance);
-    } finally {
-      process.kill(process.pid, 'SIGKILL');
-    }
-  };
-  const write = (fd: number, text: string | undefined): void => {
-    if (text === undefined) return;
-    try {
-      fs.writeSync(fd, text);
-    } catch {
-      // a closed pipe: the answer is the exit code
-    }
-  };
-  parentPort?.on('message', (m: { fallback?: typeof fallback; end?: boolean }) => {
-    if (m.fallback !== undefined) fallback = m.fallback;
-    // Main's answer is written and the budget is spent: end now, whatever the abandoned calls still hold open.
-    if (m.end === true) exitProcess(Atomics.load(shared, 1));
-  });
-  setTimeout(() => {
-    if (Atomics.compareExchange(shared, 0, 0, 2) === 0) {
-      write(1, fallback.stdout);
-      write(2, fallback.stderr);
-      exitProcess(fallback.exit);
-    }
-    // Main answered: give its write a moment, then end the process with main's code.
-    Atomics.wait(shared, 0, 1, 200);
-    exitProcess(Atomics.load(shared, 1));
-  }, Math.max(0, (workerData.hardAtEpoch as number) - (performance.timeOrigin + performance.now())));
-}
+/**
+ * The worker's program, as text: run with `eval`, it sees nothing of this module (and the bundler's rewriting of
+ * functions, which would add names of the bundle's scope, never reaches it). `proc_exit` is called from a tiny WASI
+ * module whose `_start` exits with the code placed in its memory's first byte.
+ */
+const PROGRAM = String.raw`
+const { workerData, parentPort } = require('node:worker_threads');
+const fs = require('node:fs');
+const shared = new Int32Array(workerData.shared);
+let fallback = workerData.fallback;
+const exitProcess = (code) => {
+  try {
+    process.emitWarning = () => undefined; // WASI's "experimental" warning must not reach the hook's stderr
+    const { WASI } = require('node:wasi');
+    const name = (s) => [s.length, ...Buffer.from(s)];
+    const section = (id, body) => [id, body.length, ...body];
+    const bytes = new Uint8Array([
+      0, 0x61, 0x73, 0x6d, 1, 0, 0, 0,
+      ...section(1, [2, 0x60, 1, 0x7f, 0, 0x60, 0, 0]),
+      ...section(2, [1, ...name('wasi_snapshot_preview1'), ...name('proc_exit'), 0, 0]),
+      ...section(3, [1, 1]),
+      ...section(5, [1, 0, 1]),
+      ...section(7, [2, ...name('memory'), 2, 0, ...name('_start'), 0, 1]),
+      ...section(10, [1, 9, 0, 0x41, 0, 0x2d, 0, 0, 0x10, 0, 0x0b]),
+    ]);
+    const wasi = new WASI({ version: 'preview1', returnOnExit: false });
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), { wasi_snapshot_preview1: wasi.wasiImport });
+    new Uint8Array(instance.exports.memory.buffer)[0] = code & 0xff;
+    wasi.start(instance);
+  } finally {
+    process.kill(process.pid, 'SIGKILL');
+  }
+};
+const write = (fd, text) => {
+  if (text === undefined) return;
+  try {
+    fs.writeSync(fd, text);
+  } catch {
+    // a closed pipe: the answer is the exit code
+  }
+};
+parentPort.on('message', (m) => {
+  if (m.fallback !== undefined) fallback = m.fallback;
+  // Main's answer is written and the budget is spent: end now, whatever the abandoned calls still hold open.
+  if (m.end === true) exitProcess(Atomics.load(shared, 1));
+});
+setTimeout(() => {
+  if (Atomics.compareExchange(shared, 0, 0, 2) === 0) {
+    write(1, fallback.stdout);
+    write(2, fallback.stderr);
+    exitProcess(fallback.exit);
+  }
+  // Main answered: give its write a moment, then end the process with main's code.
+  Atomics.wait(shared, 0, 1, 200);
+  exitProcess(Atomics.load(shared, 1));
+}, Math.max(0, workerData.hardAtEpoch - (performance.timeOrigin + performance.now())));
+`;
 
 export interface Watchdog {
   /** The answer the worker gives if the main thread has not answered by the hard deadline. */
@@ -100,7 +94,7 @@ export function startWatchdog(hardAt: number, fallback: Fallback): Watchdog {
   const state = new Int32Array(shared);
   // Both threads agree on wall-clock time (each has its own time origin).
   const hardAtEpoch = performance.timeOrigin + hardAt;
-  const worker = new Worker(`(${watchdogProgram.toString()})()`, { eval: true, workerData: { shared, fallback, hardAtEpoch } });
+  const worker = new Worker(PROGRAM, { eval: true, workerData: { shared, fallback, hardAtEpoch } });
   worker.unref();
   worker.on('error', () => undefined);
   return {
