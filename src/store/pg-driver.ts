@@ -23,7 +23,7 @@ export function loadPg(): PgModule {
 /** True once `pg` has been loaded in this process (tests pin the lazy-load rule with it). */
 export const pgLoaded = (): boolean => cached !== undefined;
 
-/** A server that does not answer a connect within this time, or refuses, is STORE_UNREACHABLE (§P4). */
+/** Without a statement limit (`store copy`), a server that does not answer a connect within this time is STORE_UNREACHABLE. */
 export const CONNECT_TIMEOUT_MS = 5000;
 /** Waiting for a lock (row, advisory, migration) longer than this is STORE_BUSY, as SQLite's busy_timeout. */
 export const LOCK_TIMEOUT_MS = 5000;
@@ -36,7 +36,8 @@ export const NO_LIMIT_MS = 2_147_483_647;
  * The time limits of one store's connections, from HANDOFF_STORE_TIMEOUT_MS (`statementMs`). The server cancels a
  * statement after `statementMs` (statement_timeout); the client stops waiting for an answer a little later
  * (`queryMs`), which is what ends a call on a frozen server or a network that drops traffic. Lock waits end earlier
- * (`lockMs`), so a lock wait is STORE_BUSY rather than a timeout; a connect gets at most `connectMs`.
+ * (`lockMs`), so a lock wait is STORE_BUSY rather than a timeout; a connect (with its authentication) gets the same
+ * limit as a statement (`connectMs`): a busy server that accepts a hundred connections at once needs a few seconds.
  * `statementMs` null: no statement limit (`store copy`), lock waits and connects as usual.
  */
 export interface TimeLimits {
@@ -52,7 +53,7 @@ export function timeLimits(statementMs: number | null): TimeLimits {
     statementMs,
     queryMs: statementMs + Math.min(1000, Math.ceil(statementMs / 4)),
     lockMs: Math.min(LOCK_TIMEOUT_MS, Math.max(1, Math.floor(statementMs / 2))),
-    connectMs: Math.min(CONNECT_TIMEOUT_MS, statementMs),
+    connectMs: statementMs,
   };
 }
 

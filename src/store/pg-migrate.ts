@@ -101,6 +101,25 @@ export async function migratePg(client: PgPoolClient, location: string, dir = PG
   }
 }
 
+/**
+ * What a writer's open checks on a schema already at the build's version, without the migration lock (nothing is
+ * applied): the recorded migrations match the build's files (STORE_MIGRATION_MISMATCH) and none is newer. One
+ * statement, so many writers opening at once do not queue on the lock.
+ */
+export async function checkCurrentPg(client: PgPoolClient, location: string, dir = PG_MIGRATIONS_DIR): Promise<number> {
+  const list = listMigrations(dir);
+  try {
+    const applied = await client.query<AppliedMigration>('SELECT version, name, checksum FROM schema_version ORDER BY version');
+    const v = applied.rows.reduce((max, r) => Math.max(max, r.version), 0);
+    if (v > list.length) throw tooNew(location, v, list.length);
+    if (v < list.length) return migratePg(client, location, dir);
+    checkApplied(applied.rows, list, location);
+    return v;
+  } catch (e) {
+    throw toPgStoreError(e, location);
+  }
+}
+
 async function applyOne(client: PgPoolClient, location: string, m: Migration, latest: number): Promise<void> {
   const { sql, checksum } = readMigration(m);
   await client.query('BEGIN');

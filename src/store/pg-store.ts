@@ -21,7 +21,7 @@ import { DEFAULT_STORE_TIMEOUT_MS } from '../paths.js';
 import { createPool, redactUrl, timeLimits, type PgPool, type PgPoolClient, type Run } from './pg-driver.js';
 import { connectClient, isPgBusy, isStatementTimeout, isUnreachable, storeUnreachable, toPgStoreError } from './pg-errors.js';
 import * as h from './pg-handoffs.js';
-import { inspectPg, migratePg, PG_MIGRATIONS_DIR } from './pg-migrate.js';
+import { checkCurrentPg, inspectPg, migratePg, PG_MIGRATIONS_DIR } from './pg-migrate.js';
 import * as r from './pg-records.js';
 import type {
   BlobRef,
@@ -222,8 +222,25 @@ class PgStore extends PgReads implements Store {
   now = async (): Promise<string> => (await this.run<{ now: string }>('SELECT handoff_now() AS now')).rows[0].now;
   acceptsJson = async (json: string): Promise<boolean> =>
     (await this.run<{ ok: boolean }>('SELECT handoff_json_valid($1) AS ok', [json])).rows[0].ok;
+  async mirrorNow(contractId: string, json: string): Promise<MirrorOutcome> {
+    if (!this.writable) throw new HandoffError('INTERNAL', EXIT.INTERNAL, 'a store opened for reading cannot write; open a writer');
+    return h.mirrorEnvelope(this.run, contractId, json);
+  }
+
+  async currentWriter(): Promise<Store | undefined> {
+    if (this.writable) return this;
+    if (this.version < listMigrations(PG_MIGRATIONS_DIR).length) return undefined;
+    const client = await connectClient(this.pool, this.location);
+    try {
+      return new PgStore(this.pool, this.location, await checkCurrentPg(client, this.location), true);
+    } finally {
+      client.release();
+    }
+  }
+
   /** Ends the pool; a server that does not acknowledge (frozen, unreachable) is not waited for past CLOSE_WAIT_MS. */
   async close(): Promise<void> {
+    if (this.pool.ending) return; // a writer and its probe share the pool: closed once
     await Promise.race([this.pool.end().catch(() => undefined), sleep(CLOSE_WAIT_MS)]);
   }
 }
