@@ -237,7 +237,7 @@ function storeErrorBlock(call: GateCall, condition: StoreCondition, count = true
     status: 'ok',
     decision: 'block',
     exit,
-    source: condition.code === 'GATE_BUDGET_EXCEEDED' ? 'budget' : 'store_error',
+    source: 'store_error',
     lane: opts.draftId !== undefined ? 'draft_id' : null,
     contract_id: condition.contractId ?? opts.draftId ?? null,
     handoff_id: null,

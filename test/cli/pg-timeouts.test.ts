@@ -132,6 +132,29 @@ describe('a network that drops traffic after authentication', () => {
   });
 });
 
+describe('the gate budget on PostgreSQL', () => {
+  it('an overrun after the contract was found blocks with GATE_BUDGET_EXCEEDED, counted, even without --on-store-error block', async () => {
+    const home = tempHome();
+    const { url, id } = await storeWithContract(home);
+    const env = { env: { HANDOFF_STORE_URL: url } };
+    expect(run(home, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify(COMPLETE_PATCH)], env).code).toBe(0);
+    expect(run(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id], env).code).toBe(0);
+    expect(run(home, ['contract', 'finalize', '--draft-id', id, '--json'], env).code).toBe(0);
+    // The lookup reads the chain once; the check of the closed row reads it again: the network drops there.
+    const p = await startPgProxy(url, { kind: 'at-statement', pattern: /WITH RECURSIVE/, nth: 2 });
+    let r: Ended;
+    try {
+      r = await call(home, ['contract', 'gate', '--draft-id', id, '--json', '--timeout', '3s'], { HANDOFF_STORE_URL: p.via(url) });
+    } finally {
+      await p.close();
+    }
+    expect(p.tripped).toBe(true);
+    expect([r.hung, r.code], r.stderr).toEqual([false, 2]);
+    expect(r.json).toMatchObject({ decision: 'block', contract_id: id, codes: ['GATE_BUDGET_EXCEEDED'], attempt: 1 });
+    expect(r.stderr).toContain('GATE_BUDGET_EXCEEDED');
+  });
+});
+
 describe('a COMMIT without an answer', () => {
   for (const forward of [true, false]) {
     it(`dispatch keeps its draft and reports the unknown outcome; a later finalize converges (COMMIT ${forward ? 'delivered' : 'lost'})`, async () => {

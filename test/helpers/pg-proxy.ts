@@ -11,6 +11,8 @@ export type ProxyRule =
   | { kind: 'after-auth' }
   /** Forward until a client sends COMMIT (forwarded when `forward`, else dropped); then drop every byte everywhere. */
   | { kind: 'at-commit'; forward: boolean }
+  /** Forward until a client sends the `nth` statement matching `pattern` (simple or extended protocol); drop it and every byte after, everywhere. */
+  | { kind: 'at-statement'; pattern: RegExp; nth: number }
   /** Forward everything; `onReady` runs once, when the first connection is authenticated, before the client hears it. */
   | { kind: 'pass'; onReady?: () => void };
 
@@ -49,6 +51,7 @@ export async function startPgProxy(target: string, rule: ProxyRule): Promise<PgP
   let everywhere = false; // at-commit: every connection dropped
   let tripped = false;
   let readyRan = false;
+  let matches = 0;
   const server: Server = createServer((client) => {
     sockets.push(client);
     client.on('error', () => undefined);
@@ -65,6 +68,13 @@ export async function startPgProxy(target: string, rule: ProxyRule): Promise<PgP
         const commit = f.type === 'Q' && /^\s*COMMIT\b/i.test(f.bytes.subarray(5).toString('utf8'));
         if (rule.kind === 'at-commit' && commit) {
           if (rule.forward) upstream.write(f.bytes);
+          everywhere = true;
+          tripped = true;
+          return;
+        }
+        // A Parse message holds a statement name, then the text; a simple Query just the text.
+        const text = f.type === 'P' || f.type === 'Q' ? f.bytes.subarray(5).toString('utf8') : '';
+        if (rule.kind === 'at-statement' && rule.pattern.test(text) && ++matches === rule.nth) {
           everywhere = true;
           tripped = true;
           return;
