@@ -26,7 +26,8 @@ it(`${N} parallel adds to one draft all land; the row mirrors the final draft`, 
   const results = await Promise.all(values.map((v) => h.runAsync(['contract', 'add', 'evidence_report.commands_run', v, '--draft-id', id, '--json'])));
   const failed = results.filter((r) => r.code !== 0);
   const codes = failed.map((r) => String(r.json?.code ?? r.code));
-  expect(codes, failed.slice(0, 3).map((r) => r.stdout + r.stderr).join('\n')).toEqual([]);
+  const tally = [...new Set(codes)].map((c) => `${c} x${codes.filter((x) => x === c).length}`);
+  expect(codes, `${tally.join(', ')}\n${failed.slice(0, 3).map((r) => r.stdout + r.stderr).join('\n')}`).toEqual([]);
   expect(results.every((r) => r.json?.mirrored === true)).toBe(true);
   const draft = JSON.parse(readFileSync(join(h.home, 'drafts', `${id}.json`), 'utf8'));
   const stored: string[] = draft.evidence_report.commands_run;
