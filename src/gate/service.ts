@@ -352,7 +352,7 @@ async function judge(call: GateCall): Promise<GateRun> {
   }
 }
 
-/** The verdict object, the block reason and the user message of a decided stop (output, dispatch-and-gate.md §4.8). */
+/** The verdict object, the block reason and the user message of a decided stop. */
 function buildRun(call: GateCall, lookup: LookupResult, check: CheckResult | undefined, decision: Decision, w: Writes): GateRun {
   const { opts, input, key, stopReason, stopClass } = call;
   const found = lookup.found;
