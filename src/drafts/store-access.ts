@@ -26,6 +26,8 @@ export interface StoreSession {
   row(contractId: string): Promise<HandoffRow | undefined>;
   /** Rows from `row` to the live tip, following continuation links (CHAIN_TOO_LONG / CHAIN_BROKEN, exit 4). */
   chainFrom(row: HandoffRow): Promise<HandoffRow[]>;
+  /** `row` then `chainFrom`, in one round trip where the store can ([row, …, tip]; undefined without a row). */
+  rowChain?(contractId: string): Promise<HandoffRow[] | undefined>;
   /** The contract ids of `row`'s whole continuation chain, root → tip (the approval binding). */
   chainIds(row: HandoffRow): Promise<string[]>;
   /** The row's plan-task binding: its own plan_task_id, else the nearest ancestor's. */
@@ -76,6 +78,7 @@ const NO_STORE: StoreSession = {
   exists: () => Promise.resolve(false),
   row: () => Promise.resolve(undefined),
   chainFrom: (row) => Promise.resolve([row]),
+  rowChain: () => Promise.resolve(undefined),
   chainIds: (row) => Promise.resolve([row.contract_id]),
   planTaskBinding: (row) => Promise.resolve(row.plan_task_id),
   spent: () => Promise.resolve(new Set()),
@@ -133,6 +136,13 @@ export function sessionOver(
     exists: async () => (await reads()) !== null,
     row: async (id) => (await rows())?.getHandoffByContractId(id),
     chainFrom: async (r) => (await rows())?.followChain(r) ?? [r],
+    async rowChain(id) {
+      const s = await rows();
+      if (s === null) return undefined;
+      if (s.chainOfContract !== undefined) return s.chainOfContract(id);
+      const row = await s.getHandoffByContractId(id);
+      return row === undefined ? undefined : s.followChain(row);
+    },
     chainIds: async (r) => (await rows())?.chainContractIds(r) ?? [r.contract_id],
     planTaskBinding: async (r) => (await rows())?.planTaskBinding(r) ?? r.plan_task_id,
     async spent(ids) {

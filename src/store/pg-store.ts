@@ -65,6 +65,7 @@ class PgReads implements StoreReads {
   getHandoffByContractId = (contractId: string): Promise<HandoffRow | undefined> => h.getByContractId(this.run, contractId);
   getHandoffById = (id: number): Promise<HandoffRow | undefined> => h.getById(this.run, id);
   followChain = (row: HandoffRow): Promise<HandoffRow[]> => h.followChain(this.run, row);
+  chainOfContract = (contractId: string): Promise<HandoffRow[] | undefined> => h.chainOfContract(this.run, contractId);
   walkBack = (row: HandoffRow): Promise<HandoffRow[]> => h.walkBack(this.run, row);
   async wholeChain(row: HandoffRow): Promise<HandoffRow[]> {
     const back = await this.walkBack(row);
@@ -75,6 +76,7 @@ class PgReads implements StoreReads {
   chainContractIds = async (row: HandoffRow): Promise<string[]> => (await this.wholeChain(row)).map((c) => c.contract_id);
   async planTaskBinding(tip: HandoffRow): Promise<string | null> {
     if (tip.plan_task_id !== null) return tip.plan_task_id;
+    if (tip.continues_handoff_id === null) return null; // no ancestor: no round trip
     return (await this.walkBack(tip)).find((c) => c.plan_task_id !== null)?.plan_task_id ?? null;
   }
   spentProbe = (ids: readonly string[]): Promise<Map<string, string>> => h.spentProbe(this.run, ids);

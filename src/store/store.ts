@@ -100,6 +100,11 @@ export interface StoreReads {
   getHandoffById(id: number): Promise<HandoffRow | undefined>;
   /** [row, …, live tip]; CHAIN_TOO_LONG / CHAIN_BROKEN (exit 4). */
   followChain(row: HandoffRow): Promise<HandoffRow[]>;
+  /**
+   * The row of `contractId` and the links after it in one read ([row, …, live tip]; undefined without a row), where
+   * that saves a round trip to the server (a writer reads it under the draft lock).
+   */
+  chainOfContract?(contractId: string): Promise<HandoffRow[] | undefined>;
   /** [row, …, root]. */
   walkBack(row: HandoffRow): Promise<HandoffRow[]>;
   /** root → live tip. */
