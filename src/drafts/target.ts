@@ -32,11 +32,22 @@ export interface ChainTip {
  */
 export async function lockChainToTip(locks: LockSet, store: StoreSession, addressedId: string): Promise<ChainTip> {
   await locks.add(addressedId);
-  const row = await store.row(addressedId);
-  if (row === undefined) return { addressedId, tipId: addressedId, tipRow: undefined, chain: [] };
+  // The row and its links in one read (one round trip under the lock on PostgreSQL).
+  let first: HandoffRow[] | undefined;
+  if (store.rowChain !== undefined) first = await store.rowChain(addressedId);
+  else {
+    const r = await store.row(addressedId);
+    first = r === undefined ? undefined : await store.chainFrom(r);
+  }
+  if (first === undefined) return { addressedId, tipId: addressedId, tipRow: undefined, chain: [] };
+  const row = first[0];
   for (;;) {
-    const chain = await store.chainFrom(row);
+    const chain = first ?? (await store.chainFrom(row));
+    first = undefined;
     const before = chain.length;
+    const held = chain.every((link) => locks.has(link.contract_id));
+    // Read under every link's lock: no writer can have opened a link after it meanwhile (one round trip fewer).
+    if (held) return { addressedId, tipId: chain[before - 1].contract_id, tipRow: chain[before - 1], chain };
     for (const link of chain) await locks.add(link.contract_id);
     const again = await store.chainFrom(row);
     if (again.length === before) {

@@ -9,6 +9,7 @@ import { dataRoot, dataRootUnusable, dbPath } from '../paths.js';
 import { storeReadOnlyHere } from '../store/db.js';
 import { mayHaveStore, storeKind } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
+import type { GateWatch } from './budget.js';
 
 /**
  * The store for one gate call (either backend), opened only if it exists: the gate never creates a store. Without
@@ -18,11 +19,14 @@ import type { Store } from '../store/store.js';
  */
 export class GateStore {
   private constructor(public readonly store: Store | null) {}
-  static async open(env: Env, cwd: string): Promise<GateStore> {
+  /** `watch`: the gate's budget, whose clock opening the store and every store call race. */
+  static async open(env: Env, cwd: string, watch?: GateWatch): Promise<GateStore> {
     if (!mayHaveStore(env, cwd)) return new GateStore(null);
     const { openStore } = await import('../store/open-store.js');
     const readOnly = storeKind(env) === 'sqlite' && storeReadOnlyHere(env, cwd);
-    return new GateStore(await openStore(env, cwd, readOnly ? 'reader' : 'writer'));
+    const opened = openStore(env, cwd, readOnly ? 'reader' : 'writer');
+    const s = await (watch === undefined ? opened : watch.race(opened));
+    return new GateStore(s === null ? null : (watch?.bound(s) ?? s));
   }
   async close(): Promise<void> {
     await this.store?.close();

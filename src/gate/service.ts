@@ -7,20 +7,22 @@ import type { Env } from '../paths.js';
 import { explicitWorkspace, resolveWorkspace } from '../paths.js';
 import { isClosedState } from '../store/handoff-row.js';
 import type { Store } from '../store/store.js';
+import type { GateWatch } from './budget.js';
 import { breakerKey, newTurn, type BreakerKey } from './breaker-key.js';
 import { countBlock, resetKey, type CountResult } from './breaker.js';
 import { countBlockInFile, resetFileCounter } from './file-breaker.js';
 import { backstopCapture } from './capture.js';
-import { checkClosedRow, type CheckResult } from './check.js';
-import { decide, type OnMissing, type TipStatus, type Verdict } from './decision.js';
-import { agentLabel, harnessField, harnessValue, ownTranscript, type HookInput } from './hook-input.js';
-import { findContract, type LookupResult } from './lookup.js';
-import { blockReason, excusedMessage, rowErrorDetail, tripMessage, type AttemptInfo, type BlockCause, type GateError } from './reason.js';
+import { checkClosedRow } from './check.js';
+import { decide, type OnMissing, type Verdict } from './decision.js';
+import { harnessValue, ownTranscript, type HookInput } from './hook-input.js';
+import { findContract } from './lookup.js';
+import type { AttemptInfo } from './reason.js';
 import { classifyStop, resolveStopReason, type StopClass, type StopReasonSource } from './stop-class.js';
-import { GATE_FOLDER, storeCondition, type OnStoreError } from './store-condition.js';
+import { GATE_FOLDER, storeCondition, type OnStoreError, type StoreCondition } from './store-condition.js';
 import { GateStore, requireDataRoot, whereLooked } from './gate-store.js';
 import { storeErrorBlock } from './store-block.js';
 import { lastAssistantStopReason } from './transcript.js';
+import { blockCodes, buildRun, causeOf, tipStatusOf } from './verdict.js';
 
 export { requireDataRoot };
 
@@ -45,38 +47,6 @@ export interface GateRun {
   reason?: string;
   /** The user-facing notice of an excused truncation or a trip (stdout `{"systemMessage": …}`). */
   systemMessage?: string;
-}
-
-const tipStatusOf = (lookup: LookupResult, check: CheckResult | undefined): TipStatus => {
-  if (lookup.found === undefined) return { kind: 'missing' };
-  if (check === undefined) return { kind: 'unfinalized' };
-  if (check.outcome === 'pass') return { kind: 'closed', check: 'pass' };
-  return { kind: 'closed', check: check.outcome === 'verdict_failed' ? 'verdict_failed' : 'hard_failed' };
-};
-
-function causeOf(lookup: LookupResult, check: CheckResult | undefined, input: HookInput | undefined, captured: boolean): BlockCause {
-  const found = lookup.found;
-  if (found === undefined) {
-    return { kind: 'missing', lanes: lookup.lanes, candidates: lookup.candidates, harnessValue: harnessValue(input), harnessField: harnessField(input) };
-  }
-  const tip = found.tip;
-  if (check === undefined || tip === undefined) {
-    return { kind: 'unfinalized', contractId: found.contractId, state: tip?.agent_state ?? null, cutReason: tip?.cut_reason ?? null, captured };
-  }
-  switch (check.outcome) {
-    case 'verdict_failed':
-      return { kind: 'verdict', contractId: found.contractId, state: tip.agent_state, errors: check.errors, repair: check.repair };
-    case 'blind':
-      return { kind: 'blind', contractId: found.contractId, planTaskId: check.planTaskId, errors: check.errors };
-    default:
-      return { kind: 'receipt', contractId: found.contractId, state: tip.agent_state, errors: check.outcome === 'receipt' ? check.errors : [] };
-  }
-}
-
-function errorsOf(cause: BlockCause): GateError[] {
-  if (cause.kind === 'missing') return [{ code: 'ROW_NOT_FOUND', path: '', detail: rowErrorDetail(cause) }];
-  if (cause.kind === 'unfinalized') return [{ code: 'ROW_NOT_FINALIZED', path: '', detail: rowErrorDetail(cause) }];
-  return cause.errors;
 }
 
 interface BreakerStep {
@@ -148,6 +118,8 @@ export interface GateCall {
   stopReason: string | undefined;
   stopReasonSource: StopReasonSource | undefined;
   stopClass: StopClass;
+  /** The gate's budget (--timeout), whose clock every store call races. */
+  watch?: GateWatch;
 }
 
 /** Sets gate_seen_at on the contract's row (one attempt); a failure is returned as a note, never thrown. */
@@ -160,14 +132,26 @@ async function recordSeen(store: Store, contractId: string): Promise<string | un
   }
 }
 
-export async function runGate(opts: GateOptions, input: HookInput | undefined, env: Env, cwd: string): Promise<GateRun> {
-  // An explicit workspace must be a safe slug; refused here, it fails open (exit 1).
-  explicitWorkspace(opts.workspace, env);
+function gateCall(opts: GateOptions, input: HookInput | undefined, env: Env, cwd: string, watch?: GateWatch): GateCall {
   const key = breakerKey(opts.draftId, input);
   const harness = input?.harness ?? 'claude';
   const stop = resolveStopReason(opts.stopReason, input?.stopReason, () => lastAssistantStopReason(ownTranscript(input), harness));
   const endTrip = key !== undefined && !key.turnScoped && newTurn(input);
-  const call: GateCall = { opts, input, env, cwd, key, endTrip, stopReason: stop.reason, stopReasonSource: stop.source, stopClass: classifyStop(stop.reason, harness) };
+  return { opts, input, env, cwd, key, endTrip, stopReason: stop.reason, stopReasonSource: stop.source, stopClass: classifyStop(stop.reason, harness), watch };
+}
+
+/**
+ * The block of a condition met outside `runGate` (the gate's budget: a store that did not answer in time), as a
+ * store condition blocks; `count` false: not counted (the answer of a watchdog that cannot write).
+ */
+export function conditionBlock(opts: GateOptions, input: HookInput | undefined, env: Env, cwd: string, condition: StoreCondition, count = true): GateRun {
+  return storeErrorBlock(gateCall(opts, input, env, cwd), condition, count);
+}
+
+export async function runGate(opts: GateOptions, input: HookInput | undefined, env: Env, cwd: string, watch?: GateWatch): Promise<GateRun> {
+  // An explicit workspace must be a safe slug; refused here, it fails open (exit 1).
+  explicitWorkspace(opts.workspace, env);
+  const call = gateCall(opts, input, env, cwd, watch);
   try {
     requireDataRoot(env, cwd);
     return await judge(call);
@@ -181,17 +165,28 @@ export async function runGate(opts: GateOptions, input: HookInput | undefined, e
 
 async function judge(call: GateCall): Promise<GateRun> {
   const { opts, input, env, cwd, key, stopReason, stopClass } = call;
-  const store = await GateStore.open(env, cwd);
+  const store = await GateStore.open(env, cwd, call.watch);
   try {
     const lookup = await findContract({ store: store.store, env, cwd, draftId: opts.draftId, input });
     const found = lookup.found;
+    if (found !== undefined) call.watch?.found(found.contractId);
     const tip = found?.tip;
     const check = tip !== undefined && isClosedState(tip.agent_state) ? await checkClosedRow(store.store!, tip, { env, cwd }) : undefined;
     const decision = decide(tipStatusOf(lookup, check), stopClass, opts.onMissing);
     const notes: string[] = [];
     if (lookup.claimError !== undefined) notes.push(`(The contract could not be claimed for this run: ${lookup.claimError})`);
     if (decision.decision === 'block' && (found === undefined || store.store === null)) notes.push(whereLooked(env, cwd, store.store));
-
+    // The verdict exists: should the budget run out now, this is the answer, every later write abandoned.
+    call.watch?.decided(() =>
+      buildRun(call, lookup, check, decision, {
+        notes: [...notes, '(The gate ran out of its time budget: its writes to the store were abandoned and this stop was not counted.)'],
+        captured: false,
+        boundByCapture: false,
+        attempt: { key: key?.key, max: opts.maxRejections },
+        tripped: false,
+        abandoned: true,
+      }),
+    );
     // Backstop capture of an unfinalized contract's draft, whatever the verdict; only into a store that exists.
     let captured = false;
     let boundByCapture = false;
@@ -223,53 +218,21 @@ async function judge(call: GateCall): Promise<GateRun> {
       if (seenError !== undefined) notes.push(`(The stop could not be recorded on the row: ${seenError})`);
     }
 
-    const cause = decision.decision === 'block' ? causeOf(lookup, check, input, captured) : undefined;
-    const errors = cause === undefined ? [] : errorsOf(cause);
-    const codes = [...new Set(errors.map((e) => e.code))];
 
     // The breaker. A block counts (and maybe trips); an allow resets the key.
-    const b = await breakerStep(store, { env, cwd, endTrip: call.endTrip }, key, decision.decision, codes, found?.contractId ?? null, opts.maxRejections);
-    const { attempt, tripped, counterError } = b;
-    const reason = cause === undefined ? undefined : blockReason(cause, attempt, notes);
-    let systemMessage: string | undefined;
-    if (tripped) {
-      systemMessage = tripMessage(attempt.attempt ?? opts.maxRejections, opts.maxRejections, agentLabel(input), found?.contractId, codes);
-      if (b.storeError !== undefined) systemMessage += ` (Counted in ${GATE_FOLDER}: the store could not hold the counter: ${b.storeError})`;
-    } else if (decision.excused) {
-      const how = check !== undefined ? `closed ${tip?.agent_state}, fails the check` : captured ? 'captured as IN_PROGRESS' : 'not finalized';
-      systemMessage = excusedMessage(stopReason ?? 'unknown', found?.contractId, how, stopClass === 'abort');
-    }
-    const exit = decision.decision === 'block' && !tripped ? 2 : 0;
-    const verdict: Record<string, unknown> = {
-      status: 'ok',
-      decision: decision.decision,
-      exit,
-      source: decision.source,
-      lane: found?.lane ?? null,
-      contract_id: found?.contractId ?? null,
-      handoff_id: tip?.id ?? null,
-      agent_state: tip?.agent_state ?? null,
-      cut_reason: tip?.cut_reason ?? null,
-      stop_reason: stopReason ?? null,
-      stop_reason_source: call.stopReasonSource ?? null,
-      stop_class: stopClass,
-      codes: tripped ? [...codes, 'CONTRACT_REJECTION_LIMIT'] : codes,
-      errors,
+    const cause = decision.decision === 'block' ? causeOf(lookup, check, input, captured) : undefined;
+    const b = await breakerStep(store, { env, cwd, endTrip: call.endTrip }, key, decision.decision, blockCodes(cause), found?.contractId ?? null, opts.maxRejections);
+    return buildRun(call, lookup, check, decision, {
+      notes,
       captured,
-      claimed: (found?.claimed ?? false) || boundByCapture,
-      attempt: attempt.attempt ?? null,
-      max_rejections: opts.maxRejections,
-      tripped,
-      breaker_key: key?.key ?? null,
-    };
-    if (lookup.candidates.length > 0) verdict.candidates = lookup.candidates;
-    if (reason !== undefined) verdict.reason = reason;
-    if (systemMessage !== undefined) verdict.systemMessage = systemMessage;
-    if (captureError !== undefined) verdict.capture_error = captureError;
-    if (counterError !== undefined) verdict.counter_error = counterError;
-    if (seenError !== undefined) verdict.seen_error = seenError;
-    if (lookup.claimError !== undefined) verdict.claim_error = lookup.claimError;
-    return { exit, verdict, reason: exit === 2 ? reason : undefined, systemMessage };
+      boundByCapture,
+      attempt: b.attempt,
+      tripped: b.tripped,
+      storeError: b.storeError,
+      captureError,
+      counterError: b.counterError,
+      seenError,
+    });
   } finally {
     await store.close();
   }

@@ -33,15 +33,18 @@ function countStoreBlock(call: GateCall, key: string, codes: string[]): CountRes
   return countBlockInFile('tmp', env, cwd, key, codes, opts.maxRejections, endTrip);
 }
 
-/** The block of a store or data-root condition, counted in the file breaker (the store cannot be trusted). */
-export function storeErrorBlock(call: GateCall, condition: StoreCondition): GateRun {
+/**
+ * The block of a store or data-root condition, counted in the file breaker (the store cannot be trusted); `count`
+ * false: not counted (the answer of the gate's watchdog, which writes nothing).
+ */
+export function storeErrorBlock(call: GateCall, condition: StoreCondition, count = true): GateRun {
   const { opts } = call;
   const key = call.key?.key;
   const codes = [condition.code];
   const attempt: AttemptInfo = { key, max: opts.maxRejections };
   let tripped = false;
   let counterError: string | undefined;
-  if (key !== undefined) {
+  if (key !== undefined && count) {
     try {
       const r = countStoreBlock(call, key, codes);
       attempt.attempt = r.attempt;
@@ -61,7 +64,7 @@ export function storeErrorBlock(call: GateCall, condition: StoreCondition): Gate
     exit,
     source: 'store_error',
     lane: opts.draftId !== undefined ? 'draft_id' : null,
-    contract_id: opts.draftId ?? null,
+    contract_id: condition.contractId ?? opts.draftId ?? null,
     handoff_id: null,
     agent_state: null,
     cut_reason: null,

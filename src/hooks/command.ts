@@ -7,12 +7,16 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { EXIT, HandoffError } from '../errors.js';
+import { DEFAULT_GATE_TIMEOUT_MS } from '../gate/budget.js';
 import type { Env } from '../paths.js';
 
 export type Scope = 'project' | 'user';
 
-/** A hook timeout, in seconds, of at least the gate's own budget (20 s) plus 10 s. */
-export const HOOK_TIMEOUT_S = 30;
+/**
+ * The hook timeout, in seconds: the gate's default budget (`--timeout`, 20 s) plus 10 s, so the gate always answers
+ * before the harness gives up on it (node's start-up and the watchdog's exit fit in the margin).
+ */
+export const HOOK_TIMEOUT_S = DEFAULT_GATE_TIMEOUT_MS / 1000 + 10;
 
 export const homeOf = (env: Env): string => (env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir());
 

@@ -67,6 +67,20 @@ function judge(row: HandoffRow, steps: HandoffRow[], needsParent: boolean): Hand
 
 export const followChain = async (run: Run, row: HandoffRow): Promise<HandoffRow[]> => judge(row, await walk(run, row.id, 'next'), false);
 
+/** The row of `contractId` followed to its live tip, in one statement (as `followChain` after `getByContractId`). */
+export async function chainOfContract(run: Run, contractId: string): Promise<HandoffRow[] | undefined> {
+  const { rows } = await run(
+    `WITH RECURSIVE w AS (
+       SELECT h.*, 0 AS hop FROM handoffs h WHERE h.contract_id = $1
+       UNION ALL
+       SELECT h.*, w.hop + 1 FROM w JOIN handoffs h ON h.continues_handoff_id = w.id WHERE w.hop <= $2
+     ) SELECT * FROM w ORDER BY hop`,
+    [contractId, MAX_CHAIN_ROWS],
+  );
+  const [row, ...steps] = stripHop(rows);
+  return row === undefined ? undefined : judge(row, steps, false);
+}
+
 export const walkBack = async (run: Run, row: HandoffRow): Promise<HandoffRow[]> =>
   judge(row, row.continues_handoff_id === null ? [] : await walk(run, row.continues_handoff_id, 'back'), true);
 

@@ -1,13 +1,15 @@
 import * as Flags from '@oclif/core/flags';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult, FlagValues } from '../../cli/command.js';
-import { usage } from '../../errors.js';
+import { errorOutput, resultOutput, type Output } from '../../cli/output.js';
+import { usage, type HandoffError } from '../../errors.js';
 import { checkDraftId } from '../../ids.js';
-import { HARNESSES, parseHookInput, type HarnessChoice, type HookInput } from '../../gate/hook-input.js';
-import type { GateOptions } from '../../gate/service.js';
+import type { Answer, GateBudget } from '../../gate/budget.js';
+import { HARNESSES, parseHookInput, type Harness, type HarnessChoice, type HookInput } from '../../gate/hook-input.js';
+import type { GateOptions, GateRun } from '../../gate/service.js';
 
 const USAGE =
-  'handoff contract gate [--harness auto|claude|codex|gemini|copilot|cursor] [--draft-id ID] [--max-rejections N] [--on-missing block|allow] [--on-store-error block|allow] [--stop-reason VALUE] [--workspace NAME] [--json]';
+  'handoff contract gate [--harness auto|claude|codex|gemini|copilot|cursor] [--draft-id ID] [--max-rejections N] [--on-missing block|allow] [--on-store-error block|allow] [--stop-reason VALUE] [--timeout 20s|MSms] [--workspace NAME] [--json]';
 
 const str = (flags: FlagValues, name: string): string | undefined => {
   const v = flags[name];
@@ -21,7 +23,7 @@ function harnessChoice(flags: FlagValues): HarnessChoice {
 }
 
 /** Flag values; a bad one is a usage error, which the gate turns into exit 1. */
-function gateOptions(flags: FlagValues): GateOptions {
+function gateOptions(flags: FlagValues): GateOptions & { timeout?: string } {
   const draftId = checkDraftId(str(flags, 'draft-id'));
   const maxText = str(flags, 'max-rejections') ?? '3';
   if (!/^[1-9][0-9]{0,8}$/.test(maxText)) throw usage(`--max-rejections ${JSON.stringify(maxText)} must be an integer >= 1`);
@@ -31,8 +33,20 @@ function gateOptions(flags: FlagValues): GateOptions {
   if (onStoreError !== 'block' && onStoreError !== 'allow') throw usage(`--on-store-error ${JSON.stringify(onStoreError)} must be block or allow`);
   const workspace = str(flags, 'workspace');
   if (workspace !== undefined && workspace.trim() === '') throw usage('--workspace must be non-blank');
-  return { draftId, maxRejections: Number(maxText), onMissing, onStoreError, stopReason: str(flags, 'stop-reason'), workspace };
+  return { draftId, maxRejections: Number(maxText), onMissing, onStoreError, stopReason: str(flags, 'stop-reason'), workspace, timeout: str(flags, 'timeout') };
 }
+
+/**
+ * The gate's output of a decided run in the harness's form (the one place that turns a verdict into what the hook
+ * sees); `--json` prints the verdict with the harness and the exit that harness gets.
+ */
+function gateResult(r: GateRun, harness: Harness, json: boolean, answerFor: typeof import('../../gate/answer.js').answerFor): CommandResult & { jsonStderr?: string } {
+  const a = answerFor(harness, r);
+  if (json) return { exit: a.exit, json: { ...r.verdict, harness, exit: a.exit }, jsonStderr: r.reason };
+  return { exit: a.exit, text: a.stdout, errText: a.stderr };
+}
+
+const VERB = { id: 'contract gate', usage: USAGE, failOpen: true };
 
 export default class ContractGate extends HandoffCommand {
   static override summary = 'Stop hook: block a stop without a valid, finalized contract';
@@ -58,6 +72,11 @@ export default class ContractGate extends HandoffCommand {
       description: 'A store or data-root problem (STORE_*, DATA_ROOT_*): allow = exit 1, stop not gated (default); block = block the stop, naming the code',
     }),
     'stop-reason': Flags.string({ helpValue: 'VALUE', description: 'Override the stop reason from stdin or the transcript' }),
+    timeout: Flags.string({
+      helpValue: '20s|MSms',
+      description:
+        "The gate's time budget, counted from its start, with its unit (default 20s; 100ms to 600s). Past it: before the contract is found, STORE_UNREACHABLE (exit 1, or a block under --on-store-error block); after, a GATE_BUDGET_EXCEEDED block; once decided, unfinished store writes are abandoned",
+    }),
     workspace: Flags.string({ helpValue: 'NAME', description: 'Workspace for a capture that inserts a row' }),
     json: Flags.boolean({ description: 'Print only the verdict object on stdout; the verdict counts and captures exactly as a hook call' }),
   };
@@ -71,23 +90,47 @@ export default class ContractGate extends HandoffCommand {
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const choice = harnessChoice(ctx.flags);
     const opts = gateOptions(ctx.flags);
-    let input: HookInput | undefined;
-    if (opts.draftId === undefined) {
-      // Never wait on a terminal: without --draft-id the hook JSON is required.
-      input = parseHookInput(ctx.stdinIsTTY ? '' : (await ctx.readStdin()).toString('utf8'), choice);
-    } else if (!ctx.stdinIsTTY) {
-      const raw = (await ctx.readStdin()).toString('utf8');
-      if (raw.trim() !== '') input = parseHookInput(raw, choice);
-    }
-    const harness = input?.harness ?? (choice === 'auto' ? 'claude' : choice);
-    const { runGate } = await import('../../gate/service.js');
+    const { GateBudget: Budget, parseGateTimeout } = await import('../../gate/budget.js');
+    const budgetMs = parseGateTimeout(opts.timeout);
+    const { conditionBlock, runGate } = await import('../../gate/service.js');
     const { answerFor } = await import('../../gate/answer.js');
-    const r = await runGate(opts, input, ctx.env, ctx.cwd);
-    const answer = answerFor(harness, r);
-    if (ctx.json) {
-      if (r.reason !== undefined) ctx.stderr(`${r.reason}\n`);
-      return { exit: answer.exit, json: { ...r.verdict, harness, exit: answer.exit } };
-    }
-    return { exit: answer.exit, text: answer.stdout, errText: answer.stderr };
+    let input: HookInput | undefined;
+    // Until the input is read, a forced harness's form (auto: Claude Code's); the watchdog learns the real one after.
+    const harness = (): Harness => input?.harness ?? (choice === 'auto' ? 'claude' : choice);
+    /** The bytes of an answer, exactly as the command prints it (the budget's watchdog writes them itself). */
+    const answerOutput = (a: Answer): Output => {
+      if ('error' in a) return errorOutput(a.error, ctx.json, VERB);
+      const result = gateResult(a.run, harness(), ctx.json, answerFor);
+      const out = resultOutput(result, ctx.json);
+      return result.jsonStderr === undefined ? out : { ...out, stderr: `${result.jsonStderr}\n` };
+    };
+    const block = (e: HandoffError, count: boolean, contractId?: string): Answer => ({
+      run: conditionBlock(opts, input, ctx.env, ctx.cwd, { code: e.code, message: e.message, contractId }, count),
+    });
+    const budget: GateBudget = new Budget({
+      budgetMs,
+      output: answerOutput,
+      lookupAnswer: (e, count) => (opts.onStoreError === 'block' ? block(e, count) : { error: e }),
+      exceededAnswer: (e, count): Answer => block(e, count, budget.contractId),
+    });
+    const answer = await budget.run(async () => {
+      if (opts.draftId === undefined) {
+        // Never wait on a terminal: without --draft-id the hook JSON is required.
+        input = parseHookInput(ctx.stdinIsTTY ? '' : (await ctx.readStdin()).toString('utf8'), choice);
+      } else if (!ctx.stdinIsTTY) {
+        const raw = (await ctx.readStdin()).toString('utf8');
+        if (raw.trim() !== '') input = parseHookInput(raw, choice);
+      }
+      budget.refresh();
+      return runGate(opts, input, ctx.env, ctx.cwd, budget);
+    });
+    // The watchdog answered already (this thread was stuck): print nothing; it ends the process.
+    if (!budget.claim(answerOutput(answer).exit)) await new Promise<never>(() => undefined);
+    // After the answer is printed (the caller prints it before any immediate runs): end abandoned calls with it.
+    setImmediate(() => budget.written());
+    if ('error' in answer) throw answer.error;
+    const { jsonStderr, ...result } = gateResult(answer.run, harness(), ctx.json, answerFor);
+    if (jsonStderr !== undefined) ctx.stderr(`${jsonStderr}\n`);
+    return result;
   }
 }
