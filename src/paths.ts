@@ -176,6 +176,22 @@ export function maxEnvelopeBytes(env: Env): number {
   return Number(raw);
 }
 
+/** The default time limit of one PostgreSQL statement (and of the client's wait for its answer): 10 s. */
+export const DEFAULT_STORE_TIMEOUT_MS = 10_000;
+
+/**
+ * `$HANDOFF_STORE_TIMEOUT_MS`: the time limit of one PostgreSQL store call, a positive whole number of milliseconds
+ * (at most one day), default 10 s. Anything else is a usage error (exit 2) rather than a silently ignored setting.
+ */
+export function storeTimeoutMs(env: Env): number {
+  const raw = env.HANDOFF_STORE_TIMEOUT_MS;
+  if (raw === undefined || raw === '') return DEFAULT_STORE_TIMEOUT_MS;
+  if (!/^[1-9][0-9]{0,7}$/.test(raw) || Number(raw) > 86_400_000) {
+    throw new HandoffError('USAGE', EXIT.USAGE, `HANDOFF_STORE_TIMEOUT_MS ${JSON.stringify(raw.slice(0, 40))} must be a whole number of milliseconds from 1 to 86400000`);
+  }
+  return Number(raw);
+}
+
 export const storeExists = (env: Env, cwd?: string): boolean => existsSync(dbPath(env, cwd));
 
 /** `<root>/evidence`; `$HANDOFF_DB` does not move it. */

@@ -70,6 +70,14 @@ export const gateCodes: CodeEntry[] = [
     repair: 'Set a closing agent_state last and run handoff contract finalize --draft-id <contract_id>.',
   },
   {
+    code: 'GATE_BUDGET_EXCEEDED',
+    exit: 2,
+    where: 'contract gate (block)',
+    when: "The gate's time budget (--timeout, default 20 s) ran out after the turn's contract was found and before its verdict: the store did not answer in time. The block is counted by the breaker (in <root>/gate/) and never excused, whatever --on-store-error says.",
+    path: '""',
+    repair: 'Check the store (HANDOFF_STORE_URL, its server); once it answers, the next stop is judged as usual. Raise --timeout only below the hook timeout of the harness.',
+  },
+  {
     code: 'CONTRACT_REJECTION_LIMIT',
     exit: 0,
     where: 'contract gate --json (codes, on a trip)',

@@ -118,6 +118,15 @@ export async function dispatch(req: DispatchRequest, env: Env, cwd: string): Pro
     const rules = closeRules(block);
     return { row, block, rules, text: renderContractBlock(block, rules) };
   } catch (e) {
+    // A COMMIT without an answer may have written the row: the draft stays (the next finalize converges either
+    // way), and the caller learns which contract it was.
+    if (draftId !== undefined && !done && isUnknownOutcome(e)) {
+      done = true;
+      throw new HandoffError(e.code, e.exit, `${e.message}; the contract ${draftId} may or may not have a row: its draft was kept (finalize it as usual)`, {
+        ...e.data,
+        contract_id: draftId,
+      }, e.hint);
+    }
     if (draftId !== undefined && !done) removeDraftFiles(env, draftId, cwd);
     throw e;
   } finally {
@@ -139,6 +148,9 @@ async function insertRow<T>(store: Store, id: string, lock: string[], fn: (t: St
     throw storeUnreadable(store.location, `the dispatch row could not be inserted: ${(e as Error).message}`);
   }
 }
+
+/** A store call whose COMMIT got no answer (pg-store.ts): the row may or may not exist. */
+const isUnknownOutcome = (e: unknown): e is HandoffError => isHandoffError(e) && e.data.outcome === 'unknown';
 
 function blockInfo(row: HandoffRow, req: DispatchRequest, r: Resolved): BlockInfo {
   return {

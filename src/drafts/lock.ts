@@ -107,6 +107,10 @@ export function tryLockQuick(env: Env, draftId: string, lockPath: string, cwd?: 
 function attempt(env: Env, draftId: string, cwd?: string): { lock: DraftLock } | { holderPid: number | undefined } {
   const path = lockFile(env, draftId, cwd);
   for (let i = 0; i < 3; i++) {
+    // A live holder is seen by reading its lock, before any file is written: waiters of a busy draft (a hundred
+    // parallel writers) then cost the holder's folder no temp files, links and removals.
+    const held = i === 0 ? inspect(path) : undefined;
+    if (held !== undefined && !isStale(held)) return { holderPid: held.info?.pid };
     const info: LockInfo = { pid: process.pid, host: hostname(), start: Date.now(), token: mintLockToken() };
     const started = ownProcStart();
     if (started !== undefined) info.proc_start = started;

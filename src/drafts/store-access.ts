@@ -7,7 +7,7 @@
  */
 import { isHandoffError } from '../errors.js';
 import type { Env } from '../paths.js';
-import { mayHaveStore } from '../store/open-store.js';
+import { mayHaveStore, storeKind } from '../store/open-store.js';
 import type { HandoffRow } from '../store/handoffs.js';
 import type { Store, StoreReads } from '../store/store.js';
 import type { FullVerdictOptions, ValidationResult } from '../validator/index.js';
@@ -41,6 +41,12 @@ export interface StoreSession {
   insertContinuation(parent: HandoffRow, newContractId: string, seedJson: string): Promise<HandoffRow | undefined>;
   /** Best-effort mirror of a saved envelope onto its open row (§10.3); never throws. */
   mirror(contractId: string, json: string): Promise<{ outcome: MirrorOutcome; message?: string }>;
+  /**
+   * Before the draft lock: a store reached over the network (PostgreSQL) is connected, and its writer made ready
+   * when the schema is current, so the work under the lock is a few statements. A no-op on SQLite (opening the file
+   * is cheap, and a call that needs no row never loads it). Store errors surface here, before anything is written.
+   */
+  prepare?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -95,7 +101,18 @@ export async function openStoreSession(env: Env, cwd?: string): Promise<StoreSes
     const opened = await Promise.allSettled([probe, writer].filter((p) => p !== undefined));
     for (const o of opened) if (o.status === 'fulfilled' && o.value !== null) await o.value.close();
   };
-  return sessionOver(reads, getWriter, close);
+  const session = sessionOver(reads, getWriter, close);
+  session.prepare = async () => {
+    if (storeKind(env) !== 'postgres') return;
+    const p = await reads();
+    // The writer shares the probe's connections; an older schema is migrated only by a write that happens.
+    // A failure here is not the write's: the writer is then opened when the mirror needs it, as without this step.
+    const w = p === null || p.version === 0 ? undefined : await p.currentWriter?.().catch(() => undefined);
+    if (w !== undefined) writer ??= Promise.resolve(w);
+    // The cross-check's module, loaded now rather than under the lock.
+    await import('../approvals/store-verdict.js');
+  };
+  return session;
 }
 
 /**
@@ -135,7 +152,8 @@ export function sessionOver(
       try {
         const s = await getWriter();
         if (s === null) return { outcome: 'no_store' };
-        return { outcome: await s.tx((t) => t.mirrorEnvelope(contractId, json), { lock: contractId }) };
+        const outcome = s.mirrorNow !== undefined ? await s.mirrorNow(contractId, json) : await s.tx((t) => t.mirrorEnvelope(contractId, json), { lock: contractId });
+        return { outcome };
       } catch (e) {
         if (isHandoffError(e) && e.code === 'STORE_BUSY') return { outcome: 'store_busy', message: e.message };
         return { outcome: 'store_error', message: (e as Error)?.message ?? String(e) };

@@ -37,6 +37,9 @@ export async function lockChainToTip(locks: LockSet, store: StoreSession, addres
   for (;;) {
     const chain = await store.chainFrom(row);
     const before = chain.length;
+    const held = chain.every((link) => locks.has(link.contract_id));
+    // Read under every link's lock: no writer can have opened a link after it meanwhile (one round trip fewer).
+    if (held) return { addressedId, tipId: chain[before - 1].contract_id, tipRow: chain[before - 1], chain };
     for (const link of chain) await locks.add(link.contract_id);
     const again = await store.chainFrom(row);
     if (again.length === before) {

@@ -89,6 +89,8 @@ async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutc
   let succeeded = false;
   try {
     const { draftId } = await resolveDraftId(env, cwd, req.addressing, (ids) => store.spent(ids));
+    // Connected before the lock is taken, so the lock is held only for a few statements (parallel writers).
+    await store.prepare?.();
     const tip = await lockChainToTip(locks, store, draftId);
     const closedTip: HandoffRow | undefined = tip.tipRow !== undefined && isClosedRow(tip.tipRow) ? tip.tipRow : undefined;
     if (req.onClosedTip === 'skip' && (closedTip !== undefined || tip.tipId !== draftId)) {

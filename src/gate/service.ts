@@ -9,12 +9,13 @@ import { storeReadOnlyHere } from '../store/db.js';
 import { isClosedState } from '../store/handoff-row.js';
 import { mayHaveStore, storeKind } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
+import type { GateWatch } from './budget.js';
 import { breakerKey } from './breaker-key.js';
 import { countBlock, resetKey, type CountResult } from './breaker.js';
 import { countBlockInFile, resetFileCounter } from './file-breaker.js';
 import { backstopCapture } from './capture.js';
 import { checkClosedRow, type CheckResult } from './check.js';
-import { decide, type OnMissing, type TipStatus, type Verdict } from './decision.js';
+import { decide, type Decision, type OnMissing, type TipStatus, type Verdict } from './decision.js';
 import { agentLabel, harnessValue, ownTranscript, type HookInput } from './hook-input.js';
 import { findContract, type LookupResult } from './lookup.js';
 import { blockReason, excusedMessage, rowErrorDetail, tripMessage, type AttemptInfo, type BlockCause, type GateError } from './reason.js';
@@ -56,19 +57,25 @@ class GateStore {
     private readonly env: Env,
     private readonly cwd: string,
     public store: Store | null,
+    private readonly watch?: GateWatch,
   ) {}
-  static async open(env: Env, cwd: string): Promise<GateStore> {
-    if (!mayHaveStore(env, cwd)) return new GateStore(env, cwd, null);
+  /** `watch`: the gate's budget, whose clock every store call races. */
+  static async open(env: Env, cwd: string, watch?: GateWatch): Promise<GateStore> {
+    if (!mayHaveStore(env, cwd)) return new GateStore(env, cwd, null, watch);
     const { openStore } = await import('../store/open-store.js');
     const readOnly = storeKind(env) === 'sqlite' && storeReadOnlyHere(env, cwd);
-    return new GateStore(env, cwd, await openStore(env, cwd, readOnly ? 'reader' : 'writer'));
+    const opened = openStore(env, cwd, readOnly ? 'reader' : 'writer');
+    const s = await (watch === undefined ? opened : watch.race(opened));
+    return new GateStore(env, cwd, s === null ? null : (watch?.bound(s) ?? s), watch);
   }
   writer = async (): Promise<Store> => {
     if (this.store === null) {
       const { openStore } = await import('../store/open-store.js');
-      this.store = await openStore(this.env, this.cwd, 'writer', { create: true });
+      const opened = openStore(this.env, this.cwd, 'writer', { create: true });
+      const s = (await (this.watch === undefined ? opened : this.watch.race(opened)))!;
+      this.store = this.watch?.bound(s) ?? s;
     }
-    return this.store!;
+    return this.store;
   };
   async close(): Promise<void> {
     await this.store?.close();
@@ -164,6 +171,7 @@ interface GateCall {
   key: string | undefined;
   stopReason: string | undefined;
   stopClass: StopClass;
+  watch?: GateWatch;
 }
 
 /** Sets gate_seen_at on the contract's row (one attempt); a failure is returned as a note, never thrown. */
@@ -176,12 +184,24 @@ async function recordSeen(store: Store, contractId: string): Promise<string | un
   }
 }
 
-export async function runGate(opts: GateOptions, input: HookInput | undefined, env: Env, cwd: string): Promise<GateRun> {
-  // An explicit workspace must be a safe slug (amendments-2.md §H11); refused here, it fails open (exit 1).
-  explicitWorkspace(opts.workspace, env);
+function gateCall(opts: GateOptions, input: HookInput | undefined, env: Env, cwd: string, watch?: GateWatch): GateCall {
   const key = breakerKey(opts.draftId, input);
   const stopReason = resolveStopReason(opts.stopReason, input?.stopReason, () => lastAssistantStopReason(ownTranscript(input)));
-  const call: GateCall = { opts, input, env, cwd, key, stopReason, stopClass: classifyStop(stopReason) };
+  return { opts, input, env, cwd, key, stopReason, stopClass: classifyStop(stopReason), watch };
+}
+
+/**
+ * The block of a condition met outside `runGate` (the gate's budget: a store that did not answer in time), as a
+ * store condition blocks; `count` false: not counted (the answer of a watchdog that cannot write).
+ */
+export function conditionBlock(opts: GateOptions, input: HookInput | undefined, env: Env, cwd: string, condition: StoreCondition, count = true): GateRun {
+  return storeErrorBlock(gateCall(opts, input, env, cwd), condition, count);
+}
+
+export async function runGate(opts: GateOptions, input: HookInput | undefined, env: Env, cwd: string, watch?: GateWatch): Promise<GateRun> {
+  // An explicit workspace must be a safe slug (amendments-2.md §H11); refused here, it fails open (exit 1).
+  explicitWorkspace(opts.workspace, env);
+  const call = gateCall(opts, input, env, cwd, watch);
   try {
     return await judge(call);
   } catch (e) {
@@ -193,13 +213,13 @@ export async function runGate(opts: GateOptions, input: HookInput | undefined, e
 }
 
 /** The block of a store or data-root condition (§H3), counted in the file breaker (the store cannot be trusted). */
-function storeErrorBlock(call: GateCall, condition: StoreCondition): GateRun {
+function storeErrorBlock(call: GateCall, condition: StoreCondition, count = true): GateRun {
   const { opts, key } = call;
   const codes = [condition.code];
   const attempt: AttemptInfo = { key, max: opts.maxRejections };
   let tripped = false;
   let counterError: string | undefined;
-  if (key !== undefined) {
+  if (key !== undefined && count) {
     try {
       const r = countBlockInFile(call.env, call.cwd, key, codes, opts.maxRejections);
       attempt.attempt = r.attempt;
@@ -219,7 +239,7 @@ function storeErrorBlock(call: GateCall, condition: StoreCondition): GateRun {
     exit,
     source: 'store_error',
     lane: opts.draftId !== undefined ? 'draft_id' : null,
-    contract_id: opts.draftId ?? null,
+    contract_id: condition.contractId ?? opts.draftId ?? null,
     handoff_id: null,
     agent_state: null,
     cut_reason: null,
@@ -241,17 +261,47 @@ function storeErrorBlock(call: GateCall, condition: StoreCondition): GateRun {
   return { exit, verdict, reason: exit === 2 ? reason : undefined, systemMessage };
 }
 
+/** What the writes after the verdict did (or, when the budget ran out, that they were abandoned). */
+interface Writes {
+  notes: string[];
+  captured: boolean;
+  boundByCapture: boolean;
+  attempt: AttemptInfo;
+  tripped: boolean;
+  storeError?: string;
+  captureError?: string;
+  counterError?: string;
+  seenError?: string;
+  /** The gate's budget ran out: the writes were abandoned (the verdict stands). */
+  abandoned?: boolean;
+}
+
+/** The block's codes of a verdict (from its cause). */
+const blockCodes = (cause: BlockCause | undefined): string[] => (cause === undefined ? [] : [...new Set(errorsOf(cause).map((e) => e.code))]);
+
 async function judge(call: GateCall): Promise<GateRun> {
-  const { opts, input, env, cwd, key, stopReason, stopClass } = call;
-  const store = await GateStore.open(env, cwd);
+  const { opts, input, env, cwd, key, stopReason } = call;
+  const store = await GateStore.open(env, cwd, call.watch);
   try {
     const lookup = await findContract({ store: store.store, env, cwd, draftId: opts.draftId, input });
     const found = lookup.found;
+    if (found !== undefined) call.watch?.found(found.contractId);
     const tip = found?.tip;
     const check = tip !== undefined && isClosedState(tip.agent_state) ? await checkClosedRow(store.store!, tip) : undefined;
-    const decision = decide(tipStatusOf(lookup, check), stopClass, opts.onMissing);
+    const decision = decide(tipStatusOf(lookup, check), call.stopClass, opts.onMissing);
     const notes: string[] = [];
     if (lookup.claimError !== undefined) notes.push(`(The contract could not be claimed for this run: ${lookup.claimError})`);
+    // The verdict exists: should the budget run out now, this is the answer, every later write abandoned.
+    call.watch?.decided(() =>
+      buildRun(call, lookup, check, decision, {
+        notes: [...notes, '(The gate ran out of its time budget: its writes to the store were abandoned and this stop was not counted.)'],
+        captured: false,
+        boundByCapture: false,
+        attempt: { key, max: opts.maxRejections },
+        tripped: false,
+        abandoned: true,
+      }),
+    );
 
     // Step 6: backstop capture of an unfinalized contract's draft, whatever the verdict.
     let captured = false;
@@ -283,53 +333,72 @@ async function judge(call: GateCall): Promise<GateRun> {
       if (seenError !== undefined) notes.push(`(The stop could not be recorded on the row: ${seenError})`);
     }
 
-    const cause = decision.decision === 'block' ? causeOf(lookup, check, input, captured) : undefined;
-    const errors = cause === undefined ? [] : errorsOf(cause);
-    const codes = [...new Set(errors.map((e) => e.code))];
-
     // Step 7: breaker. A block counts (and maybe trips); an allow resets the key.
-    const b = await breakerStep(store, { env, cwd }, key, decision.decision, codes, found?.contractId ?? null, opts.maxRejections);
-    const { attempt, tripped, counterError } = b;
-    const reason = cause === undefined ? undefined : blockReason(cause, attempt, notes);
-    let systemMessage: string | undefined;
-    if (tripped) {
-      systemMessage = tripMessage(attempt.attempt ?? opts.maxRejections, opts.maxRejections, agentLabel(input), found?.contractId, codes);
-      if (b.storeError !== undefined) systemMessage += ` (Counted in ${GATE_FOLDER}: the store could not hold the counter: ${b.storeError})`;
-    } else if (decision.excused) {
-      const how = check !== undefined ? `closed ${tip?.agent_state}, fails the check` : captured ? 'captured as IN_PROGRESS' : 'not finalized';
-      systemMessage = excusedMessage(stopReason ?? 'unknown', found?.contractId, how);
-    }
-    const exit = decision.decision === 'block' && !tripped ? 2 : 0;
-    const verdict: Record<string, unknown> = {
-      status: 'ok',
-      decision: decision.decision,
-      exit,
-      source: decision.source,
-      lane: found?.lane ?? null,
-      contract_id: found?.contractId ?? null,
-      handoff_id: tip?.id ?? null,
-      agent_state: tip?.agent_state ?? null,
-      cut_reason: tip?.cut_reason ?? null,
-      stop_reason: stopReason ?? null,
-      stop_class: stopClass,
-      codes: tripped ? [...codes, 'CONTRACT_REJECTION_LIMIT'] : codes,
-      errors,
+    const cause = decision.decision === 'block' ? causeOf(lookup, check, input, captured) : undefined;
+    const b = await breakerStep(store, { env, cwd }, key, decision.decision, blockCodes(cause), found?.contractId ?? null, opts.maxRejections);
+    return buildRun(call, lookup, check, decision, {
+      notes,
       captured,
-      claimed: (found?.claimed ?? false) || boundByCapture,
-      attempt: attempt.attempt ?? null,
-      max_rejections: opts.maxRejections,
-      tripped,
-      breaker_key: key ?? null,
-    };
-    if (lookup.candidates.length > 0) verdict.candidates = lookup.candidates;
-    if (reason !== undefined) verdict.reason = reason;
-    if (systemMessage !== undefined) verdict.systemMessage = systemMessage;
-    if (captureError !== undefined) verdict.capture_error = captureError;
-    if (counterError !== undefined) verdict.counter_error = counterError;
-    if (seenError !== undefined) verdict.seen_error = seenError;
-    if (lookup.claimError !== undefined) verdict.claim_error = lookup.claimError;
-    return { exit, verdict, reason: exit === 2 ? reason : undefined, systemMessage };
+      boundByCapture,
+      attempt: b.attempt,
+      tripped: b.tripped,
+      storeError: b.storeError,
+      captureError,
+      counterError: b.counterError,
+      seenError,
+    });
   } finally {
     await store.close();
   }
+}
+
+/** The verdict object, the block reason and the user message of a decided stop (output, dispatch-and-gate.md §4.8). */
+function buildRun(call: GateCall, lookup: LookupResult, check: CheckResult | undefined, decision: Decision, w: Writes): GateRun {
+  const { opts, input, key, stopReason, stopClass } = call;
+  const found = lookup.found;
+  const tip = found?.tip;
+  const cause = decision.decision === 'block' ? causeOf(lookup, check, input, w.captured) : undefined;
+  const errors = cause === undefined ? [] : errorsOf(cause);
+  const codes = blockCodes(cause);
+  const { attempt, tripped } = w;
+  const reason = cause === undefined ? undefined : blockReason(cause, attempt, w.notes);
+  let systemMessage: string | undefined;
+  if (tripped) {
+    systemMessage = tripMessage(attempt.attempt ?? opts.maxRejections, opts.maxRejections, agentLabel(input), found?.contractId, codes);
+    if (w.storeError !== undefined) systemMessage += ` (Counted in ${GATE_FOLDER}: the store could not hold the counter: ${w.storeError})`;
+  } else if (decision.excused) {
+    const how = check !== undefined ? `closed ${tip?.agent_state}, fails the check` : w.captured ? 'captured as IN_PROGRESS' : 'not finalized';
+    systemMessage = excusedMessage(stopReason ?? 'unknown', found?.contractId, how);
+  }
+  const exit = decision.decision === 'block' && !tripped ? 2 : 0;
+  const verdict: Record<string, unknown> = {
+    status: 'ok',
+    decision: decision.decision,
+    exit,
+    source: decision.source,
+    lane: found?.lane ?? null,
+    contract_id: found?.contractId ?? null,
+    handoff_id: tip?.id ?? null,
+    agent_state: tip?.agent_state ?? null,
+    cut_reason: tip?.cut_reason ?? null,
+    stop_reason: stopReason ?? null,
+    stop_class: stopClass,
+    codes: tripped ? [...codes, 'CONTRACT_REJECTION_LIMIT'] : codes,
+    errors,
+    captured: w.captured,
+    claimed: (found?.claimed ?? false) || w.boundByCapture,
+    attempt: attempt.attempt ?? null,
+    max_rejections: opts.maxRejections,
+    tripped,
+    breaker_key: key ?? null,
+  };
+  if (lookup.candidates.length > 0) verdict.candidates = lookup.candidates;
+  if (reason !== undefined) verdict.reason = reason;
+  if (systemMessage !== undefined) verdict.systemMessage = systemMessage;
+  if (w.captureError !== undefined) verdict.capture_error = w.captureError;
+  if (w.counterError !== undefined) verdict.counter_error = w.counterError;
+  if (w.seenError !== undefined) verdict.seen_error = w.seenError;
+  if (lookup.claimError !== undefined) verdict.claim_error = lookup.claimError;
+  if (w.abandoned === true) verdict.writes_abandoned = true;
+  return { exit, verdict, reason: exit === 2 ? reason : undefined, systemMessage };
 }

@@ -12,6 +12,8 @@ export type OnStoreError = 'block' | 'allow';
 export interface StoreCondition {
   code: string;
   message: string;
+  /** The contract the gate had found when the condition arose (GATE_BUDGET_EXCEEDED). */
+  contractId?: string;
 }
 
 /** The folder of the file breaker, for messages. */
@@ -33,10 +35,15 @@ export function storeCondition(e: unknown): StoreCondition | undefined {
 }
 
 export function storeErrorReason(c: StoreCondition, attempt: AttemptInfo): string {
+  const budget = c.code === 'GATE_BUDGET_EXCEEDED';
   return [
-    `[CONTRACT REJECTED] the stop cannot be judged: the handoff store or data root is unusable (${c.code})`,
+    budget
+      ? `[CONTRACT REJECTED] the stop cannot be judged: the handoff store did not answer within the gate's time budget (${c.code})`
+      : `[CONTRACT REJECTED] the stop cannot be judged: the handoff store or data root is unusable (${c.code})`,
     `  ${c.code} []: ${c.message}`,
-    'This gate runs with --on-store-error block: a stop is only allowed once the store can show a finalized, valid contract.',
+    budget
+      ? 'The contract was found but could not be judged in time: a stop is only allowed once the store can show a finalized, valid contract.'
+      : 'This gate runs with --on-store-error block: a stop is only allowed once the store can show a finalized, valid contract.',
     'Do not change the handoff store or its data root yourself. Report the problem to the user; when the store works again, finalize your contract.',
     attemptLine(attempt),
   ].join('\n');

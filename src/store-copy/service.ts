@@ -104,7 +104,7 @@ export async function copyStore(env: Env, cwd: string, to: string): Promise<Copy
   }
 
   await precheckTarget(to, location);
-  const store = await openPostgres(to, 'writer', { create: true });
+  const store = await openPostgres(to, 'writer', { create: true, timeoutMs: null });
   const targetVersion = store?.version ?? 0;
   await store?.close();
   if (targetVersion !== dump.version) {

@@ -5,7 +5,7 @@
  * difference rolls the whole copy back.
  */
 import { EXIT, HandoffError } from '../errors.js';
-import { createPool, type PgPoolClient } from './pg-driver.js';
+import { createPool, timeLimits, type PgPoolClient } from './pg-driver.js';
 import { connectClient, toPgStoreError } from './pg-errors.js';
 import { inspectPg } from './pg-migrate.js';
 import { COPY_TABLES, tableDigest, type Row } from './copy-tables.js';
@@ -61,7 +61,7 @@ const isEmpty = (counts: Record<string, number>): boolean => Object.values(count
  * tables.
  */
 export async function precheckTarget(url: string, location: string): Promise<void> {
-  const pool = createPool(url);
+  const pool = createPool(url, timeLimits(null));
   try {
     const client = await connectClient(pool, location);
     try {
@@ -94,7 +94,7 @@ async function insertRows(client: PgPoolClient, table: string, columns: string[]
 
 /** The copy itself (see the header). `location` is the redacted URL for messages. */
 export async function copyIntoPg(url: string, location: string, plan: CopyPlan): Promise<CopyReport> {
-  const pool = createPool(url);
+  const pool = createPool(url, timeLimits(null));
   let client: PgPoolClient;
   try {
     client = await pool.connect();

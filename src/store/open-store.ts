@@ -5,7 +5,7 @@
  * better-sqlite3.
  */
 import { EXIT, HandoffError } from '../errors.js';
-import { storeExists, storeUrl, type Env } from '../paths.js';
+import { storeExists, storeTimeoutMs, storeUrl, type Env } from '../paths.js';
 import type { OpenMode, OpenOptions, Store, StoreKind } from './store.js';
 
 /** Which backend `env` selects; a URL of another scheme is refused (exit 4) before anything is opened. */
@@ -35,7 +35,7 @@ export const mayHaveStore = (env: Env, cwd?: string): boolean => storeKind(env) 
 export async function openStore(env: Env, cwd: string | undefined, mode: OpenMode, opts: OpenOptions = {}): Promise<Store | null> {
   if (storeKind(env) === 'postgres') {
     const { openPostgres } = await import('./pg-store.js');
-    return openPostgres(storeUrl(env) as string, mode, opts);
+    return openPostgres(storeUrl(env) as string, mode, { timeoutMs: storeTimeoutMs(env), ...opts });
   }
   const { openSqlite } = await import('./sqlite-store.js');
   return openSqlite(env, cwd, mode, opts);

@@ -23,31 +23,61 @@ export function loadPg(): PgModule {
 /** True once `pg` has been loaded in this process (tests pin the lazy-load rule with it). */
 export const pgLoaded = (): boolean => cached !== undefined;
 
-/** A server that does not answer within this time, or refuses, is STORE_UNREACHABLE (§P4). */
+/** Without a statement limit (`store copy`), a server that does not answer a connect within this time is STORE_UNREACHABLE. */
 export const CONNECT_TIMEOUT_MS = 5000;
 /** Waiting for a lock (row, advisory, migration) longer than this is STORE_BUSY, as SQLite's busy_timeout. */
 export const LOCK_TIMEOUT_MS = 5000;
 /** A session idle inside a transaction this long is ended by the server, so a hung process frees its locks. */
 const IDLE_IN_TX_MS = 60_000;
+/** A client-side wait that effectively never ends (setTimeout's largest delay): migrations and `store copy`. */
+export const NO_LIMIT_MS = 2_147_483_647;
+
+/**
+ * The time limits of one store's connections, from HANDOFF_STORE_TIMEOUT_MS (`statementMs`). The server cancels a
+ * statement after `statementMs` (statement_timeout); the client stops waiting for an answer a little later
+ * (`queryMs`), which is what ends a call on a frozen server or a network that drops traffic. Lock waits end earlier
+ * (`lockMs`), so a lock wait is STORE_BUSY rather than a timeout; a connect (with its authentication) gets the same
+ * limit as a statement (`connectMs`): a busy server that accepts a hundred connections at once needs a few seconds.
+ * `statementMs` null: no statement limit (`store copy`), lock waits and connects as usual.
+ */
+export interface TimeLimits {
+  statementMs: number | null;
+  queryMs: number | null;
+  lockMs: number;
+  connectMs: number;
+}
+
+export function timeLimits(statementMs: number | null): TimeLimits {
+  if (statementMs === null) return { statementMs: null, queryMs: null, lockMs: LOCK_TIMEOUT_MS, connectMs: CONNECT_TIMEOUT_MS };
+  return {
+    statementMs,
+    queryMs: statementMs + Math.min(1000, Math.ceil(statementMs / 4)),
+    lockMs: Math.min(LOCK_TIMEOUT_MS, Math.max(1, Math.floor(statementMs / 2))),
+    connectMs: statementMs,
+  };
+}
 
 const INT8_OID = 20;
 
 /**
  * A pool for one store. bigint columns (ids, sizes, COUNT) arrive as numbers: every value the store holds is far
- * below 2^53, and the rows keep the types the SQLite repositories return.
+ * below 2^53, and the rows keep the types the SQLite repositories return. TCP keepalive is on, so a peer that
+ * vanished is noticed on an idle connection too.
  */
-export function createPool(url: string): PgPool {
+export function createPool(url: string, limits: TimeLimits): PgPool {
   const pg = loadPg();
   const types = new pg.TypeOverrides();
   types.setTypeParser(INT8_OID, 'text', (v: string) => Number(v));
   const pool = new pg.Pool({
     connectionString: url,
     max: 4,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    lock_timeout: LOCK_TIMEOUT_MS,
+    connectionTimeoutMillis: limits.connectMs,
+    lock_timeout: limits.lockMs,
+    ...(limits.statementMs === null ? {} : { statement_timeout: limits.statementMs, query_timeout: limits.queryMs ?? undefined }),
     idle_in_transaction_session_timeout: IDLE_IN_TX_MS,
     application_name: 'handoff',
     keepAlive: true,
+    keepAliveInitialDelayMillis: Math.min(10_000, limits.connectMs),
     idleTimeoutMillis: 10_000,
     allowExitOnIdle: true,
     types,

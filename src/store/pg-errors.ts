@@ -3,7 +3,7 @@
  * the store (its URL, password redacted), exit 4, never a stack trace. Reads error objects only; never loads `pg`.
  */
 import { EXIT, HandoffError, isHandoffError } from '../errors.js';
-import { CONNECT_TIMEOUT_MS, type PgPool, type PgPoolClient } from './pg-driver.js';
+import type { PgPool, PgPoolClient } from './pg-driver.js';
 import { storeBusy, storeUnreadable } from './store-errors.js';
 
 interface PgLikeError extends Error {
@@ -19,15 +19,22 @@ const isSqlState = (code: string | undefined): code is string => code !== undefi
 const NETWORK_ERRNO = /^(ECONNREFUSED|ECONNRESET|ECONNABORTED|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EHOSTDOWN|ENOTFOUND|EAI_AGAIN|EPIPE)$/;
 const DRIVER_CONNECT_FAILURE = /timeout exceeded when trying to connect|Connection terminated|connection timeout|Client has encountered a connection error/i;
 
+/** The client stopped waiting for an answer (pg's query_timeout): the connection is in an unknown state. */
+export const isClientTimeout = (e: unknown): boolean => e instanceof Error && codeOf(e) === undefined && /^Query read timeout$/.test(e.message);
+
+/** The server cancelled a statement (57014: its statement_timeout ran out, or an administrator cancelled it). */
+export const isStatementTimeout = (e: unknown): boolean => codeOf(e) === '57014';
+
 /**
- * The server did not answer or refused the connection: a network errno, the driver's connect timeout, SQLSTATE class
- * 08 (connection exception), 57P01-57P03 (shutting down, starting up) and 53300 (too many connections).
+ * The server did not answer or refused the connection: a network errno, the driver's connect or query timeout,
+ * SQLSTATE class 08 (connection exception), 57P01-57P03 (shutting down, starting up) and 53300 (too many
+ * connections). Such a connection is never used again.
  */
 export function isUnreachable(e: unknown): boolean {
   const code = codeOf(e);
   if (code !== undefined && NETWORK_ERRNO.test(code)) return true;
   if (isSqlState(code)) return code.startsWith('08') || /^57P0[123]$/.test(code) || code === '53300';
-  return e instanceof Error && DRIVER_CONNECT_FAILURE.test(e.message);
+  return e instanceof Error && (DRIVER_CONNECT_FAILURE.test(e.message) || isClientTimeout(e));
 }
 
 /** Lock wait past lock_timeout (55P03), deadlock (40P01), serialization failure (40001): retry, then STORE_BUSY. */
@@ -45,22 +52,26 @@ export const isPgRefusal = (e: unknown): boolean => {
 
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
-export const storeUnreachable = (location: string, detail: string): HandoffError =>
+/** What a message says about a call that ran out of time. */
+const TIMEOUT_DETAIL = 'no answer within the time limit of a store call, HANDOFF_STORE_TIMEOUT_MS';
+
+export const storeUnreachable = (location: string, detail: string, data: Record<string, unknown> = {}): HandoffError =>
   new HandoffError(
     'STORE_UNREACHABLE',
     EXIT.STORE,
-    `the PostgreSQL store ${location} did not answer within ${CONNECT_TIMEOUT_MS / 1000} s or refused the connection (${oneLine(detail)})`,
-    {},
+    `the PostgreSQL store ${location} did not answer in time or refused the connection (${oneLine(detail)})`,
+    data,
     'Check that the server runs and that HANDOFF_STORE_URL names its host, port and database.',
   );
 
 /**
- * HandoffErrors pass through; unreachable → STORE_UNREACHABLE; busy → STORE_BUSY; a refused write is returned
+ * HandoffErrors pass through; unreachable or out of time → STORE_UNREACHABLE; busy → STORE_BUSY; a refused write is returned
  * unchanged; any other server error (access denied, missing database, missing table) → STORE_UNREADABLE.
  */
 export function toPgStoreError(e: unknown, location: string): unknown {
   if (isHandoffError(e)) return e;
   const message = e instanceof Error ? e.message : String(e);
+  if (isClientTimeout(e) || isStatementTimeout(e)) return storeUnreachable(location, `${TIMEOUT_DETAIL}: ${message}`);
   if (isUnreachable(e)) return storeUnreachable(location, message);
   if (isPgBusy(e)) return storeBusy(location, message);
   if (isPgRefusal(e)) return e;

@@ -7,7 +7,8 @@
 import { fileURLToPath } from 'node:url';
 import { EXIT, HandoffError } from '../errors.js';
 import { checkApplied, listMigrations, migrationFailed, readMigration, tooNew, type AppliedMigration, type Migration } from './migrate.js';
-import type { PgPoolClient } from './pg-driver.js';
+import type { QueryConfig } from 'pg';
+import { NO_LIMIT_MS, type PgPoolClient } from './pg-driver.js';
 import { isUnreachable, toPgStoreError } from './pg-errors.js';
 import { storeUnreadable } from './store-errors.js';
 
@@ -100,6 +101,25 @@ export async function migratePg(client: PgPoolClient, location: string, dir = PG
   }
 }
 
+/**
+ * What a writer's open checks on a schema already at the build's version, without the migration lock (nothing is
+ * applied): the recorded migrations match the build's files (STORE_MIGRATION_MISMATCH) and none is newer. One
+ * statement, so many writers opening at once do not queue on the lock.
+ */
+export async function checkCurrentPg(client: PgPoolClient, location: string, dir = PG_MIGRATIONS_DIR): Promise<number> {
+  const list = listMigrations(dir);
+  try {
+    const applied = await client.query<AppliedMigration>('SELECT version, name, checksum FROM schema_version ORDER BY version');
+    const v = applied.rows.reduce((max, r) => Math.max(max, r.version), 0);
+    if (v > list.length) throw tooNew(location, v, list.length);
+    if (v < list.length) return migratePg(client, location, dir);
+    checkApplied(applied.rows, list, location);
+    return v;
+  } catch (e) {
+    throw toPgStoreError(e, location);
+  }
+}
+
 async function applyOne(client: PgPoolClient, location: string, m: Migration, latest: number): Promise<void> {
   const { sql, checksum } = readMigration(m);
   await client.query('BEGIN');
@@ -110,8 +130,11 @@ async function applyOne(client: PgPoolClient, location: string, m: Migration, la
       await client.query('COMMIT');
       return;
     }
+    // Migrations have no time limit (a big store may take a while): none on the server, none in the client.
+    await client.query('SET LOCAL statement_timeout = 0');
     await client.query(VERSION_TABLE);
-    await client.query(sql.toString('utf8'));
+    // (`query_timeout` per query is read by the driver, though its types do not declare it.)
+    await client.query({ text: sql.toString('utf8'), query_timeout: NO_LIMIT_MS } as QueryConfig);
     await client.query(
       `INSERT INTO schema_version (version, name, checksum, applied_at)
        VALUES ($1, $2, $3, to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`,

@@ -17,10 +17,11 @@ import type { RejectionRow } from './gate-rejections.js';
 import type { HandoffFilters } from './handoff-list.js';
 import type { HandoffRow, MirrorOutcome } from './handoffs.js';
 import { listMigrations } from './migrate.js';
-import { createPool, redactUrl, type PgPool, type PgPoolClient, type Run } from './pg-driver.js';
-import { connectClient, isPgBusy, isUnreachable, toPgStoreError } from './pg-errors.js';
+import { DEFAULT_STORE_TIMEOUT_MS } from '../paths.js';
+import { createPool, redactUrl, timeLimits, type PgPool, type PgPoolClient, type Run } from './pg-driver.js';
+import { connectClient, isPgBusy, isStatementTimeout, isUnreachable, storeUnreachable, toPgStoreError } from './pg-errors.js';
 import * as h from './pg-handoffs.js';
-import { inspectPg, migratePg, PG_MIGRATIONS_DIR } from './pg-migrate.js';
+import { checkCurrentPg, inspectPg, migratePg, PG_MIGRATIONS_DIR } from './pg-migrate.js';
 import * as r from './pg-records.js';
 import type {
   BlobRef,
@@ -42,6 +43,19 @@ const LOCK_SPACE = 0x68616e64;
 const WRITE_ATTEMPTS = 3;
 
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
+/** How long close() waits for the server to acknowledge the end of its connections (a frozen one never does). */
+const CLOSE_WAIT_MS = 500;
+
+/**
+ * A COMMIT that got no answer (a timeout, a dropped connection): the server may or may not have committed. Never
+ * retried; the caller decides what to keep (dispatch keeps its draft, so a later finalize converges either way).
+ */
+const commitUnknown = (location: string, e: unknown): HandoffError =>
+  storeUnreachable(
+    location,
+    `the COMMIT got no answer, so the transaction may or may not have been written: ${(e as Error)?.message ?? String(e)}`,
+    { outcome: 'unknown' },
+  );
 
 class PgReads implements StoreReads {
   constructor(
@@ -179,9 +193,16 @@ class PgStore extends PgReads implements Store {
         for (const id of locks) await client.query('SELECT pg_advisory_lock($1::integer, hashtext($2))', [LOCK_SPACE, id]);
         await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
         const result = await fn(t);
-        await client.query('COMMIT');
+        try {
+          await client.query('COMMIT');
+        } catch (e) {
+          if (!isUnreachable(e) && !isStatementTimeout(e)) throw e;
+          broken = true;
+          throw commitUnknown(this.location, e);
+        }
         return result;
       } catch (e) {
+        if (broken) throw e;
         broken = isUnreachable(e);
         if (!broken) await client.query('ROLLBACK').catch(() => undefined);
         if (isPgBusy(e) && attempt < attempts) {
@@ -201,8 +222,26 @@ class PgStore extends PgReads implements Store {
   now = async (): Promise<string> => (await this.run<{ now: string }>('SELECT handoff_now() AS now')).rows[0].now;
   acceptsJson = async (json: string): Promise<boolean> =>
     (await this.run<{ ok: boolean }>('SELECT handoff_json_valid($1) AS ok', [json])).rows[0].ok;
+  async mirrorNow(contractId: string, json: string): Promise<MirrorOutcome> {
+    if (!this.writable) throw new HandoffError('INTERNAL', EXIT.INTERNAL, 'a store opened for reading cannot write; open a writer');
+    return h.mirrorEnvelope(this.run, contractId, json);
+  }
+
+  async currentWriter(): Promise<Store | undefined> {
+    if (this.writable) return this;
+    if (this.version < listMigrations(PG_MIGRATIONS_DIR).length) return undefined;
+    const client = await connectClient(this.pool, this.location);
+    try {
+      return new PgStore(this.pool, this.location, await checkCurrentPg(client, this.location), true);
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Ends the pool; a server that does not acknowledge (frozen, unreachable) is not waited for past CLOSE_WAIT_MS. */
   async close(): Promise<void> {
-    await this.pool.end().catch(() => undefined);
+    if (this.pool.ending) return; // a writer and its probe share the pool: closed once
+    await Promise.race([this.pool.end().catch(() => undefined), sleep(CLOSE_WAIT_MS)]);
   }
 }
 
@@ -216,7 +255,7 @@ export async function openPostgres(url: string, mode: OpenMode, opts: OpenOption
   const location = redactUrl(url);
   const dir = opts.migrationsDir ?? PG_MIGRATIONS_DIR;
   const latest = listMigrations(dir).length;
-  const pool = createPool(url);
+  const pool = createPool(url, timeLimits(opts.timeoutMs === undefined ? DEFAULT_STORE_TIMEOUT_MS : opts.timeoutMs));
   let store: Store | null = null;
   try {
     const client = await connectClient(pool, location);
@@ -233,6 +272,6 @@ export async function openPostgres(url: string, mode: OpenMode, opts: OpenOption
       client.release();
     }
   } finally {
-    if (store === null) await pool.end().catch(() => undefined);
+    if (store === null) await Promise.race([pool.end().catch(() => undefined), sleep(CLOSE_WAIT_MS)]);
   }
 }

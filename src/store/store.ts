@@ -40,6 +40,11 @@ export type OpenMode = 'probe' | 'reader' | 'writer';
 export interface OpenOptions {
   /** Writers only: create (SQLite: the file; PostgreSQL: the schema of an empty database) when absent. */
   create?: boolean;
+  /**
+   * PostgreSQL: the time limit of one statement in ms (HANDOFF_STORE_TIMEOUT_MS, which openStore reads); null: none
+   * (`store copy`). Default 10 s.
+   */
+  timeoutMs?: number | null;
   /** The migrations folder (tests only); default: the package's folder for the backend. */
   migrationsDir?: string;
 }
@@ -193,6 +198,18 @@ export interface Store extends StoreReads {
   now(): Promise<string>;
   /** Whether the raw_handoff_json CHECK accepts `json` (asked without writing). */
   acceptsJson(json: string): Promise<boolean>;
+  /**
+   * PostgreSQL only: a writer over this store's own connections (no second connect), opened as a writer opens
+   * (the migration runner's checks); undefined when the schema is older than the build (the caller then opens a
+   * writer the usual way, when it actually writes). Closing either closes both.
+   */
+  currentWriter?(): Promise<Store | undefined>;
+  /**
+   * PostgreSQL only, writers only: the mirror (StoreTx.mirrorEnvelope) as one statement in a transaction of its own.
+   * The UPDATE is atomic and re-checks the row's state under its row lock, so it needs neither the contract's lock
+   * nor an explicit transaction: one round trip where `tx` takes six (the draft verbs mirror under the draft lock).
+   */
+  mirrorNow?(contractId: string, json: string): Promise<MirrorOutcome>;
   close(): Promise<void>;
 }
 

@@ -67,8 +67,9 @@ export function setMtime(path: string, ms: number): void {
 }
 
 /** A StoreSession written as plain synchronous functions (each answer is wrapped in a promise, as a store's is). */
+type Methods = Omit<StoreSession, 'prepare'>;
 export type SyncSession = {
-  [K in keyof StoreSession]: (...args: Parameters<StoreSession[K]>) => Awaited<ReturnType<StoreSession[K]>>;
+  [K in keyof Methods]: (...args: Parameters<Methods[K]>) => Awaited<ReturnType<Methods[K]>>;
 };
 
 export function fakeSession(fake: SyncSession): StoreSession {
