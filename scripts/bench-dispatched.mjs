@@ -4,6 +4,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { clearTimeout, setTimeout } from 'node:timers';
 import { join } from 'node:path';
 
 /**
@@ -58,8 +59,8 @@ export function dispatchedVerbs({ BIN, env, RUNS, homes }) {
  * `calls` contract_set and as many contract_add calls on one live `handoff mcp` server, over stdio, each sent after
  * the previous answer: the median and p95 of each tool's round trip, in ms.
  */
-export async function mcpFigures({ BIN, env, draftId, calls }) {
-  const child = spawn(process.execPath, [BIN, 'mcp'], { env, cwd: env.HANDOFF_HOME, stdio: ['pipe', 'pipe', 'ignore'] });
+export async function mcpFigures({ BIN, env, draftId, calls, nodeArgs = [] }) {
+  const child = spawn(process.execPath, [...nodeArgs, BIN, 'mcp'], { env, cwd: env.HANDOFF_HOME, stdio: ['pipe', 'pipe', 'ignore'] });
   let buffered = '';
   const waiting = new Map();
   child.stdout.setEncoding('utf8');
@@ -99,7 +100,12 @@ export async function mcpFigures({ BIN, env, draftId, calls }) {
       add.push(await timed('contract_add', { field: 'evidence_report.key_outputs', value: `out ${i}`, draft_id: draftId }));
     }
   } finally {
-    child.kill();
+    // End of input ends the server (it exits on its own; a kill only if it does not).
+    const exited = new Promise((done) => child.once('exit', done));
+    child.stdin.end();
+    const timer = setTimeout(() => child.kill(), 5000);
+    await exited;
+    clearTimeout(timer);
   }
   const pick = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))];
   return { set: { median: pick(set, 0.5), p95: pick(set, 0.95) }, add: { median: pick(add, 0.5), p95: pick(add, 0.95) } };
