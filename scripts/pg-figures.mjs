@@ -21,10 +21,12 @@ import { startServer } from './pg-server.mjs';
 
 const repo = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const bin = join(repo, 'bin', 'run.js');
-const { values } = parseArgs({ options: { rows: { type: 'string' }, 'skip-finalize': { type: 'boolean' } } });
+const { values } = parseArgs({ options: { rows: { type: 'string' }, 'skip-finalize': { type: 'boolean' }, 'list-indexes': { type: 'boolean' } } });
 const ROWS = Number(values.rows ?? 1_000_000);
 const AGENTS = 1000;
 const TASKS = 10_000;
+/** An agent with one row, the oldest of the table (and the rare workspace's and state's rows share its prefix). */
+const RARE_AGENT = 'a0000000000fffff0';
 
 const work = mkdtempSync(join(tmpdir(), 'handoff-pg-figures-'));
 let server;
@@ -52,9 +54,6 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 
-/** An agent with one row, the oldest of the table (and the rare workspace's and state's rows share its prefix). */
-const RARE_AGENT = 'a0000000000fffff0';
-
 async function listFigures() {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -76,6 +75,13 @@ async function listFigures() {
       VALUES ('${RARE_AGENT}.000000000001', '${RARE_AGENT}', 'ws', 'COMPLETE', '{}', NULL, '2025-12-31T00:00:00.000Z', '2025-12-31T00:00:00.000Z'),
              ('${RARE_AGENT}.000000000002', 'a0000000000fffff1', 'ws-rare', 'COMPLETE', '{}', NULL, '2025-12-31T00:00:01.000Z', '2025-12-31T00:00:01.000Z'),
              ('${RARE_AGENT}.000000000003', 'a0000000000fffff1', 'ws', 'NEEDS_INPUT', '{}', NULL, '2025-12-31T00:00:02.000Z', '2025-12-31T00:00:02.000Z')`);
+    // --list-indexes: the indexes that let the filtered lists start at the filter's newest row (each filter column
+    // followed by the list's order), to measure them before a migration adds them.
+    if (values['list-indexes']) {
+      await client.query('CREATE INDEX handoffs_agent_created_idx ON handoffs (agent_id, created_at, id)');
+      await client.query('CREATE INDEX handoffs_state_created_idx ON handoffs (agent_state, created_at, id)');
+      await client.query('CREATE INDEX handoffs_workspace_created_id_idx ON handoffs (workspace, created_at, id)');
+    }
     await client.query('ANALYZE handoffs');
     console.log(`inserted ${ROWS} handoff rows in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
