@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { countFigures, dispatchedVerbs, mcpFigures } from './bench-dispatched.mjs';
 
 const REPO = resolve(import.meta.dirname, '..');
 const BIN = join(REPO, 'bin', 'run.js');
@@ -15,9 +16,9 @@ delete env.HANDOFF_DB;
 
 const hasVerb = (topic, verb) => existsSync(join(REPO, 'dist', 'commands', topic, `${verb}.js`));
 const handoff = (args, envOf = env) => spawnSync(process.execPath, [BIN, ...args], { env: envOf, encoding: 'utf8', cwd: envOf.HANDOFF_HOME });
-const time = (argv, envOf = env) => {
+const time = (argv, envOf = env, input = undefined) => {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, argv, { env: envOf, encoding: 'utf8', cwd: envOf.HANDOFF_HOME });
+  const r = spawnSync(process.execPath, argv, { env: envOf, encoding: 'utf8', cwd: envOf.HANDOFF_HOME, input });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   return { ms, r };
 };
@@ -58,12 +59,21 @@ if (hasVerb('contract', 'finalize')) {
   homes.push(storeHome);
   const storeEnv = { ...env, HANDOFF_HOME: storeHome };
   const ids = [];
-  for (let i = 0; i < RUNS; i++) {
+  // Two more for the deterministic counts (BENCH_COUNTS).
+  for (let i = 0; i < RUNS + 2; i++) {
     const id = JSON.parse(handoff(['contract', 'init', '--json'], storeEnv).stdout).draft_id;
     handoff(['contract', 'fill', '--draft-id', id, '--json', JSON.stringify({ agent_status: { agent_state: 'BLOCKED' } })], storeEnv);
     ids.push(id);
   }
   verbs.push({ name: 'contract finalize', args: (i) => ['contract', 'finalize', '--draft-id', ids[i]], env: storeEnv });
+}
+
+// A dispatched turn always has a store: its writes mirror onto the open row, its stop runs the gate (a hook call with
+// the hook's JSON on stdin), and it closes with finalize on its dispatched row (scripts/bench-dispatched.mjs).
+let dispatched;
+if (hasVerb('contract', 'dispatch') && hasVerb('contract', 'gate')) {
+  dispatched = dispatchedVerbs({ BIN, env, RUNS, homes });
+  verbs.push(...dispatched.verbs);
 }
 
 // Round by round: each round runs every verb once, each right after a `node -e 0` of its own. A disturbance of a few
@@ -72,8 +82,8 @@ const samples = verbs.map(() => ({ base: [], verb: [] }));
 for (let i = 0; i < RUNS; i++) {
   verbs.forEach((v, k) => {
     samples[k].base.push(time(['-e', '0']).ms);
-    const { ms, r } = time([BIN, ...v.args(i)], v.env);
-    if (r.status !== 0) {
+    const { ms, r } = time([BIN, ...v.args(i)], v.env, v.input?.(i));
+    if (r.status !== (v.exit ?? 0)) {
       console.error(`bench: ${v.name} exited ${r.status}: ${r.stderr.trim().split('\n')[0]}`);
       process.exitCode = 1;
     }
@@ -88,6 +98,29 @@ for (const r of rows) {
   console.log(`${r.name.padEnd(32)} ${r.base.toFixed(1).padStart(8)}ms ${r.verb.toFixed(1).padStart(8)}ms ${(r.verb / r.base).toFixed(2).padStart(7)}`);
 }
 
-const extra = await import('./bench-extra.mjs').catch(() => null);
+if (dispatched !== undefined) {
+  const calls = Number(process.env.BENCH_MCP_CALLS ?? 1000);
+  const mcp = await mcpFigures({ BIN, env: dispatched.env, draftId: dispatched.writer, calls });
+  console.log(`\nMCP on a live server (dispatched turn, store present), ${calls} calls of each tool, one after another:`);
+  for (const [name, f] of [['contract_set', mcp.set], ['contract_add', mcp.add]]) {
+    console.log(`  ${name.padEnd(14)} median ${f.median.toFixed(2).padStart(7)} ms   p95 ${f.p95.toFixed(2).padStart(7)} ms`);
+  }
+}
+
+// Wall time on a shared machine is noisy; instructions (callgrind) and page faults barely move with load. One run
+// each, as ratios to `node -e 0`; slow (valgrind), so only when asked.
+if (process.env.BENCH_COUNTS) {
+  const base = countFigures(() => ['-e', '0'], env);
+  console.log(`\ndeterministic figures, one run each (node -e 0: ${(base.instructions / 1e6).toFixed(1)} M instructions, ${base.faults} page faults)`);
+  console.log(`${'verb'.padEnd(32)} ${'M instr'.padStart(9)} ${'ratio'.padStart(7)} ${'faults'.padStart(8)} ${'ratio'.padStart(7)}`);
+  // BENCH_COUNTS=1 counts every verb; any other value counts the verbs whose name contains it.
+  for (const v of verbs.filter((x) => process.env.BENCH_COUNTS === '1' || x.name.includes(process.env.BENCH_COUNTS))) {
+    const c = countFigures((k) => [BIN, ...v.args(RUNS + k)], v.env ?? env, (k) => v.input?.(RUNS + k));
+    const p = (x, b) => (x / b).toFixed(2).padStart(7);
+    console.log(`${v.name.padEnd(32)} ${(c.instructions / 1e6).toFixed(1).padStart(9)} ${p(c.instructions, base.instructions)} ${String(c.faults).padStart(8)} ${p(c.faults, base.faults)}`);
+  }
+}
+
+const extra = process.env.BENCH_QUICK ? null : await import('./bench-extra.mjs').catch(() => null);
 if (extra) await extra.run({ REPO, BIN, env, home, median, RUNS });
 if (!process.env.BENCH_KEEP) for (const h of homes) rmSync(h, { recursive: true, force: true });

@@ -99,7 +99,13 @@ export async function openStoreSession(env: Env, cwd?: string): Promise<StoreSes
   let probe: Promise<Store | null> | undefined;
   let writer: Promise<Store | null> | undefined;
   const reads = (): Promise<Store | null> => (probe ??= openStore(env, cwd, 'probe'));
-  const getWriter = async (): Promise<Store | null> => (writer ??= openStore(env, cwd, 'writer'));
+  // On SQLite a write after the reads goes through the probe's own connection when the store is current (no second
+  // open, no migration checks on every write); else, and on PostgreSQL without `prepare`, a writer opened as usual.
+  const fromProbe = async (): Promise<Store | undefined> => {
+    const p = probe === undefined ? null : await probe.catch(() => null);
+    return p?.kind === 'sqlite' ? p.currentWriter?.() : undefined;
+  };
+  const getWriter = async (): Promise<Store | null> => (writer ??= fromProbe().then((w) => w ?? openStore(env, cwd, 'writer')));
   const close = async (): Promise<void> => {
     const opened = await Promise.allSettled([probe, writer].filter((p) => p !== undefined));
     for (const o of opened) if (o.status === 'fulfilled' && o.value !== null) await o.value.close();

@@ -18,6 +18,7 @@
 import type { CommandIO, CommandResult } from '../cli/command.js';
 import { usage } from '../errors.js';
 import { closest, didYouMean } from '../cli/suggest.js';
+import { storeKeeper } from './store-keeper.js';
 import { checkArgs, inputJsonSchema, type ToJsonSchema } from './inputs.js';
 import { listResources, readResource, RESOURCE_TEMPLATES } from './resources.js';
 import { errorResult, toolResult, type Extra, type Reword, type ToolResult } from './results.js';
@@ -71,8 +72,9 @@ export async function serveMcp(opts: McpOptions): Promise<void> {
   };
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (listing ??= tools.map((tool) => describeTool(tool, toJSONSchema))) }));
+  const keeper = storeKeeper(process.env, process.cwd());
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    track(callTool(tools, request.params.name, request.params.arguments ?? {}, opts, roots, extra.signal)),
+    track(callTool(tools, request.params.name, request.params.arguments ?? {}, opts, roots, extra.signal).finally(() => keeper.touch())),
   );
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: listResources(process.env, process.cwd()) }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
@@ -93,6 +95,7 @@ export async function serveMcp(opts: McpOptions): Promise<void> {
     void Promise.allSettled([...inFlight]).then(() => server.close());
   });
   await closed;
+  await keeper.close();
 }
 
 function describeTool(tool: ToolSpec, toJSONSchema: ToJsonSchema): Record<string, unknown> {

@@ -6,6 +6,7 @@
  *   openReader(env, cwd?)           read verbs: migrates an older file first; null when absent
  *   openWriter(env, cwd?, {create}) read-write, pragmas (synchronous FULL), creates (0700 dirs, 0600 file) when
  *                                   asked, after the migration list checked out; migrates
+ *   promoteProbe(db)                a probe made a writer for a short write, when the store is current
  *   writeTx(db, fn, {attempts?})    BEGIN IMMEDIATE, whole-transaction retry on busy, then STORE_BUSY
  *   guard(db, fn)                   runs reads, mapping SQLite failures to the store codes
  *   hasTable(db, name), dbFileOf(db), closeDb(db), withProbe(env, cwd, fn, absent)
@@ -222,6 +223,26 @@ export function openReader(env: Env, cwd?: string): Db | null {
   }
   closeDb(db);
   return openWriter(env, cwd, { create: false });
+}
+
+/**
+ * Turns a probe (openProbe) into a writer with openWriter's pragmas, for the short writes of a call that has already
+ * read through it (a draft write's mirror): true when done. Only on a store already at this build's version, which a
+ * writer would find with nothing to migrate; openWriter's checks (the migration list and the applied checksums) are
+ * then not repeated on every write. False, with the probe unchanged, on a read-only or older store: the caller opens
+ * a writer the usual way (which migrates, or reports why it cannot).
+ */
+export function promoteProbe(db: Db): boolean {
+  if (readOnlyHere.has(db) || olderSchema.has(db)) return false;
+  const file = dbFileOf(db);
+  return checked(db, file, () => {
+    if (currentVersion(db) !== latestVersion()) return false;
+    db.pragma('query_only = OFF');
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    return true;
+  });
 }
 
 export interface WriterOptions {

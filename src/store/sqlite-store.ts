@@ -11,7 +11,7 @@ import type { ReceiptRow } from '../receipts/row.js';
 import * as approvals from './approvals.js';
 import * as attestations from './attestations.js';
 import * as briefs from './briefs.js';
-import { closeDb, dbFileOf, guard, openProbe, openReader, openWriter, type Db } from './db.js';
+import { closeDb, dbFileOf, guard, openProbe, openReader, openWriter, promoteProbe, type Db } from './db.js';
 import * as rows from './dispatch-rows.js';
 import * as evidence from './evidence-rows.js';
 import { sqliteAcceptsJson, upsertFinalRow, type FinalRow } from './finalize-row.js';
@@ -159,6 +159,12 @@ class SqliteStore extends SqliteReads implements Store {
 
   now = (): Promise<string> => Promise.resolve(now());
   acceptsJson = (json: string): Promise<boolean> => settle(() => sqliteAcceptsJson(json));
+  /**
+   * A writer over this store's own connection (no second open, db.ts promoteProbe); undefined on a read-only or older
+   * store (the caller opens a writer the usual way). Closing either closes both.
+   */
+  currentWriter = (): Promise<Store | undefined> =>
+    settle(() => (this.writable ? this : promoteProbe(this.db) ? new SqliteStore(this.db, true) : undefined));
   close = (): Promise<void> => settle(() => closeDb(this.db));
 }
 

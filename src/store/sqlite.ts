@@ -3,6 +3,7 @@
  * store modules but must start as fast as `node -e 0` when the DB file does not exist (docs/architecture.md).
  */
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 
 export type SqliteModule = typeof BetterSqlite3;
@@ -18,10 +19,12 @@ let cached: SqliteModule | undefined;
 export function loadSqlite(): SqliteModule {
   if (cached === undefined) {
     const require = createRequire(import.meta.url);
-    const Database = require('better-sqlite3') as SqliteModule;
+    const Plain = require('better-sqlite3') as SqliteModule;
     const before = process.env.SQLITE_USE_URI;
     process.env.SQLITE_USE_URI = '1';
+    let Database: SqliteModule;
     try {
+      Database = withAddon(Plain, require);
       new Database(':memory:').close();
     } finally {
       if (before === undefined) delete process.env.SQLITE_USE_URI;
@@ -30,6 +33,25 @@ export function loadSqlite(): SqliteModule {
     cached = Database;
   }
   return cached;
+}
+
+/**
+ * better-sqlite3 finds its native addon through the `bindings` package, which captures a stack trace and tries a
+ * dozen paths on every start. The addon is where npm builds or installs it, so it is required from there and handed
+ * to every connection (`nativeBinding`); when it is elsewhere, better-sqlite3 looks for it its own way.
+ */
+function withAddon(Plain: SqliteModule, require: NodeJS.Require): SqliteModule {
+  let addon: object;
+  try {
+    addon = require(join(dirname(require.resolve('better-sqlite3')), '..', 'build', 'Release', 'better_sqlite3.node')) as object;
+  } catch {
+    return Plain;
+  }
+  return class Database extends Plain {
+    constructor(filename?: string | Buffer, options?: BetterSqlite3.Options) {
+      super(filename, { ...options, nativeBinding: addon as unknown as string });
+    }
+  } as SqliteModule;
 }
 
 /** True once better-sqlite3 has been loaded in this process (tests pin the lazy-load rule with it). */

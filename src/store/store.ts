@@ -214,9 +214,10 @@ export interface Store extends StoreReads {
   /** Whether the raw_handoff_json CHECK accepts `json` (asked without writing). */
   acceptsJson(json: string): Promise<boolean>;
   /**
-   * PostgreSQL only: a writer over this store's own connections (no second connect), opened as a writer opens
-   * (the migration runner's checks); undefined when the schema is older than the build (the caller then opens a
-   * writer the usual way, when it actually writes). Closing either closes both.
+   * A writer over this store's own connections (no second connect), opened as a writer opens (the migration
+   * runner's checks; on SQLite a probe at the build's version, which has nothing to migrate); undefined when the
+   * schema is older than the build or the store read-only here (the caller then opens a writer the usual way, when
+   * it actually writes). Closing either closes both.
    */
   currentWriter?(): Promise<Store | undefined>;
   /**
