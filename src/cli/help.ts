@@ -25,8 +25,9 @@ export const ENVIRONMENT = `ENVIRONMENT
   HANDOFF_DB         the SQLite store file (relative paths resolve against the current directory); default <root>/handoff.db
   HANDOFF_WORKSPACE  workspace name when --workspace is not given; default the git top-level's (or the cwd's) folder name
   HANDOFF_MAX_ENVELOPE_BYTES  the largest envelope a write may store (compact JSON); default 1048576 (1 MiB)
-  HANDOFF_STORE_URL  postgres://… selects that PostgreSQL store instead of the SQLite file
   HANDOFF_STORE_TIMEOUT_MS  the time limit of one PostgreSQL call in ms (past it: STORE_UNREACHABLE); default 10000
+  HANDOFF_SIGNING_KEY  a private key file (handoff key generate): finalize, receipts and decisions are signed with it
+  HANDOFF_APPROVER_KEYS  a file of trusted approvers' public keys: an approved approval must carry one's signature
   HANDOFF_DEBUG=1    print the stack of an internal error (exit 70)
   NO_COLOR           no colour in human output (colour is used only on a terminal; FORCE_COLOR forces it)`;
 
