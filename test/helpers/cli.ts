@@ -108,6 +108,8 @@ export function runAsync(home: string | undefined, args: string[], opts: RunOpti
 /**
  * Every entry below `dir` (relative paths), with size and mtimeMs: a snapshot to prove nothing was written. Links are
  * recorded as links (their target), never followed, so a dangling or planted link is part of the snapshot too.
+ * SQLite's `-shm` index and an empty `-wal` hold no data: they exist while a connection is open (a live MCP server
+ * keeps one), so they are left out; a `-wal` holding writes is recorded like any file.
  */
 export function snapshot(dir: string): Record<string, { size: number; mtimeMs: number; content: string }> {
   const out: Record<string, { size: number; mtimeMs: number; content: string }> = {};
@@ -117,6 +119,7 @@ export function snapshot(dir: string): Record<string, { size: number; mtimeMs: n
       const p = join(d, name);
       const r = rel ? `${rel}/${name}` : name;
       const st = lstatSync(p);
+      if (st.isFile() && (name.endsWith('.db-shm') || (name.endsWith('.db-wal') && st.size === 0))) continue;
       if (st.isSymbolicLink()) {
         out[`${r}@`] = { size: 0, mtimeMs: st.mtimeMs, content: readlinkSync(p) };
       } else if (st.isDirectory()) {
