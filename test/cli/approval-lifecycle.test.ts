@@ -54,6 +54,16 @@ function waitingTurn(home: string, content = CONTENT): { id: string; approval: s
 }
 
 /** The executing turn: the fill input `decide` printed, run as printed; returns the continuation's id. */
+/** An approval the executing turn `next` cited and used: its finalize (closing BLOCKED) marked it used. */
+function usedApproval(home: string): { id: string; approval: string; decided: any; next: string } {
+  const { id, approval } = waitingTurn(home);
+  const decided = ok(home, ['approval', 'decide', approval, '--decision', 'approved']);
+  const next = executingTurn(home, id, decided);
+  setState(home, next, 'BLOCKED');
+  ok(home, ['contract', 'finalize', '--draft-id', next]);
+  return { id, approval, decided, next };
+}
+
 function executingTurn(home: string, id: string, decided: any): string {
   const heredoc = `${decided.fill_command} <<'HANDOFF_APPROVAL'\n${decided.fill_input}\nHANDOFF_APPROVAL`;
   const w = runShell(home, heredoc);
@@ -100,11 +110,7 @@ describe('an approved approval is used once by its executing turn', () => {
 
   it('citing a used approval from any other handoff is APPROVAL_ALREADY_USED (exit 1), nothing written', () => {
     const home = tempHome();
-    const { id, approval } = waitingTurn(home);
-    const decided = ok(home, ['approval', 'decide', approval, '--decision', 'approved']);
-    const next = executingTurn(home, id, decided);
-    setState(home, next, 'BLOCKED');
-    ok(home, ['contract', 'finalize', '--draft-id', next]);
+    const { id, approval, decided, next } = usedApproval(home);
 
     // The next continuation carries no approval; citing the used one again is refused at the write…
     const before = snapshot(home);
@@ -156,11 +162,7 @@ describe('an approved approval is used once by its executing turn', () => {
 describe('decide on a used approval, and --decision used', () => {
   it('decide on used: APPROVAL_TRANSITION_REFUSED (exit 1); --decision used: USAGE (exit 2); nothing written', () => {
     const home = tempHome();
-    const { id, approval } = waitingTurn(home);
-    const decided = ok(home, ['approval', 'decide', approval, '--decision', 'approved']);
-    const next = executingTurn(home, id, decided);
-    setState(home, next, 'BLOCKED');
-    ok(home, ['contract', 'finalize', '--draft-id', next]);
+    const { approval } = usedApproval(home);
     const before = snapshot(home);
     for (const decision of ['revoked', 'approved', 'expired']) {
       const r = runJson(home, ['approval', 'decide', approval, '--decision', decision]);

@@ -75,6 +75,14 @@ async function storeWithContract(home: string): Promise<{ url: string; id: strin
   return { url, id: r.json.contract_id as string };
 }
 
+/** Writes the closing fields and closes `id` on the store at `url`: a finalized COMPLETE row; returns finalize's result. */
+function finalizeComplete(home: string, url: string, id: string): ReturnType<typeof run> {
+  const env = { env: { HANDOFF_STORE_URL: url } };
+  expect(run(home, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify(COMPLETE_PATCH)], env).code).toBe(0);
+  expect(run(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id], env).code).toBe(0);
+  return run(home, ['contract', 'finalize', '--draft-id', id, '--json'], env);
+}
+
 describe('a network that drops traffic after authentication', () => {
   let proxy: PgProxy | undefined;
   afterAll(async () => {
@@ -136,10 +144,7 @@ describe('the gate budget on PostgreSQL', () => {
   it('an overrun after the contract was found blocks with GATE_BUDGET_EXCEEDED, counted, even without --on-store-error block', async () => {
     const home = tempHome();
     const { url, id } = await storeWithContract(home);
-    const env = { env: { HANDOFF_STORE_URL: url } };
-    expect(run(home, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify(COMPLETE_PATCH)], env).code).toBe(0);
-    expect(run(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id], env).code).toBe(0);
-    expect(run(home, ['contract', 'finalize', '--draft-id', id, '--json'], env).code).toBe(0);
+    expect(finalizeComplete(home, url, id).code).toBe(0);
     // The lookup reads the chain once; the check of the closed row reads it again: the network drops there.
     const p = await startPgProxy(url, { kind: 'at-statement', pattern: /WITH RECURSIVE/, nth: 2 });
     let r: Ended;
@@ -177,10 +182,7 @@ describe('a COMMIT without an answer', () => {
       const id = r.json.contract_id as string;
       expect(drafts(home)).toContain(`${id}.json`);
 
-      const env = { env: { HANDOFF_STORE_URL: url } };
-      expect(run(home, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify(COMPLETE_PATCH)], env).code).toBe(0);
-      expect(run(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id], env).code).toBe(0);
-      const fin = run(home, ['contract', 'finalize', '--draft-id', id, '--json'], env);
+      const fin = finalizeComplete(home, url, id);
       expect(fin.code, fin.stdout + fin.stderr).toBe(0);
       expect((await pgRow(url, id)).agent_state).toBe('COMPLETE');
     });
@@ -296,10 +298,7 @@ describe("the budget's answers in each harness's form", () => {
   it('GATE_BUDGET_EXCEEDED reaches a Gemini input as {"decision":"block"} on exit 0, and --json names the harness and its exit', async () => {
     const home = tempHome();
     const { url, id } = await storeWithContract(home);
-    const env = { env: { HANDOFF_STORE_URL: url } };
-    expect(run(home, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify(COMPLETE_PATCH)], env).code).toBe(0);
-    expect(run(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id], env).code).toBe(0);
-    expect(run(home, ['contract', 'finalize', '--draft-id', id, '--json'], env).code).toBe(0);
+    expect(finalizeComplete(home, url, id).code).toBe(0);
     const answers: Ended[] = [];
     for (const json of [false, true]) {
       const p = await startPgProxy(url, { kind: 'at-statement', pattern: /WITH RECURSIVE/, nth: 2 });
