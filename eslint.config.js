@@ -39,7 +39,7 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
   {
-    files: ['bin/**/*.js', 'scripts/**/*.cjs', 'test/fixtures/**/*.cjs'],
+    files: ['bin/**/*.js', 'scripts/**/*.cjs', 'test/fixtures/**/*.cjs', 'test/helpers/**/*.cjs'],
     languageOptions: {
       sourceType: 'commonjs',
       globals: { process: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly', Buffer: 'readonly' },

@@ -1,15 +1,83 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The test files that start processes: the real binary where only a process shows the behaviour (start-up and module
+ * loading, signals, kill -9 and time limits, locks across processes, the stop gate as a hook, the MCP server, two
+ * hosts on one store, the README and the demo) or other programs (git, shells, a PostgreSQL proxy). Every other file
+ * runs the shipped bundle in-process (test/helpers/cli.ts `run`); there a helper that would start the binary throws,
+ * naming this list.
+ */
+const PROCESS = [
+  'test/cli/gate-*.test.ts',
+  'test/cli/pg-*.test.ts',
+  'test/cli/mcp*.test.ts',
+  'test/mcp/*.test.ts',
+  'test/attest/approver.test.ts',
+  'test/attest/postgres.test.ts',
+  'test/cli/approval-binding.test.ts',
+  'test/cli/approval-lifecycle.test.ts',
+  'test/cli/demo-pg.test.ts',
+  'test/cli/dispatched-mirror.test.ts',
+  'test/cli/drafts-concurrency.test.ts',
+  'test/cli/drafts-store.test.ts',
+  'test/cli/evidence-add.test.ts',
+  'test/cli/evidence-path-escape.test.ts',
+  'test/cli/evidence-run-capture.test.ts',
+  'test/cli/finalize.test.ts',
+  'test/cli/framework-audit.test.ts',
+  'test/cli/framework.test.ts',
+  'test/cli/full-disk.test.ts',
+  'test/cli/gc-debris.test.ts',
+  'test/cli/gc.test.ts',
+  'test/cli/help-docs.test.ts',
+  'test/cli/help-text.test.ts',
+  'test/cli/hooks-docs.test.ts',
+  'test/cli/hooks-install.test.ts',
+  'test/cli/json-errors.test.ts',
+  'test/cli/limits.test.ts',
+  'test/cli/list-liveness.test.ts',
+  'test/cli/oclif.test.ts',
+  'test/cli/read-only-root.test.ts',
+  'test/cli/readme-quickstart.test.ts',
+  'test/cli/receipts-append-skip.test.ts',
+  'test/cli/receipts-gate.test.ts',
+  'test/cli/receipts-store.test.ts',
+  'test/cli/receipts-verify.test.ts',
+  'test/cli/receipts-watchdog.test.ts',
+  'test/cli/short-rejections.test.ts',
+  'test/cli/startup.test.ts',
+  'test/cli/store-errors.test.ts',
+  'test/cli/stored-json-damage.test.ts',
+  'test/cli/workspace-fixed.test.ts',
+  'test/drafts/files-lock.test.ts',
+  'test/gate/budget.test.ts',
+  'test/harnesses/install.test.ts',
+  'test/schemas/results-dispatch.test.ts',
+  'test/schemas/results-store.test.ts',
+  'test/store/interface/tooling.test.ts',
+  'test/store/multi-host.test.ts',
+  'test/store/repositories.test.ts',
+];
+
+const shared = {
+  // A budget for hangs, never a speed bar: under three copies of the suite on 2 cores a test that spawns a few dozen
+  // CLI processes against a real server took 60 s (pg-verbs, finalize racing decide).
+  testTimeout: 300_000,
+  hookTimeout: 300_000,
+};
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // pg-global-setup first: its server's temp folder goes in the machine's temp folder, not the suite's private one.
     globalSetup: ['test/helpers/pg-global-setup.ts', 'test/helpers/global-setup.ts'],
-    // A budget for hangs, never a speed bar (amendments-2.md §H14): under three copies of the suite on 2 cores a
-    // test that spawns a few dozen CLI processes against a real server took 60 s (pg-verbs, finalize racing decide).
-    testTimeout: 300_000,
-    hookTimeout: 300_000,
-    // CLI tests spawn many processes; the machine has 2 cores.
+    // The machine has 2 cores.
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: { ...shared, name: 'in-process', include: ['test/**/*.test.ts'], exclude: PROCESS, env: { HANDOFF_TEST_PROJECT: 'in-process' } },
+      },
+      { extends: true, test: { ...shared, name: 'process', include: PROCESS, env: { HANDOFF_TEST_PROJECT: 'process' } } },
+    ],
   },
 });

@@ -7,6 +7,12 @@
 import type { StoreReads } from '../store/store.js';
 import { citedApprovalKey, fullVerdict, type FullVerdictOptions, type ValidationResult } from '../validator/index.js';
 
+/** The environment and directory the approver policy (HANDOFF_APPROVER_KEYS, a path) is read from. */
+export interface ApproverWhere {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
 type Base = Omit<FullVerdictOptions, 'lookupApproval' | 'approvalChain'>;
 
 /**
@@ -18,6 +24,7 @@ export async function storeVerdict(
   envelope: unknown,
   options: Base,
   reads: Pick<StoreReads, 'approvalStatus' | 'listAttestations'> | null,
+  where: ApproverWhere,
   chain?: () => Promise<readonly string[]>,
 ): Promise<ValidationResult> {
   if (reads === null) return fullVerdict(envelope, options);
@@ -32,9 +39,9 @@ export async function storeVerdict(
   const needsChain = found.found && (typeof found.contractId === 'string' || found.status === 'approved' || found.status === 'used');
   const approvalChain = chain !== undefined && needsChain ? await chain() : undefined;
   const verdict = fullVerdict(envelope, { ...options, lookupApproval: (id) => (id === key ? found : { found: false }), approvalChain });
-  // The approver policy (HANDOFF_APPROVER_KEYS, the process's environment: the hook's environment is the authority):
+  // The approver policy (HANDOFF_APPROVER_KEYS in the verb's environment: the hook's environment is the authority):
   // loaded only when set and the cited approval is in force.
-  if (!found.found || !['approved', 'used'].includes(found.status) || !process.env.HANDOFF_APPROVER_KEYS?.trim()) return verdict;
+  if (!found.found || !['approved', 'used'].includes(found.status) || !where.env.HANDOFF_APPROVER_KEYS?.trim()) return verdict;
   const { approverCross } = await import('../attest/approver-check.js');
-  return approverCross(verdict, reads, key, found.fingerprint ?? '');
+  return approverCross(verdict, reads, key, found.fingerprint ?? '', where);
 }

@@ -8,8 +8,9 @@ export async function approverCross(
   reads: Pick<StoreReads, 'listAttestations'>,
   id: string,
   fingerprint: string,
+  where: { env: NodeJS.ProcessEnv; cwd: string },
 ): Promise<ValidationResult> {
-  const keys = approverKeys(process.env, process.cwd());
+  const keys = approverKeys(where.env, where.cwd);
   if (keys === undefined) return verdict;
   const finding = await judgeApproval(reads, id, fingerprint, keys);
   if (finding === undefined) return verdict;

@@ -7,10 +7,9 @@ import { Command } from '@oclif/core/command';
 import { colourLevel, paint } from '../render/colour.js';
 import { escapeControls } from '../render/escape.js';
 import type { CommandContext, CommandIO, CommandResult, FlagValues } from './command.js';
+import { processIO, type ExecuteIO } from './io.js';
 import { errorOutput, finish, resultOutput, type Output, type VerbInfo } from './output.js';
 import { usageFromParseError } from './parse-errors.js';
-import { readStdin } from './stdin.js';
-import { isTerminal, writeStd } from './stdio.js';
 
 export abstract class HandoffCommand extends Command {
   /** `flag`: a boolean `--json` switches JSON mode; `always`: the verb always prints one JSON object (fill, patch). */
@@ -39,23 +38,31 @@ export abstract class HandoffCommand extends Command {
     // oclif's default init only logs and checks deprecations; nothing of it applies here.
   }
 
+  /** oclif's entry (Command.run): the verb on the process's own input and output. */
   async run(): Promise<void> {
+    process.exitCode = await this.execute(processIO());
+  }
+
+  /**
+   * The verb on `io` (the in-process core): parse, perform, and the result or failure written through `io`. Returns
+   * the exit code; nothing process-wide is read or changed.
+   */
+  async execute(io: ExecuteIO): Promise<number> {
     const { json, parse } = this.split();
-    const emit = (out: Output): void => finish(out, this.levels(json, out));
+    const emit = (out: Output): number => finish(out, levels(io, json, out), io);
     let ctx: CommandContext;
     try {
       const { flags, args, rest } = await parse();
-      ctx = this.context(flags, args, rest, json);
+      ctx = this.context(flags, args, rest, json, io);
     } catch (e) {
       // A failed parse is reported here; tell oclif the arguments were looked at (else it warns under NODE_ENV=test).
       this.parsed = true;
-      emit(errorOutput(e, json, this.verbInfo));
-      return;
+      return emit(errorOutput(e, json, this.verbInfo, io.env));
     }
     try {
-      emit(resultOutput(await this.perform(ctx), json));
+      return emit(resultOutput(await this.perform(ctx), json));
     } catch (e) {
-      emit(errorOutput(e, json, this.verbInfo));
+      return emit(errorOutput(e, json, this.verbInfo, io.env));
     }
   }
 
@@ -67,7 +74,8 @@ export abstract class HandoffCommand extends Command {
   async invoke(io: CommandIO): Promise<CommandResult> {
     const { json, parse } = this.split();
     const { flags, args, rest } = await parse();
-    return this.perform({ ...this.context(flags, args, rest, json), ...io });
+    const base: ExecuteIO = { ...io, isTTY: (fd) => (fd === 0 ? io.stdinIsTTY : false) };
+    return this.perform({ ...this.context(flags, args, rest, json, base), ...io });
   }
 
   /** argv split at `--` (passthrough), JSON mode decided, and the parse of the verb's own part mapped into USAGE. */
@@ -89,37 +97,37 @@ export abstract class HandoffCommand extends Command {
 
   /** Never let oclif print an error or pick an exit code of its own. */
   protected override async catch(err: Error): Promise<void> {
-    finish(errorOutput(err, false, this.verbInfo), { stdout: 0, stderr: 0 });
+    process.exitCode = finish(errorOutput(err, false, this.verbInfo, process.env), { stdout: 0, stderr: 0 }, processIO());
     await Promise.resolve();
   }
 
-  private levels(json: boolean, out: Output): { stdout: 0 | 1 | 2 | 3; stderr: 0 | 1 | 2 | 3 } {
-    if (out.stdout === undefined && out.stderr === undefined) return { stdout: 0, stderr: 0 };
-    return {
-      stdout: colourLevel(process.env, isTerminal(1), json),
-      stderr: colourLevel(process.env, isTerminal(2), json),
-    };
-  }
-
-  private context(flags: FlagValues, args: Record<string, string | undefined>, rest: string[], json: boolean): CommandContext {
-    const stderrLevel = (): 0 | 1 | 2 | 3 => colourLevel(process.env, isTerminal(2), json);
+  private context(flags: FlagValues, args: Record<string, string | undefined>, rest: string[], json: boolean, io: ExecuteIO): CommandContext {
+    const stderrLevel = (): 0 | 1 | 2 | 3 => colourLevel(io.env, io.isTTY(2), json);
     return {
       id: this.verbInfo.id,
       flags,
       args,
       rest,
-      env: process.env,
-      cwd: process.cwd(),
+      env: io.env,
+      cwd: io.cwd,
       json,
-      notice: (line) => writeStd('stderr', paint(escapeControls(line.endsWith('\n') ? line : `${line}\n`), 'stderr', stderrLevel())),
-      stdout: (text) => writeStd('stdout', text),
-      stderr: (text) => writeStd('stderr', text),
-      readStdin,
+      notice: (line) => void io.stderr(paint(escapeControls(line.endsWith('\n') ? line : `${line}\n`), 'stderr', stderrLevel())),
+      stdout: io.stdout,
+      stderr: io.stderr,
+      passthrough: io.passthrough,
+      script: io.script,
+      readStdin: io.readStdin,
       get stdinIsTTY() {
-        return isTerminal(0);
+        return io.isTTY(0);
       },
     };
   }
+}
+
+/** Colour levels per stream for an output (none when nothing is printed, so no terminal is asked about). */
+function levels(io: ExecuteIO, json: boolean, out: Output): { stdout: 0 | 1 | 2 | 3; stderr: 0 | 1 | 2 | 3 } {
+  if (out.stdout === undefined && out.stderr === undefined) return { stdout: 0, stderr: 0 };
+  return { stdout: colourLevel(io.env, io.isTTY(1), json), stderr: colourLevel(io.env, io.isTTY(2), json) };
 }
 
 const spaced = (id: string): string => id.replaceAll(':', ' ');

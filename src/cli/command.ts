@@ -3,6 +3,8 @@
  * HandoffCommand, whose `perform(ctx)` takes this context and returns a typed result, so `--json` output is data that
  * tests read directly.
  */
+import type { Writer } from './io.js';
+
 export type FlagValues = Record<string, string | boolean | string[] | undefined>;
 
 export interface CommandContext {
@@ -19,8 +21,12 @@ export interface CommandContext {
   json: boolean;
   /** A notice line on stderr, printed at once (both modes). */
   notice: (line: string) => void;
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
+  stdout: Writer;
+  stderr: Writer;
+  /** Where a child's output passes through (evidence run, contract verify). */
+  passthrough: { stdout: Writer; stderr: Writer };
+  /** The executable's script path (hooks install writes it into harness configs). */
+  script: string;
   /** Reads all of stdin (UNREADABLE_INPUT on failure). */
   readStdin: () => Promise<Buffer>;
   stdinIsTTY: boolean;
@@ -28,7 +34,10 @@ export interface CommandContext {
 
 /** What a caller without a terminal supplies to `HandoffCommand.invoke` (the MCP tools): where the verb runs and
  * where its notices and streams go. */
-export type CommandIO = Pick<CommandContext, 'env' | 'cwd' | 'notice' | 'stdout' | 'stderr' | 'readStdin' | 'stdinIsTTY'>;
+export type CommandIO = Pick<
+  CommandContext,
+  'env' | 'cwd' | 'notice' | 'stdout' | 'stderr' | 'passthrough' | 'script' | 'readStdin' | 'stdinIsTTY'
+>;
 
 export interface CommandResult {
   /** Exit code; default 0. */

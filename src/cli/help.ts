@@ -4,6 +4,7 @@
  */
 import type { Command } from '@oclif/core/command';
 import { Help } from '@oclif/core/help';
+import type { Writer } from './io.js';
 
 export const EXIT_TABLE = `EXIT CODES
   0   success, including an idempotent no-op
@@ -32,6 +33,20 @@ export const ENVIRONMENT = `ENVIRONMENT
   NO_COLOR           no colour in human output (colour is used only on a terminal; FORCE_COLOR forces it)`;
 
 export default class HandoffHelp extends Help {
+  /** Where the pages go (the verb's stdout); oclif's own default is console.log. */
+  private out: Writer = (chunk) => (console.log(String(chunk).replace(/\n$/, '')), true);
+
+  /** Prints through `out` from now on. */
+  printTo(out: Writer): this {
+    this.out = out;
+    return this;
+  }
+
+  /** oclif prints every line through log() (one string per call, joined with spaces as console.log would). */
+  protected override log(...args: string[]): void {
+    this.out(`${args.join(' ')}\n`);
+  }
+
   /** The root page lists every verb (there are few), then the environment and the exit codes. */
   protected override async showRootHelp(): Promise<void> {
     this.log(this.formatRoot());

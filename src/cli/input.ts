@@ -3,6 +3,7 @@
  * not a regular file without reading it, and reads `-` from stdin where allowed.
  */
 import { openSync, closeSync, fstatSync, readFileSync, statSync, constants } from 'node:fs';
+import { resolve } from 'node:path';
 import { EXIT, HandoffError } from '../errors.js';
 
 export function fileTypeName(st: import('node:fs').Stats): string {
@@ -18,14 +19,20 @@ export function fileTypeName(st: import('node:fs').Stats): string {
 const notRegular = (path: string, type: string): HandoffError =>
   new HandoffError('INPUT_NOT_REGULAR', EXIT.USAGE, `${JSON.stringify(path)} is a ${type}, not a regular file; it was not read`);
 
+const at = (path: string, cwd: string | undefined): string => (cwd === undefined ? path : resolve(cwd, path));
+
 const unreadable = (path: string, e: unknown): HandoffError =>
   new HandoffError('UNREADABLE_INPUT', EXIT.USAGE, `cannot read ${JSON.stringify(path)}: ${(e as Error).message}`);
 
-/** Checks that `path` names a readable regular file (following symlinks) without reading it. Returns its size. */
-export function checkRegularFile(path: string): number {
+/**
+ * Checks that `path` names a readable regular file (following symlinks) without reading it. Returns its size. A
+ * relative path resolves against `cwd` (the verb's working directory, never the process's); messages name the path
+ * as given. Without `cwd` the path is one the tool made itself (absolute).
+ */
+export function checkRegularFile(path: string, cwd?: string): number {
   let st;
   try {
-    st = statSync(path);
+    st = statSync(at(path, cwd));
   } catch (e) {
     throw unreadable(path, e);
   }
@@ -34,11 +41,11 @@ export function checkRegularFile(path: string): number {
 }
 
 /** Reads a regular file whole (O_NONBLOCK open so a FIFO swapped in after the stat can never hang us). */
-export function readRegularFile(path: string): Buffer {
-  checkRegularFile(path);
+export function readRegularFile(path: string, cwd?: string): Buffer {
+  checkRegularFile(path, cwd);
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    fd = openSync(at(path, cwd), constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (e) {
     throw unreadable(path, e);
   }
@@ -70,12 +77,12 @@ export const invalidUtf8 = (source: string): HandoffError =>
   new HandoffError('INVALID_UTF8', EXIT.USAGE, `${source} is not valid UTF-8; nothing was read from it`, {}, 'Re-encode it as UTF-8.');
 
 /** Reads a regular file as text, decoding UTF-8 strictly (INVALID_UTF8 names the file). */
-export function readUtf8File(path: string): string {
-  return decodeUtf8(readRegularFile(path), JSON.stringify(path));
+export function readUtf8File(path: string, cwd: string): string {
+  return decodeUtf8(readRegularFile(path, cwd), JSON.stringify(path));
 }
 
 /** `--json-file` / `--file`: a path, or `-` for stdin when `allowStdin`. */
-export async function readInput(path: string, readStdin: () => Promise<Buffer>, allowStdin = true): Promise<Buffer> {
+export async function readInput(path: string, cwd: string, readStdin: () => Promise<Buffer>, allowStdin = true): Promise<Buffer> {
   if (path === '-' && allowStdin) return readStdin();
-  return readRegularFile(path);
+  return readRegularFile(path, cwd);
 }

@@ -32,10 +32,10 @@ export async function readJsonObjectFlag(ctx: CommandContext, what: string): Pro
   } else {
     // A file's size decides before a byte of it is read.
     if (file !== '-') {
-      const size = checkRegularFile(file!);
+      const size = checkRegularFile(file!, ctx.cwd);
       if (size > limit) throw envelopeTooLarge(source, size, limit);
     }
-    bytes = await readInput(file!, ctx.readStdin);
+    bytes = await readInput(file!, ctx.cwd, ctx.readStdin);
     if (bytes.length > limit) throw envelopeTooLarge(source, bytes.length, limit);
   }
   return checkJsonObject(parseJsonStrict(inline ?? decodeUtf8(bytes!, source), source, inline !== undefined), what);

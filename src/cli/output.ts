@@ -7,7 +7,7 @@ import { EXIT, isHandoffError, type HandoffError } from '../errors.js';
 import { paint } from '../render/colour.js';
 import { escapeControls } from '../render/escape.js';
 import type { CommandResult } from './command.js';
-import { writeStd } from './stdio.js';
+import type { ExecuteIO } from './io.js';
 
 export interface Output {
   exit: number;
@@ -35,12 +35,12 @@ function withNewline(text: string | undefined): string | undefined {
   return safe.endsWith('\n') ? safe : `${safe}\n`;
 }
 
-export function errorOutput(e: unknown, json: boolean, verb: VerbInfo | undefined): Output {
+export function errorOutput(e: unknown, json: boolean, verb: VerbInfo | undefined, env: NodeJS.ProcessEnv): Output {
   const failOpen = verb?.failOpen === true;
   if (!isHandoffError(e)) {
     const err = e as Error;
     const message = oneLine(`internal error: ${err?.message ?? String(e)}`);
-    const debug = process.env.HANDOFF_DEBUG === '1' && err?.stack ? `${err.stack}\n` : '';
+    const debug = env.HANDOFF_DEBUG === '1' && err?.stack ? `${err.stack}\n` : '';
     if (json && !failOpen) {
       return { exit: EXIT.INTERNAL, stdout: `${JSON.stringify({ status: 'error', code: 'INTERNAL', error: message })}\n`, stderr: debug || undefined };
     }
@@ -74,9 +74,9 @@ const sentence = (text: string): string => (/[.!?:;]$/.test(text) ? text : `${te
 /** Folds every line break (and the blanks around it) into one space: a message is always one line. */
 export const oneLine = (text: string): string => text.replace(/\s*(?:\r\n|\r|\n|\u2028|\u2029)\s*/g, ' ').trim();
 
-/** Writes an output, coloured per stream at the given levels (0: plain), and sets the exit code. */
-export function finish(out: Output, levels: { stdout: 0 | 1 | 2 | 3; stderr: 0 | 1 | 2 | 3 }): void {
-  if (out.stdout !== undefined) writeStd('stdout', paint(out.stdout, 'stdout', levels.stdout));
-  if (out.stderr !== undefined) writeStd('stderr', paint(out.stderr, 'stderr', levels.stderr));
-  process.exitCode = out.exit;
+/** Writes an output through `io`, coloured per stream at the given levels (0: plain); returns its exit code. */
+export function finish(out: Output, levels: { stdout: 0 | 1 | 2 | 3; stderr: 0 | 1 | 2 | 3 }, io: Pick<ExecuteIO, 'stdout' | 'stderr'>): number {
+  if (out.stdout !== undefined) io.stdout(paint(out.stdout, 'stdout', levels.stdout));
+  if (out.stderr !== undefined) io.stderr(paint(out.stderr, 'stderr', levels.stderr));
+  return out.exit;
 }

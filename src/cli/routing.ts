@@ -1,20 +1,18 @@
 /** Help and unknown-command answers, shared by the entry point and the `help` verb. */
 import type { Config } from '@oclif/core/config';
 import { usage, type HandoffError } from '../errors.js';
-import { stdStream } from './stdio.js';
+import type { ExecuteIO } from './io.js';
 import { closest } from './suggest.js';
 
 /** Shows oclif's help for `words` (none: root help; a topic; a topic and verb). Unknown words are USAGE, exit 2. */
-export async function showHelp(config: Config, words: string[]): Promise<void> {
+export async function showHelp(config: Config, words: string[], io: Pick<ExecuteIO, 'stdout'>): Promise<void> {
   const id = words.join(':');
   if (words.length > 0 && config.findCommand(id) === undefined && config.findTopic(id) === undefined) {
     throw unknownCommand(config, words);
   }
   const { default: HandoffHelp } = await import('./help.js');
-  // oclif's help prints through process.stdout: a reader that stops early (`| head`) must not make that an error.
-  stdStream('stdout');
-  stdStream('stderr');
-  await new HandoffHelp(config).showHelp(words);
+  // Every line goes through the verb's stdout (for the process: fs.writeSync, a reader that stops early is no error).
+  await new HandoffHelp(config).printTo(io.stdout).showHelp(words);
 }
 
 /** The usage error for command words that name no command, with the nearest command or topic when one is close. */

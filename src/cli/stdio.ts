@@ -12,6 +12,8 @@ export type StdName = 'stdout' | 'stderr';
 const FD: Record<StdName, 1 | 2> = { stdout: 1, stderr: 2 };
 
 const guarded = new Set<StdName>();
+/** Streams whose reader went away (an EPIPE reported by the stream object). */
+const gone = new Set<StdName>();
 
 /** `process.stdout` or `process.stderr`, with a closed reader (EPIPE) ignored rather than thrown. */
 export function stdStream(name: StdName): NodeJS.WriteStream {
@@ -20,38 +22,45 @@ export function stdStream(name: StdName): NodeJS.WriteStream {
     guarded.add(name);
     stream.on('error', (err: NodeJS.ErrnoException) => {
       if (err.code !== 'EPIPE') throw err;
+      gone.add(name);
     });
   }
   return stream;
 }
 
 /**
- * Writes all of `text` to stdout or stderr, synchronously. A reader that went away (EPIPE) is not an error of the
- * verb: the rest is dropped. A non-blocking descriptor that is full (EAGAIN) hands the rest to the stream, which
- * queues it and drains it before the process exits. Once the stream exists (help, mcp, a child's output passed
- * through by evidence run), everything goes through it, so nothing overtakes what it still holds.
+ * Writes all of `chunk` to stdout or stderr, synchronously. A reader that went away (EPIPE) is not an error of the
+ * verb: the rest is dropped and false returned (a pass-through then stops). A non-blocking descriptor that is full
+ * (EAGAIN) hands the rest to the stream, which queues it and drains it before the process exits. Once the stream
+ * exists (help, mcp, a descriptor that was full), everything goes through it, so nothing overtakes what it still
+ * holds.
  */
-export function writeStd(name: StdName, text: string): void {
-  if (text === '') return;
+export function writeStd(name: StdName, chunk: string | Uint8Array): boolean {
+  if (gone.has(name)) return false;
+  if (chunk.length === 0) return true;
   if (guarded.has(name)) {
-    stdStream(name).write(text);
-    return;
+    stdStream(name).write(chunk);
+    return !gone.has(name);
   }
-  const bytes = Buffer.from(text, 'utf8');
+  const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
   let off = 0;
   while (off < bytes.length) {
     try {
       off += writeSync(FD[name], bytes, off, bytes.length - off);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'EPIPE') return;
+      if (code === 'EPIPE') {
+        gone.add(name);
+        return false;
+      }
       if (code === 'EAGAIN') {
         stdStream(name).write(bytes.subarray(off));
-        return;
+        return true;
       }
       throw e;
     }
   }
+  return true;
 }
 
 const terminal: (boolean | undefined)[] = [];

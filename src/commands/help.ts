@@ -15,7 +15,7 @@ export default class Help extends HandoffCommand {
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const words = [ctx.args.TOPIC, ctx.args.VERB].filter((w): w is string => w !== undefined);
-    await showHelp(this.config, words);
+    await showHelp(this.config, words, ctx);
     return {};
   }
 }

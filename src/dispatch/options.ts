@@ -121,13 +121,13 @@ const goalTooLarge = (bytes: number, what: string): HandoffError =>
     'Put the long text in a brief (`handoff brief add`) and dispatch with --brief and a short goal.',
   );
 
-function readGoal(flags: DispatchFlags): string {
+function readGoal(flags: DispatchFlags, cwd: string): string {
   if ((flags.goal === undefined) === (flags.goalFile === undefined)) throw usage('give exactly one of --goal TEXT or --goal-file PATH');
   if (flags.goalFile !== undefined) {
-    const size = checkRegularFile(flags.goalFile);
+    const size = checkRegularFile(flags.goalFile, cwd);
     if (size > MAX_GOAL_FILE_BYTES) throw goalTooLarge(size, `the goal file ${jsonQuote(flags.goalFile)}`);
   }
-  const raw = flags.goal ?? readUtf8File(flags.goalFile as string);
+  const raw = flags.goal ?? readUtf8File(flags.goalFile as string, cwd);
   if (raw.trim() === '') throw usage(`the goal${flags.goalFile !== undefined ? ` in ${jsonQuote(flags.goalFile)}` : ''} is blank`);
   // Trailing whitespace (a file's final newline) would only print as empty goal lines.
   const goal = raw.replace(/\s+$/, '');
@@ -149,7 +149,7 @@ export function parseDispatchFlags(flags: DispatchFlags, env: Env, cwd: string):
   // Every workspace is a safe slug: an explicit one as given, the derived one normalized.
   const workspace = resolveWorkspace(flags.workspace, env, cwd);
   const kind = resolveKind(flags.kind, planTaskId, parentHandoffId);
-  const goal = readGoal(flags);
+  const goal = readGoal(flags, cwd);
   return {
     goal,
     kind,

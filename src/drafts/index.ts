@@ -41,7 +41,7 @@
  *   openStoreSession(env, cwd?)           the store for one call, either backend (no-op session without a SQLite
  *                                         file; probe opened lazily), all async: exists, row, chainFrom, chainIds,
  *                                         planTaskBinding, spent, verdict, insertContinuation, mirror, close
- *   sessionOver(reads, writer, close)     the same session over a store the caller holds (finalize)
+ *   sessionOver(reads, writer, close, where) the same session over a store the caller holds (finalize)
  *   isOpenRow(row) / isClosedRow(row)     DISPATCHED|IN_PROGRESS / a closed-turn state
  * sanitize.ts
  *   sanitizeEnvelope(envelope)            the repairs on a copy → {envelope, repairs}; sanitizedNotice(repair)

@@ -68,10 +68,11 @@ async function verdictOver(
   reads: StoreReads | null,
   envelope: unknown,
   options: VerdictBase,
+  where: { env: Env; cwd: string },
   chain?: () => Promise<readonly string[]>,
 ): Promise<ValidationResult> {
   const { storeVerdict } = await import('../approvals/store-verdict.js');
-  return storeVerdict(envelope, options, reads, chain);
+  return storeVerdict(envelope, options, reads, where, chain);
 }
 
 const NO_STORE: StoreSession = {
@@ -82,7 +83,7 @@ const NO_STORE: StoreSession = {
   chainIds: (row) => Promise.resolve([row.contract_id]),
   planTaskBinding: (row) => Promise.resolve(row.plan_task_id),
   spent: () => Promise.resolve(new Set()),
-  verdict: (envelope, options) => verdictOver(null, envelope, options),
+  verdict: (envelope, options) => verdictOver(null, envelope, options, { env: {}, cwd: '/' }),
   insertContinuation: () => Promise.resolve(undefined),
   mirror: () => Promise.resolve({ outcome: 'no_store' }),
   close: () => Promise.resolve(),
@@ -110,7 +111,7 @@ export async function openStoreSession(env: Env, cwd?: string): Promise<StoreSes
     const opened = await Promise.allSettled([probe, writer].filter((p) => p !== undefined));
     for (const o of opened) if (o.status === 'fulfilled' && o.value !== null) await o.value.close();
   };
-  const session = sessionOver(reads, getWriter, close);
+  const session = sessionOver(reads, getWriter, close, { env, cwd: cwd ?? process.cwd() });
   session.prepare = async () => {
     if (storeKind(env) !== 'postgres') return;
     const p = await reads();
@@ -132,6 +133,7 @@ export function sessionOver(
   reads: () => Promise<Store | null>,
   getWriter: () => Promise<Store | null>,
   close: () => Promise<void>,
+  where: { env: Env; cwd: string },
 ): StoreSession {
   // A store of version 0 (an empty SQLite file) has no tables yet: it exists, but holds no rows.
   const rows = async (): Promise<Store | null> => {
@@ -158,7 +160,7 @@ export function sessionOver(
       for (const [id, state] of await s.spentProbe(ids)) if (CLOSED_STATES.has(state)) out.add(id);
       return out;
     },
-    verdict: async (envelope, options, chain) => verdictOver(await reads(), envelope, options, chain),
+    verdict: async (envelope, options, chain) => verdictOver(await reads(), envelope, options, where, chain),
     async insertContinuation(parent, newContractId, seedJson) {
       const s = await getWriter();
       if (s === null) throw new Error('the store vanished during the call');

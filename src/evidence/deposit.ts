@@ -4,6 +4,7 @@
  * deposit leaves the evidence tree byte-identical. On PostgreSQL the blob goes into the store
  * in the row's own transaction: both or neither.
  */
+import { resolve } from 'node:path';
 import { checkRegularFile, readRegularFile } from '../cli/input.js';
 import { EXIT, HandoffError, isHandoffError, jsonQuote } from '../errors.js';
 import { evidenceRoot, type Env } from '../paths.js';
@@ -59,7 +60,7 @@ export async function depositEvidence(env: Env, cwd: string, input: DepositInput
   // Step 2: the source file is checked (and an inline candidate read) before the store is opened.
   const payload: Payload =
     input.artifactFile !== undefined
-      ? filePayload(input.artifactFile, checkRegularFile(input.artifactFile), readRegularFile)
+      ? filePayload(resolve(cwd, input.artifactFile), checkRegularFile(input.artifactFile, cwd), (path) => readRegularFile(path))
       : textPayload(input.text ?? '');
   const absent = (): Promise<DepositResult> => rejectWith(briefNotFoundIn(input.workspace, input.brief));
   return withWriter(env, cwd, false, (store) => deposit(store, env, cwd, input, payload), absent);

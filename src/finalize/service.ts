@@ -69,11 +69,12 @@ export type FinalizeOutcome =
   | { kind: 'refused'; tipId: string; refusal: Refusal };
 
 /** The view lockChainToTip needs, over finalize's own writer (or no store at all). */
-const sessionOf = (store: Store | null): StoreSession =>
+const sessionOf = (store: Store | null, where: { env: Env; cwd: string }): StoreSession =>
   sessionOver(
     () => Promise.resolve(store),
     () => Promise.reject(new HandoffError('INTERNAL', EXIT.INTERNAL, 'finalize never opens a continuation link')),
     () => Promise.resolve(),
+    where,
   );
 
 /** The no-op decision on the current row. */
@@ -90,14 +91,14 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
   const locks = new LockSet(env, cwd);
   try {
     // Step 2: resolve, lock along the chain, follow it to the live tip, load or materialize the draft.
-    let session = sessionOf(store);
+    let session = sessionOf(store, { env, cwd });
     const scope = scopeOver(session, req.notice, req.workspaceFlag);
     const { draftId, implicit: resolved } = await resolveDraftId(env, cwd, req.addressing, (ids) => session.spent(ids), scope);
     let tip = await lockChainToTip(locks, session, draftId);
     if (store === null && (store = await openStoreIfAny(env, cwd, 'writer')) !== null) {
       // Another process created the store while this one waited for the lock (e.g. a concurrent finalize of this
       // draft): read the row through it, so every later step sees the same state as the transaction.
-      session = sessionOf(store);
+      session = sessionOf(store, { env, cwd });
       tip = await lockChainToTip(locks, session, draftId);
     }
     const tipId = tip.tipId;
@@ -139,7 +140,7 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     const verdictOf = async (reads: StoreReads | null, citingHandoffId: number | null): Promise<ValidationResult> => {
       const { storeVerdict } = await import('../approvals/store-verdict.js');
       const options = { consolidation, source: 'declaration' as const, approvalUse: 'close' as const, citingHandoffId, citingAgentId: agentPrefix(tipId) };
-      return storeVerdict(envelope, options, reads, () => Promise.resolve(chainIds));
+      return storeVerdict(envelope, options, reads, { env, cwd }, () => Promise.resolve(chainIds));
     };
     const verdict = await verdictOf(store !== null && store.version > 0 ? store : null, tipRow?.id ?? null);
     if (!verdict.ok) return { kind: 'rejected', tipId, codes: verdict.codes, errors: verdict.errors, repair: verdict.repair };

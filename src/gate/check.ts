@@ -32,7 +32,7 @@ export async function checkClosedRow(s: Store, tip: HandoffRow, where: { env: En
     citingHandoffId: tip.id,
     citingAgentId: tip.agent_id,
   };
-  const verdict = await storeVerdict(envelope, options, s, () =>
+  const verdict = await storeVerdict(envelope, options, s, where, () =>
     s.chainContractIds(tip),
   );
   if (!verdict.ok) return { outcome: 'verdict_failed', errors: verdict.errors, repair: verdict.repair };

@@ -20,9 +20,8 @@ export const HOOK_TIMEOUT_S = DEFAULT_GATE_TIMEOUT_MS / 1000 + 10;
 
 export const homeOf = (env: Env): string => (env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir());
 
-/** The running executable (bin/run.js), real path. */
-export function binPath(): string {
-  const arg = process.argv[1] ?? '';
+/** The running executable (`script`: bin/run.js as started), real path. */
+export function binPath(arg: string): string {
   try {
     return realpathSync(resolve(arg));
   } catch {
@@ -53,8 +52,8 @@ export function shellPath(path: string, scope: Scope, env: Env): string {
   return quote(path);
 }
 
-export function gateCommand(gateArgs: string[], scope: Scope, env: Env): string {
-  const bin = binPath();
+export function gateCommand(gateArgs: string[], scope: Scope, env: Env, script: string): string {
+  const bin = binPath(script);
   checkStablePath(bin);
   return `${shellPath(process.execPath, scope, env)} ${shellPath(bin, scope, env)} contract gate ${gateArgs.join(' ')}`;
 }

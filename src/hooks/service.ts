@@ -19,6 +19,8 @@ export interface HooksRequest {
   dryRun: boolean;
   env: Env;
   cwd: string;
+  /** The running executable's script (bin/run.js), as the caller's io names it. */
+  script: string;
 }
 
 export interface HooksChange {
@@ -51,8 +53,8 @@ function apply(req: HooksRequest, path: string, before: string | undefined, afte
 }
 
 /** The OpenCode plugin the package ships, with the paths of node and of the library filled in. */
-function pluginText(scope: Scope, env: Env): string {
-  const bin = binPath();
+function pluginText(scope: Scope, env: Env, script: string): string {
+  const bin = binPath(script);
   checkStablePath(bin);
   const pkg = dirname(dirname(bin));
   const template = readFileSync(join(pkg, 'plugins', 'opencode', 'handoff-gate.js'), 'utf8');
@@ -64,12 +66,12 @@ export function installHooks(req: HooksRequest, o: InstallOptions): HooksChange 
   const path = configPath(req.harness, req.scope, req.env, projectRoot(req.cwd));
   const current = readConfigText(path);
   if (req.harness === 'opencode') {
-    const text = pluginText(req.scope, req.env);
+    const text = pluginText(req.scope, req.env, req.script);
     return apply(req, path, current.text, text, [text.match(/^const HANDOFF = .*$/m)?.[0] ?? '']);
   }
   const config = parseConfig(current);
   const specs = hookSpecs(req.harness, o);
-  const next = mergeInstall(req.harness, structuredClone(config), specs, (s) => gateCommand(s.args, req.scope, req.env));
+  const next = mergeInstall(req.harness, structuredClone(config), specs, (s) => gateCommand(s.args, req.scope, req.env, req.script));
   const unchanged = current.text !== undefined && JSON.stringify(next) === JSON.stringify(config);
   const after = unchanged ? current.text : formatConfig(next, current.text);
   return apply(req, path, current.text, after, installedCommands(req.harness, next).map((c) => c.command));

@@ -33,8 +33,8 @@ export function toolResult(result: CommandResult, extra: Extra, reword: Reword):
 
 /** A thrown failure (HandoffError or a bug), rendered by the command line's own error renderer. */
 export function errorResult(e: unknown, extra: Extra, reword: Reword): ToolResult {
-  const json = JSON.parse(errorOutput(e, true, undefined).stdout ?? '{}') as Record<string, unknown>;
-  const human = errorOutput(e, false, undefined).stderr ?? '';
+  const json = JSON.parse(errorOutput(e, true, undefined, process.env).stdout ?? '{}') as Record<string, unknown>;
+  const human = errorOutput(e, false, undefined, process.env).stderr ?? '';
   return build(json, human, extra, reword);
 }
 

@@ -130,8 +130,10 @@ async function callTool(
     cwd: process.cwd(),
     notice: (line) => notices.push(line.trimEnd()),
     // No verb a tool runs writes to these; should one, its text belongs to this call's result, never to stdout.
-    stdout: (text) => tail.stdout(Buffer.from(text)),
-    stderr: (text) => tail.stderr(Buffer.from(text)),
+    stdout: (text) => (tail.stdout(Buffer.from(text)), true),
+    stderr: (text) => (tail.stderr(Buffer.from(text)), true),
+    passthrough: { stdout: (text) => (tail.stdout(Buffer.from(text)), true), stderr: (text) => (tail.stderr(Buffer.from(text)), true) },
+    script: process.argv[1] ?? '',
     readStdin: () => Promise.reject(usage('stdin is the MCP channel: pass the input as a tool argument')),
     stdinIsTTY: false,
   };

@@ -9,7 +9,7 @@
  * pass-through stays byte-exact when we print nothing of our own.
  */
 import type { CommandResult } from '../cli/command.js';
-import { stdStream } from '../cli/stdio.js';
+import type { Writer } from '../cli/io.js';
 import type { Sinks } from './execute.js';
 
 type Sink = (chunk: Buffer) => void | 'closed';
@@ -17,25 +17,25 @@ type Sink = (chunk: Buffer) => void | 'closed';
 /** Remembers whether the last byte written to a stream was a newline. */
 class LineState {
   private midLine = false;
-  constructor(private readonly stream: NodeJS.WriteStream) {}
+  constructor(private readonly write: Writer) {}
   wrote(chunk: Buffer): void {
     if (chunk.length > 0) this.midLine = chunk[chunk.length - 1] !== 0x0a;
   }
   end(): void {
     if (!this.midLine) return;
     this.midLine = false;
-    this.stream.write('\n');
+    this.write('\n');
   }
 }
 
-function sink(stream: NodeJS.WriteStream, line: LineState): Sink {
+function sink(write: Writer, line: LineState): Sink {
   let gone = false;
-  stream.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') gone = true;
-  });
   return (chunk) => {
     if (gone) return 'closed';
-    stream.write(chunk);
+    if (!write(chunk)) {
+      gone = true;
+      return 'closed';
+    }
     line.wrote(chunk);
   };
 }
@@ -45,14 +45,17 @@ export interface PassThroughSinks extends Sinks {
   endLine(stream: 'stdout' | 'stderr'): void;
 }
 
-export function passThroughSinks(json: boolean): PassThroughSinks {
-  // Through stdStream: the verb's own lines (src/cli/stdio.ts writeStd) then queue behind the child's output.
-  const stdout = stdStream('stdout');
-  const stderr = stdStream('stderr');
-  const lines = { stdout: new LineState(stdout), stderr: new LineState(stderr) };
-  const err = sink(stderr, lines.stderr);
+/** The two writers a child's output passes through (the process's stream objects, or a caller's buffers). */
+export interface PassThroughWriters {
+  stdout: Writer;
+  stderr: Writer;
+}
+
+export function passThroughSinks(json: boolean, writers: PassThroughWriters): PassThroughSinks {
+  const lines = { stdout: new LineState(writers.stdout), stderr: new LineState(writers.stderr) };
+  const err = sink(writers.stderr, lines.stderr);
   return {
-    stdout: json ? err : sink(stdout, lines.stdout),
+    stdout: json ? err : sink(writers.stdout, lines.stdout),
     stderr: err,
     endLine: (stream) => lines[stream].end(),
   };
@@ -66,10 +69,11 @@ export function passThroughSinks(json: boolean): PassThroughSinks {
  */
 export async function withLineDiscipline(
   json: boolean,
+  writers: PassThroughWriters,
   notice: (line: string) => void,
   fn: (sinks: PassThroughSinks, notice: (line: string) => void) => Promise<CommandResult>,
 ): Promise<CommandResult> {
-  const sinks = passThroughSinks(json);
+  const sinks = passThroughSinks(json, writers);
   const fresh = (line: string): void => {
     sinks.endLine('stderr');
     notice(line);

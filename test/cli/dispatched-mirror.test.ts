@@ -95,7 +95,8 @@ describe('SQLite: a writer over the probe', () => {
   it('better-sqlite3 is loaded without the `bindings` lookup (its native addon is required by path)', () => {
     const home = tempHome();
     const { id } = dispatch(home);
-    const r = run(home, ['contract', 'set', 'work_phase', 'executing', '--draft-id', id], { env: { NODE_DEBUG: 'module' } });
+    // Node's module tracing is per process: this one runs as the real binary.
+    const r = run(home, ['contract', 'set', 'work_phase', 'executing', '--draft-id', id], { env: { NODE_DEBUG: 'module' }, process: true });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/better-sqlite3/);
     expect(r.stderr).not.toMatch(/node_modules\/bindings/);

@@ -46,7 +46,11 @@ function fillUp(room = 0): void {
   if (room > 0) truncateSync(filler, statSync(filler).size - room);
 }
 
-const hf = (home: string, args: string[]): RunResult => run(home, [...args, '--json'], { env: { HANDOFF_WORKSPACE: 'ws' } });
+/**
+ * Each call is a process of its own, as an agent's calls are: SQLite keeps per-process state for an open file (its
+ * locks and shared-memory index), and what a full disk does to a fresh open is what this file is about.
+ */
+const hf = (home: string, args: string[]): RunResult => run(home, [...args, '--json'], { env: { HANDOFF_WORKSPACE: 'ws' }, process: true });
 
 describe('a full disk', () => {
   it('store writes are STORE_WRITE_FAILED with nothing written; reads work; a draft write skips only its mirror', () => {

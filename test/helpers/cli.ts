@@ -2,6 +2,7 @@
  * Drives the built binary end to end. Every test gets its own HANDOFF_HOME temp dir (tempHome()).
  */
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -24,6 +25,12 @@ export interface RunOptions {
   input?: string | Buffer;
   cwd?: string;
   timeout?: number;
+  /**
+   * Start the real binary instead of running the verb in-process. What needs a process says so: start-up, signals
+   * and timeouts, locks across processes, the stop gate as a hook, a long-running server. `contract gate` and `mcp`
+   * always run as a process.
+   */
+  process?: boolean;
 }
 
 /** A fresh data root; pass it as HANDOFF_HOME. */
@@ -75,8 +82,32 @@ function toResult(r: SpawnSyncReturns<string>): RunResult {
   return { code: r.status ?? (r.signal ? 128 : -1), stdout: out, stderr: r.stderr ?? '', json };
 }
 
-/** Runs `handoff ...args` synchronously with HANDOFF_HOME=home. */
+/**
+ * Runs `handoff ...args` synchronously with HANDOFF_HOME=home: in-process (the shipped bundle's `execute`, in a worker
+ * thread of this process) unless the verb needs a process (RunOptions.process, the gate, mcp).
+ */
 export function run(home: string | undefined, args: string[], opts: RunOptions = {}): RunResult {
+  return needsProcess(args, opts) ? runProcess(home, args, opts) : runInProcess(home, args, opts);
+}
+
+/** The verbs that always run as a process: the stop gate (a hook, with its watchdog) and the MCP server. */
+function needsProcess(args: string[], opts: RunOptions): boolean {
+  return opts.process === true || (args[0] === 'contract' && args[1] === 'gate') || args[0] === 'mcp';
+}
+
+/**
+ * Refuses to start the binary from a file of the in-process project: a file that needs a process is listed in the
+ * process project (vitest.config.ts), so the split stays true.
+ */
+export function assertProcessProject(what: string): void {
+  if (process.env.HANDOFF_TEST_PROJECT === 'in-process') {
+    throw new Error(`${what} starts the real binary: list this test file in PROCESS (vitest.config.ts)`);
+  }
+}
+
+/** Runs `handoff ...args` as a process (bin/run.js), synchronously. */
+export function runProcess(home: string | undefined, args: string[], opts: RunOptions = {}): RunResult {
+  assertProcessProject(`handoff ${args.slice(0, 2).join(' ')}`);
   const r = spawnSync(process.execPath, [BIN, ...args], {
     env: baseEnv(home, opts.env),
     input: opts.input ?? '',
@@ -87,8 +118,40 @@ export function run(home: string | undefined, args: string[], opts: RunOptions =
   return toResult(r);
 }
 
+let inProcessWorker: Worker | undefined;
+
+/** The worker thread that holds the loaded bundle (one per test file's process, made on first use). */
+function bundleWorker(): Worker {
+  if (inProcessWorker === undefined) {
+    inProcessWorker = new Worker(join(REPO, 'test', 'helpers', 'inproc-worker.cjs'), { workerData: { bin: BIN } });
+    inProcessWorker.unref();
+  }
+  return inProcessWorker;
+}
+
+/** The verb through the bundle's `execute(argv, io)`: env, cwd and stdin handed over, stdout and stderr collected. */
+export function runInProcess(home: string | undefined, args: string[], opts: RunOptions = {}): RunResult {
+  const worker = bundleWorker();
+  const { port1, port2 } = new MessageChannel();
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  const input = opts.input ?? '';
+  const stdin = typeof input === 'string' ? input : new Uint8Array(input);
+  worker.postMessage({ argv: args, env: baseEnv(home, opts.env), cwd: opts.cwd ?? home ?? process.cwd(), stdin, flag, port: port2 }, [port2]);
+  // A budget for a hang, as spawnSync's timeout: the worker is then dropped and the next call makes a new one.
+  if (Atomics.wait(flag, 0, 0, opts.timeout ?? 60_000) === 'timed-out') {
+    port1.close();
+    void worker.terminate();
+    inProcessWorker = undefined;
+    return { code: 128, stdout: '', stderr: `in-process run of ${args.join(' ')} timed out\n`, json: undefined };
+  }
+  const got = receiveMessageOnPort(port1)?.message as { exit: number; stdout: string; stderr: string };
+  port1.close();
+  return toResult({ status: got.exit, signal: null, stdout: got.stdout, stderr: got.stderr } as unknown as SpawnSyncReturns<string>);
+}
+
 /** Runs `handoff ...args` asynchronously (for concurrency tests). */
 export function runAsync(home: string | undefined, args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  assertProcessProject(`handoff ${args.slice(0, 2).join(' ')}`);
   return new Promise((res) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       env: baseEnv(home, opts.env),

@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { pathToFileURL } from 'node:url';
-import { BIN, baseEnv } from './cli.js';
+import { assertProcessProject, BIN, baseEnv } from './cli.js';
 
 export interface ToolCallResult {
   content: { type: string; text?: string }[];
@@ -39,6 +39,7 @@ export async function connect(
   env: Record<string, string | undefined> = {},
   opts: ConnectOptions = {},
 ): Promise<McpSession> {
+  assertProcessProject('handoff mcp');
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'mcp', ...flags],

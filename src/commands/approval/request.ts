@@ -36,7 +36,7 @@ export default class ApprovalRequest extends HandoffCommand {
     }
     const { draftId, agentId } = checkIdFlags(ctx.flags['draft-id'] as string | undefined, ctx.flags['agent-id'] as string | undefined);
     const workspace = resolveWorkspace(nonBlank(ctx.flags.workspace as string | undefined, '--workspace'), ctx.env, ctx.cwd);
-    const text = content ?? readUtf8File(contentFile!);
+    const text = content ?? readUtf8File(contentFile!, ctx.cwd);
     if (text.trim() === '') throw usage('the approval content must not be blank');
 
     const { requestApproval } = await import('../../approvals/request.js');

@@ -99,7 +99,7 @@ export default class ContractGate extends HandoffCommand {
     const harness = (): Harness => input?.harness ?? (choice === 'auto' ? 'claude' : choice);
     /** The bytes of an answer, exactly as the command prints it (the budget's watchdog writes them itself). */
     const answerOutput = (a: Answer): Output => {
-      if ('error' in a) return errorOutput(a.error, ctx.json, VERB);
+      if ('error' in a) return errorOutput(a.error, ctx.json, VERB, ctx.env);
       const result = gateResult(a.run, harness(), ctx.json, answerFor);
       const out = resultOutput(result, ctx.json);
       return result.jsonStderr === undefined ? out : { ...out, stderr: `${result.jsonStderr}\n` };

@@ -42,7 +42,7 @@ export default class ContractValidate extends HandoffCommand {
         throw usage(`--file cannot be combined with --draft-id or --agent-id`);
       }
       const what = file === '-' ? 'stdin' : file;
-      const text = decodeUtf8(await readInput(file, ctx.readStdin), file === '-' ? 'stdin' : JSON.stringify(file));
+      const text = decodeUtf8(await readInput(file, ctx.cwd, ctx.readStdin), file === '-' ? 'stdin' : JSON.stringify(file));
       const verdict = await validateText(ctx.env, ctx.cwd, text, what, consolidation);
       if (verdict.ok) return { json: { status: 'ok', source: file }, text: `OK: ${what} is valid.` };
       return validationRejection({ subject: { source: file }, verdict, header: SUBJECT_REJECTED(what), explain });

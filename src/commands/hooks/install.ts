@@ -33,7 +33,7 @@ export default class HooksInstall extends HandoffCommand {
     if (matcher !== undefined && matcher.trim() === '') throw usage('--matcher must be non-blank');
     const { installHooks } = await import('../../hooks/service.js');
     const r = installHooks(
-      { harness, scope, dryRun: ctx.flags['dry-run'] === true, env: ctx.env, cwd: ctx.cwd },
+      { harness, scope, dryRun: ctx.flags['dry-run'] === true, env: ctx.env, cwd: ctx.cwd, script: ctx.script },
       { strict: ctx.flags.strict === true, matcher },
     );
     const text = r.diff ?? `${r.action === 'unchanged' ? 'Already installed' : r.dry_run ? 'Would write' : 'Installed'}: ${r.harness} (${r.scope}) in ${r.path}`;

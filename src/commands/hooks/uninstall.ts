@@ -22,7 +22,7 @@ export default class HooksUninstall extends HandoffCommand {
     const harness = harnessFlag(ctx.flags, true)!;
     const scope = scopeFlag(ctx.flags);
     const { uninstallHooks } = await import('../../hooks/service.js');
-    const r = uninstallHooks({ harness, scope, dryRun: ctx.flags['dry-run'] === true, env: ctx.env, cwd: ctx.cwd });
+    const r = uninstallHooks({ harness, scope, dryRun: ctx.flags['dry-run'] === true, env: ctx.env, cwd: ctx.cwd, script: ctx.script });
     const text = r.diff ?? `${r.action === 'removed' || r.action === 'updated' ? (r.dry_run ? 'Would remove' : 'Removed') : 'Not installed'}: ${r.harness} (${r.scope}) in ${r.path}`;
     return { json: { status: 'ok', ...r }, text };
   }
