@@ -54,5 +54,6 @@ export const COMMANDS: Record<string, CommandClass> = {
   get 'attest:verify'() { return load(require('../commands/attest/verify.js')); },
   get mcp() { return load(require('../commands/mcp.js')); },
   get 'store:copy'() { return load(require('../commands/store/copy.js')); },
+  get autocomplete() { return load(require('../commands/autocomplete.js')); },
   get help() { return load(require('../commands/help.js')); },
 };
