@@ -2,6 +2,8 @@
 import * as Args from '@oclif/core/args';
 import { HandoffCommand } from '../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../cli/command.js';
+import { completionModel } from '../completion/model.js';
+import { completionScript, INSTALL, SHELLS, type Shell } from '../completion/script.js';
 
 export default class Autocomplete extends HandoffCommand {
   static override summary = 'Print a shell completion script (bash, zsh or fish)';
@@ -14,9 +16,7 @@ export default class Autocomplete extends HandoffCommand {
       'upgrade. To load it at every start of the shell:',
     ].join(' '),
     '',
-    "  bash  echo 'source <(handoff autocomplete bash)' >> ~/.bashrc",
-    "  zsh   echo 'source <(handoff autocomplete zsh)' >> ~/.zshrc",
-    '  fish  handoff autocomplete fish > ~/.config/fish/completions/handoff.fish',
+    ...SHELLS.map((shell) => `${shell.padEnd(6)}${INSTALL[shell]}`),
     '',
     [
       'In zsh the line goes below the one that runs compinit; the script also works saved as _handoff in a folder of',
@@ -24,14 +24,12 @@ export default class Autocomplete extends HandoffCommand {
     ].join(' '),
   ].join('\n');
   static override args = {
-    SHELL: Args.string({ description: 'bash, zsh or fish', required: true, options: ['bash', 'zsh', 'fish'], ignoreStdin: true }),
+    SHELL: Args.string({ description: 'bash, zsh or fish', required: true, options: [...SHELLS], ignoreStdin: true }),
   };
   static override examples = ['handoff autocomplete bash', 'handoff autocomplete zsh', 'handoff autocomplete fish'];
 
-  protected async perform(ctx: CommandContext): Promise<CommandResult> {
-    const { completionModel } = await import('../completion/model.js');
-    const { completionScript } = await import('../completion/script.js');
-    const shell = ctx.args.SHELL as 'bash' | 'zsh' | 'fish';
+  protected perform(ctx: CommandContext): CommandResult {
+    const shell = ctx.args.SHELL as Shell;
     const model = completionModel(this.config.bin, this.config.commands, this.config.topics);
     // Written as is: a script is never coloured or escaped like human output.
     ctx.stdout(completionScript(shell, model, this.config.version));
