@@ -129,8 +129,13 @@ function fetchShells(names) {
   if (onPath('apt-get') === undefined || onPath('dpkg-deb') === undefined) {
     throw new Error(`shells: ${names.join(' and ')} missing, and no apt-get/dpkg-deb to fetch ${names.length > 1 ? 'them' : 'it'} with: install ${packages.join(' ')}`);
   }
-  mkdirSync(base, { recursive: true });
-  const work = mkdtempSync(join(base, '.fetch-'));
+  let work;
+  try {
+    mkdirSync(base, { recursive: true });
+    work = mkdtempSync(join(base, '.fetch-'));
+  } catch (e) {
+    throw new Error(`shells: cannot write the cache folder ${base} (${e.code}); set HANDOFF_SHELLS_CACHE to a writable folder`, { cause: e });
+  }
   try {
     const root = join(work, 'root');
     download(packages, work);
