@@ -33,7 +33,7 @@ const SHARED_SOURCE =
   "bin/run.js must run it from dist/cli/handoff.cjs`); } });\n";
 
 /** The stand-in's source for a verb the hot bundle leaves out: one short line per verb, the text shared. */
-export const coldVerbModule = (id) => `module.exports = require(${JSON.stringify(SHARED)})(${JSON.stringify(id)});\n`;
+const coldVerbModule = (id) => `module.exports = require(${JSON.stringify(SHARED)})(${JSON.stringify(id)});\n`;
 
 /**
  * The esbuild plugin for the hot bundle, and what it met: `seen`, every command id the registry required. After the

@@ -11,7 +11,7 @@
 import type { CompletionModel, CompletionWord, ValueKind } from './model.js';
 
 /** `text` as one single-quoted word of bash or zsh. */
-export const sq = (text: string): string => `'${text.replaceAll("'", "'\\''")}'`;
+const sq = (text: string): string => `'${text.replaceAll("'", "'\\''")}'`;
 
 const words = (list: readonly string[]): string => list.map(sq).join(' ');
 

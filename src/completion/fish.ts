@@ -5,7 +5,7 @@
 import type { CompletionCommand, CompletionModel, ValueKind } from './model.js';
 
 /** `text` as one single-quoted fish word. */
-export const fq = (text: string): string => `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+const fq = (text: string): string => `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 
 /**
  * The parse of the tokens before the cursor, kept in globals until the line changes (fish asks every condition

@@ -19,7 +19,7 @@ interface ManifestOption {
 }
 
 /** A command as the manifest describes it. */
-export interface ManifestCommand {
+interface ManifestCommand {
   id: string;
   summary?: string;
   description?: string;
@@ -28,7 +28,7 @@ export interface ManifestCommand {
   args: Record<string, ManifestOption>;
 }
 
-export interface ManifestTopic {
+interface ManifestTopic {
   name: string;
   description?: string;
   hidden?: boolean;
@@ -47,7 +47,7 @@ export type ValueKind =
   | { kind: 'first' }
   | { kind: 'verbs' };
 
-export interface CompletionFlag {
+interface CompletionFlag {
   /** `--name`. */
   long: string;
   /** `-c`, when the flag has a short form. */
@@ -82,7 +82,7 @@ export interface CompletionModel {
 }
 
 /** One line for a listing: the first sentence, at most 80 characters. */
-export function shortText(text: string | undefined): string {
+function shortText(text: string | undefined): string {
   const line = (text ?? '').split('\n')[0].split(/(?<=\.) /)[0].trim();
   return line.length <= 80 ? line.replace(/\.$/, '') : `${line.slice(0, 77).trimEnd()}...`;
 }
