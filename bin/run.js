@@ -14,14 +14,18 @@ const Module = require('node:module');
 const DIST = path.join(__dirname, '..', 'dist', 'cli');
 /** Every verb; also the module oclif's explicit strategy require()s (package.json `oclif.commands.target`). */
 const BUNDLE = path.join(DIST, 'handoff.cjs');
-/** The hot verbs only (src/cli/registry.ts). */
+/** The hot verbs only. */
 const HOT_BUNDLE = path.join(DIST, 'handoff-hot.cjs');
-/** The `contract` verbs the hot bundle holds. */
-const HOT_VERBS = new Set(['init', 'set', 'add', 'fill', 'view', 'validate']);
+/**
+ * The hot verbs, by command id: the one list of them. The build reads it to write the hot bundle's command table
+ * (every other verb's module is left out of that file), and the routing below reads it on every call, so it stays a
+ * constant here rather than a file to read.
+ */
+const HOT_VERBS = new Set(['contract:init', 'contract:set', 'contract:add', 'contract:fill', 'contract:view', 'contract:validate']);
 
 /** The bundle that serves `argv`: the hot one for a hot verb (its help included), the full one for anything else. */
 function bundleFor(argv) {
-  return argv[0] === 'contract' && HOT_VERBS.has(argv[1]) ? HOT_BUNDLE : BUNDLE;
+  return HOT_VERBS.has(`${argv[0]}:${argv[1]}`) ? HOT_BUNDLE : BUNDLE;
 }
 
 /**

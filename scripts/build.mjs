@@ -3,7 +3,7 @@
 //    bundle is written, so one unfinished file does not stop everybody's binary tests).
 // 2. esbuild bundles the CLI, oclif included, into one CommonJS file, dist/cli/handoff.cjs (docs/decisions.md,
 //    "Fast start"), and the same entry once more into dist/cli/handoff-hot.cjs, which holds only the hot verbs
-//    (src/cli/registry.ts; bin/run.js picks the file). Libraries oclif needs only for plugin discovery, globbing,
+//    (bin/run.js's HOT_VERBS, which also picks the file; scripts/bundle/hot-table.mjs). Libraries oclif needs only for plugin discovery, globbing,
 //    spinners or TypeScript are replaced by stubs; Node built-ins oclif needs only now and then are required lazily;
 //    oclif sources are patched at build. Every patch fails the build when its pattern is gone (a new oclif version
 //    must be looked at, not guessed at).
@@ -15,8 +15,9 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { lazyModules, LAZY_BUILTINS, LAZY_PACKAGES } from './bundle/lazy-modules.mjs';
-import { DEBUG_STUB, PATCHED_FILES, patchOclifSource, STUB, STUBBED } from './bundle/oclif-patches.mjs';
+import { hotTable, hotVerbs } from './bundle/hot-table.mjs';
+import { checkLazySeen, lazyModules } from './bundle/lazy-modules.mjs';
+import { checkPatchesUsed, DEBUG_STUB, patchOclifSource, PATCHED_FILES, STUB, STUBBED } from './bundle/oclif-patches.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
 const require = createRequire(import.meta.url);
@@ -25,22 +26,28 @@ const tsc = require.resolve('typescript/bin/tsc');
 rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
 const r = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { stdio: 'inherit' });
 
+// What the patches met in the full bundle (checkPatchesUsed): the oclif files patched and the stubbed names resolved.
+const patched = new Set();
+const stubbed = new Set();
 const oclifPatches = {
   name: 'oclif-patches',
   setup(build) {
-    build.onResolve({ filter: new RegExp(`^(${STUBBED.join('|')})$`) }, () => ({ path: STUB }));
-    build.onResolve({ filter: /^debug$/ }, () => ({ path: DEBUG_STUB }));
+    build.onResolve({ filter: new RegExp(`^(${STUBBED.join('|')})$`) }, (args) => (stubbed.add(args.path), { path: STUB }));
+    build.onResolve({ filter: /^debug$/ }, () => (stubbed.add('debug'), { path: DEBUG_STUB }));
     build.onLoad({ filter: /[\\/]@oclif[\\/]core[\\/]lib[\\/].*\.js$/ }, (args) => {
       const file = args.path.split(/[\\/]@oclif[\\/]core[\\/]lib[\\/]/)[1].replaceAll('\\', '/');
+      if (PATCHED_FILES.includes(file)) patched.add(file);
       return { contents: patchOclifSource(file, readFileSync(args.path, 'utf8')), loader: 'js' };
     });
   },
 };
 
 const BUNDLE = join(ROOT, 'dist', 'cli', 'handoff.cjs');
-// The hot verbs' own bundle: the same entry with every other verb's module left out (src/cli/registry.ts), so the
-// calls an agent makes dozens of times per turn read, compile and run less (bin/run.js picks the file).
+// The hot verbs' own bundle: the same entry with every other verb's module left out (scripts/bundle/hot-table.mjs),
+// so the calls an agent makes dozens of times per turn read, compile and run less (bin/run.js picks the file, from
+// its HOT_VERBS, the list this build reads too).
 const HOT_BUNDLE = join(ROOT, 'dist', 'cli', 'handoff-hot.cjs');
+const hot = hotTable(hotVerbs(ROOT));
 const lazy = lazyModules(ROOT);
 const esbuild = require('esbuild');
 
@@ -48,7 +55,7 @@ const esbuild = require('esbuild');
 const toAscii = (text) => text.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 async function bundle(outfile, hotOnly) {
-  const result = await esbuild.build({
+  await esbuild.build({
     entryPoints: [join(ROOT, 'src', 'cli', 'main.ts')],
     outfile,
     bundle: true,
@@ -63,19 +70,14 @@ async function bundle(outfile, hotOnly) {
     // The bundles sit at dist/cli/, the same depth as every emitted module, so `new URL('../../x', import.meta.url)`
     // resolves to the same place in every build.
     banner: { js: "const __bundle_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
-    define: { 'import.meta.url': '__bundle_import_meta_url', 'globalThis.HANDOFF_HOT_BUNDLE': String(hotOnly) },
+    define: { 'import.meta.url': '__bundle_import_meta_url' },
     minify: true,
     keepNames: true,
-    metafile: true,
-    plugins: [oclifPatches, lazy.plugin],
+    plugins: hotOnly ? [hot.plugin, oclifPatches, lazy.plugin] : [oclifPatches, lazy.plugin],
     logLevel: 'warning',
   });
-  if (!hotOnly) {
-    const patched = new Set(Object.keys(result.metafile.inputs).map((p) => p.split('@oclif/core/lib/')[1]).filter(Boolean));
-    for (const file of PATCHED_FILES) {
-      if (!patched.has(file)) throw new Error(`build: @oclif/core/lib/${file} is no longer part of the bundle; review its patch`);
-    }
-  }
+  // The full bundle holds every module the hot one does: each patch must have met its text there.
+  if (!hotOnly) checkPatchesUsed(patched, stubbed);
   // Two changes to the text esbuild wrote (docs/decisions.md, "Fast start"):
   // - ASCII only. A source with one non-ASCII character is held by V8 as two bytes per character (twice the memory,
   //   a slower read and compile); esbuild leaves such characters raw inside regular expression literals. An escape
@@ -93,9 +95,8 @@ async function bundle(outfile, hotOnly) {
 }
 await bundle(BUNDLE, false);
 await bundle(HOT_BUNDLE, true);
-for (const name of [...LAZY_BUILTINS, ...LAZY_PACKAGES]) {
-  if (!lazy.seen.has(name)) throw new Error(`build: nothing in the bundle imports ${name} any more; drop it from scripts/bundle/lazy-modules.mjs`);
-}
+hot.check();
+checkLazySeen(lazy.seen);
 
 // 3. The manifest: oclif's own Config, loading every command class from the bundle once.
 rmSync(join(ROOT, 'oclif.manifest.json'), { force: true });

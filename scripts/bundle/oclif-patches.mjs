@@ -6,7 +6,7 @@ import { join } from 'node:path';
 export const STUB = join(import.meta.dirname, 'unavailable.cjs');
 export const DEBUG_STUB = join(import.meta.dirname, 'debug.cjs');
 /** Libraries oclif needs only for plugin discovery, the directory strategy, spinners or TypeScript: stubbed. */
-export const STUBBED = ['typescript', 'ts-node', 'tinyglobby', 'lilconfig', 'cli-spinners'];
+export const STUBBED = ['typescript', 'tinyglobby', 'lilconfig', 'cli-spinners'];
 
 /** Source patches, by file relative to @oclif/core/lib: [expected text, replacement]. */
 export const PATCHES = {
@@ -79,12 +79,23 @@ export const LAZY_REQUIRES = {
 /** `text` as a regular expression that matches it literally. */
 export const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
-/** `source` of @oclif/core/lib/`file` with its patches applied; throws when an expected text is missing. */
+/** How many times `text` occurs in `source`. */
+const occurrences = (source, text) => source.split(text).length - 1;
+
+/**
+ * `source` of @oclif/core/lib/`file` with its patches applied; throws when an expected text is missing, or found
+ * more than once (a patch applied to one copy of two would change half of what it means to change).
+ */
 export function patchOclifSource(file, source) {
   let out = source;
   for (const [from, to] of PATCHES[file] ?? []) {
-    if (!out.includes(from)) throw new Error(`build: the patch of @oclif/core/lib/${file} no longer applies: ${JSON.stringify(from.slice(0, 60))}`);
-    out = out.replace(from, to);
+    const n = occurrences(out, from);
+    if (n !== 1) {
+      const what = n === 0 ? 'no longer applies' : `matches ${n} places`;
+      throw new Error(`build: the patch of @oclif/core/lib/${file} ${what}: ${JSON.stringify(from.slice(0, 60))}`);
+    }
+    // A function, so a `$` in the replacement is never read as a replacement pattern.
+    out = out.replace(from, () => to);
   }
   for (const mod of LAZY_REQUIRES[file] ?? []) {
     // `const x = require("m");` or `const x = __importDefault(require("m"));`, used as `x.f` or `x.default`.
@@ -95,7 +106,7 @@ export function patchOclifSource(file, source) {
     if (m === null) throw new Error(`build: @oclif/core/lib/${file} no longer requires ${mod} the expected way; review the lazy-load patch`);
     const v = m[1];
     const load = m[0].includes('__importDefault') ? `__importDefault(require("${mod}"))` : `require("${mod}")`;
-    out = out.replace(m[0], `let ${v}__lazy; const ${v} = new Proxy({}, { get: (_t, k) => (${v}__lazy ??= ${load})[k] });`);
+    out = out.replace(m[0], () => `let ${v}__lazy; const ${v} = new Proxy({}, { get: (_t, k) => (${v}__lazy ??= ${load})[k] });`);
   }
   return out;
 }
@@ -103,5 +114,19 @@ export function patchOclifSource(file, source) {
 /** The texts a file's patches expect to find (tests break each one to see the build refuse). */
 export const expectedTexts = (file) => [...(PATCHES[file] ?? []).map(([from]) => from), ...(LAZY_REQUIRES[file] ?? []).map((mod) => `require("${mod}")`)];
 
-/** Every file that has a patch: the build checks that each was part of the bundle. */
+/** Every file that has a patch: the build checks that each was patched. */
 export const PATCHED_FILES = [...new Set([...Object.keys(PATCHES), ...Object.keys(LAZY_REQUIRES)])];
+
+/**
+ * The build's checks after the full bundle is written, so no patch goes stale unseen: each patched file was patched
+ * (`patched`: the files of @oclif/core/lib the plugin rewrote; a file oclif dropped or moved is not), and each stub
+ * stood in for a module something still imports (`stubbed`: the names the plugin redirected; `debug` included).
+ */
+export function checkPatchesUsed(patched, stubbed) {
+  const unpatched = PATCHED_FILES.filter((file) => !patched.has(file));
+  if (unpatched.length > 0) {
+    throw new Error(`build: @oclif/core/lib/${unpatched.join(', ')} ${unpatched.length === 1 ? 'is' : 'are'} no longer part of the bundle; review the patch`);
+  }
+  const unused = [...STUBBED, 'debug'].filter((name) => !stubbed.has(name));
+  if (unused.length > 0) throw new Error(`build: nothing in the bundle imports ${unused.join(', ')} any more; drop the stub from scripts/bundle/oclif-patches.mjs`);
+}

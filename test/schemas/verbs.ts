@@ -1,8 +1,8 @@
 /**
  * The verbs whose `--json` output the schemas cover: every verb of the oclif manifest but `help`, which prints a page,
- * and `mcp`, which serves JSON-RPC on stdio (its tool results carry the verbs' own --json objects, checked by
- * test/cli/mcp.test.ts), not a result.
+ * `autocomplete`, which prints a shell script, and `mcp`, which serves JSON-RPC on stdio (its tool results carry the
+ * verbs' own --json objects, checked by test/cli/mcp.test.ts), not a result.
  */
 import { verbIds } from '../helpers/commands.js';
 
-export const publishedVerbs = (): string[] => verbIds().filter((id) => id !== 'help' && id !== 'mcp');
+export const publishedVerbs = (): string[] => verbIds().filter((id) => id !== 'help' && id !== 'mcp' && id !== 'autocomplete');
