@@ -13,6 +13,7 @@ const PROCESS = [
   'test/cli/mcp*.test.ts',
   'test/mcp/*.test.ts',
   'test/attest/approver.test.ts',
+  'test/cli/autocomplete.test.ts',
   'test/attest/postgres.test.ts',
   'test/cli/approval-binding.test.ts',
   'test/cli/approval-lifecycle.test.ts',
