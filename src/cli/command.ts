@@ -3,7 +3,10 @@
  * HandoffCommand, whose `perform(ctx)` takes this context and returns a typed result, so `--json` output is data that
  * tests read directly.
  */
-export type FlagValues = Record<string, string | boolean | string[] | undefined>;
+import type { FlagValues } from '../input/flag-values.js';
+import type { Rendered } from '../render/result.js';
+
+export type { FlagValues };
 
 export interface CommandContext {
   /** The verb, with a space: `contract set`. */
@@ -30,13 +33,5 @@ export interface CommandContext {
  * where its notices and streams go. */
 export type CommandIO = Pick<CommandContext, 'env' | 'cwd' | 'notice' | 'stdout' | 'stderr' | 'readStdin' | 'stdinIsTTY'>;
 
-export interface CommandResult {
-  /** Exit code; default 0. */
-  exit?: number;
-  /** Printed (one line) on stdout in JSON mode. */
-  json?: Record<string, unknown>;
-  /** Human mode: printed on stdout. */
-  text?: string;
-  /** Human mode: printed on stderr (rejection blocks). */
-  errText?: string;
-}
+/** A verb's result: what its outcome renders to (exit, `--json` object, human text). */
+export type CommandResult = Rendered;

@@ -4,7 +4,7 @@
  * deposit leaves the evidence tree byte-identical. On PostgreSQL the blob goes into the store
  * in the row's own transaction: both or neither.
  */
-import { checkRegularFile, readRegularFile } from '../cli/input.js';
+import { checkRegularFile, readRegularFile } from '../input/files.js';
 import { EXIT, HandoffError, isHandoffError, jsonQuote } from '../errors.js';
 import { evidenceRoot, type Env } from '../paths.js';
 import { draftNotFound } from '../drafts/errors.js';

@@ -3,7 +3,7 @@
  * content-addressed in the store's blob table and a row references it as `blob:sha256:<hex>`; on SQLite blobs stay
  * files under the data root (blob.ts). These helpers serve both: they read a payload by whatever reference a row holds.
  */
-import { readRegularFile } from '../cli/input.js';
+import { readRegularFile } from '../input/files.js';
 import { lstatSync } from 'node:fs';
 import { blobRefSha, type BlobRef, type StoreReads, type StoreTx } from '../store/store.js';
 import type { BlobSource } from './blob.js';

@@ -31,7 +31,7 @@ import { EVIDENCE_TYPES, isEvidenceType } from './flags.js';
 import { INLINE_MAX_BYTES, digestFile, sha256Hex } from './payload.js';
 import { isSafeSlug } from './slug.js';
 import { putVerifiedBlob } from './store-blob.js';
-import { readRegularFile } from '../cli/input.js';
+import { readRegularFile } from '../input/files.js';
 
 export interface BatchError {
   code: 'EVIDENCE_PAYLOAD' | 'EVIDENCE_ARTIFACT_PATH' | 'EVIDENCE_BRIEF_NOT_FOUND' | 'EVIDENCE_UNKNOWN_AC';

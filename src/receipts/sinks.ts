@@ -8,16 +8,29 @@
  * one when it was not, so our line never runs onto the child's last one. It writes nothing otherwise, so the
  * pass-through stays byte-exact when we print nothing of our own.
  */
-import type { CommandResult } from '../cli/command.js';
-import { stdStream } from '../cli/stdio.js';
+import type { Rendered } from '../render/result.js';
 import type { Sinks } from './execute.js';
+
+/**
+ * A stream the child's output is passed through to. The caller supplies it (the CLI: its process streams, whose
+ * EPIPE is guarded), so this module neither knows nor imports where the bytes end up.
+ */
+export interface ByteStream {
+  write(chunk: Uint8Array | string): unknown;
+  on(event: 'error', listener: (e: NodeJS.ErrnoException) => void): unknown;
+}
+
+export interface OutputStreams {
+  stdout: ByteStream;
+  stderr: ByteStream;
+}
 
 type Sink = (chunk: Buffer) => void | 'closed';
 
 /** Remembers whether the last byte written to a stream was a newline. */
 class LineState {
   private midLine = false;
-  constructor(private readonly stream: NodeJS.WriteStream) {}
+  constructor(private readonly stream: ByteStream) {}
   wrote(chunk: Buffer): void {
     if (chunk.length > 0) this.midLine = chunk[chunk.length - 1] !== 0x0a;
   }
@@ -28,7 +41,7 @@ class LineState {
   }
 }
 
-function sink(stream: NodeJS.WriteStream, line: LineState): Sink {
+function sink(stream: ByteStream, line: LineState): Sink {
   let gone = false;
   stream.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') gone = true;
@@ -45,10 +58,8 @@ export interface PassThroughSinks extends Sinks {
   endLine(stream: 'stdout' | 'stderr'): void;
 }
 
-export function passThroughSinks(json: boolean): PassThroughSinks {
-  // Through stdStream: the verb's own lines (src/cli/stdio.ts writeStd) then queue behind the child's output.
-  const stdout = stdStream('stdout');
-  const stderr = stdStream('stderr');
+export function passThroughSinks(streams: OutputStreams, json: boolean): PassThroughSinks {
+  const { stdout, stderr } = streams;
   const lines = { stdout: new LineState(stdout), stderr: new LineState(stderr) };
   const err = sink(stderr, lines.stderr);
   return {
@@ -65,16 +76,17 @@ export function passThroughSinks(json: boolean): PassThroughSinks {
  * result object.
  */
 export async function withLineDiscipline(
+  streams: OutputStreams,
   json: boolean,
   notice: (line: string) => void,
-  fn: (sinks: PassThroughSinks, notice: (line: string) => void) => Promise<CommandResult>,
-): Promise<CommandResult> {
-  const sinks = passThroughSinks(json);
+  fn: (sinks: PassThroughSinks, notice: (line: string) => void) => Promise<Rendered>,
+): Promise<Rendered> {
+  const sinks = passThroughSinks(streams, json);
   const fresh = (line: string): void => {
     sinks.endLine('stderr');
     notice(line);
   };
-  let result: CommandResult | undefined;
+  let result: Rendered | undefined;
   try {
     result = await fn(sinks, fresh);
     return result;

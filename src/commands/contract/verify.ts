@@ -1,4 +1,5 @@
 import { HandoffCommand } from '../../cli/base-command.js';
+import { stdStream } from '../../cli/stdio.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { ADDRESSING_FLAGS, JSON_FLAG, TIMEOUT_FLAG, WORKSPACE_FLAG } from '../../cli/flags.js';
 import { addressingFrom } from '../../drafts/cli-flags.js';
@@ -35,6 +36,8 @@ export default class ContractVerify extends HandoffCommand {
     const { withAmbiguityRendering } = await import('../../render/ambiguity.js');
     const { withLineDiscipline } = await import('../../receipts/sinks.js');
     const { contractVerify } = await import('../../receipts/verify-service.js');
-    return withLineDiscipline(ctx.json, ctx.notice, (sinks, notice) => withAmbiguityRendering(() => contractVerify({ ...request, sinks, notice })));
+    // Through stdStream: the verb's own lines (src/cli/stdio.ts writeStd) then queue behind the child's output.
+    const streams = { stdout: stdStream('stdout'), stderr: stdStream('stderr') };
+    return withLineDiscipline(streams, ctx.json, ctx.notice, (sinks, notice) => withAmbiguityRendering(() => contractVerify({ ...request, sinks, notice })));
   }
 }

@@ -1,5 +1,6 @@
 import * as Flags from '@oclif/core/flags';
 import { HandoffCommand } from '../../cli/base-command.js';
+import { stdStream } from '../../cli/stdio.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { ADDRESSING_FLAGS, JSON_FLAG, TIMEOUT_FLAG, WORKSPACE_FLAG } from '../../cli/flags.js';
 import { evidenceRunRequest } from '../../receipts/options.js';
@@ -38,6 +39,8 @@ export default class EvidenceRun extends HandoffCommand {
     const { withAmbiguityRendering } = await import('../../render/ambiguity.js');
     const { withLineDiscipline } = await import('../../receipts/sinks.js');
     const { evidenceRun } = await import('../../receipts/run-service.js');
-    return withLineDiscipline(ctx.json, ctx.notice, (sinks, notice) => withAmbiguityRendering(() => evidenceRun({ ...request, sinks, notice })));
+    // Through stdStream: the verb's own lines (src/cli/stdio.ts writeStd) then queue behind the child's output.
+    const streams = { stdout: stdStream('stdout'), stderr: stdStream('stderr') };
+    return withLineDiscipline(streams, ctx.json, ctx.notice, (sinks, notice) => withAmbiguityRendering(() => evidenceRun({ ...request, sinks, notice })));
   }
 }
