@@ -134,7 +134,7 @@ export function checkReceiptsWith(
  * yet, every cited receipt is RECEIPT_NOT_FOUND.
  */
 export async function checkReceiptsIn(
-  reads: Pick<StoreReads, 'getReceipt' | 'getBlob'> | null,
+  reads: Pick<StoreReads, 'getReceipt' | 'blobs'> | null,
   envelope: unknown,
   opts: ReceiptCheckOptions & IntegrityContext,
 ): Promise<ReceiptIssue[]> {
