@@ -46,10 +46,35 @@ const NO_SERVICES_IN_STORE = {
 };
 const NO_SERVICES_IN_CORE = { folders: [...SERVICES, 'store'], why: 'the pure core (validator, envelope, codes) imports no service and no store' };
 
+/**
+ * src/render/ renders and never writes: no file system, no process, no draft write, no store (their types are fine:
+ * it renders outcomes of those writes).
+ */
+const RENDER_ONLY = {
+  name: 'layers/render',
+  files: ['src/render/**/*.ts'],
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        paths: ['node:fs', 'fs', 'node:fs/promises', 'node:child_process'].map((name) => ({ name, message: 'src/render/ renders; the caller writes' })),
+        patterns: [
+          {
+            regex: '^(\\.\\.?/)+(store/|drafts/write\\.js$)',
+            allowTypeImports: true,
+            message: 'src/render/ renders an outcome; the caller runs the write (types are fine)',
+          },
+        ],
+      },
+    ],
+  },
+};
+
 const LAYER_RULES = [
   boundary('services', ['src/**/*.ts'], [NO_ADAPTERS], ADAPTERS.map((a) => `src/${a}/**`)),
   boundary('store', ['src/store/**/*.ts'], [NO_ADAPTERS, NO_SERVICES_IN_STORE]),
   boundary('core', ['src/validator/**/*.ts', 'src/envelope/**/*.ts', 'src/codes/**/*.ts'], [NO_ADAPTERS, NO_SERVICES_IN_CORE]),
+  RENDER_ONLY,
 ];
 
 export default tseslint.config(

@@ -8,15 +8,19 @@ import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
-const RULES = ['no-restricted-imports', 'no-restricted-syntax'] as const;
+const RULES = ['no-restricted-imports', 'no-restricted-syntax', '@typescript-eslint/no-restricted-imports'] as const;
 const eslint = new ESLint({ cwd: ROOT });
 
-/** The boundary rules' messages for `text` as if it were the file `path` (only those two rules, no type program). */
+/** The boundary rules' messages for `text` as if it were the file `path` (only those rules, no type program). */
 async function boundaryErrors(path: string, text: string): Promise<string[]> {
   const config = (await eslint.calculateConfigForFile(path)) as { rules?: Record<string, Linter.RuleEntry> };
   const rules = Object.fromEntries(RULES.filter((r) => config.rules?.[r] !== undefined).map((r) => [r, config.rules![r]]));
   const linter = new Linter({ configType: 'flat' });
-  const messages = linter.verify(text, [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser }, rules }], path);
+  const messages = linter.verify(
+    text,
+    [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser }, plugins: { '@typescript-eslint': tseslint.plugin }, rules }],
+    path,
+  );
   return messages.map((m) => `${m.ruleId}: ${m.message}`);
 }
 
@@ -34,6 +38,9 @@ describe('the import-boundary lint rule', () => {
     ['src/validator/x.ts', "import type { Store } from '../store/store.js';", 'no-restricted-imports'],
     ['src/codes/x.ts', "import { showReceipt } from '../receipts/show.js';", 'no-restricted-imports'],
     ['src/render/x.ts', "import * as Flags from '@oclif/core/flags';", 'no-restricted-imports'],
+    ['src/render/x.ts', "import { writeDraft } from '../drafts/write.js';", '@typescript-eslint/no-restricted-imports'],
+    ['src/render/x.ts', "import { openStore } from '../store/open-store.js';", '@typescript-eslint/no-restricted-imports'],
+    ['src/render/x.ts', "import { writeFileSync } from 'node:fs';", '@typescript-eslint/no-restricted-imports'],
   ])('%s: %s is reported (%s)', async (path, text, rule) => {
     const errors = await boundaryErrors(path, text);
     expect(errors).toHaveLength(1);
@@ -49,6 +56,9 @@ describe('the import-boundary lint rule', () => {
     ['src/store/x.ts', "import { validateEnvelope } from '../validator/index.js';"],
     ['src/finalize/x.ts', "export async function f() { return import('../store/open-store.js'); }"],
     ['src/validator/rules/x.ts', "import { AGENT_STATES } from '../../envelope/vocabulary.js';"],
+    ['src/render/x.ts', "import type { WriteOutcome } from '../drafts/write.js';"],
+    ['src/render/x.ts', "import type { ApprovalRow } from '../store/approvals.js';"],
+    ['src/drafts/x.ts', "import { writeFileSync } from 'node:fs';"],
   ])('%s: %s is allowed', async (path, text) => {
     expect(await boundaryErrors(path, text)).toEqual([]);
   });
