@@ -10,22 +10,18 @@ import tseslint from 'typescript-eslint';
  */
 const ADAPTERS = ['cli', 'commands', 'mcp'];
 const SERVICES = ['approvals', 'attest', 'dispatch', 'drafts', 'evidence', 'finalize', 'gate', 'hooks', 'input', 'keys', 'receipts', 'render', 'retention', 'store-copy'];
-// The store keeps the receipt row's shape where the receipt services declare it (receipts/row.ts): its one import
-// from a service folder.
-const STORE_MAY_IMPORT = ['receipts/row.js'];
 
 /** `^(\.\.?\/)+(a|b)\/`, with `/` written `\x2F` so the same text also serves in an esquery attribute regex. */
-function folderRegex(folders, except = []) {
-  const not = except.length > 0 ? `(?!${except.map((e) => e.replaceAll('.', '\\.').replaceAll('/', '\\x2F')).join('|')}$)` : '';
-  return `^(\\.\\.?\\x2F)+${not}(${folders.join('|')})\\x2F`;
+function folderRegex(folders) {
+  return `^(\\.\\.?\\x2F)+(${folders.join('|')})\\x2F`;
 }
 
-/** One config object: `files` may not import `forbidden` (a list of { folders, except?, why }). */
+/** One config object: `files` may not import `forbidden` (a list of { folders, why }). */
 function boundary(name, files, forbidden, ignores = []) {
-  const patterns = forbidden.map((f) => ({ regex: folderRegex(f.folders, f.except), message: f.why }));
+  const patterns = forbidden.map((f) => ({ regex: folderRegex(f.folders), message: f.why }));
   const calls = forbidden.flatMap((f) => [
-    { selector: `ImportExpression > Literal[value=/${folderRegex(f.folders, f.except)}/]`, message: f.why },
-    { selector: `CallExpression[callee.name='require'] > Literal[value=/${folderRegex(f.folders, f.except)}/]`, message: f.why },
+    { selector: `ImportExpression > Literal[value=/${folderRegex(f.folders)}/]`, message: f.why },
+    { selector: `CallExpression[callee.name='require'] > Literal[value=/${folderRegex(f.folders)}/]`, message: f.why },
   ]);
   return {
     name: `layers/${name}`,
@@ -41,7 +37,6 @@ function boundary(name, files, forbidden, ignores = []) {
 const NO_ADAPTERS = { folders: ADAPTERS, why: 'a service never imports src/cli/, src/commands/ or src/mcp/: take a small interface of its own and let the verb adapt' };
 const NO_SERVICES_IN_STORE = {
   folders: SERVICES,
-  except: STORE_MAY_IMPORT,
   why: 'the store sits below the services: it may import only the pure core (validator, envelope, codes) and leaf modules',
 };
 const NO_SERVICES_IN_CORE = { folders: [...SERVICES, 'store'], why: 'the pure core (validator, envelope, codes) imports no service and no store' };

@@ -6,7 +6,7 @@
  * itself (PostgreSQL) offers `blobs`, so a caller must check for it (SQLite keeps them as files).
  */
 import type { ApprovalLookupResult } from '../validator/types.js';
-import type { ReceiptRow } from '../receipts/row.js';
+import type { ReceiptRow } from './receipt-row.js';
 import type { ApprovalFilters, ApprovalRow, ApprovalStatus, DecideResult } from './approvals.js';
 import type { AttestationKind, AttestationRow, BlobCitation, NewAttestation } from './attestations.js';
 import type { AcRow, BriefRow, BriefSummary } from './briefs.js';

@@ -6,7 +6,7 @@
  */
 import { EXIT, HandoffError } from '../errors.js';
 import type { ApprovalLookupResult } from '../validator/types.js';
-import type { ReceiptRow } from '../receipts/row.js';
+import type { ReceiptRow } from './receipt-row.js';
 import { chainBroken } from './chain.js';
 import { lookupOfRow, USE_COLUMNS_VERSION, type ApprovalFilters, type ApprovalRow, type ApprovalStatus, type DecideResult } from './approvals.js';
 import type { AttestationKind, AttestationRow, BlobCitation, NewAttestation } from './attestations.js';

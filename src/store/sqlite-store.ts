@@ -7,7 +7,7 @@
 import { EXIT, HandoffError } from '../errors.js';
 import type { Env } from '../paths.js';
 import type { ApprovalLookupResult } from '../validator/types.js';
-import type { ReceiptRow } from '../receipts/row.js';
+import type { ReceiptRow } from './receipt-row.js';
 import * as approvals from './approvals.js';
 import * as attestations from './attestations.js';
 import * as briefs from './briefs.js';
