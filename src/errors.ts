@@ -11,7 +11,6 @@ export const EXIT = {
   INTERNAL: 70,
 } as const;
 
-export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 export class HandoffError extends Error {
   readonly code: string;

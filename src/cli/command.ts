@@ -3,9 +3,11 @@
  * HandoffCommand, whose `perform(ctx)` takes this context and returns a typed result, so `--json` output is data that
  * tests read directly.
  */
+import type { FlagValues } from '../input/flag-values.js';
+import type { Rendered } from '../render/result.js';
 import type { Writer } from './io.js';
 
-export type FlagValues = Record<string, string | boolean | string[] | undefined>;
+export type { FlagValues };
 
 export interface CommandContext {
   /** The verb, with a space: `contract set`. */
@@ -39,13 +41,5 @@ export type CommandIO = Pick<
   'env' | 'cwd' | 'notice' | 'stdout' | 'stderr' | 'passthrough' | 'script' | 'readStdin' | 'stdinIsTTY'
 >;
 
-export interface CommandResult {
-  /** Exit code; default 0. */
-  exit?: number;
-  /** Printed (one line) on stdout in JSON mode. */
-  json?: Record<string, unknown>;
-  /** Human mode: printed on stdout. */
-  text?: string;
-  /** Human mode: printed on stderr (rejection blocks). */
-  errText?: string;
-}
+/** A verb's result: what its outcome renders to (exit, `--json` object, human text). */
+export type CommandResult = Rendered;

@@ -11,7 +11,7 @@ import { isPlainObject } from '../drafts/mutate.js';
 import { exceedsDepth, jsonTypeOf, parseJsonStrict, tooDeep } from '../json.js';
 import { maxEnvelopeBytes } from '../paths.js';
 import type { CommandContext } from './command.js';
-import { checkRegularFile, decodeUtf8, readInput } from './input.js';
+import { checkRegularFile, decodeUtf8, readInput } from '../input/files.js';
 
 /**
  * Reads, size-checks, parses and checks the object (`what`: "patch"). USAGE, UNREADABLE_INPUT, INPUT_NOT_REGULAR,

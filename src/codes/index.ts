@@ -24,4 +24,3 @@ export const AREAS: { title: string; codes: CodeEntry[] }[] = [
 
 export const ALL_CODES: CodeEntry[] = AREAS.flatMap((a) => a.codes);
 
-export const codeEntry = (code: string): CodeEntry | undefined => ALL_CODES.find((c) => c.code === code);

@@ -4,7 +4,7 @@
  */
 import { EXIT, HandoffError, jsonQuote, usage } from '../errors.js';
 import { checkAgentId } from '../ids.js';
-import { checkRegularFile, readUtf8File } from '../cli/input.js';
+import { checkRegularFile, readUtf8File } from '../input/files.js';
 import { checkSlug } from '../evidence/slug.js';
 import { resolveWorkspace, type Env } from '../paths.js';
 

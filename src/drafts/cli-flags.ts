@@ -2,7 +2,7 @@
  * The checks of the draft verbs' flags that run before any file access: both id flags, their patterns and
  * their agreement. (The flag definitions themselves are oclif's: src/cli/flags.ts.)
  */
-import type { FlagValues } from '../cli/command.js';
+import type { FlagValues } from '../input/flag-values.js';
 import { usage } from '../errors.js';
 import { checkDraftId, checkIdFlags } from '../ids.js';
 import type { Addressing } from './resolve.js';

@@ -21,7 +21,7 @@ import { draftLocked, draftWriteFailed } from './errors.js';
 import { ensureDraftsDir, removeCreatedDirs, tempName } from './files.js';
 import { breakStale, inspect, isStale, ownProcStart, type LockInfo } from './lock-judge.js';
 
-export { breakStale, inspect, LOCK_STALE_MS, procStart, type LockForm, type LockState } from './lock-judge.js';
+export { breakStale, inspect, procStart } from './lock-judge.js';
 
 export const LOCK_WAIT_MS = 15_000;
 

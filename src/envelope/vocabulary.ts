@@ -29,7 +29,7 @@ import {
 } from './schema.js';
 
 export * from './patterns.js';
-export type { AgentStatus, DeclaredType, Envelope, EvidenceReport, FailureReport, FileReference, Verification } from './schema.js';
+export type { DeclaredType } from './schema.js';
 
 const keysOf = <S extends object>(shape: S): (keyof S & string)[] => Object.keys(shape) as (keyof S & string)[];
 
@@ -44,8 +44,6 @@ export const AGENT_STATUS_KEYS = keysOf(agentStatusShape);
 
 /** The seven evidence lists, in the fixed order used for MISSING_FIELD. */
 export const EVIDENCE_LISTS = keysOf(evidenceListShape);
-
-export type EvidenceList = (typeof EVIDENCE_LISTS)[number];
 
 /** The accepted UPPER-CASE spelling of each list, index for index (not type-checked; satisfies presence of the list). */
 export const EVIDENCE_LISTS_UPPER: readonly string[] = keysOf(evidenceSpellingShape);

@@ -31,7 +31,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { EXIT, HandoffError } from '../errors.js';
 import { dataRootUnsafe, dataRootUnusable, entryKind } from '../paths.js';
 import { entryExists, unlinkQuiet } from '../fs-util.js';
-import { fileTypeName } from '../cli/input.js';
+import { fileTypeName } from '../input/files.js';
 import { mintUuid } from '../ids.js';
 import { checkCanonicalPath, isStrictlyBelow, realEvidenceRoot } from './canonical-path.js';
 

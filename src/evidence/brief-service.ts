@@ -1,8 +1,7 @@
 /** Briefs with acceptance criteria: add (or extend), list, show. Flags are checked by the caller. */
 import { EXIT, HandoffError, jsonQuote } from '../errors.js';
 import type { Env } from '../paths.js';
-import { guard, type Db } from '../store/db.js';
-import { findBriefIgnoringCase, workspacesWithBrief, type AcRow, type BriefRow, type BriefSummary } from '../store/briefs.js';
+import type { AcRow, BriefRow, BriefSummary } from '../store/briefs.js';
 import type { Store, StoreReads, StoreTx } from '../store/store.js';
 import type { AcSpec } from './flags.js';
 import { refusedAs, withReader, withWriter } from './store-access.js';
@@ -31,13 +30,6 @@ export interface BriefAddResult {
 export async function briefNotFoundIn(workspace: string, name: string, db?: StoreReads): Promise<HandoffError> {
   const near = db ? await db.findBriefIgnoringCase(workspace, name) : undefined;
   const workspaces = db ? await db.workspacesWithBrief(name) : [];
-  return briefNotFoundError(workspace, name, near, workspaces);
-}
-
-/** The same from a SQLite connection (dispatch still reads through one). */
-export function briefNotFound(workspace: string, name: string, db?: Db): HandoffError {
-  const near = db ? guard(db, () => findBriefIgnoringCase(db, workspace, name)) : undefined;
-  const workspaces = db ? guard(db, () => workspacesWithBrief(db, name)) : [];
   return briefNotFoundError(workspace, name, near, workspaces);
 }
 

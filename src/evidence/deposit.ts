@@ -5,7 +5,7 @@
  * in the row's own transaction: both or neither.
  */
 import { resolve } from 'node:path';
-import { checkRegularFile, readRegularFile } from '../cli/input.js';
+import { checkRegularFile, readRegularFile } from '../input/files.js';
 import { EXIT, HandoffError, isHandoffError, jsonQuote } from '../errors.js';
 import { evidenceRoot, type Env } from '../paths.js';
 import { draftNotFound } from '../drafts/errors.js';
@@ -86,11 +86,12 @@ async function deposit(store: Store, env: Env, cwd: string, input: DepositInput,
     const id = await insertRow(store, () => ({ ...row, text: payload.text, artifact_path: null, size_bytes: payload.size, sha256: payload.sha256 }));
     return { storage: 'inline', evidence: await readBack(store, id) };
   }
-  if (store.blobsInStore) {
+  const blobs = store.blobs;
+  if (blobs !== undefined) {
     // Read once, before the transaction (which may run again): the blob and the row are written together.
     const bytes = sourceBytes(payload.source);
     const id = await insertRow(store, async (t) => {
-      const ref = await putVerifiedBlob(t, bytes);
+      const ref = await putVerifiedBlob(blobs, t, bytes);
       return { ...row, text: null, artifact_path: ref.ref, size_bytes: ref.size, sha256: ref.sha256 };
     });
     return { storage: 'blob', evidence: await readBack(store, id) };

@@ -3,8 +3,6 @@ import { escapeCell, renderFields, renderTable } from '../render/table.js';
 import type { EvidenceRow } from '../store/evidence-rows.js';
 import type { BriefShow } from './brief-service.js';
 
-export type { Cell } from '../render/table.js';
-
 /** Left-aligned columns separated by two spaces. */
 export const table = renderTable;
 

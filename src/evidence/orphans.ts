@@ -61,7 +61,7 @@ export async function findOrphans(env: Env, cwd: string): Promise<OrphansResult>
     async (s) => {
       const rows = await s.blobRows();
       const storeShas = rows.map((r) => blobRefSha(r.artifact_path)).filter((x): x is string => x !== undefined);
-      const held = s.blobsInStore ? await s.blobSizes(storeShas) : new Map<string, number>();
+      const held = s.blobs !== undefined ? await s.blobs.blobSizes(storeShas) : new Map<string, number>();
       const missing: { id: number; artifact_path: string }[] = [];
       const root = evidenceRoot(env, cwd);
       for (const r of rows) {

@@ -4,7 +4,7 @@
  */
 import { resolveWorkspace, type Env } from '../paths.js';
 
-export { SAFE_SLUG_RE, SLUG_RULE, checkSlug, isSafeSlug } from '../safe-slug.js';
+export { checkSlug, isSafeSlug } from '../safe-slug.js';
 
 /**
  * The workspace of a verb that mints a blob path or looks up a brief. Every resolved workspace is now a safe

@@ -3,9 +3,9 @@
  * content-addressed in the store's blob table and a row references it as `blob:sha256:<hex>`; on SQLite blobs stay
  * files under the data root (blob.ts). These helpers serve both: they read a payload by whatever reference a row holds.
  */
-import { readRegularFile } from '../cli/input.js';
+import { readRegularFile } from '../input/files.js';
 import { lstatSync } from 'node:fs';
-import { blobRefSha, type BlobRef, type StoreReads, type StoreTx } from '../store/store.js';
+import { blobRefSha, type BlobRef, type BlobStore, type StoreReads, type StoreTx } from '../store/store.js';
 import type { BlobSource } from './blob.js';
 import { confinedPath } from './canonical-path.js';
 import { digestFile, sha256Hex } from './payload.js';
@@ -16,8 +16,8 @@ export function sourceBytes(source: BlobSource): Buffer {
 }
 
 /** Stores the bytes in the store inside the caller's transaction; refuses when they are not what was hashed before. */
-export async function putVerifiedBlob(t: StoreTx, bytes: Buffer, expected?: { sha256: string; size: number }): Promise<BlobRef> {
-  const ref = await t.putBlob(bytes);
+export async function putVerifiedBlob(blobs: BlobStore, t: StoreTx, bytes: Buffer, expected?: { sha256: string; size: number }): Promise<BlobRef> {
+  const ref = await blobs.putBlob(t, bytes);
   if (expected !== undefined && (ref.sha256 !== expected.sha256 || ref.size !== expected.size)) {
     throw new Error(`the payload changed before it was stored (sha256 ${ref.sha256}, expected ${expected.sha256})`);
   }
@@ -42,8 +42,10 @@ export async function payloadState(reads: StoreReads | null, ref: string, eviden
       return { kind: 'missing' };
     }
   }
-  if (reads === null) return { kind: 'missing' };
-  return (await reads.blobSizes([sha])).has(sha) ? { kind: 'present' } : { kind: 'missing' };
+  // No store, or one that keeps no blobs (SQLite): a blob reference leads nowhere.
+  const blobs = reads?.blobs;
+  if (blobs === undefined) return { kind: 'missing' };
+  return (await blobs.blobSizes([sha])).has(sha) ? { kind: 'present' } : { kind: 'missing' };
 }
 
 /**
@@ -56,7 +58,8 @@ export async function storedPayloadSha(reads: StoreReads | null, ref: string, ev
     const where = confinedPath(ref, evidenceRoot);
     return where.kind === 'inside' ? digestFile(where.real)?.sha256 : undefined;
   }
-  if (reads === null) return undefined;
-  const bytes = await reads.getBlob(sha);
+  const blobs = reads?.blobs;
+  if (blobs === undefined) return undefined;
+  const bytes = await blobs.getBlob(sha);
   return bytes === undefined ? undefined : sha256Hex(bytes);
 }

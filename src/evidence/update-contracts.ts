@@ -8,10 +8,10 @@
  *   if (batch.errors.length > 0) -> reject (exit 1) with batch.errors; nothing written
  *
  *   // step 10, on the finalize transaction's handle, after the no-op decision:
- *   const refs = await checkEvidenceRefsIn(t, batch.entries, { workspace, blobsInStore });   // before the UPSERT
+ *   const refs = await checkEvidenceRefsIn(t, batch.entries, { workspace });   // before the UPSERT
  *   if (refs.length > 0) -> reject (exit 1) with refs (the transaction writes nothing)
  *   ... UPSERT -> handoffId ...
- *   const inserted = await insertEvidenceRows(t, batch.entries, { handoffId, replace: converging, blobsInStore });
+ *   const inserted = await insertEvidenceRows(t, batch.entries, { handoffId, replace: converging, blobs: store.blobs });
  *
  * - Only entries whose `contract` is exactly "evidence" and whose `payload` is an object are judged here; the entry
  *   shape (UPDATE_CONTRACTS_SHAPE) and non-evidence entries (SECTION_NOT_WRITABLE) are finalize's.
@@ -23,7 +23,7 @@
  */
 import { jsonQuote } from '../errors.js';
 import { evidenceRoot, type Env } from '../paths.js';
-import { blobRefSha, type StoreReads, type StoreTx } from '../store/store.js';
+import { blobRefSha, type BlobStore, type StoreReads, type StoreTx } from '../store/store.js';
 import type { BriefRow } from '../store/briefs.js';
 import type { EvidenceType } from '../store/evidence-rows.js';
 import { checkCanonicalPath } from './canonical-path.js';
@@ -31,7 +31,7 @@ import { EVIDENCE_TYPES, isEvidenceType } from './flags.js';
 import { INLINE_MAX_BYTES, digestFile, sha256Hex } from './payload.js';
 import { isSafeSlug } from './slug.js';
 import { putVerifiedBlob } from './store-blob.js';
-import { readRegularFile } from '../cli/input.js';
+import { readRegularFile } from '../input/files.js';
 
 export interface BatchError {
   code: 'EVIDENCE_PAYLOAD' | 'EVIDENCE_ARTIFACT_PATH' | 'EVIDENCE_BRIEF_NOT_FOUND' | 'EVIDENCE_UNKNOWN_AC';
@@ -193,12 +193,13 @@ const noStoreBlob = (e: ResolvedEntry, why: string): BatchError => ({
 export async function checkEvidenceRefsIn(
   t: StoreReads | null,
   entries: ResolvedEntry[],
-  opts: { workspace: string; blobsInStore: boolean },
+  opts: { workspace: string },
 ): Promise<BatchError[]> {
   const errors: BatchError[] = [];
   const briefs = new Map<number, { brief: BriefRow | undefined; acs: string[] }>();
   const shas = entries.filter((e) => e.store_blob === true).map((e) => e.sha256);
-  const held = t !== null && opts.blobsInStore && shas.length > 0 ? await t.blobSizes(shas) : new Map<string, number>();
+  const blobs = t?.blobs;
+  const held = blobs !== undefined && shas.length > 0 ? await blobs.blobSizes(shas) : new Map<string, number>();
   for (const e of entries) {
     let known = briefs.get(e.brief_id);
     if (known === undefined) {
@@ -209,7 +210,7 @@ export async function checkEvidenceRefsIn(
     errors.push(...judgeRef(e, known, opts.workspace));
     if (e.store_blob !== true || errors.some((x) => x.path.startsWith(`update_contracts[${e.index}].`))) continue;
     const size = held.get(e.sha256);
-    if (size === undefined) errors.push(noStoreBlob(e, opts.blobsInStore ? 'the store does not hold it' : 'a SQLite store keeps blobs as files'));
+    if (size === undefined) errors.push(noStoreBlob(e, blobs !== undefined ? 'the store does not hold it' : 'a SQLite store keeps blobs as files'));
     else if (e.size_bytes !== -1 && e.size_bytes !== size) {
       errors.push({ code: 'EVIDENCE_PAYLOAD', path: `update_contracts[${e.index}].payload.size_bytes`, detail: `is ${e.size_bytes} but the blob is ${size} bytes` });
     } else e.size_bytes = size;
@@ -245,22 +246,22 @@ function judgeRef(e: ResolvedEntry, known: { brief: BriefRow | undefined; acs: s
 }
 
 /**
- * On the caller's transaction (no transaction of its own: the Store has no nested ones). With
- * `blobsInStore` (PostgreSQL) a cited local file becomes a store blob in this same transaction and the row stores its
+ * On the caller's transaction (no transaction of its own: the Store has no nested ones). With the store's
+ * `blobs` (PostgreSQL) a cited local file becomes a store blob in this same transaction and the row stores its
  * `blob:sha256:` reference; the bytes must still hash to what step 9 computed. Reading the file is the only thing
  * it does outside the store, and reading can be repeated when the transaction is retried.
  */
 export async function insertEvidenceRows(
   t: StoreTx,
   entries: ResolvedEntry[],
-  opts: { handoffId: number; replace: boolean; blobsInStore: boolean },
+  opts: { handoffId: number; replace: boolean; blobs: BlobStore | undefined },
 ): Promise<number> {
   if (opts.replace) await t.deleteEvidenceOfHandoff(opts.handoffId);
   for (const e of entries) {
     const { index: _index, store_blob: stored, ...row } = e;
     let artifact = row.artifact_path;
-    if (artifact !== null && stored !== true && opts.blobsInStore) {
-      artifact = (await putVerifiedBlob(t, readRegularFile(artifact), { sha256: row.sha256, size: row.size_bytes })).ref;
+    if (artifact !== null && stored !== true && opts.blobs !== undefined) {
+      artifact = (await putVerifiedBlob(opts.blobs, t, readRegularFile(artifact), { sha256: row.sha256, size: row.size_bytes })).ref;
     }
     await t.insertEvidence({ ...row, artifact_path: artifact, handoff_id: opts.handoffId, receipt_id: null });
   }
@@ -271,9 +272,9 @@ export async function insertEvidenceRows(
 export async function applyEvidenceBatchIn(
   t: StoreTx,
   entries: ResolvedEntry[],
-  opts: { handoffId: number; workspace: string; replace?: boolean; blobsInStore: boolean },
+  opts: { handoffId: number; workspace: string; replace?: boolean; blobs: BlobStore | undefined },
 ): Promise<{ ok: true; inserted: number } | { ok: false; errors: BatchError[] }> {
   const errors = await checkEvidenceRefsIn(t, entries, opts);
   if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, inserted: await insertEvidenceRows(t, entries, { handoffId: opts.handoffId, replace: opts.replace ?? false, blobsInStore: opts.blobsInStore }) };
+  return { ok: true, inserted: await insertEvidenceRows(t, entries, { handoffId: opts.handoffId, replace: opts.replace ?? false, blobs: opts.blobs }) };
 }

@@ -38,7 +38,6 @@ export async function receiptStep(store: Store | null, envelope: JsonObject, o: 
     allowStale: o.allowStale,
     mode: 'finalize',
     env: o.env,
-    blobsInStore: store?.blobsInStore ?? false,
     evidenceRoot: evidenceRoot(o.env, o.cwd),
   });
   return { errors: issues, repair: RECEIPT_REPAIR };

@@ -175,7 +175,7 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     const { storeSigner } = await import('../attest/signer.js');
     const signer = storeSigner(env, cwd);
     if (store === null) {
-      const refErrors = await checkEvidenceRefsIn(null, batch.entries, { workspace, blobsInStore: false });
+      const refErrors = await checkEvidenceRefsIn(null, batch.entries, { workspace });
       if (refErrors.length > 0) return listRejection(tipId, refErrors, UPDATE_CONTRACTS_REPAIR);
       if (storeKind(env) === 'sqlite') {
         const { sqliteAcceptsJson } = await import('../store/finalize-row.js');
@@ -237,8 +237,7 @@ async function commit(store: Store, c: CommitInput): Promise<FinalizeOutcome> {
         const again = c.recheckApproval ? await c.verdictOf(t, row?.id ?? null) : undefined;
         if (again !== undefined && !again.ok) return { kind: 'rejected', tipId: c.tipId, codes: again.codes, errors: again.errors, repair: again.repair };
         const workspace = row?.workspace ?? c.workspace;
-        const blobsInStore = store.blobsInStore;
-        const refErrors = await checkEvidenceRefsIn(t, c.entries, { workspace, blobsInStore });
+        const refErrors = await checkEvidenceRefsIn(t, c.entries, { workspace });
         if (refErrors.length > 0) return listRejection(c.tipId, refErrors, UPDATE_CONTRACTS_REPAIR);
         const id = await t.upsertFinalRow({
           contract_id: c.tipId,
@@ -250,7 +249,7 @@ async function commit(store: Store, c: CommitInput): Promise<FinalizeOutcome> {
         });
         const written = (await t.getHandoffByContractId(c.tipId))!;
         if (id === undefined) return c.done(written, false, 'complete_write_once');
-        const inserted = await insertEvidenceRows(t, c.entries, { handoffId: id, replace: row !== undefined, blobsInStore });
+        const inserted = await insertEvidenceRows(t, c.entries, { handoffId: id, replace: row !== undefined, blobs: store.blobs });
         // The executing turn's approval is used by this row, in this transaction (approved → used; the re-check
         // above passed, so it is approved or already this row's).
         const key = citedApprovalKey(c.envelope);

@@ -128,9 +128,15 @@ export class GateBudget implements GateWatch {
   }
 
   bound(store: Store): Store {
+    return this.boundCalls(store);
+  }
+
+  private boundCalls<T extends object>(store: T): T {
     return new Proxy(store, {
       get: (target, key, receiver) => {
         const value: unknown = Reflect.get(target, key, receiver);
+        // The blob capability is an object of its own: its calls race the budget like the store's.
+        if (key === 'blobs' && typeof value === 'object' && value !== null) return this.boundCalls(value);
         if (typeof value !== 'function') return value;
         return (...args: unknown[]) => {
           // Closing is never refused nor waited for past the budget (the process ends with the answer anyway).

@@ -56,7 +56,6 @@ export async function checkClosedRow(s: Store, tip: HandoffRow, where: { env: En
     contractChainIds: await s.chainContractIds(tip),
     requireReceipt: Number(tip.require_receipt) === 1,
     mode: 'gate',
-    blobsInStore: s.blobsInStore,
     evidenceRoot: join(dataRoot(where.env, where.cwd), 'evidence'),
   });
   return errors.length === 0 ? { outcome: 'pass' } : { outcome: 'receipt', errors };

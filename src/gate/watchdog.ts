@@ -12,6 +12,7 @@ import { Worker } from 'node:worker_threads';
 
 export const OPEN = 0;
 export const MAIN = 1;
+/** @public The worker's answer: its code (a separate program) writes the literal 2. */
 export const WORKER = 2;
 export const WRITTEN = 3;
 

@@ -1,6 +1,6 @@
 /** The flags the three hooks verbs share, checked into typed values (a bad value is USAGE, exit 2). */
 import { usage } from '../errors.js';
-import type { FlagValues } from '../cli/command.js';
+import type { FlagValues } from '../input/flag-values.js';
 import type { Scope } from './command.js';
 import { HOOK_HARNESSES, type HookHarness } from './targets.js';
 

@@ -12,7 +12,7 @@
 import { closeSync, constants, fstatSync, mkdtempSync, openSync, readlinkSync, readSync, realpathSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { fileTypeName } from '../cli/input.js';
+import { fileTypeName } from '../input/files.js';
 import { EXIT, HandoffError, usage } from '../errors.js';
 
 /** A checked input handed to the verb, and what to remove once the call is over. */

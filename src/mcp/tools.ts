@@ -17,7 +17,7 @@ import { usage } from '../errors.js';
 import { EVIDENCE_TYPES } from '../evidence/flags.js';
 import { MAX_TIMEOUT_SEC } from '../receipts/options.js';
 import { SUBJECT_REJECTED, validationRejection } from '../render/rejection.js';
-import { eachNeedsArray, writeAndRender, writeTypedFieldValue } from '../render/write-result.js';
+import { eachNeedsArray, writeAndRender, writeTypedFieldValue } from '../cli/write-verbs.js';
 import { APPROVAL_STATUSES } from '../store/approvals.js';
 import { declaredFieldPaths, envelopeFragmentSchema } from './envelope-inputs.js';
 import { checkTypedJson, described, toArgv, type Args, type ToolInput } from './inputs.js';

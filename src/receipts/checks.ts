@@ -16,7 +16,7 @@ import { argvColumn, readStoredJson } from '../store/stored-json.js';
 const matches = (claimed: string, row: ReceiptRow): boolean =>
   claimMatchesReceipt(claimed, { command: row.command, shell: Number(row.shell) === 1, argv: readStoredJson(row.argv_json, argvColumn) });
 
-export { citedReceipts, type CitedReceipt } from './required.js';
+export { citedReceipts } from './required.js';
 
 export type ReceiptCheckCode =
   | 'RECEIPT_NOT_FOUND'
@@ -134,7 +134,7 @@ export function checkReceiptsWith(
  * yet, every cited receipt is RECEIPT_NOT_FOUND.
  */
 export async function checkReceiptsIn(
-  reads: Pick<StoreReads, 'getReceipt' | 'getBlob'> | null,
+  reads: Pick<StoreReads, 'getReceipt' | 'blobs'> | null,
   envelope: unknown,
   opts: ReceiptCheckOptions & IntegrityContext,
 ): Promise<ReceiptIssue[]> {

@@ -137,7 +137,7 @@ export function isStale(
   return now === null || now.gitHead !== receipt.git_head || now.treeFingerprint !== receipt.tree_fingerprint;
 }
 
-/** For the benches: the median wall time (ms) of `runs` fingerprints of `cwd` (after one warm-up run). */
+/** @public For the benches (scripts/bench-fingerprint.mjs, through dist/): the median wall time (ms) of `runs` fingerprints of `cwd` (after one warm-up run). */
 export function benchFingerprint(cwd: string, runs = 5): { medianMs: number; samplesMs: number[] } {
   computeFingerprint(cwd);
   const samplesMs: number[] = [];

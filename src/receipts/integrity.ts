@@ -23,8 +23,6 @@ export interface IntegrityReport {
 }
 
 export interface IntegrityContext {
-  /** The store keeps output blobs (PostgreSQL): a file path's output is read from the store blob of its digest. */
-  blobsInStore: boolean;
   /** `<data root>/evidence`: the only place an output file is read from. */
   evidenceRoot: string;
 }
@@ -55,14 +53,16 @@ export function fileSha256(path: string): string | undefined {
 
 type Output = { ok: boolean; escaped: boolean };
 
-async function outputOf(reads: Pick<StoreReads, 'getBlob'> | null, text: string | null, path: string | null, sha: string, ctx: IntegrityContext): Promise<Output> {
+async function outputOf(reads: Pick<StoreReads, 'blobs'> | null, text: string | null, path: string | null, sha: string, ctx: IntegrityContext): Promise<Output> {
   if (text !== null) return { ok: sha256Hex(Buffer.from(text, 'utf8')) === sha, escaped: false };
   if (path === null) return { ok: false, escaped: false };
   // A store blob reference, or (a receipt moved by `store copy` onto a store that keeps blobs) the store blob of the
-  // recorded digest; the path stays as recorded (row_sha256 covers it).
-  const storeSha = blobRefSha(path) ?? (ctx.blobsInStore ? sha : undefined);
+  // recorded digest; the path stays as recorded (row_sha256 covers it). Without a store that keeps blobs a blob
+  // reference counts as missing.
+  const blobs = reads?.blobs;
+  const storeSha = blobRefSha(path) ?? (blobs !== undefined ? sha : undefined);
   if (storeSha !== undefined) {
-    const bytes = reads === null || !ctx.blobsInStore ? undefined : await reads.getBlob(storeSha);
+    const bytes = blobs === undefined ? undefined : await blobs.getBlob(storeSha);
     return { ok: bytes !== undefined && sha256Hex(bytes) === sha, escaped: false };
   }
   const where = confinedPath(path, ctx.evidenceRoot);
@@ -71,7 +71,7 @@ async function outputOf(reads: Pick<StoreReads, 'getBlob'> | null, text: string 
 }
 
 /** The integrity report of one receipt row; `reads` null: no store to read blobs from (they count as missing). */
-export async function verifyReceiptIn(reads: Pick<StoreReads, 'getBlob'> | null, row: ReceiptRow, ctx: IntegrityContext): Promise<IntegrityReport> {
+export async function verifyReceiptIn(reads: Pick<StoreReads, 'blobs'> | null, row: ReceiptRow, ctx: IntegrityContext): Promise<IntegrityReport> {
   const rowOk = computeRowSha256(row) === row.row_sha256;
   const stdout = await outputOf(reads, row.stdout_text, row.stdout_path, row.stdout_sha256, ctx);
   const stderr = await outputOf(reads, row.stderr_text, row.stderr_path, row.stderr_sha256, ctx);

@@ -1,7 +1,7 @@
 /** Flag checks shared by `evidence run` and `contract verify` (step 1: exit 2 before any file or store access). */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { FlagValues } from '../cli/command.js';
+import type { FlagValues } from '../input/flag-values.js';
 import { addressingFrom } from '../drafts/cli-flags.js';
 import { EXIT, HandoffError, usage } from '../errors.js';
 import { checkSlug } from '../evidence/slug.js';

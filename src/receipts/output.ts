@@ -2,7 +2,7 @@
  * Output shapes of the receipt verbs: the recorded line, the append failure object
  * (`DRAFT_APPEND_FAILED`, exit 4, receipt kept) and the rejection lines of a refused append.
  */
-import type { CommandResult } from '../cli/command.js';
+import type { Rendered } from '../render/result.js';
 import { EXIT } from '../errors.js';
 import type { AppendOutcome } from './append.js';
 import { receiptJson, receiptSummary, type ReceiptRow } from './row.js';
@@ -15,7 +15,7 @@ export const recordedLine = (row: ReceiptRow): string => {
   return `Receipt ${row.receipt_id} recorded: ${rest.join(' ')}`;
 };
 
-export function appendFailedResult(row: ReceiptRow, failed: Failed, extra: Record<string, unknown> = {}): CommandResult {
+export function appendFailedResult(row: ReceiptRow, failed: Failed, extra: Record<string, unknown> = {}): Rendered {
   const error = `receipt ${row.receipt_id} was recorded, but appending it to draft ${failed.draftId} failed (${failed.cause}): ${failed.message}`;
   const verdict = failed.verdict;
   const lines = [recordedLine(row), `Error: ${error}`];

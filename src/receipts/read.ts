@@ -39,7 +39,7 @@ export async function readReceipt(env: Env, cwd: string, receiptId: string, veri
     async (s) => {
       const row = await s.getReceipt(receiptId);
       if (row === undefined) return undefined;
-      return verify ? { row, integrity: await verifyReceiptIn(s, row, { blobsInStore: s.blobsInStore, evidenceRoot: evidenceRoot(env, cwd) }) } : { row };
+      return verify ? { row, integrity: await verifyReceiptIn(s, row, { evidenceRoot: evidenceRoot(env, cwd) }) } : { row };
     },
     () => undefined,
   );

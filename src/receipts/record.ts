@@ -15,7 +15,7 @@ import { refusedAs, withWriter } from '../evidence/store-access.js';
 import { putVerifiedBlob, sourceBytes } from '../evidence/store-blob.js';
 import type { NewEvidence } from '../store/evidence-rows.js';
 import { storeUnreadable } from '../store/store-errors.js';
-import type { Store, StoreTx } from '../store/store.js';
+import type { BlobStore, Store, StoreTx } from '../store/store.js';
 import type { CapturedStream } from './capture.js';
 import type { TreeFingerprint } from './fingerprint.js';
 import { displayCommand } from './quote.js';
@@ -64,6 +64,8 @@ type Stored = { text: string | null; path: string | null };
 
 /** Where the bytes of one blob go: a file under the data root (SQLite) or the store (PostgreSQL, inside the tx). */
 interface Pending {
+  /** The store that keeps the bytes (PostgreSQL). */
+  blobs: BlobStore;
   source: BlobSource;
   stream: CapturedStream;
   segments: string[];
@@ -79,15 +81,17 @@ async function recordIn(store: Store, input: RecordInput): Promise<Recorded> {
     // Step 1: the blobs. SQLite: files now (never inside the transaction, which may run again). PostgreSQL: the
     // bytes are read now and stored by the transaction.
     const pending: Pending[] = [];
+    const blobs = store.blobs;
     const blobOf = (s: CapturedStream, segments: string[], name: string): Stored | Pending => {
       // PostgreSQL cannot hold a NUL character in text: such an output is kept as a blob, so the receipt is recorded.
-      if (s.text !== undefined && !(store.blobsInStore && s.text.includes('\0'))) return { text: s.text, path: null };
-      const p: Pending = { source: sourceOf(s), stream: s, segments, name };
-      if (store.blobsInStore) {
+      if (s.text !== undefined && !(blobs !== undefined && s.text.includes('\0'))) return { text: s.text, path: null };
+      const source = sourceOf(s);
+      if (blobs !== undefined) {
+        const p: Pending = { blobs, source, stream: s, segments, name };
         pending.push(p);
         return p;
       }
-      const blob = writeBlob({ evidenceRoot: root, segments, name }, p.source);
+      const blob = writeBlob({ evidenceRoot: root, segments, name }, source);
       files.push(blob);
       if (blob.sha256 !== s.sha256 || blob.size !== s.bytes) throw new Error(`the captured ${name} changed before it was stored`);
       return { text: null, path: blob.path };
@@ -99,7 +103,7 @@ async function recordIn(store: Store, input: RecordInput): Promise<Recorded> {
     const bytes = new Map(pending.map((p) => [p, sourceBytes(p.source)]));
     const resolve = async (t: StoreTx, x: Stored | Pending): Promise<Stored> => {
       if (!('source' in x)) return x;
-      const ref = await putVerifiedBlob(t, bytes.get(x) as Buffer, { sha256: x.stream.sha256, size: x.stream.bytes });
+      const ref = await putVerifiedBlob(x.blobs, t, bytes.get(x) as Buffer, { sha256: x.stream.sha256, size: x.stream.bytes });
       return { text: null, path: ref.ref };
     };
     return await store.tx(async (t) => {

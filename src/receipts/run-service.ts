@@ -3,7 +3,7 @@
  * command with no lock held, record an immutable receipt, append it to the tip's draft, and exit with the child's
  * own status. The tool's own codes apply only while no receipt is recorded.
  */
-import type { CommandResult } from '../cli/command.js';
+import type { Rendered } from '../render/result.js';
 import type { Addressing } from '../drafts/resolve.js';
 import { addToList } from '../drafts/mutate.js';
 import type { Env } from '../paths.js';
@@ -30,7 +30,7 @@ export interface EvidenceRunRequest {
   signal?: AbortSignal;
 }
 
-export async function evidenceRun(req: EvidenceRunRequest): Promise<CommandResult> {
+export async function evidenceRun(req: EvidenceRunRequest): Promise<Rendered> {
   const contract = await resolveContract(req.env, req.cwd, req.addressing, { workspaceFlag: req.workspaceFlag, notice: req.notice });
   const prepared = await prepareRun(req.env, req.cwd, contract.tipId, req.workspaceFlag, req.brief);
   const { row } = await executeAndRecord({

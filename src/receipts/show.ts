@@ -1,11 +1,12 @@
 /**
- * `handoff evidence show R-… [--verify]`, reached through the `evidence show` seam: `ctx.args.ID`
- * is the receipt id (already pattern-checked), `ctx.flags.verify` the flag. A failed check is RECEIPT_TAMPERED, exit 1
+ * `handoff evidence show R-… [--verify]`, reached through the `evidence show` seam: `id` is the receipt id (already
+ * pattern-checked), `verify` the flag. A failed check is RECEIPT_TAMPERED, exit 1
  * (EVIDENCE_PATH_ESCAPE when an output path leads outside the evidence root, which is never read):
  * under --json the object is still printed, as a rejection; in human mode only the `Rejected:` line (stderr).
  */
-import type { CommandContext, CommandResult } from '../cli/command.js';
 import { EXIT } from '../errors.js';
+import type { Env } from '../paths.js';
+import type { Rendered } from '../render/result.js';
 import { renderFields } from '../render/table.js';
 import { readReceipt } from './read.js';
 import { receiptJson, type ReceiptRow } from './row.js';
@@ -13,10 +14,8 @@ import { receiptJson, type ReceiptRow } from './row.js';
 /** Human form: `key: value` lines; outputs stored inline are shown as JSON strings. */
 const fields = (obj: Record<string, unknown>): string => renderFields(obj, (key) => key.endsWith('_text'));
 
-export async function showReceipt(ctx: CommandContext): Promise<CommandResult> {
-  const id = ctx.args.ID ?? '';
-  const verify = ctx.flags.verify === true;
-  const { row, integrity } = await readReceipt(ctx.env, ctx.cwd, id, verify);
+export async function showReceipt(env: Env, cwd: string, id: string, verify: boolean): Promise<Rendered> {
+  const { row, integrity } = await readReceipt(env, cwd, id, verify);
   const receipt = receiptJson(row);
   if (integrity === undefined) return { json: { status: 'ok', receipt }, text: fields(receipt) };
   if (integrity.ok) return { json: { status: 'ok', receipt, verified: true }, text: fields({ ...receipt, verified: true }) };

@@ -8,8 +8,7 @@
  * one when it was not, so our line never runs onto the child's last one. It writes nothing otherwise, so the
  * pass-through stays byte-exact when we print nothing of our own.
  */
-import type { CommandResult } from '../cli/command.js';
-import type { Writer } from '../cli/io.js';
+import type { Rendered } from '../render/result.js';
 import type { Sinks } from './execute.js';
 
 type Sink = (chunk: Buffer) => void | 'closed';
@@ -45,13 +44,16 @@ export interface PassThroughSinks extends Sinks {
   endLine(stream: 'stdout' | 'stderr'): void;
 }
 
+/** Writes raw bytes or text; false once the reader went away (EPIPE). */
+export type Writer = (chunk: string | Uint8Array) => boolean;
+
 /** The two writers a child's output passes through (the process's stream objects, or a caller's buffers). */
 export interface PassThroughWriters {
   stdout: Writer;
   stderr: Writer;
 }
 
-export function passThroughSinks(json: boolean, writers: PassThroughWriters): PassThroughSinks {
+export function passThroughSinks(writers: PassThroughWriters, json: boolean): PassThroughSinks {
   const lines = { stdout: new LineState(writers.stdout), stderr: new LineState(writers.stderr) };
   const err = sink(writers.stderr, lines.stderr);
   return {
@@ -68,17 +70,17 @@ export function passThroughSinks(json: boolean, writers: PassThroughWriters): Pa
  * result object.
  */
 export async function withLineDiscipline(
-  json: boolean,
   writers: PassThroughWriters,
+  json: boolean,
   notice: (line: string) => void,
-  fn: (sinks: PassThroughSinks, notice: (line: string) => void) => Promise<CommandResult>,
-): Promise<CommandResult> {
-  const sinks = passThroughSinks(json, writers);
+  fn: (sinks: PassThroughSinks, notice: (line: string) => void) => Promise<Rendered>,
+): Promise<Rendered> {
+  const sinks = passThroughSinks(writers, json);
   const fresh = (line: string): void => {
     sinks.endLine('stderr');
     notice(line);
   };
-  let result: CommandResult | undefined;
+  let result: Rendered | undefined;
   try {
     result = await fn(sinks, fresh);
     return result;

@@ -3,7 +3,7 @@
  * receipt (shell string, current directory), then writes `verification.receipt` and `verification.result` in one
  * validate-on-write update. A closed tip or a missing command is refused before anything runs.
  */
-import type { CommandResult } from '../cli/command.js';
+import type { Rendered } from '../render/result.js';
 import type { Addressing } from '../drafts/resolve.js';
 import { setField } from '../drafts/mutate.js';
 import { isObject, type JsonObject } from '../envelope/vocabulary.js';
@@ -44,7 +44,7 @@ export function verificationCommand(envelope: JsonObject, draftId: string): stri
 
 const resultOf = (row: ReceiptRow): string => row.outcome;
 
-export async function contractVerify(req: VerifyRequest): Promise<CommandResult> {
+export async function contractVerify(req: VerifyRequest): Promise<Rendered> {
   const contract = await resolveContract(req.env, req.cwd, req.addressing, { workspaceFlag: req.workspaceFlag, notice: req.notice });
   if (contract.closed) {
     throw new HandoffError(

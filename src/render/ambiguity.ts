@@ -1,13 +1,13 @@
 /**
  * The two ambiguity refusals need more than one line in human mode: the header, then
- * up to five candidates. `withAmbiguityRendering` turns such a HandoffError into a CommandResult (exit 2) carrying the
+ * up to five candidates. `withAmbiguityRendering` turns such a HandoffError into a Rendered result (exit 2) carrying the
  * JSON error object with all `candidates` and the human listing; every other error passes through unchanged.
  */
-import type { CommandResult } from '../cli/command.js';
+import type { Rendered } from './result.js';
 import { isHandoffError, type HandoffError } from '../errors.js';
 import { candidateLines, type CandidateView } from '../drafts/resolve.js';
 
-export function ambiguityResult(e: HandoffError): CommandResult {
+export function ambiguityResult(e: HandoffError): Rendered {
   const candidates = (e.data.candidates ?? []) as CandidateView[];
   return {
     exit: e.exit,
@@ -17,7 +17,7 @@ export function ambiguityResult(e: HandoffError): CommandResult {
   };
 }
 
-export async function withAmbiguityRendering(fn: () => Promise<CommandResult>): Promise<CommandResult> {
+export async function withAmbiguityRendering(fn: () => Promise<Rendered>): Promise<Rendered> {
   try {
     return await fn();
   } catch (e) {

@@ -9,8 +9,6 @@ import type { MirrorOutcome } from '../drafts/store-access.js';
 
 const json = (v: unknown): string => (v === undefined ? 'absent' : JSON.stringify(v));
 
-export { sanitizedNotice } from '../drafts/sanitize.js';
-
 export const adoptedNotice = (draftId: string): string =>
   `[ADOPTED] ${draftId}: the draft file was missing and was materialized from its dispatch row`;
 

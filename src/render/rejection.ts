@@ -7,14 +7,14 @@
  *   rejectionBlock(header, verdict)           "Rejected: <header>", one "  CODE [path]: detail" line per error,
  *                                             a blank line, the repair text (stderr, human mode)
  *   shortRejectionBlock(header, verdict)      the header, the error lines and one closing line naming --explain
- *   validationRejection({..., explain})       the CommandResult (exit 1) carrying both
+ *   validationRejection({..., explain})       the Rendered result (exit 1) carrying both
  *   WRITE_REJECTED(id), SUBJECT_REJECTED(s)   the two standard headers
  *
  * Short by default: the write verbs and validate print the repair text (about 2.8 KB of
  * template and rules) only with --explain, since an agent pays for every byte of every rejection in its context.
  * The library result and the gate's block reason keep it whole.
  */
-import type { CommandResult } from '../cli/command.js';
+import type { Rendered } from './result.js';
 import { EXIT } from '../errors.js';
 
 /** The parts of a verdict the renderers need (the validator's ValidationResult fits). */
@@ -70,7 +70,7 @@ export function validationRejection(opts: {
   extra?: Record<string, unknown>;
   /** --explain: the full repair text in both shapes. */
   explain: boolean;
-}): CommandResult {
+}): Rendered {
   return {
     exit: EXIT.REJECTED,
     json: rejectionJson(opts.subject, opts.verdict, opts.extra, opts.explain),

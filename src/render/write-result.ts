@@ -1,92 +1,37 @@
 /**
  * Output of `set`, `add` and `fill`: the success object and line, the notices in their
  * fixed order ([ADOPTED], [CONTINUATION opened], [CANONICALIZED], [MIRROR SKIPPED]; [SANITIZED] was printed while
- * loading), or the validation rejection aimed at the chain tip.
+ * loading), or the validation rejection aimed at the chain tip. It renders only: the caller (src/cli/write-verbs.ts)
+ * ran the write and prints the notices.
  */
-import type { CommandContext, CommandResult } from '../cli/command.js';
-import { addressingFrom, explainFrom } from '../drafts/cli-flags.js';
-import type { JsonObject } from '../envelope/vocabulary.js';
-import { resolvedJson, type Addressing } from '../drafts/resolve.js';
+import { resolvedJson } from '../drafts/resolve.js';
 import { foresightNotice } from '../drafts/foresight.js';
-import { addVerbChange } from '../drafts/mutate.js';
-import { notJsonNotice, parseFieldPath, parseValueArg } from '../drafts/value.js';
-import { usage } from '../errors.js';
-import { jsonTypeOf } from '../json.js';
-import { writeDraft, type WriteOutcome, type WriteRequest } from '../drafts/write.js';
-import { withAmbiguityRendering } from './ambiguity.js';
+import type { WriteOutcome } from '../drafts/write.js';
+import type { Rendered } from './result.js';
 import { adoptedNotice, canonicalizedNotice, continuationNotice, mirrorSkippedNotice, sanitizedEntry } from './notices.js';
 import { validationRejection, WRITE_REJECTED } from './rejection.js';
 
-/**
- * `set` and `add`: FIELD and VALUE checked first (exit 2, before any file access), a [NOT JSON] notice for a VALUE
- * that looks like JSON but is stored as text, then `change` (setField / addToList) through the write pipeline.
- */
-export function writeFieldValue(ctx: CommandContext, change: FieldChange, checkValue?: (value: unknown) => void): Promise<CommandResult> {
-  return writeField(ctx, change, () => {
-    const raw = ctx.args.VALUE ?? '';
-    const value = parseValueArg(raw);
-    checkValue?.(value);
-    const notJson = notJsonNotice(raw);
-    if (notJson !== undefined) ctx.notice(notJson);
-    return value;
-  });
+/** The rendered outcome and its notice lines (stderr, in this order, before the result). */
+export interface RenderedWrite {
+  result: Rendered;
+  notices: string[];
 }
 
-/**
- * `set` and `add` with a VALUE that arrived typed (the MCP tools): stored as given, never guessed at from text.
- * `checkValue` throws for a value the store cannot hold (VALUE_NOT_REPRESENTABLE), as parsing does for a VALUE.
- */
-export function writeTypedFieldValue(ctx: CommandContext, change: FieldChange, value: unknown, checkValue: (value: unknown) => void): Promise<CommandResult> {
-  return writeField(ctx, change, () => {
-    checkValue(value);
-    return value;
-  });
-}
-
-type FieldChange = (base: JsonObject, segments: string[], value: unknown, draftId: string) => JsonObject;
-
-/** The ids, then FIELD, then VALUE (exit 2, before any file access), then `change` through the write pipeline. */
-function writeField(ctx: CommandContext, change: FieldChange, valueOf: () => unknown): Promise<CommandResult> {
-  const addressing = addressingFrom(ctx.flags);
-  const segments = parseFieldPath(ctx.args.FIELD ?? '');
-  const value = valueOf();
-  return writeAndRender(ctx, addressing, (base, draftId) => change(base, segments, value, draftId));
-}
-
-/** `add`: `--each` needs a JSON array VALUE (USAGE, exit 2, before any file access). */
-export function writeAddValue(ctx: CommandContext): Promise<CommandResult> {
-  const each = ctx.flags.each === true;
-  return writeFieldValue(ctx, addVerbChange(each), each ? eachNeedsArray : undefined);
-}
-
-/** `--each` (the verb) or `each: true` (the MCP tool): the value must be a JSON array (USAGE, exit 2). */
-export function eachNeedsArray(value: unknown): void {
-  if (!Array.isArray(value)) {
-    throw usage(`--each needs a JSON array VALUE (got ${jsonTypeOf(value)}); each element is appended as its own entry`);
-  }
-}
-
-/**
- * The write of `set`, `add`, `fill` (and `patch`): `apply` on the addressed draft, then the outcome rendered (or an
- * ambiguity). A rejection is short unless the verb was given --explain.
- */
-export function writeAndRender(ctx: CommandContext, addressing: Addressing, apply: WriteRequest['apply']): Promise<CommandResult> {
-  return withAmbiguityRendering(async () => {
-    const outcome = await writeDraft({ env: ctx.env, cwd: ctx.cwd, addressing, apply, notice: ctx.notice });
-    return renderWriteOutcome(outcome, ctx.notice, explainFrom(ctx.flags));
-  });
-}
-
-export function renderWriteOutcome(outcome: WriteOutcome, notice: (line: string) => void, explain = false): CommandResult {
+export function renderWriteOutcome(outcome: WriteOutcome, explain = false): RenderedWrite {
+  const notices: string[] = [];
+  const notice = (line: string): void => {
+    notices.push(line);
+  };
   const sanitized = outcome.sanitized.length > 0 ? { sanitized: outcome.sanitized.map(sanitizedEntry) } : {};
   if (outcome.kind === 'rejected') {
-    return validationRejection({
+    const result = validationRejection({
       subject: { draft_id: outcome.draftId },
       verdict: outcome.verdict,
       header: WRITE_REJECTED(outcome.draftId),
       extra: { ...sanitized, ...resolvedJson(outcome.resolved) },
       explain,
     });
+    return { result, notices };
   }
   if (outcome.adopted) notice(adoptedNotice(outcome.draftId));
   if (outcome.continuation) notice(continuationNotice(outcome.continuation));
@@ -122,5 +67,5 @@ export function renderWriteOutcome(outcome: WriteOutcome, notice: (line: string)
     ...(outcome.warnings.length > 0 ? { warnings: outcome.warnings.map((w) => ({ code: w.code, detail: w.detail })) } : {}),
     ...resolvedJson(outcome.resolved),
   };
-  return { json, text: `OK: draft ${outcome.draftId} updated and valid.` };
+  return { result: { json, text: `OK: draft ${outcome.draftId} updated and valid.` }, notices };
 }

@@ -43,7 +43,7 @@ async function referenced(env: Env, cwd: string): Promise<{ paths: Set<string> }
     async (s) => {
       const paths = await s.referencedPaths();
       const shas = [...paths].map((p) => blobRefSha(p)).filter((x): x is string => x !== undefined);
-      const held = shas.length > 0 && s.blobsInStore ? await s.blobSizes(shas) : new Map<string, number>();
+      const held = shas.length > 0 && s.blobs !== undefined ? await s.blobs.blobSizes(shas) : new Map<string, number>();
       const missing = [...paths].filter((p) => {
         const sha = blobRefSha(p);
         return sha === undefined ? !existsSync(p) : !held.has(sha);

@@ -12,8 +12,6 @@ export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'revoked', 
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 /** What `approval decide` may ask for: `used` is set only by the finalize that stores the executing turn. */
 export const DECISIONS = ['approved', 'rejected', 'revoked', 'expired'] as const;
-export type Decision = (typeof DECISIONS)[number];
-export const APPROVAL_ID_RE = /^P-[0-9a-f]{32}$/;
 
 export interface ApprovalRow {
   id: string;
@@ -63,8 +61,6 @@ const TRANSITIONS: Record<ApprovalStatus, readonly ApprovalStatus[]> = {
   expired: [],
   used: [],
 };
-
-export const isApprovalStatus = (s: string): s is ApprovalStatus => (APPROVAL_STATUSES as readonly string[]).includes(s);
 
 /** The approval as exposed in JSON: `approval_status` for the `status` column. */
 export function exposeApproval(row: ApprovalRow): Record<string, unknown> {

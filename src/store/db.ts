@@ -9,7 +9,7 @@
  *   promoteProbe(db)                a probe made a writer for a short write, when the store is current
  *   writeTx(db, fn, {attempts?})    BEGIN IMMEDIATE, whole-transaction retry on busy, then STORE_BUSY
  *   guard(db, fn)                   runs reads, mapping SQLite failures to the store codes
- *   hasTable(db, name), dbFileOf(db), closeDb(db), withProbe(env, cwd, fn, absent)
+ *   hasTable(db, name), dbFileOf(db), closeDb(db)
  */
 import { accessSync, closeSync, constants, existsSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -337,13 +337,3 @@ export function hasTable(db: Db, name: string): boolean {
   return guard(db, () => db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(name) !== undefined);
 }
 
-/** Opens a probe, runs `fn`, closes it; `absent` when there is no DB file (SQLite is then never loaded). */
-export function withProbe<T>(env: Env, cwd: string | undefined, fn: (db: Db) => T, absent: T): T {
-  const db = openProbe(env, cwd);
-  if (db === null) return absent;
-  try {
-    return guard(db, () => fn(db));
-  } finally {
-    closeDb(db);
-  }
-}

@@ -1,5 +1,5 @@
 /** The `handoffs` row as read from SQLite, and its JSON exposure. */
-import { CLOSING_STATE_SET, ROW_STATES, type RowState } from '../envelope/vocabulary.js';
+import { CLOSING_STATE_SET, type RowState } from '../envelope/vocabulary.js';
 import { acceptanceColumn, jsonColumn, readStoredJson, stringListColumn } from './stored-json.js';
 
 export type CutReason = 'never_finalized' | 'backstop_capture';
@@ -32,14 +32,9 @@ export interface HandoffRow {
   gate_seen_at?: string | null;
 }
 
-export { ROW_STATES, type RowState };
-
-/** The five closing states: a row in one of them is closed (its draft is spent). */
-export const CLOSING_STATES: readonly string[] = [...CLOSING_STATE_SET];
+export type { RowState };
 
 export const isClosedState = (state: string | null | undefined): boolean => state != null && CLOSING_STATE_SET.has(state);
-
-export const isRowState = (s: string): s is RowState => (ROW_STATES as readonly string[]).includes(s);
 
 /** Normalizes a raw row (`SELECT *`): a store read as it is may lack `require_receipt` (v1) or `finalized_at` (v1, v2). */
 export function toHandoffRow(raw: Record<string, unknown>): HandoffRow {

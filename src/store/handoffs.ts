@@ -24,15 +24,12 @@ import { guard, hasTable, writeTx, type Db } from './db.js';
 import { chainTooLong, MAX_CHAIN_ROWS, walkBack } from './chain.js';
 import { toHandoffRow, type HandoffRow } from './handoff-row.js';
 
-export { CLOSING_STATES, exposeHandoff, isClosedState, isRowState, toHandoffRow } from './handoff-row.js';
-export type { CutReason, HandoffRow, RowState } from './handoff-row.js';
+export { exposeHandoff } from './handoff-row.js';
+export type { HandoffRow } from './handoff-row.js';
 export {
-  chainBroken,
   chainContractIds,
   chainRoot,
-  chainTooLong,
   followChain,
-  MAX_CHAIN_ROWS,
   planTaskBinding,
   walkBack,
   wholeChain,
@@ -111,6 +108,3 @@ export function mirrorEnvelope(db: Db, contractId: string, json: string): Mirror
     return db.prepare('SELECT 1 FROM handoffs WHERE contract_id = ?').get(contractId) === undefined ? 'no_row' : 'closed';
   });
 }
-
-/** Re-exported for the drafts' store session: the cross-check lookup lives with the approvals repository. */
-export { approvalLookup } from './approvals.js';

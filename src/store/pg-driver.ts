@@ -21,6 +21,7 @@ export function loadPg(): PgModule {
 }
 
 /** True once `pg` has been loaded in this process (tests pin the lazy-load rule with it). */
+/** @public Tests ask the built module whether `pg` was loaded. */
 export const pgLoaded = (): boolean => cached !== undefined;
 
 /** Without a statement limit (`store copy`), a server that does not answer a connect within this time is STORE_UNREACHABLE. */

@@ -4,7 +4,7 @@
  * writers side by side (READ COMMITTED), so the read-then-write steps lock the row they depend on (`FOR UPDATE`).
  */
 import { createHash } from 'node:crypto';
-import { RECEIPT_COLUMNS, type ReceiptRow } from '../receipts/row.js';
+import { RECEIPT_COLUMNS, type ReceiptRow } from './receipt-row.js';
 import {
   approvalCols,
   approvalNotFound,

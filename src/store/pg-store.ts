@@ -6,7 +6,7 @@
  */
 import { EXIT, HandoffError } from '../errors.js';
 import type { ApprovalLookupResult } from '../validator/types.js';
-import type { ReceiptRow } from '../receipts/row.js';
+import type { ReceiptRow } from './receipt-row.js';
 import { chainBroken } from './chain.js';
 import { lookupOfRow, USE_COLUMNS_VERSION, type ApprovalFilters, type ApprovalRow, type ApprovalStatus, type DecideResult } from './approvals.js';
 import type { AttestationKind, AttestationRow, BlobCitation, NewAttestation } from './attestations.js';
@@ -26,7 +26,9 @@ import * as h from './pg-handoffs.js';
 import { checkCurrentPg, inspectPg, migratePg, PG_MIGRATIONS_DIR } from './pg-migrate.js';
 import * as r from './pg-records.js';
 import type {
+  BlobReads,
   BlobRef,
+  BlobStore,
   CaptureNew,
   CaptureOpen,
   NewApproval,
@@ -105,6 +107,8 @@ class PgReads implements StoreReads {
   listReceiptsByContracts = async (ids: readonly string[]): Promise<ReceiptRow[]> =>
     this.version >= 2 && ids.length > 0 ? r.listReceiptsByContracts(this.run, ids) : [];
   getRejection = (key: string): Promise<RejectionRow | undefined> => r.getRejection(this.run, key);
+  /** Blobs live in the `blobs` table: this store has the capability, served by the methods below. */
+  readonly blobs: BlobReads = this;
   getBlob = (sha256: string): Promise<Buffer | undefined> => r.getBlob(this.run, sha256);
   blobSizes = (sha256s: readonly string[]): Promise<Map<string, number>> => r.blobSizes(this.run, sha256s);
   // The attestations table arrives with version 5: an older store read as it is (a probe) holds none.
@@ -168,7 +172,13 @@ function poolRun(pool: PgPool, location: string): Run {
 
 class PgStore extends PgReads implements Store {
   readonly kind = 'postgres' as const;
-  readonly blobsInStore = true;
+  /** The reads on the pool; a put on the caller's transaction, which must be one of this backend's. */
+  override readonly blobs: BlobStore = {
+    getBlob: (sha256) => this.getBlob(sha256),
+    blobSizes: (sha256s) => this.blobSizes(sha256s),
+    putBlob: (t, bytes) =>
+      t instanceof PgTx ? t.putBlob(bytes) : Promise.reject(new HandoffError('INTERNAL', EXIT.INTERNAL, 'a blob was put through a transaction of another store')),
+  };
   constructor(
     private readonly pool: PgPool,
     readonly location: string,

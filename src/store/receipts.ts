@@ -6,7 +6,7 @@
  *   getReceipt(db, receiptId)                    ReceiptRow | undefined (undefined too without the table)
  *   listReceiptsByContracts(db, contractIds)     newest first: started_at DESC, receipt_id DESC
  */
-import { RECEIPT_COLUMNS, type ReceiptRow } from '../receipts/row.js';
+import { RECEIPT_COLUMNS, type ReceiptRow } from './receipt-row.js';
 import { guard, hasTable, type Db } from './db.js';
 
 const COLUMN_LIST = RECEIPT_COLUMNS.join(', ');

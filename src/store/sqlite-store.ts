@@ -7,7 +7,7 @@
 import { EXIT, HandoffError } from '../errors.js';
 import type { Env } from '../paths.js';
 import type { ApprovalLookupResult } from '../validator/types.js';
-import type { ReceiptRow } from '../receipts/row.js';
+import type { ReceiptRow } from './receipt-row.js';
 import * as approvals from './approvals.js';
 import * as attestations from './attestations.js';
 import * as briefs from './briefs.js';
@@ -22,7 +22,7 @@ import type { HandoffRow, MirrorOutcome } from './handoffs.js';
 import { currentVersion } from './migrate.js';
 import { getReceipt, insertReceipt, listReceiptsByContracts } from './receipts.js';
 import { isBusyError, toStoreError } from './store-errors.js';
-import type { BlobRef, CaptureNew, CaptureOpen, NewApproval, NewBrief, OpenMode, OpenOptions, RejectionPut, Store, StoreReads, StoreTx, TxOptions } from './store.js';
+import type { CaptureNew, CaptureOpen, NewApproval, NewBrief, OpenMode, OpenOptions, RejectionPut, Store, StoreReads, StoreTx, TxOptions } from './store.js';
 
 const WRITE_ATTEMPTS = 3;
 const now = (): string => new Date().toISOString();
@@ -31,9 +31,7 @@ const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(do
 /** The value of a synchronous call as a promise: a throw becomes a rejection (as on PostgreSQL), never a sync throw. */
 const settle = <T>(fn: () => T): Promise<T> => new Promise<T>((resolve) => resolve(fn()));
 
-const blobsAreFiles = (): HandoffError =>
-  new HandoffError('INTERNAL', EXIT.INTERNAL, 'a SQLite store keeps blobs as files under the evidence root, not in the store');
-
+/** Blobs stay files under the evidence root (src/evidence/blob.ts): no `blobs` capability here. */
 class SqliteReads implements StoreReads {
   constructor(protected readonly db: Db) {}
   /** Runs a read, mapping SQLite failures to the store codes (the repositories that do not guard themselves). */
@@ -68,8 +66,6 @@ class SqliteReads implements StoreReads {
   getReceipt = (id: string) => this.read((db) => getReceipt(db, id));
   listReceiptsByContracts = (ids: readonly string[]) => this.read((db) => listReceiptsByContracts(db, ids));
   getRejection = (key: string) => this.read((db) => gate.getRejection(db, key));
-  getBlob = (_sha256: string): Promise<Buffer | undefined> => Promise.reject(blobsAreFiles());
-  blobSizes = (_sha256s: readonly string[]): Promise<Map<string, number>> => Promise.reject(blobsAreFiles());
   listAttestations = (kind: attestations.AttestationKind, subjectId: string) => this.read((db) => attestations.listAttestations(db, kind, subjectId));
   citedBlobs = (handoffId: number) => this.read((db) => attestations.citedBlobs(db, handoffId));
 }
@@ -107,13 +103,11 @@ class SqliteTx extends SqliteReads implements StoreTx {
   insertReceipt = (row: ReceiptRow) => this.write((db) => insertReceipt(db, row));
   putRejection = (p: RejectionPut) => this.write((db) => gate.putRejection(db, { ...p, now: now() }));
   deleteRejection = (key: string) => this.write((db) => gate.deleteRejection(db, key));
-  putBlob = (_bytes: Buffer): Promise<BlobRef> => Promise.reject(blobsAreFiles());
   insertAttestation = (a: attestations.NewAttestation) => this.write((db) => attestations.insertAttestation(db, a));
 }
 
 class SqliteStore extends SqliteReads implements Store {
   readonly kind = 'sqlite' as const;
-  readonly blobsInStore = false;
   readonly location: string;
   readonly version: number;
   private readonly t: SqliteTx;

@@ -55,4 +55,5 @@ function withAddon(Plain: SqliteModule, require: NodeJS.Require): SqliteModule {
 }
 
 /** True once better-sqlite3 has been loaded in this process (tests pin the lazy-load rule with it). */
+/** @public Tests ask the built module whether better-sqlite3 was loaded. */
 export const sqliteLoaded = (): boolean => cached !== undefined;

@@ -14,20 +14,35 @@
  *   transaction's start, the same for every row a transaction writes). Write methods stamp them; `now()` reads it.
  * - Store failures are STORE_* HandoffErrors (exit 4) naming `location` (a DB file, or the URL with its password
  *   redacted). A violated constraint or trigger is passed through unchanged (isConstraintViolation tells it apart).
+ * - Blobs are optional: `blobs` exists only on a store that keeps the bytes itself (PostgreSQL), so the compiler makes
+ *   every caller decide what to do without it (SQLite: files under the evidence root).
+ *
+ * The methods are declared by concern in concerns.ts (rows, approvals, briefs, evidence, receipts, the gate counter,
+ * attestations, blobs) and composed here.
  */
-import type { ApprovalLookupResult } from '../validator/types.js';
-import type { ReceiptRow } from '../receipts/row.js';
-import type { ApprovalFilters, ApprovalRow, ApprovalStatus, DecideResult } from './approvals.js';
-import type { AttestationKind, AttestationRow, BlobCitation, NewAttestation } from './attestations.js';
-import type { AcRow, BriefRow, BriefSummary } from './briefs.js';
-import type { BirthRow } from './dispatch-rows.js';
-import type { EvidenceFilter, EvidenceRow, NewEvidence } from './evidence-rows.js';
-import type { FinalRow } from './finalize-row.js';
-import type { RejectionRow } from './gate-rejections.js';
-import type { HandoffFilters } from './handoff-list.js';
-import type { HandoffRow, MirrorOutcome } from './handoffs.js';
+import type {
+  ApprovalReads,
+  ApprovalWrites,
+  AttestationReads,
+  AttestationWrites,
+  BlobReads,
+  BlobRef,
+  BriefReads,
+  BriefWrites,
+  EvidenceReads,
+  EvidenceWrites,
+  GateCounterReads,
+  GateCounterWrites,
+  HandoffReads,
+  HandoffWrites,
+  ReceiptReads,
+  ReceiptWrites,
+} from './concerns.js';
+import type { MirrorOutcome } from './handoffs.js';
 import { isPgRefusal } from './pg-errors.js';
 import { isConstraintError } from './store-errors.js';
+
+export type { BlobReads, BlobRef, CaptureNew, CaptureOpen, NewApproval, NewBrief, RejectionPut } from './concerns.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
@@ -50,113 +65,23 @@ export interface OpenOptions {
   migrationsDir?: string;
 }
 
-/** A content-addressed blob kept in the store (PostgreSQL). */
-export interface BlobRef {
-  sha256: string;
-  size: number;
-  /** What a row stores in place of a file path: `blob:sha256:<hex>`. */
-  ref: string;
+/**
+ * Reads: on the store (each its own statement) and on a transaction handle (inside the transaction). `blobs` is there
+ * only when the store keeps evidence and receipt output bytes itself (PostgreSQL); on SQLite they are files under the
+ * evidence root and `blobs` is undefined, so a caller checks before it reads a `blob:sha256:` reference.
+ */
+export interface StoreReads extends HandoffReads, ApprovalReads, BriefReads, EvidenceReads, ReceiptReads, GateCounterReads, AttestationReads {
+  readonly blobs?: BlobReads;
 }
 
-export interface CaptureOpen {
-  id: number;
-  json: string;
-  harnessId: string | null;
-}
-
-export interface CaptureNew {
-  contractId: string;
-  agentId: string;
-  workspace: string;
-  json: string;
-  harnessId: string | null;
-}
-
-export interface RejectionPut {
-  key: string;
-  attempts: number;
-  tripped: boolean;
-  codes: string[];
-  contractId: string | null;
-}
-
-export interface NewApproval {
-  workspace: string;
-  agent_id: string | null;
-  contract_id: string | null;
-  exact_content: string;
-}
-
-export interface NewBrief {
-  workspace: string;
-  name: string;
-  title: string | null;
-  objective: string | null;
-}
-
-/** Reads: on the store (each its own statement) and on a transaction handle (inside the transaction). */
-export interface StoreReads {
-  // handoffs
-  getHandoffByContractId(contractId: string): Promise<HandoffRow | undefined>;
-  getHandoffById(id: number): Promise<HandoffRow | undefined>;
-  /** [row, …, live tip]; CHAIN_TOO_LONG / CHAIN_BROKEN (exit 4). */
-  followChain(row: HandoffRow): Promise<HandoffRow[]>;
-  /**
-   * The row of `contractId` and the links after it in one read ([row, …, live tip]; undefined without a row), where
-   * that saves a round trip to the server (a writer reads it under the draft lock).
-   */
-  chainOfContract?(contractId: string): Promise<HandoffRow[] | undefined>;
-  /** [row, …, root]. */
-  walkBack(row: HandoffRow): Promise<HandoffRow[]>;
-  /** root → live tip. */
-  wholeChain(row: HandoffRow): Promise<HandoffRow[]>;
-  chainContractIds(row: HandoffRow): Promise<string[]>;
-  /** The tip's plan_task_id, else the nearest ancestor's; null = unbound. */
-  planTaskBinding(tip: HandoffRow): Promise<string | null>;
-  /** contract_id → agent_state for the ids that have a row. */
-  spentProbe(contractIds: readonly string[]): Promise<Map<string, string>>;
-  listHandoffs(filters: HandoffFilters): Promise<HandoffRow[]>;
-  rowsWithHarnessId(harnessId: string): Promise<HandoffRow[]>;
-  // approvals
-  getApproval(id: string): Promise<ApprovalRow | undefined>;
-  /** The cross-check's lookup. */
-  approvalStatus(id: string): Promise<ApprovalLookupResult>;
-  listApprovals(filters: ApprovalFilters): Promise<ApprovalRow[]>;
-  // briefs and acceptance criteria
-  findBrief(workspace: string, name: string): Promise<BriefRow | undefined>;
-  findBriefIgnoringCase(workspace: string, name: string): Promise<BriefRow | undefined>;
-  findBriefById(id: number): Promise<BriefRow | undefined>;
-  listAcs(briefId: number): Promise<AcRow[]>;
-  listBriefs(workspace: string): Promise<BriefSummary[]>;
-  evidenceCountsByAc(briefId: number): Promise<Map<string, number>>;
-  /** The workspaces holding a brief of exactly this name, in order (BRIEF_NOT_FOUND's hint). */
-  workspacesWithBrief(name: string): Promise<string[]>;
-  // evidence
-  getEvidence(id: number): Promise<EvidenceRow | undefined>;
-  /** By brief (and AC), by the contract `evidence add --draft-id` linked (migration 0004), or both. */
-  listEvidence(filter: EvidenceFilter): Promise<EvidenceRow[]>;
-  countEvidence(): Promise<number>;
-  /** Every stored blob reference: evidence.artifact_path and receipts.stdout_path / stderr_path. */
-  referencedPaths(): Promise<Set<string>>;
-  blobRows(): Promise<{ id: number; artifact_path: string }[]>;
-  // receipts
-  getReceipt(receiptId: string): Promise<ReceiptRow | undefined>;
-  /** Newest first: started_at DESC, receipt_id DESC. */
-  listReceiptsByContracts(contractIds: readonly string[]): Promise<ReceiptRow[]>;
-  // the gate's rejection counter
-  getRejection(key: string): Promise<RejectionRow | undefined>;
-  // blobs (PostgreSQL only: `Store.blobsInStore`; SQLite keeps them as files and refuses with INTERNAL)
-  getBlob(sha256: string): Promise<Buffer | undefined>;
-  /** sha256 → size of the given blobs that the store holds (PostgreSQL only, like getBlob). */
-  blobSizes(sha256s: readonly string[]): Promise<Map<string, number>>;
-  // attestations (migration 0005): the stored statements about one subject, oldest first
-  listAttestations(kind: AttestationKind, subjectId: string): Promise<AttestationRow[]>;
-  /** The evidence blobs a handoff row cites (artifact rows linked to it), in id order. */
-  citedBlobs(handoffId: number): Promise<BlobCitation[]>;
+/** The drafts' mirror: the draft's envelope copied onto its open row. */
+export interface MirrorWrites {
+  mirrorEnvelope(contractId: string, json: string): Promise<MirrorOutcome>;
 }
 
 /** A transaction handle: the reads plus every write, valid only while its `tx` function runs. */
-export interface StoreTx extends StoreReads {
+export interface StoreTx
+  extends StoreReads, HandoffWrites, MirrorWrites, ApprovalWrites, BriefWrites, EvidenceWrites, ReceiptWrites, GateCounterWrites, AttestationWrites {
   /**
    * The per-contract lock (PostgreSQL `pg_advisory_xact_lock`, released at commit or rollback; SQLite: nothing, BEGIN
    * IMMEDIATE already serializes). Take it before the first read a decision depends on.
@@ -164,34 +89,15 @@ export interface StoreTx extends StoreReads {
   lockContract(contractId: string): Promise<void>;
   /** The store's clock (UTC ISO-8601 with milliseconds). */
   now(): Promise<string>;
-  insertBirthRow(b: Omit<BirthRow, 'now'>): Promise<HandoffRow>;
-  /** The set-once claim; false when the row already carries a harness id. */
-  setHarnessIdIfNull(id: number, harnessId: string): Promise<boolean>;
-  captureOpenRow(c: CaptureOpen): Promise<boolean>;
-  captureNewRow(c: CaptureNew): Promise<boolean>;
-  /** The finalize UPSERT: the row id, or undefined when the row is COMPLETE (nothing written). */
-  upsertFinalRow(r: Omit<FinalRow, 'now'>): Promise<number | undefined>;
-  /** The continuation link; undefined when the parent already has one. */
-  insertContinuation(parent: HandoffRow, newContractId: string, seedJson: string): Promise<HandoffRow | undefined>;
-  mirrorEnvelope(contractId: string, json: string): Promise<MirrorOutcome>;
-  /** Sets gate_seen_at to the store's clock; false when no such row. */
-  markGateSeen(contractId: string): Promise<boolean>;
-  insertApproval(a: NewApproval): Promise<ApprovalRow>;
-  /** APPROVAL_NOT_FOUND (3), APPROVAL_TRANSITION_REFUSED (1). */
-  decideApproval(id: string, decision: ApprovalStatus, by: string | null, note: string | null): Promise<DecideResult>;
-  /** approved → used by the handoff row `handoffId` (finalize of the executing turn); false when it was not approved. */
-  markApprovalUsed(id: string, handoffId: number): Promise<boolean>;
-  insertBrief(b: NewBrief): Promise<BriefRow>;
-  appendAcs(briefId: number, acs: { ac_id: string; description: string }[]): Promise<AcRow[]>;
-  insertEvidence(r: NewEvidence): Promise<number>;
-  deleteEvidenceOfHandoff(handoffId: number): Promise<number>;
-  insertReceipt(row: ReceiptRow): Promise<void>;
-  putRejection(r: RejectionPut): Promise<void>;
-  deleteRejection(key: string): Promise<number>;
-  /** Stores `bytes` under their sha256 (deduplicated); PostgreSQL only. */
-  putBlob(bytes: Buffer): Promise<BlobRef>;
-  /** Appends one statement (src/attest/record.ts), in the transaction that writes what it states. */
-  insertAttestation(a: NewAttestation): Promise<void>;
+}
+
+/** The blob capability of a store that keeps the bytes itself: the reads, and the write inside a transaction. */
+export interface BlobStore extends BlobReads {
+  /**
+   * Stores `bytes` under their sha256 (deduplicated) in transaction `t` of this same store, the transaction that
+   * writes the row referencing them.
+   */
+  putBlob(t: StoreTx, bytes: Buffer): Promise<BlobRef>;
 }
 
 export interface TxOptions {
@@ -203,12 +109,12 @@ export interface TxOptions {
 
 export interface Store extends StoreReads {
   readonly kind: StoreKind;
+  /** Present only on a store that keeps evidence and receipt output bytes itself (PostgreSQL); see StoreReads. */
+  readonly blobs?: BlobStore;
   /** What messages name: the DB file, or the URL with its password redacted. */
   readonly location: string;
   /** The schema version (after a writer's or reader's migration: the latest). */
   readonly version: number;
-  /** True when evidence and receipt output blobs live in the store (PostgreSQL), false when on disk (SQLite). */
-  readonly blobsInStore: boolean;
   tx<T>(fn: (t: StoreTx) => Promise<T>, opts?: TxOptions): Promise<T>;
   now(): Promise<string>;
   /** Whether the raw_handoff_json CHECK accepts `json` (asked without writing). */

@@ -2,14 +2,12 @@
 export { validateEnvelope } from './validate.js';
 export { citedApprovalKey, fullVerdict } from './full-verdict.js';
 export { canonicalizeEnvelope } from './canonicalize.js';
-export type { CanonicalChange, CanonicalizeResult } from './canonicalize.js';
+export type { CanonicalChange } from './canonicalize.js';
 export { VALIDATOR_CODES } from './types.js';
 export type {
   ApprovalLookupResult,
   ErrorCode,
   FullVerdictOptions,
-  ValidateOptions,
   ValidationError,
   ValidationResult,
-  ValidationSource,
 } from './types.js';

@@ -6,8 +6,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { BIN, run, tempHome, type RunOptions, type RunResult } from '../helpers/cli.js';
 
-export { snapshot, tempHome } from '../helpers/cli.js';
-export { processGone } from '../helpers/process.js';
+export { snapshot } from '../helpers/cli.js';
 
 export const WS = 'ws';
 export const NODE = process.execPath;

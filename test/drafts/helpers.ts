@@ -1,5 +1,5 @@
 /** Helpers shared by the draft tests (unit tests in test/drafts, CLI tests in test/cli/drafts-*.test.ts). */
-import { existsSync, readFileSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, readFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { run, snapshot, type RunResult } from '../helpers/cli.js';
@@ -8,7 +8,6 @@ import type { StoreSession } from '../../src/drafts/store-access.js';
 export const draftsDirOf = (home: string): string => join(home, 'drafts');
 export const draftPathOf = (home: string, id: string): string => join(home, 'drafts', `${id}.json`);
 export const readDraftJson = (home: string, id: string): any => JSON.parse(readFileSync(draftPathOf(home, id), 'utf8'));
-export const mtimeOf = (path: string): number => statSync(path).mtimeMs;
 export const dbOf = (home: string): string => join(home, 'handoff.db');
 export const hasDb = (home: string): boolean => existsSync(dbOf(home));
 

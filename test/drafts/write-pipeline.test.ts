@@ -105,15 +105,13 @@ describe('success rendering', () => {
     ['store_busy', /^\[MIRROR SKIPPED: store_busy\] /],
     ['store_error', /^\[MIRROR SKIPPED: store_error\] .*disk I\/O error/],
   ] as const)('mirror %s → mirrored false with the reason and a notice', (outcome, notice) => {
-    const lines: string[] = [];
-    const r = renderWriteOutcome({ ...base, mirror: { outcome, message: 'disk I/O error' } }, (l) => lines.push(l));
+    const { result: r, notices: lines } = renderWriteOutcome({ ...base, mirror: { outcome, message: 'disk I/O error' } });
     expect(r.json).toEqual({ status: 'ok', draft_id: LINK, mirrored: false, mirror_skipped_reason: outcome });
     expect(lines).toEqual([expect.stringMatching(notice)]);
   });
 
   it('notices in order: ADOPTED, CONTINUATION, CANONICALIZED, MIRROR SKIPPED; JSON carries the same facts', () => {
-    const lines: string[] = [];
-    const r = renderWriteOutcome(
+    const { result: r, notices: lines } = renderWriteOutcome(
       {
         ...base,
         adopted: true,
@@ -129,7 +127,6 @@ describe('success rendering', () => {
         canonicalized: [{ path: 'work_phase', from: 'X', to: 'x' }],
         sanitized: [{ path: 'commands_run', action: 'removed', home: 'evidence_report.commands_run', note: 'n' }],
       },
-      (l) => lines.push(l),
     );
     expect(lines.map((l) => l.split(']')[0])).toEqual(['[ADOPTED', '[CONTINUATION opened', '[CANONICALIZED', '[MIRROR SKIPPED: store_busy']);
     expect(Object.keys(r.json ?? {})).toEqual([

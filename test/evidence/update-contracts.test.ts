@@ -51,7 +51,7 @@ const check = (uc: unknown) => checkEvidenceBatch(uc, { envelope, env, cwd: home
 async function applyEvidenceBatch(_db: Db, entries: ResolvedEntry[], opts: { handoffId: number; workspace: string; replace?: boolean }) {
   const store = (await openStore(env, home, 'writer'))!;
   try {
-    return await store.tx((t) => applyEvidenceBatchIn(t, entries, { ...opts, blobsInStore: false }));
+    return await store.tx((t) => applyEvidenceBatchIn(t, entries, { ...opts, blobs: store.blobs }));
   } finally {
     await store.close();
   }

@@ -133,9 +133,9 @@ describe('receipt checks', () => {
     const real = async (r: ReceiptRow) =>
       (
         await checkReceiptsIn(
-          { getReceipt: () => Promise.resolve(r), getBlob: () => Promise.resolve(undefined) },
+          { getReceipt: () => Promise.resolve(r) },
           envelope({ type: 'command', command: 'npm test', result: 'pass', receipt: id(1) }),
-          { contractChainIds: [TIP], requireReceipt: false, mode: 'gate', blobsInStore: false, evidenceRoot: join(root, 'evidence') },
+          { contractChainIds: [TIP], requireReceipt: false, mode: 'gate', evidenceRoot: join(root, 'evidence') },
         )
       ).map((e) => e.code);
     expect(await real(row)).toEqual([]);

@@ -2,7 +2,7 @@
 import * as Flags from '@oclif/core/flags';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
-import { readUtf8File } from '../../cli/input.js';
+import { readUtf8File } from '../../input/files.js';
 import { nonBlank } from '../../cli/list-flags.js';
 import { usage } from '../../errors.js';
 import { checkIdFlags } from '../../ids.js';

@@ -3,7 +3,7 @@ import * as Flags from '@oclif/core/flags';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { ADDRESSING_FLAGS, EXPLAIN_FLAG, JSON_FLAG, WRITE_TARGET_HELP } from '../../cli/flags.js';
-import { writeAddValue } from '../../render/write-result.js';
+import { writeAddValue } from '../../cli/write-verbs.js';
 
 export default class ContractAdd extends HandoffCommand {
   static override summary = 'Append one entry to a list of the draft';

@@ -5,7 +5,7 @@ import { ADDRESSING_FLAGS, EXPLAIN_FLAG, WRITE_TARGET_HELP } from '../../cli/fla
 import { readJsonObjectFlag } from '../../cli/json-input.js';
 import { addressingFrom } from '../../drafts/cli-flags.js';
 import { applyFill } from '../../drafts/fill.js';
-import { writeAndRender } from '../../render/write-result.js';
+import { writeAndRender } from '../../cli/write-verbs.js';
 
 export default class ContractFill extends HandoffCommand {
   static override summary = 'Merge a JSON patch into the draft (fills empty lists only)';

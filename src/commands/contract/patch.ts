@@ -5,7 +5,7 @@ import { ADDRESSING_FLAGS, EXPLAIN_FLAG, WRITE_TARGET_HELP } from '../../cli/fla
 import { readJsonObjectFlag } from '../../cli/json-input.js';
 import { addressingFrom } from '../../drafts/cli-flags.js';
 import { applyMergePatch } from '../../drafts/patch.js';
-import { writeAndRender } from '../../render/write-result.js';
+import { writeAndRender } from '../../cli/write-verbs.js';
 
 export default class ContractPatch extends HandoffCommand {
   static override summary = 'Apply an RFC 7396 merge patch to the draft (null removes a key)';

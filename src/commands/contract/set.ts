@@ -3,7 +3,7 @@ import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { ADDRESSING_FLAGS, EXPLAIN_FLAG, JSON_FLAG, WRITE_TARGET_HELP } from '../../cli/flags.js';
 import { setField } from '../../drafts/mutate.js';
-import { writeFieldValue } from '../../render/write-result.js';
+import { writeFieldValue } from '../../cli/write-verbs.js';
 
 export default class ContractSet extends HandoffCommand {
   static override summary = 'Set one field of the draft (replaces lists)';

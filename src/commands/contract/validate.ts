@@ -2,7 +2,7 @@ import * as Flags from '@oclif/core/flags';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { ADDRESSING_FLAGS, EXPLAIN_FLAG, JSON_FLAG } from '../../cli/flags.js';
-import { decodeUtf8, readInput } from '../../cli/input.js';
+import { decodeUtf8, readInput } from '../../input/files.js';
 import { usage } from '../../errors.js';
 import { addressingFrom, explainFrom, stringFlag } from '../../drafts/cli-flags.js';
 import { resolvedJson } from '../../drafts/resolve.js';

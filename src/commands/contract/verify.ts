@@ -35,6 +35,6 @@ export default class ContractVerify extends HandoffCommand {
     const { withAmbiguityRendering } = await import('../../render/ambiguity.js');
     const { withLineDiscipline } = await import('../../receipts/sinks.js');
     const { contractVerify } = await import('../../receipts/verify-service.js');
-    return withLineDiscipline(ctx.json, ctx.passthrough, ctx.notice, (sinks, notice) => withAmbiguityRendering(() => contractVerify({ ...request, sinks, notice })));
+    return withLineDiscipline(ctx.passthrough, ctx.json, ctx.notice, (sinks, notice) => withAmbiguityRendering(() => contractVerify({ ...request, sinks, notice })));
   }
 }

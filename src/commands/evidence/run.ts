@@ -38,6 +38,6 @@ export default class EvidenceRun extends HandoffCommand {
     const { withAmbiguityRendering } = await import('../../render/ambiguity.js');
     const { withLineDiscipline } = await import('../../receipts/sinks.js');
     const { evidenceRun } = await import('../../receipts/run-service.js');
-    return withLineDiscipline(ctx.json, ctx.passthrough, ctx.notice, (sinks, notice) => withAmbiguityRendering(() => evidenceRun({ ...request, sinks, notice })));
+    return withLineDiscipline(ctx.passthrough, ctx.json, ctx.notice, (sinks, notice) => withAmbiguityRendering(() => evidenceRun({ ...request, sinks, notice })));
   }
 }

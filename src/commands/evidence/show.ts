@@ -28,7 +28,7 @@ export default class EvidenceShow extends HandoffCommand {
     if (id.kind === 'receipt') {
       // The receipt form belongs to the receipts module: ctx.args.ID is the checked receipt id.
       const { showReceipt } = await import('../../receipts/show.js');
-      return showReceipt(ctx);
+      return showReceipt(ctx.env, ctx.cwd, ctx.args.ID ?? '', ctx.flags.verify === true);
     }
     const verify = ctx.flags.verify === true;
     const { showEvidence } = await import('../../evidence/read.js');

@@ -30,10 +30,11 @@ describe('blobs (PostgreSQL keeps evidence and receipt output blobs in the store
   it('are content-addressed and deduplicated; a reference names the sha256; what is stored never changes', async () => {
     const f = await POSTGRES.fresh();
     const s = await f.writer();
-    expect(s.blobsInStore).toBe(true);
+    const blobs = s.blobs!;
+    expect(blobs).toBeDefined();
     const bytes = Buffer.from([0, 1, 2, 255, 0x0a, 0x00]);
-    const first = await s.tx((t) => t.putBlob(bytes));
-    const again = await s.tx((t) => t.putBlob(Buffer.from(bytes)));
+    const first = await s.tx((t) => blobs.putBlob(t, bytes));
+    const again = await s.tx((t) => blobs.putBlob(t, Buffer.from(bytes)));
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     expect(first).toEqual({ sha256, size: 6, ref: `blob:sha256:${sha256}` });
     expect(blobRef(sha256)).toBe(first.ref);
@@ -41,10 +42,12 @@ describe('blobs (PostgreSQL keeps evidence and receipt output blobs in the store
     expect(blobRefSha(first.ref)).toBe(first.sha256);
     expect(blobRefSha('/a/file/path')).toBeUndefined();
     expect(await f.all('SELECT sha256, size::int AS size FROM blobs')).toEqual([{ sha256, size: 6 }]);
-    expect((await s.getBlob(first.sha256))!.equals(bytes)).toBe(true);
-    const other = await s.tx((t) => t.putBlob(Buffer.from('other')));
+    expect((await blobs.getBlob(first.sha256))!.equals(bytes)).toBe(true);
+    const other = await s.tx((t) => blobs.putBlob(t, Buffer.from('other')));
     expect(other.sha256).not.toBe(first.sha256);
-    expect(await s.getBlob('0'.repeat(64))).toBeUndefined();
+    expect(await blobs.getBlob('0'.repeat(64))).toBeUndefined();
+    // A transaction reads the blobs it can see through its own handle.
+    expect(await s.tx(async (t) => [...(await t.blobs!.blobSizes([first.sha256, other.sha256])).values()])).toEqual([6, 5]);
 
     const refused = async (text: string): Promise<void> => expect(isConstraintViolation(await rejection(f.exec(text)))).toBe(true);
     await refused(`INSERT INTO blobs (sha256, bytes, size) VALUES ('${'0'.repeat(64)}', '\\x00', 1)`);
@@ -54,12 +57,21 @@ describe('blobs (PostgreSQL keeps evidence and receipt output blobs in the store
     await s.close();
   });
 
-  it('a SQLite store keeps blobs as files: blobsInStore is false and the blob calls are refused (INTERNAL)', async () => {
+  it('a SQLite store keeps blobs as files: neither the store nor its transactions offer the blob capability', async () => {
     const f = await SQLITE.fresh();
     const s = await f.writer();
-    expect(s.blobsInStore).toBe(false);
-    expect(await rejection(s.tx((t) => t.putBlob(Buffer.from('x'))))).toMatchObject({ code: 'INTERNAL', exit: 70 });
-    expect(await rejection(s.getBlob('0'.repeat(64)))).toMatchObject({ code: 'INTERNAL', exit: 70 });
+    expect(s.blobs).toBeUndefined();
+    expect(await s.tx((t) => Promise.resolve(t.blobs))).toBeUndefined();
+    await s.close();
+  });
+
+  it('a blob put through a transaction of another store is refused (INTERNAL), nothing stored', async () => {
+    const pg = await POSTGRES.fresh();
+    const s = await pg.writer();
+    const sqlite = await (await SQLITE.fresh()).writer();
+    expect(await rejection(sqlite.tx((t) => s.blobs!.putBlob(t, Buffer.from('x'))))).toMatchObject({ code: 'INTERNAL', exit: 70 });
+    expect(await pg.all('SELECT COUNT(*)::int AS n FROM blobs')).toEqual([{ n: 0 }]);
+    await sqlite.close();
     await s.close();
   });
 });

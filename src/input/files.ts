@@ -1,6 +1,7 @@
 /**
  * The shared input reader for every file argument: follows symlinks, refuses what is
- * not a regular file without reading it, and reads `-` from stdin where allowed.
+ * not a regular file without reading it, and reads `-` from stdin where allowed. It sits below the CLI because the
+ * services read files too (evidence deposits, update_contracts, a dispatch goal): none of them may import src/cli/.
  */
 import { openSync, closeSync, fstatSync, readFileSync, statSync, constants } from 'node:fs';
 import { resolve } from 'node:path';
