@@ -3,8 +3,11 @@
 // saves the code V8 compiled meanwhile. Only those paths: every function in a cache is deserialized by every call
 // that reads it, used or not.
 // - hot: the hot verbs (init, set, add, fill, view, validate), the only ones dist/cli/handoff-hot.cjs holds.
-// - store: finalize and list, the store verbs an agent's turn ends with (dist/cli/handoff.cjs serves all others).
+// - store: finalize and list, the store verbs an agent's turn ends with, and the stop gate that runs at every stop
+//   (its block and allow paths, on contracts dispatched by child processes so dispatch's own code stays out);
+//   dist/cli/handoff.cjs serves all others.
 'use strict';
+const { spawnSync } = require('node:child_process');
 const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
@@ -32,8 +35,20 @@ const RUNS = {
     await cli.main(['contract', 'fill', '--json', '{"agent_status":{"agent_state":"BLOCKED"}}', ...d]);
     await cli.main(['contract', 'finalize', ...d]);
     await cli.main(['contract', 'list', '--json']);
+    const open = dispatched();
+    const closed = dispatched();
+    await cli.main(['contract', 'fill', '--json', '{"agent_status":{"agent_state":"BLOCKED"}}', '--draft-id', closed]);
+    await cli.main(['contract', 'finalize', '--draft-id', closed]);
+    await cli.main(['contract', 'gate', '--draft-id', open]);
+    await cli.main(['contract', 'gate', '--draft-id', closed]);
   },
 };
+
+/** A contract dispatched by a child process (its id), so the warm-up process never runs dispatch's code. */
+function dispatched() {
+  const r = spawnSync(process.execPath, [join(__dirname, '..', 'bin', 'run.js'), 'contract', 'dispatch', '--goal', 'warm', '--json'], { encoding: 'utf8' });
+  return JSON.parse(r.stdout).contract_id;
+}
 
 async function main() {
   const [file, kind] = process.argv.slice(2);
