@@ -2,7 +2,9 @@
 // process loads the bundle without a cache, runs the verbs that bundle serves most on a throw-away data root, then
 // saves the code V8 compiled meanwhile. Only those paths: every function in a cache is deserialized by every call
 // that reads it, used or not.
-// - hot: the hot verbs (init, set, add, fill, view, validate), the only ones dist/cli/handoff-hot.cjs holds.
+// - hot: the hot verbs (init, set, add, fill, view, validate), the only ones dist/cli/handoff-hot.cjs holds. Not
+//   their mirror onto a dispatched row: its functions in the cache cost every draft-only call what they save a
+//   dispatched one (measured: about 5 M instructions either way).
 // - store: finalize and list, the store verbs an agent's turn ends with, and the stop gate that runs at every stop
 //   (its block and allow paths, on contracts dispatched by child processes so dispatch's own code stays out);
 //   dist/cli/handoff.cjs serves all others.
@@ -39,10 +41,25 @@ const RUNS = {
     const closed = dispatched();
     await cli.main(['contract', 'fill', '--json', '{"agent_status":{"agent_state":"BLOCKED"}}', '--draft-id', closed]);
     await cli.main(['contract', 'finalize', '--draft-id', closed]);
-    await cli.main(['contract', 'gate', '--draft-id', open]);
-    await cli.main(['contract', 'gate', '--draft-id', closed]);
+    await withStdin(HOOK, () => cli.main(['contract', 'gate', '--draft-id', open]));
+    await withStdin(HOOK, () => cli.main(['contract', 'gate', '--draft-id', closed]));
   },
 };
+
+/** A stop hook's input, as the gate reads it on stdin. */
+const HOOK = JSON.stringify({ hook_event_name: 'Stop', session_id: 'warm', stop_reason: 'end_turn' });
+
+/** Runs `fn` with `text` as process.stdin (the gate reads its hook input there). */
+async function withStdin(text, fn) {
+  const { Readable } = require('node:stream');
+  const own = Object.getOwnPropertyDescriptor(process, 'stdin');
+  Object.defineProperty(process, 'stdin', { value: Readable.from([Buffer.from(text)]), configurable: true });
+  try {
+    await fn();
+  } finally {
+    if (own !== undefined) Object.defineProperty(process, 'stdin', own);
+  }
+}
 
 /** A contract dispatched by a child process (its id), so the warm-up process never runs dispatch's code. */
 function dispatched() {
