@@ -66,7 +66,9 @@ async function bundle(outfile, hotOnly) {
     // with HANDOFF_STORE_URL set (src/store/pg-driver.ts); bundling it would not make it lazier, only the bundle
     // larger. The MCP SDK and zod's JSON Schema generator (`zod/v4/core`; the verbs' zod/mini is bundled) are
     // required by `handoff mcp` alone, so the bundle every other call reads holds neither.
-    external: ['better-sqlite3', 'pg', 'pg-native', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'zod/v4/core'],
+    // better-sqlite3's JavaScript is bundled (in the code cache, nothing to resolve at run time: src/store/sqlite.ts);
+    // its native addon is required by path, never through `bindings`.
+    external: ['bindings', 'pg', 'pg-native', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'zod/v4/core'],
     // The bundles sit at dist/cli/, the same depth as every emitted module, so `new URL('../../x', import.meta.url)`
     // resolves to the same place in every build.
     banner: { js: "const __bundle_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },

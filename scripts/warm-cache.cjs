@@ -2,9 +2,14 @@
 // process loads the bundle without a cache, runs the verbs that bundle serves most on a throw-away data root, then
 // saves the code V8 compiled meanwhile. Only those paths: every function in a cache is deserialized by every call
 // that reads it, used or not.
-// - hot: the hot verbs (init, set, add, fill, view, validate), the only ones dist/cli/handoff-hot.cjs holds.
-// - store: finalize and list, the store verbs an agent's turn ends with (dist/cli/handoff.cjs serves all others).
+// - hot: the hot verbs (init, set, add, fill, view, validate), the only ones dist/cli/handoff-hot.cjs holds. Not
+//   their mirror onto a dispatched row: its functions in the cache cost every draft-only call what they save a
+//   dispatched one (measured: about 5 M instructions either way).
+// - store: finalize and list, the store verbs an agent's turn ends with, and the stop gate that runs at every stop
+//   (its block and allow paths, on contracts dispatched by child processes so dispatch's own code stays out);
+//   dist/cli/handoff.cjs serves all others.
 'use strict';
+const { spawnSync } = require('node:child_process');
 const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
@@ -32,8 +37,35 @@ const RUNS = {
     await cli.main(['contract', 'fill', '--json', '{"agent_status":{"agent_state":"BLOCKED"}}', ...d]);
     await cli.main(['contract', 'finalize', ...d]);
     await cli.main(['contract', 'list', '--json']);
+    const open = dispatched();
+    const closed = dispatched();
+    await cli.main(['contract', 'fill', '--json', '{"agent_status":{"agent_state":"BLOCKED"}}', '--draft-id', closed]);
+    await cli.main(['contract', 'finalize', '--draft-id', closed]);
+    await withStdin(HOOK, () => cli.main(['contract', 'gate', '--draft-id', open]));
+    await withStdin(HOOK, () => cli.main(['contract', 'gate', '--draft-id', closed]));
   },
 };
+
+/** A stop hook's input, as the gate reads it on stdin. */
+const HOOK = JSON.stringify({ hook_event_name: 'Stop', session_id: 'warm', stop_reason: 'end_turn' });
+
+/** Runs `fn` with `text` as process.stdin (the gate reads its hook input there). */
+async function withStdin(text, fn) {
+  const { Readable } = require('node:stream');
+  const own = Object.getOwnPropertyDescriptor(process, 'stdin');
+  Object.defineProperty(process, 'stdin', { value: Readable.from([Buffer.from(text)]), configurable: true });
+  try {
+    await fn();
+  } finally {
+    if (own !== undefined) Object.defineProperty(process, 'stdin', own);
+  }
+}
+
+/** A contract dispatched by a child process (its id), so the warm-up process never runs dispatch's code. */
+function dispatched() {
+  const r = spawnSync(process.execPath, [join(__dirname, '..', 'bin', 'run.js'), 'contract', 'dispatch', '--goal', 'warm', '--json'], { encoding: 'utf8' });
+  return JSON.parse(r.stdout).contract_id;
+}
 
 async function main() {
   const [file, kind] = process.argv.slice(2);

@@ -85,9 +85,24 @@ function noopReason(row: HandoffRow, state: string | undefined, json: string, bi
   return undefined;
 }
 
+/**
+ * The writer of an existing store. A SQLite store at this build's version is opened as a probe and promoted on the
+ * same connection (db.ts promoteProbe): nothing to migrate, so the migration files are not read and hashed on every
+ * finalize. An older or read-only store gets a writer the usual way (which migrates, or says why it cannot).
+ */
+async function existingWriter(env: Env, cwd: string): Promise<Store | null> {
+  if (storeKind(env) !== 'sqlite') return openStoreIfAny(env, cwd, 'writer');
+  const probe = await openStoreIfAny(env, cwd, 'probe');
+  if (probe === null) return null;
+  const writer = await probe.currentWriter?.().catch(() => undefined);
+  if (writer !== undefined) return writer;
+  await probe.close();
+  return openStoreIfAny(env, cwd, 'writer');
+}
+
 export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutcome> {
   const { env, cwd } = req;
-  let store = await openStoreIfAny(env, cwd, 'writer');
+  let store = await existingWriter(env, cwd);
   const locks = new LockSet(env, cwd);
   try {
     // Step 2: resolve, lock along the chain, follow it to the live tip, load or materialize the draft.
@@ -95,7 +110,7 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     const scope = scopeOver(session, req.notice, req.workspaceFlag);
     const { draftId, implicit: resolved } = await resolveDraftId(env, cwd, req.addressing, (ids) => session.spent(ids), scope);
     let tip = await lockChainToTip(locks, session, draftId);
-    if (store === null && (store = await openStoreIfAny(env, cwd, 'writer')) !== null) {
+    if (store === null && (store = await existingWriter(env, cwd)) !== null) {
       // Another process created the store while this one waited for the lock (e.g. a concurrent finalize of this
       // draft): read the row through it, so every later step sees the same state as the transaction.
       session = sessionOf(store, { env, cwd });

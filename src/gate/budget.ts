@@ -4,11 +4,17 @@
  *
  * - Every store call of the gate races the budget (`bound`). Past it, a call before the contract was found fails
  *   as STORE_UNREACHABLE (fail open, or a block under --on-store-error block); a call after the contract was found
- *   and before the verdict fails as GATE_BUDGET_EXCEEDED, a block that is counted and never excused; a write after
- *   the verdict (capture, gate_seen_at, counter) is abandoned and noted, and the verdict stands.
+ *   and before the verdict fails as GATE_BUDGET_EXCEEDED, a block that is counted and never excused; once a verdict
+ *   exists, the first write the budget cuts off makes the answer that verdict with every write abandoned (none of
+ *   them counted, noted in the answer).
  * - Should the gate still not have answered shortly before the end of the budget (an awaited call that is not a
  *   store call), the answer is given from what is known at that moment.
- * - A worker thread (watchdog.ts) answers at the very end if the main thread is stuck in a synchronous call.
+ * - A synchronous call blocks this thread, so no timer can end it. The gate's blocking waits are bounded instead:
+ *   SQLite's busy wait ends by the store calls' deadline (`storeDeadline`, OpenOptions.waitUntil), PostgreSQL and
+ *   stdin are asynchronous, the transcript is read without blocking. Before a step that can still block past the
+ *   budget (migrating an older store), `arm()` starts a worker thread (watchdog.ts) that answers at the very end if
+ *   this thread is still stuck. Starting a thread costs about as much as the rest of a gate call, so the common path
+ *   starts none.
  */
 import { EXIT, HandoffError, isHandoffError, usage } from '../errors.js';
 import type { Store } from '../store/store.js';
@@ -58,6 +64,10 @@ export interface GateWatch {
   bound(store: Store): Store;
   /** A promise raced against the budget (opening the store). */
   race<T>(p: Promise<T>): Promise<T>;
+  /** When store calls are cut off (performance.now() ms): a synchronous wait of the store must end by then. */
+  readonly storeDeadline: number;
+  /** A step that can block this thread past the budget follows: from now on the watchdog thread can answer. */
+  arm(): void;
   /** The turn's contract is known. */
   found(contractId: string): void;
   /** A verdict exists; `run` gives it with every later write abandoned (the answer should the budget run out). */
@@ -90,15 +100,36 @@ export class GateBudget implements GateWatch {
   private verdictRun: (() => GateRun) | undefined;
   private readonly storeAt: number;
   private readonly lateAt: number;
-  private readonly dog: Watchdog;
+  private readonly hardAt: number;
+  /** The watchdog thread, once armed. */
+  private dog: Watchdog | undefined;
   private expiry: Promise<never> | undefined;
+  /** Resolves when the budget cut off a write after the verdict: the answer is then that verdict, writes abandoned. */
+  private readonly abandoned: Promise<void>;
+  private abandon: () => void = () => undefined;
+  /** The exit code of the answer this thread claimed. */
+  private exit = 0;
   overrun = false;
 
   constructor(private readonly o: BudgetOptions) {
     const reserve = Math.min(2000, o.budgetMs / 4);
     this.storeAt = o.budgetMs - reserve;
     this.lateAt = o.budgetMs - reserve / 2;
-    this.dog = startWatchdog(o.budgetMs - Math.min(50, o.budgetMs / 20), o.output(this.fallback()));
+    this.hardAt = o.budgetMs - Math.min(50, o.budgetMs / 20);
+    this.abandoned = new Promise((done) => (this.abandon = done));
+  }
+
+  get storeDeadline(): number {
+    return this.storeAt;
+  }
+
+  arm(): void {
+    this.dog ??= startWatchdog(this.hardAt, this.o.output(this.fallback()));
+  }
+
+  /** What the answer's form or content depends on changed: an armed watchdog's answer follows. */
+  private tell(): void {
+    this.dog?.setFallback(this.o.output(this.fallback()));
   }
 
   /** What to answer right now if the gate could go no further; `count`: blocks are counted (main thread only). */
@@ -111,7 +142,10 @@ export class GateBudget implements GateWatch {
   /** The error a store call gets once the budget for store calls is spent, by phase. */
   private cutOff(): Error {
     this.overrun = true;
-    if (this.phase === 'verdict') return new AbandonedWrite(this.o.budgetMs);
+    if (this.phase === 'verdict') {
+      this.abandon();
+      return new AbandonedWrite(this.o.budgetMs);
+    }
     if (this.phase === 'found') return budgetExceeded(this.o.budgetMs, this.contractId);
     return lookupExceeded(this.o.budgetMs);
   }
@@ -142,7 +176,11 @@ export class GateBudget implements GateWatch {
           // Closing is never refused nor waited for past the budget (the process ends with the answer anyway).
           if (key === 'close') return Promise.race([Promise.resolve(value.apply(target, args)).catch(() => undefined), this.expired().catch(() => undefined)]);
           if (performance.now() >= this.storeAt) return Promise.reject(this.cutOff());
-          const call = Promise.resolve((value as (...a: unknown[]) => unknown).apply(target, args));
+          // A wait bounded by the deadline (SQLite's busy wait, storeDeadline) fails as busy when it runs out: that
+          // failure is the budget's cut-off.
+          const call = Promise.resolve((value as (...a: unknown[]) => unknown).apply(target, args)).catch((e: unknown) => {
+            throw performance.now() >= this.storeAt ? this.cutOff() : e;
+          });
           call.catch(() => undefined); // an abandoned call's late failure is nobody's concern
           return Promise.race([call, this.expired()]);
         };
@@ -155,21 +193,21 @@ export class GateBudget implements GateWatch {
     return Promise.race([p, this.expired()]);
   }
 
-  /** What the answer's form depends on changed (the hook input was read: its harness): the watchdog's answer follows. */
+  /** The hook input was read (the answer's form is its harness's). */
   refresh(): void {
-    this.dog.setFallback(this.o.output(this.fallback()));
+    this.tell();
   }
 
   found(contractId: string): void {
     this.phase = 'found';
     this.contractId = contractId;
-    this.dog.setFallback(this.o.output(this.fallback()));
+    this.tell();
   }
 
   decided(run: () => GateRun): void {
     this.phase = 'verdict';
     this.verdictRun = run;
-    this.dog.setFallback(this.o.output(this.fallback()));
+    this.tell();
   }
 
   /**
@@ -179,8 +217,9 @@ export class GateBudget implements GateWatch {
    */
   async run(gate: () => Promise<GateRun>): Promise<Answer> {
     const late = this.until(this.lateAt).then(() => undefined);
+    const abandoned = this.abandoned.then(() => undefined);
     try {
-      const r = await Promise.race([gate(), late]);
+      const r = await Promise.race([gate(), late, abandoned]);
       if (r !== undefined) return { run: r };
       this.overrun = true;
       return this.fallback(true);
@@ -192,13 +231,19 @@ export class GateBudget implements GateWatch {
     }
   }
 
-  /** Claims the answer for this thread (false: the worker answered; print nothing). */
+  /** Claims the answer for this thread (false: an armed watchdog answered; print nothing). */
   claim(exit: number): boolean {
-    return this.dog.claim(exit);
+    this.exit = exit;
+    return this.dog === undefined || this.dog.claim(exit);
   }
 
-  /** After the answer is written: when the budget was overrun, end the process at once (abandoned calls linger). */
+  /**
+   * After the answer is written: when the budget was overrun, end the process at once with the answer's exit code
+   * (abandoned calls linger: a PostgreSQL query would hold the process open until its own limit).
+   */
   written(): void {
-    if (this.overrun) this.dog.end();
+    if (!this.overrun) return;
+    if (this.dog !== undefined) this.dog.end();
+    else process.exit(this.exit);
   }
 }

@@ -19,13 +19,30 @@ import type { GateWatch } from './budget.js';
  */
 export class GateStore {
   private constructor(public readonly store: Store | null) {}
-  /** `watch`: the gate's budget, whose clock opening the store and every store call race. */
+  /**
+   * `watch`: the gate's budget, whose clock opening the store and every store call race. A SQLite store at this
+   * build's version is opened as a probe and promoted to a writer on the same connection (as the draft verbs write):
+   * nothing to migrate, so the migration list is not read; an older store is migrated by a writer, after the watchdog
+   * is armed (a migration is a synchronous step that can run long).
+   */
   static async open(env: Env, cwd: string, watch?: GateWatch): Promise<GateStore> {
     if (!mayHaveStore(env, cwd)) return new GateStore(null);
     const { openStore } = await import('../store/open-store.js');
-    const readOnly = storeKind(env) === 'sqlite' && storeReadOnlyHere(env, cwd);
-    const opened = openStore(env, cwd, readOnly ? 'reader' : 'writer');
-    const s = await (watch === undefined ? opened : watch.race(opened));
+    const race = <T>(p: Promise<T>): Promise<T> => (watch === undefined ? p : watch.race(p));
+    const opts = { waitUntil: watch?.storeDeadline };
+    let s: Store | null;
+    if (storeKind(env) !== 'sqlite') s = await race(openStore(env, cwd, 'writer', opts));
+    else if (storeReadOnlyHere(env, cwd)) s = await race(openStore(env, cwd, 'reader', opts));
+    else {
+      const probe = await race(openStore(env, cwd, 'probe', opts));
+      const writer = probe === null ? undefined : await race(probe.currentWriter!());
+      if (probe === null || writer !== undefined) s = writer ?? null;
+      else {
+        await probe.close();
+        watch?.arm();
+        s = await race(openStore(env, cwd, 'writer', opts));
+      }
+    }
     return new GateStore(s === null ? null : (watch?.bound(s) ?? s));
   }
   async close(): Promise<void> {

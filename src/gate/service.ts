@@ -7,7 +7,7 @@ import type { Env } from '../paths.js';
 import { explicitWorkspace, resolveWorkspace } from '../paths.js';
 import { isClosedState } from '../store/handoff-row.js';
 import type { Store } from '../store/store.js';
-import type { GateWatch } from './budget.js';
+import { AbandonedWrite, type GateWatch } from './budget.js';
 import { breakerKey, newTurn, type BreakerKey } from './breaker-key.js';
 import { countBlock, resetKey, type CountResult } from './breaker.js';
 import { countBlockInFile, resetFileCounter } from './file-breaker.js';
@@ -96,6 +96,8 @@ async function breakerStep(
       const counterError = `in ${GATE_FOLDER}: ${(e as Error).message}`;
       return { attempt: { ...attempt, counterError }, tripped: false, counterError };
     }
+    // The budget cut the write off: the answer is the verdict with every write abandoned, this stop not counted.
+    if (e instanceof AbandonedWrite) return { attempt, tripped: false, counterError: e.message };
     storeError = (e as Error).message;
     try {
       counted = countBlockInFile('root', where.env, where.cwd, key, codes, max, endTrip);

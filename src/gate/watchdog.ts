@@ -8,7 +8,8 @@
  * Protocol over a shared Int32Array: [0] state (0 open, 1 main answered, 2 worker answered, 3 main's answer written),
  * [1] main's exit code. Whoever moves the state from 0 first owns the answer; the other never writes one.
  */
-import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import type * as WorkerThreads from 'node:worker_threads';
 
 export const OPEN = 0;
 export const MAIN = 1;
@@ -89,8 +90,13 @@ export interface Watchdog {
   end(): void;
 }
 
-/** Starts the watchdog; `hardAt` is in this thread's performance.now() time (ms since the process started). */
+/**
+ * Starts the watchdog; `hardAt` is in this thread's performance.now() time (ms since the process started). A thread
+ * costs about as much as the rest of a gate call, so the gate starts one only before a step that can block the main
+ * thread past its budget (budget.ts); node:worker_threads is loaded then, not before.
+ */
 export function startWatchdog(hardAt: number, fallback: Fallback): Watchdog {
+  const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof WorkerThreads;
   const shared = new SharedArrayBuffer(8);
   const state = new Int32Array(shared);
   // Both threads agree on wall-clock time (each has its own time origin).

@@ -40,8 +40,20 @@ export function closeDb(db: Db | null | undefined): void {
   }
 }
 
-/** Opens `name` (a path, or a SQLite URI of `file`); `file` names the store in messages. */
-function openRaw(name: string, options: BetterSqlite3.Options, file: string = name): Db {
+/** The busy timeout that ends a wait by `waitUntil` (performance.now() ms), at most the usual one. */
+const busyTimeoutMs = (waitUntil?: number): number =>
+  waitUntil === undefined ? BUSY_TIMEOUT_MS : Math.max(0, Math.min(BUSY_TIMEOUT_MS, Math.floor(waitUntil - performance.now())));
+
+/** Bounds the next busy waits of `db` by `waitUntil` (OpenOptions.waitUntil); nothing without one. */
+export function limitBusyWait(db: Db, waitUntil: number | undefined): void {
+  if (waitUntil !== undefined) db.pragma(`busy_timeout = ${busyTimeoutMs(waitUntil)}`);
+}
+
+/**
+ * Opens `name` (a path, or a SQLite URI of `file`); `file` names the store in messages; `waitUntil` bounds its busy
+ * waits (OpenOptions.waitUntil).
+ */
+function openRaw(name: string, options: BetterSqlite3.Options, file: string = name, waitUntil?: number): Db {
   const Database = loadSqlite();
   let db: Db;
   try {
@@ -51,7 +63,7 @@ function openRaw(name: string, options: BetterSqlite3.Options, file: string = na
   }
   files.set(db, file);
   try {
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.pragma(`busy_timeout = ${busyTimeoutMs(waitUntil)}`);
   } catch (e) {
     closeDb(db);
     throw toStoreError(e, file);
@@ -130,11 +142,11 @@ const sqliteUri = (file: string, query: string): string => `file:${file.replace(
  * support, which sees the latest writes. Only a non-empty `-wal` without its `-shm` cannot be read here: it may hold
  * the latest writes, and an immutable open would silently miss them (STORE_UNREADABLE, naming that reason).
  */
-function openReadOnly(file: string): Db {
-  if (!storeIsReadOnly(file)) return openQueryOnly(file);
+function openReadOnly(file: string, waitUntil?: number): Db {
+  if (!storeIsReadOnly(file)) return openQueryOnly(file, waitUntil);
   const wal = fileSize(`${file}-wal`);
   if (wal !== undefined && existsSync(`${file}-shm`)) {
-    const db = openRaw(file, { readonly: true, fileMustExist: true });
+    const db = openRaw(file, { readonly: true, fileMustExist: true }, file, waitUntil);
     readOnlyHere.add(db);
     return db;
   }
@@ -153,14 +165,14 @@ function openReadOnly(file: string): Db {
  * reads (and the reads of a draft write, whose mirror is then skipped) still work; with a `-wal` holding writes, the
  * read cannot be done safely and is STORE_WRITE_FAILED ("no space").
  */
-function openQueryOnly(file: string): Db {
+function openQueryOnly(file: string, waitUntil?: number): Db {
   // No -shm file means no connection is open; on an all but full disk, creating one would take the last free pages
   // (and could fail halfway), so the store is read immutable right away when nothing is pending.
   const idle = !existsSync(`${file}-shm`) && (fileSize(`${file}-wal`) ?? 0) === 0;
   if (idle && lowOnSpace(file)) return openImmutable(file);
   let db: Db | undefined;
   try {
-    db = openRaw(file, { fileMustExist: true });
+    db = openRaw(file, { fileMustExist: true }, file, waitUntil);
     db.pragma('query_only = ON');
     db.pragma('schema_version'); // the first read maps the -shm file: a full disk fails here, not later
     return db;
@@ -198,20 +210,23 @@ export function storeReadOnlyHere(env: Env, cwd?: string): boolean {
 /** True when `db` was opened on a store this process cannot write: nothing may write or migrate through it. */
 export const isReadOnlyHere = (db: Db): boolean => readOnlyHere.has(db);
 
-/** Read-only connection for probes (cross-check, draft-verb reads, gc). Never creates, never migrates. */
-export function openProbe(env: Env, cwd?: string): Db | null {
+/**
+ * Read-only connection for probes (cross-check, draft-verb reads, gc). Never creates, never migrates. `waitUntil`:
+ * OpenOptions.waitUntil.
+ */
+export function openProbe(env: Env, cwd?: string, waitUntil?: number): Db | null {
   const file = storeFile(env, cwd);
   if (!existsSync(file)) return null;
-  const db = openReadOnly(file);
+  const db = openReadOnly(file, waitUntil);
   checked(db, file, () => inspect(db, file));
   return db;
 }
 
 /** Connection for read verbs: read-only, unless the file is older than the build (then migrated first). */
-export function openReader(env: Env, cwd?: string): Db | null {
+export function openReader(env: Env, cwd?: string, waitUntil?: number): Db | null {
   const file = storeFile(env, cwd);
   if (!existsSync(file)) return null;
-  const db = openReadOnly(file);
+  const db = openReadOnly(file, waitUntil);
   const version = checked(db, file, () => inspect(db, file));
   const latest = latestVersion();
   if (version === latest) return db;
@@ -222,7 +237,7 @@ export function openReader(env: Env, cwd?: string): Db | null {
     return db;
   }
   closeDb(db);
-  return openWriter(env, cwd, { create: false });
+  return openWriter(env, cwd, { create: false, waitUntil });
 }
 
 /**
@@ -249,6 +264,8 @@ export interface WriterOptions {
   create: boolean;
   /** The migrations folder (tests only); default: the package's `migrations/`. */
   migrationsDir?: string;
+  /** OpenOptions.waitUntil. */
+  waitUntil?: number;
 }
 
 /**
@@ -262,7 +279,7 @@ export function openWriter(env: Env, cwd?: string, opts: WriterOptions = { creat
   if (!existsSync(file) && !opts.create) return null;
   listMigrations(opts.migrationsDir);
   if (!existsSync(file)) createFile(env, cwd, file);
-  const db = openRaw(file, { fileMustExist: true });
+  const db = openRaw(file, { fileMustExist: true }, file, opts.waitUntil);
   checked(db, file, () => {
     inspect(db, file, opts.migrationsDir);
     db.pragma('journal_mode = WAL');

@@ -11,7 +11,7 @@ import type { ReceiptRow } from './receipt-row.js';
 import * as approvals from './approvals.js';
 import * as attestations from './attestations.js';
 import * as briefs from './briefs.js';
-import { closeDb, dbFileOf, guard, openProbe, openReader, openWriter, promoteProbe, type Db } from './db.js';
+import { closeDb, dbFileOf, guard, limitBusyWait, openProbe, openReader, openWriter, promoteProbe, type Db } from './db.js';
 import * as rows from './dispatch-rows.js';
 import * as evidence from './evidence-rows.js';
 import { sqliteAcceptsJson, upsertFinalRow, type FinalRow } from './finalize-row.js';
@@ -33,10 +33,19 @@ const settle = <T>(fn: () => T): Promise<T> => new Promise<T>((resolve) => resol
 
 /** Blobs stay files under the evidence root (src/evidence/blob.ts): no `blobs` capability here. */
 class SqliteReads implements StoreReads {
-  constructor(protected readonly db: Db) {}
+  /** `waitUntil`: OpenOptions.waitUntil, applied before each call that may wait on a lock. */
+  constructor(
+    protected readonly db: Db,
+    protected readonly waitUntil?: number,
+  ) {}
   /** Runs a read, mapping SQLite failures to the store codes (the repositories that do not guard themselves). */
   protected read<T>(fn: (db: Db) => T): Promise<T> {
-    return settle(() => guard(this.db, () => fn(this.db)));
+    return settle(() =>
+      guard(this.db, () => {
+        limitBusyWait(this.db, this.waitUntil);
+        return fn(this.db);
+      }),
+    );
   }
   getHandoffByContractId = (id: string) => this.read((db) => handoffs.getHandoffByContractId(db, id));
   getHandoffById = (id: number) => this.read((db) => handoffs.getHandoffById(db, id));
@@ -116,8 +125,9 @@ class SqliteStore extends SqliteReads implements Store {
   constructor(
     db: Db,
     private readonly writable: boolean,
+    waitUntil?: number,
   ) {
-    super(db);
+    super(db, waitUntil);
     this.location = dbFileOf(db);
     this.version = guard(db, () => currentVersion(db));
     this.t = new SqliteTx(db);
@@ -133,6 +143,7 @@ class SqliteStore extends SqliteReads implements Store {
   private async runTx<T>(fn: (t: StoreTx) => Promise<T>, attempts: number): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
+        limitBusyWait(this.db, this.waitUntil);
         this.db.exec('BEGIN IMMEDIATE');
         this.t.live = true;
         const result = await fn(this.t);
@@ -158,7 +169,7 @@ class SqliteStore extends SqliteReads implements Store {
    * store (the caller opens a writer the usual way). Closing either closes both.
    */
   currentWriter = (): Promise<Store | undefined> =>
-    settle(() => (this.writable ? this : promoteProbe(this.db) ? new SqliteStore(this.db, true) : undefined));
+    settle(() => (this.writable ? this : promoteProbe(this.db) ? new SqliteStore(this.db, true, this.waitUntil) : undefined));
   close = (): Promise<void> => settle(() => closeDb(this.db));
 }
 
@@ -166,9 +177,9 @@ class SqliteStore extends SqliteReads implements Store {
 export function openSqlite(env: Env, cwd: string | undefined, mode: OpenMode, opts: OpenOptions = {}): Store | null {
   const db =
     mode === 'probe'
-      ? openProbe(env, cwd)
+      ? openProbe(env, cwd, opts.waitUntil)
       : mode === 'reader'
-        ? openReader(env, cwd)
-        : openWriter(env, cwd, { create: opts.create === true, migrationsDir: opts.migrationsDir });
-  return db === null ? null : new SqliteStore(db, mode === 'writer');
+        ? openReader(env, cwd, opts.waitUntil)
+        : openWriter(env, cwd, { create: opts.create === true, migrationsDir: opts.migrationsDir, waitUntil: opts.waitUntil });
+  return db === null ? null : new SqliteStore(db, mode === 'writer', opts.waitUntil);
 }

@@ -18,13 +18,11 @@ let cached: SqliteModule | undefined;
  */
 export function loadSqlite(): SqliteModule {
   if (cached === undefined) {
-    const require = createRequire(import.meta.url);
-    const Plain = require('better-sqlite3') as SqliteModule;
     const before = process.env.SQLITE_USE_URI;
     process.env.SQLITE_USE_URI = '1';
     let Database: SqliteModule;
     try {
-      Database = withAddon(Plain, require);
+      Database = withAddon(createRequire(import.meta.url));
       new Database(':memory:').close();
     } finally {
       if (before === undefined) delete process.env.SQLITE_USE_URI;
@@ -36,17 +34,29 @@ export function loadSqlite(): SqliteModule {
 }
 
 /**
+ * better-sqlite3's JavaScript. Inside the CLI bundle `require` is the bundle's own and esbuild bundled the package's
+ * lib/ (scripts/build.mjs): its code is in the V8 code cache, and no module is resolved, read and compiled at run
+ * time (a dozen files, about a tenth of a store verb's start). Elsewhere (tsc output, tests) Node's loader reads it
+ * from node_modules.
+ */
+function sqliteJs(fromNodeModules: NodeJS.Require): SqliteModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a literal require is what esbuild bundles
+  return (typeof require === 'function' ? require('better-sqlite3') : fromNodeModules('better-sqlite3')) as SqliteModule;
+}
+
+/**
  * better-sqlite3 finds its native addon through the `bindings` package, which captures a stack trace and tries a
  * dozen paths on every start. The addon is where npm builds or installs it, so it is required from there and handed
- * to every connection (`nativeBinding`); when it is elsewhere, better-sqlite3 looks for it its own way.
+ * to every connection (`nativeBinding`); when it is elsewhere, the package in node_modules looks for it its own way.
  */
-function withAddon(Plain: SqliteModule, require: NodeJS.Require): SqliteModule {
+function withAddon(require: NodeJS.Require): SqliteModule {
   let addon: object;
   try {
     addon = require(join(dirname(require.resolve('better-sqlite3')), '..', 'build', 'Release', 'better_sqlite3.node')) as object;
   } catch {
-    return Plain;
+    return require('better-sqlite3') as SqliteModule;
   }
+  const Plain = sqliteJs(require);
   return class Database extends Plain {
     constructor(filename?: string | Buffer, options?: BetterSqlite3.Options) {
       super(filename, { ...options, nativeBinding: addon as unknown as string });

@@ -63,6 +63,12 @@ export interface OpenOptions {
   timeoutMs?: number | null;
   /** The migrations folder (tests only); default: the package's folder for the backend. */
   migrationsDir?: string;
+  /**
+   * SQLite: the moment (performance.now() ms) by which every busy wait of the connection ends, whatever the busy
+   * timeout; a wait cut short fails as busy. For a caller with a time budget of its own (the stop gate): a busy wait
+   * blocks the thread, so no timer could end it.
+   */
+  waitUntil?: number;
 }
 
 /**

@@ -3,7 +3,7 @@
  * that drops traffic after authentication; a server frozen with SIGSTOP) ends a verb with STORE_UNREACHABLE (exit 4,
  * one line), and the strict gate blocks, each within its limit. A COMMIT without an answer is an unknown outcome:
  * dispatch keeps its draft and a later finalize converges. The gate answers within --timeout, also when its main
- * thread is stuck in a synchronous call. Short limits keep the runs short; the kill timer only catches hangs.
+ * thread waits in a synchronous call (SQLite's busy wait, which the budget bounds). Short limits keep the runs short; the kill timer only catches hangs.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -250,8 +250,8 @@ describe('a server frozen with SIGSTOP after the connection was made', () => {
   });
 });
 
-describe('the gate budget while the main thread is stuck in a synchronous call', () => {
-  it('the watchdog answers with the verdict, its writes abandoned (SQLite: a capture waiting on a locked store)', async () => {
+describe('the gate budget while the main thread waits in a synchronous call', () => {
+  it('the answer is the verdict, its writes abandoned (SQLite: a capture busy-waiting on a locked store, a wait the budget bounds)', async () => {
     const home = tempHome();
     const d = run(home, ['contract', 'dispatch', ...WS, '--goal', 'g', '--json']);
     expect(d.code, d.stderr).toBe(0);
@@ -340,7 +340,7 @@ describe("the budget's answers in each harness's form", () => {
     }
   });
 
-  it("the watchdog's own answer (main thread stuck) is Copilot's {\"decision\":\"block\"} for a Copilot input", async () => {
+  it("the budget's answer while the main thread waits on a locked SQLite store is Copilot's {\"decision\":\"block\"} for a Copilot input", async () => {
     const home = tempHome();
     const d = run(home, ['contract', 'dispatch', ...WS, '--goal', 'g', '--json']);
     expect(d.code, d.stderr).toBe(0);

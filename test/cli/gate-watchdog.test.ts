@@ -1,0 +1,116 @@
+/**
+ * The gate's watchdog thread (src/gate/watchdog.ts) costs about as much as the rest of a gate call, so a gate call
+ * starts it only before a step that can block past the budget: migrating an older store. Its other waits are
+ * bounded by the budget itself (SQLite's busy wait ends by the budget's store deadline), so a busy store still gets
+ * its answer in time, from the main thread. More budget cases: test/cli/pg-timeouts.test.ts.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { listMigrations } from '../../src/store/migrate.js';
+import { openStore } from '../../src/store/open-store.js';
+import { BIN, REPO, baseEnv, run, tempHome } from '../helpers/cli.js';
+import { dispatch, finalizeAs, rawStore, rejections, stopInput } from '../gate/helpers.js';
+
+const RECORDER = join(REPO, 'test', 'fixtures', 'record-modules.cjs');
+/** A hang is a failure: the child is killed after this long (a hang guard, not a speed bar). */
+const HANG_MS = 60_000;
+
+interface Recorded {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** The public Node built-ins the call loaded. */
+  builtins: string[];
+}
+
+/** `handoff contract gate ...args` under the module recorder (test/fixtures/record-modules.cjs). */
+function recordedGate(home: string, args: string[], input: string): Recorded {
+  const file = join(home, `builtins-${Math.random().toString(36).slice(2)}.txt`);
+  const env = baseEnv(home, { RECORD_MODULES_FILE: join(home, 'modules.txt'), RECORD_BUILTINS_FILE: file });
+  const r = spawnSync(process.execPath, ['--require', RECORDER, BIN, 'contract', 'gate', ...args], { env, cwd: home, input, encoding: 'utf8', timeout: HANG_MS });
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const builtins = lines.filter((l) => l.startsWith('NativeModule ') && !l.includes('internal/')).map((l) => l.slice(13));
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, builtins };
+}
+
+const hook = stopInput({ session: 'watchdog', extra: { stop_reason: 'end_turn' } });
+
+describe('the common gate call starts no watchdog thread', () => {
+  it('a block, an allow and a call without a store load no node:worker_threads', () => {
+    const home = tempHome();
+    const open = dispatch(home, ['--goal', 'g']).contract_id as string;
+    const closed = dispatch(home, ['--goal', 'g']).contract_id as string;
+    finalizeAs(home, closed, 'BLOCKED');
+    const block = recordedGate(home, ['--draft-id', open], hook);
+    expect(block.code, block.stderr).toBe(2);
+    expect(block.stderr).toContain('ROW_NOT_FINALIZED');
+    const allow = recordedGate(home, ['--draft-id', closed], hook);
+    expect(allow.code, allow.stderr).toBe(0);
+    const none = recordedGate(tempHome(), ['--draft-id', open, '--on-missing', 'allow', '--json'], hook);
+    expect(none.code, none.stderr).toBe(0);
+    for (const r of [block, allow, none]) expect(r.builtins).not.toContain('worker_threads');
+  });
+
+  it('an older store is migrated with the watchdog armed: the recorder sees it, and the answer is the same', async () => {
+    const home = tempHome();
+    // A store created by an earlier build: every migration but the last.
+    const earlier = join(home, 'earlier-migrations');
+    mkdirSync(earlier);
+    const all = listMigrations();
+    for (const m of all.slice(0, -1)) copyFileSync(join(REPO, 'migrations', m.name), join(earlier, m.name));
+    const store = await openStore(baseEnv(home), home, 'writer', { create: true, migrationsDir: earlier });
+    expect(store!.version).toBe(all.length - 1);
+    await store!.close();
+
+    const r = recordedGate(home, ['--draft-id', 'a0123456789abcdef.0123456789ab', '--json'], hook);
+    expect(r.code, r.stderr).toBe(2);
+    expect(JSON.parse(r.stdout)).toMatchObject({ decision: 'block', exit: 2 });
+    expect(r.builtins).toContain('worker_threads');
+    const db = rawStore(home);
+    try {
+      expect(db.prepare('SELECT MAX(version) AS v FROM schema_version').get()).toEqual({ v: all.length });
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('a busy SQLite store cannot hold the gate past its budget', () => {
+  it('a capture waiting on the write lock ends with the budget: the verdict, its writes abandoned, nothing counted anywhere', async () => {
+    const home = tempHome();
+    const id = dispatch(home, ['--goal', 'g']).contract_id as string;
+    // Another process holds the write lock for longer than the whole budget.
+    const holder = spawn(
+      process.execPath,
+      ['-e', `const D=require('better-sqlite3');const db=new D(${JSON.stringify(join(home, 'handoff.db'))});db.exec('BEGIN IMMEDIATE');console.log('locked');setTimeout(()=>{},60000);`],
+      { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let r: ReturnType<typeof run>;
+    try {
+      await new Promise<void>((res) => holder.stdout.on('data', (b: Buffer) => b.toString().includes('locked') && res()));
+      r = await new Promise((done) => {
+        const child = spawn(process.execPath, [BIN, 'contract', 'gate', '--draft-id', id, '--json', '--timeout', '1500ms'], { env: baseEnv(home), cwd: home });
+        let stdout = '';
+        let stderr = '';
+        const guard = setTimeout(() => child.kill('SIGKILL'), HANG_MS);
+        child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+        child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+        child.stdin.end(hook);
+        child.on('close', (code) => {
+          clearTimeout(guard);
+          done({ code: code ?? -1, stdout, stderr, json: JSON.parse(stdout) });
+        });
+      });
+    } finally {
+      holder.kill();
+    }
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.json).toMatchObject({ decision: 'block', codes: ['ROW_NOT_FINALIZED'], writes_abandoned: true, captured: false, attempt: null });
+    expect(r.stderr).toContain('its writes to the store were abandoned and this stop was not counted');
+    // Not counted in the store, nor in a file under the data root instead.
+    expect(rejections(home)).toEqual([]);
+    expect(existsSync(join(home, 'gate'))).toBe(false);
+  });
+});
