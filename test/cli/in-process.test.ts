@@ -15,7 +15,7 @@ interface Result {
 }
 type Execute = (argv: string[], io: { env: NodeJS.ProcessEnv; cwd: string; stdin?: string; tty?: number[]; script: string }) => Promise<Result>;
 
-const { loadBundle, BUNDLE } = createRequire(import.meta.url)(BIN) as { loadBundle(cache: boolean, file: string): { exports: { execute: Execute } }; BUNDLE: string };
+const { loadBundle, BUNDLE } = createRequire(import.meta.url)(BIN) as { loadBundle: (cache: boolean, file: string) => { exports: { execute: Execute } }; BUNDLE: string };
 const { execute } = loadBundle(true, BUNDLE).exports;
 const D = 'a0123456789abcdef.0123456789ab';
 
