@@ -3,12 +3,13 @@
  * HandoffCommand, whose `perform(ctx)` takes this context and returns a typed result, so `--json` output is data that
  * tests read directly.
  */
-export type FlagValues = Record<string, string | boolean | string[] | undefined>;
+/** Flag values as oclif's parse gives them; a verb reads its own typed (`CommandContext<FlagsOf<typeof Verb>>`). */
+export type FlagValues = Record<string, string | boolean | number | string[] | undefined>;
 
-export interface CommandContext {
+export interface CommandContext<F extends object = FlagValues> {
   /** The verb, with a space: `contract set`. */
   id: string;
-  flags: FlagValues;
+  flags: F;
   /** Named positional arguments (in order of the command's `args`). */
   args: Record<string, string | undefined>;
   /** Arguments after `--` for commands with `passthrough` (evidence run). */

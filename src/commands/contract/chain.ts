@@ -23,7 +23,7 @@ export default class ContractChain extends HandoffCommand {
     'Shows the continuation chain that a contract belongs to: every row from the first contract to the live tip, linked by continues_handoff_id, and which contract is live now. --diff shows each step as the RFC 7396 merge patch that turns the previous envelope into the next (the first step starts from {}), with the paths whose new value is null listed apart, since a merge patch cannot express a null value.';
   static override flags = {
     'contract-id': Flags.string({ helpValue: 'ID', description: 'Any contract id of the chain' }),
-    'draft-id': Flags.string({ helpValue: 'ID', description: 'Same as --contract-id' }),
+    'draft-id': Flags.string({ exclusive: ['contract-id'], helpValue: 'ID', description: 'Same as --contract-id' }),
     diff: Flags.boolean({ description: 'Show each step as the RFC 7396 merge patch from the previous envelope' }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };

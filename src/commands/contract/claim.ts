@@ -15,7 +15,7 @@ export default class ContractClaim extends HandoffCommand {
   static override flags = {
     'harness-id': Flags.string({ helpValue: 'HID', description: 'The harness run id (^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$)' }),
     'draft-id': Flags.string({ helpValue: 'ID', description: 'The contract id (any id of its chain)' }),
-    'contract-id': Flags.string({ helpValue: 'ID', description: 'Same as --draft-id' }),
+    'contract-id': Flags.string({ exclusive: ['draft-id'], helpValue: 'ID', description: 'Same as --draft-id' }),
     json: Flags.boolean({ description: 'Print one JSON object on stdout' }),
   };
   static override examples = [

@@ -20,7 +20,7 @@ export default class ContractDispatch extends HandoffCommand {
     'before anything is written; the store is created only after all of them passed.';
   static override flags = {
     goal: Flags.string({ helpValue: 'TEXT', description: 'What the agent must achieve (or --goal-file)' }),
-    'goal-file': Flags.string({ helpValue: 'PATH', description: 'Read the goal from a UTF-8 file' }),
+    'goal-file': Flags.string({ exclusive: ['goal'], helpValue: 'PATH', description: 'Read the goal from a UTF-8 file' }),
     kind: Flags.string({ helpValue: 'KIND', description: 'task_execution, verifier, investigation or any tag (^[a-z][a-z0-9_-]{0,31}$)' }),
     'plan-task-id': Flags.string({ helpValue: 'ID', description: 'Bind the turn to a plan task: it must close NEEDS_VERIFICATION' }),
     'parent-handoff-id': Flags.string({ helpValue: 'N', description: 'The row this turn follows up (a verifier: the producer row)' }),

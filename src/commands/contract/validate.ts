@@ -3,7 +3,6 @@ import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { ADDRESSING_FLAGS, EXPLAIN_FLAG, JSON_FLAG } from '../../cli/flags.js';
 import { decodeUtf8, readInput } from '../../cli/input.js';
-import { usage } from '../../errors.js';
 import { addressingFrom, explainFrom, stringFlag } from '../../drafts/cli-flags.js';
 import { resolvedJson } from '../../drafts/resolve.js';
 import { validateDraft, validateText } from '../../drafts/validate.js';
@@ -23,7 +22,11 @@ export default class ContractValidate extends HandoffCommand {
   ].join(' ');
   static override flags = {
     ...ADDRESSING_FLAGS,
-    file: Flags.string({ helpValue: 'PATH', description: 'Validate this JSON file instead of a draft (`-` = stdin)' }),
+    file: Flags.string({
+      exclusive: ['draft-id', 'agent-id'],
+      helpValue: 'PATH',
+      description: 'Validate this JSON file instead of a draft (`-` = stdin)',
+    }),
     consolidation: Flags.boolean({ description: 'Judge the turn as marked consolidation work (closing then needs a full consolidation_report)' }),
     explain: EXPLAIN_FLAG,
     json: JSON_FLAG,
@@ -38,9 +41,6 @@ export default class ContractValidate extends HandoffCommand {
     const consolidation = ctx.flags.consolidation === true;
     const explain = explainFrom(ctx.flags);
     if (file !== undefined) {
-      if (ctx.flags['draft-id'] !== undefined || ctx.flags['agent-id'] !== undefined) {
-        throw usage(`--file cannot be combined with --draft-id or --agent-id`);
-      }
       const what = file === '-' ? 'stdin' : file;
       const text = decodeUtf8(await readInput(file, ctx.readStdin), file === '-' ? 'stdin' : JSON.stringify(file));
       const verdict = await validateText(ctx.env, ctx.cwd, text, what, consolidation);

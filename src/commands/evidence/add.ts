@@ -20,7 +20,7 @@ export default class EvidenceAdd extends HandoffCommand {
     ac: Flags.string({ description: 'Acceptance criterion id (safe slug; one the brief declares, if it declares any)', helpValue: 'AC_ID' }),
     type: Flags.string({ description: `One of ${EVIDENCE_TYPES.join(', ')}`, helpValue: 'TYPE' }),
     text: Flags.string({ description: 'The evidence as text (non-blank)', helpValue: 'TEXT' }),
-    'artifact-file': Flags.string({ description: 'A regular file to copy (never moved or linked)', helpValue: 'PATH' }),
+    'artifact-file': Flags.string({ exclusive: ['text'], description: 'A regular file to copy (never moved or linked)', helpValue: 'PATH' }),
     task: Flags.string({ description: 'Opaque task id', helpValue: 'TASK_ID' }),
     'created-by': Flags.string({ description: 'Producer label (stored as created_by_agent)', helpValue: 'NAME' }),
     'draft-id': Flags.string({

@@ -11,7 +11,7 @@ export default class EvidenceReceipts extends HandoffCommand {
   static override description = "Lists every receipt recorded for the contract's whole continuation chain, newest first. Without a store the list is empty.";
   static override flags = {
     'draft-id': Flags.string({ helpValue: 'ID', description: 'The contract (draft) id' }),
-    'contract-id': Flags.string({ helpValue: 'ID', description: 'Same as --draft-id' }),
+    'contract-id': Flags.string({ exclusive: ['draft-id'], helpValue: 'ID', description: 'Same as --draft-id' }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
   static override examples = [

@@ -1,6 +1,9 @@
 import * as Flags from '@oclif/core/flags';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
+import { usage } from '../../errors.js';
+import type { FlagsOf } from '../../cli/flags.js';
+import { HOOK_HARNESSES } from '../../hooks/targets.js';
 
 export default class HooksUninstall extends HandoffCommand {
   static override summary = "Take the stop gate out of a harness's hook configuration";
@@ -10,17 +13,19 @@ export default class HooksUninstall extends HandoffCommand {
     'and the groups and lists only they held; everything else stays as it was. A file left with nothing of its own (and the ' +
     'OpenCode plugin) is removed. --dry-run prints the diff.';
   static override flags = {
-    harness: Flags.string({ helpValue: 'claude|codex|gemini|copilot|cursor|opencode', description: 'The harness to unwire' }),
-    scope: Flags.string({ helpValue: 'project|user', description: "project (default): the project's config; user: your own" }),
+    harness: Flags.option({ options: HOOK_HARNESSES })({ helpValue: 'claude|codex|gemini|copilot|cursor|opencode', description: 'The harness to unwire' }),
+    scope: Flags.option({ options: ['project', 'user'] as const, default: 'project' as const })({
+      helpValue: 'project|user',
+      description: "project (default): the project's config; user: your own",
+    }),
     'dry-run': Flags.boolean({ description: 'Print the diff; write nothing' }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
   static override examples = ['handoff hooks uninstall --harness claude --dry-run'];
 
-  protected async perform(ctx: CommandContext): Promise<CommandResult> {
-    const { harnessFlag, scopeFlag } = await import('../../hooks/flags.js');
-    const harness = harnessFlag(ctx.flags, true)!;
-    const scope = scopeFlag(ctx.flags);
+  protected async perform(ctx: CommandContext<FlagsOf<typeof HooksUninstall>>): Promise<CommandResult> {
+    const { harness, scope } = ctx.flags;
+    if (harness === undefined) throw usage(`--harness is required (one of ${HOOK_HARNESSES.join(', ')})`);
     const { uninstallHooks } = await import('../../hooks/service.js');
     const r = uninstallHooks({ harness, scope, dryRun: ctx.flags['dry-run'] === true, env: ctx.env, cwd: ctx.cwd });
     const text = r.diff ?? `${r.action === 'removed' || r.action === 'updated' ? (r.dry_run ? 'Would remove' : 'Removed') : 'Not installed'}: ${r.harness} (${r.scope}) in ${r.path}`;
