@@ -51,7 +51,7 @@ export function usageFromParseError(e: unknown, knownFlags: readonly string[], p
   if (m) return usage(`flag --${m[1]} is given more than once`);
   m = /^Expected --([\w-]+)=([\s\S]*) to be one of: (.*)$/.exec(message.replace(/\s*See more help with --help$/, ''));
   if (m) return usage(`--${m[1]} ${JSON.stringify(m[2])} must be ${choices(m[3].split(', '))}`);
-  if (kind === 'FailedFlagValidationError') return usage(validationMessage(message));
+  if (kind === 'FailedFlagValidationError') return usage(validationMessage(message, flagDefs(err)));
   if (err.parse !== undefined || kind === 'CLIParseError') {
     return usage(first.replace(/See more help with --help$/, '').trim());
   }
@@ -73,7 +73,7 @@ function unwrapped(e: HandoffError): HandoffError {
 const ANSI = /\u001b\[[0-9;]*m/g;
 
 /** oclif's flag-relationship failures (`exclusive`, a required flag) in one line of the tool's own. */
-function validationMessage(message: string): string {
+function validationMessage(message: string, defs: Record<string, { options?: readonly string[] }>): string {
   const reasons = message
     .split('\n')
     .slice(1)
@@ -84,8 +84,13 @@ function validationMessage(message: string): string {
     const both = /^--([\w-]+)=[\s\S]* cannot also be provided when using --([\w-]+)$/.exec(reason);
     if (both) return `--${both[2]} and --${both[1]} cannot be given together`;
     const missing = /^Missing required flag ([\w-]+)$/.exec(reason);
-    if (missing) return `--${missing[1]} is required`;
+    const options = missing ? defs[missing[1]]?.options : undefined;
+    if (missing) return `--${missing[1]} is required${options ? ` (one of ${options.join(', ')})` : ''}`;
     return reason;
   });
   return texts.length === 0 ? message.split('\n')[0].trim() : texts.join('; ');
 }
+
+/** The verb's flag definitions, which oclif's parse error carries (for the allowed values of a missing flag). */
+const flagDefs = (err: ParseErrorLike): Record<string, { options?: readonly string[] }> =>
+  (err.parse as { input?: { flags?: Record<string, { options?: readonly string[] }> } } | undefined)?.input?.flags ?? {};

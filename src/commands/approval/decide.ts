@@ -1,19 +1,18 @@
 /** `handoff approval decide`: one transition, decided inside the write. */
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import type { FlagsOf } from '../../cli/flags.js';
 import { nonBlank } from '../../cli/list-flags.js';
 import { jsonQuote, usage } from '../../errors.js';
 
-const USAGE = 'handoff approval decide APPROVAL_ID --decision approved|rejected|revoked|expired [--by NAME] [--note TEXT] [--key PATH] [--json]';
 const DECISIONS = ['approved', 'rejected', 'revoked', 'expired'] as const;
 const APPROVAL_ID_RE = /^P-[0-9a-f]{32}$/;
 
 export default class ApprovalDecide extends HandoffCommand {
   static override summary = 'Decide a pending approval';
-  static override usage = USAGE.replace(/^handoff /, '');
   static override args = {
     APPROVAL_ID: Args.string({ required: true, description: 'The approval id (P- and 32 hex)', ignoreStdin: true }),
   };
@@ -33,6 +32,7 @@ export default class ApprovalDecide extends HandoffCommand {
   static override examples = [
     'handoff approval decide P-0123456789abcdef0123456789abcdef --decision approved --by alice',
   ];
+  static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext<FlagsOf<typeof ApprovalDecide>>): Promise<CommandResult> {
     const id = ctx.args.APPROVAL_ID!;

@@ -1,5 +1,6 @@
 /** `handoff approval list`. Never creates the store; an absent file is an empty list. */
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { wholeNumber, type FlagsOf } from '../../cli/flags.js';
@@ -13,7 +14,6 @@ const STATUSES = ['pending', 'approved', 'rejected', 'revoked', 'expired', 'used
 
 export default class ApprovalList extends HandoffCommand {
   static override summary = 'List approvals';
-  static override usage = 'approval list [--status S] [--agent-id ID] [--contract-id ID] [--workspace NAME] [--limit N] [--json]';
   static override description =
     'Lists approvals, newest first, filtered by status, requesting agent or contract, and workspace. The table cuts the content (`handoff approval show ID` prints it whole); --json has every field. Reads only; a missing store lists nothing.';
   static override flags = {
@@ -28,6 +28,7 @@ export default class ApprovalList extends HandoffCommand {
     'handoff approval list --status pending',
     'handoff approval list --contract-id a0123456789abcdef.0123456789ab --json',
   ];
+  static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext<FlagsOf<typeof ApprovalList>>): Promise<CommandResult> {
     const filters = {

@@ -1,4 +1,5 @@
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult, FlagValues } from '../../cli/command.js';
 import { parseDispatchFlags } from '../../dispatch/options.js';
@@ -14,10 +15,10 @@ const list = (flags: FlagValues, name: string): string[] => {
 
 export default class ContractDispatch extends HandoffCommand {
   static override summary = 'Open a contract for an agent before it runs';
-  static override usage = 'contract dispatch (--goal TEXT | --goal-file PATH) [--kind KIND] [--plan-task-id ID] [--parent-handoff-id N] [--brief NAME] [--consolidation] [--require-receipt] [--can-write SECTION]... [--acceptance TEXT]... [--agent-id ID] [--harness-id HID] [--workspace NAME] [--json]';
   static override description = 'Mints the agent and contract ids, writes the draft and a DISPATCHED row, and prints the contract block to paste ' +
     "into the agent's prompt (stdout carries only the block; a one-line summary goes to stderr). Every check runs " +
     'before anything is written; the store is created only after all of them passed.';
+  static override oneOf = [['goal', 'goal-file']];
   static override flags = {
     goal: Flags.string({ helpValue: 'TEXT', description: 'What the agent must achieve (or --goal-file)' }),
     'goal-file': Flags.string({ exclusive: ['goal'], helpValue: 'PATH', description: 'Read the goal from a UTF-8 file' }),
@@ -38,6 +39,7 @@ export default class ContractDispatch extends HandoffCommand {
     'handoff contract dispatch --goal "Add idempotency keys to POST /payments" --kind task_execution --plan-task-id T-7',
     'handoff contract dispatch --goal "Verify the payments change" --kind verifier --parent-handoff-id 1 --require-receipt --json',
   ];
+  static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const f = ctx.flags;

@@ -1,4 +1,5 @@
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { checkedText, type FlagsOf } from '../../cli/flags.js';
@@ -9,8 +10,6 @@ import type { Answer, GateBudget } from '../../gate/budget.js';
 import { HARNESSES, parseHookInput, type Harness, type HarnessChoice, type HookInput } from '../../gate/hook-input.js';
 import type { GateOptions, GateRun } from '../../gate/service.js';
 
-const USAGE =
-  'handoff contract gate [--harness auto|claude|codex|gemini|copilot|cursor] [--draft-id ID] [--max-rejections N] [--on-missing block|allow] [--on-store-error block|allow] [--stop-reason VALUE] [--timeout 20s|MSms] [--workspace NAME] [--json]';
 
 /** `--max-rejections`: a whole number from 1 (at most nine digits). */
 const nonBlankWorkspace = (raw: string): string => {
@@ -39,11 +38,17 @@ function gateResult(r: GateRun, harness: Harness, json: boolean, answerFor: type
   return { exit: a.exit, text: a.stdout, errText: a.stderr };
 }
 
-const VERB = { id: 'contract gate', usage: USAGE, failOpen: true };
+/** The gate as the error renderer sees it (its usage line generated from its flags, like every verb's). */
+const VERB = {
+  id: 'contract gate',
+  get usage(): string {
+    return `handoff contract gate ${String(ContractGate.usage)}`;
+  },
+  failOpen: true,
+};
 
 export default class ContractGate extends HandoffCommand {
   static override summary = 'Stop hook: block a stop without a valid, finalized contract';
-  static override usage = USAGE.replace(/^handoff /, '');
   static override description =
     'Reads the stop hook JSON of Claude Code or Codex (Stop, SubagentStop), Gemini CLI (AfterAgent), Copilot CLI (agentStop) or ' +
     'Cursor (stop) on stdin (optional with --draft-id), finds the turn\'s contract (--draft-id, the claimed run id, or the ' +
@@ -56,7 +61,7 @@ export default class ContractGate extends HandoffCommand {
     harness: Flags.option({
       options: ['auto', ...HARNESSES] as const,
       default: 'auto' as const,
-      helpValue: 'auto|claude|codex|gemini|copilot|cursor',
+      helpValue: ['auto', ...HARNESSES].join('|'),
       description: 'Whose hook input and answer (default auto: recognized from the input)',
     })(),
     'draft-id': Flags.string({ helpValue: 'ID', description: 'Name the contract explicitly (stdin becomes optional)' }),
@@ -87,6 +92,7 @@ export default class ContractGate extends HandoffCommand {
     'handoff contract gate --on-store-error block',
     'handoff contract gate --harness gemini --on-missing allow',
   ];
+  static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext<FlagsOf<typeof ContractGate>>): Promise<CommandResult> {
     const choice: HarnessChoice = ctx.flags.harness;

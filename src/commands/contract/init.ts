@@ -1,4 +1,5 @@
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { JSON_FLAG } from '../../cli/flags.js';
@@ -7,7 +8,6 @@ import { initDraft } from '../../drafts/init.js';
 
 export default class ContractInit extends HandoffCommand {
   static override summary = 'Start a new draft envelope';
-  static override usage = 'contract init [--agent-id ID] [--draft-id ID] [--workspace NAME] [--json]';
   static override description = [
     'Creates a draft holding the initial envelope and prints its ids. Pass --draft-id <draft_id> on every later call.',
     'Without flags a new agent id and draft id are minted; an existing --draft-id is refused (DRAFT_EXISTS).',
@@ -29,6 +29,7 @@ export default class ContractInit extends HandoffCommand {
     'handoff contract init --json',
     'handoff contract init --workspace payments --json',
   ];
+  static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const flags = addressingFrom(ctx.flags);

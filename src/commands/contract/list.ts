@@ -1,5 +1,6 @@
 /** `handoff contract list`. Never creates the store; an absent file is an empty list. */
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { checkedText, wholeNumber, type FlagsOf } from '../../cli/flags.js';
@@ -15,7 +16,6 @@ const BARE_CUT = '\u0000';
 
 export default class ContractList extends HandoffCommand {
   static override summary = 'List handoff rows';
-  static override usage = 'contract list [--agent-id ID] [--state STATE] [--contract-id ID] [--harness-id HID] [--workspace NAME] [--kind KIND] [--plan-task-id ID] [--parent-handoff-id N] [--cut [REASON]] [--stale-after DURATION] [--since ISO] [--until ISO] [--limit N] [--with-envelope] [--json]';
   static override description =
     'Lists handoff rows of the store, newest first, filtered by any combination of the flags (exact matches; --since/--until compare UTC time prefixes). --cut lists rows whose turn ended without a finalized contract: bare for any cut row, or one cut_reason; a DISPATCHED row counts as cut once it is older than --stale-after or the gate has seen its turn end. --with-envelope adds each row\'s stored envelope to the --json output. Reads only; a missing store lists nothing.';
   static override flags = {
@@ -54,6 +54,7 @@ export default class ContractList extends HandoffCommand {
     'handoff contract list --cut',
     'handoff contract list --cut --stale-after 30m --json',
   ];
+  static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext<FlagsOf<typeof ContractList>>): Promise<CommandResult> {
     const f = ctx.flags;

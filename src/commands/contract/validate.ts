@@ -1,4 +1,5 @@
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { ADDRESSING_FLAGS, EXPLAIN_FLAG, JSON_FLAG } from '../../cli/flags.js';
@@ -9,11 +10,9 @@ import { validateDraft, validateText } from '../../drafts/validate.js';
 import { withAmbiguityRendering } from '../../render/ambiguity.js';
 import { SUBJECT_REJECTED, validationRejection } from '../../render/rejection.js';
 
-const USAGE = 'handoff contract validate [--draft-id ID | --agent-id ID | --file PATH|-] [--consolidation] [--explain] [--json]';
 
 export default class ContractValidate extends HandoffCommand {
   static override summary = 'Validate a draft or a JSON file without writing';
-  static override usage = USAGE.replace(/^handoff /, '');
   static override description = [
     'Judges one envelope with the full verdict and writes nothing: a draft as stored (by --draft-id, --agent-id or',
     'the newest draft), or any JSON text with --file PATH (`-` for stdin). The consolidation mark comes from the',
@@ -35,6 +34,7 @@ export default class ContractValidate extends HandoffCommand {
     'handoff contract validate --draft-id a0123456789abcdef.0123456789ab',
     'handoff contract validate --file envelope.json --json',
   ];
+  static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const file = stringFlag(ctx.flags, 'file');

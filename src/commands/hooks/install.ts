@@ -1,4 +1,5 @@
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { usage } from '../../errors.js';
@@ -7,7 +8,6 @@ import { HOOK_HARNESSES } from '../../hooks/targets.js';
 
 export default class HooksInstall extends HandoffCommand {
   static override summary = "Wire the stop gate into a harness's hook configuration";
-  static override usage = 'hooks install --harness claude|codex|gemini|copilot|cursor|opencode [--scope project|user] [--strict] [--matcher REGEX] [--dry-run] [--json]';
   static override description =
     "Merges the stop gate into the harness's own config file (Claude Code .claude/settings.json, Codex .codex/hooks.json or " +
     '$CODEX_HOME/hooks.json, Gemini CLI .gemini/settings.json, Copilot CLI .github/hooks/handoff.json, Cursor .cursor/hooks.json; ' +
@@ -18,7 +18,7 @@ export default class HooksInstall extends HandoffCommand {
     '--on-store-error block; --dry-run prints the diff and writes nothing. A config that is not valid JSON is refused ' +
     '(HOOK_CONFIG_INVALID) and nothing is written.';
   static override flags = {
-    harness: Flags.option({ options: HOOK_HARNESSES })({ helpValue: 'claude|codex|gemini|copilot|cursor|opencode', description: 'The harness to wire' }),
+    harness: Flags.option({ options: HOOK_HARNESSES })({ required: true, helpValue: 'claude|codex|gemini|copilot|cursor|opencode', description: 'The harness to wire' }),
     scope: Flags.option({ options: ['project', 'user'] as const, default: 'project' as const })({
       helpValue: 'project|user',
       description: "project (default): the project's config; user: your own",
@@ -29,10 +29,10 @@ export default class HooksInstall extends HandoffCommand {
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
   static override examples = ['handoff hooks install --harness claude --dry-run', 'handoff hooks install --harness gemini --strict --dry-run --json'];
+  static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext<FlagsOf<typeof HooksInstall>>): Promise<CommandResult> {
     const { harness, scope } = ctx.flags;
-    if (harness === undefined) throw usage(`--harness is required (one of ${HOOK_HARNESSES.join(', ')})`);
     const matcher = ctx.flags.matcher;
     if (matcher !== undefined && matcher.trim() === '') throw usage('--matcher must be non-blank');
     const { installHooks } = await import('../../hooks/service.js');

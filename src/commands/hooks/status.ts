@@ -1,4 +1,5 @@
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import type { FlagsOf } from '../../cli/flags.js';
@@ -16,7 +17,6 @@ interface Row {
 
 export default class HooksStatus extends HandoffCommand {
   static override summary = 'Show where the stop gate is wired, and what it will use';
-  static override usage = 'hooks status [--harness claude|codex|gemini|copilot|cursor|opencode] [--json]';
   static override description =
     'For each harness and scope: whether the gate is installed and in which file, its commands and whether each resolves ' +
     '(node and handoff exist at the written paths), and for Codex whether the project is trusted (Codex runs project hooks ' +
@@ -26,6 +26,7 @@ export default class HooksStatus extends HandoffCommand {
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
   static override examples = ['handoff hooks status', 'handoff hooks status --harness codex --json'];
+  static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext<FlagsOf<typeof HooksStatus>>): Promise<CommandResult> {
     const { hooksStatus } = await import('../../hooks/service.js');
