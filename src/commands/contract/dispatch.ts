@@ -1,17 +1,9 @@
 import * as Flags from '@oclif/core/flags';
 import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
-import type { CommandContext, CommandResult, FlagValues } from '../../cli/command.js';
+import type { CommandContext, CommandResult } from '../../cli/command.js';
+import type { FlagsOf } from '../../cli/flags.js';
 import { parseDispatchFlags } from '../../dispatch/options.js';
-
-const str = (flags: FlagValues, name: string): string | undefined => {
-  const v = flags[name];
-  return typeof v === 'string' ? v : undefined;
-};
-const list = (flags: FlagValues, name: string): string[] => {
-  const v = flags[name];
-  return Array.isArray(v) ? v : [];
-};
 
 export default class ContractDispatch extends HandoffCommand {
   static override summary = 'Open a contract for an agent before it runs';
@@ -41,23 +33,23 @@ export default class ContractDispatch extends HandoffCommand {
   ];
   static override usage = generatedUsage(this);
 
-  protected async perform(ctx: CommandContext): Promise<CommandResult> {
+  protected async perform(ctx: CommandContext<FlagsOf<typeof ContractDispatch>>): Promise<CommandResult> {
     const f = ctx.flags;
     const req = parseDispatchFlags(
       {
-        goal: str(f, 'goal'),
-        goalFile: str(f, 'goal-file'),
-        kind: str(f, 'kind'),
-        planTaskId: str(f, 'plan-task-id'),
-        parentHandoffId: str(f, 'parent-handoff-id'),
-        brief: str(f, 'brief'),
+        goal: f.goal,
+        goalFile: f['goal-file'],
+        kind: f.kind,
+        planTaskId: f['plan-task-id'],
+        parentHandoffId: f['parent-handoff-id'],
+        brief: f.brief,
         consolidation: f.consolidation === true,
         requireReceipt: f['require-receipt'] === true,
-        canWrite: list(f, 'can-write'),
-        acceptance: list(f, 'acceptance'),
-        agentId: str(f, 'agent-id'),
-        harnessId: str(f, 'harness-id'),
-        workspace: str(f, 'workspace'),
+        canWrite: f['can-write'] ?? [],
+        acceptance: f.acceptance ?? [],
+        agentId: f['agent-id'],
+        harnessId: f['harness-id'],
+        workspace: f.workspace,
       },
       ctx.env,
       ctx.cwd,

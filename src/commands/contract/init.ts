@@ -2,8 +2,8 @@ import * as Flags from '@oclif/core/flags';
 import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
-import { JSON_FLAG } from '../../cli/flags.js';
-import { addressingFrom, stringFlag } from '../../drafts/cli-flags.js';
+import { JSON_FLAG, type FlagsOf } from '../../cli/flags.js';
+import { addressingFrom } from '../../drafts/cli-flags.js';
 import { initDraft } from '../../drafts/init.js';
 
 export default class ContractInit extends HandoffCommand {
@@ -31,9 +31,9 @@ export default class ContractInit extends HandoffCommand {
   ];
   static override usage = generatedUsage(this);
 
-  protected async perform(ctx: CommandContext): Promise<CommandResult> {
+  protected async perform(ctx: CommandContext<FlagsOf<typeof ContractInit>>): Promise<CommandResult> {
     const flags = addressingFrom(ctx.flags);
-    const r = await initDraft(ctx.env, ctx.cwd, { ...flags, workspaceFlag: stringFlag(ctx.flags, 'workspace') });
+    const r = await initDraft(ctx.env, ctx.cwd, { ...flags, workspaceFlag: ctx.flags.workspace });
     return {
       json: { status: 'ok', draft_id: r.draftId, agent_id: r.agentId, agent_id_minted: r.agentIdMinted, workspace: r.workspace },
       text: [

@@ -2,9 +2,9 @@ import * as Flags from '@oclif/core/flags';
 import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
-import { ADDRESSING_FLAGS, EXPLAIN_FLAG, JSON_FLAG } from '../../cli/flags.js';
+import { ADDRESSING_FLAGS, EXPLAIN_FLAG, JSON_FLAG, type FlagsOf } from '../../cli/flags.js';
 import { decodeUtf8, readInput } from '../../cli/input.js';
-import { addressingFrom, explainFrom, stringFlag } from '../../drafts/cli-flags.js';
+import { addressingFrom, explainFrom } from '../../drafts/cli-flags.js';
 import { resolvedJson } from '../../drafts/resolve.js';
 import { validateDraft, validateText } from '../../drafts/validate.js';
 import { withAmbiguityRendering } from '../../render/ambiguity.js';
@@ -36,8 +36,8 @@ export default class ContractValidate extends HandoffCommand {
   ];
   static override usage = generatedUsage(this);
 
-  protected async perform(ctx: CommandContext): Promise<CommandResult> {
-    const file = stringFlag(ctx.flags, 'file');
+  protected async perform(ctx: CommandContext<FlagsOf<typeof ContractValidate>>): Promise<CommandResult> {
+    const file = ctx.flags.file;
     const consolidation = ctx.flags.consolidation === true;
     const explain = explainFrom(ctx.flags);
     if (file !== undefined) {

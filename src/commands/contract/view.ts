@@ -3,8 +3,8 @@ import * as Flags from '@oclif/core/flags';
 import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
-import { ADDRESSING_FLAGS, JSON_FLAG } from '../../cli/flags.js';
-import { addressingFrom, stringFlag } from '../../drafts/cli-flags.js';
+import { ADDRESSING_FLAGS, JSON_FLAG, type FlagsOf } from '../../cli/flags.js';
+import { addressingFrom } from '../../drafts/cli-flags.js';
 import { parseFieldPath } from '../../drafts/value.js';
 import { resolvedJson } from '../../drafts/resolve.js';
 import { viewDraft } from '../../drafts/view.js';
@@ -35,9 +35,9 @@ export default class ContractView extends HandoffCommand {
   ];
   static override usage = generatedUsage(this);
 
-  protected async perform(ctx: CommandContext): Promise<CommandResult> {
+  protected async perform(ctx: CommandContext<FlagsOf<typeof ContractView>>): Promise<CommandResult> {
     const addressing = addressingFrom(ctx.flags);
-    const field = fieldOf(ctx.args.FIELD, stringFlag(ctx.flags, 'field'));
+    const field = fieldOf(ctx.args.FIELD, ctx.flags.field);
     const segments = field === undefined ? undefined : parseFieldPath(field);
     return withAmbiguityRendering(async () => {
       const v = await viewDraft(ctx.env, ctx.cwd, addressing, segments, ctx.notice);
