@@ -4,7 +4,7 @@ import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { contractIdFrom } from '../../drafts/cli-flags.js';
-import { EXIT, HandoffError } from '../../errors.js';
+import { HandoffError } from '../../errors.js';
 import { chainDiff } from '../../render/chain-diff.js';
 import { renderTable } from '../../render/table.js';
 import type { HandoffRow } from '../../store/handoffs.js';
@@ -12,7 +12,6 @@ import type { HandoffRow } from '../../store/handoffs.js';
 const rowNotFound = (id: string): HandoffError =>
   new HandoffError(
     'ROW_NOT_FOUND',
-    EXIT.NOT_FOUND,
     `no handoff row for ${id}; a draft gets a row when it is finalized or dispatched (see handoff contract list)`,
     { contract_id: id },
   );
