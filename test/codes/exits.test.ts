@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VERB_EXITS, verbExit } from '../../src/codes/exits.js';
 import { ALL_CODES } from '../../src/codes/index.js';
@@ -63,5 +65,22 @@ describe('per-verb exit overrides', () => {
         expect([0, 1, 2, 3, 4]).toContain(exit);
       }
     }
+  });
+});
+
+describe('throw sites', () => {
+  it('no throw site restates an exit: the registry (and a verb override) gives it', () => {
+    const walk = (dir: string): string[] =>
+      readdirSync(dir).flatMap((name) => {
+        const p = join(dir, name);
+        return statSync(p).isDirectory() ? walk(p) : p.endsWith('.ts') ? [p] : [];
+      });
+    const restated: string[] = [];
+    for (const file of walk(join(import.meta.dirname, '..', '..', 'src'))) {
+      const text = readFileSync(file, 'utf8');
+      // The one rethrow that keeps an error's own exit while adding to its message passes `e.exit` on purpose.
+      for (const m of text.matchAll(/new HandoffError\(\s*([^,]+),\s*(EXIT\.[A-Z_]+|\d+),/g)) restated.push(`${file}: ${m[1].trim()} ${m[2]}`);
+    }
+    expect(restated).toEqual([]);
   });
 });
