@@ -14,7 +14,6 @@ export const EXIT = {
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
-export type { Code } from './codes/index.js';
 
 export class HandoffError extends Error {
   readonly code: string;

@@ -46,7 +46,7 @@ export const WRITE_TARGET_HELP =
 export type FlagsOf<C extends { flags?: unknown }> = Interfaces.InferredFlags<C['flags']>;
 
 /** What a typed flag shows in help, and the flags it cannot go with. */
-export interface FlagText {
+interface FlagText {
   helpValue?: string;
   description: string;
   exclusive?: string[];

@@ -16,7 +16,7 @@ export const VERB_EXITS = {
   'evidence show': { RECEIPT_NOT_FOUND: EXIT.NOT_FOUND },
 } as const satisfies Readonly<Record<string, VerbExits>>;
 
-export type OverridingVerb = keyof typeof VERB_EXITS;
+type OverridingVerb = keyof typeof VERB_EXITS;
 
 /**
  * The exit of a failure with `code` in verb `verbId` (`contract gate`; undefined outside a verb): the verb's
