@@ -34,7 +34,7 @@ describe('generated usage', () => {
 
   it('renders requirement, repetition, exclusive and exactly-one groups', () => {
     expect(manifest.commands['contract:dispatch'].usage).toMatch(/^\(--goal TEXT \| --goal-file PATH\) .*\[--can-write SECTION\]\.\.\. /);
-    expect(manifest.commands['contract:validate'].usage).toBe('[--draft-id ID | --agent-id ID | --file PATH] [--consolidation] [--explain] [--json]');
+    expect(manifest.commands['contract:validate'].usage).toBe('[--draft-id ID | --agent-id ID | --file PATH|-] [--consolidation] [--explain] [--json]');
     expect(manifest.commands['evidence:run'].usage).toMatch(/ -- CMD \[ARG \.\.\.\]$/);
     expect(manifest.commands['hooks:install'].usage).toMatch(/^--harness claude\|codex\|gemini\|copilot\|cursor\|opencode /);
   });

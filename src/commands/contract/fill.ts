@@ -25,7 +25,7 @@ export default class ContractFill extends HandoffCommand {
   static override oneOf = [['json', 'json-file']];
   static override flags = {
     json: Flags.string({ helpValue: 'PATCH', description: 'The patch: a JSON object' }),
-    'json-file': Flags.string({ helpValue: 'PATH', description: 'Read the patch from a file, or `-` for stdin' }),
+    'json-file': Flags.string({ helpValue: 'PATH|-', description: 'Read the patch from a file, or `-` for stdin' }),
     ...ADDRESSING_FLAGS,
     explain: EXPLAIN_FLAG,
   };

@@ -23,7 +23,7 @@ export default class ContractValidate extends HandoffCommand {
     ...ADDRESSING_FLAGS,
     file: Flags.string({
       exclusive: ['draft-id', 'agent-id'],
-      helpValue: 'PATH',
+      helpValue: 'PATH|-',
       description: 'Validate this JSON file instead of a draft (`-` = stdin)',
     }),
     consolidation: Flags.boolean({ description: 'Judge the turn as marked consolidation work (closing then needs a full consolidation_report)' }),
