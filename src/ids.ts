@@ -15,7 +15,7 @@ import { webcrypto } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { customRandom } from 'nanoid';
 import { customAlphabet as uniqueAlphabet } from 'nanoid/non-secure';
-import { EXIT, HandoffError, jsonQuote } from './errors.js';
+import { HandoffError, jsonQuote } from './errors.js';
 import { AGENT_ID_RE, DRAFT_ID_RE } from './envelope/patterns.js';
 
 /** The kernel's CSPRNG. */
@@ -125,7 +125,6 @@ export function checkDraftId(value: string | undefined, flag = '--draft-id'): st
   if (!isDraftId(value)) {
     throw new HandoffError(
       'INVALID_DRAFT_ID',
-      EXIT.USAGE,
       `${flag} ${jsonQuote(value)} is not a contract id (pattern ^a[0-9a-f]{16,}\\.[0-9a-f]{6,}$, at most ${MAX_DRAFT_ID_LENGTH} characters with an agent part of at most ${MAX_AGENT_ID_LENGTH}); copy the id printed by init or dispatch`,
     );
   }
@@ -137,7 +136,6 @@ export function checkAgentId(value: string | undefined, flag = '--agent-id'): st
   if (!isAgentId(value)) {
     throw new HandoffError(
       'INVALID_AGENT_ID',
-      EXIT.USAGE,
       `${flag} ${jsonQuote(value)} is not an agent id (pattern ^a[0-9a-f]{16,}$, at most ${MAX_AGENT_ID_LENGTH} characters; an exact id, never a glob)`,
     );
   }
@@ -151,7 +149,6 @@ export function checkIdFlags(draftId: string | undefined, agentId: string | unde
   if (draftId !== undefined && agentId !== undefined && agentPrefix(draftId) !== agentId) {
     throw new HandoffError(
       'DRAFT_ID_AGENT_MISMATCH',
-      EXIT.USAGE,
       `--draft-id ${jsonQuote(draftId)} does not belong to --agent-id ${jsonQuote(agentId)} (its prefix is ${jsonQuote(agentPrefix(draftId))})`,
     );
   }

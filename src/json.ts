@@ -1,6 +1,6 @@
 /** Strict JSON parsing shared by every JSON argument (VALUE, patches, files). Walks are iterative: no input depth can
  * overflow the stack. */
-import { EXIT, HandoffError } from './errors.js';
+import { HandoffError } from './errors.js';
 import { describeJsonError } from './json-error.js';
 
 /**
@@ -54,14 +54,12 @@ const excerpt = (text: string): string => JSON.stringify(text.length > 80 ? `${t
 export const notRepresentable = (text: string, what?: string): HandoffError =>
   new HandoffError(
     'VALUE_NOT_REPRESENTABLE',
-    EXIT.USAGE,
     `a number in ${what ?? excerpt(text)} overflows to Infinity; quote it to keep it as a string`,
   );
 
 export const tooDeep = (what: string): HandoffError =>
   new HandoffError(
     'VALUE_NOT_REPRESENTABLE',
-    EXIT.USAGE,
     `${what} nests deeper than ${MAX_JSON_DEPTH} levels, which the handoff store cannot hold; flatten it or store it as a string`,
   );
 
@@ -88,7 +86,7 @@ export function parseJsonStrict(text: string, what: string, fromShell = false): 
   const r = tryParseJson(text);
   if (!r.ok) {
     const hint = fromShell && looksShellMangled(text) ? SHELL_QUOTING_HINT : undefined;
-    throw new HandoffError('INVALID_JSON', EXIT.USAGE, `${what} is not valid JSON: ${r.message}`, undefined, hint);
+    throw new HandoffError('INVALID_JSON', `${what} is not valid JSON: ${r.message}`, undefined, hint);
   }
   if (hasNonFinite(r.value)) throw notRepresentable(text, what);
   return r.value;

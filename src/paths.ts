@@ -5,7 +5,7 @@
 import { accessSync, constants, existsSync, lstatSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { EXIT, HandoffError } from './errors.js';
+import { HandoffError } from './errors.js';
 import { checkSlug } from './safe-slug.js';
 
 export type Env = NodeJS.ProcessEnv;
@@ -34,7 +34,6 @@ export function entryKind(st: import('node:fs').Stats): string {
 export const dataRootUnsafe = (path: string, what: string): HandoffError =>
   new HandoffError(
     'DATA_ROOT_UNSAFE',
-    EXIT.STORE,
     `${path} is ${what}; the data root's drafts/, evidence/, tmp/ and gate/ must be real folders, so nothing was written or deleted`,
     { path },
     'Move the data itself (set HANDOFF_HOME to the real location) instead of linking a folder inside the data root.',
@@ -60,7 +59,6 @@ export function rootFolder(env: Env, name: RootFolder, cwd?: string): string {
 export const dataRootUnusable = (root: string, e: unknown): HandoffError =>
   new HandoffError(
     'DATA_ROOT_UNUSABLE',
-    EXIT.STORE,
     `the data root ${root} cannot be created or used (${errnoOf(e) ?? (e as Error)?.message ?? String(e)}); nothing was written`,
     { path: root },
     'Set HANDOFF_HOME to a writable folder.',
@@ -171,7 +169,7 @@ export function maxEnvelopeBytes(env: Env): number {
   const raw = env.HANDOFF_MAX_ENVELOPE_BYTES;
   if (raw === undefined || raw === '') return DEFAULT_MAX_ENVELOPE_BYTES;
   if (!/^[1-9][0-9]{0,14}$/.test(raw)) {
-    throw new HandoffError('USAGE', EXIT.USAGE, `HANDOFF_MAX_ENVELOPE_BYTES ${JSON.stringify(raw.slice(0, 40))} must be a positive whole number of bytes`);
+    throw new HandoffError('USAGE', `HANDOFF_MAX_ENVELOPE_BYTES ${JSON.stringify(raw.slice(0, 40))} must be a positive whole number of bytes`);
   }
   return Number(raw);
 }
@@ -194,7 +192,6 @@ export function storeFile(env: Env, cwd?: string): string {
     if (st.isSymbolicLink()) {
       throw new HandoffError(
         'DATA_ROOT_UNSAFE',
-        EXIT.STORE,
         `${path} is a symlink; the data root's store files (handoff.db, -wal, -shm) must be real files, so it was not followed and nothing was written`,
         { path },
         'Remove the link; to keep the store elsewhere, point HANDOFF_DB at it (an explicit HANDOFF_DB may be a link).',
@@ -216,7 +213,7 @@ export function storeTimeoutMs(env: Env): number {
   const raw = env.HANDOFF_STORE_TIMEOUT_MS;
   if (raw === undefined || raw === '') return DEFAULT_STORE_TIMEOUT_MS;
   if (!/^[1-9][0-9]{0,7}$/.test(raw) || Number(raw) > 86_400_000) {
-    throw new HandoffError('USAGE', EXIT.USAGE, `HANDOFF_STORE_TIMEOUT_MS ${JSON.stringify(raw.slice(0, 40))} must be a whole number of milliseconds from 1 to 86400000`);
+    throw new HandoffError('USAGE', `HANDOFF_STORE_TIMEOUT_MS ${JSON.stringify(raw.slice(0, 40))} must be a whole number of milliseconds from 1 to 86400000`);
   }
   return Number(raw);
 }

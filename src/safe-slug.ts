@@ -3,7 +3,7 @@
  * on the raw value before any file or DB access. No trimming, no case folding, no Unicode normalization: the value is
  * used exactly as given or refused. A leaf module (errors only), so src/paths.ts can use it for workspaces.
  */
-import { EXIT, HandoffError, jsonQuote } from './errors.js';
+import { HandoffError, jsonQuote } from './errors.js';
 
 export const SAFE_SLUG_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -17,7 +17,6 @@ export function checkSlug(value: string, what: string, hint?: string): string {
   if (!isSafeSlug(value)) {
     throw new HandoffError(
       'UNSAFE_SLUG',
-      EXIT.USAGE,
       `${what} ${jsonQuote(value)} is not a safe slug (${SLUG_RULE})`,
       { value },
       hint,

@@ -5,7 +5,7 @@
  * fingerprint).
  */
 import { agentPrefix } from '../ids.js';
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import { maxEnvelopeBytes, type Env } from '../paths.js';
 import { fillJsonLine } from './display.js';
 import type { ApprovalRow } from '../store/approvals.js';
@@ -42,7 +42,6 @@ export function checkContentSize(env: Env, content: string): void {
   if (bytes <= limit) return;
   throw new HandoffError(
     'ENVELOPE_TOO_LARGE',
-    EXIT.USAGE,
     `the approval content is ${bytes} bytes as JSON-escaped text, over the limit of ${limit} bytes (half of HANDOFF_MAX_ENVELOPE_BYTES, so the envelope that cites it still fits); nothing was written`,
     { bytes, limit },
     'Approve a short command or a digest instead (for example a script deposited with `handoff evidence add` and run by its path), or raise HANDOFF_MAX_ENVELOPE_BYTES.',

@@ -6,7 +6,7 @@
  */
 import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import type { Env } from '../paths.js';
 import type { AttestationRow } from '../store/attestations.js';
 import type { HandoffRow } from '../store/handoff-row.js';
@@ -52,12 +52,11 @@ export interface Line {
 }
 
 const rowNotFound = (id: string): HandoffError =>
-  new HandoffError('ROW_NOT_FOUND', EXIT.NOT_FOUND, `no handoff row for ${id}; only a finalized chain can be exported`, { contract_id: id });
+  new HandoffError('ROW_NOT_FOUND', `no handoff row for ${id}; only a finalized chain can be exported`, { contract_id: id });
 
 export const keyRequired = (): HandoffError =>
   new HandoffError(
     'KEY_REQUIRED',
-    EXIT.USAGE,
     'attest export signs its head statement (and whatever was never signed): set HANDOFF_SIGNING_KEY to a private key file; nothing was written',
     {},
     'Generate one with `handoff key generate` and export HANDOFF_SIGNING_KEY=<its .key file>.',
@@ -202,6 +201,6 @@ function writeWhole(path: string, text: string): void {
   } catch (e) {
     if (fd !== undefined) closeSync(fd);
     unlinkQuiet(tmp);
-    throw new HandoffError('UNREADABLE_INPUT', EXIT.USAGE, `cannot write ${JSON.stringify(path)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}; nothing was written`, { path });
+    throw new HandoffError('UNREADABLE_INPUT', `cannot write ${JSON.stringify(path)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}; nothing was written`, { path });
   }
 }

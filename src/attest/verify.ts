@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { KeyObject } from 'node:crypto';
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import { keyPath, loadPublicKeys } from '../keys/key-file.js';
 import type { Env } from '../paths.js';
 import { canonicalJson } from '../receipts/jcs.js';
@@ -66,7 +66,7 @@ function readInput(path: string): Buffer {
   try {
     return readFileSync(path);
   } catch (e) {
-    throw new HandoffError('UNREADABLE_INPUT', EXIT.USAGE, `cannot read ${JSON.stringify(path)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { path });
+    throw new HandoffError('UNREADABLE_INPUT', `cannot read ${JSON.stringify(path)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { path });
   }
 }
 

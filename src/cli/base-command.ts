@@ -20,6 +20,8 @@ export abstract class HandoffCommand extends Command {
   static passthrough = false;
   /** Rewrites argv before parsing (a flag whose value is optional, such as `--cut`). */
   static preprocess: ((argv: string[]) => string[]) | undefined;
+  /** Groups of flags of which exactly one must be given (shown in parentheses in the generated usage line). */
+  static oneOf: readonly (readonly string[])[] = [];
 
   /** The verb itself. Throw HandoffError for operational failures; return validation rejections as results. */
   protected abstract perform(ctx: CommandContext): Promise<CommandResult> | CommandResult;
@@ -30,8 +32,10 @@ export abstract class HandoffCommand extends Command {
 
   private get verbInfo(): VerbInfo {
     const v = this.verb;
+    const id = spaced(this.id ?? v.id);
     const usage = Array.isArray(v.usage) ? v.usage[0] : v.usage;
-    return { id: spaced(this.id ?? v.id), usage: `handoff ${usage ?? spaced(v.id)}`, failOpen: v.failOpen };
+    // A verb's usage (generated, src/cli/usage.ts) leaves out its id, as oclif's help adds it.
+    return { id, usage: `handoff ${id}${usage ? ` ${usage}` : ''}`, failOpen: v.failOpen };
   }
 
   protected override async init(): Promise<void> {

@@ -9,10 +9,10 @@ import type { Writer } from './io.js';
 
 export type { FlagValues };
 
-export interface CommandContext {
+export interface CommandContext<F extends object = FlagValues> {
   /** The verb, with a space: `contract set`. */
   id: string;
-  flags: FlagValues;
+  flags: F;
   /** Named positional arguments (in order of the command's `args`). */
   args: Record<string, string | undefined>;
   /** Arguments after `--` for commands with `passthrough` (evidence run). */

@@ -4,7 +4,7 @@
  * (a 1,000,000-key patch cost 12 s and 765 MB to parse), then strict JSON, an object, within
  * the depth bound. Every refusal is exit 2 and comes before any draft or store access.
  */
-import { EXIT, HandoffError, usage } from '../errors.js';
+import { HandoffError, usage } from '../errors.js';
 import type { JsonObject } from '../envelope/vocabulary.js';
 import { envelopeTooLarge } from '../drafts/errors.js';
 import { isPlainObject } from '../drafts/mutate.js';
@@ -44,7 +44,7 @@ export async function readJsonObjectFlag(ctx: CommandContext, what: string): Pro
 /** A parsed `what` ("patch") must be a JSON object (PATCH_NOT_OBJECT) within the depth bound; exit 2. */
 export function checkJsonObject(value: unknown, what: string): JsonObject {
   if (!isPlainObject(value)) {
-    throw new HandoffError('PATCH_NOT_OBJECT', EXIT.USAGE, `the ${what} must be a JSON object, got ${jsonTypeOf(value)}`, {
+    throw new HandoffError('PATCH_NOT_OBJECT', `the ${what} must be a JSON object, got ${jsonTypeOf(value)}`, {
       type: jsonTypeOf(value),
     });
   }

@@ -19,9 +19,6 @@ export function intFlag(value: string | undefined, flag: string, min: number, ma
   return n;
 }
 
-/** `--limit`: 1…1000, default 20. */
-export const limitFlag = (value: string | undefined): number => intFlag(value, '--limit', 1, 1000, 20);
-
 /** An exact-match text filter: must not be blank. */
 export function nonBlank(value: string | undefined, flag: string): string | undefined {
   if (value === undefined) return undefined;

@@ -3,7 +3,8 @@
  * human mode prints text on stdout and failures as one line on stderr, ending in the code. Hook verbs (failOpen)
  * turn every failure of their own into exit 1 ("stop not gated"), never the blocking exit 2.
  */
-import { EXIT, isHandoffError, type HandoffError } from '../errors.js';
+import { verbExit } from '../codes/exits.js';
+import { EXIT, isHandoffError, statusOf, type HandoffError } from '../errors.js';
 import { paint } from '../render/colour.js';
 import { escapeControls } from '../render/escape.js';
 import type { CommandResult } from './command.js';
@@ -48,16 +49,18 @@ export function errorOutput(e: unknown, json: boolean, verb: VerbInfo | undefine
     return { exit: EXIT.INTERNAL, stderr: `${prefix}${message}\n${debug}` };
   }
   const message = messageOf(e, verb);
+  // The one place a verb's exit override (src/codes/exits.ts) is applied: the gate's own failures exit 1, and so on.
+  const exit = verbExit(verb?.id, e.code, e.exit);
   if (failOpen && verb) {
-    // Hook semantics: exit 2 would block the agent, so every problem of the gate itself fails open with exit 1.
-    const exit = e.exit === EXIT.INTERNAL ? EXIT.INTERNAL : EXIT.REJECTED;
+    // Hook semantics: the stop is let through ("not gated"); the object says error whatever the exit.
     const stdout = json ? `${JSON.stringify({ status: 'error', code: e.code, error: message, ...e.data })}\n` : undefined;
     return { exit, stdout, stderr: `handoff ${verb.id}: ${escapeControls(message)}; stop not gated\n` };
   }
-  if (json) return { exit: e.exit, stdout: `${JSON.stringify({ status: e.status, code: e.code, error: message, ...e.data })}\n` };
+  const status = statusOf(exit);
+  if (json) return { exit, stdout: `${JSON.stringify({ status, code: e.code, error: message, ...e.data })}\n` };
   // The code ends the human line too, so an agent reading stderr can look it up in docs/errors.md.
-  const label = e.status === 'rejected' ? 'Rejected' : 'Error';
-  return { exit: e.exit, stderr: `${label}: ${escapeControls(message)} [${e.code}]\n` };
+  const label = status === 'rejected' ? 'Rejected' : 'Error';
+  return { exit, stderr: `${label}: ${escapeControls(message)} [${e.code}]\n` };
 }
 
 /** One line: the message, its hint as the next sentence, and for a usage error the verb's usage line. */

@@ -1,6 +1,6 @@
 /** Reading all of stdin for a verb (`--file -`, `--json-file -`, hook JSON). */
 import { fstatSync } from 'node:fs';
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 
 export async function readStdin(): Promise<Buffer> {
   // The process.stdin stream reads a directory or a closed descriptor as an empty input, so look at fd 0 first: only
@@ -23,4 +23,4 @@ export async function readStdin(): Promise<Buffer> {
 }
 
 const unreadableStdin = (e: unknown): HandoffError =>
-  new HandoffError('UNREADABLE_INPUT', EXIT.USAGE, `cannot read stdin: ${(e as Error).message}`);
+  new HandoffError('UNREADABLE_INPUT', `cannot read stdin: ${(e as Error).message}`);

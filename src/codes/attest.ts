@@ -1,7 +1,7 @@
 import type { CodeEntry } from './types.js';
 
 /** Keys, signed statements, `attest export` / `attest verify` and the approver policy (docs/attest.md). */
-export const attestCodes: CodeEntry[] = [
+export const attestCodes = [
   {
     code: 'KEY_UNSAFE',
     exit: 2,
@@ -81,4 +81,4 @@ export const attestCodes: CodeEntry[] = [
     path: 'approval_request.approval_id',
     repair: 'Request and decide a new approval for the content; the stored row was altered after it was signed.',
   },
-];
+] as const satisfies readonly CodeEntry[];

@@ -1,4 +1,5 @@
 /** Renders docs/errors.md from the registry: one section per code, and the exit-code table. */
+import { VERB_EXITS, type VerbExits } from './exits.js';
 import { ALL_CODES, AREAS } from './index.js';
 
 const EXIT_ROWS: [number, string][] = [
@@ -36,7 +37,7 @@ export function renderErrorsDoc(): string {
     lines.push(`## ${area.title}`, '');
     for (const c of area.codes) {
       lines.push(`### ${c.code}`, '');
-      lines.push(`- **Exit:** ${c.exit}`);
+      lines.push(`- **Exit:** ${c.exit}${byVerb(c.code)}`);
       lines.push(`- **Where:** ${c.where}`);
       if (c.path) lines.push(`- **Path:** ${c.path}`);
       lines.push(`- **When:** ${c.when}`);
@@ -45,4 +46,14 @@ export function renderErrorsDoc(): string {
   }
   lines.push(`${ALL_CODES.length} codes.`, '');
   return lines.join('\n');
+}
+
+/** `; 3 in evidence show` for each verb whose own exit for this code differs from the default. */
+function byVerb(code: string): string {
+  return Object.entries(VERB_EXITS as Record<string, VerbExits>)
+    .flatMap(([verb, table]) => {
+      const exit = (table as Record<string, number | undefined>)[code];
+      return exit === undefined ? [] : [`; ${exit} in \`handoff ${verb}\``];
+    })
+    .join('');
 }

@@ -5,7 +5,7 @@ import type { CodeEntry } from './types.js';
  * every verb that parses flags, ids, JSON arguments and input files. DRAFT_NOT_FOUND, DRAFT_LOCKED and
  * DRAFT_WRITE_FAILED are also raised by finalize and the receipt verbs through the same draft services.
  */
-export const draftCodes: CodeEntry[] = [
+export const draftCodes = [
   {
     code: 'USAGE',
     exit: 2,
@@ -218,4 +218,4 @@ export const draftCodes: CodeEntry[] = [
     when: 'An unexpected exception (a bug). One line; the stack trace only with HANDOFF_DEBUG=1.',
     repair: 'Re-run with HANDOFF_DEBUG=1 and report the stack trace.',
   },
-];
+] as const satisfies readonly CodeEntry[];

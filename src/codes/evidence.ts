@@ -1,7 +1,7 @@
 import type { CodeEntry } from './types.js';
 
 /** Codes of the evidence side (briefs, evidence deposits, reading, the update_contracts evidence clause). */
-export const evidenceCodes: CodeEntry[] = [
+export const evidenceCodes = [
   {
     code: 'UNSAFE_SLUG',
     exit: 2,
@@ -112,4 +112,4 @@ export const evidenceCodes: CodeEntry[] = [
     when: 'The blob could not be written (disk full, permissions, I/O error); nothing was kept.',
     repair: 'Free space or fix the permissions of the evidence root, then deposit again.',
   },
-];
+] as const satisfies readonly CodeEntry[];

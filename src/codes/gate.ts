@@ -4,7 +4,7 @@ import type { CodeEntry } from './types.js';
  * Codes of dispatch and the gate (dispatch, claim, the stop gate). ROW_NOT_FOUND and
  * BLIND_VERIFICATION_REQUIRED are registered with the store codes; the receipt codes with the receipts codes.
  */
-export const gateCodes: CodeEntry[] = [
+export const gateCodes = [
   {
     code: 'VERIFIER_REQUIRES_PARENT',
     exit: 2,
@@ -112,4 +112,4 @@ export const gateCodes: CodeEntry[] = [
     when: 'The hook JSON on stdin is missing (and no --draft-id), not JSON, not an object, or names an unknown hook_event_name. The stop is not gated.',
     repair: 'Run the gate from a Claude Code Stop or SubagentStop hook, or pass --draft-id ID.',
   },
-];
+] as const satisfies readonly CodeEntry[];

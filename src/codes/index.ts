@@ -1,4 +1,5 @@
 /** The whole code registry, by area. docs/errors.md is rendered from it (src/codes/doc.ts). */
+import type { ExitCode } from '../errors.js';
 import type { CodeEntry } from './types.js';
 import { validatorCodes } from './validator.js';
 import { draftCodes } from './drafts.js';
@@ -11,7 +12,7 @@ import { attestCodes } from './attest.js';
 
 export type { CodeEntry } from './types.js';
 
-export const AREAS: { title: string; codes: CodeEntry[] }[] = [
+export const AREAS: readonly { title: string; codes: readonly CodeEntry[] }[] = [
   { title: 'Validator codes', codes: validatorCodes },
   { title: 'Draft verbs', codes: draftCodes },
   { title: 'Store, finalize, approvals', codes: storeCodes },
@@ -22,5 +23,26 @@ export const AREAS: { title: string; codes: CodeEntry[] }[] = [
   { title: 'Keys, signed statements and export', codes: attestCodes },
 ];
 
-export const ALL_CODES: CodeEntry[] = AREAS.flatMap((a) => a.codes);
+/** Every registered code: a literal union, so an unknown code at a throw site is a compile error. */
+export type Code = (
+  | typeof validatorCodes
+  | typeof draftCodes
+  | typeof storeCodes
+  | typeof evidenceCodes
+  | typeof gateCodes
+  | typeof receiptCodes
+  | typeof mcpCodes
+  | typeof attestCodes
+)[number]['code'];
 
+export const ALL_CODES: readonly CodeEntry[] = AREAS.flatMap((a) => a.codes);
+
+export const codeEntry = (code: string): CodeEntry | undefined => ALL_CODES.find((c) => c.code === code);
+
+let exits: Map<string, ExitCode> | undefined;
+
+/** A code's default exit from the registry (undefined for a code that is not registered). */
+export function defaultExit(code: string): ExitCode | undefined {
+  exits ??= new Map(ALL_CODES.map((c) => [c.code, c.exit]));
+  return exits.get(code);
+}

@@ -4,7 +4,7 @@ import type { CodeEntry } from './types.js';
  * Codes of `handoff mcp`. Its tools answer with the codes of their verbs (a bad argument is
  * USAGE); these are the server's own.
  */
-export const mcpCodes: CodeEntry[] = [
+export const mcpCodes = [
   {
     code: 'RESOURCE_NOT_FOUND',
     exit: 3,
@@ -26,4 +26,4 @@ export const mcpCodes: CodeEntry[] = [
     when: "A message is larger than the server's limit of 10 MiB (10485760 bytes). It is skipped without being read, and the request gets a JSON-RPC error (-32600) whose data carries the code, limit_bytes and size_bytes; the server goes on serving the other calls.",
     repair: 'Send less in one call: split a large value into several contract_add or contract_set calls, or deposit a large file with evidence_add artifact_file.',
   },
-];
+] as const satisfies readonly CodeEntry[];

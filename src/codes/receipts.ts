@@ -4,7 +4,7 @@ import type { CodeEntry } from './types.js';
  * Codes of the receipts. RECEIPT_REF_SHAPE is a validator code (registered with them). At the stop gate every
  * receipt check code blocks (exit 2) and is never excused; the `exit` here is the finalize / verb exit.
  */
-export const receiptCodes: CodeEntry[] = [
+export const receiptCodes = [
   {
     code: 'RECEIPT_NOT_FOUND',
     exit: 1,
@@ -96,4 +96,4 @@ export const receiptCodes: CodeEntry[] = [
     when: '--cwd names no existing directory (missing, not a directory, or an empty string); checked before anything runs, so nothing is run or written.',
     repair: 'Pass an existing directory to --cwd, or leave the flag out to run the command in the current directory.',
   },
-];
+] as const satisfies readonly CodeEntry[];

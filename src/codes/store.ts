@@ -5,7 +5,7 @@ import type { CodeEntry } from './types.js';
  * codes, finalize's single refusals, the update_contracts shape checks, chain lookups and approvals.
  * (DRAFT_NOT_FOUND is a draft code; EVIDENCE_* are evidence codes; RECEIPT_* are receipt codes.)
  */
-export const storeCodes: CodeEntry[] = [
+export const storeCodes = [
   {
     code: 'STORE_UNREADABLE',
     exit: 4,
@@ -172,4 +172,4 @@ export const storeCodes: CodeEntry[] = [
     path: 'update_contracts[i].contract',
     repair: 'Use one of the sections the dispatch allows (handoff contract list --json shows can_write), or remove the entry.',
   },
-];
+] as const satisfies readonly CodeEntry[];

@@ -130,4 +130,9 @@ const ENTRIES: Record<ErrorCode, Omit<CodeEntry, 'code' | 'exit'>> = {
   },
 };
 
-export const validatorCodes: CodeEntry[] = VALIDATOR_CODES.map((code) => ({ code, exit: 1, ...ENTRIES[code] }));
+/** Every validator code is a validation rejection: exit 1. */
+export const validatorCodes: readonly (CodeEntry & { readonly code: ErrorCode; readonly exit: 1 })[] = VALIDATOR_CODES.map((code) => ({
+  code,
+  exit: 1 as const,
+  ...ENTRIES[code],
+}));

@@ -1,13 +1,13 @@
 /** `handoff mcp`: the verbs as MCP tools over stdio. A verb without a topic. */
 import type { Config } from '@oclif/core/config';
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../cli/usage.js';
 import { HandoffCommand } from '../cli/base-command.js';
 import type { CommandContext, CommandIO, CommandResult } from '../cli/command.js';
 import { stdStream } from '../cli/stdio.js';
 
 export default class Mcp extends HandoffCommand {
   static override summary = 'Serve the verbs as MCP tools on stdio';
-  static override usage = 'mcp [--allow-run] [--allow-path DIR]...';
   static override description = [
     'Starts a Model Context Protocol server on stdin/stdout for harnesses that speak MCP (register it as',
     '`claude mcp add handoff -- handoff mcp`). Its tools are the verbs with typed arguments: contract_init, contract_set,',
@@ -29,6 +29,7 @@ export default class Mcp extends HandoffCommand {
     }),
   };
   static override examples = ['handoff mcp', 'handoff mcp --allow-run', 'handoff mcp --allow-path /tmp'];
+  static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const { serveMcp } = await import('../mcp/server.js');

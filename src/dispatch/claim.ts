@@ -2,7 +2,7 @@
  * `contract claim`: ties a harness run id to a contract's live tip, set-once, allowed in
  * every state (COMPLETE included: harness_id is a link, not part of the write-once verdict). Never creates the DB.
  */
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import type { Env } from '../paths.js';
 import type { HandoffRow } from '../store/handoff-row.js';
 import { mayHaveStore } from '../store/open-store.js';
@@ -18,7 +18,6 @@ export interface ClaimResult {
 const rowNotFound = (id: string): HandoffError =>
   new HandoffError(
     'ROW_NOT_FOUND',
-    EXIT.NOT_FOUND,
     `no handoff row for ${id}; a contract gets a row when it is dispatched or finalized`,
     { contract_id: id },
   );
@@ -34,7 +33,7 @@ export async function claim(env: Env, cwd: string, contractId: string, harnessId
     return await store.tx(
       async (t): Promise<ClaimResult> => {
         const again = await tipOf(t, contractId);
-        if (again.id !== tip.id) throw new HandoffError('STORE_BUSY', EXIT.STORE, `the chain of ${contractId} grew during the claim; run it again`);
+        if (again.id !== tip.id) throw new HandoffError('STORE_BUSY', `the chain of ${contractId} grew during the claim; run it again`);
         const outcome = await claimTip(t, again, harnessId);
         switch (outcome.kind) {
           case 'in_use':
@@ -42,7 +41,6 @@ export async function claim(env: Env, cwd: string, contractId: string, harnessId
           case 'conflict':
             throw new HandoffError(
               'HARNESS_ID_CONFLICT',
-              EXIT.REJECTED,
               `contract ${again.contract_id} already carries harness id ${JSON.stringify(outcome.current)}, not ${JSON.stringify(harnessId)} (set-once)`,
               { contract_id: again.contract_id, harness_id: outcome.current },
             );

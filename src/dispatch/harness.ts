@@ -3,7 +3,7 @@
  * claim shared by `contract claim` and the gate's auto-claim. Call these inside the store transaction that writes,
  * holding the `harness:<id>` lock (harnessLock), so the decision cannot race on either backend.
  */
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import type { HandoffRow } from '../store/handoff-row.js';
 import type { StoreReads, StoreTx } from '../store/store.js';
 
@@ -39,7 +39,6 @@ export async function claimTip(t: StoreTx, tip: HandoffRow, harnessId: string): 
 export const harnessInUse = (hid: string, holders: string[]): HandoffError =>
   new HandoffError(
     'HARNESS_ID_IN_USE',
-    EXIT.REJECTED,
     `harness id ${JSON.stringify(hid)} is already carried by contract ${holders.join(', ')}`,
     { harness_id: hid, contract_ids: holders },
   );

@@ -2,7 +2,7 @@
  * `contract dispatch` flag rules and kind rules. Everything here runs before any
  * store access; a failure is exit 2 (the goal file's reader errors included).
  */
-import { EXIT, HandoffError, jsonQuote, usage } from '../errors.js';
+import { HandoffError, jsonQuote, usage } from '../errors.js';
 import { checkAgentId } from '../ids.js';
 import { checkRegularFile, readUtf8File } from '../input/files.js';
 import { checkSlug } from '../evidence/slug.js';
@@ -81,18 +81,17 @@ export function resolveKind(kind: string | undefined, planTaskId: string | undef
     kind ?? (planTaskId !== undefined ? 'task_execution' : parentHandoffId !== undefined ? 'verifier' : 'investigation');
   if (resolved === 'verifier') {
     if (parentHandoffId === undefined) {
-      throw new HandoffError('VERIFIER_REQUIRES_PARENT', EXIT.USAGE, 'a verifier dispatch needs --parent-handoff-id (the producer row it verifies)');
+      throw new HandoffError('VERIFIER_REQUIRES_PARENT', 'a verifier dispatch needs --parent-handoff-id (the producer row it verifies)');
     }
     if (planTaskId !== undefined) {
       throw new HandoffError(
         'VERIFIER_PLAN_BOUND',
-        EXIT.USAGE,
         'a verifier must not be bound to a plan task (a bound verifier could never close COMPLETE); drop --plan-task-id',
       );
     }
   }
   if (resolved === 'task_execution' && planTaskId === undefined) {
-    throw new HandoffError('TASK_EXECUTION_REQUIRES_PLAN_TASK', EXIT.USAGE, 'a task_execution dispatch needs --plan-task-id');
+    throw new HandoffError('TASK_EXECUTION_REQUIRES_PLAN_TASK', 'a task_execution dispatch needs --plan-task-id');
   }
   return resolved;
 }
@@ -115,7 +114,6 @@ const MAX_GOAL_FILE_BYTES = 1024 * 1024;
 const goalTooLarge = (bytes: number, what: string): HandoffError =>
   new HandoffError(
     'GOAL_TOO_LARGE',
-    EXIT.USAGE,
     `${what} is ${bytes} bytes; a goal is at most ${MAX_GOAL_BYTES} bytes (64 KiB), so nothing was dispatched`,
     { bytes, limit: MAX_GOAL_BYTES },
     'Put the long text in a brief (`handoff brief add`) and dispatch with --brief and a short goal.',

@@ -3,7 +3,7 @@
  * is created only after all checks passed; then the draft and the DISPATCHED row. A failed insert removes the
  * draft again, so no half-born contract remains.
  */
-import { EXIT, HandoffError, isHandoffError } from '../errors.js';
+import { HandoffError, isHandoffError } from '../errors.js';
 import { initialEnvelope, type JsonObject } from '../envelope/vocabulary.js';
 import { mintAgentId, mintDraftId } from '../ids.js';
 import { draftsDir, type Env } from '../paths.js';
@@ -33,7 +33,7 @@ interface Resolved {
 }
 
 const parentNotFound = (id: number): HandoffError =>
-  new HandoffError('PARENT_HANDOFF_NOT_FOUND', EXIT.NOT_FOUND, `--parent-handoff-id ${id} names no handoff row`, { parent_handoff_id: id });
+  new HandoffError('PARENT_HANDOFF_NOT_FOUND', `--parent-handoff-id ${id} names no handoff row`, { parent_handoff_id: id });
 
 /** The store checks: brief, parent, harness id. `s` null = no store (nothing is created). */
 async function checkAgainstStore(s: StoreReads | null, req: DispatchRequest): Promise<Resolved> {
@@ -53,7 +53,6 @@ async function checkAgainstStore(s: StoreReads | null, req: DispatchRequest): Pr
     if (req.kind === 'verifier' && !isClosedState(parent.agent_state)) {
       throw new HandoffError(
         'PARENT_NOT_CLOSED',
-        EXIT.REJECTED,
         `parent handoff ${parent.id} (contract ${parent.contract_id}) is ${parent.agent_state}, not closed; a verifier is dispatched for a finalized row`,
         { parent_handoff_id: parent.id, agent_state: parent.agent_state },
       );

@@ -10,7 +10,7 @@ import type { Addressing } from './resolve.js';
 /** `--explain`: a rejection carries the full repair text. */
 export const explainFrom = (flags: FlagValues): boolean => flags.explain === true;
 
-export const stringFlag = (flags: FlagValues, name: string): string | undefined => {
+const stringFlag = (flags: FlagValues, name: string): string | undefined => {
   const v = flags[name];
   return typeof v === 'string' ? v : undefined;
 };

@@ -2,12 +2,11 @@
  * Constructors for the draft verbs' named refusals and errors. Messages are one line;
  * the exit code comes from the one table. Validation rejections are results, not errors (src/render/rejection.ts).
  */
-import { EXIT, HandoffError, jsonQuote } from '../errors.js';
+import { HandoffError, jsonQuote } from '../errors.js';
 
 export const draftNotFound = (draftId: string, why?: string): HandoffError =>
   new HandoffError(
     'DRAFT_NOT_FOUND',
-    EXIT.NOT_FOUND,
     `no draft ${draftId}${why ? ` (${why})` : ''}; start one with \`handoff contract init\`, or pass the contract_id printed by the dispatch`,
     { draft_id: draftId },
   );
@@ -15,7 +14,6 @@ export const draftNotFound = (draftId: string, why?: string): HandoffError =>
 export const noDrafts = (agentId?: string): HandoffError =>
   new HandoffError(
     'DRAFT_NOT_FOUND',
-    EXIT.NOT_FOUND,
     agentId === undefined
       ? 'no draft found; run `handoff contract init`, which prints the ids to pass on every later call'
       : `agent ${agentId} has no draft; run \`handoff contract init --agent-id ${agentId}\`, or pass the contract_id printed by the dispatch`,
@@ -25,7 +23,6 @@ export const noDrafts = (agentId?: string): HandoffError =>
 export const draftUnreadable = (draftId: string, path: string, problem: string): HandoffError =>
   new HandoffError(
     'DRAFT_UNREADABLE',
-    EXIT.NOT_FOUND,
     `draft file ${path} ${problem}; it is never overwritten: remove it or start another draft with \`handoff contract init\``,
     { draft_id: draftId, path },
   );
@@ -33,7 +30,6 @@ export const draftUnreadable = (draftId: string, path: string, problem: string):
 export const draftExists = (draftId: string): HandoffError =>
   new HandoffError(
     'DRAFT_EXISTS',
-    EXIT.REJECTED,
     `draft ${draftId} already exists; continue it with --draft-id ${draftId}, or run \`handoff contract init\` without --draft-id for a new one`,
     { draft_id: draftId },
   );
@@ -41,7 +37,6 @@ export const draftExists = (draftId: string): HandoffError =>
 export const draftLocked = (draftId: string, holderPid: number | undefined, waitedMs: number): HandoffError =>
   new HandoffError(
     'DRAFT_LOCKED',
-    EXIT.STORE,
     `draft ${draftId} is locked by ${holderPid === undefined ? 'another process' : `pid ${holderPid}`}; gave up after ${Math.round(waitedMs / 1000)} s, nothing was written; try again`,
     { draft_id: draftId, holder_pid: holderPid ?? null },
   );
@@ -49,7 +44,6 @@ export const draftLocked = (draftId: string, holderPid: number | undefined, wait
 export const draftWriteFailed = (draftId: string, path: string, e: unknown): HandoffError =>
   new HandoffError(
     'DRAFT_WRITE_FAILED',
-    EXIT.STORE,
     `cannot write draft ${path}: ${oneLine((e as Error)?.message ?? String(e))}`,
     { draft_id: draftId, path },
   );
@@ -57,7 +51,6 @@ export const draftWriteFailed = (draftId: string, path: string, e: unknown): Han
 export const invalidFieldPath = (field: string): HandoffError =>
   new HandoffError(
     'INVALID_FIELD_PATH',
-    EXIT.USAGE,
     `FIELD ${jsonQuote(field)} is not a dotted path of non-empty segments (e.g. evidence_report.commands_run)`,
     { field },
   );
@@ -66,7 +59,6 @@ export const invalidFieldPath = (field: string): HandoffError =>
 export const fieldPathTooDeep = (field: string, segments: number, max: number): HandoffError =>
   new HandoffError(
     'INVALID_FIELD_PATH',
-    EXIT.USAGE,
     `FIELD ${jsonQuote(field)} has ${segments} segments; an envelope nests at most ${max} levels, so a path has at most ${max} segments`,
     { field },
   );
@@ -74,7 +66,6 @@ export const fieldPathTooDeep = (field: string, segments: number, max: number): 
 export const fieldNotFound = (field: string, missing: string, walked: string): HandoffError =>
   new HandoffError(
     'FIELD_NOT_FOUND',
-    EXIT.NOT_FOUND,
     `field ${jsonQuote(field)} not found: no key ${jsonQuote(missing)} under ${walked === '(root)' ? walked : jsonQuote(walked)}`,
     { field, missing, walked },
   );
@@ -82,7 +73,6 @@ export const fieldNotFound = (field: string, missing: string, walked: string): H
 export const pathNotObject = (draftId: string, walked: string, type: string): HandoffError =>
   new HandoffError(
     'PATH_NOT_OBJECT',
-    EXIT.REJECTED,
     type === 'array'
       ? `${jsonQuote(walked)} is an array; paths do not index lists: use \`set\` on the whole list, or \`add\` to append`
       : `${jsonQuote(walked)} is a ${type}, not an object, so the path cannot go through it`,
@@ -92,7 +82,6 @@ export const pathNotObject = (draftId: string, walked: string, type: string): Ha
 export const notAList = (draftId: string, path: string, type: string): HandoffError =>
   new HandoffError(
     'NOT_A_LIST',
-    EXIT.REJECTED,
     `${jsonQuote(path)} holds a ${type}, not a list; \`add\` only extends lists (use \`set\` to replace the value)`,
     { draft_id: draftId, path, type },
   );
@@ -100,7 +89,6 @@ export const notAList = (draftId: string, path: string, type: string): HandoffEr
 export const addListValue = (draftId: string, path: string, length: number): HandoffError =>
   new HandoffError(
     'ADD_LIST_VALUE',
-    EXIT.REJECTED,
     `VALUE is a JSON array (${length} element${length === 1 ? '' : 's'}); \`add\` appends one entry, so it would nest the whole array in ${jsonQuote(path)}; nothing was written`,
     { draft_id: draftId, path, length },
     'Pass --each to append each element as its own entry, in order (to append an array as one entry, wrap it: --each \'[[...]]\'), or use `set` to replace the whole list.',
@@ -109,7 +97,6 @@ export const addListValue = (draftId: string, path: string, length: number): Han
 export const rowEnvelopeUnreadable = (draftId: string, handoffId: number): HandoffError =>
   new HandoffError(
     'ROW_ENVELOPE_UNREADABLE',
-    EXIT.NOT_FOUND,
     `contract ${draftId} has no draft file and the stored envelope of its row (handoff_id ${handoffId}) is not a JSON object`,
     { draft_id: draftId, handoff_id: handoffId },
   );
@@ -123,7 +110,6 @@ export const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ');
 export const envelopeTooLarge = (what: string, bytes: number, limit: number): HandoffError =>
   new HandoffError(
     'ENVELOPE_TOO_LARGE',
-    EXIT.USAGE,
     `${what} is ${bytes} bytes, over the limit of ${limit} bytes (HANDOFF_MAX_ENVELOPE_BYTES); nothing was written`,
     { bytes, limit },
     'Keep long outputs out of the envelope: deposit them with `handoff evidence add` and cite them.',

@@ -2,7 +2,7 @@
  * `fill`: the key-by-key merge (not RFC 7386: null stores null, arrays replace) and
  * the list rule "fill writes a list only while it is empty". Pure; the input is never mutated.
  */
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import type { JsonObject } from '../envelope/vocabulary.js';
 import { jsonTypeOf } from '../json.js';
 import { cloneJson, defineOwn, getOwn, hasOwn, isPlainObject } from './mutate.js';
@@ -73,7 +73,6 @@ export function listCollisionError(draftId: string, collisions: ListCollision[])
   const paths = collisions.map((c) => c.path).join(', ');
   return new HandoffError(
     'FILL_LIST_COLLISION',
-    EXIT.REJECTED,
     `fill would change populated list${collisions.length > 1 ? 's' : ''} ${paths}; nothing was written. fill only fills empty lists: extend a list with \`handoff contract add\`, replace or clear it with \`handoff contract set\``,
     { draft_id: draftId, collisions },
   );

@@ -7,7 +7,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import { entryExists } from '../fs-util.js';
 import { draftsDir, explicitWorkspace, resolveWorkspace, type Env } from '../paths.js';
 import { checkSlug, isSafeSlug } from '../safe-slug.js';
@@ -64,7 +64,6 @@ export function readDraftMeta(env: Env, draftId: string, cwd?: string): DraftMet
 export const workspaceMismatch = (draftId: string, recorded: string, requested: string): HandoffError =>
   new HandoffError(
     'WORKSPACE_MISMATCH',
-    EXIT.USAGE,
     `draft ${draftId} was born in workspace ${JSON.stringify(recorded)}, not ${JSON.stringify(requested)}; nothing was written`,
     { draft_id: draftId, workspace: recorded, requested_workspace: requested },
     `Drop --workspace (the draft keeps ${JSON.stringify(recorded)} whatever the current directory), or pass --workspace ${recorded}.`,

@@ -5,14 +5,14 @@
  * before it runs).
  */
 import mergePatch from 'json-merge-patch';
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import { SYSTEM_ROOT_KEYS, type JsonObject } from '../envelope/vocabulary.js';
 import { cloneJson, getOwn, isPlainObject } from './mutate.js';
 
 const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 const forbidden = (draftId: string, message: string, data: Record<string, unknown>): HandoffError =>
-  new HandoffError('PATCH_FORBIDDEN', EXIT.REJECTED, `${message}; nothing was written`, { draft_id: draftId, ...data });
+  new HandoffError('PATCH_FORBIDDEN', `${message}; nothing was written`, { draft_id: draftId, ...data });
 
 /** The dotted path of the first `__proto__` / `constructor` / `prototype` key in `value`, depth first. */
 function prototypeKeyPath(value: unknown): string | undefined {

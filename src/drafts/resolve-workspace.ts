@@ -4,7 +4,7 @@
  * named no valid workspace) belongs to its row's workspace, and with no row to every workspace. A birth record that
  * cannot be read is skipped and counted, never guessed at: guessing could write into another project's draft.
  */
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import { resolveWorkspace, type Env } from '../paths.js';
 import { readDraftMeta } from './meta.js';
 import type { Candidate } from './resolve.js';
@@ -54,7 +54,6 @@ function noDraftHere(workspace: string, elsewhere: Map<string, number>, skipped:
   if (elsewhere.size === 0) {
     return new HandoffError(
       'DRAFT_NOT_FOUND',
-      EXIT.NOT_FOUND,
       `no draft found in workspace ${ws}${unreadable}; run \`handoff contract init\`, which prints the ids to pass on every later call`,
       { workspace, ...(skipped > 0 ? { skipped_unreadable: skipped } : {}) },
     );
@@ -64,7 +63,6 @@ function noDraftHere(workspace: string, elsewhere: Map<string, number>, skipped:
   const named = sorted.slice(0, 5).map(([w, k]) => `${JSON.stringify(w)}: ${k}`).join(', ') + (sorted.length > 5 ? ', ...' : '');
   return new HandoffError(
     'DRAFT_NOT_FOUND',
-    EXIT.NOT_FOUND,
     `no draft in workspace ${ws}; ${total} draft${total === 1 ? '' : 's'} in ${sorted.length === 1 ? 'another workspace' : `${sorted.length} other workspaces`} (${named})${unreadable}. ` +
       'A call without --draft-id never uses another workspace\'s draft: pass --draft-id to pick one, or run `handoff contract init` for a new draft here',
     {

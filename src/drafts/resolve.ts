@@ -6,7 +6,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import { agentPrefix, isDraftId } from '../ids.js';
 import { draftsDir, type Env } from '../paths.js';
 import { noDrafts } from './errors.js';
@@ -170,7 +170,7 @@ function ambiguous(
   } else {
     message = `agent ${agentId} has ${listed.length} live drafts; only --draft-id picks one`;
   }
-  return new HandoffError(code, EXIT.USAGE, message, { candidates });
+  return new HandoffError(code, message, { candidates });
 }
 
 /** The human listing under an ambiguity message: up to 5 candidates, then a count of the rest. */

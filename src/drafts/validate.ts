@@ -2,7 +2,7 @@
  * `validate`: the full verdict on one envelope, read-only. Never writes, locks, adopts,
  * follows a chain, sanitizes, canonicalizes, or creates the store.
  */
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import { agentPrefix } from '../ids.js';
 import { parseJsonStrict } from '../json.js';
 import type { Env } from '../paths.js';
@@ -54,7 +54,6 @@ function rowWithoutDraft(draftId: string, row: HandoffRow): HandoffError {
       : `${view} shows its stored envelope read-only`;
   return new HandoffError(
     'DRAFT_NOT_FOUND',
-    EXIT.NOT_FOUND,
     `contract ${draftId} has a row (${row.agent_state}) but no draft file; ${next}`,
     { draft_id: draftId },
   );

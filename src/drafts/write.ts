@@ -5,7 +5,7 @@
  * canonicalization change nothing on disk or in the store; every lock is released on every path. A continuation
  * that loses the race to another writer restarts once.
  */
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import type { JsonObject } from '../envelope/vocabulary.js';
 import { agentPrefix, mintDraftId } from '../ids.js';
 import { exceedsDepth, tooDeep } from '../json.js';
@@ -81,7 +81,7 @@ export async function writeDraft(req: WriteRequest): Promise<WriteOutcome | Clos
   if (first !== RESTART) return first;
   const second = await attempt(req, true);
   if (second !== RESTART) return second;
-  throw new HandoffError('STORE_BUSY', EXIT.STORE, 'another writer opened the continuation link twice during this write; run it again');
+  throw new HandoffError('STORE_BUSY', 'another writer opened the continuation link twice during this write; run it again');
 }
 
 async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutcome | ClosedTipOutcome | typeof RESTART> {
@@ -154,7 +154,7 @@ async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutc
       const link = await store.insertContinuation(closedTip, newId, JSON.stringify(continuationSeed(tip.tipId)));
       if (link === undefined) {
         if (!restarted) return RESTART;
-        throw new HandoffError('STORE_BUSY', EXIT.STORE, `another writer opened a continuation of ${tip.tipId} twice during this write; run it again`);
+        throw new HandoffError('STORE_BUSY', `another writer opened a continuation of ${tip.tipId} twice during this write; run it again`);
       }
       writeId = newId;
       writeRow = link;

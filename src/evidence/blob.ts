@@ -28,7 +28,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import { dataRootUnsafe, dataRootUnusable, entryKind } from '../paths.js';
 import { entryExists, unlinkQuiet } from '../fs-util.js';
 import { fileTypeName } from '../input/files.js';
@@ -76,7 +76,7 @@ export const mintBlobName = (ext: string): string => `${mintUuid()}${ext}`;
 const CHUNK = 64 * 1024;
 
 const writeFailed = (what: string, e: unknown): HandoffError => {
-  const err = new HandoffError('EVIDENCE_WRITE_FAILED', EXIT.STORE, `${what}: ${(e as Error).message}`);
+  const err = new HandoffError('EVIDENCE_WRITE_FAILED', `${what}: ${(e as Error).message}`);
   err.cause = e;
   return err;
 };
@@ -84,7 +84,6 @@ const writeFailed = (what: string, e: unknown): HandoffError => {
 const escape = (dir: string, why: string): HandoffError =>
   new HandoffError(
     'EVIDENCE_PATH_ESCAPE',
-    EXIT.REJECTED,
     `blob directory ${dir} ${why}; nothing was written`,
     {},
     'remove the symlink from the evidence tree (run handoff evidence orphans to inspect it)',
@@ -191,14 +190,13 @@ function copyInto(fd: number, source: BlobSource): [string, number] {
   try {
     src = openSync(source.path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (e) {
-    throw new HandoffError('UNREADABLE_INPUT', EXIT.USAGE, `cannot read ${JSON.stringify(source.path)}: ${(e as Error).message}`);
+    throw new HandoffError('UNREADABLE_INPUT', `cannot read ${JSON.stringify(source.path)}: ${(e as Error).message}`);
   }
   try {
     const st = fstatSync(src);
     if (!st.isFile()) {
       throw new HandoffError(
         'INPUT_NOT_REGULAR',
-        EXIT.USAGE,
         `${JSON.stringify(source.path)} is a ${fileTypeName(st)}, not a regular file; it was not read`,
       );
     }
@@ -209,7 +207,7 @@ function copyInto(fd: number, source: BlobSource): [string, number] {
       try {
         n = readSync(src, buf, 0, CHUNK, null);
       } catch (e) {
-        throw new HandoffError('UNREADABLE_INPUT', EXIT.USAGE, `cannot read ${JSON.stringify(source.path)}: ${(e as Error).message}`);
+        throw new HandoffError('UNREADABLE_INPUT', `cannot read ${JSON.stringify(source.path)}: ${(e as Error).message}`);
       }
       if (n === 0) break;
       put(buf.subarray(0, n));

@@ -1,5 +1,5 @@
 /** Briefs with acceptance criteria: add (or extend), list, show. Flags are checked by the caller. */
-import { EXIT, HandoffError, jsonQuote } from '../errors.js';
+import { HandoffError, jsonQuote } from '../errors.js';
 import type { Env } from '../paths.js';
 import type { AcRow, BriefRow, BriefSummary } from '../store/briefs.js';
 import type { Store, StoreReads, StoreTx } from '../store/store.js';
@@ -44,7 +44,6 @@ export function briefNotFoundError(workspace: string, name: string, near: BriefR
       : 'see handoff brief list, or create it with handoff brief add';
   return new HandoffError(
     'BRIEF_NOT_FOUND',
-    EXIT.NOT_FOUND,
     `no brief ${jsonQuote(name)} in workspace ${jsonQuote(workspace)}${elsewhere};`,
     { brief: name, workspace, workspaces },
     hint,
@@ -83,7 +82,6 @@ function briefExists(input: BriefAddInput, existing: BriefRow): HandoffError {
   const same = existing.name === input.name ? '' : ` (as ${jsonQuote(existing.name)}; names are unique ignoring case)`;
   return new HandoffError(
     'BRIEF_EXISTS',
-    EXIT.REJECTED,
     `brief ${jsonQuote(input.name)} already exists in workspace ${jsonQuote(input.workspace)}${same}; nothing was written.`,
     { brief_id: existing.id },
     `Add criteria with: handoff brief add ${existing.name} --extend --ac ID=TEXT`,
@@ -106,7 +104,6 @@ async function extend(t: StoreTx, input: BriefAddInput): Promise<BriefAddResult>
   if (clashes.length > 0) {
     throw new HandoffError(
       'AC_EXISTS',
-      EXIT.REJECTED,
       `brief ${jsonQuote(brief.name)} already declares ${clashes.map((c) => jsonQuote(c.ac_id)).join(', ')} (ac ids are unique ignoring case); nothing was written.`,
       { ac_ids: clashes.map((c) => c.ac_id) },
     );

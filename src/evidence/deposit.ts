@@ -6,7 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { checkRegularFile, readRegularFile } from '../input/files.js';
-import { EXIT, HandoffError, isHandoffError, jsonQuote } from '../errors.js';
+import { HandoffError, isHandoffError, jsonQuote } from '../errors.js';
 import { evidenceRoot, type Env } from '../paths.js';
 import { draftNotFound } from '../drafts/errors.js';
 import { draftEntryExists } from '../drafts/files.js';
@@ -49,7 +49,6 @@ export async function checkDeclaredAc(db: StoreReads, briefId: number, briefName
     : `use a declared id, or add it with: handoff brief add ${briefName} --extend --ac ${acId}=DESCRIPTION`;
   throw new HandoffError(
     'UNKNOWN_AC',
-    EXIT.REJECTED,
     `brief ${jsonQuote(briefName)} does not declare ac ${jsonQuote(acId)} (declared: ${declared.join(', ')}); nothing was written;`,
     { declared },
     hint,

@@ -1,5 +1,5 @@
 /** Flag checks shared by the brief and evidence verbs; all run before any file or DB access (exit 2). */
-import { EXIT, HandoffError, jsonQuote, usage } from '../errors.js';
+import { HandoffError, jsonQuote, usage } from '../errors.js';
 import { checkSlug } from './slug.js';
 
 export const EVIDENCE_TYPES = ['text', 'file', 'command_output', 'url', 'screenshot'] as const;
@@ -41,7 +41,6 @@ export function parseAcFlags(values: string[]): AcSpec[] {
     if (twin !== undefined) {
       throw new HandoffError(
         'DUPLICATE_AC',
-        EXIT.USAGE,
         `--ac ${jsonQuote(acId)} is given twice (ac ids are unique ignoring case; first given as ${jsonQuote(twin.ac_id)})`,
         { ac_id: acId },
       );

@@ -6,7 +6,7 @@
 import { readdirSync, type Stats } from 'node:fs';
 import { lstatQuiet } from '../fs-util.js';
 import { join } from 'node:path';
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import { evidenceRoot, dbPath, storeUrl, type Env } from '../paths.js';
 import { blobRefSha } from '../store/store.js';
 import { TEMP_NAME_RE } from './blob.js';
@@ -75,7 +75,6 @@ export async function findOrphans(env: Env, cwd: string): Promise<OrphansResult>
     () => {
       throw new HandoffError(
         'NO_STORE',
-        EXIT.NOT_FOUND,
         `no store at ${storeUrl(env) === undefined ? dbPath(env, cwd) : 'HANDOFF_STORE_URL (an empty database)'}: without rows no blob can be proven referenced, so nothing is listed`,
       );
     },

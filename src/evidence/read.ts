@@ -1,5 +1,5 @@
 /** `evidence list` and `evidence show` for evidence ids. */
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import { evidenceRoot, type Env } from '../paths.js';
 import type { BriefRow } from '../store/briefs.js';
 import type { EvidenceRow } from '../store/evidence-rows.js';
@@ -44,13 +44,12 @@ export interface EvidenceShow {
 }
 
 const notFound = (id: number): HandoffError =>
-  new HandoffError('EVIDENCE_NOT_FOUND', EXIT.NOT_FOUND, `no evidence row with id ${id};`, {}, 'list the ids with handoff evidence list --brief NAME');
+  new HandoffError('EVIDENCE_NOT_FOUND', `no evidence row with id ${id};`, {}, 'list the ids with handoff evidence list --brief NAME');
 
 /** A row whose file path leads outside the evidence root: --verify refuses to read it (exit 1). */
 const pathEscape = (row: EvidenceRow, root: string): HandoffError =>
   new HandoffError(
     'EVIDENCE_PATH_ESCAPE',
-    EXIT.REJECTED,
     `evidence ${row.id} names ${JSON.stringify(row.artifact_path)}, outside the evidence root ${root}; it was not read`,
     { id: row.id, artifact_path: row.artifact_path },
     'The row was altered after it was recorded; deposit the evidence again with handoff evidence add.',

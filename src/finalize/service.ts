@@ -9,7 +9,7 @@
  * src/finalize/receipts-step.ts (rows and their outputs read through the store, judged by src/receipts/checks.ts).
  * Both run through the Store interface only, so SQLite and PostgreSQL take the same path.
  */
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import { agentPrefix } from '../ids.js';
 import type { JsonObject } from '../envelope/vocabulary.js';
 import { dbPath, type Env } from '../paths.js';
@@ -72,7 +72,7 @@ export type FinalizeOutcome =
 const sessionOf = (store: Store | null, where: { env: Env; cwd: string }): StoreSession =>
   sessionOver(
     () => Promise.resolve(store),
-    () => Promise.reject(new HandoffError('INTERNAL', EXIT.INTERNAL, 'finalize never opens a continuation link')),
+    () => Promise.reject(new HandoffError('INTERNAL', 'finalize never opens a continuation link')),
     () => Promise.resolve(),
     where,
   );

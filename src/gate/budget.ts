@@ -16,7 +16,7 @@
  *   this thread is still stuck. Starting a thread costs about as much as the rest of a gate call, so the common path
  *   starts none.
  */
-import { EXIT, HandoffError, isHandoffError, usage } from '../errors.js';
+import { HandoffError, isHandoffError, usage } from '../errors.js';
 import type { Store } from '../store/store.js';
 import type { GateRun } from './service.js';
 import { startWatchdog, type Fallback, type Watchdog } from './watchdog.js';
@@ -44,12 +44,11 @@ const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(3))} s`;
 export const budgetExceeded = (budgetMs: number, contractId: string | undefined): HandoffError =>
   new HandoffError(
     'GATE_BUDGET_EXCEEDED',
-    EXIT.USAGE,
     `the gate's budget of ${seconds(budgetMs)} ran out after contract ${contractId ?? '(unknown)'} was found and before its verdict (the store did not answer in time)`,
   );
 
 const lookupExceeded = (budgetMs: number): HandoffError =>
-  new HandoffError('STORE_UNREACHABLE', EXIT.STORE, `the gate's budget of ${seconds(budgetMs)} ran out before the turn's contract was found (the store did not answer in time)`);
+  new HandoffError('STORE_UNREACHABLE', `the gate's budget of ${seconds(budgetMs)} ran out before the turn's contract was found (the store did not answer in time)`);
 
 /** The error of a write that was still running when the budget ran out after the verdict. */
 export class AbandonedWrite extends Error {

@@ -3,7 +3,7 @@
  * store, and its reasons say where it looked.
  */
 import { statSync } from 'node:fs';
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import type { Env } from '../paths.js';
 import { dataRoot, dataRootUnusable, dbPath } from '../paths.js';
 import { storeReadOnlyHere } from '../store/db.js';
@@ -64,7 +64,6 @@ export function requireDataRoot(env: Env, cwd: string): string {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw dataRootUnusable(root, e);
     throw new HandoffError(
       'DATA_ROOT_NOT_FOUND',
-      EXIT.STORE,
       `the data root ${root} does not exist (the gate creates no data root and no store)`,
       { path: root },
       'Point the hook at the data root the contracts live in (HANDOFF_HOME=<root> in the hook command).',

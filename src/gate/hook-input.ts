@@ -5,7 +5,7 @@
  * a verdict input). Any problem is HOOK_INPUT_INVALID: the gate fails open (exit 1, "stop not gated").
  */
 import * as z from 'zod/mini';
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import { tryParseJson } from '../json.js';
 
 /** The harnesses whose stop hooks the gate answers. */
@@ -37,7 +37,7 @@ export interface HookInput {
   cwd?: string;
 }
 
-const invalid = (message: string): HandoffError => new HandoffError('HOOK_INPUT_INVALID', EXIT.REJECTED, message);
+const invalid = (message: string): HandoffError => new HandoffError('HOOK_INPUT_INVALID', message);
 
 /** A non-blank string field; blank, absent or any other type reads as absent (never a refusal). */
 const text = z.catch(z.optional(z.string().check(z.regex(/\S/))), undefined);

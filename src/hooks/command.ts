@@ -6,7 +6,7 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import { DEFAULT_GATE_TIMEOUT_MS } from '../gate/budget.js';
 import type { Env } from '../paths.js';
 
@@ -33,7 +33,6 @@ export function checkStablePath(bin: string): void {
   if (/[\\/]_npx[\\/]/.test(bin) || /[\\/]\.npm[\\/]/.test(bin)) {
     throw new HandoffError(
       'HOOK_PATH_UNSTABLE',
-      EXIT.USAGE,
       `handoff runs from the npx cache (${bin}), which npm may delete at any time; a hook must not point there, so nothing was written`,
       { path: bin },
       'Install it for good first: npm install -g handoff (or add it to the project: npm install --save-dev handoff), then run hooks install from there.',

@@ -5,7 +5,7 @@
  */
 import { chmodSync, existsSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import { unlinkQuiet } from '../fs-util.js';
 import { mintTempTag } from '../ids.js';
 import { makeDirs } from '../paths.js';
@@ -17,7 +17,7 @@ export interface ConfigText {
 }
 
 const invalidConfig = (path: string, why: string): HandoffError =>
-  new HandoffError('HOOK_CONFIG_INVALID', EXIT.USAGE, `${path} ${why}; nothing was written`, { path }, 'Repair the file (or add the hook by hand as docs/hooks.md shows), then run the command again.');
+  new HandoffError('HOOK_CONFIG_INVALID', `${path} ${why}; nothing was written`, { path }, 'Repair the file (or add the hook by hand as docs/hooks.md shows), then run the command again.');
 
 export function readConfigText(path: string): ConfigText {
   if (!existsSync(path)) return { path };

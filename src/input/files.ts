@@ -5,7 +5,7 @@
  */
 import { openSync, closeSync, fstatSync, readFileSync, statSync, constants } from 'node:fs';
 import { resolve } from 'node:path';
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 
 export function fileTypeName(st: import('node:fs').Stats): string {
   if (st.isDirectory()) return 'directory';
@@ -18,12 +18,12 @@ export function fileTypeName(st: import('node:fs').Stats): string {
 }
 
 const notRegular = (path: string, type: string): HandoffError =>
-  new HandoffError('INPUT_NOT_REGULAR', EXIT.USAGE, `${JSON.stringify(path)} is a ${type}, not a regular file; it was not read`);
+  new HandoffError('INPUT_NOT_REGULAR', `${JSON.stringify(path)} is a ${type}, not a regular file; it was not read`);
 
 const at = (path: string, cwd: string | undefined): string => (cwd === undefined ? path : resolve(cwd, path));
 
 const unreadable = (path: string, e: unknown): HandoffError =>
-  new HandoffError('UNREADABLE_INPUT', EXIT.USAGE, `cannot read ${JSON.stringify(path)}: ${(e as Error).message}`);
+  new HandoffError('UNREADABLE_INPUT', `cannot read ${JSON.stringify(path)}: ${(e as Error).message}`);
 
 /**
  * Checks that `path` names a readable regular file (following symlinks) without reading it. Returns its size. A
@@ -75,7 +75,7 @@ export function decodeUtf8(bytes: Uint8Array, source: string): string {
 }
 
 export const invalidUtf8 = (source: string): HandoffError =>
-  new HandoffError('INVALID_UTF8', EXIT.USAGE, `${source} is not valid UTF-8; nothing was read from it`, {}, 'Re-encode it as UTF-8.');
+  new HandoffError('INVALID_UTF8', `${source} is not valid UTF-8; nothing was read from it`, {}, 'Re-encode it as UTF-8.');
 
 /** Reads a regular file as text, decoding UTF-8 strictly (INVALID_UTF8 names the file). */
 export function readUtf8File(path: string, cwd: string): string {

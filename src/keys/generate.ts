@@ -7,7 +7,7 @@ import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, unlinkSync, writeSync, constants } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { EXIT, HandoffError, jsonQuote } from '../errors.js';
+import { HandoffError, jsonQuote } from '../errors.js';
 import type { Env } from '../paths.js';
 import { keyIdOf, type KeyType } from './key-file.js';
 
@@ -35,9 +35,9 @@ function writeNew(path: string, bytes: string, mode: number): void {
     fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), mode);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new HandoffError('KEY_EXISTS', EXIT.REJECTED, `${jsonQuote(path)} already exists; no key was written`, { path }, 'Pass --out with another folder, or move the old key aside.');
+      throw new HandoffError('KEY_EXISTS', `${jsonQuote(path)} already exists; no key was written`, { path }, 'Pass --out with another folder, or move the old key aside.');
     }
-    throw new HandoffError('UNREADABLE_INPUT', EXIT.USAGE, `cannot create ${jsonQuote(path)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { path });
+    throw new HandoffError('UNREADABLE_INPUT', `cannot create ${jsonQuote(path)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { path });
   }
   try {
     writeSync(fd, bytes);
@@ -51,7 +51,7 @@ export function generateKey(env: Env, cwd: string, type: KeyType, outDir: string
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (e) {
-    throw new HandoffError('UNREADABLE_INPUT', EXIT.USAGE, `cannot create the key folder ${jsonQuote(dir)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { path: dir });
+    throw new HandoffError('UNREADABLE_INPUT', `cannot create the key folder ${jsonQuote(dir)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { path: dir });
   }
   const { privateKey, publicKey } = pair(type);
   const keyId = keyIdOf(publicKey);

@@ -6,7 +6,7 @@
 import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { EXIT, HandoffError, jsonQuote } from '../errors.js';
+import { HandoffError, jsonQuote } from '../errors.js';
 import type { Env } from '../paths.js';
 
 export type KeyType = 'ecdsa-p256' | 'ed25519';
@@ -37,14 +37,14 @@ export function keyTypeOf(key: KeyObject): KeyType | undefined {
 }
 
 const unreadable = (what: string, path: string, why: string): HandoffError =>
-  new HandoffError('UNREADABLE_INPUT', EXIT.USAGE, `cannot read ${what} ${jsonQuote(path)}: ${why}`, { path });
+  new HandoffError('UNREADABLE_INPUT', `cannot read ${what} ${jsonQuote(path)}: ${why}`, { path });
 
 export const keyInvalid = (what: string, path: string, why: string): HandoffError =>
-  new HandoffError('KEY_INVALID', EXIT.USAGE, `${what} ${jsonQuote(path)} is not usable: ${why}`, { path }, 'Use a PEM key written by `handoff key generate` (ECDSA P-256 or Ed25519).');
+  new HandoffError('KEY_INVALID', `${what} ${jsonQuote(path)} is not usable: ${why}`, { path }, 'Use a PEM key written by `handoff key generate` (ECDSA P-256 or Ed25519).');
 
 /** A path from outside: non-empty, no NUL; relative to `cwd`. */
 export function keyPath(raw: string, cwd: string, what: string): string {
-  if (raw.trim() === '' || raw.includes('\0')) throw new HandoffError('USAGE', EXIT.USAGE, `${what} must name a key file`);
+  if (raw.trim() === '' || raw.includes('\0')) throw new HandoffError('USAGE', `${what} must name a key file`);
   return resolve(cwd, raw);
 }
 
@@ -59,7 +59,6 @@ function readKeyFile(path: string, what: string, privateFile: boolean): Buffer {
   if (privateFile && process.platform !== 'win32' && (st.mode & 0o077) !== 0) {
     throw new HandoffError(
       'KEY_UNSAFE',
-      EXIT.USAGE,
       `the private key ${jsonQuote(path)} has mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}: group or others may read it; nothing was signed or written`,
       { path, mode: (st.mode & 0o777).toString(8).padStart(4, '0') },
       `Run \`chmod 600 ${path}\`, or generate a new key with \`handoff key generate\`.`,

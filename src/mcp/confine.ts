@@ -13,7 +13,7 @@ import { closeSync, constants, fstatSync, mkdtempSync, openSync, readlinkSync, r
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { fileTypeName } from '../input/files.js';
-import { EXIT, HandoffError, usage } from '../errors.js';
+import { HandoffError, usage } from '../errors.js';
 
 /** A checked input handed to the verb, and what to remove once the call is over. */
 export interface Confined {
@@ -42,14 +42,13 @@ function realOrNearest(abs: string): { real: string; exists: boolean } {
 const outside = (param: string, raw: string, roots: readonly string[], nothing = 'nothing was read'): HandoffError =>
   new HandoffError(
     'PATH_OUTSIDE_ROOTS',
-    EXIT.USAGE,
     `${param} ${JSON.stringify(raw)} is outside the server's roots (${roots.join(', ')}); ${nothing}`,
     { param, path: raw, roots: [...roots] },
     "Name a path inside one of the roots (the client's MCP roots, else the directory the server runs in), or start the server with --allow-path DIR.",
   );
 
 const unreadable = (param: string, raw: string, e: unknown): HandoffError =>
-  new HandoffError('UNREADABLE_INPUT', EXIT.USAGE, `cannot read ${param} ${JSON.stringify(raw)}: ${(e as Error).message}`);
+  new HandoffError('UNREADABLE_INPUT', `cannot read ${param} ${JSON.stringify(raw)}: ${(e as Error).message}`);
 
 /** Where an open descriptor really points: the kernel's name for it where /proc has one, else the checked path if it is the same file. */
 function openedPath(fd: number, checked: string): string | undefined {
@@ -83,7 +82,7 @@ export function confineFile(param: string, raw: string, cwd: string, roots: read
     if (opened === undefined || !isInside(opened, roots)) throw outside(param, raw, roots);
     const st = fstatSync(fd);
     if (!st.isFile()) {
-      throw new HandoffError('INPUT_NOT_REGULAR', EXIT.USAGE, `${param} ${JSON.stringify(raw)} is a ${fileTypeName(st)}, not a regular file; it was not read`);
+      throw new HandoffError('INPUT_NOT_REGULAR', `${param} ${JSON.stringify(raw)} is a ${fileTypeName(st)}, not a regular file; it was not read`);
     }
     return copyOf(fd, basename(resolved.real), param, raw);
   } finally {

@@ -6,7 +6,7 @@
  * `patch`, `envelope`) is judged by the verbs, with their codes.
  */
 import * as z from 'zod/mini';
-import { EXIT, HandoffError, usage } from '../errors.js';
+import { HandoffError, usage } from '../errors.js';
 import { exceedsDepth, hasNonFinite, jsonTypeOf, tooDeep } from '../json.js';
 import { closest, didYouMean } from '../cli/suggest.js';
 
@@ -86,6 +86,6 @@ export function toArgv(args: Args, names: readonly string[] = Object.keys(args))
 export function checkTypedJson(value: unknown, what: string): void {
   if (exceedsDepth(value)) throw tooDeep(what);
   if (hasNonFinite(value)) {
-    throw new HandoffError('VALUE_NOT_REPRESENTABLE', EXIT.USAGE, `${what} holds a number that overflows to Infinity; send it as a string to keep its digits`);
+    throw new HandoffError('VALUE_NOT_REPRESENTABLE', `${what} holds a number that overflows to Infinity; send it as a string to keep its digits`);
   }
 }

@@ -46,12 +46,12 @@ export function listResources(env: Env, cwd: string): Record<string, unknown>[] 
 export function readResource(uri: string, env: Env, cwd: string): { uri: string; mimeType: string; text: string } {
   try {
     if (uri === SCHEMA_URI) return { uri, mimeType: SCHEMA_RESOURCE.mimeType, text: readFileSync(ENVELOPE_SCHEMA_FILE, 'utf8') };
-    if (!uri.startsWith(DRAFT_PREFIX)) throw new HandoffError('RESOURCE_NOT_FOUND', EXIT.NOT_FOUND, `no resource ${JSON.stringify(uri)}; the resources are ${SCHEMA_URI} and ${DRAFT_URI_TEMPLATE}`);
+    if (!uri.startsWith(DRAFT_PREFIX)) throw new HandoffError('RESOURCE_NOT_FOUND', `no resource ${JSON.stringify(uri)}; the resources are ${SCHEMA_URI} and ${DRAFT_URI_TEMPLATE}`);
     const draftId = uri.slice(DRAFT_PREFIX.length);
     checkDraftId(draftId, 'the draft id of the URI');
     const read = readDraft(env, draftId, cwd);
     if (read.state === 'missing') {
-      throw new HandoffError('DRAFT_NOT_FOUND', EXIT.NOT_FOUND, `no draft ${draftId} in this data root; contract_view materializes a dispatched one`, { draft_id: draftId });
+      throw new HandoffError('DRAFT_NOT_FOUND', `no draft ${draftId} in this data root; contract_view materializes a dispatched one`, { draft_id: draftId });
     }
     return { uri, mimeType: 'application/json', text: read.text };
   } catch (e) {

@@ -7,7 +7,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
-import { EXIT, HandoffError, usage } from '../errors.js';
+import { HandoffError, usage } from '../errors.js';
 
 /** What the server needs from the SDK to ask the client (undefined when the client declared no roots). */
 export type ListClientRoots = () => Promise<{ roots: { uri: string }[] }>;
@@ -58,7 +58,7 @@ export class Roots {
     } catch (e) {
       // Asked again on the next call; this one cannot tell what the client allows.
       this.client = undefined;
-      throw new HandoffError('PATH_OUTSIDE_ROOTS', EXIT.USAGE, `the client's roots could not be listed (${(e as Error).message}); nothing was read`);
+      throw new HandoffError('PATH_OUTSIDE_ROOTS', `the client's roots could not be listed (${(e as Error).message}); nothing was read`);
     }
     return roots.flatMap((r) => {
       if (!r.uri.startsWith('file://')) return [];

@@ -8,7 +8,7 @@ import { draftWorkspace } from '../drafts/meta.js';
 import { checkDeclaredAc } from '../evidence/deposit.js';
 import { briefNotFoundIn, rejectWith, requireBrief } from '../evidence/brief-service.js';
 import { withReader } from '../evidence/store-access.js';
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import { ensureRootFolder, rootFolder, type Env } from '../paths.js';
 import { SpillArea } from './capture.js';
 import { computeFingerprint, storeFiles } from './fingerprint.js';
@@ -122,7 +122,6 @@ export async function executeAndRecord(req: ExecuteRequest): Promise<Recorded> {
 const captureFailed = (why: string): HandoffError =>
   new HandoffError(
     'RECEIPT_CAPTURE_FAILED',
-    EXIT.STORE,
     `${why}; the command's process group was stopped and no receipt was recorded`,
     {},
     'Free space under the data root (or make <root>/tmp writable) and run the command again.',

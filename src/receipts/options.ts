@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { FlagValues } from '../input/flag-values.js';
 import { addressingFrom } from '../drafts/cli-flags.js';
-import { EXIT, HandoffError, usage } from '../errors.js';
+import { HandoffError, usage } from '../errors.js';
 import { checkSlug } from '../evidence/slug.js';
 import type { Env } from '../paths.js';
 
@@ -26,7 +26,7 @@ export function timeoutMs(flags: FlagValues): number {
 }
 
 const cwdNotFound = (raw: string, why: string): HandoffError =>
-  new HandoffError('CWD_NOT_FOUND', EXIT.USAGE, `--cwd ${JSON.stringify(raw)} ${why}; nothing was run`, { cwd: raw }, 'Pass an existing directory, or leave --cwd out to run in the current one.');
+  new HandoffError('CWD_NOT_FOUND', `--cwd ${JSON.stringify(raw)} ${why}; nothing was run`, { cwd: raw }, 'Pass an existing directory, or leave --cwd out to run in the current one.');
 
 /** `--cwd`: an existing directory, made absolute against the caller's cwd (default: the caller's cwd). */
 export function runCwd(flags: FlagValues, cwd: string): string {

@@ -2,7 +2,7 @@
  * Reading receipts: the receipts of a contract's whole continuation chain, newest first, and one
  * receipt with an optional integrity check. Read verbs: a missing store is never created.
  */
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import { evidenceRoot, type Env } from '../paths.js';
 import { withReader } from '../evidence/store-access.js';
 import { verifyReceiptIn, type IntegrityReport } from './integrity.js';
@@ -25,7 +25,6 @@ export function receiptsOfChain(env: Env, cwd: string, contractId: string): Prom
 export const receiptNotFound = (receiptId: string): HandoffError =>
   new HandoffError(
     'RECEIPT_NOT_FOUND',
-    EXIT.NOT_FOUND,
     `no receipt ${receiptId} in the store;`,
     { receipt_id: receiptId },
     'copy an id printed by handoff evidence run or handoff contract verify (see handoff evidence receipts --draft-id ID).',

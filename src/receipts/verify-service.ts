@@ -35,7 +35,6 @@ export function verificationCommand(envelope: JsonObject, draftId: string): stri
   const what = isObject(verification) ? 'has no non-empty string command' : 'has no evidence_report.verification object';
   throw new HandoffError(
     'VERIFY_NO_COMMAND',
-    EXIT.REJECTED,
     `draft ${draftId} ${what}; nothing was run`,
     { draft_id: draftId },
     'Set it first: handoff contract fill --json \'{"evidence_report":{"verification":{"type":"command","command":"npm test"}}}\'.',
@@ -49,7 +48,6 @@ export async function contractVerify(req: VerifyRequest): Promise<Rendered> {
   if (contract.closed) {
     throw new HandoffError(
       'VERIFY_CONTRACT_CLOSED',
-      EXIT.REJECTED,
       `contract ${contract.tipId} is closed (${contract.tipRow?.agent_state ?? 'closed'}); nothing was run`,
       { draft_id: contract.tipId },
       'verify never opens a continuation: a verifier verifies through its own contract (contract dispatch --kind verifier --parent-handoff-id N).',

@@ -12,7 +12,7 @@
  * (STORE_COPY_FAILED). The target is checked empty first (STORE_COPY_TARGET_NOT_EMPTY, nothing written), migrated,
  * then filled in one transaction that reads everything back and compares counts and digests before it commits.
  */
-import { EXIT, HandoffError, usage } from '../errors.js';
+import { HandoffError, usage } from '../errors.js';
 import type { Env } from '../paths.js';
 import { digestFile } from '../evidence/payload.js';
 import { readQuietly } from '../fs-util.js';
@@ -65,7 +65,7 @@ export async function copyStore(env: Env, cwd: string, to: string): Promise<Copy
   const db = openReader({ ...env, HANDOFF_STORE_URL: undefined }, cwd);
   if (db === null) {
     const { dbPath } = await import('../paths.js');
-    throw new HandoffError('NO_STORE', EXIT.NOT_FOUND, `no SQLite store at ${dbPath(env, cwd)}: there is nothing to copy`, {}, 'Run handoff from the data root whose store you mean (HANDOFF_HOME / HANDOFF_DB).');
+    throw new HandoffError('NO_STORE', `no SQLite store at ${dbPath(env, cwd)}: there is nothing to copy`, {}, 'Run handoff from the data root whose store you mean (HANDOFF_HOME / HANDOFF_DB).');
   }
   let from: string;
   let dump;
@@ -108,7 +108,7 @@ export async function copyStore(env: Env, cwd: string, to: string): Promise<Copy
   const targetVersion = store?.version ?? 0;
   await store?.close();
   if (targetVersion !== dump.version) {
-    throw new HandoffError('INTERNAL', EXIT.INTERNAL, `the PostgreSQL schema is at version ${targetVersion}, the SQLite store at ${dump.version}`);
+    throw new HandoffError('INTERNAL', `the PostgreSQL schema is at version ${targetVersion}, the SQLite store at ${dump.version}`);
   }
   const report = await copyIntoPg(to, location, { tables: dump.tables, blobs });
   return { from, to: location, version: dump.version, tables: report.tables, blobs: report.blobs, rewritten: { evidence_artifact_path: rewritten }, verified: true };

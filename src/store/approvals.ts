@@ -3,7 +3,7 @@
  * transaction that writes (`UPDATE … WHERE id = ? AND status = ?`), so concurrent decides cannot both win.
  */
 import { createHash } from 'node:crypto';
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import { mintApprovalId } from '../ids.js';
 import type { ApprovalLookupResult } from '../validator/types.js';
 import { guard, hasTable, writeTx, type Db } from './db.js';
@@ -135,7 +135,7 @@ export function getApproval(db: Db, id: string): ApprovalRow | undefined {
 }
 
 export const approvalNotFound = (id: string): HandoffError =>
-  new HandoffError('APPROVAL_NOT_FOUND', EXIT.NOT_FOUND, `no approval ${id}; list them with \`handoff approval list\``, {
+  new HandoffError('APPROVAL_NOT_FOUND', `no approval ${id}; list them with \`handoff approval list\``, {
     approval_id: id,
   });
 
@@ -156,7 +156,6 @@ export function judgeDecision(row: ApprovalRow, decision: ApprovalStatus): 'noop
   if (allowed.includes(decision)) return 'apply';
   throw new HandoffError(
     'APPROVAL_TRANSITION_REFUSED',
-    EXIT.REJECTED,
     `approval ${row.id} is ${row.status}; it cannot become ${decision} (${allowed.length > 0 ? `allowed: ${allowed.join(', ')}` : row.status === 'used' ? 'it was used by the handoff of its executing turn: a final status' : 'a final status'}); nothing was written`,
     { approval_id: row.id, approval_status: row.status, decision },
   );

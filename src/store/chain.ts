@@ -1,5 +1,5 @@
 /** Continuation chains: forward to the live tip, back to the root. */
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import { guard, hasTable, type Db } from './db.js';
 import { toHandoffRow, type HandoffRow } from './handoff-row.js';
 
@@ -9,14 +9,13 @@ export const MAX_CHAIN_ROWS = 64;
 export const chainTooLong = (contractId: string): HandoffError =>
   new HandoffError(
     'CHAIN_TOO_LONG',
-    EXIT.STORE,
     `the continuation chain of ${contractId} would exceed ${MAX_CHAIN_ROWS} rows; no further link is followed or opened`,
     { contract_id: contractId },
     'Start a new contract with `handoff contract init` or a new dispatch.',
   );
 
 export const chainBroken = (contractId: string, why: string): HandoffError =>
-  new HandoffError('CHAIN_BROKEN', EXIT.STORE, `the continuation chain of ${contractId} is broken: ${why}`, {
+  new HandoffError('CHAIN_BROKEN', `the continuation chain of ${contractId} is broken: ${why}`, {
     contract_id: contractId,
   });
 

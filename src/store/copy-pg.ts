@@ -4,7 +4,7 @@
  * sequences, then read everything back and compare row counts and table digests, and rehash every blob. Any
  * difference rolls the whole copy back.
  */
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import { createPool, timeLimits, type PgPoolClient } from './pg-driver.js';
 import { connectClient, toPgStoreError } from './pg-errors.js';
 import { inspectPg } from './pg-migrate.js';
@@ -26,7 +26,6 @@ export interface CopyReport {
 export const copyTargetNotEmpty = (location: string, counts: Record<string, number>): HandoffError =>
   new HandoffError(
     'STORE_COPY_TARGET_NOT_EMPTY',
-    EXIT.REJECTED,
     `the PostgreSQL store ${location} already holds rows (${Object.entries(counts)
       .filter(([, n]) => n > 0)
       .map(([t, n]) => `${t}: ${n}`)
@@ -38,7 +37,6 @@ export const copyTargetNotEmpty = (location: string, counts: Record<string, numb
 export const copyFailed = (detail: string): HandoffError =>
   new HandoffError(
     'STORE_COPY_FAILED',
-    EXIT.STORE,
     `the copy was rolled back: ${detail}; nothing was written to the target`,
     {},
     'Fix what the message names (a missing or altered blob, a store the target cannot hold) and run the copy again.',

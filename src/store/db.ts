@@ -14,7 +14,7 @@
 import { accessSync, closeSync, constants, existsSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { EXIT, HandoffError, isHandoffError } from '../errors.js';
+import { HandoffError, isHandoffError } from '../errors.js';
 import { dataRoot, ensureDataRoot, makeDirs, storeFile, type Env } from '../paths.js';
 import { currentVersion, latestVersion, listMigrations, migrate, tooNew } from './migrate.js';
 import { loadSqlite } from './sqlite.js';
@@ -91,7 +91,6 @@ function inspect(db: Db, file: string, migrationsDir?: string): number {
     const why = foreignId ? `application_id 0x${appId.toString(16).padStart(8, '0')}` : 'tables but no handoff schema';
     throw new HandoffError(
       'STORE_FOREIGN_DB',
-      EXIT.STORE,
       `${file} is a SQLite database of another application (${why}), not a handoff store; it was not changed`,
       {},
       'Point $HANDOFF_DB at a handoff store, or unset it.',

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import type { Db } from './db.js';
 import { toStoreError } from './store-errors.js';
 
@@ -51,7 +51,7 @@ export function listMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
 export const latestVersion = (dir?: string): number => listMigrations(dir).length;
 
 function packaging(message: string): HandoffError {
-  return new HandoffError('INTERNAL', EXIT.INTERNAL, `packaging bug: ${message}`);
+  return new HandoffError('INTERNAL', `packaging bug: ${message}`);
 }
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
@@ -76,7 +76,6 @@ export function currentVersion(db: Db): number {
 export const tooNew = (file: string, version: number, latest: number): HandoffError =>
   new HandoffError(
     'STORE_SCHEMA_TOO_NEW',
-    EXIT.STORE,
     `the store ${file} has schema version ${version}; this build of handoff understands up to ${latest}`,
     { db_version: version, build_version: latest },
     'Upgrade handoff.',
@@ -123,7 +122,6 @@ export function checkApplied(applied: readonly AppliedMigration[], list: Migrati
       const why = m === undefined ? 'has no migration file in this build' : `${m.name} does not match its recorded checksum`;
       throw new HandoffError(
         'STORE_MIGRATION_MISMATCH',
-        EXIT.STORE,
         `the store ${file} was migrated with a different version ${row.version} (${row.name}): this build ${why}; nothing was applied`,
         { version: row.version },
         'Use the handoff build that created this store, or restore the original migration files.',
@@ -146,7 +144,6 @@ export function readMigration(m: Migration): { sql: Buffer; checksum: string } {
 export const migrationFailed = (m: Migration, file: string, detail: string): HandoffError =>
   new HandoffError(
     'STORE_MIGRATION_FAILED',
-    EXIT.STORE,
     `migration ${m.name} failed on the store ${file} and was rolled back: ${detail.replace(/\s+/g, ' ')}`,
     { migration: m.name },
   );

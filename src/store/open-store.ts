@@ -4,7 +4,7 @@
  * only when selected, so the SQLite path never loads `pg` nor the PostgreSQL code, and a PostgreSQL call never loads
  * better-sqlite3.
  */
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import { storeExists, storeTimeoutMs, storeUrl, type Env } from '../paths.js';
 import type { OpenMode, OpenOptions, Store, StoreKind } from './store.js';
 
@@ -15,7 +15,6 @@ export function storeKind(env: Env): StoreKind {
   if (/^postgres(ql)?:\/\//i.test(url)) return 'postgres';
   throw new HandoffError(
     'STORE_UNREADABLE',
-    EXIT.STORE,
     `HANDOFF_STORE_URL must be a postgres:// or postgresql:// URL, not ${JSON.stringify(url.split(':')[0])}://…`,
     {},
     'Set it to postgres://user:password@host:port/database, or unset it to use the SQLite file.',

@@ -2,7 +2,7 @@
  * Maps PostgreSQL (node-postgres) failures to the store codes, as store-errors.ts does for SQLite: one line naming
  * the store (its URL, password redacted), exit 4, never a stack trace. Reads error objects only; never loads `pg`.
  */
-import { EXIT, HandoffError, isHandoffError } from '../errors.js';
+import { HandoffError, isHandoffError } from '../errors.js';
 import type { PgPool, PgPoolClient } from './pg-driver.js';
 import { storeBusy, storeUnreadable } from './store-errors.js';
 
@@ -58,7 +58,6 @@ const TIMEOUT_DETAIL = 'no answer within the time limit of a store call, HANDOFF
 export const storeUnreachable = (location: string, detail: string, data: Record<string, unknown> = {}): HandoffError =>
   new HandoffError(
     'STORE_UNREACHABLE',
-    EXIT.STORE,
     `the PostgreSQL store ${location} did not answer in time or refused the connection (${oneLine(detail)})`,
     data,
     'Check that the server runs and that HANDOFF_STORE_URL names its host, port and database.',

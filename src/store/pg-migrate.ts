@@ -5,7 +5,7 @@
  * session advisory lock; each file is applied in its own transaction, and the version is re-read under the lock.
  */
 import { fileURLToPath } from 'node:url';
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import { checkApplied, listMigrations, migrationFailed, readMigration, tooNew, type AppliedMigration, type Migration } from './migrate.js';
 import type { QueryConfig } from 'pg';
 import { NO_LIMIT_MS, type PgPoolClient } from './pg-driver.js';
@@ -49,7 +49,6 @@ export async function inspectPg(client: PgPoolClient, location: string, dir = PG
   if ((tables && !versionTable) || (versionTable && !shaped)) {
     throw new HandoffError(
       'STORE_FOREIGN_DB',
-      EXIT.STORE,
       `schema ${JSON.stringify(schema)} of ${location} belongs to another application (${versionTable ? 'a schema_version table of another shape' : 'tables but no handoff schema'}), not a handoff store; it was not changed`,
       {},
       'Point HANDOFF_STORE_URL at an empty database (or set its search_path to an empty schema), or unset it.',

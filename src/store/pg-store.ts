@@ -4,7 +4,7 @@
  * here (pg-driver.ts). Transactions run at READ COMMITTED on one pooled connection; the per-contract advisory lock
  * serializes the writers of one contract across hosts.
  */
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import type { ApprovalLookupResult } from '../validator/types.js';
 import type { ReceiptRow } from './receipt-row.js';
 import { chainBroken } from './chain.js';
@@ -147,7 +147,7 @@ class PgTx extends PgReads implements StoreTx {
 }
 
 const usedAfterEnd = (): HandoffError =>
-  new HandoffError('INTERNAL', EXIT.INTERNAL, 'a store transaction handle was used after its transaction ended');
+  new HandoffError('INTERNAL', 'a store transaction handle was used after its transaction ended');
 
 /** Statements on a transaction's client; raw errors, so the transaction decides (retry, rollback, mapping). */
 function clientRun(client: PgPoolClient, live: () => boolean): Run {
@@ -177,7 +177,7 @@ class PgStore extends PgReads implements Store {
     getBlob: (sha256) => this.getBlob(sha256),
     blobSizes: (sha256s) => this.blobSizes(sha256s),
     putBlob: (t, bytes) =>
-      t instanceof PgTx ? t.putBlob(bytes) : Promise.reject(new HandoffError('INTERNAL', EXIT.INTERNAL, 'a blob was put through a transaction of another store')),
+      t instanceof PgTx ? t.putBlob(bytes) : Promise.reject(new HandoffError('INTERNAL', 'a blob was put through a transaction of another store')),
   };
   constructor(
     private readonly pool: PgPool,
@@ -189,7 +189,7 @@ class PgStore extends PgReads implements Store {
   }
 
   async tx<T>(fn: (t: StoreTx) => Promise<T>, opts: TxOptions = {}): Promise<T> {
-    if (!this.writable) throw new HandoffError('INTERNAL', EXIT.INTERNAL, 'a store opened for reading cannot write; open a writer');
+    if (!this.writable) throw new HandoffError('INTERNAL', 'a store opened for reading cannot write; open a writer');
     const locks = [...new Set(typeof opts.lock === 'string' ? [opts.lock] : (opts.lock ?? []))].sort();
     const attempts = opts.attempts ?? WRITE_ATTEMPTS;
     for (let attempt = 1; ; attempt++) {
@@ -239,7 +239,7 @@ class PgStore extends PgReads implements Store {
   acceptsJson = async (json: string): Promise<boolean> =>
     (await this.run<{ ok: boolean }>('SELECT handoff_json_valid($1) AS ok', [json])).rows[0].ok;
   async mirrorNow(contractId: string, json: string): Promise<MirrorOutcome> {
-    if (!this.writable) throw new HandoffError('INTERNAL', EXIT.INTERNAL, 'a store opened for reading cannot write; open a writer');
+    if (!this.writable) throw new HandoffError('INTERNAL', 'a store opened for reading cannot write; open a writer');
     return h.mirrorEnvelope(this.run, contractId, json);
   }
 

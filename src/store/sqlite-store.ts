@@ -4,7 +4,7 @@
  * (3 attempts, 50 ms × attempt, then STORE_BUSY); the repositories that open their own writeTx join it. One
  * connection runs one transaction at a time: later `tx` calls on the same store wait for the earlier ones.
  */
-import { EXIT, HandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import type { Env } from '../paths.js';
 import type { ApprovalLookupResult } from '../validator/types.js';
 import type { ReceiptRow } from './receipt-row.js';
@@ -85,7 +85,7 @@ class SqliteTx extends SqliteReads implements StoreTx {
   private write<T>(fn: (db: Db) => T): Promise<T> {
     return settle(() => {
       if (!this.live || !this.db.inTransaction) {
-        throw new HandoffError('INTERNAL', EXIT.INTERNAL, 'a store transaction handle was used after its transaction ended');
+        throw new HandoffError('INTERNAL', 'a store transaction handle was used after its transaction ended');
       }
       return fn(this.db);
     });
@@ -134,7 +134,7 @@ class SqliteStore extends SqliteReads implements Store {
   }
 
   tx<T>(fn: (t: StoreTx) => Promise<T>, opts: TxOptions = {}): Promise<T> {
-    if (!this.writable) return Promise.reject(new HandoffError('INTERNAL', EXIT.INTERNAL, 'a store opened for reading cannot write; open a writer'));
+    if (!this.writable) return Promise.reject(new HandoffError('INTERNAL', 'a store opened for reading cannot write; open a writer'));
     const run = this.queue.then(() => this.runTx(fn, opts.attempts ?? WRITE_ATTEMPTS));
     this.queue = run.catch(() => undefined);
     return run;

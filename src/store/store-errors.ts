@@ -4,7 +4,7 @@
  */
 import { statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { EXIT, HandoffError, isHandoffError } from '../errors.js';
+import { HandoffError, isHandoffError } from '../errors.js';
 
 interface SqliteLikeError extends Error {
   code: string;
@@ -21,14 +21,13 @@ const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 export const storeBusy = (file: string, detail: string): HandoffError =>
   new HandoffError(
     'STORE_BUSY',
-    EXIT.STORE,
     `the store ${file} stayed locked by another process past the busy timeout (${oneLine(detail)})`,
     {},
     'Retry in a moment.',
   );
 
 export const storeUnreadable = (file: string, detail: string): HandoffError =>
-  new HandoffError('STORE_UNREADABLE', EXIT.STORE, `cannot use the store ${file}: ${oneLine(detail)}`);
+  new HandoffError('STORE_UNREADABLE', `cannot use the store ${file}: ${oneLine(detail)}`);
 
 /**
  * A read-only store of an older schema, read as it is, lacks a table or column the verb's query
@@ -37,7 +36,6 @@ export const storeUnreadable = (file: string, detail: string): HandoffError =>
 export const storeNeedsMigration = (file: string, version: number, latest: number, detail: string): HandoffError =>
   new HandoffError(
     'STORE_NEEDS_MIGRATION',
-    EXIT.STORE,
     `the store ${file} has schema version ${version} and cannot be migrated here (it is read-only); this verb needs version ${latest} (${oneLine(detail)})`,
     { db_version: version, build_version: latest },
     'Run any writing verb once where the store is writable (it migrates the store), then read it here.',
@@ -50,7 +48,6 @@ export const storeNeedsMigration = (file: string, version: number, latest: numbe
 export const storeWriteRefused = (file: string, what: string, detail: string): HandoffError =>
   new HandoffError(
     'STORE_WRITE_REFUSED',
-    EXIT.STORE,
     `the store ${file} refused ${what} (${oneLine(detail)}); nothing was written`,
     {},
     'The store was edited by hand or the envelope is outside what SQLite accepts; report the message.',
@@ -60,7 +57,6 @@ export const storeWriteRefused = (file: string, what: string, detail: string): H
 export const storeWriteFailed = (file: string, detail: string): HandoffError =>
   new HandoffError(
     'STORE_WRITE_FAILED',
-    EXIT.STORE,
     `cannot write the store ${file}: no space left on its device (${oneLine(detail)}); nothing was written`,
     {},
     'Free space on that device (or raise the quota), then retry.',

@@ -1,45 +1,42 @@
 /** `handoff approval list`. Never creates the store; an absent file is an empty list. */
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
-import { limitFlag, nonBlank } from '../../cli/list-flags.js';
-import { jsonQuote, usage } from '../../errors.js';
+import { wholeNumber, type FlagsOf } from '../../cli/flags.js';
+import { nonBlank } from '../../cli/list-flags.js';
 import { checkAgentId, checkDraftId } from '../../ids.js';
 import { cut, renderTable } from '../../render/table.js';
 import type { ApprovalRow, ApprovalStatus } from '../../store/approvals.js';
 
 // The store's status list (src/store/approvals.ts), spelled here so that help never loads the store module.
-const STATUSES: readonly string[] = ['pending', 'approved', 'rejected', 'revoked', 'expired', 'used'] satisfies readonly ApprovalStatus[];
+const STATUSES = ['pending', 'approved', 'rejected', 'revoked', 'expired', 'used'] as const satisfies readonly ApprovalStatus[];
 
 export default class ApprovalList extends HandoffCommand {
   static override summary = 'List approvals';
-  static override usage = 'approval list [--status S] [--agent-id ID] [--contract-id ID] [--workspace NAME] [--limit N] [--json]';
   static override description =
     'Lists approvals, newest first, filtered by status, requesting agent or contract, and workspace. The table cuts the content (`handoff approval show ID` prints it whole); --json has every field. Reads only; a missing store lists nothing.';
   static override flags = {
-    status: Flags.string({ helpValue: 'S', description: 'pending, approved, rejected, revoked, expired or used' }),
+    status: Flags.option({ options: STATUSES })({ helpValue: 'S', description: 'pending, approved, rejected, revoked, expired or used' }),
     'agent-id': Flags.string({ helpValue: 'ID', description: 'Only approvals requested by this agent' }),
     'contract-id': Flags.string({ helpValue: 'ID', description: 'Only approvals requested by this contract' }),
     workspace: Flags.string({ helpValue: 'NAME', description: 'Only approvals of this workspace' }),
-    limit: Flags.string({ helpValue: 'N', description: 'At most N approvals, 1-1000 (default 20)' }),
+    limit: wholeNumber('limit', 1, 1000, { helpValue: 'N', description: 'At most N approvals, 1-1000 (default 20)' }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
   static override examples = [
     'handoff approval list --status pending',
     'handoff approval list --contract-id a0123456789abcdef.0123456789ab --json',
   ];
+  static override usage = generatedUsage(this);
 
-  protected async perform(ctx: CommandContext): Promise<CommandResult> {
-    const status = ctx.flags.status as string | undefined;
-    if (status !== undefined && !STATUSES.includes(status)) {
-      throw usage(`--status ${jsonQuote(status)} must be one of ${STATUSES.join(', ')}`);
-    }
+  protected async perform(ctx: CommandContext<FlagsOf<typeof ApprovalList>>): Promise<CommandResult> {
     const filters = {
-      status: status as ApprovalStatus | undefined,
-      agent_id: checkAgentId(ctx.flags['agent-id'] as string | undefined),
-      contract_id: checkDraftId(ctx.flags['contract-id'] as string | undefined, '--contract-id'),
-      workspace: nonBlank(ctx.flags.workspace as string | undefined, '--workspace'),
-      limit: limitFlag(ctx.flags.limit as string | undefined),
+      status: ctx.flags.status,
+      agent_id: checkAgentId(ctx.flags['agent-id']),
+      contract_id: checkDraftId(ctx.flags['contract-id'], '--contract-id'),
+      workspace: nonBlank(ctx.flags.workspace, '--workspace'),
+      limit: ctx.flags.limit ?? 20,
     };
     const { listApprovals } = await import('../../approvals/decide.js');
     const rows: ApprovalRow[] = await listApprovals(ctx.env, ctx.cwd, filters);

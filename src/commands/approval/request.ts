@@ -1,5 +1,6 @@
 /** `handoff approval request`: a pending approval for exact content. */
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { readUtf8File } from '../../input/files.js';
@@ -8,17 +9,15 @@ import { usage } from '../../errors.js';
 import { checkIdFlags } from '../../ids.js';
 import { resolveWorkspace } from '../../paths.js';
 
-const USAGE =
-  'handoff approval request (--content TEXT | --content-file PATH) [--draft-id ID] [--agent-id ID] [--workspace NAME] [--json]';
 
 export default class ApprovalRequest extends HandoffCommand {
   static override summary = 'Request an approval for exact content';
-  static override usage = USAGE.replace(/^handoff /, '');
   static override description =
     'Records an approval request for exact content (a command, a migration, a message) and prints its id and fingerprint (the sha256 of the content). The agent then writes the same content and the id into approval_request and finalizes in state APPROVAL_REQUEST; a human reads it with `handoff approval show` and decides with `handoff approval decide`. Once approved, the executing turn cites the same id and content and finalizes, which marks the approval used (it authorizes one turn). The content is stored immutably; it may take at most half of HANDOFF_MAX_ENVELOPE_BYTES as JSON-escaped text (ENVELOPE_TOO_LARGE).';
+  static override oneOf = [['content', 'content-file']];
   static override flags = {
     content: Flags.string({ helpValue: 'TEXT', description: 'The exact content to approve' }),
-    'content-file': Flags.string({ helpValue: 'PATH', description: 'Read the exact content from a file (UTF-8)' }),
+    'content-file': Flags.string({ exclusive: ['content'], helpValue: 'PATH', description: 'Read the exact content from a file (UTF-8)' }),
     'draft-id': Flags.string({ helpValue: 'ID', description: 'The requesting contract (sets contract_id and agent_id)' }),
     'agent-id': Flags.string({ helpValue: 'ID', description: 'The requesting agent' }),
     workspace: Flags.string({ helpValue: 'NAME', description: 'Workspace (default: $HANDOFF_WORKSPACE, else the git top-level name)' }),
@@ -27,6 +26,7 @@ export default class ApprovalRequest extends HandoffCommand {
   static override examples = [
     'handoff approval request --content "DROP TABLE payments_old;" --draft-id a0123456789abcdef.0123456789ab',
   ];
+  static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const content = ctx.flags.content as string | undefined;

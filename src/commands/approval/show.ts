@@ -1,16 +1,15 @@
 /** `handoff approval show`: one approval, whole: its content, fingerprint, status, who decided when, and its use. */
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { jsonQuote, usage } from '../../errors.js';
 
-const USAGE = 'handoff approval show APPROVAL_ID [--json]';
 const APPROVAL_ID_RE = /^P-[0-9a-f]{32}$/;
 
 export default class ApprovalShow extends HandoffCommand {
   static override summary = 'Show one approval, with its whole content';
-  static override usage = USAGE.replace(/^handoff /, '');
   static override args = {
     APPROVAL_ID: Args.string({ required: true, description: 'The approval id (P- and 32 hex)', ignoreStdin: true }),
   };
@@ -20,6 +19,7 @@ export default class ApprovalShow extends HandoffCommand {
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
   static override examples = ['handoff approval show P-0123456789abcdef0123456789abcdef'];
+  static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const id = ctx.args.APPROVAL_ID!;

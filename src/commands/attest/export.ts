@@ -1,5 +1,6 @@
 /** `handoff attest export`: a handoff chain as JSON Lines of signed Sigstore bundles (docs/attest.md). */
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { usage } from '../../errors.js';
@@ -7,16 +8,17 @@ import { checkDraftId } from '../../ids.js';
 
 export default class AttestExport extends HandoffCommand {
   static override summary = 'Export a chain as signed in-toto statements';
-  static override usage = 'attest export (--contract-id ID | --chain ID) --out FILE [--json]';
   static override description =
     'Writes FILE as JSON Lines, one Sigstore bundle (v0.3, DSSE, application/vnd.in-toto+json) per line, each an in-toto Statement v1: every finalized handoff of the chain, root first, each linked to the previous one inside its signed payload; every receipt of the chain\'s contracts (the test-result predicate); every approval the chain cites; and last a head statement (the tip\'s digest, the count of each kind of line and every line\'s digest in order). --chain ID exports the whole chain ID belongs to; --contract-id ID the chain up to ID. Statements signed when they were written are exported as stored; the others are signed now with HANDOFF_SIGNING_KEY, and the line says so outside the signed payload. Without a key: KEY_REQUIRED. Check a file with handoff attest verify.';
+  static override oneOf = [['contract-id', 'chain']];
   static override flags = {
     'contract-id': Flags.string({ helpValue: 'ID', description: 'Export the chain from its root up to this contract' }),
-    chain: Flags.string({ helpValue: 'ID', description: 'Export the whole chain this contract belongs to' }),
+    chain: Flags.string({ exclusive: ['contract-id'], helpValue: 'ID', description: 'Export the whole chain this contract belongs to' }),
     out: Flags.string({ helpValue: 'FILE', description: 'The JSON Lines file to write (replaced atomically)' }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
   static override examples = ['handoff attest export --chain a0123456789abcdef.0123456789ab --out chain.jsonl'];
+  static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const cid = ctx.flags['contract-id'] as string | undefined;

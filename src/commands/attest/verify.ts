@@ -1,13 +1,13 @@
 /** `handoff attest verify`: checks an export offline (signatures, the chain, digests, blobs, the head). */
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { usage } from '../../errors.js';
 
 export default class AttestVerify extends HandoffCommand {
   static override summary = 'Verify an exported chain offline';
-  static override usage = 'attest verify FILE --key PUB [--key PUB ...] [--blobs DIR] [--json]';
   static override args = {
     FILE: Args.string({ required: true, description: 'The JSON Lines file attest export wrote', ignoreStdin: true }),
   };
@@ -19,6 +19,7 @@ export default class AttestVerify extends HandoffCommand {
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
   static override examples = ['handoff attest verify chain.jsonl --key keys/handoff.pub'];
+  static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const keys = (ctx.flags.key as string[] | undefined) ?? [];

@@ -1,5 +1,6 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { usage } from '../../errors.js';
@@ -8,7 +9,6 @@ import { checkSlug, workspaceSlug } from '../../evidence/slug.js';
 
 export default class BriefAdd extends HandoffCommand {
   static override summary = 'Create or extend a brief with acceptance criteria';
-  static override usage = 'brief add NAME [--title TEXT] [--objective TEXT] [--ac AC_ID=DESCRIPTION ...] [--extend] [--workspace NAME] [--json]';
   static override description = 'NAME and each AC_ID are safe slugs (1-64 of A-Z a-z 0-9 . _ -, first one alphanumeric, no ".."); ids are unique ignoring case. ' +
     'With --extend the brief must exist and the given criteria are appended (no --title/--objective).';
   static override flags = {
@@ -26,6 +26,7 @@ export default class BriefAdd extends HandoffCommand {
     'handoff brief add payments --title "Payments hardening" --ac "AC-1=Duplicate POST returns the first response"',
     'handoff brief add payments --extend --ac "AC-2=Refunds are idempotent too"',
   ];
+  static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const name = checkSlug(ctx.args.NAME ?? '', 'brief name');

@@ -1,4 +1,5 @@
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { str } from '../../evidence/flags.js';
@@ -6,7 +7,6 @@ import { workspaceSlug } from '../../evidence/slug.js';
 
 export default class BriefList extends HandoffCommand {
   static override summary = 'List briefs of the workspace';
-  static override usage = 'brief list [--workspace NAME] [--json]';
   static override description =
     'Lists the briefs of the workspace with their acceptance criteria counts and evidence counts. Reads only.';
   static override flags = {
@@ -17,6 +17,7 @@ export default class BriefList extends HandoffCommand {
     'handoff brief list',
     'handoff brief list --workspace payments --json',
   ];
+  static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const workspace = workspaceSlug(str(ctx.flags.workspace), ctx.env, ctx.cwd);

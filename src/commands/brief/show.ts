@@ -1,5 +1,6 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { str } from '../../evidence/flags.js';
@@ -7,7 +8,6 @@ import { checkSlug, workspaceSlug } from '../../evidence/slug.js';
 
 export default class BriefShow extends HandoffCommand {
   static override summary = 'Show one brief';
-  static override usage = 'brief show NAME [--workspace NAME] [--json]';
   static override description =
     'Shows one brief of the workspace: its title, objective, and each acceptance criterion with the evidence recorded for it. Reads only.';
   static override flags = {
@@ -21,6 +21,7 @@ export default class BriefShow extends HandoffCommand {
     'handoff brief show payments',
     'handoff brief show payments --json',
   ];
+  static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const name = checkSlug(ctx.args.NAME ?? '', 'brief name');

@@ -1,5 +1,6 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { ADDRESSING_FLAGS, EXPLAIN_FLAG, JSON_FLAG, WRITE_TARGET_HELP } from '../../cli/flags.js';
@@ -7,7 +8,6 @@ import { writeAddValue } from '../../cli/write-verbs.js';
 
 export default class ContractAdd extends HandoffCommand {
   static override summary = 'Append one entry to a list of the draft';
-  static override usage = 'contract add FIELD VALUE [--each] [--draft-id ID] [--agent-id ID] [--explain] [--json]';
   static override description = [
     'Extends the list at FIELD by one entry: an absent or null value becomes [VALUE]; any other existing value is',
     'refused (NOT_A_LIST). A JSON array VALUE is refused (ADD_LIST_VALUE): pass --each to append each of its elements',
@@ -30,6 +30,7 @@ export default class ContractAdd extends HandoffCommand {
     'handoff contract add evidence_report.commands_run "npm test" --draft-id a0123456789abcdef.0123456789ab',
     `handoff contract add evidence_report.files_checked '["a.ts","b.ts"]' --each --draft-id a0123456789abcdef.0123456789ab`,
   ];
+  static override usage = generatedUsage(this);
 
   protected perform(ctx: CommandContext): Promise<CommandResult> | CommandResult {
     return writeAddValue(ctx);

@@ -1,9 +1,10 @@
 /** `handoff contract chain`: the whole continuation chain of a contract, root → tip. */
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { contractIdFrom } from '../../drafts/cli-flags.js';
-import { EXIT, HandoffError } from '../../errors.js';
+import { HandoffError } from '../../errors.js';
 import { chainDiff } from '../../render/chain-diff.js';
 import { renderTable } from '../../render/table.js';
 import type { HandoffRow } from '../../store/handoffs.js';
@@ -11,19 +12,18 @@ import type { HandoffRow } from '../../store/handoffs.js';
 const rowNotFound = (id: string): HandoffError =>
   new HandoffError(
     'ROW_NOT_FOUND',
-    EXIT.NOT_FOUND,
     `no handoff row for ${id}; a draft gets a row when it is finalized or dispatched (see handoff contract list)`,
     { contract_id: id },
   );
 
 export default class ContractChain extends HandoffCommand {
   static override summary = 'Show a continuation chain';
-  static override usage = 'contract chain (--contract-id ID | --draft-id ID) [--diff] [--json]';
   static override description =
     'Shows the continuation chain that a contract belongs to: every row from the first contract to the live tip, linked by continues_handoff_id, and which contract is live now. --diff shows each step as the RFC 7396 merge patch that turns the previous envelope into the next (the first step starts from {}), with the paths whose new value is null listed apart, since a merge patch cannot express a null value.';
+  static override oneOf = [['contract-id', 'draft-id']];
   static override flags = {
     'contract-id': Flags.string({ helpValue: 'ID', description: 'Any contract id of the chain' }),
-    'draft-id': Flags.string({ helpValue: 'ID', description: 'Same as --contract-id' }),
+    'draft-id': Flags.string({ exclusive: ['contract-id'], helpValue: 'ID', description: 'Same as --contract-id' }),
     diff: Flags.boolean({ description: 'Show each step as the RFC 7396 merge patch from the previous envelope' }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
@@ -31,6 +31,7 @@ export default class ContractChain extends HandoffCommand {
     'handoff contract chain --contract-id a0123456789abcdef.0123456789ab',
     'handoff contract chain --contract-id a0123456789abcdef.0123456789ab --diff --json',
   ];
+  static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const id = contractIdFrom(

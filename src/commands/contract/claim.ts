@@ -1,30 +1,30 @@
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { contractIdFrom } from '../../drafts/cli-flags.js';
-import { usage } from '../../errors.js';
+import type { FlagsOf } from '../../cli/flags.js';
 import { checkHarnessId } from '../../dispatch/options.js';
 
-const USAGE = 'handoff contract claim --harness-id HID (--draft-id ID | --contract-id ID) [--json]';
 
 export default class ContractClaim extends HandoffCommand {
   static override summary = 'Tie a harness run id to a contract';
-  static override usage = USAGE.replace(/^handoff /, '');
   static override description = "Sets the contract chain's live tip harness_id (set-once) so the stop gate finds the contract from the hook " +
     "input (a Claude Code subagent's agent_id, or a session's session_id). Allowed in every state. Never creates the store.";
+  static override oneOf = [['draft-id', 'contract-id']];
   static override flags = {
-    'harness-id': Flags.string({ helpValue: 'HID', description: 'The harness run id (^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$)' }),
+    'harness-id': Flags.string({ required: true, helpValue: 'HID', description: 'The harness run id (^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$)' }),
     'draft-id': Flags.string({ helpValue: 'ID', description: 'The contract id (any id of its chain)' }),
-    'contract-id': Flags.string({ helpValue: 'ID', description: 'Same as --draft-id' }),
+    'contract-id': Flags.string({ exclusive: ['draft-id'], helpValue: 'ID', description: 'Same as --draft-id' }),
     json: Flags.boolean({ description: 'Print one JSON object on stdout' }),
   };
   static override examples = [
     'handoff contract claim --draft-id a0123456789abcdef.0123456789ab --harness-id session-42',
   ];
+  static override usage = generatedUsage(this);
 
-  protected async perform(ctx: CommandContext): Promise<CommandResult> {
-    const hid = ctx.flags['harness-id'] as string | undefined;
-    if (hid === undefined) throw usage('--harness-id is required');
+  protected async perform(ctx: CommandContext<FlagsOf<typeof ContractClaim>>): Promise<CommandResult> {
+    const hid = ctx.flags['harness-id'];
     const id = contractIdFrom(ctx.flags, 'pass exactly one of --draft-id and --contract-id');
     checkHarnessId(hid);
     const { claim } = await import('../../dispatch/claim.js');

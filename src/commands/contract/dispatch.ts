@@ -1,26 +1,19 @@
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
-import type { CommandContext, CommandResult, FlagValues } from '../../cli/command.js';
+import type { CommandContext, CommandResult } from '../../cli/command.js';
+import type { FlagsOf } from '../../cli/flags.js';
 import { parseDispatchFlags } from '../../dispatch/options.js';
-
-const str = (flags: FlagValues, name: string): string | undefined => {
-  const v = flags[name];
-  return typeof v === 'string' ? v : undefined;
-};
-const list = (flags: FlagValues, name: string): string[] => {
-  const v = flags[name];
-  return Array.isArray(v) ? v : [];
-};
 
 export default class ContractDispatch extends HandoffCommand {
   static override summary = 'Open a contract for an agent before it runs';
-  static override usage = 'contract dispatch (--goal TEXT | --goal-file PATH) [--kind KIND] [--plan-task-id ID] [--parent-handoff-id N] [--brief NAME] [--consolidation] [--require-receipt] [--can-write SECTION]... [--acceptance TEXT]... [--agent-id ID] [--harness-id HID] [--workspace NAME] [--json]';
   static override description = 'Mints the agent and contract ids, writes the draft and a DISPATCHED row, and prints the contract block to paste ' +
     "into the agent's prompt (stdout carries only the block; a one-line summary goes to stderr). Every check runs " +
     'before anything is written; the store is created only after all of them passed.';
+  static override oneOf = [['goal', 'goal-file']];
   static override flags = {
     goal: Flags.string({ helpValue: 'TEXT', description: 'What the agent must achieve (or --goal-file)' }),
-    'goal-file': Flags.string({ helpValue: 'PATH', description: 'Read the goal from a UTF-8 file' }),
+    'goal-file': Flags.string({ exclusive: ['goal'], helpValue: 'PATH', description: 'Read the goal from a UTF-8 file' }),
     kind: Flags.string({ helpValue: 'KIND', description: 'task_execution, verifier, investigation or any tag (^[a-z][a-z0-9_-]{0,31}$)' }),
     'plan-task-id': Flags.string({ helpValue: 'ID', description: 'Bind the turn to a plan task: it must close NEEDS_VERIFICATION' }),
     'parent-handoff-id': Flags.string({ helpValue: 'N', description: 'The row this turn follows up (a verifier: the producer row)' }),
@@ -38,24 +31,25 @@ export default class ContractDispatch extends HandoffCommand {
     'handoff contract dispatch --goal "Add idempotency keys to POST /payments" --kind task_execution --plan-task-id T-7',
     'handoff contract dispatch --goal "Verify the payments change" --kind verifier --parent-handoff-id 1 --require-receipt --json',
   ];
+  static override usage = generatedUsage(this);
 
-  protected async perform(ctx: CommandContext): Promise<CommandResult> {
+  protected async perform(ctx: CommandContext<FlagsOf<typeof ContractDispatch>>): Promise<CommandResult> {
     const f = ctx.flags;
     const req = parseDispatchFlags(
       {
-        goal: str(f, 'goal'),
-        goalFile: str(f, 'goal-file'),
-        kind: str(f, 'kind'),
-        planTaskId: str(f, 'plan-task-id'),
-        parentHandoffId: str(f, 'parent-handoff-id'),
-        brief: str(f, 'brief'),
+        goal: f.goal,
+        goalFile: f['goal-file'],
+        kind: f.kind,
+        planTaskId: f['plan-task-id'],
+        parentHandoffId: f['parent-handoff-id'],
+        brief: f.brief,
         consolidation: f.consolidation === true,
         requireReceipt: f['require-receipt'] === true,
-        canWrite: list(f, 'can-write'),
-        acceptance: list(f, 'acceptance'),
-        agentId: str(f, 'agent-id'),
-        harnessId: str(f, 'harness-id'),
-        workspace: str(f, 'workspace'),
+        canWrite: f['can-write'] ?? [],
+        acceptance: f.acceptance ?? [],
+        agentId: f['agent-id'],
+        harnessId: f['harness-id'],
+        workspace: f.workspace,
       },
       ctx.env,
       ctx.cwd,

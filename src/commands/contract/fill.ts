@@ -1,4 +1,5 @@
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { ADDRESSING_FLAGS, EXPLAIN_FLAG, WRITE_TARGET_HELP } from '../../cli/flags.js';
@@ -9,7 +10,6 @@ import { writeAndRender } from '../../cli/write-verbs.js';
 
 export default class ContractFill extends HandoffCommand {
   static override summary = 'Merge a JSON patch into the draft (fills empty lists only)';
-  static override usage = 'contract fill (--json PATCH | --json-file PATH|-) [--draft-id ID] [--agent-id ID] [--explain]';
   static override description = [
     'Merges a JSON object into the draft key by key: objects merge recursively, any other value (null included)',
     'replaces. A list that already has entries may only be re-sent unchanged (else FILL_LIST_COLLISION): extend it',
@@ -22,12 +22,14 @@ export default class ContractFill extends HandoffCommand {
     'handoff contract fill --draft-id a0123456789abcdef.0123456789ab --json-file report.json',
   ];
   static override jsonMode = 'always' as const;
+  static override oneOf = [['json', 'json-file']];
   static override flags = {
     json: Flags.string({ helpValue: 'PATCH', description: 'The patch: a JSON object' }),
-    'json-file': Flags.string({ helpValue: 'PATH', description: 'Read the patch from a file, or `-` for stdin' }),
+    'json-file': Flags.string({ helpValue: 'PATH|-', description: 'Read the patch from a file, or `-` for stdin' }),
     ...ADDRESSING_FLAGS,
     explain: EXPLAIN_FLAG,
   };
+  static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const addressing = addressingFrom(ctx.flags);

@@ -1,5 +1,6 @@
 /** `handoff contract finalize`: persist the draft in a closing state into the store. */
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { ADDRESSING_FLAGS, EXPLAIN_FLAG, JSON_FLAG } from '../../cli/flags.js';
@@ -17,7 +18,6 @@ const HEADER = 'finalize refused -- nothing was persisted.';
 
 export default class ContractFinalize extends HandoffCommand {
   static override summary = 'Persist the draft in a closing state into the store';
-  static override usage = 'contract finalize [--draft-id ID | --agent-id ID] [--workspace NAME] [--plan-task-id ID] [--allow-stale] [--explain] [--json]';
   static override description =
     'Closes the turn: persists the addressed draft, which must be valid and in a closing state (COMPLETE, BLOCKED, NEEDS_INPUT, NEEDS_VERIFICATION, APPROVAL_REQUEST), as a row of the handoff store. Before writing it checks, in order, the envelope, the agent id against the contract, the plan-task binding (blind verification), approvals, update_contracts and every cited receipt; a refusal writes nothing. A dispatched contract\'s row is updated in place; otherwise a new row is inserted in the workspace. Idempotent: finalizing the same envelope again is a no-op, and a COMPLETE row is write-once. Without --draft-id or --agent-id it finalizes the newest draft born in the current workspace (--workspace, else $HANDOFF_WORKSPACE, else the git top-level name) and names it on stderr. An id whose contract was closed and continued finalizes the live tip of its chain, named on stderr ([FOLLOWED]). A validation rejection lists the errors; --explain adds the full repair text.';
   static override flags = {
@@ -32,6 +32,7 @@ export default class ContractFinalize extends HandoffCommand {
     'handoff contract finalize --draft-id a0123456789abcdef.0123456789ab',
     'handoff contract finalize --draft-id a0123456789abcdef.0123456789ab --workspace payments --json',
   ];
+  static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const addressing = addressingFrom(ctx.flags);

@@ -1,6 +1,8 @@
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
-import type { CommandContext, CommandResult, FlagValues } from '../../cli/command.js';
+import type { CommandContext, CommandResult } from '../../cli/command.js';
+import { checkedText, type FlagsOf } from '../../cli/flags.js';
 import { errorOutput, resultOutput, type Output } from '../../cli/output.js';
 import { usage, type HandoffError } from '../../errors.js';
 import { checkDraftId } from '../../ids.js';
@@ -8,32 +10,22 @@ import type { Answer, GateBudget } from '../../gate/budget.js';
 import { HARNESSES, parseHookInput, type Harness, type HarnessChoice, type HookInput } from '../../gate/hook-input.js';
 import type { GateOptions, GateRun } from '../../gate/service.js';
 
-const USAGE =
-  'handoff contract gate [--harness auto|claude|codex|gemini|copilot|cursor] [--draft-id ID] [--max-rejections N] [--on-missing block|allow] [--on-store-error block|allow] [--stop-reason VALUE] [--timeout 20s|MSms] [--workspace NAME] [--json]';
 
-const str = (flags: FlagValues, name: string): string | undefined => {
-  const v = flags[name];
-  return typeof v === 'string' ? v : undefined;
+/** `--max-rejections`: a whole number from 1 (at most nine digits). */
+const nonBlankWorkspace = (raw: string): string => {
+  if (raw.trim() === '') throw usage('--workspace must be non-blank');
+  return raw;
 };
 
-function harnessChoice(flags: FlagValues): HarnessChoice {
-  const h = str(flags, 'harness') ?? 'auto';
-  if (h !== 'auto' && !(HARNESSES as readonly string[]).includes(h)) throw usage(`--harness ${JSON.stringify(h)} must be auto or one of ${HARNESSES.join(', ')}`);
-  return h as HarnessChoice;
+function maxRejections(raw: string): number {
+  if (!/^[1-9][0-9]{0,8}$/.test(raw)) throw usage(`--max-rejections ${JSON.stringify(raw)} must be an integer >= 1`);
+  return Number(raw);
 }
 
-/** Flag values; a bad one is a usage error, which the gate turns into exit 1. */
-function gateOptions(flags: FlagValues): GateOptions & { timeout?: string } {
-  const draftId = checkDraftId(str(flags, 'draft-id'));
-  const maxText = str(flags, 'max-rejections') ?? '3';
-  if (!/^[1-9][0-9]{0,8}$/.test(maxText)) throw usage(`--max-rejections ${JSON.stringify(maxText)} must be an integer >= 1`);
-  const onMissing = str(flags, 'on-missing') ?? 'block';
-  if (onMissing !== 'block' && onMissing !== 'allow') throw usage(`--on-missing ${JSON.stringify(onMissing)} must be block or allow`);
-  const onStoreError = str(flags, 'on-store-error') ?? 'allow';
-  if (onStoreError !== 'block' && onStoreError !== 'allow') throw usage(`--on-store-error ${JSON.stringify(onStoreError)} must be block or allow`);
-  const workspace = str(flags, 'workspace');
-  if (workspace !== undefined && workspace.trim() === '') throw usage('--workspace must be non-blank');
-  return { draftId, maxRejections: Number(maxText), onMissing, onStoreError, stopReason: str(flags, 'stop-reason'), workspace, timeout: str(flags, 'timeout') };
+/** The gate's options from its typed flags (every value was checked by the parse; a bad one failed open, exit 1). */
+function gateOptions(flags: FlagsOf<typeof ContractGate>): GateOptions & { timeout?: string } {
+  const { 'max-rejections': max, 'on-missing': onMissing, 'on-store-error': onStoreError, 'stop-reason': stopReason, workspace, timeout } = flags;
+  return { draftId: checkDraftId(flags['draft-id']), maxRejections: max ?? 3, onMissing, onStoreError, stopReason, workspace, timeout };
 }
 
 /**
@@ -46,11 +38,17 @@ function gateResult(r: GateRun, harness: Harness, json: boolean, answerFor: type
   return { exit: a.exit, text: a.stdout, errText: a.stderr };
 }
 
-const VERB = { id: 'contract gate', usage: USAGE, failOpen: true };
+/** The gate as the error renderer sees it (its usage line generated from its flags, like every verb's). */
+const VERB = {
+  id: 'contract gate',
+  get usage(): string {
+    return `handoff contract gate ${String(ContractGate.usage)}`;
+  },
+  failOpen: true,
+};
 
 export default class ContractGate extends HandoffCommand {
   static override summary = 'Stop hook: block a stop without a valid, finalized contract';
-  static override usage = USAGE.replace(/^handoff /, '');
   static override description =
     'Reads the stop hook JSON of Claude Code or Codex (Stop, SubagentStop), Gemini CLI (AfterAgent), Copilot CLI (agentStop) or ' +
     'Cursor (stop) on stdin (optional with --draft-id), finds the turn\'s contract (--draft-id, the claimed run id, or the ' +
@@ -60,14 +58,22 @@ export default class ContractGate extends HandoffCommand {
     'exits 1 ("stop not gated"). See docs/hooks.md.';
   static override failOpen = true;
   static override flags = {
-    harness: Flags.string({
-      helpValue: 'auto|claude|codex|gemini|copilot|cursor',
+    harness: Flags.option({
+      options: ['auto', ...HARNESSES] as const,
+      default: 'auto' as const,
+      helpValue: ['auto', ...HARNESSES].join('|'),
       description: 'Whose hook input and answer (default auto: recognized from the input)',
-    }),
+    })(),
     'draft-id': Flags.string({ helpValue: 'ID', description: 'Name the contract explicitly (stdin becomes optional)' }),
-    'max-rejections': Flags.string({ helpValue: 'N', description: 'Rejections per turn; the Nth trips the breaker (integer >= 1, default 3)' }),
-    'on-missing': Flags.string({ helpValue: 'block|allow', description: 'What to do when no contract is found (default block)' }),
-    'on-store-error': Flags.string({
+    'max-rejections': Flags.custom<number>({ parse: (raw) => Promise.resolve(maxRejections(raw)) })({
+      helpValue: 'N',
+      description: 'Rejections per turn; the Nth trips the breaker (integer >= 1, default 3)',
+    }),
+    'on-missing': Flags.option({ options: ['block', 'allow'] as const, default: 'block' as const })({
+      helpValue: 'block|allow',
+      description: 'What to do when no contract is found (default block)',
+    }),
+    'on-store-error': Flags.option({ options: ['block', 'allow'] as const, default: 'allow' as const })({
       helpValue: 'block|allow',
       description: 'A store or data-root problem (STORE_*, DATA_ROOT_*): allow = exit 1, stop not gated (default); block = block the stop, naming the code',
     }),
@@ -77,7 +83,7 @@ export default class ContractGate extends HandoffCommand {
       description:
         "The gate's time budget, counted from its start, with its unit (default 20s; 100ms to 600s). Past it: before the contract is found, STORE_UNREACHABLE (exit 1, or a block under --on-store-error block); after, a GATE_BUDGET_EXCEEDED block; once decided, unfinished store writes are abandoned",
     }),
-    workspace: Flags.string({ helpValue: 'NAME', description: 'Workspace for a capture that inserts a row' }),
+    workspace: checkedText(nonBlankWorkspace, { helpValue: 'NAME', description: 'Workspace for a capture that inserts a row' }),
     json: Flags.boolean({ description: 'Print only the verdict object on stdout; the verdict counts and captures exactly as a hook call' }),
   };
   static override examples = [
@@ -86,9 +92,10 @@ export default class ContractGate extends HandoffCommand {
     'handoff contract gate --on-store-error block',
     'handoff contract gate --harness gemini --on-missing allow',
   ];
+  static override usage = generatedUsage(this);
 
-  protected async perform(ctx: CommandContext): Promise<CommandResult> {
-    const choice = harnessChoice(ctx.flags);
+  protected async perform(ctx: CommandContext<FlagsOf<typeof ContractGate>>): Promise<CommandResult> {
+    const choice: HarnessChoice = ctx.flags.harness;
     const opts = gateOptions(ctx.flags);
     const { GateBudget: Budget, parseGateTimeout } = await import('../../gate/budget.js');
     const budgetMs = parseGateTimeout(opts.timeout);

@@ -1,13 +1,13 @@
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
-import { JSON_FLAG } from '../../cli/flags.js';
-import { addressingFrom, stringFlag } from '../../drafts/cli-flags.js';
+import { JSON_FLAG, type FlagsOf } from '../../cli/flags.js';
+import { addressingFrom } from '../../drafts/cli-flags.js';
 import { initDraft } from '../../drafts/init.js';
 
 export default class ContractInit extends HandoffCommand {
   static override summary = 'Start a new draft envelope';
-  static override usage = 'contract init [--agent-id ID] [--draft-id ID] [--workspace NAME] [--json]';
   static override description = [
     'Creates a draft holding the initial envelope and prints its ids. Pass --draft-id <draft_id> on every later call.',
     'Without flags a new agent id and draft id are minted; an existing --draft-id is refused (DRAFT_EXISTS).',
@@ -29,10 +29,11 @@ export default class ContractInit extends HandoffCommand {
     'handoff contract init --json',
     'handoff contract init --workspace payments --json',
   ];
+  static override usage = generatedUsage(this);
 
-  protected async perform(ctx: CommandContext): Promise<CommandResult> {
+  protected async perform(ctx: CommandContext<FlagsOf<typeof ContractInit>>): Promise<CommandResult> {
     const flags = addressingFrom(ctx.flags);
-    const r = await initDraft(ctx.env, ctx.cwd, { ...flags, workspaceFlag: stringFlag(ctx.flags, 'workspace') });
+    const r = await initDraft(ctx.env, ctx.cwd, { ...flags, workspaceFlag: ctx.flags.workspace });
     return {
       json: { status: 'ok', draft_id: r.draftId, agent_id: r.agentId, agent_id_minted: r.agentIdMinted, workspace: r.workspace },
       text: [

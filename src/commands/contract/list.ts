@@ -1,8 +1,10 @@
 /** `handoff contract list`. Never creates the store; an absent file is an empty list. */
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
-import { durationFlag, limitFlag, nonBlank, rowStateFlag, timeFlag } from '../../cli/list-flags.js';
+import { checkedText, wholeNumber, type FlagsOf } from '../../cli/flags.js';
+import { durationFlag, nonBlank, rowStateFlag, timeFlag } from '../../cli/list-flags.js';
 import { checkPlanTaskId, checkPositiveInt } from '../../dispatch/options.js';
 import { jsonQuote, usage } from '../../errors.js';
 import { checkAgentId, checkDraftId } from '../../ids.js';
@@ -14,12 +16,12 @@ const BARE_CUT = '\u0000';
 
 export default class ContractList extends HandoffCommand {
   static override summary = 'List handoff rows';
-  static override usage = 'contract list [--agent-id ID] [--state STATE] [--contract-id ID] [--harness-id HID] [--workspace NAME] [--kind KIND] [--plan-task-id ID] [--parent-handoff-id N] [--cut [REASON]] [--stale-after DURATION] [--since ISO] [--until ISO] [--limit N] [--with-envelope] [--json]';
   static override description =
     'Lists handoff rows of the store, newest first, filtered by any combination of the flags (exact matches; --since/--until compare UTC time prefixes). --cut lists rows whose turn ended without a finalized contract: bare for any cut row, or one cut_reason; a DISPATCHED row counts as cut once it is older than --stale-after or the gate has seen its turn end. --with-envelope adds each row\'s stored envelope to the --json output. Reads only; a missing store lists nothing.';
   static override flags = {
     'agent-id': Flags.string({ helpValue: 'ID', description: 'Only rows of this agent' }),
-    state: Flags.string({ helpValue: 'STATE', description: 'Only rows in this state (any of the seven row states)' }),
+    // Case-insensitive (written upper case), so its values are checked by the parse rather than by oclif's options.
+    state: checkedText((raw) => rowStateFlag(raw) as string, { helpValue: 'STATE', description: 'Only rows in this state (any of the seven row states)' }),
     'contract-id': Flags.string({ helpValue: 'ID', description: 'Only the row of this contract' }),
     'harness-id': Flags.string({ helpValue: 'HID', description: 'Only rows claimed by this harness run id' }),
     workspace: Flags.string({ helpValue: 'NAME', description: 'Only rows of this workspace' }),
@@ -34,9 +36,9 @@ export default class ContractList extends HandoffCommand {
       helpValue: 'DURATION',
       description: 'A DISPATCHED row not written for this long is cut, not running (30m, 2h, 1d; default 2h)',
     }),
-    since: Flags.string({ helpValue: 'ISO', description: 'Created at or after (YYYY-MM-DD[THH:MM[:SS[.sss]]][Z])' }),
-    until: Flags.string({ helpValue: 'ISO', description: 'Created up to and including this prefix' }),
-    limit: Flags.string({ helpValue: 'N', description: 'At most N rows, 1-1000 (default 20)' }),
+    since: checkedText((raw) => timeFlag(raw, '--since') as string, { helpValue: 'ISO', description: 'Created at or after (YYYY-MM-DD[THH:MM[:SS[.sss]]][Z])' }),
+    until: checkedText((raw) => timeFlag(raw, '--until') as string, { helpValue: 'ISO', description: 'Created up to and including this prefix' }),
+    limit: wholeNumber('limit', 1, 1000, { helpValue: 'N', description: 'At most N rows, 1-1000 (default 20)' }),
     'with-envelope': Flags.boolean({ description: 'Include each row\'s stored envelope (--json)' }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
@@ -52,28 +54,28 @@ export default class ContractList extends HandoffCommand {
     'handoff contract list --cut',
     'handoff contract list --cut --stale-after 30m --json',
   ];
+  static override usage = generatedUsage(this);
 
-  protected async perform(ctx: CommandContext): Promise<CommandResult> {
-    const f = ctx.flags as Record<string, string | boolean | undefined>;
-    const str = (name: string): string | undefined => f[name] as string | undefined;
-    const cutFlag = str('cut');
+  protected async perform(ctx: CommandContext<FlagsOf<typeof ContractList>>): Promise<CommandResult> {
+    const f = ctx.flags;
+    const cutFlag = f.cut;
     if (cutFlag !== undefined && cutFlag !== BARE_CUT && !CUT_REASONS.includes(cutFlag)) {
       throw usage(`--cut ${jsonQuote(cutFlag)} must be never_finalized or backstop_capture (or bare: any cut row)`);
     }
     const filters = {
-      agent_id: checkAgentId(str('agent-id')),
-      contract_id: checkDraftId(str('contract-id'), '--contract-id'),
-      agent_state: rowStateFlag(str('state')),
-      harness_id: nonBlank(str('harness-id'), '--harness-id'),
-      workspace: nonBlank(str('workspace'), '--workspace'),
-      kind: nonBlank(str('kind'), '--kind'),
-      plan_task_id: checkPlanTaskId(str('plan-task-id')),
-      parent_handoff_id: checkPositiveInt(str('parent-handoff-id'), '--parent-handoff-id'),
+      agent_id: checkAgentId(f['agent-id']),
+      contract_id: checkDraftId(f['contract-id'], '--contract-id'),
+      agent_state: f.state,
+      harness_id: nonBlank(f['harness-id'], '--harness-id'),
+      workspace: nonBlank(f.workspace, '--workspace'),
+      kind: nonBlank(f.kind, '--kind'),
+      plan_task_id: checkPlanTaskId(f['plan-task-id']),
+      parent_handoff_id: checkPositiveInt(f['parent-handoff-id'], '--parent-handoff-id'),
       cut: cutFlag === undefined ? undefined : cutFlag === BARE_CUT ? (true as const) : cutFlag,
-      since: timeFlag(str('since'), '--since'),
-      until: timeFlag(str('until'), '--until'),
-      limit: limitFlag(str('limit')),
-      stale_before: new Date(Date.now() - durationFlag(str('stale-after'), '--stale-after', '2h')).toISOString(),
+      since: f.since,
+      until: f.until,
+      limit: f.limit ?? 20,
+      stale_before: new Date(Date.now() - durationFlag(f['stale-after'], '--stale-after', '2h')).toISOString(),
     };
     const withEnvelope = f['with-envelope'] === true;
 

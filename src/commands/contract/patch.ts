@@ -1,4 +1,5 @@
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { ADDRESSING_FLAGS, EXPLAIN_FLAG, WRITE_TARGET_HELP } from '../../cli/flags.js';
@@ -9,7 +10,6 @@ import { writeAndRender } from '../../cli/write-verbs.js';
 
 export default class ContractPatch extends HandoffCommand {
   static override summary = 'Apply an RFC 7396 merge patch to the draft (null removes a key)';
-  static override usage = 'contract patch (--json PATCH | --json-file PATH|-) [--draft-id ID] [--agent-id ID] [--explain]';
   static override description = [
     'Applies a JSON merge patch (RFC 7396) to the draft: objects merge, arrays replace whole, and null REMOVES the key',
     '(fill stores null instead). This is how a block written by mistake is taken out again. The result is validated',
@@ -22,12 +22,14 @@ export default class ContractPatch extends HandoffCommand {
     `handoff contract patch --draft-id a0123456789abcdef.0123456789ab --json '{"evidence_report":{"open_gaps":["flaky test"]}}'`,
   ];
   static override jsonMode = 'always' as const;
+  static override oneOf = [['json', 'json-file']];
   static override flags = {
     json: Flags.string({ helpValue: 'PATCH', description: 'The merge patch: a JSON object' }),
-    'json-file': Flags.string({ helpValue: 'PATH', description: 'Read the merge patch from a file, or `-` for stdin' }),
+    'json-file': Flags.string({ helpValue: 'PATH|-', description: 'Read the merge patch from a file, or `-` for stdin' }),
     ...ADDRESSING_FLAGS,
     explain: EXPLAIN_FLAG,
   };
+  static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const addressing = addressingFrom(ctx.flags);

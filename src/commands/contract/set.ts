@@ -1,4 +1,5 @@
 import * as Args from '@oclif/core/args';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { ADDRESSING_FLAGS, EXPLAIN_FLAG, JSON_FLAG, WRITE_TARGET_HELP } from '../../cli/flags.js';
@@ -7,7 +8,6 @@ import { writeFieldValue } from '../../cli/write-verbs.js';
 
 export default class ContractSet extends HandoffCommand {
   static override summary = 'Set one field of the draft (replaces lists)';
-  static override usage = 'contract set FIELD VALUE [--draft-id ID] [--agent-id ID] [--explain] [--json]';
   static override description = [
     'Assigns VALUE at the dotted FIELD path, replacing what is there; `set` is how a list is corrected or cleared',
     "(set evidence_report.open_gaps '[]'). VALUE is stored as JSON when it parses as strict JSON, else as the string",
@@ -28,6 +28,7 @@ export default class ContractSet extends HandoffCommand {
     'handoff contract set agent_status.next_action "run the integration tests" --draft-id a0123456789abcdef.0123456789ab',
     "handoff contract set evidence_report.open_gaps '[]' --draft-id a0123456789abcdef.0123456789ab --json",
   ];
+  static override usage = generatedUsage(this);
 
   protected perform(ctx: CommandContext): Promise<CommandResult> | CommandResult {
     return writeFieldValue(ctx, setField);

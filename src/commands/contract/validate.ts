@@ -1,20 +1,18 @@
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
-import { ADDRESSING_FLAGS, EXPLAIN_FLAG, JSON_FLAG } from '../../cli/flags.js';
+import { ADDRESSING_FLAGS, EXPLAIN_FLAG, JSON_FLAG, type FlagsOf } from '../../cli/flags.js';
 import { decodeUtf8, readInput } from '../../input/files.js';
-import { usage } from '../../errors.js';
-import { addressingFrom, explainFrom, stringFlag } from '../../drafts/cli-flags.js';
+import { addressingFrom, explainFrom } from '../../drafts/cli-flags.js';
 import { resolvedJson } from '../../drafts/resolve.js';
 import { validateDraft, validateText } from '../../drafts/validate.js';
 import { withAmbiguityRendering } from '../../render/ambiguity.js';
 import { SUBJECT_REJECTED, validationRejection } from '../../render/rejection.js';
 
-const USAGE = 'handoff contract validate [--draft-id ID | --agent-id ID | --file PATH|-] [--consolidation] [--explain] [--json]';
 
 export default class ContractValidate extends HandoffCommand {
   static override summary = 'Validate a draft or a JSON file without writing';
-  static override usage = USAGE.replace(/^handoff /, '');
   static override description = [
     'Judges one envelope with the full verdict and writes nothing: a draft as stored (by --draft-id, --agent-id or',
     'the newest draft), or any JSON text with --file PATH (`-` for stdin). The consolidation mark comes from the',
@@ -23,7 +21,11 @@ export default class ContractValidate extends HandoffCommand {
   ].join(' ');
   static override flags = {
     ...ADDRESSING_FLAGS,
-    file: Flags.string({ helpValue: 'PATH', description: 'Validate this JSON file instead of a draft (`-` = stdin)' }),
+    file: Flags.string({
+      exclusive: ['draft-id', 'agent-id'],
+      helpValue: 'PATH|-',
+      description: 'Validate this JSON file instead of a draft (`-` = stdin)',
+    }),
     consolidation: Flags.boolean({ description: 'Judge the turn as marked consolidation work (closing then needs a full consolidation_report)' }),
     explain: EXPLAIN_FLAG,
     json: JSON_FLAG,
@@ -32,15 +34,13 @@ export default class ContractValidate extends HandoffCommand {
     'handoff contract validate --draft-id a0123456789abcdef.0123456789ab',
     'handoff contract validate --file envelope.json --json',
   ];
+  static override usage = generatedUsage(this);
 
-  protected async perform(ctx: CommandContext): Promise<CommandResult> {
-    const file = stringFlag(ctx.flags, 'file');
+  protected async perform(ctx: CommandContext<FlagsOf<typeof ContractValidate>>): Promise<CommandResult> {
+    const file = ctx.flags.file;
     const consolidation = ctx.flags.consolidation === true;
     const explain = explainFrom(ctx.flags);
     if (file !== undefined) {
-      if (ctx.flags['draft-id'] !== undefined || ctx.flags['agent-id'] !== undefined) {
-        throw usage(`--file cannot be combined with --draft-id or --agent-id`);
-      }
       const what = file === '-' ? 'stdin' : file;
       const text = decodeUtf8(await readInput(file, ctx.cwd, ctx.readStdin), file === '-' ? 'stdin' : JSON.stringify(file));
       const verdict = await validateText(ctx.env, ctx.cwd, text, what, consolidation);

@@ -1,3 +1,4 @@
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { ADDRESSING_FLAGS, JSON_FLAG, TIMEOUT_FLAG, WORKSPACE_FLAG } from '../../cli/flags.js';
@@ -6,7 +7,6 @@ import { timeoutMs, workspaceFlag } from '../../receipts/options.js';
 
 export default class ContractVerify extends HandoffCommand {
   static override summary = "Re-run the draft's verification command as a receipt";
-  static override usage = 'contract verify [--draft-id ID | --agent-id ID] [--timeout SECONDS] [--workspace NAME] [--json]';
   static override description = [
     "Runs the tip draft's evidence_report.verification.command with /bin/sh -c in the current directory, exactly as",
     '`handoff evidence run --shell` would, records the receipt, then writes verification.receipt (the new id) and',
@@ -23,6 +23,7 @@ export default class ContractVerify extends HandoffCommand {
   static override examples = [
     'handoff contract verify --draft-id a0123456789abcdef.0123456789ab --timeout 300',
   ];
+  static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const request = {

@@ -1,9 +1,10 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
-import { ADDRESSING_FLAGS, JSON_FLAG } from '../../cli/flags.js';
-import { addressingFrom, stringFlag } from '../../drafts/cli-flags.js';
+import { ADDRESSING_FLAGS, JSON_FLAG, type FlagsOf } from '../../cli/flags.js';
+import { addressingFrom } from '../../drafts/cli-flags.js';
 import { parseFieldPath } from '../../drafts/value.js';
 import { resolvedJson } from '../../drafts/resolve.js';
 import { viewDraft } from '../../drafts/view.js';
@@ -13,7 +14,6 @@ import { adoptedNotice } from '../../render/notices.js';
 
 export default class ContractView extends HandoffCommand {
   static override summary = 'Show the draft or one field of it';
-  static override usage = 'contract view [FIELD] [--draft-id ID] [--agent-id ID] [--json]';
   static override description = [
     'Shows exactly the addressed draft as stored (no chain following, no validation). A dispatched contract without',
     'a draft file is materialized from its row and saved ("adopted"); a closed row without a draft is shown read-only',
@@ -33,10 +33,11 @@ export default class ContractView extends HandoffCommand {
     'handoff contract view --draft-id a0123456789abcdef.0123456789ab',
     'handoff contract view agent_status --draft-id a0123456789abcdef.0123456789ab --json',
   ];
+  static override usage = generatedUsage(this);
 
-  protected async perform(ctx: CommandContext): Promise<CommandResult> {
+  protected async perform(ctx: CommandContext<FlagsOf<typeof ContractView>>): Promise<CommandResult> {
     const addressing = addressingFrom(ctx.flags);
-    const field = fieldOf(ctx.args.FIELD, stringFlag(ctx.flags, 'field'));
+    const field = fieldOf(ctx.args.FIELD, ctx.flags.field);
     const segments = field === undefined ? undefined : parseFieldPath(field);
     return withAmbiguityRendering(async () => {
       const v = await viewDraft(ctx.env, ctx.cwd, addressing, segments, ctx.notice);

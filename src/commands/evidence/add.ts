@@ -1,26 +1,26 @@
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
-import { jsonQuote, usage } from '../../errors.js';
-import { EVIDENCE_TYPES, isBlank, isEvidenceType, nonBlankFlag, str } from '../../evidence/flags.js';
+import type { FlagsOf } from '../../cli/flags.js';
+import { usage } from '../../errors.js';
+import { EVIDENCE_TYPES, isBlank, nonBlankFlag } from '../../evidence/flags.js';
 import { checkSlug, workspaceSlug } from '../../evidence/slug.js';
 import { checkDraftId } from '../../ids.js';
 
-const USAGE =
-  'handoff evidence add --brief NAME --ac AC_ID --type TYPE (--text TEXT | --artifact-file PATH) [--task TASK_ID] [--created-by NAME] [--draft-id ID] [--workspace NAME] [--json]';
 const WS = 'Workspace slug (default: $HANDOFF_WORKSPACE, git top-level or cwd name)';
 
 export default class EvidenceAdd extends HandoffCommand {
   static override summary = 'Deposit evidence for an acceptance criterion';
-  static override usage = USAGE.replace(/^handoff /, '');
   static override description = 'Up to 4096 bytes (UTF-8 text) is stored inline; anything larger or binary is copied to a hashed blob at ' +
     '<root>/evidence/<workspace>/<brief>/<ac_id>/<uuid><ext>, whose path --json prints as evidence.artifact_path. On a PostgreSQL store (HANDOFF_STORE_URL) the blob goes into the store instead and artifact_path is blob:sha256:<hex>, readable from every host.';
+  static override oneOf = [['text', 'artifact-file']];
   static override flags = {
-    brief: Flags.string({ description: 'Brief name (safe slug)', helpValue: 'NAME' }),
-    ac: Flags.string({ description: 'Acceptance criterion id (safe slug; one the brief declares, if it declares any)', helpValue: 'AC_ID' }),
-    type: Flags.string({ description: `One of ${EVIDENCE_TYPES.join(', ')}`, helpValue: 'TYPE' }),
+    brief: Flags.string({ required: true, description: 'Brief name (safe slug)', helpValue: 'NAME' }),
+    ac: Flags.string({ required: true, description: 'Acceptance criterion id (safe slug; one the brief declares, if it declares any)', helpValue: 'AC_ID' }),
+    type: Flags.option({ options: EVIDENCE_TYPES })({ required: true, description: `One of ${EVIDENCE_TYPES.join(', ')}`, helpValue: 'TYPE' }),
     text: Flags.string({ description: 'The evidence as text (non-blank)', helpValue: 'TEXT' }),
-    'artifact-file': Flags.string({ description: 'A regular file to copy (never moved or linked)', helpValue: 'PATH' }),
+    'artifact-file': Flags.string({ exclusive: ['text'], description: 'A regular file to copy (never moved or linked)', helpValue: 'PATH' }),
     task: Flags.string({ description: 'Opaque task id', helpValue: 'TASK_ID' }),
     'created-by': Flags.string({ description: 'Producer label (stored as created_by_agent)', helpValue: 'NAME' }),
     'draft-id': Flags.string({
@@ -35,26 +35,19 @@ export default class EvidenceAdd extends HandoffCommand {
     'handoff evidence add --brief payments --ac AC-1 --type file --artifact-file test-output.log --json',
     'handoff evidence add --brief payments --ac AC-1 --type text --text "replay test passed" --draft-id a0123456789abcdef.0123456789ab',
   ];
+  static override usage = generatedUsage(this);
 
-  protected async perform(ctx: CommandContext): Promise<CommandResult> {
-    const briefFlag = str(ctx.flags.brief);
-    const acFlag = str(ctx.flags.ac);
-    const type = str(ctx.flags.type);
-    if (briefFlag === undefined) throw usage(`--brief is required; see --help`);
-    if (acFlag === undefined) throw usage(`--ac is required; see --help`);
-    if (type === undefined) throw usage(`--type is required (one of ${EVIDENCE_TYPES.join(', ')})`);
-    const brief = checkSlug(briefFlag, '--brief');
-    const acId = checkSlug(acFlag, '--ac');
-    if (!isEvidenceType(type)) throw usage(`--type ${jsonQuote(type)} must be one of ${EVIDENCE_TYPES.join(', ')} (exact)`);
-    const text = str(ctx.flags.text);
-    const artifactFile = str(ctx.flags['artifact-file']);
+  protected async perform(ctx: CommandContext<FlagsOf<typeof EvidenceAdd>>): Promise<CommandResult> {
+    const { type, text, 'artifact-file': artifactFile } = ctx.flags;
+    const brief = checkSlug(ctx.flags.brief, '--brief');
+    const acId = checkSlug(ctx.flags.ac, '--ac');
     if ((text === undefined) === (artifactFile === undefined)) throw usage('give exactly one of --text and --artifact-file');
     if (text !== undefined && isBlank(text)) throw usage('--text must not be blank');
     if (artifactFile === '') throw usage('--artifact-file must not be empty');
-    const taskId = nonBlankFlag(str(ctx.flags.task), '--task') ?? null;
-    const createdBy = nonBlankFlag(str(ctx.flags['created-by']), '--created-by') ?? null;
-    const contractId = checkDraftId(str(ctx.flags['draft-id']));
-    const workspace = workspaceSlug(str(ctx.flags.workspace), ctx.env, ctx.cwd);
+    const taskId = nonBlankFlag(ctx.flags.task, '--task') ?? null;
+    const createdBy = nonBlankFlag(ctx.flags['created-by'], '--created-by') ?? null;
+    const contractId = checkDraftId(ctx.flags['draft-id']);
+    const workspace = workspaceSlug(ctx.flags.workspace, ctx.env, ctx.cwd);
 
     const { depositEvidence } = await import('../../evidence/deposit.js');
     const r = await depositEvidence(ctx.env, ctx.cwd, { workspace, brief, acId, type, text, artifactFile, taskId, createdBy, contractId });

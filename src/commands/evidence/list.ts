@@ -1,4 +1,5 @@
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { usage } from '../../errors.js';
@@ -6,11 +7,9 @@ import { str } from '../../evidence/flags.js';
 import { checkDraftId } from '../../ids.js';
 import { checkSlug, workspaceSlug } from '../../evidence/slug.js';
 
-const USAGE = 'handoff evidence list (--brief NAME [--ac AC_ID] | --contract-id ID) [--workspace NAME] [--json]';
 
 export default class EvidenceList extends HandoffCommand {
   static override summary = 'List evidence of a brief';
-  static override usage = USAGE.replace(/^handoff /, '');
   static override description =
     'Lists the evidence rows of a brief, optionally of one acceptance criterion, or the rows `evidence add --draft-id` linked to a contract (--contract-id; with --brief, both filters apply): type, size, sha256, where the payload is stored, and which contract and agent deposited it. Reads only.';
   static override flags = {
@@ -25,6 +24,7 @@ export default class EvidenceList extends HandoffCommand {
     'handoff evidence list --brief payments --ac AC-1 --json',
     'handoff evidence list --contract-id a0123456789abcdef.0123456789ab',
   ];
+  static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const briefFlag = str(ctx.flags.brief);

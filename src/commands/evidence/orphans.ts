@@ -1,10 +1,10 @@
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 
 export default class EvidenceOrphans extends HandoffCommand {
   static override summary = 'Find blobs no row references';
-  static override usage = 'evidence orphans [--json]';
   static override description = 'Read-only: lists files below the evidence root that no evidence or receipt row references (kind blob, temp, link,\nother) and rows whose blob is gone. It never deletes anything.';
   static override flags = {
     json: Flags.boolean({ description: 'Print one JSON object' }),
@@ -13,6 +13,7 @@ export default class EvidenceOrphans extends HandoffCommand {
     'handoff evidence orphans',
     'handoff evidence orphans --json',
   ];
+  static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const { findOrphans } = await import('../../evidence/orphans.js');

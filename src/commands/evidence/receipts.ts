@@ -1,23 +1,24 @@
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { contractIdFrom } from '../../drafts/cli-flags.js';
 
-const USAGE = 'handoff evidence receipts (--draft-id ID | --contract-id ID) [--json]';
 
 export default class EvidenceReceipts extends HandoffCommand {
   static override summary = "List the receipts of a contract's chain";
-  static override usage = USAGE.replace(/^handoff /, '');
   static override description = "Lists every receipt recorded for the contract's whole continuation chain, newest first. Without a store the list is empty.";
+  static override oneOf = [['draft-id', 'contract-id']];
   static override flags = {
     'draft-id': Flags.string({ helpValue: 'ID', description: 'The contract (draft) id' }),
-    'contract-id': Flags.string({ helpValue: 'ID', description: 'Same as --draft-id' }),
+    'contract-id': Flags.string({ exclusive: ['draft-id'], helpValue: 'ID', description: 'Same as --draft-id' }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
   static override examples = [
     'handoff evidence receipts --draft-id a0123456789abcdef.0123456789ab',
     'handoff evidence receipts --contract-id a0123456789abcdef.0123456789ab --json',
   ];
+  static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const id = contractIdFrom(ctx.flags, 'pass exactly one of --draft-id and --contract-id');

@@ -1,4 +1,5 @@
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { ADDRESSING_FLAGS, JSON_FLAG, TIMEOUT_FLAG, WORKSPACE_FLAG } from '../../cli/flags.js';
@@ -6,7 +7,6 @@ import { evidenceRunRequest } from '../../receipts/options.js';
 
 export default class EvidenceRun extends HandoffCommand {
   static override summary = 'Run a command and record an immutable receipt';
-  static override usage = 'evidence run [--draft-id ID | --agent-id ID] [--brief NAME --ac AC_ID] [--timeout SECONDS] [--cwd DIR] [--shell] [--workspace NAME] [--json] -- CMD [ARG ...]';
   static override description = [
     'Runs CMD itself (argv, no shell; --shell runs one string with /bin/sh -c), stdin from /dev/null, in its own',
     'process group. Its stdout and stderr are passed through (both to stderr under --json) and recorded with their',
@@ -31,6 +31,7 @@ export default class EvidenceRun extends HandoffCommand {
     'handoff evidence run --draft-id a0123456789abcdef.0123456789ab -- npm test',
     'handoff evidence run --draft-id a0123456789abcdef.0123456789ab --brief payments --ac AC-1 --shell -- "npm test 2>&1 | tail -n 20"',
   ];
+  static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     // Step 1: every flag and id before any file or store access.

@@ -1,5 +1,6 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { EXIT } from '../../errors.js';
@@ -7,7 +8,6 @@ import { parseShowId } from '../../evidence/flags.js';
 
 export default class EvidenceShow extends HandoffCommand {
   static override summary = 'Show (and verify) one evidence row or receipt';
-  static override usage = 'evidence show ID [--verify] [--json]';
   static override description = 'ID is an evidence id (a positive integer) or a receipt id (R- and 16 lowercase hex). --verify recomputes the sha256 ' +
     'of the stored payload; a missing or altered payload is EVIDENCE_HASH_MISMATCH (exit 1): --json still prints the ' +
     'object (status rejected); human mode prints only the Rejected: line on stderr.';
@@ -22,6 +22,7 @@ export default class EvidenceShow extends HandoffCommand {
     'handoff evidence show 1 --verify',
     'handoff evidence show R-0123456789abcdef --json',
   ];
+  static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const id = parseShowId(ctx.args.ID ?? '');

@@ -1,11 +1,13 @@
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { usage } from '../../errors.js';
+import type { FlagsOf } from '../../cli/flags.js';
+import { HOOK_HARNESSES } from '../../hooks/targets.js';
 
 export default class HooksInstall extends HandoffCommand {
   static override summary = "Wire the stop gate into a harness's hook configuration";
-  static override usage = 'hooks install --harness claude|codex|gemini|copilot|cursor|opencode [--scope project|user] [--strict] [--matcher REGEX] [--dry-run] [--json]';
   static override description =
     "Merges the stop gate into the harness's own config file (Claude Code .claude/settings.json, Codex .codex/hooks.json or " +
     '$CODEX_HOME/hooks.json, Gemini CLI .gemini/settings.json, Copilot CLI .github/hooks/handoff.json, Cursor .cursor/hooks.json; ' +
@@ -16,20 +18,22 @@ export default class HooksInstall extends HandoffCommand {
     '--on-store-error block; --dry-run prints the diff and writes nothing. A config that is not valid JSON is refused ' +
     '(HOOK_CONFIG_INVALID) and nothing is written.';
   static override flags = {
-    harness: Flags.string({ helpValue: 'claude|codex|gemini|copilot|cursor|opencode', description: 'The harness to wire' }),
-    scope: Flags.string({ helpValue: 'project|user', description: "project (default): the project's config; user: your own" }),
+    harness: Flags.option({ options: HOOK_HARNESSES })({ required: true, helpValue: 'claude|codex|gemini|copilot|cursor|opencode', description: 'The harness to wire' }),
+    scope: Flags.option({ options: ['project', 'user'] as const, default: 'project' as const })({
+      helpValue: 'project|user',
+      description: "project (default): the project's config; user: your own",
+    }),
     strict: Flags.boolean({ description: 'A store or data-root problem blocks the stop (--on-store-error block)' }),
     matcher: Flags.string({ helpValue: 'REGEX', description: 'Claude Code: the subagent types that carry contracts (default implementer|verifier|investigator)' }),
     'dry-run': Flags.boolean({ description: 'Print the diff; write nothing' }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
   static override examples = ['handoff hooks install --harness claude --dry-run', 'handoff hooks install --harness gemini --strict --dry-run --json'];
+  static override usage = generatedUsage(this);
 
-  protected async perform(ctx: CommandContext): Promise<CommandResult> {
-    const { harnessFlag, scopeFlag } = await import('../../hooks/flags.js');
-    const harness = harnessFlag(ctx.flags, true)!;
-    const scope = scopeFlag(ctx.flags);
-    const matcher = typeof ctx.flags.matcher === 'string' ? ctx.flags.matcher : undefined;
+  protected async perform(ctx: CommandContext<FlagsOf<typeof HooksInstall>>): Promise<CommandResult> {
+    const { harness, scope } = ctx.flags;
+    const matcher = ctx.flags.matcher;
     if (matcher !== undefined && matcher.trim() === '') throw usage('--matcher must be non-blank');
     const { installHooks } = await import('../../hooks/service.js');
     const r = installHooks(

@@ -1,6 +1,9 @@
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
+import type { FlagsOf } from '../../cli/flags.js';
+import { HOOK_HARNESSES } from '../../hooks/targets.js';
 
 interface Row {
   harness: string;
@@ -14,21 +17,20 @@ interface Row {
 
 export default class HooksStatus extends HandoffCommand {
   static override summary = 'Show where the stop gate is wired, and what it will use';
-  static override usage = 'hooks status [--harness claude|codex|gemini|copilot|cursor|opencode] [--json]';
   static override description =
     'For each harness and scope: whether the gate is installed and in which file, its commands and whether each resolves ' +
     '(node and handoff exist at the written paths), and for Codex whether the project is trusted (Codex runs project hooks ' +
     'only then). Also the data root and the store a hook started from here would use.';
   static override flags = {
-    harness: Flags.string({ helpValue: 'claude|codex|gemini|copilot|cursor|opencode', description: 'Only this harness' }),
+    harness: Flags.option({ options: HOOK_HARNESSES })({ helpValue: 'claude|codex|gemini|copilot|cursor|opencode', description: 'Only this harness' }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
   static override examples = ['handoff hooks status', 'handoff hooks status --harness codex --json'];
+  static override usage = generatedUsage(this);
 
-  protected async perform(ctx: CommandContext): Promise<CommandResult> {
-    const { harnessFlag } = await import('../../hooks/flags.js');
+  protected async perform(ctx: CommandContext<FlagsOf<typeof HooksStatus>>): Promise<CommandResult> {
     const { hooksStatus } = await import('../../hooks/service.js');
-    const r = hooksStatus(ctx.env, ctx.cwd, harnessFlag(ctx.flags, false));
+    const r = hooksStatus(ctx.env, ctx.cwd, ctx.flags.harness);
     const store = r.store as { kind: string; path?: string; url?: string; exists?: boolean };
     const lines = [
       `data root: ${String(r.data_root)}${r.data_root_exists ? '' : ' (does not exist: the gate will not judge, exit 1)'}`,

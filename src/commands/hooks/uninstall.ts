@@ -1,26 +1,30 @@
 import * as Flags from '@oclif/core/flags';
+import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
+import type { FlagsOf } from '../../cli/flags.js';
+import { HOOK_HARNESSES } from '../../hooks/targets.js';
 
 export default class HooksUninstall extends HandoffCommand {
   static override summary = "Take the stop gate out of a harness's hook configuration";
-  static override usage = 'hooks uninstall --harness claude|codex|gemini|copilot|cursor|opencode [--scope project|user] [--dry-run] [--json]';
   static override description =
     'Removes the stop gate hooks hooks install added (any command that runs handoff contract gate) from the harness config, ' +
     'and the groups and lists only they held; everything else stays as it was. A file left with nothing of its own (and the ' +
     'OpenCode plugin) is removed. --dry-run prints the diff.';
   static override flags = {
-    harness: Flags.string({ helpValue: 'claude|codex|gemini|copilot|cursor|opencode', description: 'The harness to unwire' }),
-    scope: Flags.string({ helpValue: 'project|user', description: "project (default): the project's config; user: your own" }),
+    harness: Flags.option({ options: HOOK_HARNESSES })({ required: true, helpValue: 'claude|codex|gemini|copilot|cursor|opencode', description: 'The harness to unwire' }),
+    scope: Flags.option({ options: ['project', 'user'] as const, default: 'project' as const })({
+      helpValue: 'project|user',
+      description: "project (default): the project's config; user: your own",
+    }),
     'dry-run': Flags.boolean({ description: 'Print the diff; write nothing' }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
   static override examples = ['handoff hooks uninstall --harness claude --dry-run'];
+  static override usage = generatedUsage(this);
 
-  protected async perform(ctx: CommandContext): Promise<CommandResult> {
-    const { harnessFlag, scopeFlag } = await import('../../hooks/flags.js');
-    const harness = harnessFlag(ctx.flags, true)!;
-    const scope = scopeFlag(ctx.flags);
+  protected async perform(ctx: CommandContext<FlagsOf<typeof HooksUninstall>>): Promise<CommandResult> {
+    const { harness, scope } = ctx.flags;
     const { uninstallHooks } = await import('../../hooks/service.js');
     const r = uninstallHooks({ harness, scope, dryRun: ctx.flags['dry-run'] === true, env: ctx.env, cwd: ctx.cwd, script: ctx.script });
     const text = r.diff ?? `${r.action === 'removed' || r.action === 'updated' ? (r.dry_run ? 'Would remove' : 'Removed') : 'Not installed'}: ${r.harness} (${r.scope}) in ${r.path}`;
