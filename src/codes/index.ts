@@ -37,8 +37,6 @@ export type Code = (
 
 export const ALL_CODES: readonly CodeEntry[] = AREAS.flatMap((a) => a.codes);
 
-export const codeEntry = (code: string): CodeEntry | undefined => ALL_CODES.find((c) => c.code === code);
-
 let exits: Map<string, ExitCode> | undefined;
 
 /** A code's default exit from the registry (undefined for a code that is not registered). */
