@@ -21,6 +21,7 @@ import { scopeOver } from '../drafts/resolve-workspace.js';
 import { followedNotice } from '../render/notices.js';
 import { sessionOver, type StoreSession } from '../drafts/store-access.js';
 import { recordedWorkspace } from '../drafts/meta.js';
+import { readRevision } from '../drafts/revision.js';
 import { loadOrAdopt, lockChainToTip } from '../drafts/target.js';
 import { checkEvidenceBatch, checkEvidenceRefsIn, insertEvidenceRows, type ResolvedEntry } from '../evidence/update-contracts.js';
 import { openStoreIfAny, storeKind } from '../store/open-store.js';
@@ -105,6 +106,9 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     const followedFrom = tipId !== draftId ? draftId : undefined;
     if (followedFrom !== undefined) req.notice(followedNotice(tip.chain[0], tipId));
     const loaded = loadOrAdopt(env, cwd, tipId, tipRow);
+    // The draft's revision, read under its lock with the draft: a write's mirror still in flight that finds the row
+    // closed by this finalize then knows the row holds its save (drafts/revision.ts).
+    const revision = readRevision(env, tipId, cwd);
     const workspace = recordedWorkspace(env, cwd, tipId, req.workspaceFlag) ?? req.workspace;
 
     // Step 3: sanitize, canonicalize, remove the capture markers.
@@ -182,7 +186,7 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
       }
       store = (await openStoreIfAny(env, cwd, 'writer', { create: true }))!;
     }
-    return await commit(store, { req, tipId, workspace, envelope, json, state: state!, binding, entries: batch.entries, done, verdictOf, recheckApproval, signer });
+    return await commit(store, { req, tipId, workspace, envelope, json, state: state!, binding, entries: batch.entries, done, verdictOf, recheckApproval, signer, revision });
   } finally {
     locks.releaseAll(true);
     await store?.close();
@@ -210,6 +214,8 @@ interface CommitInput {
   recheckApproval: boolean;
   /** Signs the statement of the write (HANDOFF_SIGNING_KEY); without one the statement is stored unsigned. */
   signer: Signer | undefined;
+  /** The draft's revision read with it (the row's mirror_rev keeps the higher). */
+  revision: number;
 }
 
 const writeOf = (tipId: string): string => `the finalize write of ${tipId}`;
@@ -246,6 +252,7 @@ async function commit(store: Store, c: CommitInput): Promise<FinalizeOutcome> {
           agent_state: c.state,
           json: c.json,
           plan_task_id: c.binding === null ? (c.req.planTaskId ?? null) : null,
+          mirror_rev: c.revision,
         });
         const written = (await t.getHandoffByContractId(c.tipId))!;
         if (id === undefined) return c.done(written, false, 'complete_write_once');

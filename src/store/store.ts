@@ -173,7 +173,11 @@ export interface StoreTx extends StoreReads {
   upsertFinalRow(r: Omit<FinalRow, 'now'>): Promise<number | undefined>;
   /** The continuation link; undefined when the parent already has one. */
   insertContinuation(parent: HandoffRow, newContractId: string, seedJson: string): Promise<HandoffRow | undefined>;
-  mirrorEnvelope(contractId: string, json: string): Promise<MirrorOutcome>;
+  /**
+   * Revision `rev` of a saved draft onto its open row, only over an older revision (a late copy of an older save
+   * changes nothing: `superseded`).
+   */
+  mirrorEnvelope(contractId: string, json: string, rev: number): Promise<MirrorOutcome>;
   /** Sets gate_seen_at to the store's clock; false when no such row. */
   markGateSeen(contractId: string): Promise<boolean>;
   insertApproval(a: NewApproval): Promise<ApprovalRow>;
@@ -222,10 +226,10 @@ export interface Store extends StoreReads {
   currentWriter?(): Promise<Store | undefined>;
   /**
    * PostgreSQL only, writers only: the mirror (StoreTx.mirrorEnvelope) as one statement in a transaction of its own.
-   * The UPDATE is atomic and re-checks the row's state under its row lock, so it needs neither the contract's lock
-   * nor an explicit transaction: one round trip where `tx` takes six (the draft verbs mirror under the draft lock).
+   * The UPDATE is atomic and re-checks the row's state and revision under its row lock, so it needs neither the
+   * contract's lock nor an explicit transaction: one round trip where `tx` takes six.
    */
-  mirrorNow?(contractId: string, json: string): Promise<MirrorOutcome>;
+  mirrorNow?(contractId: string, json: string, rev: number): Promise<MirrorOutcome>;
   close(): Promise<void>;
 }
 

@@ -122,10 +122,10 @@ describe('mirror, spent probe, approval lookup', () => {
     row(db, 1, { agent_state: 'DISPATCHED', cut_reason: 'never_finalized' });
     row(db, 2, { agent_state: 'IN_PROGRESS', cut_reason: 'backstop_capture' });
     row(db, 3, { agent_state: 'COMPLETE' });
-    expect(mirrorEnvelope(db, cid(1), '{"a":1}')).toBe('mirrored');
-    expect(mirrorEnvelope(db, cid(2), '{"a":2}')).toBe('mirrored');
-    expect(mirrorEnvelope(db, cid(3), '{"a":3}')).toBe('closed');
-    expect(mirrorEnvelope(db, cid(4), '{"a":4}')).toBe('no_row');
+    expect(mirrorEnvelope(db, cid(1), '{"a":1}', 1)).toBe('mirrored');
+    expect(mirrorEnvelope(db, cid(2), '{"a":2}', 1)).toBe('mirrored');
+    expect(mirrorEnvelope(db, cid(3), '{"a":3}', 1)).toBe('closed');
+    expect(mirrorEnvelope(db, cid(4), '{"a":4}', 1)).toBe('no_row');
     expect(getHandoffByContractId(db, cid(1))).toMatchObject({ raw_handoff_json: '{"a":1}', agent_state: 'DISPATCHED', cut_reason: 'never_finalized' });
     expect(getHandoffByContractId(db, cid(3))!.raw_handoff_json).toBe('{}');
     closeDb(db);
