@@ -22,7 +22,7 @@ import { scopeOver } from './resolve-workspace.js';
 import { sanitizeEnvelope, sanitizedNotice, type Repair } from './sanitize.js';
 import { isClosedRow, openStoreSession, type HandoffRow, type MirrorOutcome } from './store-access.js';
 import { metaFor, type DraftMeta } from './meta.js';
-import { adoptionMeta, continuationSeed, loadOrAdopt, lockChainToTip } from './target.js';
+import { adoptionMeta, continuationSeed, loadOrAdopt, lockChainToTip, readAhead } from './target.js';
 
 export interface WriteRequest {
   env: Env;
@@ -106,9 +106,11 @@ async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutc
   let succeeded = false;
   try {
     const { draftId, implicit: resolved } = await resolveDraftId(env, cwd, req.addressing, (ids) => store.spent(ids), scopeOver(store, restarted ? undefined : req.notice));
-    // Connected before the lock is taken, so the lock is held only for a few statements (parallel writers).
+    // Connected, and the row read, before the lock is taken: a hundred parallel writers each hold the lock only for
+    // the file work (no store round trip under it unless a finalize came in between; target.ts).
     await store.prepare?.();
-    const tip = await lockChainToTip(locks, store, draftId);
+    const ahead = await readAhead(env, cwd, store, draftId);
+    const tip = await lockChainToTip(locks, store, draftId, { ...ahead, env, cwd });
     const closedTip: HandoffRow | undefined = tip.tipRow !== undefined && isClosedRow(tip.tipRow) ? tip.tipRow : undefined;
     if (req.onClosedTip === 'skip' && (closedTip !== undefined || tip.tipId !== draftId)) {
       return { kind: 'closed_tip', draftId, tipId: tip.tipId };
