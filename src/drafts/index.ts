@@ -17,7 +17,8 @@
  * lock.ts
  *   acquireLock(env, id, {waitMs?})       the per-draft lock: link(2)-published file with pid/host/start/token/
  *                                         proc_start; jittered 10–50 ms retries up to 15 s → DRAFT_LOCKED (exit 4);
- *                                         stale (dead pid, reused pid, > 120 s, wrong form) broken race-safely
+ *                                         stale (dead pid, reused pid, > 120 s, wrong form) broken race-safely; an
+ *                                         unchanged live lock is re-judged once a second (one lstat per retry)
  *   tryLock(env, id)                      one non-waiting try: the lock or undefined
  *   tryLockQuick(env, id, path)           gc's cheaper non-waiting try (O_EXCL in place, released by inode)
  * lock-judge.ts
@@ -33,7 +34,9 @@
  *   listCandidates(env, cwd?, agentId?)   draft files newest first (ms mtime, ties by id descending)
  *   candidateLines(candidates)            the human listing under an ambiguity message
  * target.ts
- *   lockChainToTip(locks, store, id)      lock the id, follow its continuation chain, lock each later link in order
+ *   readAhead(env, cwd, store, id)        before the lock: the finalize count, then the row and its chain
+ *   lockChainToTip(locks, store, id, ahead?)   lock the id, follow its continuation chain, lock each later link in
+ *                                         order; the early read stands in for the read under the lock when still valid
  *   loadOrAdopt(env, cwd, id, row)        the draft, or materialized from its open row, or DRAFT_NOT_FOUND
  *   materializeFromRow(row, id)           the row's envelope (object with evidence_report) or the initial envelope
  *   continuationSeed(closedTipId)         the initial envelope + root continues_contract_id
@@ -60,6 +63,9 @@
  *                                         {kind:'ok', draftId, mirror, adopted, continuation?, canonicalized, sanitized}
  *                                         | {kind:'rejected', draftId, verdict, sanitized}
  *                                         (+ {kind:'closed_tip', draftId, tipId} under onClosedTip: 'skip')
+ * revision.ts
+ *   readRevision / bumpRevision / noteClose   `<id>.rev`: the last save's number (the mirror's order) and the
+ *                                         finalize count (whether a row read before the lock still holds)
  * meta.ts
  *   readDraftMeta(env, id, cwd?)          the draft's birth record `<id>.meta.json` ({workspace}) or undefined;
  *                                         DRAFT_UNREADABLE for anything else there

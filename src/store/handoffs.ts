@@ -102,6 +102,10 @@ export function insertContinuation(db: Db, parent: HandoffRow, newContractId: st
  */
 export function mirrorEnvelope(db: Db, contractId: string, json: string, rev: number): MirrorOutcome {
   if (!hasTable(db, 'handoffs')) return 'no_row';
+  // A row's revision only grows: one already at `rev` or later needs no write lock (a hundred parallel writers'
+  // mirrors then skip the file's one write lock instead of queueing on it).
+  const seen = guard(db, () => db.prepare('SELECT mirror_rev FROM handoffs WHERE contract_id = ?').get(contractId) as { mirror_rev: number } | undefined);
+  if (seen !== undefined && seen.mirror_rev >= rev) return 'superseded';
   return writeTx(db, () => {
     const updated = db
       .prepare(

@@ -131,6 +131,24 @@ describe('mirror, spent probe, approval lookup', () => {
     closeDb(db);
   });
 
+  it('mirrorEnvelope of a revision the row already holds (or passed) answers superseded without the write lock', () => {
+    const { db, file } = store();
+    row(db, 1, { agent_state: 'DISPATCHED', cut_reason: 'never_finalized' });
+    expect(mirrorEnvelope(db, cid(1), '{"rev":2}', 2)).toBe('mirrored');
+    // Another connection holds the file's one write lock: a copy that must write would wait for it (busy).
+    const blocker = new (loadSqlite())(file);
+    blocker.exec('BEGIN IMMEDIATE');
+    try {
+      expect(mirrorEnvelope(db, cid(1), '{"rev":1}', 1)).toBe('superseded');
+      expect(mirrorEnvelope(db, cid(1), '{"rev":2}', 2)).toBe('superseded');
+    } finally {
+      blocker.exec('ROLLBACK');
+      blocker.close();
+    }
+    expect(getHandoffByContractId(db, cid(1))).toMatchObject({ raw_handoff_json: '{"rev":2}', mirror_rev: 2 });
+    closeDb(db);
+  }, 60_000);
+
   it('spentProbe maps the ids that have rows to their state', () => {
     const { db } = store();
     row(db, 1, { agent_state: 'COMPLETE' });
