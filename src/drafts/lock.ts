@@ -19,7 +19,7 @@ import { mintLockToken } from '../ids.js';
 import { lockFile, type Env } from '../paths.js';
 import { draftLocked, draftWriteFailed } from './errors.js';
 import { ensureDraftsDir, removeCreatedDirs, tempName } from './files.js';
-import { breakStale, inspect, isStale, ownProcStart, type LockInfo } from './lock-judge.js';
+import { breakStale, inspect, isStale, ownProcStart, type LockInfo, type LockState } from './lock-judge.js';
 
 export { breakStale, inspect, procStart } from './lock-judge.js';
 
@@ -41,15 +41,37 @@ export interface LockOptions {
 const errCode = (e: unknown): string | undefined => (e as NodeJS.ErrnoException)?.code;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** A lock judged live is judged again (read, holder checked) after this long even if its file has not changed. */
+const REJUDGE_MS = 1_000;
+
 /** Acquires the draft's lock, waiting up to `waitMs`. Throws DRAFT_LOCKED (exit 4) when it stays held. */
 export async function acquireLock(env: Env, draftId: string, opts: LockOptions = {}): Promise<DraftLock> {
   const waitMs = opts.waitMs ?? LOCK_WAIT_MS;
   const started = Date.now();
+  const path = lockFile(env, draftId, opts.cwd);
+  let live: { state: LockState; at: number } | undefined;
+  let holderPid: number | undefined;
   for (;;) {
-    const got = attempt(env, draftId, opts.cwd);
-    if ('lock' in got) return got.lock;
-    if (Date.now() - started >= waitMs) throw draftLocked(draftId, got.holderPid, Date.now() - started);
+    // A hundred writers waiting on one draft poll it every 10-50 ms each: a retry that finds the very lock file it
+    // judged live a moment ago (same inode and mtime) costs one lstat, so the waiters leave the CPU to the holder.
+    if (live === undefined || Date.now() - live.at >= REJUDGE_MS || !sameEntry(path, live.state)) {
+      const got = attempt(env, draftId, opts.cwd);
+      if ('lock' in got) return got.lock;
+      holderPid = got.holderPid;
+      live = got.judged === undefined ? undefined : { state: got.judged, at: Date.now() };
+    }
+    if (Date.now() - started >= waitMs) throw draftLocked(draftId, holderPid, Date.now() - started);
     await sleep(10 + Math.floor(Math.random() * 41));
+  }
+}
+
+/** True when the entry at `path` is still the regular file `judged` saw (same inode, same mtime). */
+function sameEntry(path: string, judged: LockState): boolean {
+  try {
+    const st = lstatSync(path);
+    return st.isFile() && st.ino === judged.ino && st.mtimeMs === judged.mtimeMs;
+  } catch {
+    return false;
   }
 }
 
@@ -103,21 +125,21 @@ export function tryLockQuick(env: Env, draftId: string, lockPath: string, cwd?: 
   };
 }
 
-/** Creates the lock, or breaks one stale lock and creates it; reports the live holder otherwise. */
-function attempt(env: Env, draftId: string, cwd?: string): { lock: DraftLock } | { holderPid: number | undefined } {
+/** Creates the lock, or breaks one stale lock and creates it; reports the live holder (and the lock judged live) otherwise. */
+function attempt(env: Env, draftId: string, cwd?: string): { lock: DraftLock } | { holderPid: number | undefined; judged?: LockState } {
   const path = lockFile(env, draftId, cwd);
   for (let i = 0; i < 3; i++) {
     // A live holder is seen by reading its lock, before any file is written: waiters of a busy draft (a hundred
     // parallel writers) then cost the holder's folder no temp files, links and removals.
     const held = i === 0 ? inspect(path) : undefined;
-    if (held !== undefined && !isStale(held)) return { holderPid: held.info?.pid };
+    if (held !== undefined && !isStale(held)) return { holderPid: held.info?.pid, judged: held };
     const info: LockInfo = { pid: process.pid, host: hostname(), start: Date.now(), token: mintLockToken() };
     const started = ownProcStart();
     if (started !== undefined) info.proc_start = started;
     if (create(env, draftId, path, info, cwd)) return { lock: handle(draftId, path, info.token) };
     const current = inspect(path);
     if (current === undefined) continue; // released meanwhile: try again at once
-    if (!isStale(current)) return { holderPid: current.info?.pid };
+    if (!isStale(current)) return { holderPid: current.info?.pid, judged: current };
     breakStale(path, current);
   }
   return { holderPid: inspect(path)?.info?.pid };

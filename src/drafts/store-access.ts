@@ -7,7 +7,7 @@
  */
 import { isHandoffError } from '../errors.js';
 import type { Env } from '../paths.js';
-import { mayHaveStore, storeKind } from '../store/open-store.js';
+import { mayHaveStore } from '../store/open-store.js';
 import type { HandoffRow } from '../store/handoffs.js';
 import type { Store, StoreReads } from '../store/store.js';
 import type { FullVerdictOptions, ValidationResult } from '../validator/index.js';
@@ -41,12 +41,15 @@ export interface StoreSession {
   verdict(envelope: unknown, options: VerdictBase, chain?: () => Promise<readonly string[]>): Promise<ValidationResult>;
   /** Commits a continuation link under `parent`; undefined when the parent already has one. */
   insertContinuation(parent: HandoffRow, newContractId: string, seedJson: string): Promise<HandoffRow | undefined>;
-  /** Best-effort mirror of a saved envelope onto its open row; never throws. */
-  mirror(contractId: string, json: string): Promise<{ outcome: MirrorOutcome; message?: string }>;
   /**
-   * Before the draft lock: a store reached over the network (PostgreSQL) is connected, and its writer made ready
-   * when the schema is current, so the work under the lock is a few statements. A no-op on SQLite (opening the file
-   * is cheap, and a call that needs no row never loads it). Store errors surface here, before anything is written.
+   * Best-effort mirror of revision `rev` of a saved envelope onto its open row; never throws. A row that already
+   * reflects `rev` or a later revision (a newer write's mirror, or a finalize that read this save) counts as
+   * mirrored: it holds this write.
+   */
+  mirror(contractId: string, json: string, rev: number): Promise<{ outcome: MirrorOutcome; message?: string }>;
+  /**
+   * Before the draft lock: the store is opened (PostgreSQL: connected) and its writer made ready when the schema is
+   * current, so the work under the lock is a few statements. Store errors surface here, before anything is written.
    */
   prepare?(): Promise<void>;
   close(): Promise<void>;
@@ -113,7 +116,6 @@ export async function openStoreSession(env: Env, cwd?: string): Promise<StoreSes
   };
   const session = sessionOver(reads, getWriter, close, { env, cwd: cwd ?? process.cwd() });
   session.prepare = async () => {
-    if (storeKind(env) !== 'postgres') return;
     const p = await reads();
     // The writer shares the probe's connections; an older schema is migrated only by a write that happens.
     // A failure here is not the write's: the writer is then opened when the mirror needs it, as without this step.
@@ -166,12 +168,12 @@ export function sessionOver(
       if (s === null) throw new Error('the store vanished during the call');
       return s.tx((t) => t.insertContinuation(parent, newContractId, seedJson), { lock: parent.contract_id });
     },
-    async mirror(contractId, json) {
+    async mirror(contractId, json, rev) {
       try {
         const s = await getWriter();
         if (s === null) return { outcome: 'no_store' };
-        const outcome = s.mirrorNow !== undefined ? await s.mirrorNow(contractId, json) : await s.tx((t) => t.mirrorEnvelope(contractId, json), { lock: contractId });
-        return { outcome };
+        const outcome = s.mirrorNow !== undefined ? await s.mirrorNow(contractId, json, rev) : await s.tx((t) => t.mirrorEnvelope(contractId, json, rev), { lock: contractId });
+        return { outcome: outcome === 'superseded' ? 'mirrored' : outcome };
       } catch (e) {
         if (isHandoffError(e) && e.code === 'STORE_BUSY') return { outcome: 'store_busy', message: e.message };
         return { outcome: 'store_error', message: (e as Error)?.message ?? String(e) };

@@ -11,6 +11,7 @@ import { envelopeColumn, readStoredJson } from '../store/stored-json.js';
 import { draftNotFound } from './errors.js';
 import { readDraft } from './files.js';
 import { metaFor, readDraftMeta, type DraftMeta } from './meta.js';
+import { readRevision } from './revision.js';
 import type { LockSet } from './lock.js';
 import { defineOwn, hasOwn } from './mutate.js';
 import { isOpenRow, type HandoffRow, type StoreSession } from './store-access.js';
@@ -26,19 +27,40 @@ export interface ChainTip {
   chain: HandoffRow[];
 }
 
+/** The row and its links in one read where the store can ([row, …, tip]; undefined without a row). */
+async function readChain(store: StoreSession, id: string): Promise<HandoffRow[] | undefined> {
+  if (store.rowChain !== undefined) return store.rowChain(id);
+  const r = await store.row(id);
+  return r === undefined ? undefined : store.chainFrom(r);
+}
+
+/** What a write read before taking the lock: the draft's finalize count, then its row and chain (in that order). */
+export interface ReadAhead {
+  closes: number;
+  chain: HandoffRow[] | undefined;
+}
+
+export async function readAhead(env: Env, cwd: string | undefined, store: StoreSession, draftId: string): Promise<ReadAhead> {
+  const closes = readRevision(env, draftId, cwd).closes;
+  return { closes, chain: await readChain(store, draftId) };
+}
+
 /**
  * Locks `addressedId`, then follows its chain and locks every later link in order. Re-reads the chain after each
  * round of waiting, so a link opened meanwhile is locked too before the tip is trusted.
+ *
+ * `ahead`: a read made before the lock, used instead of reading under it (no store round trip while holding the
+ * lock) when it found no row or an open row (which has no later link), and no finalize of this draft has counted
+ * itself since. Only finalize closes a row or creates one for an existing draft, under this lock; it counts itself
+ * after writing, before releasing, so a count unchanged under the lock means the early read still holds. (The gate's
+ * capture writes without this lock but never closes a row; a finalize from another host is not serialized by a local
+ * lock either way.) Otherwise the row is read under the lock, as without `ahead`.
  */
-export async function lockChainToTip(locks: LockSet, store: StoreSession, addressedId: string): Promise<ChainTip> {
+export async function lockChainToTip(locks: LockSet, store: StoreSession, addressedId: string, ahead?: ReadAhead & { env: Env; cwd?: string }): Promise<ChainTip> {
   await locks.add(addressedId);
-  // The row and its links in one read (one round trip under the lock on PostgreSQL).
-  let first: HandoffRow[] | undefined;
-  if (store.rowChain !== undefined) first = await store.rowChain(addressedId);
-  else {
-    const r = await store.row(addressedId);
-    first = r === undefined ? undefined : await store.chainFrom(r);
-  }
+  const early = ahead !== undefined && (ahead.chain === undefined || (ahead.chain.length === 1 && isOpenRow(ahead.chain[0])));
+  const unchanged = early && readRevision(ahead.env, addressedId, ahead.cwd).closes === ahead.closes;
+  let first = unchanged ? ahead.chain : await readChain(store, addressedId);
   if (first === undefined) return { addressedId, tipId: addressedId, tipRow: undefined, chain: [] };
   const row = first[0];
   for (;;) {

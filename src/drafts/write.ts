@@ -1,7 +1,8 @@
 /**
  * The write pipeline of `set`, `add` and `fill`: resolve → lock → find the target
  * along the chain → sanitize → apply the change (refused when the result nests deeper than MAX_JSON_DEPTH) → full
- * verdict → canonicalize → commit a planned continuation → save atomically → mirror → release. Steps up to
+ * verdict → canonicalize → commit a planned continuation → save atomically and number the save → release → mirror
+ * (guarded by the save's revision). Steps up to
  * canonicalization change nothing on disk or in the store; every lock is released on every path. A continuation
  * that loses the race to another writer restarts once.
  */
@@ -16,11 +17,12 @@ import { saveDraft } from './files.js';
 import { foreseeRefusals, type FinalizeWarning } from './foresight.js';
 import { LockSet } from './lock.js';
 import { resolveDraftId, type Addressing, type ImplicitResolution } from './resolve.js';
+import { bumpRevision } from './revision.js';
 import { scopeOver } from './resolve-workspace.js';
 import { sanitizeEnvelope, sanitizedNotice, type Repair } from './sanitize.js';
 import { isClosedRow, openStoreSession, type HandoffRow, type MirrorOutcome } from './store-access.js';
 import { metaFor, type DraftMeta } from './meta.js';
-import { adoptionMeta, continuationSeed, loadOrAdopt, lockChainToTip } from './target.js';
+import { adoptionMeta, continuationSeed, loadOrAdopt, lockChainToTip, readAhead } from './target.js';
 
 export interface WriteRequest {
   env: Env;
@@ -74,6 +76,18 @@ export interface ClosedTipOutcome {
 
 const RESTART = Symbol('restart');
 
+/**
+ * The revision of the save just made (under the lock; drafts/revision.ts), or why none could be recorded: the draft
+ * is saved, and its mirror is left to the next write or finalize, as for a store that cannot be reached.
+ */
+function numberSave(env: Env, draftId: string, rowRev: number, cwd: string | undefined): number | string {
+  try {
+    return bumpRevision(env, draftId, rowRev, cwd);
+  } catch (e) {
+    return `the draft's revision could not be recorded (${(e as Error).message})`;
+  }
+}
+
 export function writeDraft(req: WriteRequest & { onClosedTip: 'skip' }): Promise<WriteOutcome | ClosedTipOutcome>;
 export function writeDraft(req: WriteRequest): Promise<WriteOutcome>;
 export async function writeDraft(req: WriteRequest): Promise<WriteOutcome | ClosedTipOutcome> {
@@ -92,9 +106,11 @@ async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutc
   let succeeded = false;
   try {
     const { draftId, implicit: resolved } = await resolveDraftId(env, cwd, req.addressing, (ids) => store.spent(ids), scopeOver(store, restarted ? undefined : req.notice));
-    // Connected before the lock is taken, so the lock is held only for a few statements (parallel writers).
+    // Connected, and the row read, before the lock is taken: a hundred parallel writers each hold the lock only for
+    // the file work (no store round trip under it unless a finalize came in between; target.ts).
     await store.prepare?.();
-    const tip = await lockChainToTip(locks, store, draftId);
+    const ahead = await readAhead(env, cwd, store, draftId);
+    const tip = await lockChainToTip(locks, store, draftId, { ...ahead, env, cwd });
     const closedTip: HandoffRow | undefined = tip.tipRow !== undefined && isClosedRow(tip.tipRow) ? tip.tipRow : undefined;
     if (req.onClosedTip === 'skip' && (closedTip !== undefined || tip.tipId !== draftId)) {
       return { kind: 'closed_tip', draftId, tipId: tip.tipId };
@@ -170,11 +186,21 @@ async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutc
 
     saveDraft(env, writeId, canonical.envelope, cwd, meta);
     succeeded = true;
+    const rowRev = writeRow === undefined || !(await store.exists()) ? undefined : Number(writeRow.mirror_rev ?? 0);
+    const rev = rowRev === undefined ? undefined : numberSave(env, writeId, rowRev, cwd);
+    // The mirror runs after the lock is released, so the lock is never held across the store's round trips (a slow
+    // or busy store no longer makes the next writer wait). Its order is kept by the revision: a copy lands only over
+    // an older one. Whether this write lands here or in a continuation was decided above, under the lock, from the
+    // row read under it: finalize takes the same lock, so it cannot close the row between that read and the save,
+    // and a finalize that closes it after the release reads this save (the row then holds this write).
+    locks.releaseAll();
     const mirror: { outcome: MirrorOutcome; message?: string } = !(await store.exists())
       ? { outcome: 'no_store' }
-      : writeRow === undefined
+      : rev === undefined
         ? { outcome: 'no_row' }
-        : await store.mirror(writeId, JSON.stringify(canonical.envelope));
+        : typeof rev === 'string'
+          ? { outcome: 'store_error', message: rev }
+          : await store.mirror(writeId, JSON.stringify(canonical.envelope), rev);
     return { kind: 'ok', draftId: writeId, mirror, adopted, continuation, canonicalized: canonical.changes, sanitized, warnings, resolved };
   } finally {
     locks.releaseAll(!succeeded);

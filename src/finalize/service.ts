@@ -9,7 +9,7 @@
  * src/finalize/receipts-step.ts (rows and their outputs read through the store, judged by src/receipts/checks.ts).
  * Both run through the Store interface only, so SQLite and PostgreSQL take the same path.
  */
-import { HandoffError } from '../errors.js';
+import { HandoffError, isHandoffError } from '../errors.js';
 import { agentPrefix } from '../ids.js';
 import type { JsonObject } from '../envelope/vocabulary.js';
 import { dbPath, type Env } from '../paths.js';
@@ -21,6 +21,7 @@ import { scopeOver } from '../drafts/resolve-workspace.js';
 import { followedNotice } from '../render/notices.js';
 import { sessionOver, type StoreSession } from '../drafts/store-access.js';
 import { recordedWorkspace } from '../drafts/meta.js';
+import { noteClose, readRevision } from '../drafts/revision.js';
 import { loadOrAdopt, lockChainToTip } from '../drafts/target.js';
 import { checkEvidenceBatch, checkEvidenceRefsIn, insertEvidenceRows, type ResolvedEntry } from '../evidence/update-contracts.js';
 import { openStoreIfAny, storeKind } from '../store/open-store.js';
@@ -121,6 +122,9 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     const followedFrom = tipId !== draftId ? draftId : undefined;
     if (followedFrom !== undefined) req.notice(followedNotice(tip.chain[0], tipId));
     const loaded = loadOrAdopt(env, cwd, tipId, tipRow);
+    // The draft's revision, read under its lock with the draft: a write's mirror still in flight that finds the row
+    // closed by this finalize then knows the row holds its save (drafts/revision.ts).
+    const revision = readRevision(env, tipId, cwd).rev;
     const workspace = recordedWorkspace(env, cwd, tipId, req.workspaceFlag) ?? req.workspace;
 
     // Step 3: sanitize, canonicalize, remove the capture markers.
@@ -198,7 +202,18 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
       }
       store = (await openStoreIfAny(env, cwd, 'writer', { create: true }))!;
     }
-    return await commit(store, { req, tipId, workspace, envelope, json, state: state!, binding, entries: batch.entries, done, verdictOf, recheckApproval, signer });
+    let wrote = false;
+    try {
+      const out = await commit(store, { req, tipId, workspace, envelope, json, state: state!, binding, entries: batch.entries, done, verdictOf, recheckApproval, signer, revision });
+      wrote = out.kind === 'ok' && out.created;
+      return out;
+    } catch (e) {
+      wrote = isHandoffError(e) && e.data.outcome === 'unknown'; // a COMMIT that may have been written
+      throw e;
+    } finally {
+      // Still under the lock: a write that read the row before taking the lock then reads it again under the lock.
+      if (wrote) noteClose(env, tipId, cwd);
+    }
   } finally {
     locks.releaseAll(true);
     await store?.close();
@@ -226,6 +241,8 @@ interface CommitInput {
   recheckApproval: boolean;
   /** Signs the statement of the write (HANDOFF_SIGNING_KEY); without one the statement is stored unsigned. */
   signer: Signer | undefined;
+  /** The draft's revision read with it (the row's mirror_rev keeps the higher). */
+  revision: number;
 }
 
 const writeOf = (tipId: string): string => `the finalize write of ${tipId}`;
@@ -261,6 +278,7 @@ async function commit(store: Store, c: CommitInput): Promise<FinalizeOutcome> {
           agent_state: c.state,
           json: c.json,
           plan_task_id: c.binding === null ? (c.req.planTaskId ?? null) : null,
+          mirror_rev: c.revision,
         });
         const written = (await t.getHandoffByContractId(c.tipId))!;
         if (id === undefined) return c.done(written, false, 'complete_write_once');

@@ -5,8 +5,8 @@
  * other debris: abandoned spill folders, abandoned evidence temp blobs, and unreferenced blobs older than the age
  * window (evidence-sweep.ts). Never rows or receipts. The store is read before anything is deleted, so an unreadable
  * store deletes nothing (exit 4); a data root folder that is a symlink is DATA_ROOT_UNSAFE before anything is read.
- * A draft's birth record (`<id>.meta.json`) goes with its draft; one left without a draft for
- * over an hour is removed as `temp`.
+ * A draft's birth record (`<id>.meta.json`) and revision (`<id>.rev`) go with their draft; one left without a draft
+ * for over an hour is removed as `temp`.
  *
  * Scale (100,000 drafts of which 50,000 removable in under 10 s): one directory listing and one lstat per draft;
  * the store is asked only about drafts the spent rule could remove (past the grace window, inside the age window);
@@ -16,6 +16,7 @@ import { lstatSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { tryLockQuick } from '../drafts/lock.js';
 import { metaFile } from '../drafts/meta.js';
+import { revisionFile } from '../drafts/revision.js';
 import { entryExists, unlinkQuiet } from '../fs-util.js';
 import { isDraftId } from '../ids.js';
 import { draftsDir, rootFolder, storeExists, storeUrl, type Env } from '../paths.js';
@@ -139,6 +140,7 @@ export async function sweepDrafts(o: GcOptions): Promise<GcResult> {
       }
       unlinkSync(d.path);
       unlinkQuiet(metaFile(o.env, d.id, o.cwd));
+      unlinkQuiet(revisionFile(o.env, d.id, o.cwd));
       removed.push({ draft_id: d.id, reason, mtime: new Date(mtimeMs).toISOString(), age_hours: hoursOf(now - mtimeMs), agent_state: state ?? null });
     } finally {
       lock.release();
@@ -163,11 +165,11 @@ function sweepDraftTemps(dir: string, names: string[], now: number, dryRun: bool
   return out;
 }
 
-const META_RE = /^(a[0-9a-f]{16,}\.[0-9a-f]{6,})\.meta\.json$/;
+const META_RE = /^(a[0-9a-f]{16,}\.[0-9a-f]{6,})\.(?:meta\.json|rev)$/;
 
 /**
- * A birth record (`<id>.meta.json`) whose draft is gone, older than 1 hour: the draft file is
- * written second, so an interrupted save can leave one. Removed as `temp`.
+ * A birth record (`<id>.meta.json`) or revision (`<id>.rev`) whose draft is gone, older than 1 hour: the draft file
+ * is written second, so an interrupted save can leave one. Removed as `temp`.
  */
 function sweepOrphanMeta(dir: string, names: string[], now: number, dryRun: boolean): Removal[] {
   const out: Removal[] = [];

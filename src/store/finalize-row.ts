@@ -11,6 +11,8 @@ export interface FinalRow {
   json: string;
   /** Set-once: only used when the row has no binding yet. */
   plan_task_id: string | null;
+  /** The draft revision this envelope was read at (under the draft's lock; 0 when unknown); the row keeps the higher. */
+  mirror_rev?: number;
   now: string;
 }
 
@@ -24,7 +26,8 @@ export const FINAL_ROW_MERGE = `ON CONFLICT (contract_id) DO UPDATE SET
          raw_handoff_json = excluded.raw_handoff_json,
          plan_task_id     = COALESCE(handoffs.plan_task_id, excluded.plan_task_id),
          updated_at       = excluded.updated_at,
-         finalized_at     = COALESCE(handoffs.finalized_at, excluded.finalized_at)
+         finalized_at     = COALESCE(handoffs.finalized_at, excluded.finalized_at),
+         mirror_rev       = CASE WHEN excluded.mirror_rev > handoffs.mirror_rev THEN excluded.mirror_rev ELSE handoffs.mirror_rev END
        WHERE handoffs.agent_state <> 'COMPLETE'
        RETURNING id`;
 
@@ -38,11 +41,11 @@ export function upsertFinalRow(db: Db, r: FinalRow): number | undefined {
   const out = db
     .prepare(
       `INSERT INTO handoffs (contract_id, agent_id, workspace, agent_state, cut_reason, raw_handoff_json,
-                             plan_task_id, created_at, updated_at, finalized_at)
-       VALUES (@contract_id, @agent_id, @workspace, @agent_state, NULL, @json, @plan_task_id, @now, @now, @now)
+                             plan_task_id, created_at, updated_at, finalized_at, mirror_rev)
+       VALUES (@contract_id, @agent_id, @workspace, @agent_state, NULL, @json, @plan_task_id, @now, @now, @now, @mirror_rev)
        ${FINAL_ROW_MERGE}`,
     )
-    .get(r) as { id: number } | undefined;
+    .get({ ...r, mirror_rev: r.mirror_rev ?? 0 }) as { id: number } | undefined;
   return out?.id;
 }
 

@@ -30,11 +30,28 @@ export interface HandoffRow {
   finalized_at: string | null;
   /** When the stop gate last judged a stop of this contract (migration 0003; absent on an older store read by a probe). */
   gate_seen_at?: string | null;
+  /** The draft revision the stored envelope reflects (migration 0007; absent on an older store read by a probe). */
+  mirror_rev?: number;
 }
 
 export type { RowState };
 
 export const isClosedState = (state: string | null | undefined): boolean => state != null && CLOSING_STATE_SET.has(state);
+
+
+/**
+ * What a mirror did: `mirrored` (the row now holds this revision), `superseded` (the row already reflects this
+ * revision or a later one, open or closed by a finalize that read it: nothing written), `closed` (the row closed
+ * without it), `no_row`.
+ */
+export type MirrorOutcome = 'mirrored' | 'superseded' | 'no_row' | 'closed';
+
+/**
+ * How a row the guarded UPDATE left unchanged answers a mirror of revision `rev` (shared by both stores): a row's
+ * revision only grows and its state only goes from open to closed, so a row still below `rev` is closed.
+ */
+export const mirrorMiss = (row: { mirror_rev: number | string } | undefined, rev: number): MirrorOutcome =>
+  row === undefined ? 'no_row' : Number(row.mirror_rev) >= rev ? 'superseded' : 'closed';
 
 /** Normalizes a raw row (`SELECT *`): a store read as it is may lack `require_receipt` (v1) or `finalized_at` (v1, v2). */
 export function toHandoffRow(raw: Record<string, unknown>): HandoffRow {

@@ -18,14 +18,16 @@
  *                                            the continuation link row in its own IMMEDIATE transaction (or the caller's);
  *                                            undefined when the parent already has a link; CHAIN_TOO_LONG when the
  *                                            link would be the chain's 65th row
- *   mirrorEnvelope(db, contractId, json)     the guarded mirror UPDATE in its own transaction: 'mirrored' | 'no_row' | 'closed'
+ *   mirrorEnvelope(db, contractId, json, rev)
+ *                                            the guarded mirror UPDATE in its own transaction: 'mirrored' | 'superseded' |
+ *                                            'no_row' | 'closed'
  */
 import { guard, hasTable, writeTx, type Db } from './db.js';
 import { chainTooLong, MAX_CHAIN_ROWS, walkBack } from './chain.js';
-import { toHandoffRow, type HandoffRow } from './handoff-row.js';
+import { mirrorMiss, toHandoffRow, type HandoffRow, type MirrorOutcome } from './handoff-row.js';
 
 export { exposeHandoff } from './handoff-row.js';
-export type { HandoffRow } from './handoff-row.js';
+export type { HandoffRow, MirrorOutcome } from './handoff-row.js';
 export {
   chainContractIds,
   chainRoot,
@@ -91,20 +93,25 @@ export function insertContinuation(db: Db, parent: HandoffRow, newContractId: st
   });
 }
 
-export type MirrorOutcome = 'mirrored' | 'no_row' | 'closed';
-
-/** Copies a saved draft onto its row while the row is DISPATCHED or IN_PROGRESS; never creates or closes a row. */
-export function mirrorEnvelope(db: Db, contractId: string, json: string): MirrorOutcome {
+/**
+ * Copies revision `rev` of a saved draft onto its row while the row is DISPATCHED or IN_PROGRESS and holds an older
+ * revision; never creates or closes a row.
+ */
+export function mirrorEnvelope(db: Db, contractId: string, json: string, rev: number): MirrorOutcome {
   if (!hasTable(db, 'handoffs')) return 'no_row';
+  // A row's revision only grows: one already at `rev` or later needs no write lock (a hundred parallel writers'
+  // mirrors then skip the file's one write lock instead of queueing on it).
+  const seen = guard(db, () => db.prepare('SELECT mirror_rev FROM handoffs WHERE contract_id = ?').get(contractId) as { mirror_rev: number } | undefined);
+  if (seen !== undefined && seen.mirror_rev >= rev) return 'superseded';
   return writeTx(db, () => {
     const updated = db
       .prepare(
-        `UPDATE handoffs SET raw_handoff_json = @json, updated_at = @now
-          WHERE contract_id = @id AND agent_state IN ('DISPATCHED','IN_PROGRESS')
+        `UPDATE handoffs SET raw_handoff_json = @json, updated_at = @now, mirror_rev = @rev
+          WHERE contract_id = @id AND agent_state IN ('DISPATCHED','IN_PROGRESS') AND mirror_rev < @rev
          RETURNING id`,
       )
-      .get({ json, now: nowIso(), id: contractId });
+      .get({ json, now: nowIso(), id: contractId, rev });
     if (updated !== undefined) return 'mirrored';
-    return db.prepare('SELECT 1 FROM handoffs WHERE contract_id = ?').get(contractId) === undefined ? 'no_row' : 'closed';
+    return mirrorMiss(db.prepare('SELECT mirror_rev FROM handoffs WHERE contract_id = ?').get(contractId) as { mirror_rev: number } | undefined, rev);
   });
 }

@@ -8,8 +8,7 @@ import { chainBroken, chainTooLong, MAX_CHAIN_ROWS } from './chain.js';
 import type { BirthRow } from './dispatch-rows.js';
 import { FINAL_ROW_MERGE, type FinalRow } from './finalize-row.js';
 import type { HandoffFilters } from './handoff-list.js';
-import { toHandoffRow, type HandoffRow } from './handoff-row.js';
-import type { MirrorOutcome } from './handoffs.js';
+import { mirrorMiss, toHandoffRow, type HandoffRow, type MirrorOutcome } from './handoff-row.js';
 import type { Run } from './pg-driver.js';
 import type { CaptureNew, CaptureOpen } from './store.js';
 
@@ -179,10 +178,10 @@ export const captureNewRow = async (run: Run, c: CaptureNew): Promise<boolean> =
 export async function upsertFinalRow(run: Run, r: Omit<FinalRow, 'now'>): Promise<number | undefined> {
   const { rows } = await run<{ id: number }>(
     `INSERT INTO handoffs (contract_id, agent_id, workspace, agent_state, cut_reason, raw_handoff_json,
-                           plan_task_id, created_at, updated_at, finalized_at)
-     VALUES ($1, $2, $3, $4, NULL, $5, $6, handoff_now(), handoff_now(), handoff_now())
+                           plan_task_id, created_at, updated_at, finalized_at, mirror_rev)
+     VALUES ($1, $2, $3, $4, NULL, $5, $6, handoff_now(), handoff_now(), handoff_now(), $7)
      ${FINAL_ROW_MERGE}`,
-    [r.contract_id, r.agent_id, r.workspace, r.agent_state, r.json, r.plan_task_id],
+    [r.contract_id, r.agent_id, r.workspace, r.agent_state, r.json, r.plan_task_id, r.mirror_rev ?? 0],
   );
   return rows[0]?.id;
 }
@@ -205,15 +204,18 @@ export async function insertContinuation(run: Run, parent: HandoffRow, newContra
   return one(rows);
 }
 
-/** The saved draft onto its row while DISPATCHED or IN_PROGRESS; never creates or closes a row. */
-export async function mirrorEnvelope(run: Run, contractId: string, json: string): Promise<MirrorOutcome> {
+/**
+ * Revision `rev` of the saved draft onto its row while DISPATCHED or IN_PROGRESS and holding an older revision; never
+ * creates or closes a row. The UPDATE re-checks both conditions under the row's lock.
+ */
+export async function mirrorEnvelope(run: Run, contractId: string, json: string, rev: number): Promise<MirrorOutcome> {
   const updated = await run(
-    `UPDATE handoffs SET raw_handoff_json = $1, updated_at = handoff_now()
-      WHERE contract_id = $2 AND agent_state IN ('DISPATCHED','IN_PROGRESS') RETURNING id`,
-    [json, contractId],
+    `UPDATE handoffs SET raw_handoff_json = $1, updated_at = handoff_now(), mirror_rev = $3
+      WHERE contract_id = $2 AND agent_state IN ('DISPATCHED','IN_PROGRESS') AND mirror_rev < $3 RETURNING id`,
+    [json, contractId, rev],
   );
   if (updated.rowCount > 0) return 'mirrored';
-  return (await run('SELECT 1 FROM handoffs WHERE contract_id = $1', [contractId])).rowCount === 0 ? 'no_row' : 'closed';
+  return mirrorMiss((await run<{ mirror_rev: string }>('SELECT mirror_rev FROM handoffs WHERE contract_id = $1', [contractId])).rows[0], rev);
 }
 
 /** Sets gate_seen_at to the server's clock; updated_at is left alone (it measures the turn's own writes). */

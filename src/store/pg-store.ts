@@ -129,7 +129,7 @@ class PgTx extends PgReads implements StoreTx {
   upsertFinalRow = (f: Omit<FinalRow, 'now'>): Promise<number | undefined> => h.upsertFinalRow(this.run, f);
   insertContinuation = (parent: HandoffRow, id: string, seed: string): Promise<HandoffRow | undefined> =>
     h.insertContinuation(this.run, parent, id, seed);
-  mirrorEnvelope = (contractId: string, json: string): Promise<MirrorOutcome> => h.mirrorEnvelope(this.run, contractId, json);
+  mirrorEnvelope = (contractId: string, json: string, rev: number): Promise<MirrorOutcome> => h.mirrorEnvelope(this.run, contractId, json, rev);
   markGateSeen = (contractId: string): Promise<boolean> => h.markGateSeen(this.run, contractId);
   insertApproval = (a: NewApproval): Promise<ApprovalRow> => r.insertApproval(this.run, a);
   decideApproval = (id: string, d: ApprovalStatus, by: string | null, note: string | null): Promise<DecideResult> =>
@@ -238,9 +238,9 @@ class PgStore extends PgReads implements Store {
   now = async (): Promise<string> => (await this.run<{ now: string }>('SELECT handoff_now() AS now')).rows[0].now;
   acceptsJson = async (json: string): Promise<boolean> =>
     (await this.run<{ ok: boolean }>('SELECT handoff_json_valid($1) AS ok', [json])).rows[0].ok;
-  async mirrorNow(contractId: string, json: string): Promise<MirrorOutcome> {
+  async mirrorNow(contractId: string, json: string, rev: number): Promise<MirrorOutcome> {
     if (!this.writable) throw new HandoffError('INTERNAL', 'a store opened for reading cannot write; open a writer');
-    return h.mirrorEnvelope(this.run, contractId, json);
+    return h.mirrorEnvelope(this.run, contractId, json, rev);
   }
 
   async currentWriter(): Promise<Store | undefined> {

@@ -99,7 +99,7 @@ class SqliteTx extends SqliteReads implements StoreTx {
   captureNewRow = (c: CaptureNew) => this.write((db) => rows.captureNewRow(db, { ...c, now: now() }));
   upsertFinalRow = (f: Omit<FinalRow, 'now'>) => this.write((db) => upsertFinalRow(db, { ...f, now: now() }));
   insertContinuation = (parent: HandoffRow, id: string, seed: string) => this.write((db) => handoffs.insertContinuation(db, parent, id, seed));
-  mirrorEnvelope = (id: string, json: string): Promise<MirrorOutcome> => this.write((db) => handoffs.mirrorEnvelope(db, id, json));
+  mirrorEnvelope = (id: string, json: string, rev: number): Promise<MirrorOutcome> => this.write((db) => handoffs.mirrorEnvelope(db, id, json, rev));
   markGateSeen = (id: string) => this.write((db) => rows.markGateSeen(db, id, now()));
   insertApproval = (a: NewApproval) => this.write((db) => approvals.insertApproval(db, a));
   decideApproval = (id: string, d: approvals.ApprovalStatus, by: string | null, note: string | null) =>

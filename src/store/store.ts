@@ -82,7 +82,11 @@ export interface StoreReads extends HandoffReads, ApprovalReads, BriefReads, Evi
 
 /** The drafts' mirror: the draft's envelope copied onto its open row. */
 export interface MirrorWrites {
-  mirrorEnvelope(contractId: string, json: string): Promise<MirrorOutcome>;
+  /**
+   * Revision `rev` of a saved draft onto its open row, only over an older revision (a late copy of an older save
+   * changes nothing: `superseded`).
+   */
+  mirrorEnvelope(contractId: string, json: string, rev: number): Promise<MirrorOutcome>;
 }
 
 /** A transaction handle: the reads plus every write, valid only while its `tx` function runs. */
@@ -134,10 +138,10 @@ export interface Store extends StoreReads {
   currentWriter?(): Promise<Store | undefined>;
   /**
    * PostgreSQL only, writers only: the mirror (StoreTx.mirrorEnvelope) as one statement in a transaction of its own.
-   * The UPDATE is atomic and re-checks the row's state under its row lock, so it needs neither the contract's lock
-   * nor an explicit transaction: one round trip where `tx` takes six (the draft verbs mirror under the draft lock).
+   * The UPDATE is atomic and re-checks the row's state and revision under its row lock, so it needs neither the
+   * contract's lock nor an explicit transaction: one round trip where `tx` takes six.
    */
-  mirrorNow?(contractId: string, json: string): Promise<MirrorOutcome>;
+  mirrorNow?(contractId: string, json: string, rev: number): Promise<MirrorOutcome>;
   close(): Promise<void>;
 }
 

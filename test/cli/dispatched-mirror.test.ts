@@ -73,7 +73,7 @@ describe('SQLite: a writer over the probe', () => {
     const writer = await probe!.currentWriter!();
     expect(writer).toBeDefined();
     const json = JSON.stringify({ ...readDraftJson(home, id), work_phase: 'executing' });
-    expect(await writer!.tx((t) => t.mirrorEnvelope(id, json), { lock: id })).toBe('mirrored');
+    expect(await writer!.tx((t) => t.mirrorEnvelope(id, json, 1), { lock: id })).toBe('mirrored');
     await writer!.close();
     await probe!.close();
     expect(rowJson(home, id).work_phase).toBe('executing');

@@ -1,13 +1,16 @@
 /**
  * 128 parallel `contract add` calls to one dispatched draft on PostgreSQL all land, as on SQLite: the draft lock is
- * held only for the short work under it (the store is connected before the lock is taken), while it still covers
- * reading, saving and mirroring, so every value is in the draft and the row mirrors the final draft.
+ * held only for the file work under it (the store is connected and the row read before the lock is taken; the
+ * mirror runs after it is released, numbered by the save's revision), so every value is in the draft and the row
+ * mirrors the final draft. A writer whose mirror is slow keeps nobody waiting, and its late, older copy changes
+ * nothing.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { dropDatabase, freshDatabase, freshSchema } from '../helpers/pg.js';
 import { ok, pgHost, pgRow } from '../helpers/pg-cli.js';
+import { startPgProxy } from '../helpers/pg-proxy.js';
 
 const N = 128;
 
@@ -36,3 +39,37 @@ it(`${N} parallel adds to one draft all land; the row mirrors the final draft`, 
   const row = await pgRow(h.url, id);
   expect(JSON.parse(row.raw_handoff_json)).toEqual(draft);
 });
+
+it('a writer whose mirror waits on the store holds no lock: the next writer saves and mirrors; the late older copy is a no-op', async () => {
+  const h = pgHost(await freshSchema(dbUrl));
+  const id = ok(h, ['contract', 'dispatch', '--workspace', 'ws', '--goal', 'g']).contract_id as string;
+  // The first writer reaches the store through a proxy that holds its mirror's UPDATE until released (a slow store;
+  // a long store time limit, so only the release ends the wait).
+  const proxy = await startPgProxy(h.url, { kind: 'hold', pattern: /UPDATE handoffs SET raw_handoff_json/ });
+  try {
+    const add = (v: string, env?: Record<string, string>) => h.runAsync(['contract', 'add', 'evidence_report.commands_run', v, '--draft-id', id, '--json'], { env });
+    let firstEnded = false;
+    const first = add('first', { HANDOFF_STORE_URL: proxy.via(h.url), HANDOFF_STORE_TIMEOUT_MS: '600000' }).finally(() => (firstEnded = true));
+    // A hang here is caught by the test's timeout.
+    while (!proxy.tripped) await new Promise((r) => setTimeout(r, 20));
+    const second = await add('second');
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    expect(second.json.mirrored).toBe(true);
+    expect(firstEnded).toBe(false);
+    const draftNow = JSON.parse(readFileSync(join(h.home, 'drafts', `${id}.json`), 'utf8'));
+    expect(draftNow.evidence_report.commands_run).toEqual(['first', 'second']);
+    expect(JSON.parse((await pgRow(h.url, id)).raw_handoff_json)).toEqual(draftNow);
+
+    proxy.release();
+    const late = await first;
+    expect(late.code, late.stdout + late.stderr).toBe(0);
+    // Its copy (revision 1) arrived after revision 2: nothing written, and the row still holds this write.
+    expect(late.json.mirrored).toBe(true);
+    const row = await pgRow(h.url, id);
+    expect(JSON.parse(row.raw_handoff_json)).toEqual(draftNow);
+    expect(Number(row.mirror_rev)).toBe(2);
+  } finally {
+    proxy.release();
+    await proxy.close();
+  }
+}, 120_000);

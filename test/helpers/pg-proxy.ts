@@ -1,8 +1,8 @@
 /**
  * A TCP proxy on 127.0.0.1 in front of a PostgreSQL server, that reads the wire protocol's message frames to fail at
  * an exact point: a network that drops traffic (nothing forwarded, nothing closed) once a connection is
- * authenticated, or once a COMMIT was sent. Nothing is ever closed by the proxy until `close()`, so the client sees
- * a silent peer, never a reset.
+ * authenticated, or once a COMMIT was sent; or to hold one statement until the test releases it (a slow store).
+ * Nothing is ever closed by the proxy until `close()`, so the client sees a silent peer, never a reset.
  */
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 
@@ -14,14 +14,18 @@ export type ProxyRule =
   /** Forward until a client sends the `nth` statement matching `pattern` (simple or extended protocol); drop it and every byte after, everywhere. */
   | { kind: 'at-statement'; pattern: RegExp; nth: number }
   /** Forward everything; `onReady` runs once, when the first connection is authenticated, before the client hears it. */
-  | { kind: 'pass'; onReady?: () => void };
+  | { kind: 'pass'; onReady?: () => void }
+  /** Forward until a client sends a statement matching `pattern`; hold it and that client's later bytes until `release()`. */
+  | { kind: 'hold'; pattern: RegExp };
 
 export interface PgProxy {
   port: number;
   /** `url` with its host and port replaced by the proxy's. */
   via(url: string): string;
-  /** True once the rule dropped traffic (or ran onReady). */
+  /** True once the rule dropped traffic (or ran onReady, or held a statement). */
   readonly tripped: boolean;
+  /** `hold`: sends what was held, in order, and forwards from then on. */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -52,6 +56,7 @@ export async function startPgProxy(target: string, rule: ProxyRule): Promise<PgP
   let tripped = false;
   let readyRan = false;
   let matches = 0;
+  const releases: (() => void)[] = [];
   const server: Server = createServer((client) => {
     sockets.push(client);
     client.on('error', () => undefined);
@@ -60,6 +65,11 @@ export async function startPgProxy(target: string, rule: ProxyRule): Promise<PgP
     sockets.push(upstream);
     upstream.on('error', () => undefined);
     let dropped = false;
+    let held: Buffer[] | undefined;
+    releases.push(() => {
+      for (const b of held ?? []) upstream.write(b);
+      held = undefined;
+    });
     const fromClient = new Frames(false);
     const fromServer = new Frames(true);
     client.on('data', (chunk: Buffer) => {
@@ -79,7 +89,12 @@ export async function startPgProxy(target: string, rule: ProxyRule): Promise<PgP
           tripped = true;
           return;
         }
-        upstream.write(f.bytes);
+        if (rule.kind === 'hold' && held === undefined && !tripped && rule.pattern.test(text)) {
+          held = [];
+          tripped = true;
+        }
+        if (held !== undefined) held.push(f.bytes);
+        else upstream.write(f.bytes);
       }
     });
     upstream.on('data', (chunk: Buffer) => {
@@ -110,6 +125,9 @@ export async function startPgProxy(target: string, rule: ProxyRule): Promise<PgP
     },
     get tripped() {
       return tripped;
+    },
+    release() {
+      for (const r of releases) r();
     },
     async close(): Promise<void> {
       for (const s of sockets) s.destroy();

@@ -21,7 +21,7 @@ describe('migration files', () => {
   it('are numbered 0001… contiguously and contain no transaction or journal/foreign_keys statements', () => {
     const list = listMigrations();
     expect(list.map((m) => m.version)).toEqual(list.map((_, i) => i + 1));
-    expect(list.map((m) => m.name)).toEqual(['0001_init.sql', '0002_receipts.sql', '0003_turn_times.sql', '0004_approval_use.sql', '0005_attestations.sql', '0006_list_indexes.sql']);
+    expect(list.map((m) => m.name)).toEqual(['0001_init.sql', '0002_receipts.sql', '0003_turn_times.sql', '0004_approval_use.sql', '0005_attestations.sql', '0006_list_indexes.sql', '0007_mirror_rev.sql']);
     for (const m of list) {
       const sql = readFileSync(m.path, 'utf8').replace(/--.*$/gm, '');
       expect(sql).not.toMatch(/^\s*(BEGIN\s*(TRANSACTION|IMMEDIATE|DEFERRED|EXCLUSIVE)?\s*;|COMMIT|ROLLBACK|END\s+TRANSACTION)/im);

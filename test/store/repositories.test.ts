@@ -122,14 +122,32 @@ describe('mirror, spent probe, approval lookup', () => {
     row(db, 1, { agent_state: 'DISPATCHED', cut_reason: 'never_finalized' });
     row(db, 2, { agent_state: 'IN_PROGRESS', cut_reason: 'backstop_capture' });
     row(db, 3, { agent_state: 'COMPLETE' });
-    expect(mirrorEnvelope(db, cid(1), '{"a":1}')).toBe('mirrored');
-    expect(mirrorEnvelope(db, cid(2), '{"a":2}')).toBe('mirrored');
-    expect(mirrorEnvelope(db, cid(3), '{"a":3}')).toBe('closed');
-    expect(mirrorEnvelope(db, cid(4), '{"a":4}')).toBe('no_row');
+    expect(mirrorEnvelope(db, cid(1), '{"a":1}', 1)).toBe('mirrored');
+    expect(mirrorEnvelope(db, cid(2), '{"a":2}', 1)).toBe('mirrored');
+    expect(mirrorEnvelope(db, cid(3), '{"a":3}', 1)).toBe('closed');
+    expect(mirrorEnvelope(db, cid(4), '{"a":4}', 1)).toBe('no_row');
     expect(getHandoffByContractId(db, cid(1))).toMatchObject({ raw_handoff_json: '{"a":1}', agent_state: 'DISPATCHED', cut_reason: 'never_finalized' });
     expect(getHandoffByContractId(db, cid(3))!.raw_handoff_json).toBe('{}');
     closeDb(db);
   });
+
+  it('mirrorEnvelope of a revision the row already holds (or passed) answers superseded without the write lock', () => {
+    const { db, file } = store();
+    row(db, 1, { agent_state: 'DISPATCHED', cut_reason: 'never_finalized' });
+    expect(mirrorEnvelope(db, cid(1), '{"rev":2}', 2)).toBe('mirrored');
+    // Another connection holds the file's one write lock: a copy that must write would wait for it (busy).
+    const blocker = new (loadSqlite())(file);
+    blocker.exec('BEGIN IMMEDIATE');
+    try {
+      expect(mirrorEnvelope(db, cid(1), '{"rev":1}', 1)).toBe('superseded');
+      expect(mirrorEnvelope(db, cid(1), '{"rev":2}', 2)).toBe('superseded');
+    } finally {
+      blocker.exec('ROLLBACK');
+      blocker.close();
+    }
+    expect(getHandoffByContractId(db, cid(1))).toMatchObject({ raw_handoff_json: '{"rev":2}', mirror_rev: 2 });
+    closeDb(db);
+  }, 60_000);
 
   it('spentProbe maps the ids that have rows to their state', () => {
     const { db } = store();

@@ -103,11 +103,53 @@ describe.each(BACKENDS)('$name: handoff rows', (b) => {
       await birth(t, 1);
       await finalize(t, 2, 'COMPLETE', '{}');
     });
-    expect(await s.tx((t) => t.mirrorEnvelope(cid(1), '{"a":1}'))).toBe('mirrored');
-    expect(await s.tx((t) => t.mirrorEnvelope(cid(2), '{"a":2}'))).toBe('closed');
-    expect(await s.tx((t) => t.mirrorEnvelope(cid(3), '{"a":3}'))).toBe('no_row');
+    expect(await s.tx((t) => t.mirrorEnvelope(cid(1), '{"a":1}', 1))).toBe('mirrored');
+    expect(await s.tx((t) => t.mirrorEnvelope(cid(2), '{"a":2}', 1))).toBe('closed');
+    expect(await s.tx((t) => t.mirrorEnvelope(cid(3), '{"a":3}', 1))).toBe('no_row');
     expect(await s.getHandoffByContractId(cid(1))).toMatchObject({ raw_handoff_json: '{"a":1}', agent_state: 'DISPATCHED' });
     expect((await s.getHandoffByContractId(cid(2)))!.raw_handoff_json).toBe('{}');
+    await s.close();
+  });
+
+  it('mirror order: a copy lands only over an older revision; an older one arriving late changes nothing', async () => {
+    const f = await b.fresh();
+    const s = await f.writer();
+    await s.tx((t) => birth(t, 1));
+    const row = async (): Promise<HandoffRow> => (await s.getHandoffByContractId(cid(1)))!;
+    expect((await row()).mirror_rev).toBe(0);
+    // Revision 2 arrives first, then the slower copy of revision 1: the row keeps revision 2.
+    expect(await s.tx((t) => t.mirrorEnvelope(cid(1), '{"rev":2}', 2))).toBe('mirrored');
+    const newer = await row();
+    expect(await s.tx((t) => t.mirrorEnvelope(cid(1), '{"rev":1}', 1))).toBe('superseded');
+    expect(await s.tx((t) => t.mirrorEnvelope(cid(1), '{"again":2}', 2))).toBe('superseded');
+    expect(await row()).toEqual(newer);
+    expect(newer).toMatchObject({ raw_handoff_json: '{"rev":2}', mirror_rev: 2, agent_state: 'DISPATCHED' });
+    // PostgreSQL's one-statement form behaves the same.
+    if (s.mirrorNow !== undefined) {
+      expect(await s.mirrorNow(cid(1), '{"rev":1}', 1)).toBe('superseded');
+      expect(await s.mirrorNow(cid(1), '{"rev":3}', 3)).toBe('mirrored');
+      expect((await row()).raw_handoff_json).toBe('{"rev":3}');
+    }
+    await s.close();
+  });
+
+  it('mirror after a close: a revision the finalize read is in the row (superseded); a later one is closed', async () => {
+    const f = await b.fresh();
+    const s = await f.writer();
+    await s.tx(async (t) => {
+      await birth(t, 1);
+      await birth(t, 2);
+      await t.upsertFinalRow({ contract_id: cid(1), agent_id: AGENT, workspace: 'ws', agent_state: 'BLOCKED', json: '{"final":1}', plan_task_id: null, mirror_rev: 4 });
+      // A close that knows no revision (the gate's capture, an older build) never lowers the row's.
+      await t.upsertFinalRow({ contract_id: cid(2), agent_id: AGENT, workspace: 'ws', agent_state: 'BLOCKED', json: '{"final":2}', plan_task_id: null });
+    });
+    expect((await s.getHandoffByContractId(cid(1)))!.mirror_rev).toBe(4);
+    expect(await s.tx((t) => t.mirrorEnvelope(cid(1), '{"late":4}', 4))).toBe('superseded');
+    expect(await s.tx((t) => t.mirrorEnvelope(cid(1), '{"late":5}', 5))).toBe('closed');
+    expect(await s.tx((t) => t.mirrorEnvelope(cid(2), '{"late":1}', 1))).toBe('closed');
+    expect((await s.getHandoffByContractId(cid(1)))!).toMatchObject({ raw_handoff_json: '{"final":1}', agent_state: 'BLOCKED', mirror_rev: 4 });
+    await s.tx((t) => t.upsertFinalRow({ contract_id: cid(1), agent_id: AGENT, workspace: 'ws', agent_state: 'BLOCKED', json: '{"final":3}', plan_task_id: null, mirror_rev: 2 }));
+    expect((await s.getHandoffByContractId(cid(1)))!).toMatchObject({ raw_handoff_json: '{"final":3}', mirror_rev: 4 });
     await s.close();
   });
 

@@ -72,7 +72,7 @@ describe.each(BACKENDS)('$name: handoffs rules', (b) => {
     );
     expect(upsert).toBeUndefined();
     expect(await s.tx((t) => t.captureOpenRow({ id: before!.id, json: '{"c":3}', harnessId: null }))).toBe(false);
-    expect(await s.tx((t) => t.mirrorEnvelope(ID, '{"d":4}'))).toBe('closed');
+    expect(await s.tx((t) => t.mirrorEnvelope(ID, '{"d":4}', 1))).toBe('closed');
     expect(await s.getHandoffByContractId(ID)).toEqual(before);
     expect(before).toMatchObject({ agent_state: 'COMPLETE', raw_handoff_json: '{}', harness_id: 'h1' });
     await s.close();
