@@ -14,6 +14,7 @@ const PROCESS = [
   'test/mcp/*.test.ts',
   'test/attest/approver.test.ts',
   'test/cli/autocomplete.test.ts',
+  'test/cli/typed-flags.test.ts',
   'test/attest/postgres.test.ts',
   'test/cli/approval-binding.test.ts',
   'test/cli/approval-lifecycle.test.ts',

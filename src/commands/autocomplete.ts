@@ -1,13 +1,13 @@
 /** `handoff autocomplete SHELL`: print a completion script for bash, zsh or fish. A verb without a topic. */
 import * as Args from '@oclif/core/args';
 import { HandoffCommand } from '../cli/base-command.js';
+import { generatedUsage } from '../cli/usage.js';
 import type { CommandContext, CommandResult } from '../cli/command.js';
 import { completionModel } from '../completion/model.js';
 import { completionScript, INSTALL, SHELLS, type Shell } from '../completion/script.js';
 
 export default class Autocomplete extends HandoffCommand {
   static override summary = 'Print a shell completion script (bash, zsh or fish)';
-  static override usage = 'autocomplete bash|zsh|fish';
   static override description = [
     [
       "Prints a completion script for the shell, written from the command table: the topics and verbs, each verb's",
@@ -27,6 +27,7 @@ export default class Autocomplete extends HandoffCommand {
     SHELL: Args.string({ description: 'bash, zsh or fish', required: true, options: [...SHELLS], ignoreStdin: true }),
   };
   static override examples = ['handoff autocomplete bash', 'handoff autocomplete zsh', 'handoff autocomplete fish'];
+  static override usage = generatedUsage(this);
 
   protected perform(ctx: CommandContext): CommandResult {
     const shell = ctx.args.SHELL as Shell;

@@ -91,7 +91,8 @@ function valueOf(commandId: string, name: string, f: ManifestOption, isArg: bool
   if (!isArg && f.type === 'boolean') return { kind: 'none' };
   const values = f.options ?? (isArg ? undefined : KNOWN_VALUES[`${commandId} --${name}`]);
   if (values !== undefined && values.length > 0) return { kind: 'values', values };
-  const placeholder = isArg ? name : typeof f.helpValue === 'string' ? f.helpValue : undefined;
+  // `PATH|-`: a file, or `-` for stdin.
+  const placeholder = isArg ? name : typeof f.helpValue === 'string' ? f.helpValue.split('|')[0] : undefined;
   const path = placeholder === undefined ? undefined : PATH_PLACEHOLDERS[placeholder];
   return path === undefined ? { kind: 'any' } : { kind: path };
 }
