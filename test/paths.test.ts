@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isSafeSlug } from '../src/evidence/slug.js';
 import { normalizeWorkspace, resolveWorkspace } from '../src/paths.js';
-import { caught } from './store/helpers.js';
+import { caught } from './helpers/store.js';
 
 describe('normalizeWorkspace (the derived default)', () => {
   it.each([

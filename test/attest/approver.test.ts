@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { run, tempHome } from '../helpers/cli.js';
-import { generate, ok } from './fixture.js';
+import { generate, runOk } from '../helpers/attest.js';
 
 const sha = (s: string): string => createHash('sha256').update(s, 'utf8').digest('hex');
 
@@ -23,11 +23,11 @@ function sql(home: string, fn: (db: Database.Database) => void): void {
 
 /** A finalized APPROVAL_REQUEST turn citing a pending approval of `content`. */
 function turn(home: string, content: string, env: Record<string, string> = {}): { id: string; approval: string } {
-  const id = (ok(home, ['contract', 'init', '--json'], env).json as { draft_id: string }).draft_id;
-  const approval = (ok(home, ['approval', 'request', '--content', content, '--draft-id', id, '--json'], env).json as { approval_id: string }).approval_id;
-  ok(home, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify({ approval_request: { exact_content: content, approval_id: approval } })], env);
-  ok(home, ['contract', 'set', 'agent_status.agent_state', 'APPROVAL_REQUEST', '--draft-id', id], env);
-  ok(home, ['contract', 'finalize', '--draft-id', id], env);
+  const id = (runOk(home, ['contract', 'init', '--json'], env).json as { draft_id: string }).draft_id;
+  const approval = (runOk(home, ['approval', 'request', '--content', content, '--draft-id', id, '--json'], env).json as { approval_id: string }).approval_id;
+  runOk(home, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify({ approval_request: { exact_content: content, approval_id: approval } })], env);
+  runOk(home, ['contract', 'set', 'agent_status.agent_state', 'APPROVAL_REQUEST', '--draft-id', id], env);
+  runOk(home, ['contract', 'finalize', '--draft-id', id], env);
   return { id, approval };
 }
 
@@ -42,12 +42,12 @@ describe('the approver policy at the gate', () => {
     const approver = generate(home, 'approver', 'ed25519');
     const policy = { HANDOFF_APPROVER_KEYS: approver.public_key };
     const signedTurn = turn(home, 'deploy v1');
-    ok(home, ['approval', 'decide', signedTurn.approval, '--decision', 'approved', '--key', approver.private_key]);
+    runOk(home, ['approval', 'decide', signedTurn.approval, '--decision', 'approved', '--key', approver.private_key]);
     const g = gate(home, signedTurn.id, policy);
     expect([g.code, codesOf(g)], g.stdout + g.stderr).toEqual([0, []]);
 
     const plain = turn(home, 'deploy v2');
-    ok(home, ['approval', 'decide', plain.approval, '--decision', 'approved']);
+    runOk(home, ['approval', 'decide', plain.approval, '--decision', 'approved']);
     expect(codesOf(gate(home, plain.id))).toEqual([]);
     const blocked = gate(home, plain.id, policy);
     expect([blocked.code, (blocked.json as { decision: string }).decision, codesOf(blocked)]).toEqual([2, 'block', ['APPROVAL_UNSIGNED']]);
@@ -76,7 +76,7 @@ describe('the approver policy at the gate', () => {
     const home = tempHome();
     const approver = generate(home, 'approver', 'ecdsa-p256');
     const { id, approval } = turn(home, 'deploy v1');
-    ok(home, ['approval', 'decide', approval, '--decision', 'approved', '--key', approver.private_key]);
+    runOk(home, ['approval', 'decide', approval, '--decision', 'approved', '--key', approver.private_key]);
     sql(home, (db) => {
       db.exec('DROP TRIGGER approvals_immutable');
       db.prepare('UPDATE approvals SET exact_content = ?, fingerprint = ? WHERE id = ?').run('rm -rf /', sha('rm -rf /'), approval);
@@ -94,8 +94,8 @@ describe('the approver policy at the gate', () => {
     const home = tempHome();
     const approver = generate(home, 'approver', 'ed25519');
     const { id, approval } = turn(home, 'deploy v1');
-    ok(home, ['approval', 'decide', approval, '--decision', 'approved', '--key', approver.private_key]);
-    ok(home, ['approval', 'decide', approval, '--decision', 'revoked', '--key', approver.private_key]);
+    runOk(home, ['approval', 'decide', approval, '--decision', 'approved', '--key', approver.private_key]);
+    runOk(home, ['approval', 'decide', approval, '--decision', 'revoked', '--key', approver.private_key]);
     sql(home, (db) => {
       db.exec('DROP TRIGGER approvals_transition');
       db.prepare("UPDATE approvals SET status = 'approved' WHERE id = ?").run(approval);
@@ -108,7 +108,7 @@ describe('the approver policy at the gate', () => {
     const approver = generate(home, 'approver', 'ed25519');
     const other = generate(home, 'other', 'ed25519');
     const { id, approval } = turn(home, 'deploy v1');
-    ok(home, ['approval', 'decide', approval, '--decision', 'approved', '--key', other.private_key]);
+    runOk(home, ['approval', 'decide', approval, '--decision', 'approved', '--key', other.private_key]);
     expect(codesOf(gate(home, id, { HANDOFF_APPROVER_KEYS: approver.public_key }))).toEqual(['APPROVAL_UNSIGNED']);
     const d = run(home, ['approval', 'decide', approval, '--decision', 'revoked', '--key', join(home, 'nope.key'), '--json']);
     expect([d.code, (d.json as { code: string }).code]).toEqual([2, 'UNREADABLE_INPUT']);
@@ -122,9 +122,9 @@ describe('the approver policy in attest verify', () => {
     const approver = generate(home, 'approver', 'ed25519');
     const env = { HANDOFF_SIGNING_KEY: store.private_key };
     const { id, approval } = turn(home, 'deploy v1', env);
-    ok(home, ['approval', 'decide', approval, '--decision', 'approved'], env);
+    runOk(home, ['approval', 'decide', approval, '--decision', 'approved'], env);
     const file = join(home, 'x.jsonl');
-    ok(home, ['attest', 'export', '--chain', id, '--out', file], env);
+    runOk(home, ['attest', 'export', '--chain', id, '--out', file], env);
     expect(run(home, ['attest', 'verify', file, '--key', store.public_key]).code).toBe(0);
     const r = run(home, ['attest', 'verify', file, '--key', store.public_key, '--json'], { env: { HANDOFF_APPROVER_KEYS: approver.public_key } });
     expect([r.code, r.json]).toMatchObject([1, { code: 'APPROVAL_UNSIGNED', line: 2 }]);
@@ -136,14 +136,14 @@ describe('the approver policy in attest verify', () => {
     const approver = generate(home, 'approver', 'ed25519');
     const env = { HANDOFF_SIGNING_KEY: store.private_key };
     const { id, approval } = turn(home, 'deploy v1', env);
-    ok(home, ['approval', 'decide', approval, '--decision', 'approved', '--key', approver.private_key], env);
-    ok(home, ['approval', 'decide', approval, '--decision', 'revoked', '--key', approver.private_key], env);
+    runOk(home, ['approval', 'decide', approval, '--decision', 'approved', '--key', approver.private_key], env);
+    runOk(home, ['approval', 'decide', approval, '--decision', 'revoked', '--key', approver.private_key], env);
     sql(home, (db) => {
       db.exec('DROP TRIGGER approvals_transition');
       db.prepare("UPDATE approvals SET status = 'approved' WHERE id = ?").run(approval);
     });
     const file = join(home, 'x.jsonl');
-    expect(ok(home, ['attest', 'export', '--chain', id, '--out', file, '--json'], env).json).toMatchObject({ counts: { approval: 3 } });
+    expect(runOk(home, ['attest', 'export', '--chain', id, '--out', file, '--json'], env).json).toMatchObject({ counts: { approval: 3 } });
     const keys = ['--key', store.public_key, '--key', approver.public_key];
     expect(run(home, ['attest', 'verify', file, ...keys]).code).toBe(0);
     const r = run(home, ['attest', 'verify', file, ...keys, '--json'], { env: { HANDOFF_APPROVER_KEYS: approver.public_key } });

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
 import { canonicalJson } from '../../src/receipts/jcs.js';
-import { generate, ok, signedChain, type SignedChain } from './fixture.js';
+import { generate, runOk, signedChain, type SignedChain } from '../helpers/attest.js';
 
 const require = createRequire(import.meta.url);
 const { bundleFromJSON } = require('@sigstore/bundle') as typeof import('@sigstore/bundle');
@@ -37,7 +37,7 @@ describe('a signed chain exports and verifies', () => {
   beforeAll(() => {
     c = signedChain();
     file = join(c.home, 'chain.jsonl');
-    const r = ok(c.home, ['attest', 'export', '--chain', c.links[1], '--out', file, '--json'], c.env);
+    const r = runOk(c.home, ['attest', 'export', '--chain', c.links[1], '--out', file, '--json'], c.env);
     expect(r.json).toMatchObject({ status: 'ok', lines: 6, counts: { handoff: 3, receipt: 1, approval: 1 }, signed_now: 1 });
     lines = readFileSync(file, 'utf8').trimEnd().split('\n');
   });
@@ -112,7 +112,7 @@ describe('a signed chain exports and verifies', () => {
 
   it('--contract-id exports the chain up to that contract', () => {
     const part = join(c.home, 'part.jsonl');
-    const r = ok(c.home, ['attest', 'export', '--contract-id', c.links[0], '--out', part, '--json'], c.env);
+    const r = runOk(c.home, ['attest', 'export', '--contract-id', c.links[0], '--out', part, '--json'], c.env);
     expect(r.json).toMatchObject({ counts: { handoff: 1, receipt: 0, approval: 1 } });
     expect(run(c.home, ['attest', 'verify', part, '--key', c.storeKey.public_key, '--key', c.approverKey.public_key]).code).toBe(0);
   });
@@ -144,8 +144,8 @@ describe('keys', () => {
     const home = tempHome();
     const k = generate(home, 'k');
     chmodSync(k.private_key, 0o644);
-    const id = (ok(home, ['contract', 'init', '--json']).json as { draft_id: string }).draft_id;
-    ok(home, ['contract', 'set', 'agent_status.agent_state', 'BLOCKED', '--draft-id', id]);
+    const id = (runOk(home, ['contract', 'init', '--json']).json as { draft_id: string }).draft_id;
+    runOk(home, ['contract', 'set', 'agent_status.agent_state', 'BLOCKED', '--draft-id', id]);
     const before = snapshot(home);
     const r = run(home, ['contract', 'finalize', '--draft-id', id, '--json'], { env: { HANDOFF_SIGNING_KEY: k.private_key } });
     expect(r.code).toBe(2);
@@ -157,8 +157,8 @@ describe('keys', () => {
   it('contract verify signs its receipt like evidence run (a FAILED result for a failing command)', () => {
     const home = tempHome();
     const k = generate(home, 'k');
-    const id = (ok(home, ['contract', 'init', '--json']).json as { draft_id: string }).draft_id;
-    ok(home, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify({ evidence_report: { verification: { type: 'command', command: 'exit 1' } } })]);
+    const id = (runOk(home, ['contract', 'init', '--json']).json as { draft_id: string }).draft_id;
+    runOk(home, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify({ evidence_report: { verification: { type: 'command', command: 'exit 1' } } })]);
     const r = run(home, ['contract', 'verify', '--draft-id', id, '--json'], { env: { HANDOFF_SIGNING_KEY: k.private_key } });
     expect(r.code, r.stdout + r.stderr).toBe(1);
     const rows = rowsOf(home, 'SELECT kind, signer, key_id, payload FROM attestations');
@@ -170,7 +170,7 @@ describe('keys', () => {
     const home = tempHome();
     const k = generate(home, 'k');
     chmodSync(k.private_key, 0o640);
-    const id = (ok(home, ['contract', 'init', '--json']).json as { draft_id: string }).draft_id;
+    const id = (runOk(home, ['contract', 'init', '--json']).json as { draft_id: string }).draft_id;
     const marker = join(home, 'ran');
     const r = run(home, ['evidence', 'run', '--draft-id', id, '--json', '--', process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, '')`], {
       env: { HANDOFF_SIGNING_KEY: k.private_key },
@@ -181,9 +181,9 @@ describe('keys', () => {
 
   it('without a key finalize still stores its statement payload, unsigned; export is KEY_REQUIRED', () => {
     const home = tempHome();
-    const id = (ok(home, ['contract', 'init', '--json']).json as { draft_id: string }).draft_id;
-    ok(home, ['contract', 'set', 'agent_status.agent_state', 'BLOCKED', '--draft-id', id]);
-    ok(home, ['contract', 'finalize', '--draft-id', id]);
+    const id = (runOk(home, ['contract', 'init', '--json']).json as { draft_id: string }).draft_id;
+    runOk(home, ['contract', 'set', 'agent_status.agent_state', 'BLOCKED', '--draft-id', id]);
+    runOk(home, ['contract', 'finalize', '--draft-id', id]);
     const rows = rowsOf(home, 'SELECT kind, subject_id, signer, key_id, signature FROM attestations');
     expect(rows).toEqual([{ kind: 'handoff', subject_id: id, signer: null, key_id: null, signature: null }]);
     const r = run(home, ['attest', 'export', '--chain', id, '--out', join(home, 'x.jsonl'), '--json']);
@@ -193,7 +193,7 @@ describe('keys', () => {
     expect(rowsOf(home, 'SELECT COUNT(*) AS n FROM attestations')).toEqual([{ n: 1 }]);
     // Signed now, and the line says so outside the payload.
     const k = generate(home, 'k');
-    ok(home, ['attest', 'export', '--chain', id, '--out', join(home, 'x.jsonl')], { HANDOFF_SIGNING_KEY: k.private_key });
+    runOk(home, ['attest', 'export', '--chain', id, '--out', join(home, 'x.jsonl')], { HANDOFF_SIGNING_KEY: k.private_key });
     const first = JSON.parse(readFileSync(join(home, 'x.jsonl'), 'utf8').split('\n')[0]);
     expect(first.handoffSigned).toBe('at-export');
     expect(run(home, ['attest', 'verify', join(home, 'x.jsonl'), '--key', k.public_key]).code).toBe(0);

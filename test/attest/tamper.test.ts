@@ -11,7 +11,7 @@ import { bundleSignedNow, lineText } from '../../src/attest/bundle.js';
 import { envelopeDigest, payloadOf, sha256Hex, type Statement } from '../../src/attest/statement.js';
 import { verifyExport, type VerifyOutcome } from '../../src/attest/verify.js';
 import { keyIdOf, type SigningKey } from '../../src/keys/key-file.js';
-import { ok, signedChain, type SignedChain } from './fixture.js';
+import { runOk, signedChain, type SignedChain } from '../helpers/attest.js';
 
 /** mulberry32: a small seeded generator (deterministic cases). */
 function prng(seed: number): () => number {
@@ -51,7 +51,7 @@ describe('attest verify catches every tampering', () => {
     dir = join(c.home, 'cases');
     mkdirSync(dir);
     const file = join(c.home, 'chain.jsonl');
-    ok(c.home, ['attest', 'export', '--chain', c.first, '--out', file], c.env);
+    runOk(c.home, ['attest', 'export', '--chain', c.first, '--out', file], c.env);
     lines = readFileSync(file, 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(6);
   });

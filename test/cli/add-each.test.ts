@@ -1,6 +1,6 @@
 /** `add` with a JSON array VALUE is refused (ADD_LIST_VALUE); `--each` appends each element. */
 import { describe, expect, it } from 'vitest';
-import { initDraft } from '../drafts/helpers.js';
+import { initDraft } from '../helpers/drafts.js';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
 
 const field = (home: string, id: string, path: string): unknown =>

@@ -7,8 +7,8 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, run, snapshot, tempHome } from '../helpers/cli.js';
-import { closeDraft, initDraft, readDraftJson } from '../drafts/helpers.js';
-import { envelopeIn, prefix, rowOf, runJson, seedRow, withStore, writeDraft } from './store-fixtures.js';
+import { closeDraft, initDraft, readDraftJson } from '../helpers/drafts.js';
+import { envelopeIn, prefix, rowOf, runJson, seedRow, withStore, writeDraft } from '../helpers/store-cli.js';
 
 const FOREIGN: [string, string] = ['APPROVAL_FOREIGN', 'approval_request.approval_id'];
 const MISMATCH: [string, string] = ['APPROVAL_CONTENT_MISMATCH', 'approval_request.exact_content'];

@@ -8,8 +8,8 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, run, snapshot, tempHome } from '../helpers/cli.js';
-import { initDraft } from '../drafts/helpers.js';
-import { envelopeIn, prefix, rowOf, runJson, seedRow, withStore, writeDraft } from './store-fixtures.js';
+import { initDraft } from '../helpers/drafts.js';
+import { envelopeIn, prefix, rowOf, runJson, seedRow, withStore, writeDraft } from '../helpers/store-cli.js';
 
 const CONTENT = 'git push origin main';
 const pairs = (json: { errors: { code: string; path: string }[] }): [string, string][] => json.errors.map((e) => [e.code, e.path]);

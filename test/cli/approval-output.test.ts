@@ -8,8 +8,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
-import { initDraft } from '../drafts/helpers.js';
-import { runJson } from './store-fixtures.js';
+import { initDraft } from '../helpers/drafts.js';
+import { runJson } from '../helpers/store-cli.js';
 
 const HOSTILE = 'rm -rf build\n# \u202eevil\u202c \u200b\u2066x\u2069\u001b[2J\u0007\r\u0085 done';
 const sha = (t: string): string => createHash('sha256').update(t, 'utf8').digest('hex');

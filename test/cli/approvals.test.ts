@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
-import { dbFile, envelopeIn, expectCleanFailure, mintAgent, mintDraft, prefix, runJson, withStore } from './store-fixtures.js';
+import { dbFile, envelopeIn, expectCleanFailure, mintAgent, mintDraft, prefix, runJson, withStore } from '../helpers/store-cli.js';
 
 const request = (home: string, ...args: string[]) => runJson(home, ['approval', 'request', ...args]);
 const decide = (home: string, ...args: string[]) => runJson(home, ['approval', 'decide', ...args]);

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, tempHome } from '../helpers/cli.js';
-import { addBrief, counts, expectHumanRefusal, expectRefusal, state } from '../evidence/fixtures.js';
+import { addBrief, counts, expectHumanRefusal, expectRefusal, state } from '../helpers/evidence.js';
 
 const W = ['--workspace', 'ws', '--json'];
 

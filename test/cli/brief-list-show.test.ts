@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { run, tempHome } from '../helpers/cli.js';
-import { addBrief, expectRefusal, state } from '../evidence/fixtures.js';
+import { addBrief, expectRefusal, state } from '../helpers/evidence.js';
 
 const W = ['--workspace', 'ws', '--json'];
 

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
-import { initDraft, readDraftJson } from '../drafts/helpers.js';
+import { initDraft, readDraftJson } from '../helpers/drafts.js';
 
-import { expectCleanFailure, mintDraft, runJson } from './store-fixtures.js';
+import { expectCleanFailure, mintDraft, runJson } from '../helpers/store-cli.js';
 
 const elsewhere = (): string => mkdtempSync(join(tmpdir(), 'handoff-elsewhere-'));
 

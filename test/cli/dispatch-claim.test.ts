@@ -2,14 +2,14 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
-import { COMPLETE_PATCH, dispatch, finalizeAs, row } from '../gate/helpers.js';
+import { COMPLETE_PATCH, dispatchJson, finalizeAs, row } from '../helpers/gate.js';
 
 const claim = (home: string, args: string[]) => run(home, ['contract', 'claim', ...args, '--json']);
 
 describe('contract claim', () => {
   it('sets the harness id once; a repeat is a no-op; human output', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g']);
+    const d = dispatchJson(home, ['--goal', 'g']);
     const r = claim(home, ['--harness-id', 'agent-1', '--draft-id', d.contract_id]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json).toEqual({ status: 'ok', contract_id: d.contract_id, handoff_id: d.handoff_id, harness_id: 'agent-1', changed: true });
@@ -22,11 +22,11 @@ describe('contract claim', () => {
 
   it('is allowed on a COMPLETE row and follows the chain to the live tip', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g']);
+    const d = dispatchJson(home, ['--goal', 'g']);
     finalizeAs(home, d.contract_id, 'COMPLETE', COMPLETE_PATCH);
     expect(claim(home, ['--harness-id', 'done-run', '--draft-id', d.contract_id]).json.changed).toBe(true);
 
-    const e = dispatch(home, ['--goal', 'h']);
+    const e = dispatchJson(home, ['--goal', 'h']);
     finalizeAs(home, e.contract_id, 'BLOCKED');
     const w = run(home, ['contract', 'set', 'work_phase', 'executing', '--draft-id', e.contract_id, '--json']);
     expect(w.code, w.stderr).toBe(0);
@@ -40,8 +40,8 @@ describe('contract claim', () => {
 
   it('refuses a different id (HARNESS_ID_CONFLICT) and an id another chain carries (HARNESS_ID_IN_USE), writing nothing', () => {
     const home = tempHome();
-    const a = dispatch(home, ['--goal', 'a', '--harness-id', 'run-a']);
-    const b = dispatch(home, ['--goal', 'b']);
+    const a = dispatchJson(home, ['--goal', 'a', '--harness-id', 'run-a']);
+    const b = dispatchJson(home, ['--goal', 'b']);
     for (const [args, code] of [
       [['--harness-id', 'run-x', '--draft-id', a.contract_id], 'HARNESS_ID_CONFLICT'],
       [['--harness-id', 'run-a', '--draft-id', b.contract_id], 'HARNESS_ID_IN_USE'],
@@ -61,7 +61,7 @@ describe('contract claim', () => {
     expect(r.code).toBe(3);
     expect(r.json.code).toBe('ROW_NOT_FOUND');
     expect(readdirSync(home)).toEqual([]);
-    dispatch(home, ['--goal', 'g']);
+    dispatchJson(home, ['--goal', 'g']);
     expect(claim(home, ['--harness-id', 'x', '--draft-id', id]).json.code).toBe('ROW_NOT_FOUND');
   });
 

@@ -3,15 +3,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
 import { initialEnvelope } from '../../src/envelope/vocabulary.js';
-import { COMPLETE_PATCH, dispatch, finalizeAs, rawStore, row, WS } from '../gate/helpers.js';
+import { COMPLETE_PATCH, dispatchJson, finalizeAs, rawStore, row, WS_FLAGS } from '../helpers/gate.js';
 
 const ID_RE = /^a[0-9a-f]{16}\.[0-9a-f]{12}$/;
 
 describe('contract dispatch: what it creates', () => {
   it('creates the draft and the DISPATCHED row, and prints its documented --json shape', () => {
     const home = tempHome();
-    expect(run(home, ['brief', 'add', 'payments-hardening', '--ac', 'AC-1=Duplicate POST returns the first response', ...WS]).code).toBe(0);
-    const out = dispatch(home, [
+    expect(run(home, ['brief', 'add', 'payments-hardening', '--ac', 'AC-1=Duplicate POST returns the first response', ...WS_FLAGS]).code).toBe(0);
+    const out = dispatchJson(home, [
       '--goal', 'Add idempotency keys to POST /payments',
       '--plan-task-id', 'T-42',
       '--brief', 'payments-hardening',
@@ -78,7 +78,7 @@ describe('contract dispatch: what it creates', () => {
 
   it('human mode: stdout is only the block, byte-identical to contract_block; the summary goes to stderr', () => {
     const home = tempHome();
-    const args = ['contract', 'dispatch', ...WS, '--goal', 'two\nlines', '--consolidation', '--require-receipt', '--agent-id', 'a0123456789abcdef'];
+    const args = ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'two\nlines', '--consolidation', '--require-receipt', '--agent-id', 'a0123456789abcdef'];
     const human = run(home, args);
     expect(human.code, human.stderr).toBe(0);
     const json = run(home, [...args, '--json']).json;
@@ -95,12 +95,12 @@ describe('contract dispatch: what it creates', () => {
     expect(hid.startsWith('a0123456789abcdef.')).toBe(true);
   });
 
-  it('reads --goal-file (trailing newline dropped); every dispatch mints a new contract', () => {
+  it('reads --goal-file (trailing newline dropped); every dispatchJson mints a new contract', () => {
     const home = tempHome();
     const file = join(home, 'task.md');
     writeFileSync(file, 'Fix the leak\nin the pool\n\n');
-    const a = dispatch(home, ['--goal-file', file]);
-    const b = dispatch(home, ['--goal-file', file]);
+    const a = dispatchJson(home, ['--goal-file', file]);
+    const b = dispatchJson(home, ['--goal-file', file]);
     expect(a.goal).toBe('Fix the leak\nin the pool');
     expect(a.contract_block).toContain('goal:\n  Fix the leak\n  in the pool\n');
     expect(a.contract_id).not.toBe(b.contract_id);
@@ -110,17 +110,17 @@ describe('contract dispatch: what it creates', () => {
 
   it('verifier: kind inferred from --parent-handoff-id on a closed parent; parent line and verifier rule', () => {
     const home = tempHome();
-    const producer = dispatch(home, ['--goal', 'build', '--plan-task-id', 'T-1']);
+    const producer = dispatchJson(home, ['--goal', 'build', '--plan-task-id', 'T-1']);
     finalizeAs(home, producer.contract_id, 'NEEDS_VERIFICATION');
-    const v = dispatch(home, ['--goal', 'verify', '--parent-handoff-id', String(producer.handoff_id), '--harness-id', 'sess-uuid-1']);
+    const v = dispatchJson(home, ['--goal', 'verify', '--parent-handoff-id', String(producer.handoff_id), '--harness-id', 'sess-uuid-1']);
     expect(v.kind).toBe('verifier');
     expect(v.bindings).toMatchObject({ parent_handoff_id: producer.handoff_id, plan_task_id: null, harness_id: 'sess-uuid-1' });
     expect(v.contract_block).toContain(`\nparent_handoff_id: ${producer.handoff_id} (contract ${producer.contract_id}, state NEEDS_VERIFICATION)\n`);
     expect(v.close_rules.map((r: any) => r.id)).toEqual(['draft_id', 'finalize', 'closing_states', 'complete', 'verifier', 'approval_request', 'stop_gate']);
     expect(row(home, v.contract_id)).toMatchObject({ parent_handoff_id: producer.handoff_id, harness_id: 'sess-uuid-1' });
     // A non-verifier may point at an open row.
-    const open = dispatch(home, ['--goal', 'x']);
-    expect(dispatch(home, ['--goal', 'follow-up', '--kind', 'investigation', '--parent-handoff-id', String(open.handoff_id)]).kind).toBe('investigation');
+    const open = dispatchJson(home, ['--goal', 'x']);
+    expect(dispatchJson(home, ['--goal', 'follow-up', '--kind', 'investigation', '--parent-handoff-id', String(open.handoff_id)]).kind).toBe('investigation');
   });
 });
 
@@ -128,7 +128,7 @@ describe('contract dispatch: refusals write nothing', () => {
   const refuse = (home: string, args: string[], code: string, exit: number): void => {
     const before = snapshot(home);
     // A case that names its own --workspace gets no second one (a flag given twice is USAGE).
-    const ws = args.includes('--workspace') ? [] : WS;
+    const ws = args.includes('--workspace') ? [] : WS_FLAGS;
     const r = run(home, ['contract', 'dispatch', ...ws, ...args, '--json']);
     expect(r.code, r.stdout + r.stderr).toBe(exit);
     expect(r.json?.code).toBe(code);
@@ -174,7 +174,7 @@ describe('contract dispatch: refusals write nothing', () => {
 
   it('with a store: unknown brief / parent (3), open parent of a verifier (1), harness id in use (1)', () => {
     const home = tempHome();
-    const first = dispatch(home, ['--goal', 'first', '--harness-id', 'run-1']);
+    const first = dispatchJson(home, ['--goal', 'first', '--harness-id', 'run-1']);
     refuse(home, ['--goal', 'g', '--brief', 'nope'], 'BRIEF_NOT_FOUND', 3);
     refuse(home, ['--goal', 'g', '--parent-handoff-id', '99'], 'PARENT_HANDOFF_NOT_FOUND', 3);
     refuse(home, ['--goal', 'g', '--parent-handoff-id', String(first.handoff_id)], 'PARENT_NOT_CLOSED', 1);
@@ -189,12 +189,12 @@ describe('contract dispatch: refusals write nothing', () => {
 
   it('a failed insert removes the draft again and exits 4 (no half-born contract)', () => {
     const home = tempHome();
-    dispatch(home, ['--goal', 'creates the store']);
+    dispatchJson(home, ['--goal', 'creates the store']);
     const db = rawStore(home);
     db.exec("CREATE TRIGGER test_refuse_insert BEFORE INSERT ON handoffs BEGIN SELECT RAISE(ABORT, 'refused by test'); END");
     db.close();
     const drafts = readdirSync(join(home, 'drafts'));
-    const r = run(home, ['contract', 'dispatch', ...WS, '--goal', 'g', '--json']);
+    const r = run(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'g', '--json']);
     expect(r.code, r.stdout + r.stderr).toBe(4);
     expect(r.json.status).toBe('error');
     expect(r.json.error).toContain('refused by test');
@@ -210,10 +210,10 @@ describe('contract dispatch: refusals write nothing', () => {
   });
 });
 
-describe('contract dispatch then the draft verbs', () => {
+describe('contract dispatchJson then the draft verbs', () => {
   it('the dispatched contract is written with --draft-id and finalizes the born row', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g']);
+    const d = dispatchJson(home, ['--goal', 'g']);
     const fin = finalizeAs(home, d.contract_id, 'COMPLETE', COMPLETE_PATCH);
     expect(fin).toMatchObject({ created: true, handoff_id: d.handoff_id, agent_state: 'COMPLETE' });
     expect(row(home, d.contract_id)).toMatchObject({ agent_state: 'COMPLETE', cut_reason: null, goal: 'g' });

@@ -10,7 +10,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { listMigrations } from '../../src/store/migrate.js';
 import { loadSqlite } from '../../src/store/sqlite.js';
 import { BIN, baseEnv, run, tempHome } from '../helpers/cli.js';
-import { dbOf, dispatch, draftPathOf, readDraftJson } from '../drafts/helpers.js';
+import { dbOf, dispatch, draftPathOf, readDraftJson } from '../helpers/drafts.js';
 
 const rowJson = (home: string, id: string): any => {
   const db = new (loadSqlite())(dbOf(home), { readonly: true });

@@ -2,7 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, tempHome } from '../helpers/cli.js';
-import { closeDraft, draftPathOf, initDraft, readDraftJson, runUnchanged, setMtime } from '../drafts/helpers.js';
+import { closeDraft, draftPathOf, initDraft, readDraftJson, runUnchanged, setMtime } from '../helpers/drafts.js';
 
 const A = 'aaaaaaaaaaaaaaaa0';
 const B = 'abbbbbbbbbbbbbbb0';

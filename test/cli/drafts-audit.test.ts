@@ -6,7 +6,7 @@ import { linkSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, tempHome } from '../helpers/cli.js';
-import { draftPathOf, draftsDirOf, initDraft, readDraftJson } from '../drafts/helpers.js';
+import { draftPathOf, draftsDirOf, initDraft, readDraftJson } from '../helpers/drafts.js';
 
 describe('draft files (mutation audit)', () => {
   it('a write replaces the draft by rename: a new inode, the old bytes untouched, mode 0600, no temp file left', () => {

@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, run, runAsync, snapshot, tempHome } from '../helpers/cli.js';
-import { draftPathOf, initDraft, readDraftJson } from '../drafts/helpers.js';
+import { draftPathOf, initDraft, readDraftJson } from '../helpers/drafts.js';
 
 function childEnv(home: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, HANDOFF_HOME: home, NO_COLOR: '1' };

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/json.js';
 import { loadSqlite } from '../../src/store/sqlite.js';
 import { run, tempHome, type RunResult } from '../helpers/cli.js';
-import { closeDraft, dispatch, draftPathOf, draftsDirOf, initDraft, readDraftJson } from '../drafts/helpers.js';
+import { closeDraft, dispatch, draftPathOf, draftsDirOf, initDraft, readDraftJson } from '../helpers/drafts.js';
 
 /** Every entry below `dir` by lstat (links are not followed, so a dangling link is listed, not an error). */
 function lsnapshot(dir: string): Record<string, string> {

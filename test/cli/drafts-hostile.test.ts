@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
-import { draftPathOf, initDraft, readDraftJson } from '../drafts/helpers.js';
+import { draftPathOf, initDraft, readDraftJson } from '../helpers/drafts.js';
 
 /** HANDOFF_HOME is a sub-folder of `outer`, so anything written beside or above it shows in snapshot(outer). */
 function setup(): { outer: string; home: string; id: string } {

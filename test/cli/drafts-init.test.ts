@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { initialEnvelope } from '../../src/envelope/vocabulary.js';
 import { run, tempHome } from '../helpers/cli.js';
-import { draftPathOf, hasDb, initDraft, readDraftJson, runUnchanged } from '../drafts/helpers.js';
+import { draftPathOf, hasDb, initDraft, readDraftJson, runUnchanged } from '../helpers/drafts.js';
 
 const DRAFT_RE = /^a[0-9a-f]{16}\.[0-9a-f]{12}$/;
 

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { run, tempHome } from '../helpers/cli.js';
-import { draftPathOf, expectOneLineError, initDraft, runUnchanged } from '../drafts/helpers.js';
+import { draftPathOf, expectOneLineError, initDraft, runUnchanged } from '../helpers/drafts.js';
 
 let home: string;
 let outside: string;

@@ -14,7 +14,7 @@ import {
   initDraft,
   readDraftJson,
   runUnchanged,
-} from '../drafts/helpers.js';
+} from '../helpers/drafts.js';
 
 /** One SQL statement on the test's store (to stage rows the verbs under test then read). */
 function sql<T = unknown>(home: string, text: string, ...params: unknown[]): T {

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
-import { draftPathOf, hasDb, initDraft, readDraftJson, runUnchanged } from '../drafts/helpers.js';
+import { draftPathOf, hasDb, initDraft, readDraftJson, runUnchanged } from '../helpers/drafts.js';
 
 const valid = (agent = 'a0123456789abcdef') => ({
   agent_status: { agent_state: 'IN_PROGRESS', agent_id: agent, pending_steps: [], next_action: 'pending' },

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
-import { completeWrites, draftPathOf, initDraft, readDraftJson, runUnchanged } from '../drafts/helpers.js';
+import { completeWrites, draftPathOf, initDraft, readDraftJson, runUnchanged } from '../helpers/drafts.js';
 
 const view = (home: string, id: string): any => run(home, ['contract', 'view', '--draft-id', id, '--json']).json.envelope;
 

@@ -7,7 +7,7 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSqlite } from '../../src/store/sqlite.js';
 import { run, runAsync, snapshot, tempHome } from '../helpers/cli.js';
-import { addBrief, counts, evidenceTree, expectHumanRefusal, expectRefusal, state } from '../evidence/fixtures.js';
+import { addBrief, counts, evidenceTree, expectHumanRefusal, expectRefusal, state } from '../helpers/evidence.js';
 
 const sha = (b: Buffer | string): string => createHash('sha256').update(b).digest('hex');
 const W = ['--workspace', 'ws', '--json'];

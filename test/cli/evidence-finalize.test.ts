@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
-import { addBrief, counts } from '../evidence/fixtures.js';
-import { envelopeIn, mintDraft, prefix, writeDraft } from './store-fixtures.js';
+import { addBrief, counts } from '../helpers/evidence.js';
+import { envelopeIn, mintDraft, prefix, writeDraft } from '../helpers/store-cli.js';
 
 interface Setup {
   home: string;

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
-import { initDraft } from '../drafts/helpers.js';
-import { mintDraft, runJson, withStore } from './store-fixtures.js';
+import { initDraft } from '../helpers/drafts.js';
+import { mintDraft, runJson, withStore } from '../helpers/store-cli.js';
 
 const ENV = { HANDOFF_WORKSPACE: 'ws' };
 function ok(home: string, args: string[]): any {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
-import { addBrief, expectRefusal } from '../evidence/fixtures.js';
+import { addBrief, expectRefusal } from '../helpers/evidence.js';
 
 const W = ['--workspace', 'ws', '--json'];
 const deposit = (home: string, ac: string, text: string) =>

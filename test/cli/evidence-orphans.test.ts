@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
-import { addBrief, expectRefusal } from '../evidence/fixtures.js';
+import { addBrief, expectRefusal } from '../helpers/evidence.js';
 
 const W = ['--workspace', 'ws', '--json'];
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { computeRowSha256, type ReceiptRow } from '../../src/receipts/row.js';
-import { closeWith, fillClose, freshHome, hf, newDraft, nodeCmd, receipt, WS } from './receipts-fixtures.js';
+import { closeWith, fillClose, freshHome, hf, newDraft, nodeCmd, receipt, WS } from '../helpers/receipts-cli.js';
 
 /** A file outside every data root, with the digest a forger would write into the row. */
 function outsideFile(): { path: string; sha256: string; size: number } {

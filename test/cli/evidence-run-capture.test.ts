@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, run, tempHome, type RunResult } from '../helpers/cli.js';
 import { waitGone } from '../helpers/process.js';
-import { initDraft, readDraftJson } from '../drafts/helpers.js';
-import { countRows } from './store-fixtures.js';
+import { initDraft, readDraftJson } from '../helpers/drafts.js';
+import { countRows } from '../helpers/store-cli.js';
 
 /** The shell command: record the shell's pid and a grandchild's, then print past the inline threshold, then wait. */
 const noisy = (pidFile: string, bytes: number): string => `echo $$ > ${pidFile}; sleep 60 & echo $! >> ${pidFile}; head -c ${bytes} /dev/zero; wait`;

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSqlite } from '../../src/store/sqlite.js';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
-import { addBrief, expectRefusal } from '../evidence/fixtures.js';
-import { freshHome, hf, newDraft, nodeCmd, receipt } from './receipts-fixtures.js';
+import { addBrief, expectRefusal } from '../helpers/evidence.js';
+import { freshHome, hf, newDraft, nodeCmd, receipt } from '../helpers/receipts-cli.js';
 
 const W = ['--workspace', 'ws', '--json'];
 const sha = (s: string): string => createHash('sha256').update(s).digest('hex');

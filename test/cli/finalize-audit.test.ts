@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { run, tempHome } from '../helpers/cli.js';
-import { addBrief } from '../evidence/fixtures.js';
-import { envelopeIn, mintDraft, prefix, rowOf, seedRow, writeDraft } from './store-fixtures.js';
+import { addBrief } from '../helpers/evidence.js';
+import { envelopeIn, mintDraft, prefix, rowOf, seedRow, writeDraft } from '../helpers/store-cli.js';
 
 const finalize = (home: string, id: string, ...extra: string[]) =>
   run(home, ['contract', 'finalize', '--draft-id', id, '--workspace', 'ws', '--json', ...extra]);

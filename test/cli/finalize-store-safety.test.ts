@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
-import { countRows, dbFile, envelopeIn, expectCleanFailure, mintDraft, prefix, runJson, withStore, writeDraft } from './store-fixtures.js';
+import { countRows, dbFile, envelopeIn, expectCleanFailure, mintDraft, prefix, runJson, withStore, writeDraft } from '../helpers/store-cli.js';
 
 const finalize = (home: string, ...args: string[]) => runJson(home, ['contract', 'finalize', ...args]);
 

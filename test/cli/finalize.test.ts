@@ -17,7 +17,7 @@ import {
   seedRow,
   withStore,
   writeDraft,
-} from './store-fixtures.js';
+} from '../helpers/store-cli.js';
 
 const finalize = (home: string, ...args: string[]) => runJson(home, ['contract', 'finalize', ...args]);
 

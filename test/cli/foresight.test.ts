@@ -3,9 +3,9 @@
  * can already see is stored, with a `[WILL BE REFUSED AT FINALIZE] CODE: what to do` notice (--json: warnings).
  */
 import { describe, expect, it } from 'vitest';
-import { initDraft } from '../drafts/helpers.js';
+import { initDraft } from '../helpers/drafts.js';
 import { run, tempHome } from '../helpers/cli.js';
-import { COMPLETE_PATCH, dispatch } from '../gate/helpers.js';
+import { COMPLETE_PATCH, dispatchJson } from '../helpers/gate.js';
 
 const NOTICE = /^\[WILL BE REFUSED AT FINALIZE\] ([A-Z_]+): .+$/;
 const field = (home: string, id: string, path: string): unknown =>
@@ -16,7 +16,7 @@ const noticesOf = (stderr: string): string[] => stderr.split('\n').filter((l) =>
 describe('foresight warnings', () => {
   it('a plan-task-bound COMPLETE: stored, with BLIND_VERIFICATION_REQUIRED foreseen; finalize then refuses it', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g', '--plan-task-id', 'T-7']);
+    const d = dispatchJson(home, ['--goal', 'g', '--plan-task-id', 'T-7']);
     expect(fill(home, d.contract_id, COMPLETE_PATCH).code).toBe(0);
     const h = run(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', d.contract_id]);
     expect(h.code).toBe(0);
@@ -50,7 +50,7 @@ describe('foresight warnings', () => {
 
   it('a --require-receipt turn closing on a command claim without a receipt: RECEIPT_REQUIRED foreseen', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g', '--require-receipt']);
+    const d = dispatchJson(home, ['--goal', 'g', '--require-receipt']);
     expect(fill(home, d.contract_id, COMPLETE_PATCH).code).toBe(0);
     const r = run(home, ['contract', 'set', 'agent_status.agent_state', 'NEEDS_VERIFICATION', '--draft-id', d.contract_id, '--json']);
     expect(r.code).toBe(0);
@@ -60,7 +60,7 @@ describe('foresight warnings', () => {
 
   it('no warning on a close finalize will accept', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g']);
+    const d = dispatchJson(home, ['--goal', 'g']);
     expect(fill(home, d.contract_id, COMPLETE_PATCH).code).toBe(0);
     const r = run(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', d.contract_id, '--json']);
     expect(r.code).toBe(0);

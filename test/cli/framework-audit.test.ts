@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, run, snapshot, tempHome } from '../helpers/cli.js';
-import { freshHome, newDraft, receipt } from './receipts-fixtures.js';
+import { freshHome, newDraft, receipt } from '../helpers/receipts-cli.js';
 
 /** Runs the binary with a preload that makes process.cwd() throw a plain Error (not a HandoffError). */
 function runCrashing(home: string, args: string[], extraEnv: Record<string, string> = {}) {

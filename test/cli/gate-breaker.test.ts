@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO, tempHome } from '../helpers/cli.js';
-import { dispatch, finalizeAs, gate, rejections, stopInput, subagentStop } from '../gate/helpers.js';
+import { dispatchJson, finalizeAs, gate, rejections, stopInput, subagentStop } from '../helpers/gate.js';
 
 describe('circuit breaker', () => {
   it('default 3: "block 1 of 2", "block 2 of 2", then the third trips (exit 0, systemMessage); sticky; an accepted stop resets', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g', '--harness-id', 'sub-b']);
+    const d = dispatchJson(home, ['--goal', 'g', '--harness-id', 'sub-b']);
     const input = subagentStop({ session: 's-b', agentId: 'sub-b', agentType: 'implementer', extra: { stop_reason: 'end_turn' } });
 
     const first = gate(home, [], input);
@@ -43,7 +43,7 @@ describe('circuit breaker', () => {
 
   it('a repaired turn starts from zero after an allow', () => {
     const home = tempHome();
-    dispatch(home, ['--goal', 'a store to count in']);
+    dispatchJson(home, ['--goal', 'a store to count in']);
     const input = stopInput({ session: 's-r', extra: { stop_reason: 'end_turn' } });
     expect(gate(home, [], input).code).toBe(2);
     expect(gate(home, ['--json'], input).json.attempt).toBe(2);
@@ -84,7 +84,7 @@ describe('circuit breaker', () => {
 
   it('keys are per turn: two agents of one type and one session count separately', () => {
     const home = tempHome();
-    dispatch(home, ['--goal', 'a store to count in']);
+    dispatchJson(home, ['--goal', 'a store to count in']);
     const one = subagentStop({ session: 's', agentId: 'one', extra: { stop_reason: 'end_turn' } });
     const two = subagentStop({ session: 's', agentId: 'two', extra: { stop_reason: 'end_turn' } });
     gate(home, [], one);

@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/cli.js';
-import { rawStore } from '../gate/helpers.js';
-import { closeWith, freshHome, hf, newDraft, nodeCmd, receipt, WS } from './receipts-fixtures.js';
+import { rawStore } from '../helpers/gate.js';
+import { closeWith, freshHome, hf, newDraft, nodeCmd, receipt, WS } from '../helpers/receipts-cli.js';
 
 /** bin/, dist/cli/handoff.cjs, migrations/, package.json and a node_modules symlink (for better-sqlite3). */
 function minimalPackage(): string {

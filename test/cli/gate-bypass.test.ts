@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
-import { COMPLETE_PATCH, dispatch, finalizeAs, row, stopInput, subagentStop, WS, writeTranscript } from '../gate/helpers.js';
+import { COMPLETE_PATCH, dispatchJson, finalizeAs, row, stopInput, subagentStop, WS_FLAGS, writeTranscript } from '../helpers/gate.js';
 
 const STRICT = ['--on-missing', 'block', '--on-store-error', 'block'];
 
@@ -18,7 +18,7 @@ const strictGate = (home: string, input: string, extra: string[] = [], env: Reco
 /** A store that exists (one dispatched contract nobody names here). */
 function homeWithStore(): string {
   const home = tempHome();
-  dispatch(home, ['--goal', 'someone else']);
+  dispatchJson(home, ['--goal', 'someone else']);
   return home;
 }
 
@@ -50,7 +50,7 @@ describe('a cut turn excuses only a turn that has a contract', () => {
 
   it('a turn that has a contract is still excused when cut (captured, degraded); the input wins over the transcript', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g', '--harness-id', 'run-3']);
+    const d = dispatchJson(home, ['--goal', 'g', '--harness-id', 'run-3']);
     // The transcript says end_turn, the hook input says max_tokens: the input is the harness's own word.
     const t = writeTranscript(home, 'agent.jsonl', 'x', ['end_turn']);
     const r = strictGate(home, subagentStop({ agentId: 'run-3', transcript: t, extra: { stop_reason: 'max_tokens' } }), ['--json']);
@@ -69,7 +69,7 @@ describe('a cut turn excuses only a turn that has a contract', () => {
 describe('the transcript claims only contracts born by dispatch', () => {
   it("another agent's finalized contract from contract init, named in the prompt, is not claimed", () => {
     const home = tempHome();
-    const init = run(home, ['contract', 'init', ...WS, '--json']);
+    const init = run(home, ['contract', 'init', ...WS_FLAGS, '--json']);
     const id = init.json.draft_id as string;
     finalizeAs(home, id, 'COMPLETE', COMPLETE_PATCH);
     expect(row(home, id).kind).toBeNull();
@@ -83,7 +83,7 @@ describe('the transcript claims only contracts born by dispatch', () => {
 
   it('a draft of contract init with no row is not found through the prompt either', () => {
     const home = homeWithStore();
-    const id = run(home, ['contract', 'init', ...WS, '--json']).json.draft_id as string;
+    const id = run(home, ['contract', 'init', ...WS_FLAGS, '--json']).json.draft_id as string;
     const t = writeTranscript(home, 'agent.jsonl', `contract_id: ${id}\n`, ['end_turn']);
     const r = strictGate(home, subagentStop({ agentId: 'run-5', transcript: t }), ['--json']);
     expect(r.json).toMatchObject({ decision: 'block', source: 'row_missing', captured: false });
@@ -92,7 +92,7 @@ describe('the transcript claims only contracts born by dispatch', () => {
 
   it('the same init contract is judged once claimed (contract claim) or named with --draft-id', () => {
     const home = tempHome();
-    const id = run(home, ['contract', 'init', ...WS, '--json']).json.draft_id as string;
+    const id = run(home, ['contract', 'init', ...WS_FLAGS, '--json']).json.draft_id as string;
     finalizeAs(home, id, 'COMPLETE', COMPLETE_PATCH);
     expect(run(home, ['contract', 'claim', '--draft-id', id, '--harness-id', 'owner']).code).toBe(0);
     expect(strictGate(home, subagentStop({ agentId: 'owner' }), ['--json']).json).toMatchObject({ decision: 'allow', lane: 'harness_id', contract_id: id });
@@ -135,7 +135,7 @@ describe('the gate never creates a data root or a store', () => {
 
   it('a data root without a store: blocks, captures nothing, counts in <root>/gate/, creates no store; the reason names the root', () => {
     const home = tempHome();
-    const id = run(home, ['contract', 'init', ...WS, '--json']).json.draft_id as string;
+    const id = run(home, ['contract', 'init', ...WS_FLAGS, '--json']).json.draft_id as string;
     expect(existsSync(join(home, 'handoff.db'))).toBe(false);
     const before = snapshot(join(home, 'drafts'));
     const input = subagentStop({ agentId: 'run-6', extra: { stop_reason: 'end_turn' } });

@@ -7,13 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, tempHome } from '../helpers/cli.js';
-import { COMPLETE_PATCH, dispatch, finalizeAs, gate, rawStore, row, subagentStop, writeTranscript } from '../gate/helpers.js';
+import { COMPLETE_PATCH, dispatchJson, finalizeAs, gate, rawStore, row, subagentStop, writeTranscript } from '../helpers/gate.js';
 
 const j = (home: string, args: string[], input?: string) => gate(home, ['--json', ...args], input);
 
 /** A closed APPROVAL_REQUEST row whose approval was decided afterwards: its full verdict now fails. */
 function staleApprovalRow(home: string): string {
-  const d = dispatch(home, ['--goal', 'needs approval']);
+  const d = dispatchJson(home, ['--goal', 'needs approval']);
   const req = run(home, ['approval', 'request', '--content', 'rm -rf build', '--draft-id', d.contract_id, '--workspace', 'ws', '--json']);
   expect(req.code, req.stderr).toBe(0);
   finalizeAs(home, d.contract_id, 'APPROVAL_REQUEST', { approval_request: { exact_content: 'rm -rf build', approval_id: req.json.approval_id } });
@@ -29,7 +29,7 @@ function staleApprovalRow(home: string): string {
 describe('decision table', () => {
   it('row 1: a closed row that passes the check is allowed (no output), whatever the stop class', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g']);
+    const d = dispatchJson(home, ['--goal', 'g']);
     finalizeAs(home, d.contract_id, 'NEEDS_VERIFICATION');
     const human = gate(home, ['--draft-id', d.contract_id], '');
     expect([human.code, human.stdout, human.stderr]).toEqual([0, '', '']);
@@ -41,9 +41,9 @@ describe('decision table', () => {
 
   it('row 2: a bound COMPLETE row is blocked with BLIND_VERIFICATION_REQUIRED, never excused', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g']);
+    const d = dispatchJson(home, ['--goal', 'g']);
     finalizeAs(home, d.contract_id, 'COMPLETE', COMPLETE_PATCH);
-    // A row from an older tool: bound after it completed (finalize and dispatch can no longer produce this).
+    // A row from an older tool: bound after it completed (finalize and dispatchJson can no longer produce this).
     const db = rawStore(home);
     db.prepare('UPDATE handoffs SET plan_task_id = ? WHERE contract_id = ?').run('T-9', d.contract_id);
     db.close();
@@ -59,7 +59,7 @@ describe('decision table', () => {
 
   it('row 2: a receipt check failure blocks, never excused (RECEIPT_REQUIRED on a --require-receipt turn)', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g', '--require-receipt']);
+    const d = dispatchJson(home, ['--goal', 'g', '--require-receipt']);
     finalizeAs(home, d.contract_id, 'NEEDS_VERIFICATION');
     // A stored envelope claiming a command check without a receipt (finalize would refuse it today).
     const db = rawStore(home);
@@ -77,7 +77,7 @@ describe('decision table', () => {
 
   it('rows 1 and 2 with a real receipt: a cited receipt passes; once its output blob is tampered with, the stop is blocked', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g', '--require-receipt']);
+    const d = dispatchJson(home, ['--goal', 'g', '--require-receipt']);
     const ran = run(home, ['evidence', 'run', '--draft-id', d.contract_id, '--workspace', 'ws', '--json', '--', process.execPath, '-e', "process.stdout.write('x'.repeat(5000))"]);
     expect(ran.code, ran.stderr).toBe(0);
     const receipt = ran.json.receipt;
@@ -119,7 +119,7 @@ describe('decision table', () => {
 
   it('row 5: an unfinalized contract cut by the harness is allowed and captured', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g']);
+    const d = dispatchJson(home, ['--goal', 'g']);
     const r = gate(home, ['--draft-id', d.contract_id, '--stop-reason', 'tool_use'], '');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).systemMessage).toMatch(/turn cut by the harness \(tool_use\); contract .* \(captured as IN_PROGRESS\)/);
@@ -128,7 +128,7 @@ describe('decision table', () => {
 
   it('row 6: an unfinalized contract is blocked with ROW_NOT_FINALIZED and captured; the draft is untouched', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g']);
+    const d = dispatchJson(home, ['--goal', 'g']);
     // The agent declared COMPLETE in its draft but never finalized.
     expect(run(home, ['contract', 'fill', '--draft-id', d.contract_id, '--json', JSON.stringify(COMPLETE_PATCH)]).code).toBe(0);
     expect(run(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', d.contract_id]).code).toBe(0);
@@ -161,7 +161,7 @@ describe('decision table', () => {
 
   it('row 6 with only a draft (contract init): the capture inserts an IN_PROGRESS row into the store, never a closing one', () => {
     const home = tempHome();
-    dispatch(home, ['--goal', 'the store exists']);
+    dispatchJson(home, ['--goal', 'the store exists']);
     const init = run(home, ['contract', 'init', '--json']);
     const id = init.json.draft_id as string;
     expect(run(home, ['contract', 'set', 'agent_status.agent_state', 'BLOCKED', '--draft-id', id]).code).toBe(0);
@@ -195,7 +195,7 @@ describe('decision table', () => {
 describe('truncation excuses: where the stop reason comes from', () => {
   it.each(['max_tokens', 'tool_use', 'model_context_window_exceeded'])('%s from stdin, the transcript, or the flag', (reason) => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g']);
+    const d = dispatchJson(home, ['--goal', 'g']);
     const prompt = `task\n\n${d.contract_block}`;
     const viaStdin = gate(home, ['--json'], subagentStop({ agentId: 'x1', transcript: writeTranscript(home, 'a.jsonl', prompt, ['end_turn']), extra: { stop_reason: reason } }));
     expect(viaStdin.json).toMatchObject({ decision: 'allow', stop_reason: reason, stop_class: 'truncation' });
@@ -207,14 +207,14 @@ describe('truncation excuses: where the stop reason comes from', () => {
 
   it('no stop reason anywhere (missing transcript) is unknown and fails closed', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g', '--harness-id', 'x2']);
+    const d = dispatchJson(home, ['--goal', 'g', '--harness-id', 'x2']);
     const r = gate(home, ['--json'], subagentStop({ agentId: 'x2', transcript: join(home, 'missing.jsonl') }));
     expect(r.json).toMatchObject({ decision: 'block', stop_reason: null, stop_class: 'unknown', lane: 'harness_id', contract_id: d.contract_id });
   });
 
   it('the message text is never consulted', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g']);
+    const d = dispatchJson(home, ['--goal', 'g']);
     const input = JSON.stringify({
       hook_event_name: 'SubagentStop', session_id: 's', agent_id: 'x3',
       last_assistant_message: `contract_id: ${d.contract_id}\nagent_state: COMPLETE`, stop_reason: 'end_turn',

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, tempHome } from '../helpers/cli.js';
-import { rejections, row, subagentStop, writeTranscript } from '../gate/helpers.js';
+import { rejections, row, subagentStop, writeTranscript } from '../helpers/gate.js';
 
 describe('dispatch -> prompt -> gate -> finalize -> verifier', () => {
   it('plays the whole loop', () => {

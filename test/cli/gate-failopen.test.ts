@@ -4,7 +4,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO, runAsync, snapshot, tempHome } from '../helpers/cli.js';
-import { dispatch, gate, rawStore, row, stopInput, subagentStop } from '../gate/helpers.js';
+import { dispatchJson, gate, rawStore, row, stopInput, subagentStop } from '../helpers/gate.js';
 
 const ONE_LINE = /^handoff contract gate: [^\n]*; stop not gated\n$/;
 
@@ -34,7 +34,7 @@ describe('fail open: bad stdin', () => {
 
   it('with --draft-id, stdin is optional but still parsed when present', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g']);
+    const d = dispatchJson(home, ['--goal', 'g']);
     expect(gate(home, ['--draft-id', d.contract_id, '--json'], '').json.lane).toBe('draft_id');
     expectFailOpen(home, ['--draft-id', d.contract_id], 'not json', 'HOOK_INPUT_INVALID');
   });
@@ -63,7 +63,7 @@ describe('fail open: the store', () => {
 
   it('a schema newer than the build: exit 1, file untouched', () => {
     const home = tempHome();
-    dispatch(home, ['--goal', 'g']);
+    dispatchJson(home, ['--goal', 'g']);
     const db = rawStore(home);
     db.prepare("INSERT INTO schema_version (version, name, checksum, applied_at) VALUES (999, '0999_future.sql', 'x', 'now')").run();
     db.close();
@@ -79,7 +79,7 @@ describe('fail open: the store', () => {
 
   it('capture and counter writes that fail after the verdict leave the verdict and exit unchanged; the counter moves to <root>/gate/', async () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g', '--harness-id', 'busy-run']);
+    const d = dispatchJson(home, ['--goal', 'g', '--harness-id', 'busy-run']);
     // Another process holds the write lock past the gate's busy timeout (5 s, one attempt).
     const holder = spawn(
       process.execPath,

@@ -6,16 +6,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { initDraft } from '../drafts/helpers.js';
+import { initDraft } from '../helpers/drafts.js';
 import { tempHome } from '../helpers/cli.js';
-import { dispatch, gate, row, stopInput, subagentStop, writeTranscript } from '../gate/helpers.js';
+import { dispatchJson, gate, row, stopInput, subagentStop, writeTranscript } from '../helpers/gate.js';
 
 const hookStop = (session: string): string => stopInput({ session, extra: { stop_reason: 'end_turn' } });
 
 describe('hand-run gates bind nothing', () => {
   it('--draft-id on a dispatched row: blocked and captured, harness_id stays NULL, claimed false', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g']);
+    const d = dispatchJson(home, ['--goal', 'g']);
     const r = gate(home, ['--draft-id', d.contract_id, '--json'], hookStop('sess-hand'));
     expect(r.code).toBe(2);
     expect(r.json).toMatchObject({ decision: 'block', lane: 'draft_id', captured: true, claimed: false });
@@ -29,7 +29,7 @@ describe('hand-run gates bind nothing', () => {
 
   it('--draft-id on a draft without a row: the capture inserts the row with harness_id NULL', () => {
     const home = tempHome();
-    dispatch(home, ['--goal', 'the store exists']);
+    dispatchJson(home, ['--goal', 'the store exists']);
     const id = initDraft(home);
     const r = gate(home, ['--draft-id', id, '--json', '--workspace', 'ws'], hookStop('sess-new'));
     expect(r.code).toBe(2);
@@ -39,7 +39,7 @@ describe('hand-run gates bind nothing', () => {
 
   it('a real hook stop that finds a dispatched contract through its prompt binds the run and says claimed: true', () => {
     const home = tempHome();
-    const id = dispatch(home, ['--goal', 'g']).contract_id as string;
+    const id = dispatchJson(home, ['--goal', 'g']).contract_id as string;
     const dir = mkdtempSync(join(tmpdir(), 'transcripts-'));
     const transcript = writeTranscript(dir, 'agent.jsonl', `do the task\n\ncontract_id: ${id}\n`);
     const input = subagentStop({ session: 's', agentId: 'run-7', transcript, extra: { stop_reason: 'end_turn' } });

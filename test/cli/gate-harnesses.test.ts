@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, tempHome } from '../helpers/cli.js';
-import { COMPLETE_PATCH, dispatch, finalizeAs, row } from '../gate/helpers.js';
+import { COMPLETE_PATCH, dispatchJson, finalizeAs, row } from '../helpers/gate.js';
 
 const gate = (home: string, input: object | string, args: string[] = []) =>
   run(home, ['contract', 'gate', ...args], { input: typeof input === 'string' ? input : JSON.stringify(input) });
@@ -46,12 +46,12 @@ const codexStop = (session: string, turn: string, transcript: string | null, act
 describe('Codex CLI', () => {
   it('finds the contract in the rollout transcript: a finalized one is allowed at once, an unfinished one blocked with exit 2', () => {
     const home = tempHome();
-    const done = dispatch(home, ['--goal', 'done']);
+    const done = dispatchJson(home, ['--goal', 'done']);
     finalizeAs(home, done.contract_id, 'COMPLETE', COMPLETE_PATCH);
     const t1 = codexRollout(home, `Do it.\n\n${done.contract_block}`);
     expect(gate(home, codexStop('s-1', 'turn-1', t1))).toMatchObject({ code: 0, stdout: '', stderr: '' });
 
-    const open = dispatch(home, ['--goal', 'open']);
+    const open = dispatchJson(home, ['--goal', 'open']);
     const t2 = codexRollout(mkdtempSync(join(tmpdir(), 'codex-')), `Do it.\n\n${open.contract_block}`);
     const r = gate(home, codexStop('s-2', 'turn-1', t2), ['--json']);
     expect(r.code).toBe(2);
@@ -64,7 +64,7 @@ describe('Codex CLI', () => {
 
   it('the breaker is keyed by the turn: a new turn_id counts from one', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g', '--harness-id', 's-3']);
+    const d = dispatchJson(home, ['--goal', 'g', '--harness-id', 's-3']);
     const args = ['--json', '--max-rejections', '2'];
     expect(gate(home, codexStop('s-3', 'turn-a', null), args).json).toMatchObject({ exit: 2, attempt: 1 });
     expect(gate(home, codexStop('s-3', 'turn-a', null, true), args).json).toMatchObject({ exit: 0, tripped: true, contract_id: d.contract_id });
@@ -86,7 +86,7 @@ const afterAgent = (session: string, prompt: string, transcript?: string, active
 describe('Gemini CLI', () => {
   it('reads the prompt from stdin; blocks with {"decision":"block"} on exit 0, allows with {}', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g']);
+    const d = dispatchJson(home, ['--goal', 'g']);
     const blocked = gate(home, afterAgent('g-1', `Work.\n\n${d.contract_block}`));
     expect(blocked.code).toBe(0);
     const answer = JSON.parse(blocked.stdout);
@@ -99,7 +99,7 @@ describe('Gemini CLI', () => {
 
   it('reads the first user message of its session file when the prompt names no contract', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g']);
+    const d = dispatchJson(home, ['--goal', 'g']);
     const session = join(home, 'session-2026-12-03T07-00-1a2b3c4d.json');
     writeFileSync(
       session,
@@ -120,7 +120,7 @@ describe('Gemini CLI', () => {
 
   it('the breaker holds although Gemini has no cap: it trips, and a new turn (stop_hook_active false) counts again', () => {
     const home = tempHome();
-    dispatch(home, ['--goal', 'g', '--harness-id', 'g-3']);
+    dispatchJson(home, ['--goal', 'g', '--harness-id', 'g-3']);
     const first = gate(home, afterAgent('g-3', 'x'), ['--json']);
     const second = gate(home, afterAgent('g-3', 'x', undefined, true), ['--json']);
     const trip = gate(home, afterAgent('g-3', 'x', undefined, true));
@@ -151,7 +151,7 @@ const agentStop = (session: string, transcript: string, stopReason = 'end_turn',
 describe('Copilot CLI', () => {
   it('camelCase input and its events.jsonl transcript; blocks only through {"decision":"block"}', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g']);
+    const d = dispatchJson(home, ['--goal', 'g']);
     const events = lines(home, 'events.jsonl', [
       { type: 'session.start', data: { sessionId: 'c-1', copilotVersion: '1.0.100' }, id: 'e1', timestamp: '2026-12-03T07:00:00.000Z' },
       { type: 'user.message', data: { content: `Work.\n\n${d.contract_block}`, attachments: [] }, id: 'e2', timestamp: '2026-12-03T07:00:01.000Z' },
@@ -188,7 +188,7 @@ const cursorStop = (conversation: string, status: string, loopCount: number, tra
 describe('Cursor (documented input)', () => {
   it('blocks with {"followup_message"}, allows with {}; a user abort allows; a BOM in front of the payload is read', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g']);
+    const d = dispatchJson(home, ['--goal', 'g']);
     const t = lines(home, 'transcript.jsonl', [
       { role: 'user', message: { content: [{ type: 'text', text: `<user_query>\nWork.\n\n${d.contract_block}\n</user_query>` }] } },
       { role: 'assistant', message: { content: [{ type: 'text', text: 'Done.' }] } },

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO, run, tempHome } from '../helpers/cli.js';
-import { finalizeAs, stopInput, subagentStop, writeTranscript } from '../gate/helpers.js';
+import { finalizeAs, stopInput, subagentStop, writeTranscript } from '../helpers/gate.js';
 
 interface HookEntry {
   matcher?: string;

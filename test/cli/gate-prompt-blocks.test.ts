@@ -4,14 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/cli.js';
-import { dispatch, gate, subagentStop, writeTranscript } from '../gate/helpers.js';
+import { dispatchJson, gate, subagentStop, writeTranscript } from '../helpers/gate.js';
 
 const g = (home: string, input: string) => gate(home, ['--json', '--max-rejections', '50'], input);
 
 describe('lane 3 over a content array of text blocks', () => {
   it('a contract_id line split across two blocks is found (the blocks are concatenated)', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g']);
+    const d = dispatchJson(home, ['--goal', 'g']);
     const t = writeTranscript(home, 'agent.jsonl', [
       { type: 'text', text: 'Do the task.\n\ncontract_id: ' },
       { type: 'text', text: `${d.contract_id}\n` },
@@ -25,7 +25,7 @@ describe('lane 3 over a content array of text blocks', () => {
 
   it('a block that continues the previous line does not start a contract_id line', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g']);
+    const d = dispatchJson(home, ['--goal', 'g']);
     const t = writeTranscript(home, 'agent.jsonl', [
       { type: 'text', text: 'Do the task; see ' },
       { type: 'text', text: `contract_id: ${d.contract_id}` },

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { snapshot, tempHome } from '../helpers/cli.js';
-import { dispatch, gate, rawStore, stopInput, subagentStop } from '../gate/helpers.js';
+import { dispatchJson, gate, rawStore, stopInput, subagentStop } from '../helpers/gate.js';
 
 const STRICT = ['--on-store-error', 'block'];
 
@@ -35,7 +35,7 @@ const damage: [string, (home: string) => string][] = [
 describe('--on-store-error block', () => {
   it.each(damage)('%s: blocks (exit 2) naming the code; the default still fails open (exit 1)', (_what, hurt) => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g']);
+    const d = dispatchJson(home, ['--goal', 'g']);
     const code = hurt(home);
     const input = subagentStop({ agentId: 'run-1', extra: { stop_reason: 'end_turn' } });
     const open = gate(home, ['--draft-id', d.contract_id], input);
@@ -54,7 +54,7 @@ describe('--on-store-error block', () => {
 
   it('the breaker counts in <root>/gate/ and trips after its limit; its allow message names the store error', () => {
     const home = tempHome();
-    dispatch(home, ['--goal', 'g']);
+    dispatchJson(home, ['--goal', 'g']);
     writeFileSync(join(home, 'handoff.db'), 'not a database at all, just text long enough to be read as a header.....');
     const input = stopInput({ session: 'sess-1', extra: { stop_reason: 'end_turn' } });
     const first = gate(home, [...STRICT, '--json'], input);
@@ -74,7 +74,7 @@ describe('--on-store-error block', () => {
 
   it('a data-root condition (symlinked drafts/) blocks under block and fails open by default', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g']);
+    const d = dispatchJson(home, ['--goal', 'g']);
     // The real drafts/ replaced by a link to another folder holding a draft of that name.
     const target = mkdtempSync(join(tmpdir(), 'handoff-elsewhere-'));
     writeFileSync(join(target, `${d.contract_id}.json`), '{}');
@@ -100,7 +100,7 @@ describe('--on-store-error block', () => {
 
   it('a healthy store judges as before under block (an unfinalized contract: ROW_NOT_FINALIZED)', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g']);
+    const d = dispatchJson(home, ['--goal', 'g']);
     const r = gate(home, ['--draft-id', d.contract_id, ...STRICT, '--json'], '');
     expect([r.code, r.json.codes]).toEqual([2, ['ROW_NOT_FINALIZED']]);
   });

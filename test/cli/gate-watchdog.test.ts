@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { listMigrations } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open-store.js';
 import { BIN, REPO, baseEnv, run, tempHome } from '../helpers/cli.js';
-import { dispatch, finalizeAs, rawStore, rejections, stopInput } from '../gate/helpers.js';
+import { dispatchJson, finalizeAs, rawStore, rejections, stopInput } from '../helpers/gate.js';
 
 const RECORDER = join(REPO, 'test', 'fixtures', 'record-modules.cjs');
 /** A hang is a failure: the child is killed after this long (a hang guard, not a speed bar). */
@@ -40,8 +40,8 @@ const hook = stopInput({ session: 'watchdog', extra: { stop_reason: 'end_turn' }
 describe('the common gate call starts no watchdog thread', () => {
   it('a block, an allow and a call without a store load no node:worker_threads', () => {
     const home = tempHome();
-    const open = dispatch(home, ['--goal', 'g']).contract_id as string;
-    const closed = dispatch(home, ['--goal', 'g']).contract_id as string;
+    const open = dispatchJson(home, ['--goal', 'g']).contract_id as string;
+    const closed = dispatchJson(home, ['--goal', 'g']).contract_id as string;
     finalizeAs(home, closed, 'BLOCKED');
     const block = recordedGate(home, ['--draft-id', open], hook);
     expect(block.code, block.stderr).toBe(2);
@@ -80,7 +80,7 @@ describe('the common gate call starts no watchdog thread', () => {
 describe('a busy SQLite store cannot hold the gate past its budget', () => {
   it('a capture waiting on the write lock ends with the budget: the verdict, its writes abandoned, nothing counted anywhere', async () => {
     const home = tempHome();
-    const id = dispatch(home, ['--goal', 'g']).contract_id as string;
+    const id = dispatchJson(home, ['--goal', 'g']).contract_id as string;
     // Another process holds the write lock for longer than the whole budget.
     const holder = spawn(
       process.execPath,

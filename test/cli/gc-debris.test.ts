@@ -10,8 +10,8 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, rmSync, symlinkSync, uti
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { snapshot, tempHome } from '../helpers/cli.js';
-import { initDraft } from '../drafts/helpers.js';
-import { dbFile, expectCleanFailure, runJson } from './store-fixtures.js';
+import { initDraft } from '../helpers/drafts.js';
+import { dbFile, expectCleanFailure, runJson } from '../helpers/store-cli.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
-import { dbFile, draftPath, envelopeIn, expectCleanFailure, mintDraft, prefix, runJson, seedRow, withStore, writeDraft } from './store-fixtures.js';
+import { dbFile, draftPath, envelopeIn, expectCleanFailure, mintDraft, prefix, runJson, seedRow, withStore, writeDraft } from '../helpers/store-cli.js';
 
 const HOUR = 3_600_000;
 const gc = (home: string, ...args: string[]) => runJson(home, ['contract', 'gc', ...args]);

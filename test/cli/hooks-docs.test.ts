@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO, tempHome } from '../helpers/cli.js';
-import { dispatch } from '../gate/helpers.js';
+import { dispatchJson } from '../helpers/gate.js';
 
 const doc = readFileSync(join(REPO, 'docs', 'hooks.md'), 'utf8');
 const example = (name: string): any => {
@@ -67,7 +67,7 @@ describe('docs/hooks.md: the example config of each harness', () => {
     const home = tempHome();
     const { command, timeoutS } = pick(example(file));
     expect(timeoutS).toBeGreaterThanOrEqual(30);
-    dispatch(home, ['--goal', 'g', '--harness-id', 'run-1']);
+    dispatchJson(home, ['--goal', 'g', '--harness-id', 'run-1']);
     blocked(runHook(home, command, input('run-1')));
     free(runHook(home, command, input('interactive')));
   });

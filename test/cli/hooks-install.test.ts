@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO, run, tempHome } from '../helpers/cli.js';
-import { dispatch } from '../gate/helpers.js';
+import { dispatchJson } from '../helpers/gate.js';
 
 interface Setup {
   project: string;
@@ -103,7 +103,7 @@ describe('hooks install --harness claude', () => {
     const settings = readJson(join(s.project, '.claude', 'settings.json'));
     const sub = settings.hooks.SubagentStop[0].hooks[0].command as string;
     const stop = settings.hooks.Stop[0].hooks[0].command as string;
-    const d = dispatch(s.data, ['--goal', 'g', '--harness-id', 'agent-1']);
+    const d = dispatchJson(s.data, ['--goal', 'g', '--harness-id', 'agent-1']);
     const blocked = runHook(sub, { hook_event_name: 'SubagentStop', session_id: 's', agent_id: 'agent-1', agent_type: 'implementer', stop_hook_active: false }, s);
     expect(blocked.code).toBe(2);
     expect(blocked.stderr).toContain(d.contract_id);
@@ -163,7 +163,7 @@ describe('hooks install, per harness', () => {
     const cursor = readJson(join(s.project, '.cursor', 'hooks.json'));
     expect(cursor).toEqual({ version: 1, hooks: { stop: [{ command: expect.stringMatching(/contract gate --harness cursor --on-missing allow$/) }] } });
 
-    dispatch(s.data, ['--goal', 'g', '--harness-id', 'g-1']);
+    dispatchJson(s.data, ['--goal', 'g', '--harness-id', 'g-1']);
     const g = runHook(gemini.hooks.AfterAgent[0].hooks[0].command, { hook_event_name: 'AfterAgent', session_id: 'g-1', prompt: 'x', stop_hook_active: false }, s);
     expect(g.code).toBe(0);
     expect(JSON.parse(g.stdout).decision).toBe('block');

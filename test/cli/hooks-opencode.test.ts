@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { run, tempHome } from '../helpers/cli.js';
-import { COMPLETE_PATCH, dispatch, finalizeAs } from '../gate/helpers.js';
+import { COMPLETE_PATCH, dispatchJson, finalizeAs } from '../helpers/gate.js';
 
 interface Sent {
   id: string;
@@ -35,7 +35,7 @@ describe('the OpenCode plugin', () => {
     mkdirSync(join(project, '.git'));
     const installed = run(data, ['hooks', 'install', '--harness', 'opencode', '--json'], { cwd: project, env: { HOME: project } });
     expect(installed.code, installed.stderr).toBe(0);
-    const d = dispatch(data, ['--goal', 'g']);
+    const d = dispatchJson(data, ['--goal', 'g']);
     const saved = { HANDOFF_HOME: process.env.HANDOFF_HOME, HANDOFF_DB: process.env.HANDOFF_DB, HANDOFF_STORE_URL: process.env.HANDOFF_STORE_URL };
     process.env.HANDOFF_HOME = data;
     delete process.env.HANDOFF_DB;

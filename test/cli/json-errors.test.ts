@@ -6,8 +6,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
-import { initDraft } from '../drafts/helpers.js';
-import { expectCleanFailure, runJson } from './store-fixtures.js';
+import { initDraft } from '../helpers/drafts.js';
+import { expectCleanFailure, runJson } from '../helpers/store-cli.js';
 
 const SECRET = 'hunter2-TOPSECRET';
 /** Secret-looking content that is not JSON, the error on line 3 column 15. */

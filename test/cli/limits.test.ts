@@ -6,8 +6,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
-import { dispatch, initDraft, readDraftJson } from '../drafts/helpers.js';
-import { expectCleanFailure, runJson } from './store-fixtures.js';
+import { dispatch, initDraft, readDraftJson } from '../helpers/drafts.js';
+import { expectCleanFailure, runJson } from '../helpers/store-cli.js';
 
 const agentOf = (n: number): string => `a${'0'.repeat(n - 1)}`;
 

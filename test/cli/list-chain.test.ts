@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
-import { dbFile, envelopeIn, expectCleanFailure, insertRow, mintAgent, mintDraft, prefix, runJson, withStore, writeDraft } from './store-fixtures.js';
+import { dbFile, envelopeIn, expectCleanFailure, insertRow, mintAgent, mintDraft, prefix, runJson, withStore, writeDraft } from '../helpers/store-cli.js';
 
 const list = (home: string, ...args: string[]) => runJson(home, ['contract', 'list', ...args]);
 const chain = (home: string, ...args: string[]) => runJson(home, ['contract', 'chain', ...args]);

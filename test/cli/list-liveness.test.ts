@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
-import { dispatch, finalizeAs, gate, rawStore, row } from '../gate/helpers.js';
+import { dispatchJson, finalizeAs, gate, rawStore, row } from '../helpers/gate.js';
 
 const list = (home: string, ...args: string[]) => run(home, ['contract', 'list', '--json', ...args]);
 const idsOf = (home: string, ...args: string[]): string[] => list(home, ...args).json.handoffs.map((h: any) => h.contract_id);
@@ -23,7 +23,7 @@ function setUpdatedAt(home: string, cid: string, iso: string): void {
 describe('contract list --cut and liveness', () => {
   it('a freshly dispatched row is running, not cut; once stale (default 2h) it is cut', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g']);
+    const d = dispatchJson(home, ['--goal', 'g']);
     expect(idsOf(home, '--cut')).toEqual([]);
     expect(idsOf(home, '--cut', 'never_finalized')).toEqual([]);
     expect(list(home).json.handoffs[0]).toMatchObject({ contract_id: d.contract_id, agent_state: 'DISPATCHED', liveness: 'running' });
@@ -38,7 +38,7 @@ describe('contract list --cut and liveness', () => {
 
   it('--stale-after takes a duration (30m, 2h, 1d)', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g']);
+    const d = dispatchJson(home, ['--goal', 'g']);
     setUpdatedAt(home, d.contract_id, ago(3 * HOUR));
     expect(idsOf(home, '--cut', '--stale-after', '4h')).toEqual([]);
     expect(idsOf(home, '--cut', '--stale-after', '1d')).toEqual([]);
@@ -50,7 +50,7 @@ describe('contract list --cut and liveness', () => {
 
   it.each(['abc', '2', '2w', '-1h', '1.5h', 'h', '02h', ''])('--stale-after %j is USAGE, exit 2, nothing written', (value) => {
     const home = tempHome();
-    dispatch(home, ['--goal', 'g']);
+    dispatchJson(home, ['--goal', 'g']);
     const before = snapshot(home);
     const r = list(home, '--cut', `--stale-after=${value}`);
     expect([r.code, r.json.code]).toEqual([2, 'USAGE']);
@@ -60,7 +60,7 @@ describe('contract list --cut and liveness', () => {
 
   it('a stop the gate judged makes the row cut at once (gate_seen_at), even when nothing was captured', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g']);
+    const d = dispatchJson(home, ['--goal', 'g']);
     // Without a draft file the gate cannot capture: the row stays DISPATCHED.
     rmSync(join(home, 'drafts', `${d.contract_id}.json`));
     const g = gate(home, ['--draft-id', d.contract_id, '--json', '--stop-reason', 'end_turn'], '');
@@ -74,11 +74,11 @@ describe('contract list --cut and liveness', () => {
 
   it('the gate records gate_seen_at on every stop it judges (captures and closed rows too)', () => {
     const home = tempHome();
-    const a = dispatch(home, ['--goal', 'a']);
+    const a = dispatchJson(home, ['--goal', 'a']);
     gate(home, ['--draft-id', a.contract_id, '--stop-reason', 'max_tokens'], '');
     expect(row(home, a.contract_id)).toMatchObject({ agent_state: 'IN_PROGRESS', cut_reason: 'backstop_capture' });
     expect(row(home, a.contract_id).gate_seen_at).not.toBeNull();
-    const b = dispatch(home, ['--goal', 'b']);
+    const b = dispatchJson(home, ['--goal', 'b']);
     finalizeAs(home, b.contract_id, 'NEEDS_VERIFICATION');
     expect(row(home, b.contract_id).gate_seen_at).toBeNull();
     expect(gate(home, ['--draft-id', b.contract_id], '').code).toBe(0);

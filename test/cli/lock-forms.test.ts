@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
 import { waitGone } from '../helpers/process.js';
-import { initDraft, readDraftJson } from '../drafts/helpers.js';
+import { initDraft, readDraftJson } from '../helpers/drafts.js';
 
 const lockOf = (home: string, id: string): string => join(home, 'drafts', `${id}.lock`);
 

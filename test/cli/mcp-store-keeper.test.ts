@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { dbOf, dispatch, readDraftJson } from '../drafts/helpers.js';
+import { dbOf, dispatch, readDraftJson } from '../helpers/drafts.js';
 import { tempHome } from '../helpers/cli.js';
 import { connect } from '../helpers/mcp.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import mergePatch from 'json-merge-patch';
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
-import { initDraft, readDraftJson } from '../drafts/helpers.js';
+import { initDraft, readDraftJson } from '../helpers/drafts.js';
 
 const patch = (home: string, id: string, body: unknown, extra: string[] = []) =>
   run(home, ['contract', 'patch', '--draft-id', id, '--json', JSON.stringify(body), ...extra]);

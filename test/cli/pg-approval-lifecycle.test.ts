@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
-import { ok, pgCount, pgHost, pgRow, type PgHost } from '../helpers/pg-cli.js';
+import { hostOk, pgCount, pgHost, pgRow, type PgHost } from '../helpers/pg-cli.js';
 import { dropDatabase, freshDatabase, freshSchema, sql } from '../helpers/pg.js';
 
 let dbUrl: string;
@@ -51,11 +51,11 @@ describe('the approval lifecycle on PostgreSQL', () => {
   it('request, approve, execute from another host, finalize: used once; every other citation refused', async () => {
     const url = await freshSchema(dbUrl);
     const a = pgHost(url);
-    const id = ok(a, ['contract', 'init']).draft_id as string;
-    const req = ok(a, ['approval', 'request', '--content', CONTENT, '--draft-id', id]);
+    const id = hostOk(a, ['contract', 'init']).draft_id as string;
+    const req = hostOk(a, ['approval', 'request', '--content', CONTENT, '--draft-id', id]);
     expect(runShell(a, req.fill_command).code).toBe(0);
     setState(a, id, 'APPROVAL_REQUEST');
-    ok(a, ['contract', 'finalize', '--draft-id', id]);
+    hostOk(a, ['contract', 'finalize', '--draft-id', id]);
 
     // A pending approval in an executing state: writes accept it, finalize does not.
     const early = a.run(['contract', 'fill', '--draft-id', id, '--json', '{"report_prose":"executing"}']);
@@ -67,11 +67,11 @@ describe('the approval lifecycle on PostgreSQL', () => {
     expect([notYet.code, pairs(notYet.json)]).toEqual([1, [['APPROVAL_NOT_APPROVED', 'approval_request.approval_id']]]);
     expect(await pgRow(url, next)).toMatchObject({ finalized_at: null });
 
-    const decided = ok(a, ['approval', 'decide', req.approval_id, '--decision', 'approved', '--by', 'alice']);
+    const decided = hostOk(a, ['approval', 'decide', req.approval_id, '--decision', 'approved', '--by', 'alice']);
     const decidedAt = (await approvalOf(url, req.approval_id)).decided_at as string;
     // The executing turn finalizes from a second data root sharing the store.
     const b = pgHost(url);
-    const f = ok(b, ['contract', 'finalize', '--draft-id', next]);
+    const f = hostOk(b, ['contract', 'finalize', '--draft-id', next]);
     expect([f.created, f.agent_state]).toEqual([true, 'BLOCKED']);
     const used = await approvalOf(url, req.approval_id);
     expect(used).toMatchObject({ status: 'used', decided_at: decidedAt, decided_by: 'alice', used_by_handoff_id: (await pgRow(url, next)).id });
@@ -80,11 +80,11 @@ describe('the approval lifecycle on PostgreSQL', () => {
 
     // A repeat of that finalize (from the host that wrote the draft) is a no-op; the gate allows the turn; show and
     // list report the use.
-    expect(ok(a, ['contract', 'finalize', '--draft-id', next])).toMatchObject({ created: false, unchanged_reason: 'identical' });
+    expect(hostOk(a, ['contract', 'finalize', '--draft-id', next])).toMatchObject({ created: false, unchanged_reason: 'identical' });
     const g = b.run(['contract', 'gate', '--draft-id', next, '--stop-reason', 'end_turn', '--json']);
     expect([g.code, g.json.decision]).toEqual([0, 'allow']);
-    expect(ok(b, ['approval', 'show', req.approval_id]).approval).toMatchObject({ approval_status: 'used', used_by_handoff_id: used.used_by_handoff_id });
-    expect(ok(b, ['approval', 'list', '--status', 'used']).count).toBe(1);
+    expect(hostOk(b, ['approval', 'show', req.approval_id]).approval).toMatchObject({ approval_status: 'used', used_by_handoff_id: used.used_by_handoff_id });
+    expect(hostOk(b, ['approval', 'list', '--status', 'used']).count).toBe(1);
 
     // Citing it again from the next link: APPROVAL_ALREADY_USED, nothing written.
     const opened = b.run(['contract', 'fill', '--draft-id', next, '--json', '{"report_prose":"third"}']);
@@ -106,13 +106,13 @@ describe('the approval lifecycle on PostgreSQL', () => {
   it("migration 0004's triggers on the server: used only from approved, final, keeping the decision", async () => {
     const url = await freshSchema(dbUrl);
     const h = pgHost(url);
-    const id = ok(h, ['contract', 'init']).draft_id as string;
+    const id = hostOk(h, ['contract', 'init']).draft_id as string;
     setState(h, id, 'BLOCKED');
-    ok(h, ['contract', 'finalize', '--draft-id', id]);
+    hostOk(h, ['contract', 'finalize', '--draft-id', id]);
     const handoff = (await pgRow(url, id)).id as number;
-    const pending = ok(h, ['approval', 'request', '--content', 'a']).approval_id as string;
-    const approved = ok(h, ['approval', 'request', '--content', 'b']).approval_id as string;
-    ok(h, ['approval', 'decide', approved, '--decision', 'approved']);
+    const pending = hostOk(h, ['approval', 'request', '--content', 'a']).approval_id as string;
+    const approved = hostOk(h, ['approval', 'request', '--content', 'b']).approval_id as string;
+    hostOk(h, ['approval', 'decide', approved, '--decision', 'approved']);
     const attempt = async (text: string, values: unknown[]): Promise<string> => {
       try {
         await sql(url, text, values);
@@ -132,12 +132,12 @@ describe('the approval lifecycle on PostgreSQL', () => {
   it('evidence add --draft-id links the row; evidence list --contract-id finds it', async () => {
     const url = await freshSchema(dbUrl);
     const h = pgHost(url);
-    const id = ok(h, ['contract', 'init']).draft_id as string;
-    ok(h, ['brief', 'add', 'pay', '--workspace', 'ws']);
-    const e = ok(h, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'text', '--text', 'x', '--draft-id', id, '--workspace', 'ws']).evidence;
-    ok(h, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'text', '--text', 'y', '--workspace', 'ws']);
+    const id = hostOk(h, ['contract', 'init']).draft_id as string;
+    hostOk(h, ['brief', 'add', 'pay', '--workspace', 'ws']);
+    const e = hostOk(h, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'text', '--text', 'x', '--draft-id', id, '--workspace', 'ws']).evidence;
+    hostOk(h, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'text', '--text', 'y', '--workspace', 'ws']);
     expect(e.contract_id).toBe(id);
-    const listed = ok(h, ['evidence', 'list', '--contract-id', id, '--workspace', 'ws']);
+    const listed = hostOk(h, ['evidence', 'list', '--contract-id', id, '--workspace', 'ws']);
     expect(listed.evidence.map((r: any) => r.id)).toEqual([e.id]);
     expect(await sql(url, 'SELECT contract_id FROM evidence ORDER BY id')).toEqual([{ contract_id: id }, { contract_id: null }]);
   });

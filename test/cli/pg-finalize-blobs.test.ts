@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ok, pgCount, pgHost, type PgHost } from '../helpers/pg-cli.js';
+import { hostOk, pgCount, pgHost, type PgHost } from '../helpers/pg-cli.js';
 import { dropDatabase, freshDatabase, freshSchema, sql } from '../helpers/pg.js';
 
 let dbUrl: string;
@@ -74,7 +74,7 @@ describe('finalize and the gate on PostgreSQL read store blobs through the store
       const g = gate(h, one.draft);
       expect([g.code, g.json.decision], g.stdout + g.stderr).toEqual([0, 'allow']);
     }
-    expect(ok(b, ['evidence', 'show', one.receipt.receipt_id, '--verify']).verified).toBe(true);
+    expect(hostOk(b, ['evidence', 'show', one.receipt.receipt_id, '--verify']).verified).toBe(true);
 
     // A second data root citing the first one's blob, with a receipt of its own.
     const two = draftWithReceipt(b);

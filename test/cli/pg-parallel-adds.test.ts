@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { dropDatabase, freshDatabase, freshSchema } from '../helpers/pg.js';
-import { ok, pgHost, pgRow } from '../helpers/pg-cli.js';
+import { hostOk, pgHost, pgRow } from '../helpers/pg-cli.js';
 import { startPgProxy } from '../helpers/pg-proxy.js';
 
 const N = 128;
@@ -24,7 +24,7 @@ afterAll(async () => {
 
 it(`${N} parallel adds to one draft all land; the row mirrors the final draft`, async () => {
   const h = pgHost(await freshSchema(dbUrl));
-  const id = ok(h, ['contract', 'dispatch', '--workspace', 'ws', '--goal', 'g']).contract_id as string;
+  const id = hostOk(h, ['contract', 'dispatch', '--workspace', 'ws', '--goal', 'g']).contract_id as string;
   const values = Array.from({ length: N }, (_, i) => `cmd-${i}`);
   const results = await Promise.all(values.map((v) => h.runAsync(['contract', 'add', 'evidence_report.commands_run', v, '--draft-id', id, '--json'])));
   const failed = results.filter((r) => r.code !== 0);
@@ -42,7 +42,7 @@ it(`${N} parallel adds to one draft all land; the row mirrors the final draft`, 
 
 it('a writer whose mirror waits on the store holds no lock: the next writer saves and mirrors; the late older copy is a no-op', async () => {
   const h = pgHost(await freshSchema(dbUrl));
-  const id = ok(h, ['contract', 'dispatch', '--workspace', 'ws', '--goal', 'g']).contract_id as string;
+  const id = hostOk(h, ['contract', 'dispatch', '--workspace', 'ws', '--goal', 'g']).contract_id as string;
   // The first writer reaches the store through a proxy that holds its mirror's UPDATE until released (a slow store;
   // a long store time limit, so only the release ends the wait).
   const proxy = await startPgProxy(h.url, { kind: 'hold', pattern: /UPDATE handoffs SET raw_handoff_json/ });

@@ -14,7 +14,7 @@ import { BIN, REPO, baseEnv, tempHome, run } from '../helpers/cli.js';
 import { dropDatabase, freshDatabase, freshSchema } from '../helpers/pg.js';
 import { pgRow } from '../helpers/pg-cli.js';
 import { startPgProxy, type PgProxy } from '../helpers/pg-proxy.js';
-import { COMPLETE_PATCH, WS, rawStore } from '../gate/helpers.js';
+import { COMPLETE_PATCH, WS_FLAGS, rawStore } from '../helpers/gate.js';
 
 /** A hang is a failure: the child is killed after this long (a hang guard, not a speed bar). */
 const HANG_MS = 60_000;
@@ -70,7 +70,7 @@ afterAll(async () => {
 /** A store on its own schema with one dispatched contract (and its draft in `home`). */
 async function storeWithContract(home: string): Promise<{ url: string; id: string }> {
   const url = await freshSchema(dbUrl);
-  const r = run(home, ['contract', 'dispatch', ...WS, '--goal', 'g', '--json'], { env: { HANDOFF_STORE_URL: url } });
+  const r = run(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'g', '--json'], { env: { HANDOFF_STORE_URL: url } });
   expect(r.code, r.stderr).toBe(0);
   return { url, id: r.json.contract_id as string };
 }
@@ -97,7 +97,7 @@ describe('a network that drops traffic after authentication', () => {
     const before = readFileSync(join(home, 'drafts', `${id}.json`), 'utf8');
     for (const args of [
       ['contract', 'list', '--json'],
-      ['contract', 'dispatch', ...WS, '--goal', 'g2', '--json'],
+      ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'g2', '--json'],
       ['contract', 'add', 'evidence_report.commands_run', 'npm test', '--draft-id', id, '--json'],
     ]) {
       const r = await call(home, args, env);
@@ -170,9 +170,9 @@ describe('a COMMIT without an answer', () => {
       let r: Ended;
       try {
         // Create the store first (its migrations commit too), then cut at the dispatch's COMMIT.
-        const direct = run(home, ['contract', 'dispatch', ...WS, '--goal', 'first', '--json'], { env: { HANDOFF_STORE_URL: url } });
+        const direct = run(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'first', '--json'], { env: { HANDOFF_STORE_URL: url } });
         expect(direct.code, direct.stderr).toBe(0);
-        r = await call(home, ['contract', 'dispatch', ...WS, '--goal', 'g', '--json'], { HANDOFF_STORE_URL: p.via(url), ...FAST });
+        r = await call(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'g', '--json'], { HANDOFF_STORE_URL: p.via(url), ...FAST });
       } finally {
         await p.close(); // a lost COMMIT's transaction ends (rolled back) when its connection does
       }
@@ -224,7 +224,7 @@ describe('a server frozen with SIGSTOP after the connection was made', () => {
     try {
       const url = server.url('postgres');
       const home = tempHome();
-      const d = run(home, ['contract', 'dispatch', ...WS, '--goal', 'g', '--json'], { env: { HANDOFF_STORE_URL: url } });
+      const d = run(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'g', '--json'], { env: { HANDOFF_STORE_URL: url } });
       expect(d.code, d.stderr).toBe(0);
 
       let p = await startPgProxy(url, { kind: 'pass', onReady: freeze });
@@ -253,7 +253,7 @@ describe('a server frozen with SIGSTOP after the connection was made', () => {
 describe('the gate budget while the main thread waits in a synchronous call', () => {
   it('the answer is the verdict, its writes abandoned (SQLite: a capture busy-waiting on a locked store, a wait the budget bounds)', async () => {
     const home = tempHome();
-    const d = run(home, ['contract', 'dispatch', ...WS, '--goal', 'g', '--json']);
+    const d = run(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'g', '--json']);
     expect(d.code, d.stderr).toBe(0);
     const holder = rawStore(home);
     holder.prepare('BEGIN IMMEDIATE').run();
@@ -342,7 +342,7 @@ describe("the budget's answers in each harness's form", () => {
 
   it("the budget's answer while the main thread waits on a locked SQLite store is Copilot's {\"decision\":\"block\"} for a Copilot input", async () => {
     const home = tempHome();
-    const d = run(home, ['contract', 'dispatch', ...WS, '--goal', 'g', '--json']);
+    const d = run(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'g', '--json']);
     expect(d.code, d.stderr).toBe(0);
     const holder = rawStore(home);
     holder.prepare('BEGIN IMMEDIATE').run();

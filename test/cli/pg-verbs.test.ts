@@ -7,8 +7,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPLETE_PATCH, stopInput, subagentStop } from '../gate/helpers.js';
-import { fill, noSqliteFile, ok, pgCount, pgHost, pgRow } from '../helpers/pg-cli.js';
+import { COMPLETE_PATCH, stopInput, subagentStop } from '../helpers/gate.js';
+import { fill, noSqliteFile, hostOk, pgCount, pgHost, pgRow } from '../helpers/pg-cli.js';
 import { dropDatabase, freshDatabase, freshSchema, sql } from '../helpers/pg.js';
 import { run, tempHome } from '../helpers/cli.js';
 
@@ -35,9 +35,9 @@ async function deadPort(): Promise<number> {
 describe('dispatch and claim on PostgreSQL', () => {
   it('dispatch inserts the DISPATCHED row on the server; claim is set-once; HARNESS_ID_IN_USE / _CONFLICT write nothing', async () => {
     const h = await host();
-    const a = ok(h, ['contract', 'dispatch', ...WS, '--goal', 'a', '--harness-id', 'run-a', '--can-write', 'docs']);
+    const a = hostOk(h, ['contract', 'dispatch', ...WS, '--goal', 'a', '--harness-id', 'run-a', '--can-write', 'docs']);
     expect(await pgRow(h.url, a.contract_id)).toMatchObject({ agent_state: 'DISPATCHED', harness_id: 'run-a', workspace: 'ws', can_write_json: '["docs"]' });
-    const b = ok(h, ['contract', 'dispatch', ...WS, '--goal', 'b']);
+    const b = hostOk(h, ['contract', 'dispatch', ...WS, '--goal', 'b']);
 
     const again = h.run(['contract', 'dispatch', ...WS, '--goal', 'c', '--harness-id', 'run-a', '--json']);
     expect([again.code, again.json.code]).toEqual([1, 'HARNESS_ID_IN_USE']);
@@ -51,15 +51,15 @@ describe('dispatch and claim on PostgreSQL', () => {
       expect([r.code, r.json.code]).toEqual([1, code]);
     }
     expect((await pgRow(h.url, b.contract_id)).harness_id).toBeNull();
-    expect(ok(h, ['contract', 'claim', '--harness-id', 'run-b', '--draft-id', b.contract_id])).toMatchObject({ changed: true, handoff_id: b.handoff_id });
-    expect(ok(h, ['contract', 'claim', '--harness-id', 'run-b', '--draft-id', b.contract_id]).changed).toBe(false);
+    expect(hostOk(h, ['contract', 'claim', '--harness-id', 'run-b', '--draft-id', b.contract_id])).toMatchObject({ changed: true, handoff_id: b.handoff_id });
+    expect(hostOk(h, ['contract', 'claim', '--harness-id', 'run-b', '--draft-id', b.contract_id]).changed).toBe(false);
     expect((await pgRow(h.url, b.contract_id)).harness_id).toBe('run-b');
     expect(noSqliteFile(h)).toBe(true);
   });
 
   it('BRIEF_NOT_FOUND (exit 3) and PARENT_HANDOFF_NOT_FOUND (exit 3): no row, no draft', async () => {
     const h = await host();
-    ok(h, ['contract', 'dispatch', ...WS, '--goal', 'first']); // the store exists
+    hostOk(h, ['contract', 'dispatch', ...WS, '--goal', 'first']); // the store exists
     for (const [args, code] of [
       [['--brief', 'nope'], 'BRIEF_NOT_FOUND'],
       [['--parent-handoff-id', '999'], 'PARENT_HANDOFF_NOT_FOUND'],
@@ -82,28 +82,28 @@ describe('dispatch and claim on PostgreSQL', () => {
 describe('finalize on PostgreSQL', () => {
   it('creates the row once; a repeat is a no-op; COMPLETE is write-once', async () => {
     const h = await host();
-    const id = ok(h, ['contract', 'init', ...WS]).draft_id as string;
+    const id = hostOk(h, ['contract', 'init', ...WS]).draft_id as string;
     fill(h, id, COMPLETE_PATCH);
-    ok(h, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id]);
-    const first = ok(h, ['contract', 'finalize', '--draft-id', id]);
+    hostOk(h, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id]);
+    const first = hostOk(h, ['contract', 'finalize', '--draft-id', id]);
     expect(first).toMatchObject({ created: true, agent_state: 'COMPLETE' });
-    expect(ok(h, ['contract', 'finalize', '--draft-id', id])).toMatchObject({ created: false, unchanged_reason: 'complete_write_once' });
+    expect(hostOk(h, ['contract', 'finalize', '--draft-id', id])).toMatchObject({ created: false, unchanged_reason: 'complete_write_once' });
     const before = await pgRow(h.url, id);
     // The draft changed behind the verbs' back (a write would open a continuation): still nothing is written.
     const file = join(h.home, 'drafts', `${id}.json`);
     const draft = JSON.parse(readFileSync(file, 'utf8'));
     draft.agent_status.agent_state = 'BLOCKED';
     writeFileSync(file, JSON.stringify(draft));
-    expect(ok(h, ['contract', 'finalize', '--draft-id', id])).toMatchObject({ created: false, unchanged_reason: 'complete_write_once', agent_state: 'COMPLETE' });
+    expect(hostOk(h, ['contract', 'finalize', '--draft-id', id])).toMatchObject({ created: false, unchanged_reason: 'complete_write_once', agent_state: 'COMPLETE' });
     expect(await pgRow(h.url, id)).toEqual(before);
   });
 
   it('an escaped NUL in the envelope is stored verbatim; a raw NUL PostgreSQL cannot hold is STORE_WRITE_REFUSED (exit 4)', async () => {
     const h = await host();
-    const id = ok(h, ['contract', 'init', ...WS]).draft_id as string;
+    const id = hostOk(h, ['contract', 'init', ...WS]).draft_id as string;
     fill(h, id, { ...COMPLETE_PATCH, evidence_report: { verification: { type: 'command', command: 'npm\u0000test', result: 'pass' } } });
-    ok(h, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id]);
-    expect(ok(h, ['contract', 'finalize', '--draft-id', id]).created).toBe(true);
+    hostOk(h, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id]);
+    expect(hostOk(h, ['contract', 'finalize', '--draft-id', id]).created).toBe(true);
     expect(JSON.parse((await pgRow(h.url, id)).raw_handoff_json).evidence_report.verification.command).toBe('npm\u0000test');
 
     // Approval content is stored as text, byte for byte: a raw NUL is refused by the server, nothing written.
@@ -118,16 +118,16 @@ describe('finalize on PostgreSQL', () => {
 describe('approvals on PostgreSQL', () => {
   it('request, cite, validate, decide: a decided approval rejects validate and finalize (APPROVAL_ID_NOT_PENDING)', async () => {
     const h = await host();
-    const d = ok(h, ['contract', 'dispatch', ...WS, '--goal', 'g']);
+    const d = hostOk(h, ['contract', 'dispatch', ...WS, '--goal', 'g']);
     const id = d.contract_id as string;
-    const req = ok(h, ['approval', 'request', '--content', 'deploy v2', '--draft-id', id, ...WS]);
+    const req = hostOk(h, ['approval', 'request', '--content', 'deploy v2', '--draft-id', id, ...WS]);
     expect(req.approval_status).toBe('pending');
     fill(h, id, { approval_request: { exact_content: 'deploy v2', approval_id: req.approval_id } });
-    ok(h, ['contract', 'set', 'agent_status.agent_state', 'APPROVAL_REQUEST', '--draft-id', id]);
-    expect(ok(h, ['contract', 'validate', '--draft-id', id])).toEqual({ status: 'ok', draft_id: id });
-    expect(ok(h, ['approval', 'list', '--contract-id', id]).approvals).toEqual([expect.objectContaining({ id: req.approval_id, approval_status: 'pending' })]);
+    hostOk(h, ['contract', 'set', 'agent_status.agent_state', 'APPROVAL_REQUEST', '--draft-id', id]);
+    expect(hostOk(h, ['contract', 'validate', '--draft-id', id])).toEqual({ status: 'ok', draft_id: id });
+    expect(hostOk(h, ['approval', 'list', '--contract-id', id]).approvals).toEqual([expect.objectContaining({ id: req.approval_id, approval_status: 'pending' })]);
 
-    expect(ok(h, ['approval', 'decide', req.approval_id, '--decision', 'rejected', '--by', 'alice'])).toMatchObject({ changed: true, approval_status: 'rejected' });
+    expect(hostOk(h, ['approval', 'decide', req.approval_id, '--decision', 'rejected', '--by', 'alice'])).toMatchObject({ changed: true, approval_status: 'rejected' });
     const redo = h.run(['approval', 'decide', req.approval_id, '--decision', 'approved', '--json']);
     expect([redo.code, redo.json.code]).toEqual([1, 'APPROVAL_TRANSITION_REFUSED']);
     const v = h.run(['contract', 'validate', '--draft-id', id, '--json']);
@@ -140,10 +140,10 @@ describe('approvals on PostgreSQL', () => {
   it('finalize racing approval decide: whichever commits first, the other sees it; the gate agrees', async () => {
     const h = await host();
     for (let round = 0; round < 4; round++) {
-      const id = ok(h, ['contract', 'dispatch', ...WS, '--goal', `round ${round}`]).contract_id as string;
-      const req = ok(h, ['approval', 'request', '--content', `step ${round}`, '--draft-id', id, ...WS]);
+      const id = hostOk(h, ['contract', 'dispatch', ...WS, '--goal', `round ${round}`]).contract_id as string;
+      const req = hostOk(h, ['approval', 'request', '--content', `step ${round}`, '--draft-id', id, ...WS]);
       fill(h, id, { approval_request: { exact_content: `step ${round}`, approval_id: req.approval_id } });
-      ok(h, ['contract', 'set', 'agent_status.agent_state', 'APPROVAL_REQUEST', '--draft-id', id]);
+      hostOk(h, ['contract', 'set', 'agent_status.agent_state', 'APPROVAL_REQUEST', '--draft-id', id]);
       const [fin, dec] = await Promise.all([
         h.runAsync(['contract', 'finalize', '--draft-id', id, '--json']),
         h.runAsync(['approval', 'decide', req.approval_id, '--decision', 'rejected', '--json']),
@@ -168,7 +168,7 @@ describe('approvals on PostgreSQL', () => {
 
   it('decide on an unknown id is APPROVAL_NOT_FOUND (exit 3)', async () => {
     const h = await host();
-    ok(h, ['contract', 'dispatch', ...WS, '--goal', 'g']);
+    hostOk(h, ['contract', 'dispatch', ...WS, '--goal', 'g']);
     const r = h.run(['approval', 'decide', `P-${'0'.repeat(32)}`, '--decision', 'approved', '--json']);
     expect([r.code, r.json.code]).toEqual([3, 'APPROVAL_NOT_FOUND']);
   });
@@ -177,7 +177,7 @@ describe('approvals on PostgreSQL', () => {
 describe('the stop gate on PostgreSQL', () => {
   it('blocks an unfinalized contract (capturing its draft, counting the block), then allows once finalized (reset)', async () => {
     const h = await host();
-    const d = ok(h, ['contract', 'dispatch', ...WS, '--goal', 'g', '--harness-id', 'sub-1']);
+    const d = hostOk(h, ['contract', 'dispatch', ...WS, '--goal', 'g', '--harness-id', 'sub-1']);
     const id = d.contract_id as string;
     const input = subagentStop({ agentId: 'sub-1', extra: { stop_reason: 'end_turn' } });
     const blocked = h.run(['contract', 'gate', '--json'], { input });
@@ -188,8 +188,8 @@ describe('the stop gate on PostgreSQL', () => {
     expect((await pgRow(h.url, id)).gate_seen_at).not.toBeNull();
 
     fill(h, id, COMPLETE_PATCH);
-    ok(h, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id]);
-    expect(ok(h, ['contract', 'finalize', '--draft-id', id]).created).toBe(true);
+    hostOk(h, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id]);
+    expect(hostOk(h, ['contract', 'finalize', '--draft-id', id]).created).toBe(true);
     const allowed = h.run(['contract', 'gate', '--json'], { input });
     expect(allowed.code, allowed.stderr).toBe(0);
     expect(allowed.json).toMatchObject({ decision: 'allow', contract_id: id, agent_state: 'COMPLETE' });
@@ -198,8 +198,8 @@ describe('the stop gate on PostgreSQL', () => {
 
   it('the prompt-block lane claims the contract for the run on the server', async () => {
     const h = await host();
-    const d = ok(h, ['contract', 'dispatch', ...WS, '--goal', 'g']);
-    const { writeTranscript } = await import('../gate/helpers.js');
+    const d = hostOk(h, ['contract', 'dispatch', ...WS, '--goal', 'g']);
+    const { writeTranscript } = await import('../helpers/gate.js');
     const transcript = writeTranscript(h.home, 't.jsonl', `contract_id: ${d.contract_id as string}\nDo it.`);
     const r = h.run(['contract', 'gate', '--json'], { input: stopInput({ session: 'sess-9', transcript }) });
     expect(r.code, r.stderr).toBe(2);

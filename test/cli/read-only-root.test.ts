@@ -11,11 +11,11 @@ import { describe, expect, it } from 'vitest';
 
 const require = createRequire(import.meta.url);
 import { BIN, snapshot, tempHome, type RunResult } from '../helpers/cli.js';
-import { closeDraft, initDraft } from '../drafts/helpers.js';
-import { buildAt } from '../store/helpers.js';
+import { closeDraft, initDraft } from '../helpers/drafts.js';
+import { buildAt } from '../helpers/store.js';
 import { closeDb, type Db } from '../../src/store/db.js';
 import { loadSqlite } from '../../src/store/sqlite.js';
-import { dbFile, expectCleanFailure, mintDraft, runJson } from './store-fixtures.js';
+import { dbFile, expectCleanFailure, mintDraft, runJson } from '../helpers/store-cli.js';
 
 /** Runs `handoff ...args` with `target` (the data root or one file) mounted read-only for that process only. */
 function runReadOnly(home: string, target: string, args: string[], input = ''): RunResult {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
-import { freshHome, hf, newDraft, NODE } from './receipts-fixtures.js';
+import { freshHome, hf, newDraft, NODE } from '../helpers/receipts-cli.js';
 
 describe('evidence run: the contract was closed and continued while the command ran', () => {
   it('the receipt stays on the addressed contract, the append is skipped, the continuation link is not written', () => {

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { closeWith, fillClose, freshHome, gitRepo, hf, newDraft, nodeCmd, receipt, snapshot } from './receipts-fixtures.js';
+import { closeWith, fillClose, freshHome, gitRepo, hf, newDraft, nodeCmd, receipt, snapshot } from '../helpers/receipts-cli.js';
 
 
 const V = 'evidence_report.verification';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { closeWith, freshHome, gitRepo, hf, newDraft, nodeCmd, receipt } from './receipts-fixtures.js';
+import { closeWith, freshHome, gitRepo, hf, newDraft, nodeCmd, receipt } from '../helpers/receipts-cli.js';
 
 const gate = (home: string, d: string) =>
   hf(home, ['contract', 'gate', '--draft-id', d, '--stop-reason', 'end_turn', '--json'], {

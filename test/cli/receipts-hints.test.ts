@@ -3,8 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
+import { newDraft } from '../helpers/receipts-cli.js';
 
-const newDraft = (home: string): string => run(home, ['contract', 'init', '--workspace', 'ws', '--json']).json.draft_id as string;
 const evRun = (home: string, args: string[]) => run(home, ['evidence', 'run', '--workspace', 'ws', ...args]);
 
 describe('evidence run hints', () => {

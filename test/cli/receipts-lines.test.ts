@@ -4,7 +4,7 @@
  * before the notice or the `Receipt … recorded` line, and only then.
  */
 import { describe, expect, it } from 'vitest';
-import { closeWith, freshHome, hf, hfRaw, newDraft } from './receipts-fixtures.js';
+import { closeWith, freshHome, hf, hfRaw, newDraft } from '../helpers/receipts-cli.js';
 
 const RECORDED = /^Receipt R-[0-9a-f]{16} recorded: exit=0 outcome=pass \d+(\.\d+)?m?s$/;
 const lines = (text: string): string[] => text.split('\n');

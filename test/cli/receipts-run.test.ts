@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitGone } from '../helpers/process.js';
-import { freshHome, hf, hfRaw, newDraft, nodeCmd, receipt, snapshot, WS } from './receipts-fixtures.js';
+import { freshHome, hf, hfRaw, newDraft, nodeCmd, receipt, snapshot, WS } from '../helpers/receipts-cli.js';
 
 const sha = (b: Buffer | string): string => createHash('sha256').update(b).digest('hex');
 

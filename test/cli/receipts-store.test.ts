@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { closeWith, freshHome, hf, newDraft, nodeCmd, receipt, WS } from './receipts-fixtures.js';
+import { closeWith, freshHome, hf, newDraft, nodeCmd, receipt, WS } from '../helpers/receipts-cli.js';
 
 
 const draftOf = (home: string, id: string): any => JSON.parse(readFileSync(join(home, 'drafts', `${id}.json`), 'utf8'));

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN } from '../helpers/cli.js';
-import { closeWith, freshHome, hf, newDraft, NODE, snapshot } from './receipts-fixtures.js';
+import { closeWith, freshHome, hf, newDraft, NODE, snapshot } from '../helpers/receipts-cli.js';
 
 const verificationOf = (home: string, id: string): any =>
   JSON.parse(readFileSync(join(home, 'drafts', `${id}.json`), 'utf8')).evidence_report.verification;

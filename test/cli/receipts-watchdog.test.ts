@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { BIN } from '../helpers/cli.js';
 import { processGone, waitGone } from '../helpers/process.js';
-import { freshHome, hf, newDraft, WS } from './receipts-fixtures.js';
+import { freshHome, hf, newDraft, WS } from '../helpers/receipts-cli.js';
 
 /** Resolves with the file's content once it holds a full line (the budget is the test's timeout). */
 async function lineOf(path: string): Promise<string> {

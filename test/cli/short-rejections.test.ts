@@ -7,9 +7,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateEnvelope } from '../../src/index.js';
-import { initDraft } from '../drafts/helpers.js';
+import { initDraft } from '../helpers/drafts.js';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
-import { dispatch, finalizeAs, gate, rawStore } from '../gate/helpers.js';
+import { dispatchJson, finalizeAs, gate, rawStore } from '../helpers/gate.js';
 
 const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 const FULL_REPAIR = 'The build order:';
@@ -105,7 +105,7 @@ describe('short rejections', () => {
 
   it('the approval cross-check paragraph comes with --explain too', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'g']);
+    const d = dispatchJson(home, ['--goal', 'g']);
     const r = run(home, ['contract', 'set', 'approval_request.approval_id', 'P-nope', '--draft-id', d.contract_id, '--json', '--explain']);
     expect([r.code, r.json.codes]).toEqual([1, ['APPROVAL_ID_NOT_PENDING']]);
     expect(r.json.repair).toContain('A turn closing APPROVAL_REQUEST cites a pending approval');
@@ -113,7 +113,7 @@ describe('short rejections', () => {
 
   it('the gate block reason keeps the full repair text; the library result keeps repair', () => {
     const home = tempHome();
-    const d = dispatch(home, ['--goal', 'needs approval']);
+    const d = dispatchJson(home, ['--goal', 'needs approval']);
     const req = run(home, ['approval', 'request', '--content', 'rm -rf build', '--draft-id', d.contract_id, '--workspace', 'ws', '--json']);
     finalizeAs(home, d.contract_id, 'APPROVAL_REQUEST', { approval_request: { exact_content: 'rm -rf build', approval_id: req.json.approval_id } });
     expect(run(home, ['approval', 'decide', req.json.approval_id, '--decision', 'approved']).code).toBe(0);

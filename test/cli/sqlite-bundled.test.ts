@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO, baseEnv, tempHome } from '../helpers/cli.js';
-import { dispatch } from '../gate/helpers.js';
+import { dispatchJson } from '../helpers/gate.js';
 
 const RECORDER = join(REPO, 'test', 'fixtures', 'record-modules.cjs');
 
@@ -26,7 +26,7 @@ function modulesOf(home: string, args: string[]): { code: number | null; modules
 describe('better-sqlite3 inside the bundle', () => {
   it('a dispatched write and finalize load its addon from node_modules and none of its .js files', () => {
     const home = tempHome();
-    const id = dispatch(home, ['--goal', 'g']).contract_id as string;
+    const id = dispatchJson(home, ['--goal', 'g']).contract_id as string;
     const calls = [
       ['contract', 'set', 'work_phase', 'executing', '--draft-id', id],
       ['contract', 'fill', '--draft-id', id, '--json', '{"agent_status":{"agent_state":"BLOCKED"}}'],

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadSqlite } from '../../src/store/sqlite.js';
 import { run, tempHome, type RunResult } from '../helpers/cli.js';
 import { dropDatabase, freshDatabase, sql } from '../helpers/pg.js';
-import { envelopeIn, mintDraft, prefix, writeDraft } from './store-fixtures.js';
+import { envelopeIn, mintDraft, prefix, writeDraft } from '../helpers/store-cli.js';
 
 const TABLES = ['briefs', 'acceptance_criteria', 'handoffs', 'receipts', 'evidence', 'approvals', 'gate_rejections', 'attestations'];
 

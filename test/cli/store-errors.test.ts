@@ -5,7 +5,7 @@ import { run, runAsync, tempHome, type RunResult } from '../helpers/cli.js';
 import { loadSqlite } from '../../src/store/sqlite.js';
 import { closeDb, openWriter } from '../../src/store/db.js';
 import { latestVersion } from '../../src/store/migrate.js';
-import { dbFile, envelopeIn, mintDraft, prefix, storeOf, writeDraft } from './store-fixtures.js';
+import { dbFile, envelopeIn, mintDraft, prefix, storeOf, writeDraft } from '../helpers/store-cli.js';
 
 /** Verbs that open the store on every path: writers, read verbs and probes. */
 function verbs(draftId: string): string[][] {

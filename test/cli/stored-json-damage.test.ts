@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { run, tempHome } from '../helpers/cli.js';
-import { dispatch, gate, rawStore, rejections, subagentStop } from '../gate/helpers.js';
-import { mintDraft, seedRow } from './store-fixtures.js';
+import { dispatchJson, gate, rawStore, rejections, subagentStop } from '../helpers/gate.js';
+import { mintDraft, seedRow } from '../helpers/store-cli.js';
 
 function damageCodes(home: string, text: string): void {
   const db = rawStore(home);
@@ -21,7 +21,7 @@ describe('damaged stored JSON', () => {
     'gate: a rejection counter whose last codes read %j still counts and blocks, without the previous codes',
     (damaged) => {
       const home = tempHome();
-      dispatch(home, ['--goal', 'g', '--harness-id', 'sub-d']);
+      dispatchJson(home, ['--goal', 'g', '--harness-id', 'sub-d']);
       const input = subagentStop({ session: 's-d', agentId: 'sub-d', extra: { stop_reason: 'end_turn' } });
       expect(gate(home, [], input).code).toBe(2);
       damageCodes(home, damaged);

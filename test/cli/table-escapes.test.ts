@@ -1,6 +1,6 @@
 /** Through the built binary: hostile text never breaks a table or a listing into more lines. */
 import { describe, expect, it } from 'vitest';
-import { initDraft } from '../drafts/helpers.js';
+import { initDraft } from '../helpers/drafts.js';
 import { run, tempHome } from '../helpers/cli.js';
 
 const HOSTILE = 'rm -rf\tbuild\nnext line\r\u001b[31mred\\end';

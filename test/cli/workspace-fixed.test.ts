@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome, type RunResult } from '../helpers/cli.js';
-import { COMPLETE_PATCH, row, stopInput } from '../gate/helpers.js';
+import { COMPLETE_PATCH, row, stopInput } from '../helpers/gate.js';
 
 /** A fresh folder `<tmp>/<random>/<name>` to run commands in. */
 function folder(name: string): string {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyMergePatch } from '../../src/drafts/patch.js';
 import type { JsonObject } from '../../src/envelope/vocabulary.js';
-import { caught } from '../store/helpers.js';
+import { caught } from '../helpers/store.js';
 
 const ID = 'a0123456789abcdef.0123456789ab';
 const base = (): JsonObject => ({

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { HandoffRow, StoreSession } from '../../src/drafts/store-access.js';
 import { fullVerdict } from '../../src/validator/index.js';
-import { fakeSession } from './helpers.js';
+import { fakeSession } from '../helpers/drafts.js';
 import { tempHome } from '../helpers/cli.js';
 
 const fake = vi.hoisted(() => ({ session: undefined as StoreSession | undefined }));

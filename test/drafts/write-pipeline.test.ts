@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HandoffRow, StoreSession } from '../../src/drafts/store-access.js';
 import { fullVerdict } from '../../src/validator/index.js';
-import { fakeSession } from './helpers.js';
+import { fakeSession } from '../helpers/drafts.js';
 import { renderWriteOutcome } from '../../src/render/write-result.js';
 import { tempHome } from '../helpers/cli.js';
 

@@ -32,14 +32,14 @@ import {
   TYPED_FIELDS,
 } from '../../src/envelope/vocabulary.js';
 import { validateEnvelope } from '../../src/validator/index.js';
-import { mutated } from '../validator/arbitraries.js';
-import { loadCases, repoRoot } from '../validator/corpus.js';
+import { mutated } from '../helpers/validator-arbitraries.js';
+import { loadValidatorCases, repoRoot } from '../helpers/validator-corpus.js';
 
 const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
 const published = ajv.compile(envelopeJsonSchema());
 // What zod prints before json-schema.ts tidies it; a second Ajv instance, since both carry the same $defs names.
 const raw = new Ajv2020({ strict: false }).compile(z.toJSONSchema(envelopeSchema, { metadata: jsonSchemaMeta, target: 'draft-2020-12' }));
-const corpus = loadCases().map((c) => c.envelope);
+const corpus = loadValidatorCases().map((c) => c.envelope);
 
 describe('schemas/envelope.schema.json', () => {
   it('is exactly what the declaration generates (npm run build writes it)', () => {

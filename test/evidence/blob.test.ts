@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { blobExtension, discardBlob, mintBlobName, writeBlob } from '../../src/evidence/blob.js';
 import { snapshot } from '../helpers/cli.js';
-import { failure } from './fixtures.js';
+import { failure } from '../helpers/evidence.js';
 
 let home: string;
 let root: string;

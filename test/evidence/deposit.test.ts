@@ -6,7 +6,7 @@ import { depositEvidence, type DepositInput } from '../../src/evidence/deposit.j
 import { appendAcs, insertBrief } from '../../src/store/briefs.js';
 import { closeDb, openWriter, type Db } from '../../src/store/db.js';
 import { snapshot } from '../helpers/cli.js';
-import { failureAsync } from './fixtures.js';
+import { failureAsync } from '../helpers/evidence.js';
 
 let home: string;
 let env: NodeJS.ProcessEnv;

@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run as runCli, tempHome } from '../helpers/cli.js';
-import { COMPLETE_PATCH, dispatch, finalizeAs } from '../gate/helpers.js';
+import { COMPLETE_PATCH, dispatchJson, finalizeAs } from '../helpers/gate.js';
 import { startFakeModel, type FakeModel, type RecordedRequest } from './fake-model.js';
 import { driveHarness, runDirs, type HarnessRun } from './drive.js';
 import { HARNESSES, RECIPES, type HarnessName, type RunDirs } from './recipes.js';
@@ -74,7 +74,7 @@ async function runTurn(harness: HarnessName, handoffHome: string, prompt: string
 }
 
 function dispatched(home: string): { id: string; prompt: string } {
-  const d = dispatch(home, ['--goal', 'Add a health check endpoint.']);
+  const d = dispatchJson(home, ['--goal', 'Add a health check endpoint.']);
   return { id: d.contract_id as string, prompt: `Add a health check endpoint.\n\n${d.contract_block as string}` };
 }
 

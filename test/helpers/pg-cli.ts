@@ -34,7 +34,7 @@ export function pgHost(url: string, prefix = 'handoff-pg-host-'): PgHost {
 }
 
 /** Runs a verb with `--json`, asserting exit 0; returns the parsed object. */
-export function ok(host: PgHost, args: string[]): any {
+export function hostOk(host: PgHost, args: string[]): any {
   const r = host.run([...args, '--json']);
   expect(r.code, r.stdout + r.stderr).toBe(0);
   return r.json;

@@ -1,6 +1,6 @@
 /**
  * Every tool declares an outputSchema: the result schemas of schemas/results/ its verb's --json output takes (the
- * same table as test/schemas/verb-schemas.ts), bundled into one self-contained schema. A real session through every
+ * same table as test/helpers/schemas/verb-schemas.ts), bundled into one self-contained schema. A real session through every
  * tool, successes and refusals, is validated against it with ajv (draft 2020-12, strict), and the SDK's own client
  * compiles it and checks every successful result as it arrives.
  */
@@ -9,7 +9,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { afterEach, describe, expect, it } from 'vitest';
 import { run, tempHome } from '../helpers/cli.js';
 import { connect, textOf, type McpSession, type ToolCallResult } from '../helpers/mcp.js';
-import { VERB_SCHEMAS } from '../schemas/verb-schemas.js';
+import { VERB_SCHEMAS } from '../helpers/schemas/verb-schemas.js';
 
 const D = 'a0123456789abcdef.0123456789ab';
 const WS = { HANDOFF_WORKSPACE: 'ws' };

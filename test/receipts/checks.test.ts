@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkReceiptsIn, checkReceiptsWith, citedReceipts, type ReceiptCheckOptions } from '../../src/receipts/checks.js';
 import type { ReceiptRow } from '../../src/receipts/row.js';
-import { sampleRow } from './fixtures.js';
+import { sampleRow } from '../helpers/receipts.js';
 
 const TIP = 'a0123456789abcdef.0123456789ab';
 const PARENT = 'a0123456789abcdef.aaaaaaaaaaaa';

@@ -6,7 +6,7 @@ import { SpillArea, StreamCapture, INLINE_MAX_BYTES } from '../../src/receipts/c
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sampleRow } from './fixtures.js';
+import { sampleRow } from '../helpers/receipts.js';
 
 describe('shell quoting of the display string', () => {
   it.each([

@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALL_CODES } from '../../src/codes/index.js';
 import { REPO } from '../helpers/cli.js';
-import { ALL_CASES } from './all-cases.js';
-import { check, DEFS, RESULT_SCHEMAS, SCHEMAS, SUFFIX, validatorFor } from './schemas.js';
-import { VERB_SCHEMAS } from './verb-schemas.js';
-import { publishedVerbs } from './verbs.js';
+import { ALL_CASES } from '../helpers/schemas/all-cases.js';
+import { check, DEFS, RESULT_SCHEMAS, SCHEMAS, SUFFIX, validatorFor } from '../helpers/schemas/schemas.js';
+import { VERB_SCHEMAS } from '../helpers/schemas/verb-schemas.js';
+import { publishedVerbs } from '../helpers/schemas/verbs.js';
 
 const sorted = (xs: Iterable<string>): string[] => [...new Set(xs)].sort();
 const pairs = (entries: Iterable<[string, string]>): string[] => sorted([...entries].map(([verb, schema]) => `${verb} -> ${schema}`));

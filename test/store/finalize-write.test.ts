@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { initialEnvelope, type JsonObject } from '../../src/envelope/vocabulary.js';
 import type { DraftRead } from '../../src/drafts/files.js';
 import { finalizeDraft } from '../../src/finalize/service.js';
-import { tempStore } from './helpers.js';
+import { tempStore } from '../helpers/store.js';
 
 const deepOverride = vi.hoisted(() => ({ envelope: undefined as JsonObject | undefined }));
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { APPLICATION_ID, closeDb, openProbe, openReader, openWriter, type Db } from '../../src/store/db.js';
 import { approvalLookup, getApproval, listApprovals, markApprovalUsed } from '../../src/store/approvals.js';
 import { currentVersion, latestVersion, listMigrations, migrate } from '../../src/store/migrate.js';
-import { buildAt, caught, migrationsDir, rawDb, schemaOf, schemaSnapshot, tempDir, tempStore } from './helpers.js';
+import { buildAt, caught, migrationsDir, rawDb, schemaOf, schemaSnapshot, tempDir, tempStore } from '../helpers/store.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const SNAPSHOT = join(REPO, 'test', 'fixtures', 'schema.snapshot.sql');

@@ -5,8 +5,8 @@
  * Racing finalizes from several roots give one row and exactly one `created: true`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPLETE_PATCH } from '../gate/helpers.js';
-import { fill, noSqliteFile, ok, pgCount, pgHost, pgRow, type PgHost } from '../helpers/pg-cli.js';
+import { COMPLETE_PATCH } from '../helpers/gate.js';
+import { fill, noSqliteFile, hostOk, pgCount, pgHost, pgRow, type PgHost } from '../helpers/pg-cli.js';
 import { dropDatabase, freshDatabase, freshSchema } from '../helpers/pg.js';
 
 let dbUrl: string;
@@ -26,14 +26,14 @@ describe('two hosts sharing one PostgreSQL store', () => {
     const b = pgHost(url, 'handoff-host-b-');
 
     // Host A: dispatch. The row lives on the server; the draft only on A.
-    const d = ok(a, ['contract', 'dispatch', ...WS, '--goal', 'ship the fleet feature']);
+    const d = hostOk(a, ['contract', 'dispatch', ...WS, '--goal', 'ship the fleet feature']);
     const id = d.contract_id as string;
     expect((await pgRow(url, id)).agent_state).toBe('DISPATCHED');
     expect(a.drafts()).toEqual([id]);
     expect(b.drafts()).toEqual([]);
 
     // Host B: the first write finds no local draft, re-creates it from the open row ([ADOPTED]) and mirrors it back.
-    const set = ok(b, ['contract', 'set', 'work_phase', 'executing', '--draft-id', id]);
+    const set = hostOk(b, ['contract', 'set', 'work_phase', 'executing', '--draft-id', id]);
     expect(set).toMatchObject({ draft_id: id, adopted: true, mirrored: true });
     expect(b.drafts()).toEqual([id]);
     const mirrored = await pgRow(url, id);
@@ -41,8 +41,8 @@ describe('two hosts sharing one PostgreSQL store', () => {
     expect(mirrored.workspace).toBe('fleet');
 
     fill(b, id, COMPLETE_PATCH);
-    ok(b, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id]);
-    const fin = ok(b, ['contract', 'finalize', '--draft-id', id]);
+    hostOk(b, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id]);
+    const fin = hostOk(b, ['contract', 'finalize', '--draft-id', id]);
     expect(fin).toMatchObject({ created: true, draft_id: id, handoff_id: d.handoff_id, agent_state: 'COMPLETE', workspace: 'fleet' });
     const closed = await pgRow(url, id);
     expect(closed.agent_state).toBe('COMPLETE');
@@ -57,14 +57,14 @@ describe('two hosts sharing one PostgreSQL store', () => {
     // Evidence and receipts across hosts (evidence add/run on B, `evidence show --verify` on A) join here.
 
     // Host A: list and chain see B's finalize; A still has its own (now spent) draft, B's is separate.
-    const list = ok(a, ['contract', 'list', '--agent-id', d.agent_id]);
+    const list = hostOk(a, ['contract', 'list', '--agent-id', d.agent_id]);
     expect(list.count).toBe(1);
     expect(list.handoffs[0]).toMatchObject({ contract_id: id, agent_state: 'COMPLETE', id: d.handoff_id });
-    const chain = ok(a, ['contract', 'chain', '--contract-id', id]);
+    const chain = hostOk(a, ['contract', 'chain', '--contract-id', id]);
     expect(chain).toMatchObject({ contract_id: id, live_contract_id: id, links: 1 });
 
     // A repeat finalize on B changes nothing (write-once COMPLETE); one row in the store, no SQLite file anywhere.
-    expect(ok(b, ['contract', 'finalize', '--draft-id', id])).toMatchObject({ created: false, unchanged_reason: 'complete_write_once' });
+    expect(hostOk(b, ['contract', 'finalize', '--draft-id', id])).toMatchObject({ created: false, unchanged_reason: 'complete_write_once' });
     expect(await pgCount(url, 'handoffs')).toBe(1);
     expect(noSqliteFile(a) && noSqliteFile(b)).toBe(true);
   });
@@ -73,20 +73,20 @@ describe('two hosts sharing one PostgreSQL store', () => {
     const url = await freshSchema(dbUrl);
     const a = pgHost(url, 'handoff-host-a-');
     const b = pgHost(url, 'handoff-host-b-');
-    const d = ok(a, ['contract', 'dispatch', ...WS, '--goal', 'g']);
+    const d = hostOk(a, ['contract', 'dispatch', ...WS, '--goal', 'g']);
     const id = d.contract_id as string;
-    ok(b, ['contract', 'set', 'agent_status.agent_state', 'BLOCKED', '--draft-id', id]);
+    hostOk(b, ['contract', 'set', 'agent_status.agent_state', 'BLOCKED', '--draft-id', id]);
     const fin = b.run(['contract', 'finalize', '--draft-id', id, '--json']);
     expect(fin.code, fin.stdout + fin.stderr).toBe(0);
     expect(fin.json.created).toBe(true);
 
     // A write on A (its draft of the closed contract is spent) opens the continuation link on the server.
-    const w = ok(a, ['contract', 'set', 'work_phase', 'executing', '--draft-id', id]);
+    const w = hostOk(a, ['contract', 'set', 'work_phase', 'executing', '--draft-id', id]);
     const next = w.draft_id as string;
     expect(next).not.toBe(id);
     const link = await pgRow(url, next);
     expect(link).toMatchObject({ agent_state: 'DISPATCHED', continues_handoff_id: d.handoff_id, workspace: 'fleet' });
-    const chain = ok(b, ['contract', 'chain', '--contract-id', id]);
+    const chain = hostOk(b, ['contract', 'chain', '--contract-id', id]);
     expect(chain).toMatchObject({ live_contract_id: next, links: 2 });
   });
 });
@@ -95,13 +95,13 @@ describe('racing finalizes from several data roots', () => {
   it('8 processes from 4 roots finalize one contract: one row, exactly one created:true, all exit 0', async () => {
     const url = await freshSchema(dbUrl);
     const origin = pgHost(url, 'handoff-race-origin-');
-    const d = ok(origin, ['contract', 'dispatch', ...WS, '--goal', 'race']);
+    const d = hostOk(origin, ['contract', 'dispatch', ...WS, '--goal', 'race']);
     const id = d.contract_id as string;
     const roots: PgHost[] = [origin, pgHost(url), pgHost(url), pgHost(url)];
     // Every root holds the same closing envelope (the others adopt theirs from the row, then write the same values).
     for (const h of roots) {
       fill(h, id, COMPLETE_PATCH);
-      ok(h, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id]);
+      hostOk(h, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id]);
     }
     const results = await Promise.all(roots.flatMap((h) => [h, h]).map((h) => h.runAsync(['contract', 'finalize', '--draft-id', id, '--json'])));
     for (const r of results) expect(r.code, r.stdout + r.stderr).toBe(0);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closeDb, openReader, openWriter } from '../../src/store/db.js';
 import { sqliteAcceptsJson } from '../../src/store/finalize-row.js';
-import { buildAt, caught, migrationsDir, tempStore } from './helpers.js';
+import { buildAt, caught, migrationsDir, tempStore } from '../helpers/store.js';
 
 
 /** PRAGMA synchronous: 2 = FULL (better-sqlite3's build default under WAL is 1 = NORMAL). */

@@ -17,7 +17,7 @@ import {
 } from '../../src/store/handoffs.js';
 import { approvalLookup, decideApproval, insertApproval } from '../../src/store/approvals.js';
 import { loadSqlite } from '../../src/store/sqlite.js';
-import { buildAt, caught, tempStore } from './helpers.js';
+import { buildAt, caught, tempStore } from '../helpers/store.js';
 
 /** The version of every SQLite migration the repository ships (NNNN_name.sql). */
 const migrationVersions = readdirSync(join(import.meta.dirname, '..', '..', 'migrations'))

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { fullVerdict, type ApprovalLookupResult, type FullVerdictOptions } from '../../src/validator/index.js';
-import { approval, complete, env, inProgress, pairs, withState, type Env } from './fixtures.js';
+import { approval, complete, env, inProgress, pairs, withState, type Env } from '../helpers/validator.js';
 
 const sha = (t: string): string => createHash('sha256').update(t, 'utf8').digest('hex');
 const MINE = 'a0123456789abcdef.aaaaaaaaaaaa';

@@ -1,7 +1,7 @@
 /** Canonicalization: the table, the change list and its order, no mutation, verdicts unchanged. */
 import { describe, expect, it } from 'vitest';
 import { canonicalizeEnvelope, validateEnvelope } from '../../src/validator/index.js';
-import { complete, env, inProgress, withState, type Env } from './fixtures.js';
+import { complete, env, inProgress, withState, type Env } from '../helpers/validator.js';
 
 type Row = [name: string, envelope: Env, changes: [path: string, from: unknown, to: unknown][]];
 

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CASES_PATH, loadCases, repoRoot } from './corpus.js';
+import { CASES_PATH, loadValidatorCases, repoRoot } from '../helpers/validator-corpus.js';
 
 export const CASES_SHA256 = 'e54baaa4ddde289f2bb9eee732c66f18677368dd5a881e3d116838f6de14c87b';
 const CASES_COUNT = 153;
@@ -27,7 +27,7 @@ function upstream(): string | undefined {
 describe('the vendored validator cases', () => {
   it('have the pinned sha256 and case count', () => {
     expect(sha256(CASES_PATH)).toBe(CASES_SHA256);
-    expect(loadCases()).toHaveLength(CASES_COUNT);
+    expect(loadValidatorCases()).toHaveLength(CASES_COUNT);
   });
 
   it('still match the upstream copy when one is present (optional drift check)', () => {

@@ -1,9 +1,9 @@
 /** The validator's public case file: every case must yield exactly its ordered [code, path] pairs and its ok. */
 import { describe, expect, it } from 'vitest';
 import { validateEnvelope } from '../../src/validator/index.js';
-import { loadCases } from './corpus.js';
+import { loadValidatorCases } from '../helpers/validator-corpus.js';
 
-const cases = loadCases();
+const cases = loadValidatorCases();
 
 describe('validator-public.jsonl', () => {
   it('holds the expected corpus', () => {

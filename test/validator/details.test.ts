@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { AGENT_STATES, AGENT_WRITABLE_ROOT_KEYS, PHASES, SYSTEM_ROOT_KEYS } from '../../src/envelope/vocabulary.js';
 import { validateEnvelope, type ValidationError } from '../../src/validator/index.js';
 import { nearestKey, similarity } from '../../src/validator/similarity.js';
-import { approval, complete, env, inProgress, withState, type Env } from './fixtures.js';
+import { approval, complete, env, inProgress, withState, type Env } from '../helpers/validator.js';
 
 const only = (envelope: unknown, options: Record<string, unknown> = {}): ValidationError => {
   const { errors } = validateEnvelope(envelope, options);

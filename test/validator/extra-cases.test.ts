@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { SYSTEM_ROOT_KEYS } from '../../src/envelope/vocabulary.js';
 import { validateEnvelope } from '../../src/validator/index.js';
-import { AID, approval, complete, env, fullConsolidation, inProgress, pairs, withState, type Env } from './fixtures.js';
+import { AID, approval, complete, env, fullConsolidation, inProgress, pairs, withState, type Env } from '../helpers/validator.js';
 
 type Row = [name: string, envelope: unknown, expected: [string, string][], options?: Record<string, unknown>];
 

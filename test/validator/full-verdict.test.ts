@@ -2,7 +2,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { HandoffError } from '../../src/errors.js';
 import { fullVerdict, validateEnvelope, type ApprovalLookupResult } from '../../src/validator/index.js';
-import { approval, env, inProgress, pairs, withState, type Env } from './fixtures.js';
+import { approval, env, inProgress, pairs, withState, type Env } from '../helpers/validator.js';
 
 const STORE: Record<string, string> = { 'ap-1': 'pending', 'ap-2': 'approved', '5': 'pending', '7': 'revoked' };
 const fakeLookup = () =>

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validatorCodes } from '../../src/codes/validator.js';
 import { canonicalizeEnvelope, validateEnvelope, type ValidationResult } from '../../src/validator/index.js';
-import { BASES, ENVELOPE_KEYS, mutated } from './arbitraries.js';
+import { BASES, ENVELOPE_KEYS, mutated } from '../helpers/validator-arbitraries.js';
 
 const SEED = 424242;
 const REGISTRY = new Set(validatorCodes.map((c) => c.code));

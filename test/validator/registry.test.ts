@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { validatorCodes } from '../../src/codes/validator.js';
 import { fullVerdict, validateEnvelope, VALIDATOR_CODES, type ErrorCode } from '../../src/validator/index.js';
-import { approval, complete, env, inProgress, withState } from './fixtures.js';
+import { approval, complete, env, inProgress, withState } from '../helpers/validator.js';
 
 /** One envelope per code that makes the validator emit it: proof that every registered code is reachable. */
 const EMITTERS: Record<ErrorCode, () => string[]> = {

@@ -11,9 +11,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AGENT_STATUS_KEYS, EVIDENCE_REPORT_KEYS, ROOT_KEYS } from '../../src/envelope/vocabulary.js';
 import { validateEnvelope } from '../../src/validator/index.js';
-import { mutated } from './arbitraries.js';
-import { loadCases, repoRoot } from './corpus.js';
-import { complete, env, inProgress, type Env } from './fixtures.js';
+import { mutated } from '../helpers/validator-arbitraries.js';
+import { loadValidatorCases, repoRoot } from '../helpers/validator-corpus.js';
+import { complete, env, inProgress, type Env } from '../helpers/validator.js';
 
 interface SchemaNode {
   properties: Record<string, unknown>;
@@ -32,7 +32,7 @@ describe('envelope.schema.json', () => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
   });
 
-  it.each(loadCases().filter((c) => c.ok).map((c) => [c.name, c.envelope] as const))('accepts valid case %s', (_name, envelope) => {
+  it.each(loadValidatorCases().filter((c) => c.ok).map((c) => [c.name, c.envelope] as const))('accepts valid case %s', (_name, envelope) => {
     expect(validate(envelope), JSON.stringify(validate.errors)).toBe(true);
   });
 

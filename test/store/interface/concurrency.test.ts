@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { loadSqlite } from '../../../src/store/sqlite.js';
-import { BACKENDS, dist, rejection } from './backends.js';
+import { BACKENDS, dist, rejection } from '../../helpers/store-backends.js';
 
 const AGENT = 'a0123456789abcdef';
 const ID = `${AGENT}.0123456789ab`;

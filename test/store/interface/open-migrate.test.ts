@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listMigrations } from '../../../src/store/migrate.js';
-import { BACKENDS, dist, rejection, runNode, type Backend } from './backends.js';
+import { BACKENDS, dist, rejection, runNode, type Backend } from '../../helpers/store-backends.js';
 
 /** A migrations folder holding the backend's files 1…k, plus `extra` files (name → SQL). */
 function cut(b: Backend, k: number, extra: Record<string, string> = {}): string {

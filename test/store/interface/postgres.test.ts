@@ -9,7 +9,7 @@ import { openStore, storeKind } from '../../../src/store/open-store.js';
 import { redactUrl } from '../../../src/store/pg-driver.js';
 import { blobRef, blobRefSha, isConstraintViolation } from '../../../src/store/store.js';
 import { serverUrl, withDatabase } from '../../helpers/pg.js';
-import { BACKENDS, rejection } from './backends.js';
+import { BACKENDS, rejection } from '../../helpers/store-backends.js';
 
 const [SQLITE, POSTGRES] = BACKENDS;
 const AGENT = 'a0123456789abcdef';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HandoffRow } from '../../../src/store/handoffs.js';
 import type { Store, StoreTx } from '../../../src/store/store.js';
-import { BACKENDS, rejection } from './backends.js';
+import { BACKENDS, rejection } from '../../helpers/store-backends.js';
 
 const AGENT = 'a0123456789abcdef';
 const cid = (n: number): string => `${AGENT}.${n.toString(16).padStart(12, '0')}`;

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { computeRowSha256, type ReceiptRow } from '../../../src/receipts/row.js';
 import { isConstraintViolation } from '../../../src/store/store.js';
-import { BACKENDS, rejection, type Fresh } from './backends.js';
+import { BACKENDS, rejection, type Fresh } from '../../helpers/store-backends.js';
 
 const AGENT = 'a0123456789abcdef';
 const ID = `${AGENT}.0123456789ab`;

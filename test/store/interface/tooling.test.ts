@@ -11,7 +11,7 @@ import { join, sep } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { freshDatabase, dropDatabase } from '../../helpers/pg.js';
-import { dist, REPO } from './backends.js';
+import { dist, REPO } from '../../helpers/store-backends.js';
 
 const HOOK = `
 const Module = require('node:module');

@@ -7,15 +7,16 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { openStore } from '../../../src/store/open-store.js';
-import type { OpenMode, OpenOptions, Store } from '../../../src/store/store.js';
-import { loadSqlite } from '../../../src/store/sqlite.js';
-import { dropDatabase, freshDatabase, freshSchema, sql } from '../../helpers/pg.js';
-import { schemaOf } from '../helpers.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { OpenMode, OpenOptions, Store } from '../../src/store/store.js';
+import { loadSqlite } from '../../src/store/sqlite.js';
+import { REPO } from './cli.js';
+import { dropDatabase, freshDatabase, freshSchema, sql } from './pg.js';
+import { schemaOf } from './store.js';
 
-export const REPO = resolve(import.meta.dirname, '..', '..', '..');
+export { REPO };
 
 export interface Fresh {
   env: NodeJS.ProcessEnv;

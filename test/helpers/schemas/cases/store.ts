@@ -2,10 +2,10 @@
 import { utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { envelopeIn, mintDraft, prefix, writeDraft } from '../../cli/store-fixtures.js';
+import { envelopeIn, mintDraft, prefix, writeDraft } from '../../store-cli.js';
 import type { ResultCase } from '../case.js';
 import { check } from '../schemas.js';
-import { ambiguousCase, closedContract, dispatched, fillClose, hf, newDraft, noStoreCase, ok, readyDraft, refusal } from './setup.js';
+import { ambiguousCase, closedContract, dispatched, fillClosePatch, hf, plantDraft, noStoreCase, ok, readyDraft, refusal } from './setup.js';
 
 const finalize = (home: string, id: string, ...flags: string[]) => hf(home, ['contract', 'finalize', '--draft-id', id, ...flags, '--json']);
 
@@ -58,7 +58,7 @@ export const STORE_CASES: ResultCase[] = [
     produce: (home) => {
       const root = closedContract(home);
       const link = ok(home, ['contract', 'set', 'work_phase', 'executing', '--draft-id', root, '--json']).draft_id as string;
-      fillClose(home, link, 'BLOCKED');
+      fillClosePatch(home, link, 'BLOCKED');
       return finalize(home, root);
     },
     expect: (j) => {
@@ -72,7 +72,7 @@ export const STORE_CASES: ResultCase[] = [
     schema: 'finalize-refusal',
     name: 'CLOSING_STATE_REQUIRED',
     exit: 1,
-    produce: (home) => finalize(home, newDraft(home)),
+    produce: (home) => finalize(home, plantDraft(home)),
     expect: (j) => expect([j.code, j.reason]).toEqual(['CLOSING_STATE_REQUIRED', 'closing_state_required']),
     wrong: { ...refusalWrongs(AGENT_DATA), 'the reason of another code': (j) => ({ ...j, reason: 'blind_verification_required' }) },
   },
@@ -96,7 +96,7 @@ export const STORE_CASES: ResultCase[] = [
     exit: 1,
     produce: (home) => {
       const d = dispatched(home, '--plan-task-id', 'T-1');
-      fillClose(home, d.contract_id, 'NEEDS_VERIFICATION');
+      fillClosePatch(home, d.contract_id, 'NEEDS_VERIFICATION');
       return finalize(home, d.contract_id, '--plan-task-id', 'T-2');
     },
     expect: (j) => expect([j.code, j.plan_task_id, j.requested_plan_task_id]).toEqual(['PLAN_TASK_CONFLICT', 'T-1', 'T-2']),
@@ -116,7 +116,7 @@ export const STORE_CASES: ResultCase[] = [
     schema: 'validation-rejection',
     name: 'a cited receipt that does not exist',
     exit: 1,
-    produce: (home) => finalize(home, newDraft(home, 'COMPLETE', (e) => (e.evidence_report.verification.receipt = 'R-0123456789abcdef'))),
+    produce: (home) => finalize(home, plantDraft(home, 'COMPLETE', (e) => (e.evidence_report.verification.receipt = 'R-0123456789abcdef'))),
     expect: (j) => expect(j.errors.map((e: any) => [e.code, e.path])).toEqual([['RECEIPT_NOT_FOUND', 'evidence_report.verification.receipt']]),
   },
   ambiguousCase('contract finalize', ['--json']),
@@ -219,7 +219,7 @@ export const STORE_CASES: ResultCase[] = [
     name: 'an aged draft and an old temp file removed',
     exit: 0,
     produce: (home) => {
-      const id = newDraft(home);
+      const id = plantDraft(home);
       const old = new Date(Date.now() - 10 * 24 * 3600 * 1000);
       utimesSync(join(home, 'drafts', `${id}.json`), old, old);
       const temp = join(home, 'drafts', `.${id}.99999999.deadbeef.tmp`); // a pid no process has

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { freshDatabaseSync } from '../../helpers/pg.js';
+import { freshDatabaseSync } from '../../pg.js';
 import type { ResultCase } from '../case.js';
 import { hf, ok } from './setup.js';
 

@@ -1,20 +1,20 @@
 /**
- * Helpers for the dispatch / claim / gate CLI tests: dispatching, closing contracts through the real verbs,
+ * Helpers for the dispatchJson / claim / gate CLI tests: dispatching, closing contracts through the real verbs,
  * transcripts written the way Claude Code writes them, recorded-shape hook input, and a raw DB handle for fixtures
  * that no verb can produce (a row from an older tool) and for assertions.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { run, type RunResult } from '../helpers/cli.js';
+import { run, type RunResult } from './cli.js';
 import { loadSqlite } from '../../src/store/sqlite.js';
 import type { Db } from '../../src/store/db.js';
 
-export const WS = ['--workspace', 'ws'];
+export const WS_FLAGS = ['--workspace', 'ws'];
 
-/** `contract dispatch … --json`, asserting success. */
-export function dispatch(home: string, args: string[]): any {
-  const r = run(home, ['contract', 'dispatch', ...WS, ...args, '--json']);
+/** `contract dispatchJson … --json`, asserting success. */
+export function dispatchJson(home: string, args: string[]): any {
+  const r = run(home, ['contract', 'dispatch', ...WS_FLAGS, ...args, '--json']);
   expect(r.code, r.stdout + r.stderr).toBe(0);
   return r.json;
 }

@@ -3,6 +3,6 @@
  * `autocomplete`, which prints a shell script, and `mcp`, which serves JSON-RPC on stdio (its tool results carry the
  * verbs' own --json objects, checked by test/cli/mcp.test.ts), not a result.
  */
-import { verbIds } from '../helpers/commands.js';
+import { verbIds } from '../commands.js';
 
 export const publishedVerbs = (): string[] => verbIds().filter((id) => id !== 'help' && id !== 'mcp' && id !== 'autocomplete');

@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { HandoffError } from '../../src/errors.js';
 import { loadSqlite } from '../../src/store/sqlite.js';
-import { run, snapshot, type RunResult } from '../helpers/cli.js';
+import { run, snapshot, type RunResult } from './cli.js';
+import { WS } from './receipts-cli.js';
 
-export const WS = 'ws';
+export { WS };
 
 /** Runs `handoff brief add NAME --ac …` in workspace `ws` and returns the parsed JSON. */
 export function addBrief(home: string, name: string, acs: string[] = [], ws = WS): any {

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { initialEnvelope } from '../../src/envelope/vocabulary.js';
 import { closeDb, openWriter, type Db } from '../../src/store/db.js';
 import { expect } from 'vitest';
-import { run, type RunResult } from '../helpers/cli.js';
+import { run, type RunResult } from './cli.js';
 
 export const mintAgent = (): string => `a${randomBytes(8).toString('hex')}`;
 export const mintDraft = (agent = mintAgent()): string => `${agent}.${randomBytes(6).toString('hex')}`;

@@ -6,15 +6,15 @@
  */
 import { rmSync } from 'node:fs';
 import { expect } from 'vitest';
-import type { RunOptions, RunResult } from '../../helpers/cli.js';
-import { hf } from '../../cli/receipts-fixtures.js';
-import { draftPath, envelopeIn, mintDraft, prefix, writeDraft } from '../../cli/store-fixtures.js';
+import type { RunOptions, RunResult } from '../../cli.js';
+import { hf } from '../../receipts-cli.js';
+import { draftPath, envelopeIn, mintDraft, prefix, writeDraft } from '../../store-cli.js';
 import type { ResultCase } from '../case.js';
 
 export { hf };
 
 /** A new draft file holding a valid envelope in `state` (IN_PROGRESS: the initial envelope); returns its id. */
-export function newDraft(home: string, state = 'IN_PROGRESS', edit: (e: Record<string, any>) => void = () => {}): string {
+export function plantDraft(home: string, state = 'IN_PROGRESS', edit: (e: Record<string, any>) => void = () => {}): string {
   const id = mintDraft();
   const e = envelopeIn(prefix(id), state);
   edit(e);
@@ -36,12 +36,12 @@ export const closePatch = (state = 'COMPLETE', verification: Record<string, unkn
 });
 
 /** Fills a close into draft `id` (not finalized). */
-export function fillClose(home: string, id: string, state = 'COMPLETE'): void {
+export function fillClosePatch(home: string, id: string, state = 'COMPLETE'): void {
   ok(home, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify(closePatch(state))]);
 }
 
 /** A new draft holding a valid close in `state`, ready to finalize. */
-export const readyDraft = (home: string, state = 'COMPLETE'): string => newDraft(home, state);
+export const readyDraft = (home: string, state = 'COMPLETE'): string => plantDraft(home, state);
 
 /** A draft finalized in `state`; returns its id. */
 export function closedContract(home: string, state = 'COMPLETE'): string {
@@ -63,8 +63,8 @@ export function ambiguousCase(verb: string, args: string[]): ResultCase {
     name: 'two drafts and no --draft-id',
     exit: 2,
     produce: (home): RunResult => {
-      newDraft(home);
-      newDraft(home);
+      plantDraft(home);
+      plantDraft(home);
       return hf(home, [...verb.split(' '), ...args]);
     },
     expect: (j) => expect([j.code, j.candidates.length]).toEqual(['AMBIGUOUS_DRAFT', 2]),

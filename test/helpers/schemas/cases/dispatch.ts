@@ -2,10 +2,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { rawStore, stopInput, subagentStop, writeTranscript } from '../../gate/helpers.js';
-import { mintDraft, seedRow } from '../../cli/store-fixtures.js';
+import { rawStore, stopInput, subagentStop, writeTranscript } from '../../gate.js';
+import { mintDraft, seedRow } from '../../store-cli.js';
 import type { ResultCase } from '../case.js';
-import { dispatched, fillClose, hf, newDraft, ok, refusal } from './setup.js';
+import { dispatched, fillClosePatch, hf, plantDraft, ok, refusal } from './setup.js';
 
 const gate = (home: string, flags: string[], input = '') => hf(home, ['contract', 'gate', ...flags, '--json'], { input });
 
@@ -121,7 +121,7 @@ export const DISPATCH_CASES: ResultCase[] = [
     exit: 0,
     produce: (home) => {
       const d = dispatched(home);
-      fillClose(home, d.contract_id, 'NEEDS_VERIFICATION');
+      fillClosePatch(home, d.contract_id, 'NEEDS_VERIFICATION');
       ok(home, ['contract', 'finalize', '--draft-id', d.contract_id, '--json']);
       return gate(home, ['--draft-id', d.contract_id, '--stop-reason', 'end_turn']);
     },
@@ -139,7 +139,7 @@ export const DISPATCH_CASES: ResultCase[] = [
     exit: 0,
     produce: (home) => {
       dispatched(home); // a store exists: the gate captures only into an existing store
-      return gate(home, ['--draft-id', newDraft(home), '--max-rejections', '1']);
+      return gate(home, ['--draft-id', plantDraft(home), '--max-rejections', '1']);
     },
     expect: (j) => {
       expect(j).toMatchObject({ decision: 'block', exit: 0, tripped: true, handoff_id: null, captured: true });
@@ -245,7 +245,7 @@ export const DISPATCH_CASES: ResultCase[] = [
     schema: 'error',
     name: 'USAGE (bad --max-rejections): fails open, exit 1',
     exit: 1,
-    produce: (home) => gate(home, ['--draft-id', newDraft(home), '--max-rejections', '0']),
+    produce: (home) => gate(home, ['--draft-id', plantDraft(home), '--max-rejections', '0']),
     expect: (j) => expect([j.status, j.code]).toEqual(['error', 'USAGE']),
   },
 ];

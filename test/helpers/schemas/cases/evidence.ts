@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { ResultCase } from '../case.js';
-import { seedRow, withStore } from '../../cli/store-fixtures.js';
+import { seedRow, withStore } from '../../store-cli.js';
 import { hf, noStoreCase, ok, refusal } from './setup.js';
 
 const briefWith = (home: string, name = 'b1'): void => void ok(home, ['brief', 'add', name, '--ac', 'AC-1=works', '--json']);

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { run, snapshot, type RunResult } from '../helpers/cli.js';
+import { run, snapshot, type RunResult } from './cli.js';
 import type { StoreSession } from '../../src/drafts/store-access.js';
 
 export const draftsDirOf = (home: string): string => join(home, 'drafts');

@@ -5,7 +5,7 @@
  * key removed, an unknown key added (closed schemas), a bad status, plus the case's own wrong variants.
  */
 import { expect } from 'vitest';
-import { tempHome, type RunResult } from '../helpers/cli.js';
+import { tempHome, type RunResult } from '../cli.js';
 import { check, OPEN_SCHEMAS, SCHEMAS } from './schemas.js';
 
 type Json = Record<string, any>;

@@ -2,10 +2,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { gitRepo, nodeCmd } from '../../cli/receipts-fixtures.js';
-import { mintDraft } from '../../cli/store-fixtures.js';
+import { gitRepo, nodeCmd } from '../../receipts-cli.js';
+import { mintDraft } from '../../store-cli.js';
 import type { ResultCase } from '../case.js';
-import { ambiguousCase, closedContract, hf, newDraft, noStoreCase, ok, refusal } from './setup.js';
+import { ambiguousCase, closedContract, hf, plantDraft, noStoreCase, ok, refusal } from './setup.js';
 
 const run = (home: string, id: string, argv: string[], flags: string[] = []) =>
   hf(home, ['evidence', 'run', '--draft-id', id, ...flags, '--json', '--', ...argv]);
@@ -14,7 +14,7 @@ const verify = (home: string, id: string) => hf(home, ['contract', 'verify', '--
 
 /** A draft whose evidence_report.verification.command is `command`, in `state` with `result` (if given). */
 function verifiable(home: string, command: string, state = 'IN_PROGRESS', result?: string): string {
-  return newDraft(home, state, (e) => {
+  return plantDraft(home, state, (e) => {
     e.agent_status.next_action = state === 'COMPLETE' ? 'done' : 'verify';
     e.evidence_report.verification = { type: 'command', command, ...(result === undefined ? {} : { result }) };
   });
@@ -22,7 +22,7 @@ function verifiable(home: string, command: string, state = 'IN_PROGRESS', result
 
 /** A recorded receipt whose stdout (5000 bytes) is stored as a blob. */
 function spilledReceipt(home: string): { id: string; path: string } {
-  const r = ok(home, ['evidence', 'run', '--draft-id', newDraft(home), '--json', '--', ...nodeCmd("process.stdout.write('x'.repeat(5000))")]);
+  const r = ok(home, ['evidence', 'run', '--draft-id', plantDraft(home), '--json', '--', ...nodeCmd("process.stdout.write('x'.repeat(5000))")]);
   return { id: r.receipt.receipt_id, path: r.receipt.stdout_path };
 }
 
@@ -49,7 +49,7 @@ export const RECEIPT_CASES: ResultCase[] = [
     schema: 'evidence-run',
     name: 'a passing command, appended to the draft',
     exit: 0,
-    produce: (home) => run(home, newDraft(home), nodeCmd('console.log("ok")')),
+    produce: (home) => run(home, plantDraft(home), nodeCmd('console.log("ok")')),
     expect: (j) => expect([j.receipt.outcome, j.receipt.stdout_text, j.receipt.shell, j.receipt.git_head]).toEqual(['pass', 'ok\n', false, null]),
     wrong: receiptWrongs,
   },
@@ -58,7 +58,7 @@ export const RECEIPT_CASES: ResultCase[] = [
     schema: 'evidence-run',
     name: "a failing command: the exit is the child's, the status still ok",
     exit: 1,
-    produce: (home) => run(home, newDraft(home), nodeCmd('process.exitCode = 1')),
+    produce: (home) => run(home, plantDraft(home), nodeCmd('process.exitCode = 1')),
     expect: (j) => expect([j.status, j.receipt.exit_code, j.receipt.outcome]).toEqual(['ok', 1, 'fail']),
   },
   {
@@ -66,7 +66,7 @@ export const RECEIPT_CASES: ResultCase[] = [
     schema: 'evidence-run',
     name: 'a command that cannot start: unproven, exit 127',
     exit: 127,
-    produce: (home) => run(home, newDraft(home), ['handoff-no-such-command']),
+    produce: (home) => run(home, plantDraft(home), ['handoff-no-such-command']),
     expect: (j) => expect([j.receipt.exit_code, j.receipt.outcome]).toEqual([null, 'unproven']),
     wrong: { 'no exit code but not unproven': (j) => ({ ...j, receipt: { ...j.receipt, outcome: 'fail' } }) },
   },
@@ -75,7 +75,7 @@ export const RECEIPT_CASES: ResultCase[] = [
     schema: 'evidence-run',
     name: 'a command stopped by --timeout: exit 124, unproven',
     exit: 124,
-    produce: (home) => run(home, newDraft(home), nodeCmd('setTimeout(() => {}, 60000)'), ['--timeout', '1']),
+    produce: (home) => run(home, plantDraft(home), nodeCmd('setTimeout(() => {}, 60000)'), ['--timeout', '1']),
     expect: (j) => expect([j.receipt.timed_out, j.receipt.exit_code, j.receipt.outcome]).toEqual([true, null, 'unproven']),
     wrong: { 'a timeout with an exit code': (j) => ({ ...j, receipt: { ...j.receipt, exit_code: 2 } }) },
   },
@@ -86,7 +86,7 @@ export const RECEIPT_CASES: ResultCase[] = [
     exit: 0,
     produce: (home) => {
       ok(home, ['brief', 'add', 'b1', '--ac', 'AC-1=works', '--json']);
-      return run(home, newDraft(home), ['head -c 5000 /dev/zero | tr "\\0" y'], ['--shell', '--cwd', gitRepo(), '--brief', 'b1', '--ac', 'AC-1']);
+      return run(home, plantDraft(home), ['head -c 5000 /dev/zero | tr "\\0" y'], ['--shell', '--cwd', gitRepo(), '--brief', 'b1', '--ac', 'AC-1']);
     },
     expect: (j) => {
       expect([j.receipt.shell, j.receipt.argv.length, j.receipt.stdout_text, j.receipt.stdout_bytes]).toEqual([true, 1, null, 5000]);
@@ -109,7 +109,7 @@ export const RECEIPT_CASES: ResultCase[] = [
     name: 'the draft became unreadable while the command ran',
     exit: 4,
     produce: (home) => {
-      const id = newDraft(home);
+      const id = plantDraft(home);
       return run(home, id, breaksItsDraft(home, id));
     },
     expect: (j) => expect([j.cause, 'codes' in j, 'draft_id' in j]).toEqual(['DRAFT_UNREADABLE', false, false]),
@@ -120,12 +120,12 @@ export const RECEIPT_CASES: ResultCase[] = [
     schema: 'receipt-append-failed',
     name: 'the full verdict refused the append',
     exit: 4,
-    produce: (home) => run(home, newDraft(home, 'IN_PROGRESS', (e) => (e.agent_status.agent_id = 'not-an-agent-id')), ['true']),
+    produce: (home) => run(home, plantDraft(home, 'IN_PROGRESS', (e) => (e.agent_status.agent_id = 'not-an-agent-id')), ['true']),
     expect: (j) => expect([j.cause, j.codes]).toEqual(['rejected', ['AGENT_ID_FORMAT']]),
     wrong: { ...appendFailedWrongs, 'a rejected cause without the codes': ({ codes: _c, ...j }) => j },
   },
   ambiguousCase('evidence run', ['--json', '--', 'true']),
-  refusal('evidence run', 'USAGE', 2, (home) => ['--draft-id', newDraft(home), '--json'], 'no command after --'),
+  refusal('evidence run', 'USAGE', 2, (home) => ['--draft-id', plantDraft(home), '--json'], 'no command after --'),
 
   {
     verb: 'contract verify',
@@ -166,7 +166,7 @@ export const RECEIPT_CASES: ResultCase[] = [
     wrong: appendFailedWrongs,
   },
   ambiguousCase('contract verify', ['--json']),
-  refusal('contract verify', 'VERIFY_NO_COMMAND', 1, (home) => ['--draft-id', newDraft(home), '--json']),
+  refusal('contract verify', 'VERIFY_NO_COMMAND', 1, (home) => ['--draft-id', plantDraft(home), '--json']),
 
   {
     verb: 'evidence receipts',
@@ -174,7 +174,7 @@ export const RECEIPT_CASES: ResultCase[] = [
     name: 'the receipts of a chain, newest first',
     exit: 0,
     produce: (home) => {
-      const id = newDraft(home);
+      const id = plantDraft(home);
       ok(home, ['evidence', 'run', '--draft-id', id, '--json', '--', 'true']);
       hf(home, ['evidence', 'run', '--draft-id', id, '--json', '--', 'false']);
       return hf(home, ['evidence', 'receipts', '--draft-id', id, '--json']);

@@ -16,7 +16,7 @@ export interface ValidatorCase {
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const CASES_PATH = resolve(repoRoot, 'test/fixtures/validator-public.jsonl');
 
-export function loadCases(): ValidatorCase[] {
+export function loadValidatorCases(): ValidatorCase[] {
   return readFileSync(CASES_PATH, 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')

@@ -1,8 +1,8 @@
 /** fast-check arbitraries shared by the property and schema tests: valid bases and random mutations of them. */
 import fc from 'fast-check';
 import { AGENT_STATUS_KEYS, EVIDENCE_REPORT_KEYS, ROOT_KEYS } from '../../src/envelope/vocabulary.js';
-import { loadCases } from './corpus.js';
-import { approval, complete, env, fullConsolidation, inProgress, withState, type Env } from './fixtures.js';
+import { loadValidatorCases } from './validator-corpus.js';
+import { approval, complete, env, fullConsolidation, inProgress, withState, type Env } from './validator.js';
 
 export const BASES: Env[] = [
   inProgress(),
@@ -15,7 +15,7 @@ export const BASES: Env[] = [
     e.evidence_report.files_checked = [{ path: 'src/a.ts', commit: 'abcdef0' }];
     e.failure_report = { attempted: 'a', symptom: 's', evidence: ['e'], severity: 'info' };
   }, complete),
-  ...loadCases()
+  ...loadValidatorCases()
     .filter((c) => c.ok)
     .map((c) => c.envelope as Env),
 ];

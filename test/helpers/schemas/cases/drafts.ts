@@ -2,15 +2,15 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { envelopeIn, mintDraft, prefix } from '../../cli/store-fixtures.js';
+import { envelopeIn, mintDraft, prefix } from '../../store-cli.js';
 import type { ResultCase } from '../case.js';
 import { check } from '../schemas.js';
-import { ambiguousCase, closedContract, dispatched, hf, newDraft, ok, refusal, removeDraftFile } from './setup.js';
+import { ambiguousCase, closedContract, dispatched, hf, plantDraft, ok, refusal, removeDraftFile } from './setup.js';
 
 const set = (home: string, id: string, field: string, value: string) => hf(home, ['contract', 'set', field, value, '--draft-id', id, '--json']);
 
 /** A draft whose file was edited by hand: a string where a list belongs (sanitized by writes, reported by validate). */
-const handEditedDraft = (home: string): string => newDraft(home, 'IN_PROGRESS', (e) => (e.agent_status.pending_steps = 'step'));
+const handEditedDraft = (home: string): string => plantDraft(home, 'IN_PROGRESS', (e) => (e.agent_status.pending_steps = 'step'));
 
 const rejectionWrongs: ResultCase['wrong'] = {
   'neither draft_id nor source': ({ draft_id: _d, source: _s, ...rest }) => rest,
@@ -48,7 +48,7 @@ export const DRAFT_CASES: ResultCase[] = [
     expect: (j) => expect([j.agent_id, j.agent_id_minted]).toEqual(['a0123456789abcdef', false]),
   },
   {
-    ...refusal('contract init', 'DRAFT_EXISTS', 1, (home) => ['--draft-id', newDraft(home), '--json']),
+    ...refusal('contract init', 'DRAFT_EXISTS', 1, (home) => ['--draft-id', plantDraft(home), '--json']),
     wrong: { 'a code outside the registry': (j) => ({ ...j, code: 'DRAFT_CLASH' }), 'a two-line message': (j) => ({ ...j, error: 'one\ntwo' }) },
   },
 
@@ -57,7 +57,7 @@ export const DRAFT_CASES: ResultCase[] = [
     schema: 'draft-write',
     name: 'canonicalized, no store to mirror into',
     exit: 0,
-    produce: (home) => set(home, newDraft(home), 'work_phase', 'Executing'),
+    produce: (home) => set(home, plantDraft(home), 'work_phase', 'Executing'),
     expect: (j) => {
       expect([j.mirrored, j.mirror_skipped_reason]).toEqual([false, 'no_store']);
       expect(j.canonicalized).toEqual([{ path: 'work_phase', from: 'Executing', to: 'executing' }]);
@@ -103,7 +103,7 @@ export const DRAFT_CASES: ResultCase[] = [
     schema: 'validation-rejection',
     name: 'COMPLETE before its requirements',
     exit: 1,
-    produce: (home) => set(home, newDraft(home), 'agent_status.agent_state', 'COMPLETE'),
+    produce: (home) => set(home, plantDraft(home), 'agent_status.agent_state', 'COMPLETE'),
     expect: (j) => expect(j.codes).toEqual(['COMPLETE_SHAPE', 'VERIFICATION_RESULT']),
     wrong: rejectionWrongs,
   },
@@ -115,7 +115,7 @@ export const DRAFT_CASES: ResultCase[] = [
     schema: 'draft-write',
     name: 'one entry appended',
     exit: 0,
-    produce: (home) => hf(home, ['contract', 'add', 'evidence_report.commands_run', 'npm test', '--draft-id', newDraft(home), '--json']),
+    produce: (home) => hf(home, ['contract', 'add', 'evidence_report.commands_run', 'npm test', '--draft-id', plantDraft(home), '--json']),
     expect: (j) => expect(j.mirror_skipped_reason).toBe('no_store'),
     wrong: writeWrongs,
   },
@@ -125,12 +125,12 @@ export const DRAFT_CASES: ResultCase[] = [
     name: 'a file reference with a bad commit',
     exit: 1,
     produce: (home) =>
-      hf(home, ['contract', 'add', 'evidence_report.files_checked', '{"path":"a.ts","commit":"HEAD"}', '--draft-id', newDraft(home), '--json']),
+      hf(home, ['contract', 'add', 'evidence_report.files_checked', '{"path":"a.ts","commit":"HEAD"}', '--draft-id', plantDraft(home), '--json']),
     expect: (j) => expect(j.errors.map((e: any) => [e.code, e.path])).toEqual([['FILE_REFERENCE_SHAPE', 'evidence_report.files_checked[0].commit']]),
     wrong: rejectionWrongs,
   },
   ambiguousCase('contract add', ['evidence_report.commands_run', 'npm test', '--json']),
-  refusal('contract add', 'NOT_A_LIST', 1, (home) => ['agent_status.next_action', 'x', '--draft-id', newDraft(home), '--json']),
+  refusal('contract add', 'NOT_A_LIST', 1, (home) => ['agent_status.next_action', 'x', '--draft-id', plantDraft(home), '--json']),
 
   {
     verb: 'contract fill',
@@ -138,7 +138,7 @@ export const DRAFT_CASES: ResultCase[] = [
     name: 'a verification block merged',
     exit: 0,
     produce: (home) =>
-      hf(home, ['contract', 'fill', '--draft-id', newDraft(home), '--json', '{"evidence_report":{"verification":{"type":"command","command":"npm test"}}}']),
+      hf(home, ['contract', 'fill', '--draft-id', plantDraft(home), '--json', '{"evidence_report":{"verification":{"type":"command","command":"npm test"}}}']),
     expect: (j) => expect(Object.keys(j).sort()).toEqual(['draft_id', 'mirror_skipped_reason', 'mirrored', 'status']),
     wrong: writeWrongs,
   },
@@ -160,7 +160,7 @@ export const DRAFT_CASES: ResultCase[] = [
     name: 'a populated list sent with other entries',
     exit: 1,
     produce: (home) => {
-      const id = newDraft(home);
+      const id = plantDraft(home);
       ok(home, ['contract', 'add', 'evidence_report.commands_run', 'a', '--draft-id', id, '--json']);
       return hf(home, ['contract', 'fill', '--draft-id', id, '--json', '{"evidence_report":{"commands_run":["b","c"]}}']);
     },
@@ -172,7 +172,7 @@ export const DRAFT_CASES: ResultCase[] = [
     },
   },
   ambiguousCase('contract fill', ['--json', '{"work_phase":"executing"}']),
-  refusal('contract fill', 'PATCH_NOT_OBJECT', 2, (home) => ['--draft-id', newDraft(home), '--json', '[1]']),
+  refusal('contract fill', 'PATCH_NOT_OBJECT', 2, (home) => ['--draft-id', plantDraft(home), '--json', '[1]']),
 
   {
     verb: 'contract patch',
@@ -180,7 +180,7 @@ export const DRAFT_CASES: ResultCase[] = [
     name: 'a block removed by null',
     exit: 0,
     produce: (home) => {
-      const id = newDraft(home);
+      const id = plantDraft(home);
       ok(home, ['contract', 'set', 'approval_request.exact_content', 'git push', '--draft-id', id, '--json']);
       return hf(home, ['contract', 'patch', '--draft-id', id, '--json', '{"approval_request":null}']);
     },
@@ -192,19 +192,19 @@ export const DRAFT_CASES: ResultCase[] = [
     schema: 'validation-rejection',
     name: 'next_action removed',
     exit: 1,
-    produce: (home) => hf(home, ['contract', 'patch', '--draft-id', newDraft(home), '--json', '{"agent_status":{"next_action":null}}']),
+    produce: (home) => hf(home, ['contract', 'patch', '--draft-id', plantDraft(home), '--json', '{"agent_status":{"next_action":null}}']),
     expect: (j) => expect(j.codes).toContain('MISSING_FIELD'),
     wrong: rejectionWrongs,
   },
   ambiguousCase('contract patch', ['--json', '{"work_phase":"executing"}']),
-  refusal('contract patch', 'PATCH_FORBIDDEN', 1, (home) => ['--draft-id', newDraft(home), '--json', '{"agent_status":null}']),
+  refusal('contract patch', 'PATCH_FORBIDDEN', 1, (home) => ['--draft-id', plantDraft(home), '--json', '{"agent_status":null}']),
 
   {
     verb: 'contract view',
     schema: 'contract-view',
     name: 'the draft as stored',
     exit: 0,
-    produce: (home) => hf(home, ['contract', 'view', '--draft-id', newDraft(home), '--json']),
+    produce: (home) => hf(home, ['contract', 'view', '--draft-id', plantDraft(home), '--json']),
     expect: (j) => {
       expect([j.envelope_source, j.envelope.agent_status.agent_state]).toEqual(['draft', 'IN_PROGRESS']);
       expect(check('envelope', j.envelope).why).toBe('');
@@ -251,18 +251,18 @@ export const DRAFT_CASES: ResultCase[] = [
     schema: 'contract-view-field',
     name: 'a null field',
     exit: 0,
-    produce: (home) => hf(home, ['contract', 'view', '--field', 'consolidation_report', '--draft-id', newDraft(home), '--json']),
+    produce: (home) => hf(home, ['contract', 'view', '--field', 'consolidation_report', '--draft-id', plantDraft(home), '--json']),
     expect: (j) => expect([j.field, j.value]).toEqual(['consolidation_report', null]),
   },
   ambiguousCase('contract view', ['--json']),
-  refusal('contract view', 'FIELD_NOT_FOUND', 3, (home) => ['--field', 'agent_status.nope', '--draft-id', newDraft(home), '--json']),
+  refusal('contract view', 'FIELD_NOT_FOUND', 3, (home) => ['--field', 'agent_status.nope', '--draft-id', plantDraft(home), '--json']),
 
   {
     verb: 'contract validate',
     schema: 'contract-validate',
     name: 'a valid draft',
     exit: 0,
-    produce: (home) => hf(home, ['contract', 'validate', '--draft-id', newDraft(home), '--json']),
+    produce: (home) => hf(home, ['contract', 'validate', '--draft-id', plantDraft(home), '--json']),
     expect: (j) => expect(Object.keys(j).sort()).toEqual(['draft_id', 'status']),
     wrong: { 'both draft_id and source': (j) => ({ ...j, source: '-' }), 'neither draft_id nor source': () => ({ status: 'ok' }) },
   },

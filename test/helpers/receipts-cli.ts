@@ -4,9 +4,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { BIN, run, tempHome, type RunOptions, type RunResult } from '../helpers/cli.js';
+import { BIN, run, tempHome, type RunOptions, type RunResult } from './cli.js';
 
-export { snapshot } from '../helpers/cli.js';
+export { snapshot } from './cli.js';
 
 export const WS = 'ws';
 export const NODE = process.execPath;

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 // Named import: under NodeNext the default import of this CommonJS module is its namespace, not the class.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { REPO } from '../helpers/cli.js';
+import { REPO } from '../cli.js';
 
 export const RESULTS_DIR = join(REPO, 'schemas', 'results');
 export const SUFFIX = '.schema.json';
