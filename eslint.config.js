@@ -9,7 +9,22 @@ import tseslint from 'typescript-eslint';
  * (no-restricted-syntax), so a lazy load cannot slip past it.
  */
 const ADAPTERS = ['cli', 'commands', 'mcp'];
-const SERVICES = ['approvals', 'attest', 'dispatch', 'drafts', 'evidence', 'finalize', 'gate', 'hooks', 'input', 'keys', 'receipts', 'render', 'retention', 'store-copy'];
+const SERVICES = [
+  'approvals',
+  'attest',
+  'dispatch',
+  'drafts',
+  'evidence',
+  'finalize',
+  'gate',
+  'hooks',
+  'input',
+  'keys',
+  'receipts',
+  'render',
+  'retention',
+  'store-copy',
+];
 
 /** `^(\.\.?\/)+(a|b)\/`, with `/` written `\x2F` so the same text also serves in an esquery attribute regex. */
 function folderRegex(folders) {
@@ -28,18 +43,27 @@ function boundary(name, files, forbidden, ignores = []) {
     files,
     ignores,
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...patterns, { group: ['@oclif/*'], message: 'only src/cli/ and src/commands/ use oclif' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [...patterns, { group: ['@oclif/*'], message: 'only src/cli/ and src/commands/ use oclif' }] },
+      ],
       'no-restricted-syntax': ['error', ...calls],
     },
   };
 }
 
-const NO_ADAPTERS = { folders: ADAPTERS, why: 'a service never imports src/cli/, src/commands/ or src/mcp/: take a small interface of its own and let the verb adapt' };
+const NO_ADAPTERS = {
+  folders: ADAPTERS,
+  why: 'a service never imports src/cli/, src/commands/ or src/mcp/: take a small interface of its own and let the verb adapt',
+};
 const NO_SERVICES_IN_STORE = {
   folders: SERVICES,
   why: 'the store sits below the services: it may import only the pure core (validator, envelope, codes) and leaf modules',
 };
-const NO_SERVICES_IN_CORE = { folders: [...SERVICES, 'store'], why: 'the pure core (validator, envelope, codes) imports no service and no store' };
+const NO_SERVICES_IN_CORE = {
+  folders: [...SERVICES, 'store'],
+  why: 'the pure core (validator, envelope, codes) imports no service and no store',
+};
 
 /**
  * src/render/ renders and never writes: no file system, no process, no draft write, no store (their types are fine:
@@ -52,7 +76,10 @@ const RENDER_ONLY = {
     '@typescript-eslint/no-restricted-imports': [
       'error',
       {
-        paths: ['node:fs', 'fs', 'node:fs/promises', 'node:child_process'].map((name) => ({ name, message: 'src/render/ renders; the caller writes' })),
+        paths: ['node:fs', 'fs', 'node:fs/promises', 'node:child_process'].map((name) => ({
+          name,
+          message: 'src/render/ renders; the caller writes',
+        })),
         patterns: [
           {
             regex: '^(\\.\\.?/)+(store/|drafts/write\\.js$)',
@@ -66,9 +93,18 @@ const RENDER_ONLY = {
 };
 
 const LAYER_RULES = [
-  boundary('services', ['src/**/*.ts'], [NO_ADAPTERS], ADAPTERS.map((a) => `src/${a}/**`)),
+  boundary(
+    'services',
+    ['src/**/*.ts'],
+    [NO_ADAPTERS],
+    ADAPTERS.map((a) => `src/${a}/**`),
+  ),
   boundary('store', ['src/store/**/*.ts'], [NO_ADAPTERS, NO_SERVICES_IN_STORE]),
-  boundary('core', ['src/validator/**/*.ts', 'src/envelope/**/*.ts', 'src/codes/**/*.ts'], [NO_ADAPTERS, NO_SERVICES_IN_CORE]),
+  boundary(
+    'core',
+    ['src/validator/**/*.ts', 'src/envelope/**/*.ts', 'src/codes/**/*.ts'],
+    [NO_ADAPTERS, NO_SERVICES_IN_CORE],
+  ),
   RENDER_ONLY,
 ];
 
@@ -114,7 +150,13 @@ export default tseslint.config(
     files: ['bin/**/*.js', 'scripts/**/*.cjs', 'test/fixtures/**/*.cjs', 'test/helpers/**/*.cjs'],
     languageOptions: {
       sourceType: 'commonjs',
-      globals: { process: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly', Buffer: 'readonly' },
+      globals: {
+        process: 'readonly',
+        require: 'readonly',
+        module: 'writable',
+        __dirname: 'readonly',
+        Buffer: 'readonly',
+      },
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

@@ -77,9 +77,18 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { ...shared, name: 'in-process', include: ['test/**/*.test.ts'], exclude: PROCESS, env: { HANDOFF_TEST_PROJECT: 'in-process' } },
+        test: {
+          ...shared,
+          name: 'in-process',
+          include: ['test/**/*.test.ts'],
+          exclude: PROCESS,
+          env: { HANDOFF_TEST_PROJECT: 'in-process' },
+        },
       },
-      { extends: true, test: { ...shared, name: 'process', include: PROCESS, env: { HANDOFF_TEST_PROJECT: 'process' } } },
+      {
+        extends: true,
+        test: { ...shared, name: 'process', include: PROCESS, env: { HANDOFF_TEST_PROJECT: 'process' } },
+      },
     ],
   },
 });

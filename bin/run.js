@@ -21,7 +21,14 @@ const HOT_BUNDLE = path.join(DIST, 'handoff-hot.cjs');
  * (every other verb's module is left out of that file), and the routing below reads it on every call, so it stays a
  * constant here rather than a file to read.
  */
-const HOT_VERBS = new Set(['contract:init', 'contract:set', 'contract:add', 'contract:fill', 'contract:view', 'contract:validate']);
+const HOT_VERBS = new Set([
+  'contract:init',
+  'contract:set',
+  'contract:add',
+  'contract:fill',
+  'contract:view',
+  'contract:validate',
+]);
 
 /** The bundle that serves `argv`: the hot one for a hot verb (its help included), the full one for anything else. */
 function bundleFor(argv) {
@@ -66,7 +73,8 @@ function readInto(file, buffer) {
   const fd = fs.openSync(file, 'r');
   try {
     const size = fs.fstatSync(fd).size;
-    const into = buffer !== undefined && size <= buffer.length ? buffer : Buffer.allocUnsafeSlow(Math.max(size, 1 << 20));
+    const into =
+      buffer !== undefined && size <= buffer.length ? buffer : Buffer.allocUnsafeSlow(Math.max(size, 1 << 20));
     let length = 0;
     while (length < size) {
       const got = fs.readSync(fd, into, length, size - length, null);

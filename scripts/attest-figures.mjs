@@ -29,8 +29,13 @@ const { initialEnvelope } = await dist('envelope/vocabulary.js');
 const home = mkdtempSync(join(tmpdir(), 'handoff-attest-figures-'));
 const cli = (args, env = {}) => {
   const t = performance.now();
-  const r = spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, HANDOFF_HOME: home, NO_COLOR: '1', ...env }, cwd: home, encoding: 'utf8' });
-  if (r.status !== 0 && !args.includes('--allow-fail')) throw new Error(`${args.join(' ')}: ${r.status} ${r.stdout}${r.stderr}`);
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    env: { ...process.env, HANDOFF_HOME: home, NO_COLOR: '1', ...env },
+    cwd: home,
+    encoding: 'utf8',
+  });
+  if (r.status !== 0 && !args.includes('--allow-fail'))
+    throw new Error(`${args.join(' ')}: ${r.status} ${r.stdout}${r.stderr}`);
   return { ms: performance.now() - t, r };
 };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -49,11 +54,27 @@ for (let i = 0; i < N; i++) {
   envelope.evidence_report.open_gaps = [`step ${i}`];
   const cid = `${agent}.${i.toString(16).padStart(12, '0')}`;
   const row = {
-    id: i + 1, contract_id: cid, agent_id: agent, workspace: 'figures', agent_state: 'BLOCKED', cut_reason: null,
-    raw_handoff_json: JSON.stringify(envelope), kind: null, plan_task_id: null, parent_handoff_id: null, brief_id: null,
-    continues_handoff_id: i === 0 ? null : i, harness_id: null, goal: null, consolidation: 0, require_receipt: 0,
-    can_write_json: null, acceptance_json: null, created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
-    updated_at: '', finalized_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i, 500)).toISOString(),
+    id: i + 1,
+    contract_id: cid,
+    agent_id: agent,
+    workspace: 'figures',
+    agent_state: 'BLOCKED',
+    cut_reason: null,
+    raw_handoff_json: JSON.stringify(envelope),
+    kind: null,
+    plan_task_id: null,
+    parent_handoff_id: null,
+    brief_id: null,
+    continues_handoff_id: i === 0 ? null : i,
+    harness_id: null,
+    goal: null,
+    consolidation: 0,
+    require_receipt: 0,
+    can_write_json: null,
+    acceptance_json: null,
+    created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+    updated_at: '',
+    finalized_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i, 500)).toISOString(),
   };
   const payload = payloadOf(handoffStatement(row, [], previous));
   const line = { payload, digest: sha256Hex(payload) };
@@ -66,7 +87,10 @@ for (let i = 0; i < N; i++) {
   previous = line.digest;
 }
 const t0 = performance.now();
-const assembled = await assembleExport({ root: `${agent}.000000000000`, tip: previous, lines, receipts: [], approvals: [] }, key);
+const assembled = await assembleExport(
+  { root: `${agent}.000000000000`, tip: previous, lines, receipts: [], approvals: [] },
+  key,
+);
 const file = join(home, 'chain.jsonl');
 writeFileSync(file, assembled.text);
 const exportMs = performance.now() - t0;
@@ -89,10 +113,16 @@ for (let i = 0; i < RUNS; i++) {
 }
 
 const f = (ms) => `${ms.toFixed(0)} ms`;
-console.log(`handoffs in the chain:            ${N} (+1 head; ${assembled.signedNow} signed by the export, ${N - assembled.signedNow + 1} at write)`);
+console.log(
+  `handoffs in the chain:            ${N} (+1 head; ${assembled.signedNow} signed by the export, ${N - assembled.signedNow + 1} at write)`,
+);
 console.log(`file:                             ${(statSync(file).size / 1024).toFixed(0)} KiB`);
 console.log(`DSSE signing at write (node:crypto), per statement: ${(writeSignMs / Math.ceil(N / 2)).toFixed(3)} ms`);
 console.log(`export assembly (@sigstore/sign bundles, ${assembled.lines} lines): ${f(exportMs)}`);
-console.log(`attest verify (the verb, a fresh process): ${f(verify.ms)}  [verified=${verified.verified}, lines=${verified.lines}]`);
+console.log(
+  `attest verify (the verb, a fresh process): ${f(verify.ms)}  [verified=${verified.verified}, lines=${verified.lines}]`,
+);
 console.log(`  for scale, handoff help attest:  ${f(noop)}`);
-console.log(`contract finalize, median of ${RUNS}: without a key ${f(median(plain))}, with HANDOFF_SIGNING_KEY ${f(median(signed))}`);
+console.log(
+  `contract finalize, median of ${RUNS}: without a key ${f(median(plain))}, with HANDOFF_SIGNING_KEY ${f(median(signed))}`,
+);

@@ -23,7 +23,15 @@ export function dispatchedVerbs({ BIN, env, RUNS, homes }) {
     return r.stdout;
   };
   const dispatch = () => JSON.parse(handoff(['contract', 'dispatch', '--goal', 'bench turn', '--json'])).contract_id;
-  const close = (id) => handoff(['contract', 'fill', '--draft-id', id, '--json', JSON.stringify({ agent_status: { agent_state: 'BLOCKED' } })]);
+  const close = (id) =>
+    handoff([
+      'contract',
+      'fill',
+      '--draft-id',
+      id,
+      '--json',
+      JSON.stringify({ agent_status: { agent_state: 'BLOCKED' } }),
+    ]);
 
   const writer = dispatch();
   // The first write moves the row to IN_PROGRESS; the measured ones are the steady state of a turn.
@@ -46,11 +54,34 @@ export function dispatchedVerbs({ BIN, env, RUNS, homes }) {
     env: denv,
     writer,
     verbs: [
-      { name: 'dispatched: contract set', args: (i) => ['contract', 'set', 'agent_status.next_action', `step ${i}`, '--draft-id', writer], env: denv },
-      { name: 'dispatched: contract add', args: (i) => ['contract', 'add', 'evidence_report.commands_run', `cmd ${i}`, '--draft-id', writer], env: denv },
-      { name: 'dispatched: gate, block', args: (i) => ['contract', 'gate', '--draft-id', blocked[i]], env: denv, input: hook, exit: 2 },
-      { name: 'dispatched: gate, allow', args: () => ['contract', 'gate', '--draft-id', allowed], env: denv, input: hook },
-      { name: 'dispatched: contract finalize', args: (i) => ['contract', 'finalize', '--draft-id', finals[i]], env: denv },
+      {
+        name: 'dispatched: contract set',
+        args: (i) => ['contract', 'set', 'agent_status.next_action', `step ${i}`, '--draft-id', writer],
+        env: denv,
+      },
+      {
+        name: 'dispatched: contract add',
+        args: (i) => ['contract', 'add', 'evidence_report.commands_run', `cmd ${i}`, '--draft-id', writer],
+        env: denv,
+      },
+      {
+        name: 'dispatched: gate, block',
+        args: (i) => ['contract', 'gate', '--draft-id', blocked[i]],
+        env: denv,
+        input: hook,
+        exit: 2,
+      },
+      {
+        name: 'dispatched: gate, allow',
+        args: () => ['contract', 'gate', '--draft-id', allowed],
+        env: denv,
+        input: hook,
+      },
+      {
+        name: 'dispatched: contract finalize',
+        args: (i) => ['contract', 'finalize', '--draft-id', finals[i]],
+        env: denv,
+      },
     ],
   };
 }
@@ -60,7 +91,11 @@ export function dispatchedVerbs({ BIN, env, RUNS, homes }) {
  * the previous answer: the median and p95 of each tool's round trip, in ms.
  */
 export async function mcpFigures({ BIN, env, draftId, calls, nodeArgs = [] }) {
-  const child = spawn(process.execPath, [...nodeArgs, BIN, 'mcp'], { env, cwd: env.HANDOFF_HOME, stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [...nodeArgs, BIN, 'mcp'], {
+    env,
+    cwd: env.HANDOFF_HOME,
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
   let buffered = '';
   const waiting = new Map();
   child.stdout.setEncoding('utf8');
@@ -83,21 +118,30 @@ export async function mcpFigures({ BIN, env, draftId, calls, nodeArgs = [] }) {
       waiting.set(id, resolve);
       child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
     });
-  await request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+  await request('initialize', {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'bench', version: '1' },
+  });
   child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
   const timed = async (name, args) => {
     const t0 = process.hrtime.bigint();
     const answer = await request('tools/call', { name, arguments: args });
     const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-    if (answer.error !== undefined || answer.result?.isError) throw new Error(`bench: ${name} failed: ${JSON.stringify(answer).slice(0, 300)}`);
+    if (answer.error !== undefined || answer.result?.isError)
+      throw new Error(`bench: ${name} failed: ${JSON.stringify(answer).slice(0, 300)}`);
     return ms;
   };
   const set = [];
   const add = [];
   try {
     for (let i = 0; i < calls; i++) {
-      set.push(await timed('contract_set', { field: 'agent_status.next_action', value: `mcp step ${i}`, draft_id: draftId }));
-      add.push(await timed('contract_add', { field: 'evidence_report.key_outputs', value: `out ${i}`, draft_id: draftId }));
+      set.push(
+        await timed('contract_set', { field: 'agent_status.next_action', value: `mcp step ${i}`, draft_id: draftId }),
+      );
+      add.push(
+        await timed('contract_add', { field: 'evidence_report.key_outputs', value: `out ${i}`, draft_id: draftId }),
+      );
     }
   } finally {
     // End of input ends the server (it exits on its own; a kill only if it does not).
@@ -108,7 +152,10 @@ export async function mcpFigures({ BIN, env, draftId, calls, nodeArgs = [] }) {
     clearTimeout(timer);
   }
   const pick = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))];
-  return { set: { median: pick(set, 0.5), p95: pick(set, 0.95) }, add: { median: pick(add, 0.5), p95: pick(add, 0.95) } };
+  return {
+    set: { median: pick(set, 0.5), p95: pick(set, 0.95) },
+    add: { median: pick(add, 0.5), p95: pick(add, 0.95) },
+  };
 }
 
 /**

@@ -11,7 +11,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const env = { ...process.env, GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'b@b' };
+const env = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 'bench',
+  GIT_AUTHOR_EMAIL: 'b@b',
+  GIT_COMMITTER_NAME: 'bench',
+  GIT_COMMITTER_EMAIL: 'b@b',
+};
 const git = (cwd, ...args) => execFileSync('git', args, { cwd, env, stdio: 'ignore' });
 
 function populate(dir, files) {
@@ -52,8 +58,14 @@ export async function fingerprintBench({ files = 10_000, runs = 5 } = {}) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { files: { type: 'string', default: '10000' }, runs: { type: 'string', default: '5' } } });
+  const { values } = parseArgs({
+    options: { files: { type: 'string', default: '10000' }, runs: { type: 'string', default: '5' } },
+  });
   const r = await fingerprintBench({ files: Number(values.files), runs: Number(values.runs) });
-  console.log(`fingerprint, ${r.files} tracked files (20 edited, 20 untracked): median ${r.dirtyMedianMs.toFixed(1)} ms over ${r.runs} runs`);
-  console.log(`fingerprint, ${r.files} untracked files (each one hashed):       median ${r.untrackedMedianMs.toFixed(1)} ms over ${r.runs} runs`);
+  console.log(
+    `fingerprint, ${r.files} tracked files (20 edited, 20 untracked): median ${r.dirtyMedianMs.toFixed(1)} ms over ${r.runs} runs`,
+  );
+  console.log(
+    `fingerprint, ${r.files} untracked files (each one hashed):       median ${r.untrackedMedianMs.toFixed(1)} ms over ${r.runs} runs`,
+  );
 }

@@ -39,7 +39,8 @@ function gcOnce(bin, total) {
   spawnSync(process.execPath, [bin, 'approval', 'request', '--content', 'bench'], { env, encoding: 'utf8' });
   const Database = require('better-sqlite3');
   const db = new Database(join(home, 'handoff.db'));
-  const insert = db.prepare(`INSERT INTO handoffs (contract_id, agent_id, workspace, agent_state, cut_reason, raw_handoff_json, created_at, updated_at)
+  const insert =
+    db.prepare(`INSERT INTO handoffs (contract_id, agent_id, workspace, agent_state, cut_reason, raw_handoff_json, created_at, updated_at)
     VALUES (?, ?, 'bench', 'DISPATCHED', 'never_finalized', '{}', ?, ?)`);
   const now = new Date().toISOString();
   db.transaction(() => {
@@ -48,7 +49,11 @@ function gcOnce(bin, total) {
   db.close();
 
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [bin, 'contract', 'gc', '--json'], { env, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const r = spawnSync(process.execPath, [bin, 'contract', 'gc', '--json'], {
+    env,
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   let removed = -1;
   try {
@@ -63,7 +68,9 @@ function gcOnce(bin, total) {
 
 export async function run({ BIN }) {
   const [r] = await gcBench({ bin: BIN, drafts: Number(process.env.GC_DRAFTS ?? 100_000) });
-  console.log(`\ncontract gc over ${r.total.toLocaleString('en')} drafts, ${(r.total / 2).toLocaleString('en')} removable (target < 10 s):`);
+  console.log(
+    `\ncontract gc over ${r.total.toLocaleString('en')} drafts, ${(r.total / 2).toLocaleString('en')} removable (target < 10 s):`,
+  );
   console.log(`  wall time ${(r.ms / 1000).toFixed(2)} s, exit ${r.exit}, removed ${r.removed}, left ${r.left}`);
   if (r.exit !== 0 || r.removed !== r.total / 2) process.exitCode = 1;
 }

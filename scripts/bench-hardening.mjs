@@ -15,7 +15,12 @@ const timed = (fn) => {
 };
 
 export async function run({ BIN, median, RUNS }) {
-  const handoff = (home, args) => spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, HANDOFF_HOME: home, NO_COLOR: '1' }, encoding: 'utf8', cwd: tmpdir() });
+  const handoff = (home, args) =>
+    spawnSync(process.execPath, [BIN, ...args], {
+      env: { ...process.env, HANDOFF_HOME: home, NO_COLOR: '1' },
+      encoding: 'utf8',
+      cwd: tmpdir(),
+    });
 
   const proc = [];
   for (let i = 0; i < Math.min(RUNS, 11); i++) {
@@ -23,7 +28,9 @@ export async function run({ BIN, median, RUNS }) {
     if (!r.stdout.includes('DATA_ROOT_UNUSABLE')) process.exitCode = 1;
     proc.push(ms);
   }
-  console.log(`\nHANDOFF_HOME=/proc/nonexist contract init -> DATA_ROOT_UNUSABLE (target < 1 s): median ${median(proc).toFixed(1)} ms, max ${Math.max(...proc).toFixed(1)} ms`);
+  console.log(
+    `\nHANDOFF_HOME=/proc/nonexist contract init -> DATA_ROOT_UNUSABLE (target < 1 s): median ${median(proc).toFixed(1)} ms, max ${Math.max(...proc).toFixed(1)} ms`,
+  );
 
   const lockTimes = { symlink: [], folder: [] };
   for (let i = 0; i < Math.min(RUNS, 11); i++) {
@@ -40,10 +47,14 @@ export async function run({ BIN, median, RUNS }) {
     }
   }
   for (const [form, xs] of Object.entries(lockTimes)) {
-    console.log(`set behind a lock that is a ${form.padEnd(7)} (target < 2 s): median ${median(xs).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`);
+    console.log(
+      `set behind a lock that is a ${form.padEnd(7)} (target < 2 s): median ${median(xs).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`,
+    );
   }
 
   const [gc] = await gcBench({ bin: BIN, drafts: Number(process.env.GC_DRAFTS ?? 100_000) });
-  console.log(`contract gc, ${gc.total.toLocaleString('en')} drafts, ${(gc.total / 2).toLocaleString('en')} removable (target < 10 s): ${(gc.ms / 1000).toFixed(2)} s, exit ${gc.exit}, removed ${gc.removed}, left ${gc.left}`);
+  console.log(
+    `contract gc, ${gc.total.toLocaleString('en')} drafts, ${(gc.total / 2).toLocaleString('en')} removable (target < 10 s): ${(gc.ms / 1000).toFixed(2)} s, exit ${gc.exit}, removed ${gc.removed}, left ${gc.left}`,
+  );
   if (gc.exit !== 0 || gc.removed !== gc.total / 2) process.exitCode = 1;
 }

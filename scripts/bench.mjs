@@ -15,7 +15,8 @@ const env = { ...process.env, HANDOFF_HOME: home, HANDOFF_WORKSPACE: 'bench', NO
 delete env.HANDOFF_DB;
 
 const hasVerb = (topic, verb) => existsSync(join(REPO, 'dist', 'commands', topic, `${verb}.js`));
-const handoff = (args, envOf = env) => spawnSync(process.execPath, [BIN, ...args], { env: envOf, encoding: 'utf8', cwd: envOf.HANDOFF_HOME });
+const handoff = (args, envOf = env) =>
+  spawnSync(process.execPath, [BIN, ...args], { env: envOf, encoding: 'utf8', cwd: envOf.HANDOFF_HOME });
 const time = (argv, envOf = env, input = undefined) => {
   const t0 = process.hrtime.bigint();
   const r = spawnSync(process.execPath, argv, { env: envOf, encoding: 'utf8', cwd: envOf.HANDOFF_HOME, input });
@@ -31,7 +32,15 @@ spawnSync('sync');
 
 const validEnvelope = (agentId) => ({
   agent_status: { agent_state: 'IN_PROGRESS', agent_id: agentId, pending_steps: [], next_action: 'pending' },
-  evidence_report: { patterns_checked: [], files_checked: [], commands_run: [], key_outputs: [], verbatim_outputs: [], cross_layer_impacts: [], open_gaps: [] },
+  evidence_report: {
+    patterns_checked: [],
+    files_checked: [],
+    commands_run: [],
+    key_outputs: [],
+    verbatim_outputs: [],
+    cross_layer_impacts: [],
+    open_gaps: [],
+  },
 });
 const file = join(home, 'envelope.json');
 writeFileSync(file, JSON.stringify(validEnvelope('a0123456789abcdef')));
@@ -47,7 +56,10 @@ if (hasVerb('contract', 'init')) {
     { name: 'contract init', args: () => ['contract', 'init', '--json'] },
     { name: 'contract set', args: (i) => ['contract', 'set', 'agent_status.next_action', `step ${i}`, ...d] },
     { name: 'contract add', args: (i) => ['contract', 'add', 'evidence_report.commands_run', `cmd ${i}`, ...d] },
-    { name: 'contract fill', args: (i) => ['contract', 'fill', '--json', JSON.stringify({ report_prose: `p${i}` }), ...d] },
+    {
+      name: 'contract fill',
+      args: (i) => ['contract', 'fill', '--json', JSON.stringify({ report_prose: `p${i}` }), ...d],
+    },
     { name: 'contract view', args: () => ['contract', 'view', ...d] },
     { name: 'contract validate --draft-id', args: () => ['contract', 'validate', ...d] },
   );
@@ -62,7 +74,10 @@ if (hasVerb('contract', 'finalize')) {
   // Two more for the deterministic counts (BENCH_COUNTS).
   for (let i = 0; i < RUNS + 2; i++) {
     const id = JSON.parse(handoff(['contract', 'init', '--json'], storeEnv).stdout).draft_id;
-    handoff(['contract', 'fill', '--draft-id', id, '--json', JSON.stringify({ agent_status: { agent_state: 'BLOCKED' } })], storeEnv);
+    handoff(
+      ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify({ agent_status: { agent_state: 'BLOCKED' } })],
+      storeEnv,
+    );
     ids.push(id);
   }
   verbs.push({ name: 'contract finalize', args: (i) => ['contract', 'finalize', '--draft-id', ids[i]], env: storeEnv });
@@ -95,15 +110,24 @@ const rows = verbs.map((v, k) => ({ name: v.name, base: median(samples[k].base),
 console.log(`node -e 0 vs handoff, median of ${RUNS} alternating runs each, in ${RUNS} rounds (HANDOFF_HOME=${home})`);
 console.log(`${'verb'.padEnd(32)} ${'node -e 0'.padStart(10)} ${'verb'.padStart(10)} ${'ratio'.padStart(7)}`);
 for (const r of rows) {
-  console.log(`${r.name.padEnd(32)} ${r.base.toFixed(1).padStart(8)}ms ${r.verb.toFixed(1).padStart(8)}ms ${(r.verb / r.base).toFixed(2).padStart(7)}`);
+  console.log(
+    `${r.name.padEnd(32)} ${r.base.toFixed(1).padStart(8)}ms ${r.verb.toFixed(1).padStart(8)}ms ${(r.verb / r.base).toFixed(2).padStart(7)}`,
+  );
 }
 
 if (dispatched !== undefined) {
   const calls = Number(process.env.BENCH_MCP_CALLS ?? 1000);
   const mcp = await mcpFigures({ BIN, env: dispatched.env, draftId: dispatched.writer, calls });
-  console.log(`\nMCP on a live server (dispatched turn, store present), ${calls} calls of each tool, one after another:`);
-  for (const [name, f] of [['contract_set', mcp.set], ['contract_add', mcp.add]]) {
-    console.log(`  ${name.padEnd(14)} median ${f.median.toFixed(2).padStart(7)} ms   p95 ${f.p95.toFixed(2).padStart(7)} ms`);
+  console.log(
+    `\nMCP on a live server (dispatched turn, store present), ${calls} calls of each tool, one after another:`,
+  );
+  for (const [name, f] of [
+    ['contract_set', mcp.set],
+    ['contract_add', mcp.add],
+  ]) {
+    console.log(
+      `  ${name.padEnd(14)} median ${f.median.toFixed(2).padStart(7)} ms   p95 ${f.p95.toFixed(2).padStart(7)} ms`,
+    );
   }
 }
 
@@ -111,13 +135,23 @@ if (dispatched !== undefined) {
 // each, as ratios to `node -e 0`; slow (valgrind), so only when asked.
 if (process.env.BENCH_COUNTS) {
   const base = countFigures(() => ['-e', '0'], env);
-  console.log(`\ndeterministic figures, one run each (node -e 0: ${(base.instructions / 1e6).toFixed(1)} M instructions, ${base.faults} page faults)`);
-  console.log(`${'verb'.padEnd(32)} ${'M instr'.padStart(9)} ${'ratio'.padStart(7)} ${'faults'.padStart(8)} ${'ratio'.padStart(7)}`);
+  console.log(
+    `\ndeterministic figures, one run each (node -e 0: ${(base.instructions / 1e6).toFixed(1)} M instructions, ${base.faults} page faults)`,
+  );
+  console.log(
+    `${'verb'.padEnd(32)} ${'M instr'.padStart(9)} ${'ratio'.padStart(7)} ${'faults'.padStart(8)} ${'ratio'.padStart(7)}`,
+  );
   // BENCH_COUNTS=1 counts every verb; any other value counts the verbs whose name contains it.
   for (const v of verbs.filter((x) => process.env.BENCH_COUNTS === '1' || x.name.includes(process.env.BENCH_COUNTS))) {
-    const c = countFigures((k) => [BIN, ...v.args(RUNS + k)], v.env ?? env, (k) => v.input?.(RUNS + k));
+    const c = countFigures(
+      (k) => [BIN, ...v.args(RUNS + k)],
+      v.env ?? env,
+      (k) => v.input?.(RUNS + k),
+    );
     const p = (x, b) => (x / b).toFixed(2).padStart(7);
-    console.log(`${v.name.padEnd(32)} ${(c.instructions / 1e6).toFixed(1).padStart(9)} ${p(c.instructions, base.instructions)} ${String(c.faults).padStart(8)} ${p(c.faults, base.faults)}`);
+    console.log(
+      `${v.name.padEnd(32)} ${(c.instructions / 1e6).toFixed(1).padStart(9)} ${p(c.instructions, base.instructions)} ${String(c.faults).padStart(8)} ${p(c.faults, base.faults)}`,
+    );
   }
 }
 

@@ -17,7 +17,14 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { hotTable, hotVerbs } from './bundle/hot-table.mjs';
 import { checkLazySeen, lazyModules } from './bundle/lazy-modules.mjs';
-import { checkPatchesUsed, DEBUG_STUB, patchOclifSource, PATCHED_FILES, STUB, STUBBED } from './bundle/oclif-patches.mjs';
+import {
+  checkPatchesUsed,
+  DEBUG_STUB,
+  patchOclifSource,
+  PATCHED_FILES,
+  STUB,
+  STUBBED,
+} from './bundle/oclif-patches.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
 const require = createRequire(import.meta.url);
@@ -32,7 +39,10 @@ const stubbed = new Set();
 const oclifPatches = {
   name: 'oclif-patches',
   setup(build) {
-    build.onResolve({ filter: new RegExp(`^(${STUBBED.join('|')})$`) }, (args) => (stubbed.add(args.path), { path: STUB }));
+    build.onResolve(
+      { filter: new RegExp(`^(${STUBBED.join('|')})$`) },
+      (args) => (stubbed.add(args.path), { path: STUB }),
+    );
     build.onResolve({ filter: /^debug$/ }, () => (stubbed.add('debug'), { path: DEBUG_STUB }));
     build.onLoad({ filter: /[\\/]@oclif[\\/]core[\\/]lib[\\/].*\.js$/ }, (args) => {
       const file = args.path.split(/[\\/]@oclif[\\/]core[\\/]lib[\\/]/)[1].replaceAll('\\', '/');
@@ -68,7 +78,14 @@ async function bundle(outfile, hotOnly) {
     // required by `handoff mcp` alone, so the bundle every other call reads holds neither.
     // better-sqlite3's JavaScript is bundled (in the code cache, nothing to resolve at run time: src/store/sqlite.ts);
     // its native addon is required by path, never through `bindings`.
-    external: ['bindings', 'pg', 'pg-native', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'zod/v4/core'],
+    external: [
+      'bindings',
+      'pg',
+      'pg-native',
+      '@modelcontextprotocol/sdk',
+      '@modelcontextprotocol/sdk/*',
+      'zod/v4/core',
+    ],
     // The bundles sit at dist/cli/, the same depth as every emitted module, so `new URL('../../x', import.meta.url)`
     // resolves to the same place in every build.
     banner: { js: "const __bundle_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
@@ -104,7 +121,14 @@ checkLazySeen(lazy.seen);
 rmSync(join(ROOT, 'oclif.manifest.json'), { force: true });
 const { Config } = require('@oclif/core');
 const pjson = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-const config = await Config.load({ root: ROOT, pjson, userPlugins: false, devPlugins: false, ignoreManifest: true, errorOnManifestCreate: true });
+const config = await Config.load({
+  root: ROOT,
+  pjson,
+  userPlugins: false,
+  devPlugins: false,
+  ignoreManifest: true,
+  errorOnManifestCreate: true,
+});
 const manifest = config.plugins.get(pjson.name).manifest;
 // Every call reads it: compact, and ASCII (escaped like the bundle), so V8 parses a one-byte string of 54 KB instead
 // of a two-byte one of 73 KB.
@@ -113,10 +137,17 @@ delete require.cache[BUNDLE];
 
 // 4. The code caches, each written by one process that ran the verbs its bundle serves (so it holds their compiled
 //    functions): the hot verbs for the hot bundle, finalize and list for the full one.
-for (const [file, verbs] of [[HOT_BUNDLE, 'hot'], [BUNDLE, 'store']]) {
+for (const [file, verbs] of [
+  [HOT_BUNDLE, 'hot'],
+  [BUNDLE, 'store'],
+]) {
   rmSync(`${file}.cache`, { force: true });
-  const warm = spawnSync(process.execPath, [join(import.meta.dirname, 'warm-cache.cjs'), file, verbs], { stdio: 'ignore', cwd: dirname(file) });
-  if (warm.status !== 0) console.warn(`build: the code cache of ${file} was not written (the CLI runs without it, only slower)`);
+  const warm = spawnSync(process.execPath, [join(import.meta.dirname, 'warm-cache.cjs'), file, verbs], {
+    stdio: 'ignore',
+    cwd: dirname(file),
+  });
+  if (warm.status !== 0)
+    console.warn(`build: the code cache of ${file} was not written (the CLI runs without it, only slower)`);
 }
 
 // 5. The envelope's JSON Schema, from the zod declaration in tsc's output.

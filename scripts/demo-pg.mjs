@@ -27,7 +27,11 @@ try {
   await admin.connect();
   await admin.query('CREATE DATABASE handoff');
   await admin.end();
-  child = spawn('bash', [script], { stdio: 'inherit', cwd: repo, env: { ...process.env, HANDOFF_STORE_URL: server.url('handoff') } });
+  child = spawn('bash', [script], {
+    stdio: 'inherit',
+    cwd: repo,
+    env: { ...process.env, HANDOFF_STORE_URL: server.url('handoff') },
+  });
   status = await new Promise((done) => {
     child.on('error', (e) => {
       console.error(`demo:pg: cannot run ${script}: ${e.message}`);
@@ -39,6 +43,8 @@ try {
   console.error(`demo:pg: ${e instanceof Error ? e.message : String(e)}`);
   status = 1;
 } finally {
-  await server.stop().catch((e) => console.error(`demo:pg: stopping the server failed: ${e instanceof Error ? e.message : String(e)}`));
+  await server
+    .stop()
+    .catch((e) => console.error(`demo:pg: stopping the server failed: ${e instanceof Error ? e.message : String(e)}`));
 }
 process.exit(status);

@@ -16,8 +16,17 @@ const defs = resolve(root, 'schemas', 'results', 'defs.schema.json');
 const text = readFileSync(defs, 'utf8');
 const codes = [...new Set(ALL_CODES.map((c) => c.code))].sort();
 const lines = [];
-for (let i = 0; i < codes.length; i += 5) lines.push(`        ${codes.slice(i, i + 5).map((c) => JSON.stringify(c)).join(', ')}`);
+for (let i = 0; i < codes.length; i += 5)
+  lines.push(
+    `        ${codes
+      .slice(i, i + 5)
+      .map((c) => JSON.stringify(c))
+      .join(', ')}`,
+  );
 const re = /("code": \{\n\s+"description": [^\n]*\n\s+"enum": \[\n)[^\]]*(\n\s+\])/;
 if (!re.test(text)) throw new Error(`gen-errors-doc: no $defs.code.enum found in ${defs}`);
-writeFileSync(defs, text.replace(re, (_m, head, tail) => `${head}${lines.join(',\n')}${tail}`));
+writeFileSync(
+  defs,
+  text.replace(re, (_m, head, tail) => `${head}${lines.join(',\n')}${tail}`),
+);
 console.log(`wrote ${defs} ($defs.code.enum, ${codes.length} codes)`);

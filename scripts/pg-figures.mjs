@@ -21,7 +21,9 @@ import { startServer } from './pg-server.mjs';
 
 const repo = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const bin = join(repo, 'bin', 'run.js');
-const { values } = parseArgs({ options: { rows: { type: 'string' }, 'skip-finalize': { type: 'boolean' }, 'list-indexes': { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: { rows: { type: 'string' }, 'skip-finalize': { type: 'boolean' }, 'list-indexes': { type: 'boolean' } },
+});
 const ROWS = Number(values.rows ?? 1_000_000);
 const AGENTS = 1000;
 const TASKS = 10_000;
@@ -41,7 +43,10 @@ if (url === undefined || url === '') {
 }
 
 const handoff = (home, args) =>
-  spawnSync(process.execPath, [bin, ...args], { env: { ...process.env, HANDOFF_HOME: home, HANDOFF_STORE_URL: url, HANDOFF_WORKSPACE: 'ws', NO_COLOR: '1' }, encoding: 'utf8' });
+  spawnSync(process.execPath, [bin, ...args], {
+    env: { ...process.env, HANDOFF_HOME: home, HANDOFF_STORE_URL: url, HANDOFF_WORKSPACE: 'ws', NO_COLOR: '1' },
+    encoding: 'utf8',
+  });
 
 try {
   // The schema, made by the tool itself (a writer with create migrates an empty database).
@@ -86,7 +91,15 @@ async function listFigures() {
     console.log(`inserted ${ROWS} handoff rows in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
     const out = join(work, 'pg-handoffs.mjs');
-    await build({ entryPoints: [join(repo, 'src', 'store', 'pg-handoffs.ts')], bundle: true, platform: 'node', format: 'esm', outfile: out, external: ['pg', 'better-sqlite3'], logLevel: 'error' });
+    await build({
+      entryPoints: [join(repo, 'src', 'store', 'pg-handoffs.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: out,
+      external: ['pg', 'better-sqlite3'],
+      logLevel: 'error',
+    });
     const { listHandoffs } = await import(out);
     let lastSql;
     const run = async (text, params) => {
@@ -95,7 +108,10 @@ async function listFigures() {
       return { rows: r.rows, rowCount: r.rowCount ?? 0 };
     };
     for (const [label, filters] of [
-      ['contract list --agent-id X', (i) => ({ agent_id: `a${(i * 37 % AGENTS).toString(16).padStart(16, '0')}`, limit: 20 })],
+      [
+        'contract list --agent-id X',
+        (i) => ({ agent_id: `a${((i * 37) % AGENTS).toString(16).padStart(16, '0')}`, limit: 20 }),
+      ],
       ['contract list --plan-task-id Y', (i) => ({ plan_task_id: `task-${(i * 101) % TASKS}`, limit: 20 })],
       ['contract list --agent-id <rare: one row, the oldest>', () => ({ agent_id: RARE_AGENT, limit: 20 })],
       ['contract list --workspace <rare: one row, the oldest>', () => ({ workspace: 'ws-rare', limit: 20 })],
@@ -111,7 +127,9 @@ async function listFigures() {
       }
       times.sort((a, b) => a - b);
       const plan = (await client.query(`EXPLAIN ${lastSql.text}`, lastSql.params)).rows.map((r) => r['QUERY PLAN']);
-      console.log(`${label}: median ${times[25].toFixed(2)} ms, p95 ${times[47].toFixed(2)} ms, max ${times[49].toFixed(2)} ms (${rows} rows each; target < 50 ms, the rare ones < 10 ms)`);
+      console.log(
+        `${label}: median ${times[25].toFixed(2)} ms, p95 ${times[47].toFixed(2)} ms, max ${times[49].toFixed(2)} ms (${rows} rows each; target < 50 ms, the rare ones < 10 ms)`,
+      );
       console.log(`  plan: ${plan.join(' | ')}`);
     }
     await client.query('DELETE FROM handoffs');
@@ -141,7 +159,8 @@ async function finalizeFigures() {
   const drafts = join(roots[0], 'drafts');
   for (const root of roots.slice(1)) {
     mkdirSync(join(root, 'drafts'), { recursive: true, mode: 0o700 });
-    for (const name of readdirSync(drafts)) if (name.endsWith('.json')) copyFileSync(join(drafts, name), join(root, 'drafts', name));
+    for (const name of readdirSync(drafts))
+      if (name.endsWith('.json')) copyFileSync(join(drafts, name), join(root, 'drafts', name));
   }
   const t0 = performance.now();
   const results = await Promise.all(
@@ -164,7 +183,10 @@ async function finalizeFigures() {
   const seconds = (performance.now() - t0) / 1000;
   const errors = results.filter((r) => r.code !== 0);
   const created = results.filter((r) => r.code === 0 && JSON.parse(r.stdout).created === true).length;
-  console.log(`64 concurrent finalizes from ${ROOTS} data roots: ${errors.length} error(s), created:true ${created} (expected ${CONTRACTS}), ${seconds.toFixed(2)} s, ${(results.length / seconds).toFixed(1)} finalizes/s`);
-  for (const e of errors.slice(0, 3)) console.log(`  error (exit ${e.code}): ${(e.stderr || e.stdout).trim().split('\n')[0]}`);
+  console.log(
+    `64 concurrent finalizes from ${ROOTS} data roots: ${errors.length} error(s), created:true ${created} (expected ${CONTRACTS}), ${seconds.toFixed(2)} s, ${(results.length / seconds).toFixed(1)} finalizes/s`,
+  );
+  for (const e of errors.slice(0, 3))
+    console.log(`  error (exit ${e.code}): ${(e.stderr || e.stdout).trim().split('\n')[0]}`);
   if (!existsSync(drafts)) console.log('  (the drafts folder of host-0 is gone)');
 }

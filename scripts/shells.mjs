@@ -13,7 +13,17 @@
 // `node scripts/shells.mjs` fetches what is missing and prints where each shell is.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -58,10 +68,14 @@ function cacheKey(packages) {
 
 /** apt-get with its lists and archives inside `state` (a private copy of the archive's indexes, read without root). */
 const privateApt = (state) => [
-  '-o', `Dir::State::Lists=${join(state, 'lists')}`,
-  '-o', `Dir::Cache=${join(state, 'cache')}`,
-  '-o', 'Dir::State::status=/dev/null',
-  '-o', 'Debug::NoLocking=1',
+  '-o',
+  `Dir::State::Lists=${join(state, 'lists')}`,
+  '-o',
+  `Dir::Cache=${join(state, 'cache')}`,
+  '-o',
+  'Dir::State::status=/dev/null',
+  '-o',
+  'Debug::NoLocking=1',
 ];
 
 /** Downloads `packages` (.deb files) into `dir`: with the machine's package lists, else with private ones. */
@@ -76,7 +90,8 @@ function download(packages, dir) {
     writeFileSync(join(state, 'lists', 'lock'), '');
   }
   const second = run('apt-get', [...privateApt(state), 'download', ...packages], { cwd: dir });
-  if (second.status !== 0) throw new Error(`shells: apt-get download ${packages.join(' ')} failed:\n${direct.stderr}${second.stderr}`);
+  if (second.status !== 0)
+    throw new Error(`shells: apt-get download ${packages.join(' ')} failed:\n${direct.stderr}${second.stderr}`);
 }
 
 /** Unpacks every .deb of `dir` into `root`. */
@@ -127,14 +142,19 @@ function fetchShells(names) {
   const final = join(base, cacheKey(packages));
   if (existsSync(join(final, 'complete'))) return join(final, 'root');
   if (onPath('apt-get') === undefined || onPath('dpkg-deb') === undefined) {
-    throw new Error(`shells: ${names.join(' and ')} missing, and no apt-get/dpkg-deb to fetch ${names.length > 1 ? 'them' : 'it'} with: install ${packages.join(' ')}`);
+    throw new Error(
+      `shells: ${names.join(' and ')} missing, and no apt-get/dpkg-deb to fetch ${names.length > 1 ? 'them' : 'it'} with: install ${packages.join(' ')}`,
+    );
   }
   let work;
   try {
     mkdirSync(base, { recursive: true });
     work = mkdtempSync(join(base, '.fetch-'));
   } catch (e) {
-    throw new Error(`shells: cannot write the cache folder ${base} (${e.code}); set HANDOFF_SHELLS_CACHE to a writable folder`, { cause: e });
+    throw new Error(
+      `shells: cannot write the cache folder ${base} (${e.code}); set HANDOFF_SHELLS_CACHE to a writable folder`,
+      { cause: e },
+    );
   }
   try {
     const root = join(work, 'root');
@@ -142,13 +162,20 @@ function fetchShells(names) {
     unpack(work, root);
     // fish finds its functions relative to itself (<prefix>/share/fish) when <prefix>/etc/fish exists as well;
     // Debian's fish-common puts it in /etc.
-    if (names.includes('fish') && !existsSync(join(root, 'usr', 'etc'))) symlinkSync('../etc', join(root, 'usr', 'etc'));
+    if (names.includes('fish') && !existsSync(join(root, 'usr', 'etc')))
+      symlinkSync('../etc', join(root, 'usr', 'etc'));
     const binaries = names.flatMap((n) => binariesOf(n, root));
     const missing = missingLibraries(binaries, root);
     if (missing.length > 0) {
       const unknown = missing.filter((lib) => LIBRARY_PACKAGES[lib] === undefined);
-      if (unknown.length > 0) throw new Error(`shells: the fetched shells need ${unknown.join(', ')}, which scripts/shells.mjs does not know`);
-      download(missing.map((lib) => LIBRARY_PACKAGES[lib]), work);
+      if (unknown.length > 0)
+        throw new Error(
+          `shells: the fetched shells need ${unknown.join(', ')}, which scripts/shells.mjs does not know`,
+        );
+      download(
+        missing.map((lib) => LIBRARY_PACKAGES[lib]),
+        work,
+      );
       unpack(work, root);
       const still = missingLibraries(binaries, root);
       if (still.length > 0) throw new Error(`shells: still missing after fetching their packages: ${still.join(', ')}`);
@@ -169,7 +196,8 @@ function fetchShells(names) {
 
 /** A fetched shell's description (see Shell), from the cache root `root`. */
 function fetched(name, root) {
-  if (name === 'fish') return { command: join(root, 'usr', 'bin', 'fish'), env: { LD_LIBRARY_PATH: libraryPath(root) }, prelude: '' };
+  if (name === 'fish')
+    return { command: join(root, 'usr', 'bin', 'fish'), env: { LD_LIBRARY_PATH: libraryPath(root) }, prelude: '' };
   const functions = join(root, 'usr', 'share', 'zsh', 'functions');
   const prelude = `module_path=(${JSON.stringify(zshModules(root))}); fpath=(${JSON.stringify(functions)}/**/*(/N) $fpath)`;
   return { command: join(root, 'bin', 'zsh'), env: { LD_LIBRARY_PATH: libraryPath(root) }, prelude };
@@ -195,5 +223,8 @@ export function shells() {
 
 if (process.argv[1] === import.meta.filename) {
   const found = shells();
-  for (const [name, shell] of Object.entries(found)) console.log(`${name}: ${shell.command}${shell.env.LD_LIBRARY_PATH ? ` (libraries: ${shell.env.LD_LIBRARY_PATH})` : ''}`);
+  for (const [name, shell] of Object.entries(found))
+    console.log(
+      `${name}: ${shell.command}${shell.env.LD_LIBRARY_PATH ? ` (libraries: ${shell.env.LD_LIBRARY_PATH})` : ''}`,
+    );
 }

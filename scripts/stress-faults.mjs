@@ -11,7 +11,18 @@
 import { Buffer } from 'node:buffer';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -27,7 +38,13 @@ const home = mkdtempSync(join(tmpdir(), 'handoff-stress-'));
 const env = { ...process.env, HANDOFF_HOME: home, HANDOFF_WORKSPACE: 'ws', NO_COLOR: '1' };
 delete env.HANDOFF_DB;
 
-const sh = (args, extra = {}) => spawnSync(process.execPath, [BIN, ...args], { env: { ...env, ...extra }, encoding: 'utf8', cwd: home, maxBuffer: 1 << 28 });
+const sh = (args, extra = {}) =>
+  spawnSync(process.execPath, [BIN, ...args], {
+    env: { ...env, ...extra },
+    encoding: 'utf8',
+    cwd: home,
+    maxBuffer: 1 << 28,
+  });
 const json = (args) => {
   const r = sh([...args, '--json']);
   try {
@@ -48,7 +65,14 @@ const finalizable = Array.from({ length: 80 }, (_, i) => {
     { contract: 'evidence', payload: { brief_id: briefId, ac_id: 'AC-1', type: 'text', text: `first ${i}` } },
     { contract: 'evidence', payload: { brief_id: briefId, ac_id: 'AC-2', type: 'text', text: `second ${i}` } },
   ];
-  const r = sh(['contract', 'fill', '--draft-id', id, '--json', JSON.stringify({ update_contracts: uc, agent_status: { agent_state: 'BLOCKED' } })]);
+  const r = sh([
+    'contract',
+    'fill',
+    '--draft-id',
+    id,
+    '--json',
+    JSON.stringify({ update_contracts: uc, agent_status: { agent_state: 'BLOCKED' } }),
+  ]);
   if (r.status !== 0) throw new Error(`stress setup fill: ${r.stdout}`);
   return id;
 });
@@ -67,7 +91,15 @@ const operations = {
     Math.random() < 0.5
       ? ['evidence', 'add', '--brief', 'b', '--ac', 'AC-1', '--type', 'file', '--artifact-file', bigFile]
       : ['evidence', 'add', '--brief', 'b', '--ac', 'AC-2', '--type', 'text', '--text', 't'.repeat(9000)],
-  'evidence run': () => ['evidence', 'run', '--draft-id', pick(contracts), '--shell', '--', 'head -c 300000 /dev/urandom | od -An | head -c 200000; echo'],
+  'evidence run': () => [
+    'evidence',
+    'run',
+    '--draft-id',
+    pick(contracts),
+    '--shell',
+    '--',
+    'head -c 300000 /dev/urandom | od -An | head -c 200000; echo',
+  ],
 };
 const launched = Object.fromEntries(Object.keys(operations).map((k) => [k, { launched: 0, killed: 0, finished: 0 }]));
 
@@ -81,7 +113,13 @@ for (const [op, argsOf] of Object.entries(operations)) {
   duration[op] = Math.max(200, Date.now() - t);
 }
 const finalizableLeft = [...finalizable];
-operations.finalize = () => ['contract', 'finalize', '--draft-id', finalizableLeft.length > 0 ? finalizableLeft.pop() : pick(finalizable), '--json'];
+operations.finalize = () => [
+  'contract',
+  'finalize',
+  '--draft-id',
+  finalizableLeft.length > 0 ? finalizableLeft.pop() : pick(finalizable),
+  '--json',
+];
 
 function killOne() {
   const op = pick(Object.keys(operations));
@@ -100,7 +138,8 @@ function killOne() {
 }
 
 const t0 = Date.now();
-for (let i = 0; i < KILLS; i += PARALLEL) await Promise.all(Array.from({ length: Math.min(PARALLEL, KILLS - i) }, killOne));
+for (let i = 0; i < KILLS; i += PARALLEL)
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, KILLS - i) }, killOne));
 const killSeconds = (Date.now() - t0) / 1000;
 
 // ---------------------------------------------------------------- audit
@@ -122,8 +161,12 @@ function audit() {
   const integrity = db.pragma('integrity_check', { simple: true });
   const halfRows = [];
   // A finalize is all or nothing: a finalized row carries both of its evidence rows, never one.
-  for (const r of db.prepare(`SELECT h.contract_id, COUNT(e.id) AS n FROM handoffs h LEFT JOIN evidence e ON e.handoff_id = h.id
-                              WHERE h.cut_reason IS NULL GROUP BY h.id`).all()) {
+  for (const r of db
+    .prepare(
+      `SELECT h.contract_id, COUNT(e.id) AS n FROM handoffs h LEFT JOIN evidence e ON e.handoff_id = h.id
+                              WHERE h.cut_reason IS NULL GROUP BY h.id`,
+    )
+    .all()) {
     if (finalizable.includes(r.contract_id) && r.n !== 2) halfRows.push(`${r.contract_id}: ${r.n} evidence rows`);
   }
   for (const r of db.prepare('SELECT id, raw_handoff_json FROM handoffs').all()) {
@@ -145,7 +188,11 @@ function audit() {
     if (!existsSync(e.artifact_path)) missingBlobs++;
     else if (sha(readFileSync(e.artifact_path)) !== e.sha256) shaMismatch++;
   }
-  for (const r of db.prepare('SELECT receipt_id, stdout_path, stdout_sha256, stdout_text, stderr_path, stderr_sha256, stderr_text FROM receipts').all()) {
+  for (const r of db
+    .prepare(
+      'SELECT receipt_id, stdout_path, stdout_sha256, stdout_text, stderr_path, stderr_sha256, stderr_text FROM receipts',
+    )
+    .all()) {
     for (const [p, text, digest] of [
       [r.stdout_path, r.stdout_text, r.stdout_sha256],
       [r.stderr_path, r.stderr_text, r.stderr_sha256],
@@ -202,7 +249,11 @@ const referencedNow = new Set(
     const db = new Database(join(home, 'handoff.db'), { readonly: true });
     const out = [
       ...db.prepare('SELECT artifact_path AS p FROM evidence WHERE artifact_path IS NOT NULL').all(),
-      ...db.prepare('SELECT stdout_path AS p FROM receipts WHERE stdout_path IS NOT NULL UNION ALL SELECT stderr_path FROM receipts WHERE stderr_path IS NOT NULL').all(),
+      ...db
+        .prepare(
+          'SELECT stdout_path AS p FROM receipts WHERE stdout_path IS NOT NULL UNION ALL SELECT stderr_path FROM receipts WHERE stderr_path IS NOT NULL',
+        )
+        .all(),
     ].map((r) => r.p);
     db.close();
     return out;
@@ -223,31 +274,59 @@ const after = audit();
 
 // Every contract takes its next write; every finalizable draft finalizes (stale locks of the killed are broken).
 let nextWriteFailures = 0;
-for (const id of contracts) if (sh(['contract', 'add', 'evidence_report.commands_run', 'after-stress', '--draft-id', id]).status !== 0) nextWriteFailures++;
-for (const id of finalizable) if (sh(['contract', 'finalize', '--draft-id', id, '--json']).status !== 0) nextWriteFailures++;
+for (const id of contracts)
+  if (sh(['contract', 'add', 'evidence_report.commands_run', 'after-stress', '--draft-id', id]).status !== 0)
+    nextWriteFailures++;
+for (const id of finalizable)
+  if (sh(['contract', 'finalize', '--draft-id', id, '--json']).status !== 0) nextWriteFailures++;
 const finalAudit = audit();
 
 // ---------------------------------------------------------------- hostile inputs
 const hostile = [];
 const expectExit = (name, args, exits, extra = {}, input) => {
-  const r = spawnSync(process.execPath, [BIN, ...args], { env: { ...env, ...extra }, encoding: 'utf8', cwd: tmpdir(), input, timeout: 120_000 });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    env: { ...env, ...extra },
+    encoding: 'utf8',
+    cwd: tmpdir(),
+    input,
+    timeout: 120_000,
+  });
   const crashed = r.status === 70 || /\n\s+at /.test(r.stderr) || r.status === null;
   hostile.push({ name, exit: r.status, ok: exits.includes(r.status) && !crashed, crashed });
 };
 const agentId = contracts[0].split('.')[0];
 const secret = join(home, 'shadow');
 writeFileSync(secret, '{"root": $6$hunter2SECRET}');
-expectExit('5,000-character id', ['contract', 'set', 'report_prose', 'x', '--draft-id', `a${'0'.repeat(4990)}.000000000000`], [2]);
+expectExit(
+  '5,000-character id',
+  ['contract', 'set', 'report_prose', 'x', '--draft-id', `a${'0'.repeat(4990)}.000000000000`],
+  [2],
+);
 expectExit('116-character agent id', ['contract', 'init', '--agent-id', `a${'0'.repeat(115)}`], [2]);
-expectExit('1,000,000-key fill', ['contract', 'fill', '--draft-id', contracts[1], '--json-file', '-'], [2], {}, JSON.stringify(Object.fromEntries(Array.from({ length: 1_000_000 }, (_, i) => [`k${i}`, i]))));
+expectExit(
+  '1,000,000-key fill',
+  ['contract', 'fill', '--draft-id', contracts[1], '--json-file', '-'],
+  [2],
+  {},
+  JSON.stringify(Object.fromEntries(Array.from({ length: 1_000_000 }, (_, i) => [`k${i}`, i]))),
+);
 const goalFile = join(home, 'goal.txt');
 spawnSync('truncate', ['-s', '50M', goalFile]);
 expectExit('50 MB goal file', ['contract', 'dispatch', '--goal-file', goalFile], [2]);
 expectExit('65 KiB --goal', ['contract', 'dispatch', '--goal', 'g'.repeat(65 * 1024)], [2]);
 expectExit('secret-looking --json-file', ['contract', 'fill', '--draft-id', contracts[2], '--json-file', secret], [2]);
 expectExit('HANDOFF_HOME=/proc/nonexist', ['contract', 'init'], [4], { HANDOFF_HOME: '/proc/nonexist' });
-expectExit('TMPDIR=/nonexistent evidence run', ['evidence', 'run', '--draft-id', contracts[3], '--shell', '--', 'head -c 10000 /dev/zero'], [0], { TMPDIR: '/nonexistent' });
-expectExit('agent id of another draft prefix', ['contract', 'set', 'report_prose', 'x', '--draft-id', contracts[4], '--agent-id', `${agentId}0`], [2]);
+expectExit(
+  'TMPDIR=/nonexistent evidence run',
+  ['evidence', 'run', '--draft-id', contracts[3], '--shell', '--', 'head -c 10000 /dev/zero'],
+  [0],
+  { TMPDIR: '/nonexistent' },
+);
+expectExit(
+  'agent id of another draft prefix',
+  ['contract', 'set', 'report_prose', 'x', '--draft-id', contracts[4], '--agent-id', `${agentId}0`],
+  [2],
+);
 {
   const planted = mkdtempSync(join(tmpdir(), 'handoff-stress-planted-'));
   const other = mkdtempSync(join(tmpdir(), 'handoff-stress-root-'));
@@ -284,15 +363,35 @@ const summary = {
   integrity_check: before.integrity,
   store: before.counts,
   leftovers_before_gc: before.leftovers,
-  gc: { status: gcJson.status, removed_drafts: gcJson.removed?.length, debris: gcJson.debris?.length, blobs: gcJson.blobs },
+  gc: {
+    status: gcJson.status,
+    removed_drafts: gcJson.removed?.length,
+    debris: gcJson.debris?.length,
+    blobs: gcJson.blobs,
+  },
   leftovers_after_gc: after.leftovers,
   next_write_failures: nextWriteFailures,
-  after_next_writes: { torn_drafts: finalAudit.torn, half_rows: finalAudit.halfRows.length, sha_mismatches: finalAudit.shaMismatch },
-  hostile: { cases: hostile.length, unexpected: hostileUnexpected, crashes: hostileCrashes, failed: hostile.filter((h) => !h.ok) },
+  after_next_writes: {
+    torn_drafts: finalAudit.torn,
+    half_rows: finalAudit.halfRows.length,
+    sha_mismatches: finalAudit.shaMismatch,
+  },
+  hostile: {
+    cases: hostile.length,
+    unexpected: hostileUnexpected,
+    crashes: hostileCrashes,
+    failed: hostile.filter((h) => !h.ok),
+  },
   data_root: process.env.STRESS_KEEP ? home : '(removed)',
 };
 console.log(JSON.stringify(summary, null, 2));
 if (!process.env.STRESS_KEEP) rmSync(home, { recursive: true, force: true });
 const bad =
-  before.torn + before.halfRows.length + before.shaMismatch + nextWriteFailures + finalAudit.torn + finalAudit.halfRows.length + hostileUnexpected;
+  before.torn +
+  before.halfRows.length +
+  before.shaMismatch +
+  nextWriteFailures +
+  finalAudit.torn +
+  finalAudit.halfRows.length +
+  hostileUnexpected;
 if (bad > 0 || before.integrity !== 'ok') process.exitCode = 1;

@@ -13,14 +13,28 @@ if (source === undefined || source === '') {
   process.exit(2);
 }
 const bytes = readFileSync(source);
-const lines = bytes.toString('utf8').split('\n').filter((l) => l.trim() !== '');
+const lines = bytes
+  .toString('utf8')
+  .split('\n')
+  .filter((l) => l.trim() !== '');
 lines.forEach((line, i) => {
   const c = JSON.parse(line);
-  if (typeof c !== 'object' || c === null || typeof c.name !== 'string' || !('envelope' in c) || typeof c.ok !== 'boolean') {
+  if (
+    typeof c !== 'object' ||
+    c === null ||
+    typeof c.name !== 'string' ||
+    !('envelope' in c) ||
+    typeof c.ok !== 'boolean'
+  ) {
     throw new Error(`line ${i + 1} of ${source} is not a case ({name, envelope, ok, ...})`);
   }
 });
-const target = join(resolve(dirname(fileURLToPath(import.meta.url)), '..'), 'test', 'fixtures', 'validator-public.jsonl');
+const target = join(
+  resolve(dirname(fileURLToPath(import.meta.url)), '..'),
+  'test',
+  'fixtures',
+  'validator-public.jsonl',
+);
 writeFileSync(`${target}.tmp`, bytes);
 renameSync(`${target}.tmp`, target);
 console.log(`${target}: ${lines.length} cases, sha256 ${createHash('sha256').update(bytes).digest('hex')}`);

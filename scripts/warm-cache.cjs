@@ -63,7 +63,11 @@ async function withStdin(text, fn) {
 
 /** A contract dispatched by a child process (its id), so the warm-up process never runs dispatch's code. */
 function dispatched() {
-  const r = spawnSync(process.execPath, [join(__dirname, '..', 'bin', 'run.js'), 'contract', 'dispatch', '--goal', 'warm', '--json'], { encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    [join(__dirname, '..', 'bin', 'run.js'), 'contract', 'dispatch', '--goal', 'warm', '--json'],
+    { encoding: 'utf8' },
+  );
   return JSON.parse(r.stdout).contract_id;
 }
 

@@ -28,9 +28,17 @@ export class HandoffError extends Error {
   constructor(code: Code, message: string, data?: Record<string, unknown>, hint?: string);
   /** @deprecated The exit is the registry's: write `new HandoffError(code, message, data?, hint?)`. */
   constructor(code: string, exit: number, message: string, data?: Record<string, unknown>, hint?: string);
-  constructor(code: string, ...rest: [string, Record<string, unknown>?, string?] | [number, string, Record<string, unknown>?, string?]) {
+  constructor(
+    code: string,
+    ...rest: [string, Record<string, unknown>?, string?] | [number, string, Record<string, unknown>?, string?]
+  ) {
     const explicit = typeof rest[0] === 'number';
-    const [exit, message, data, hint] = (explicit ? rest : [undefined, ...rest]) as [number | undefined, string, Record<string, unknown>?, string?];
+    const [exit, message, data, hint] = (explicit ? rest : [undefined, ...rest]) as [
+      number | undefined,
+      string,
+      Record<string, unknown>?,
+      string?,
+    ];
     super(message);
     this.name = 'HandoffError';
     this.code = code;
@@ -48,7 +56,8 @@ export class HandoffError extends Error {
 /** `rejected` for exit 1 (a refusal), `error` for every other exit. */
 export const statusOf = (exit: number): 'rejected' | 'error' => (exit === EXIT.REJECTED ? 'rejected' : 'error');
 
-export const usage = (message: string, data?: Record<string, unknown>): HandoffError => new HandoffError('USAGE', message, data);
+export const usage = (message: string, data?: Record<string, unknown>): HandoffError =>
+  new HandoffError('USAGE', message, data);
 
 export const isHandoffError = (e: unknown): e is HandoffError => e instanceof HandoffError;
 

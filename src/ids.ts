@@ -38,7 +38,7 @@ function readDevice(device: string, into: Uint8Array): boolean {
   try {
     fd = openSync(device, 'r');
     if (!fstatSync(fd).isCharacterDevice()) return false;
-    for (let n = 0; n < into.length; ) {
+    for (let n = 0; n < into.length;) {
       const got = readSync(fd, into, n, into.length - n, null);
       if (got <= 0) return false;
       n += got;
@@ -68,7 +68,8 @@ export function secureRandomBytes(size: number): Uint8Array {
 }
 
 /** nanoid's generator over `alphabet` and `size`, fed `secureRandomBytes`. */
-const secureAlphabet = (alphabet: string, size: number): (() => string) => customRandom(alphabet, size, secureRandomBytes);
+const secureAlphabet = (alphabet: string, size: number): (() => string) =>
+  customRandom(alphabet, size, secureRandomBytes);
 
 const HEX = '0123456789abcdef';
 /** The 16 hex digits after `a` (agent ids) and after `R-` (receipt ids). */
@@ -116,8 +117,12 @@ export const MAX_AGENT_ID_LENGTH = 115;
 export const MAX_DRAFT_ID_LENGTH = 128;
 
 export const isDraftId = (v: unknown): v is string =>
-  typeof v === 'string' && v.length <= MAX_DRAFT_ID_LENGTH && DRAFT_ID_RE.test(v) && v.indexOf('.') <= MAX_AGENT_ID_LENGTH;
-export const isAgentId = (v: unknown): v is string => typeof v === 'string' && v.length <= MAX_AGENT_ID_LENGTH && AGENT_ID_RE.test(v);
+  typeof v === 'string' &&
+  v.length <= MAX_DRAFT_ID_LENGTH &&
+  DRAFT_ID_RE.test(v) &&
+  v.indexOf('.') <= MAX_AGENT_ID_LENGTH;
+export const isAgentId = (v: unknown): v is string =>
+  typeof v === 'string' && v.length <= MAX_AGENT_ID_LENGTH && AGENT_ID_RE.test(v);
 
 /** `--draft-id` (and `--contract-id`, with `flag` naming it) must match the contract-id pattern in full. */
 export function checkDraftId(value: string | undefined, flag = '--draft-id'): string | undefined {
@@ -143,7 +148,10 @@ export function checkAgentId(value: string | undefined, flag = '--agent-id'): st
 }
 
 /** Checks both flags and their agreement (the draft id's prefix must equal the agent id). */
-export function checkIdFlags(draftId: string | undefined, agentId: string | undefined): { draftId?: string; agentId?: string } {
+export function checkIdFlags(
+  draftId: string | undefined,
+  agentId: string | undefined,
+): { draftId?: string; agentId?: string } {
   checkDraftId(draftId);
   checkAgentId(agentId);
   if (draftId !== undefined && agentId !== undefined && agentPrefix(draftId) !== agentId) {

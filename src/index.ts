@@ -11,6 +11,13 @@ export { stopGate } from './hooks/stop-gate-api.js';
 export type { StopGateRequest, StopGateResult } from './hooks/stop-gate-api.js';
 export type { ValidationError, ValidationResult, ErrorCode } from './validator/index.js';
 /** The envelope's structure, inferred from its zod declaration (src/envelope/schema.ts). */
-export type { AgentStatus, Envelope, EvidenceReport, FailureReport, FileReference, Verification } from './envelope/schema.js';
+export type {
+  AgentStatus,
+  Envelope,
+  EvidenceReport,
+  FailureReport,
+  FileReference,
+  Verification,
+} from './envelope/schema.js';
 
 export default { validateEnvelope, canonicalizeEnvelope, fullVerdict, initialEnvelope };

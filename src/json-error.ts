@@ -33,7 +33,8 @@ function scan(text: string): Failure | undefined {
   const stack: ('{' | '[')[] = [];
   let expect: Expect = 'value';
   let i = 0;
-  const unexpected = (): Failure => (i >= text.length ? new Failure(i, 'unexpected end of input') : new Failure(i, 'unexpected character'));
+  const unexpected = (): Failure =>
+    i >= text.length ? new Failure(i, 'unexpected end of input') : new Failure(i, 'unexpected character');
   const afterValue = (): Expect => (stack.length === 0 ? 'end' : 'comma-or-close');
   for (;;) {
     while (i < text.length && WS.has(text.charCodeAt(i))) i++;

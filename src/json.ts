@@ -76,7 +76,7 @@ export function looksShellMangled(text: string): boolean {
 }
 
 export const SHELL_QUOTING_HINT =
-  "It looks as if the shell removed quotes: wrap the whole JSON in single quotes (--json '{\"key\":\"value\"}'), or pass it on stdin with --json-file -.";
+  'It looks as if the shell removed quotes: wrap the whole JSON in single quotes (--json \'{"key":"value"}\'), or pass it on stdin with --json-file -.';
 
 /**
  * Parses strict JSON or throws INVALID_JSON / VALUE_NOT_REPRESENTABLE (exit 2). `what` names the input;

@@ -71,7 +71,7 @@ export const dataRootUnusable = (root: string, e: unknown): HandoffError =>
  */
 export function makeDirs(dir: string): string | undefined {
   const missing: string[] = [];
-  for (let cur = resolve(dir); ; ) {
+  for (let cur = resolve(dir); ;) {
     let st;
     try {
       st = statSync(cur);
@@ -133,7 +133,7 @@ export function ensureRootFolder(env: Env, name: RootFolder, cwd?: string): stri
  * existing folder above it (access(2): a read-only mount is refused even to root).
  */
 export function dataRootWritable(env: Env, cwd?: string): boolean {
-  for (let dir = join(dataRoot(env, cwd), 'drafts'); ; ) {
+  for (let dir = join(dataRoot(env, cwd), 'drafts'); ;) {
     try {
       accessSync(dir, constants.W_OK);
       return true;
@@ -148,8 +148,10 @@ export function dataRootWritable(env: Env, cwd?: string): boolean {
 
 export const draftsDir = (env: Env, cwd?: string): string => rootFolder(env, 'drafts', cwd);
 /** Only call with an id that passed DRAFT_ID_RE: a valid id can only name a file directly inside the folder. */
-export const draftFile = (env: Env, draftId: string, cwd?: string): string => join(draftsDir(env, cwd), `${draftId}.json`);
-export const lockFile = (env: Env, draftId: string, cwd?: string): string => join(draftsDir(env, cwd), `${draftId}.lock`);
+export const draftFile = (env: Env, draftId: string, cwd?: string): string =>
+  join(draftsDir(env, cwd), `${draftId}.json`);
+export const lockFile = (env: Env, draftId: string, cwd?: string): string =>
+  join(draftsDir(env, cwd), `${draftId}.lock`);
 
 /** `$HANDOFF_DB` (the file only) → `<root>/handoff.db`. */
 export function dbPath(env: Env, cwd: string = process.cwd()): string {
@@ -169,7 +171,10 @@ export function maxEnvelopeBytes(env: Env): number {
   const raw = env.HANDOFF_MAX_ENVELOPE_BYTES;
   if (raw === undefined || raw === '') return DEFAULT_MAX_ENVELOPE_BYTES;
   if (!/^[1-9][0-9]{0,14}$/.test(raw)) {
-    throw new HandoffError('USAGE', `HANDOFF_MAX_ENVELOPE_BYTES ${JSON.stringify(raw.slice(0, 40))} must be a positive whole number of bytes`);
+    throw new HandoffError(
+      'USAGE',
+      `HANDOFF_MAX_ENVELOPE_BYTES ${JSON.stringify(raw.slice(0, 40))} must be a positive whole number of bytes`,
+    );
   }
   return Number(raw);
 }
@@ -201,7 +206,6 @@ export function storeFile(env: Env, cwd?: string): string {
   return file;
 }
 
-
 /** The default time limit of one PostgreSQL statement (and of the client's wait for its answer): 10 s. */
 export const DEFAULT_STORE_TIMEOUT_MS = 10_000;
 
@@ -213,7 +217,10 @@ export function storeTimeoutMs(env: Env): number {
   const raw = env.HANDOFF_STORE_TIMEOUT_MS;
   if (raw === undefined || raw === '') return DEFAULT_STORE_TIMEOUT_MS;
   if (!/^[1-9][0-9]{0,7}$/.test(raw) || Number(raw) > 86_400_000) {
-    throw new HandoffError('USAGE', `HANDOFF_STORE_TIMEOUT_MS ${JSON.stringify(raw.slice(0, 40))} must be a whole number of milliseconds from 1 to 86400000`);
+    throw new HandoffError(
+      'USAGE',
+      `HANDOFF_STORE_TIMEOUT_MS ${JSON.stringify(raw.slice(0, 40))} must be a whole number of milliseconds from 1 to 86400000`,
+    );
   }
   return Number(raw);
 }

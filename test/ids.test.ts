@@ -124,7 +124,10 @@ describe('nanoid minting', () => {
       expect(spy, device).toHaveBeenCalledTimes(1);
       spy.mockRestore();
       expect(Buffer.from(bytes).equals(Buffer.alloc(64, 7)), device).toBe(false);
-      expect(bytes.some((x) => x !== 0), device).toBe(true);
+      expect(
+        bytes.some((x) => x !== 0),
+        device,
+      ).toBe(true);
     }
   });
 
@@ -134,7 +137,7 @@ describe('nanoid minting', () => {
     expect(Buffer.from(seen[0]).equals(Buffer.from(seen[1]))).toBe(false);
   });
 
-  it('agent, draft and receipt ids pass the tool\'s own checks', () => {
+  it("agent, draft and receipt ids pass the tool's own checks", () => {
     for (let i = 0; i < 500; i++) {
       const agent = mintAgentId();
       const draft = mintDraftId(agent);

@@ -41,7 +41,9 @@ describe('normalizeWorkspace (the derived default)', () => {
   });
 
   it('always yields a safe slug', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 100 }), (name) => isSafeSlug(normalizeWorkspace(name))));
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 100 }), (name) => isSafeSlug(normalizeWorkspace(name))),
+    );
   });
 });
 
@@ -57,9 +59,16 @@ describe('resolveWorkspace', () => {
     expect(resolveWorkspace(undefined, { HANDOFF_WORKSPACE: 'env.ws' }, '/tmp')).toBe('env.ws');
   });
 
-  it.each(['My Project', '../x', 'a/b', '', ' ws', 'café', 'x'.repeat(65)])('--workspace %j: UNSAFE_SLUG, exit 2, never normalized', (value) => {
-    expect(caught(() => resolveWorkspace(value, {}, '/tmp'))).toMatchObject({ code: 'UNSAFE_SLUG', exit: 2, message: expect.stringContaining('--workspace') });
-  });
+  it.each(['My Project', '../x', 'a/b', '', ' ws', 'café', 'x'.repeat(65)])(
+    '--workspace %j: UNSAFE_SLUG, exit 2, never normalized',
+    (value) => {
+      expect(caught(() => resolveWorkspace(value, {}, '/tmp'))).toMatchObject({
+        code: 'UNSAFE_SLUG',
+        exit: 2,
+        message: expect.stringContaining('--workspace'),
+      });
+    },
+  );
 
   it('an unsafe $HANDOFF_WORKSPACE is UNSAFE_SLUG naming the variable; an empty one is unset', () => {
     expect(caught(() => resolveWorkspace(undefined, { HANDOFF_WORKSPACE: 'a b' }, '/tmp'))).toMatchObject({

@@ -6,7 +6,7 @@
 import { homedir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 
-const HANDOFF = { node: "node", library: "handoff/dist/index.js" };
+const HANDOFF = { node: 'node', library: 'handoff/dist/index.js' };
 
 const expand = (p) => p.replace(/^\$HOME(?=\/|$)/, homedir());
 
@@ -16,7 +16,10 @@ async function firstPrompt(client, id) {
     const res = await client.session.messages({ path: { id } });
     const messages = Array.isArray(res?.data) ? res.data : [];
     const first = messages.find((m) => m?.info?.role === 'user');
-    return (first?.parts ?? []).filter((p) => p?.type === 'text').map((p) => p.text).join('');
+    return (first?.parts ?? [])
+      .filter((p) => p?.type === 'text')
+      .map((p) => p.text)
+      .join('');
   } catch {
     return undefined;
   }
@@ -32,8 +35,20 @@ export const HandoffGate = async ({ client, directory }) => {
       const id = event.properties?.sessionID;
       if (typeof id !== 'string') return;
       const active = continuing.delete(id);
-      const input = { hook_event_name: 'session.idle', session_id: id, prompt: await firstPrompt(client, id), cwd: directory, stop_hook_active: active };
-      const result = await library.stopGate({ harness: 'opencode', input, args: ['--on-missing', 'allow'], node: expand(HANDOFF.node), cwd: directory });
+      const input = {
+        hook_event_name: 'session.idle',
+        session_id: id,
+        prompt: await firstPrompt(client, id),
+        cwd: directory,
+        stop_hook_active: active,
+      };
+      const result = await library.stopGate({
+        harness: 'opencode',
+        input,
+        args: ['--on-missing', 'allow'],
+        node: expand(HANDOFF.node),
+        cwd: directory,
+      });
       const verdict = result.verdict;
       if (verdict?.decision === 'block' && verdict.tripped !== true && typeof verdict.reason === 'string') {
         continuing.add(id);

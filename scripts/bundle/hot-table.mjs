@@ -16,7 +16,8 @@ const COMMAND_SPECIFIER = /^\.\.\/commands\/([a-z-]+(?:\/[a-z-]+)?)\.js$/;
 /** The hot verbs' ids (`contract:init`, ...), read from bin/run.js, the one place they are listed. */
 export function hotVerbs(root) {
   const { HOT_VERBS } = require(join(root, 'bin', 'run.js'));
-  if (!(HOT_VERBS instanceof Set) || HOT_VERBS.size === 0) throw new Error('build: bin/run.js no longer exports its HOT_VERBS set');
+  if (!(HOT_VERBS instanceof Set) || HOT_VERBS.size === 0)
+    throw new Error('build: bin/run.js no longer exports its HOT_VERBS set');
   return HOT_VERBS;
 }
 
@@ -30,7 +31,7 @@ export function commandIdOf(specifier) {
 const SHARED = 'handoff-cold-verb';
 const SHARED_SOURCE =
   "'use strict';\nmodule.exports = (id) => ({ get default() { throw new Error(`internal: ${id} is not in dist/cli/handoff-hot.cjs; " +
-  "bin/run.js must run it from dist/cli/handoff.cjs`); } });\n";
+  'bin/run.js must run it from dist/cli/handoff.cjs`); } });\n';
 
 /** The stand-in's source for a verb the hot bundle leaves out: one short line per verb, the text shared. */
 const coldVerbModule = (id) => `module.exports = require(${JSON.stringify(SHARED)})(${JSON.stringify(id)});\n`;
@@ -48,11 +49,14 @@ export function hotTable(hot) {
       build.onResolve({ filter: /^\.\.\/commands\// }, (args) => {
         if (!/[\\/]src[\\/]cli[\\/]registry\.ts$/.test(args.importer)) return undefined;
         const id = commandIdOf(args.path);
-        if (id === undefined) throw new Error(`build: src/cli/registry.ts requires ${args.path}, which names no command module`);
+        if (id === undefined)
+          throw new Error(`build: src/cli/registry.ts requires ${args.path}, which names no command module`);
         seen.add(id);
         return hot.has(id) ? undefined : { path: id, namespace: NS };
       });
-      build.onResolve({ filter: new RegExp(`^${SHARED}$`) }, (args) => (args.namespace === NS ? { path: SHARED, namespace: NS } : undefined));
+      build.onResolve({ filter: new RegExp(`^${SHARED}$`) }, (args) =>
+        args.namespace === NS ? { path: SHARED, namespace: NS } : undefined,
+      );
       build.onLoad({ filter: /.*/, namespace: NS }, (args) => ({
         contents: args.path === SHARED ? SHARED_SOURCE : coldVerbModule(args.path),
         loader: 'js',
@@ -61,7 +65,10 @@ export function hotTable(hot) {
   };
   const check = () => {
     const missing = [...hot].filter((id) => !seen.has(id));
-    if (missing.length > 0) throw new Error(`build: the hot verb(s) ${missing.join(', ')} of bin/run.js are not required by src/cli/registry.ts`);
+    if (missing.length > 0)
+      throw new Error(
+        `build: the hot verb(s) ${missing.join(', ')} of bin/run.js are not required by src/cli/registry.ts`,
+      );
   };
   return { plugin, seen, check };
 }

@@ -41,7 +41,10 @@ export function standIn(name, names) {
 /** Throws unless the build met every lazy module (`seen`): a stand-in nothing imports any more is a stale patch. */
 export function checkLazySeen(seen) {
   const unseen = [...LAZY_BUILTINS, ...LAZY_PACKAGES].filter((name) => !seen.has(name));
-  if (unseen.length > 0) throw new Error(`build: nothing in the bundle imports ${unseen.join(', ')} any more; drop it from scripts/bundle/lazy-modules.mjs`);
+  if (unseen.length > 0)
+    throw new Error(
+      `build: nothing in the bundle imports ${unseen.join(', ')} any more; drop it from scripts/bundle/lazy-modules.mjs`,
+    );
 }
 
 /** The esbuild plugin, and the lazy modules the build met (`root`: the package root, where packages resolve from). */

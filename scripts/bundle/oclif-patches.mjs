@@ -12,11 +12,18 @@ export const STUBBED = ['typescript', 'tinyglobby', 'lilconfig', 'cli-spinners']
 export const PATCHES = {
   // Sorting command ids with localeCompare loads ICU collation (~5 ms per call); ids are ASCII, so code-unit order
   // is the same order.
-  'config/plugin.js': [['.sort((a, b) => a.id.localeCompare(b.id))', '.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))']],
+  'config/plugin.js': [
+    ['.sort((a, b) => a.id.localeCompare(b.id))', '.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))'],
+  ],
   // oclif reads its manifest (and an optional theme file) with fs/promises; the first async file call starts libuv's
   // thread pool (four threads) and makes every read a round trip through it. A read of a few kilobytes costs less
   // than that round trip, so read synchronously (the function stays async for its callers).
-  'util/fs.js': [["const contents = await (0, promises_1.readFile)(path, 'utf8');", "const contents = (0, node_fs_1.readFileSync)(path, 'utf8');"]],
+  'util/fs.js': [
+    [
+      "const contents = await (0, promises_1.readFile)(path, 'utf8');",
+      "const contents = (0, node_fs_1.readFileSync)(path, 'utf8');",
+    ],
+  ],
   // oclif names the platform `wsl` under Windows' Linux layer by importing wsl-utils, whose is-wsl reads /proc and
   // probes for container files when it loads, and which requires child_process: on every call, for a name handoff
   // only prints in --version. The kernel release names Microsoft under WSL, which is what is-wsl checks first.
@@ -103,16 +110,25 @@ export function patchOclifSource(file, source) {
     const plain = new RegExp(`^const (\\w+) = require\\("${name}"\\);$`, 'm');
     const wrapped = new RegExp(`^const (\\w+) = __importDefault\\(require\\("${name}"\\)\\);$`, 'm');
     const m = plain.exec(out) ?? wrapped.exec(out);
-    if (m === null) throw new Error(`build: @oclif/core/lib/${file} no longer requires ${mod} the expected way; review the lazy-load patch`);
+    if (m === null)
+      throw new Error(
+        `build: @oclif/core/lib/${file} no longer requires ${mod} the expected way; review the lazy-load patch`,
+      );
     const v = m[1];
     const load = m[0].includes('__importDefault') ? `__importDefault(require("${mod}"))` : `require("${mod}")`;
-    out = out.replace(m[0], () => `let ${v}__lazy; const ${v} = new Proxy({}, { get: (_t, k) => (${v}__lazy ??= ${load})[k] });`);
+    out = out.replace(
+      m[0],
+      () => `let ${v}__lazy; const ${v} = new Proxy({}, { get: (_t, k) => (${v}__lazy ??= ${load})[k] });`,
+    );
   }
   return out;
 }
 
 /** The texts a file's patches expect to find (tests break each one to see the build refuse). */
-export const expectedTexts = (file) => [...(PATCHES[file] ?? []).map(([from]) => from), ...(LAZY_REQUIRES[file] ?? []).map((mod) => `require("${mod}")`)];
+export const expectedTexts = (file) => [
+  ...(PATCHES[file] ?? []).map(([from]) => from),
+  ...(LAZY_REQUIRES[file] ?? []).map((mod) => `require("${mod}")`),
+];
 
 /** Every file that has a patch: the build checks that each was patched. */
 export const PATCHED_FILES = [...new Set([...Object.keys(PATCHES), ...Object.keys(LAZY_REQUIRES)])];
@@ -125,8 +141,13 @@ export const PATCHED_FILES = [...new Set([...Object.keys(PATCHES), ...Object.key
 export function checkPatchesUsed(patched, stubbed) {
   const unpatched = PATCHED_FILES.filter((file) => !patched.has(file));
   if (unpatched.length > 0) {
-    throw new Error(`build: @oclif/core/lib/${unpatched.join(', ')} ${unpatched.length === 1 ? 'is' : 'are'} no longer part of the bundle; review the patch`);
+    throw new Error(
+      `build: @oclif/core/lib/${unpatched.join(', ')} ${unpatched.length === 1 ? 'is' : 'are'} no longer part of the bundle; review the patch`,
+    );
   }
   const unused = [...STUBBED, 'debug'].filter((name) => !stubbed.has(name));
-  if (unused.length > 0) throw new Error(`build: nothing in the bundle imports ${unused.join(', ')} any more; drop the stub from scripts/bundle/oclif-patches.mjs`);
+  if (unused.length > 0)
+    throw new Error(
+      `build: nothing in the bundle imports ${unused.join(', ')} any more; drop the stub from scripts/bundle/oclif-patches.mjs`,
+    );
 }

@@ -7,5 +7,8 @@ const unavailable = (name) => () => {
 };
 module.exports = new Proxy(
   {},
-  { get: (_target, key) => (key === '__esModule' ? false : key === 'default' ? module.exports : unavailable(String(key))) },
+  {
+    get: (_target, key) =>
+      key === '__esModule' ? false : key === 'default' ? module.exports : unavailable(String(key)),
+  },
 );

@@ -29,7 +29,12 @@ const MARKER = 'handoff-harnesses.json';
 
 export function cacheDir(env = process.env) {
   if (env.HANDOFF_HARNESS_CACHE) return resolve(env.HANDOFF_HARNESS_CACHE);
-  const key = JSON.stringify({ pins: PINS, platform: process.platform, arch: process.arch, node: process.versions.node.split('.')[0] });
+  const key = JSON.stringify({
+    pins: PINS,
+    platform: process.platform,
+    arch: process.arch,
+    node: process.versions.node.split('.')[0],
+  });
   const hash = createHash('sha256').update(key).digest('hex').slice(0, 12);
   return join(homedir(), '.cache', 'handoff-harnesses', hash);
 }
@@ -79,11 +84,11 @@ function install(dir) {
     join(work, 'package.json'),
     JSON.stringify({ name: 'handoff-harnesses', private: true, dependencies: PINS }, null, 2) + '\n',
   );
-  execFileSync(
-    'npm',
-    ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=error'],
-    { cwd: work, stdio: 'inherit', timeout: 30 * 60_000 },
-  );
+  execFileSync('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=error'], {
+    cwd: work,
+    stdio: 'inherit',
+    timeout: 30 * 60_000,
+  });
   // Claude Code links its platform binary (an optional dependency, from the registry) over bin/claude.exe.
   execFileSync(process.execPath, ['install.cjs'], {
     cwd: join(work, 'node_modules', '@anthropic-ai', 'claude-code'),
@@ -114,5 +119,6 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const result = ensureHarnesses();
   const secs = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`${result.reused ? 'reused' : 'installed'} ${result.dir} (${secs} s)`);
-  for (const [name, bin] of Object.entries(result.bins)) console.log(`  ${name.padEnd(8)} ${result.versions[name]}  ${bin}`);
+  for (const [name, bin] of Object.entries(result.bins))
+    console.log(`  ${name.padEnd(8)} ${result.versions[name]}  ${bin}`);
 }

@@ -23,18 +23,30 @@ console.log(`harnesses: ${installed.reused ? 'reused' : 'installed'} ${installed
 
 /** True when a loopback-only network namespace can be made here (unprivileged user namespaces, `ip`). */
 function canIsolate() {
-  const r = spawnSync('unshare', ['--map-root-user', '--net', 'sh', '-c', 'ip link set lo up'], { stdio: 'ignore', timeout: 30_000 });
+  const r = spawnSync('unshare', ['--map-root-user', '--net', 'sh', '-c', 'ip link set lo up'], {
+    stdio: 'ignore',
+    timeout: 30_000,
+  });
   return r.status === 0;
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'handoff-harness-run-'));
 const report = join(scratch, 'observed.json');
-const vitest = [process.execPath, join(REPO, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', 'vitest.harnesses.config.ts', ...process.argv.slice(2)];
+const vitest = [
+  process.execPath,
+  join(REPO, 'node_modules', 'vitest', 'vitest.mjs'),
+  'run',
+  '--config',
+  'vitest.harnesses.config.ts',
+  ...process.argv.slice(2),
+];
 const isolated = process.env.HANDOFF_HARNESS_NETNS !== '0' && canIsolate();
 const argv = isolated
   ? ['unshare', '--map-root-user', '--net', 'sh', '-c', 'ip link set lo up && exec "$@"', 'sh', ...vitest]
   : vitest;
-console.log(`network: ${isolated ? 'a namespace with loopback only' : 'host network; proxies point at a closed local port'}`);
+console.log(
+  `network: ${isolated ? 'a namespace with loopback only' : 'host network; proxies point at a closed local port'}`,
+);
 
 const env = {
   ...process.env,

@@ -45,14 +45,26 @@ export async function decideApproval(
 /** Approvals matching `filters`; none without a store (which is never created). */
 export async function listApprovals(env: Env, cwd: string, filters: import('../store/approvals.js').ApprovalFilters) {
   const { withStore } = await import('../store/open-store.js');
-  return withStore(env, cwd, 'reader', (store) => store.listApprovals(filters), () => []);
+  return withStore(
+    env,
+    cwd,
+    'reader',
+    (store) => store.listApprovals(filters),
+    () => [],
+  );
 }
 
 /** One approval by id (a reader: never creates the store). APPROVAL_NOT_FOUND (exit 3) without a store or a row. */
 export async function showApproval(env: Env, cwd: string, id: string): Promise<ApprovalRow> {
   const { approvalNotFound } = await import('../store/approvals.js');
   const { withStore } = await import('../store/open-store.js');
-  const row = await withStore(env, cwd, 'reader', (store) => store.getApproval(id), () => undefined);
+  const row = await withStore(
+    env,
+    cwd,
+    'reader',
+    (store) => store.getApproval(id),
+    () => undefined,
+  );
   if (row === undefined) throw approvalNotFound(id);
   return row;
 }

@@ -59,7 +59,8 @@ export function contentBlock(id: string, content: string, opts: { cut: boolean; 
 }
 
 /** Whether the content is longer than what a cut output shows. */
-export const exceedsCut = (content: string): boolean => Array.from(content).length > CUT_CHARS || content.split('\n').length > CUT_LINES;
+export const exceedsCut = (content: string): boolean =>
+  Array.from(content).length > CUT_CHARS || content.split('\n').length > CUT_LINES;
 
 /**
  * The patch that writes an approval into an envelope: exact_content byte for byte (JSON-escaped, with every character
@@ -80,8 +81,11 @@ export function fillTarget(addressing: { draftId?: string | null; agentId?: stri
 }
 
 /** `handoff contract fill … --json '<patch>'`, one line for a POSIX shell. */
-export const fillJsonLine = (approvalId: string, content: string, addressing: { draftId?: string | null; agentId?: string | null }): string =>
-  `handoff contract fill${fillTarget(addressing)} --json ${shellQuote(fillInput(approvalId, content))}`;
+export const fillJsonLine = (
+  approvalId: string,
+  content: string,
+  addressing: { draftId?: string | null; agentId?: string | null },
+): string => `handoff contract fill${fillTarget(addressing)} --json ${shellQuote(fillInput(approvalId, content))}`;
 
 /** `handoff contract fill … --json-file -`: the command that reads `fillInput` on stdin. */
 export const fillStdinCommand = (addressing: { draftId?: string | null; agentId?: string | null }): string =>
@@ -91,5 +95,9 @@ export const fillStdinCommand = (addressing: { draftId?: string | null; agentId?
  * The ready-to-run shell text: the stdin command with the input as a quoted here-document. The input is one line of
  * JSON starting with `{`, so it can never be mistaken for the closing delimiter.
  */
-export const fillHereDoc = (approvalId: string, content: string, addressing: { draftId?: string | null; agentId?: string | null }): string =>
+export const fillHereDoc = (
+  approvalId: string,
+  content: string,
+  addressing: { draftId?: string | null; agentId?: string | null },
+): string =>
   `${fillStdinCommand(addressing)} <<'HANDOFF_APPROVAL'\n${fillInput(approvalId, content)}\nHANDOFF_APPROVAL`;

@@ -28,7 +28,11 @@ export interface RequestedApproval {
 }
 
 /** The fill line for an approval: `handoff contract fill [--draft-id ID | --agent-id ID] --json '<patch>'`. */
-export function approvalFillCommand(approvalId: string, content: string, addressing: { draftId?: string; agentId?: string }): string {
+export function approvalFillCommand(
+  approvalId: string,
+  content: string,
+  addressing: { draftId?: string; agentId?: string },
+): string {
   return fillJsonLine(approvalId, content, addressing);
 }
 

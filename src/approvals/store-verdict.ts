@@ -36,12 +36,18 @@ export async function storeVerdict(
   const found = await reads.approvalStatus(key);
   // The chain is asked when ownership depends on it: an approval of a contract, or an approved or used one (whose
   // owner, without a contract, is the citing agent: ownership is judged only when there is a citing contract).
-  const needsChain = found.found && (typeof found.contractId === 'string' || found.status === 'approved' || found.status === 'used');
+  const needsChain =
+    found.found && (typeof found.contractId === 'string' || found.status === 'approved' || found.status === 'used');
   const approvalChain = chain !== undefined && needsChain ? await chain() : undefined;
-  const verdict = fullVerdict(envelope, { ...options, lookupApproval: (id) => (id === key ? found : { found: false }), approvalChain });
+  const verdict = fullVerdict(envelope, {
+    ...options,
+    lookupApproval: (id) => (id === key ? found : { found: false }),
+    approvalChain,
+  });
   // The approver policy (HANDOFF_APPROVER_KEYS in the verb's environment: the hook's environment is the authority):
   // loaded only when set and the cited approval is in force.
-  if (!found.found || !['approved', 'used'].includes(found.status) || !where.env.HANDOFF_APPROVER_KEYS?.trim()) return verdict;
+  if (!found.found || !['approved', 'used'].includes(found.status) || !where.env.HANDOFF_APPROVER_KEYS?.trim())
+    return verdict;
   const { approverCross } = await import('../attest/approver-check.js');
   return approverCross(verdict, reads, key, found.fingerprint ?? '', where);
 }

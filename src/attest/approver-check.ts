@@ -15,6 +15,8 @@ export async function approverCross(
   const finding = await judgeApproval(reads, id, fingerprint, keys);
   if (finding === undefined) return verdict;
   const errors = [...verdict.errors, asValidationError(finding)];
-  const codes = verdict.codes.includes(finding.code as never) ? verdict.codes : [...verdict.codes, finding.code as never];
+  const codes = verdict.codes.includes(finding.code as never)
+    ? verdict.codes
+    : [...verdict.codes, finding.code as never];
   return { ok: false, errors, codes, repair: verdict.repair };
 }

@@ -54,12 +54,29 @@ export async function judgeApproval(
   }
   if (latest === undefined) {
     return forged
-      ? { code: 'APPROVAL_SIGNATURE_INVALID', detail: `approval ${id} carries a signature by a trusted approver key that does not verify` }
-      : { code: 'APPROVAL_UNSIGNED', detail: `approval ${id} is in force but no trusted approver key (HANDOFF_APPROVER_KEYS) signed its decision` };
+      ? {
+          code: 'APPROVAL_SIGNATURE_INVALID',
+          detail: `approval ${id} carries a signature by a trusted approver key that does not verify`,
+        }
+      : {
+          code: 'APPROVAL_UNSIGNED',
+          detail: `approval ${id} is in force but no trusted approver key (HANDOFF_APPROVER_KEYS) signed its decision`,
+        };
   }
-  if (latest.approval_id !== id || latest.fingerprint !== fingerprint || typeof latest.decision !== 'string' || !IN_FORCE.has(latest.decision)) {
-    const what = latest.fingerprint !== fingerprint ? 'a different content fingerprint' : `the decision ${JSON.stringify(latest.decision)}`;
-    return { code: 'APPROVAL_SIGNATURE_INVALID', detail: `the latest signed decision on approval ${id} states ${what}, not the approval the store holds` };
+  if (
+    latest.approval_id !== id ||
+    latest.fingerprint !== fingerprint ||
+    typeof latest.decision !== 'string' ||
+    !IN_FORCE.has(latest.decision)
+  ) {
+    const what =
+      latest.fingerprint !== fingerprint
+        ? 'a different content fingerprint'
+        : `the decision ${JSON.stringify(latest.decision)}`;
+    return {
+      code: 'APPROVAL_SIGNATURE_INVALID',
+      detail: `the latest signed decision on approval ${id} states ${what}, not the approval the store holds`,
+    };
   }
   return undefined;
 }

@@ -35,7 +35,8 @@ export const SIGNED_WHEN: readonly string[] = ['at-write', 'at-export'];
 export type BundleJson = Record<string, unknown>;
 
 /** One line: the bundle's JSON as @sigstore/bundle writes it, then the mark. */
-export const lineText = (bundle: BundleJson, when: string): string => JSON.stringify({ ...bundle, [SIGNED_MARK]: when });
+export const lineText = (bundle: BundleJson, when: string): string =>
+  JSON.stringify({ ...bundle, [SIGNED_MARK]: when });
 
 /** A bundle over `payload` carrying an existing DSSE signature (base64) by the key `keyId`. */
 export async function bundleOfSigned(payload: Buffer, signature: string, keyId: string): Promise<BundleJson> {
@@ -50,7 +51,13 @@ export async function bundleSignedNow(payload: Buffer, key: SigningKey): Promise
 async function build(payload: Buffer, keyId: string, signature: (pae: Buffer) => Buffer): Promise<BundleJson> {
   const { sign, bundle } = sigstore();
   const builder = new sign.DSSEBundleBuilder({
-    signer: { sign: (pae: Buffer) => Promise.resolve({ signature: signature(pae), key: { $case: 'publicKey' as const, publicKey: '', hint: keyId } }) },
+    signer: {
+      sign: (pae: Buffer) =>
+        Promise.resolve({
+          signature: signature(pae),
+          key: { $case: 'publicKey' as const, publicKey: '', hint: keyId },
+        }),
+    },
     witnesses: [],
   });
   const b = await builder.create({ data: payload, type: IN_TOTO_PAYLOAD_TYPE });
@@ -60,10 +67,13 @@ async function build(payload: Buffer, keyId: string, signature: (pae: Buffer) =>
 /** An offline verifier whose trust material is exactly `keys` (key id -> public key). */
 export function offlineVerifier(keys: ReadonlyMap<string, KeyObject>): InstanceType<VerifyMod['Verifier']> {
   const { verify } = sigstore();
-  const trust = verify.toTrustMaterial({ mediaType: '', certificateAuthorities: [], tlogs: [], ctlogs: [], timestampAuthorities: [] }, (hint: string) => {
-    const publicKey = keys.get(hint);
-    if (publicKey === undefined) throw new Error(`no trusted key ${hint}`);
-    return { publicKey, validFor: () => true };
-  });
+  const trust = verify.toTrustMaterial(
+    { mediaType: '', certificateAuthorities: [], tlogs: [], ctlogs: [], timestampAuthorities: [] },
+    (hint: string) => {
+      const publicKey = keys.get(hint);
+      if (publicKey === undefined) throw new Error(`no trusted key ${hint}`);
+      return { publicKey, validFor: () => true };
+    },
+  );
   return new verify.Verifier(trust, { tlogThreshold: 0, ctlogThreshold: 0, tsaThreshold: 0 });
 }

@@ -21,7 +21,12 @@ export function signPayload(key: SigningKey, payload: Buffer): string {
 }
 
 /** Whether `sig` (raw bytes) is a valid DSSE signature of `payload` by `publicKey`; never throws. */
-export function verifyPayload(publicKey: KeyObject, payload: Buffer, sig: Buffer, payloadType = IN_TOTO_PAYLOAD_TYPE): boolean {
+export function verifyPayload(
+  publicKey: KeyObject,
+  payload: Buffer,
+  sig: Buffer,
+  payloadType = IN_TOTO_PAYLOAD_TYPE,
+): boolean {
   try {
     return verify(digestFor(publicKey), pae(payloadType, payload), publicKey, sig);
   } catch {

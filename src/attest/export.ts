@@ -52,7 +52,9 @@ export interface Line {
 }
 
 const rowNotFound = (id: string): HandoffError =>
-  new HandoffError('ROW_NOT_FOUND', `no handoff row for ${id}; only a finalized chain can be exported`, { contract_id: id });
+  new HandoffError('ROW_NOT_FOUND', `no handoff row for ${id}; only a finalized chain can be exported`, {
+    contract_id: id,
+  });
 
 export const keyRequired = (): HandoffError =>
   new HandoffError(
@@ -75,7 +77,7 @@ const fresh = (s: Statement): Line => {
 
 const predicateOf = (a: AttestationRow): Record<string, unknown> => {
   try {
-    return ((JSON.parse(a.payload) as { predicate?: Record<string, unknown> }).predicate ?? {});
+    return (JSON.parse(a.payload) as { predicate?: Record<string, unknown> }).predicate ?? {};
   } catch {
     return {};
   }
@@ -86,8 +88,13 @@ async function handoffLines(s: StoreReads, rows: readonly HandoffRow[]): Promise
   let previous = GENESIS;
   for (const row of rows) {
     if (row.finalized_at === null) continue;
-    const stored = (await s.listAttestations('handoff', row.contract_id)).filter((a) => predicateOf(a).previous === previous).pop();
-    const line = stored !== undefined ? fromStored(stored) : fresh(handoffStatement(row, await s.citedBlobs(Number(row.id)), previous));
+    const stored = (await s.listAttestations('handoff', row.contract_id))
+      .filter((a) => predicateOf(a).previous === previous)
+      .pop();
+    const line =
+      stored !== undefined
+        ? fromStored(stored)
+        : fresh(handoffStatement(row, await s.citedBlobs(Number(row.id)), previous));
     lines.push(line);
     previous = line.digest;
   }
@@ -126,14 +133,18 @@ async function approvalLines(s: StoreReads, rows: readonly HandoffRow[]): Promis
     const stored = await s.listAttestations('approval', id);
     for (const a of stored) lines.push(fromStored(a));
     const p = stored.length === 0 ? undefined : predicateOf(stored[stored.length - 1]);
-    if (p === undefined || p.decision !== row.status || p.fingerprint !== row.fingerprint) lines.push(fresh(approvalStatement(row)));
+    if (p === undefined || p.decision !== row.status || p.fingerprint !== row.fingerprint)
+      lines.push(fresh(approvalStatement(row)));
   }
   return lines;
 }
 
 async function toText(line: Line, key: SigningKey): Promise<{ text: string; now: boolean }> {
   const when: SignedWhen = line.stored !== undefined ? 'at-write' : 'at-export';
-  const bundle = line.stored !== undefined ? await bundleOfSigned(line.payload, line.stored.signature, line.stored.keyId) : await bundleSignedNow(line.payload, key);
+  const bundle =
+    line.stored !== undefined
+      ? await bundleOfSigned(line.payload, line.stored.signature, line.stored.keyId)
+      : await bundleSignedNow(line.payload, key);
   return { text: lineText(bundle, when), now: when === 'at-export' };
 }
 
@@ -151,7 +162,10 @@ export async function exportChain(env: Env, cwd: string, req: ExportRequest): Pr
       if (storeSigner(env, cwd) === undefined) throw keyRequired();
       const chain = req.whole ? await s.wholeChain(row) : (await s.walkBack(row)).reverse();
       const h = await handoffLines(s, chain);
-      const receipts = await receiptLines(s, chain.map((r) => r.contract_id));
+      const receipts = await receiptLines(
+        s,
+        chain.map((r) => r.contract_id),
+      );
       const approvals = await approvalLines(s, chain);
       return { root: chain[0].contract_id, ...h, receipts, approvals };
     },
@@ -162,7 +176,14 @@ export async function exportChain(env: Env, cwd: string, req: ExportRequest): Pr
   const signer = storeSigner(env, cwd)!;
   const assembled = await assembleExport(collected, signer.key);
   writeWhole(out, assembled.text);
-  return { out, lines: assembled.lines, counts: assembled.counts, signedNow: assembled.signedNow, tip: collected.tip, keyId: signer.key.keyId };
+  return {
+    out,
+    lines: assembled.lines,
+    counts: assembled.counts,
+    signedNow: assembled.signedNow,
+    tip: collected.tip,
+    keyId: signer.key.keyId,
+  };
 }
 
 export interface Collected {
@@ -174,10 +195,24 @@ export interface Collected {
 }
 
 /** The file's text from the collected lines: each as a bundle (stored signature, else signed now), the head last. */
-export async function assembleExport(collected: Collected, key: SigningKey): Promise<{ text: string; lines: number; counts: HeadCounts; signedNow: number }> {
+export async function assembleExport(
+  collected: Collected,
+  key: SigningKey,
+): Promise<{ text: string; lines: number; counts: HeadCounts; signedNow: number }> {
   const body = [...collected.lines, ...collected.receipts, ...collected.approvals];
-  const counts: HeadCounts = { handoff: collected.lines.length, receipt: collected.receipts.length, approval: collected.approvals.length };
-  const head = fresh(headStatement(collected.root, collected.tip, counts, body.map((l) => l.digest)));
+  const counts: HeadCounts = {
+    handoff: collected.lines.length,
+    receipt: collected.receipts.length,
+    approval: collected.approvals.length,
+  };
+  const head = fresh(
+    headStatement(
+      collected.root,
+      collected.tip,
+      counts,
+      body.map((l) => l.digest),
+    ),
+  );
   const texts: string[] = [];
   let signedNow = 0;
   for (const line of [...body, head]) {
@@ -201,6 +236,10 @@ function writeWhole(path: string, text: string): void {
   } catch (e) {
     if (fd !== undefined) closeSync(fd);
     unlinkQuiet(tmp);
-    throw new HandoffError('UNREADABLE_INPUT', `cannot write ${JSON.stringify(path)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}; nothing was written`, { path });
+    throw new HandoffError(
+      'UNREADABLE_INPUT',
+      `cannot write ${JSON.stringify(path)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}; nothing was written`,
+      { path },
+    );
   }
 }

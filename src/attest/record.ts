@@ -8,14 +8,29 @@ import type { ApprovalRow } from '../store/approvals.js';
 import type { HandoffRow } from '../store/handoff-row.js';
 import type { StoreReads, StoreTx } from '../store/store.js';
 import { signPayload } from './dsse.js';
-import { approvalStatement, GENESIS, handoffStatement, payloadOf, receiptStatement, sha256Hex, type AttestKind, type Statement } from './statement.js';
+import {
+  approvalStatement,
+  GENESIS,
+  handoffStatement,
+  payloadOf,
+  receiptStatement,
+  sha256Hex,
+  type AttestKind,
+  type Statement,
+} from './statement.js';
 
 export interface Signer {
   key: SigningKey;
   role: 'store' | 'approver';
 }
 
-export async function recordStatement(t: StoreTx, kind: AttestKind, subjectId: string, statement: Statement, signer: Signer | undefined): Promise<string> {
+export async function recordStatement(
+  t: StoreTx,
+  kind: AttestKind,
+  subjectId: string,
+  statement: Statement,
+  signer: Signer | undefined,
+): Promise<string> {
   const payload = payloadOf(statement);
   const digest = sha256Hex(payload);
   await t.insertAttestation({
@@ -73,6 +88,10 @@ export async function attestApprovalUse(t: StoreTx, approvalId: string, signer: 
   const row = await t.getApproval(approvalId);
   if (row === undefined || (row.status as string) !== 'used') return;
   const latest = (await t.listAttestations('approval', approvalId)).pop();
-  if (latest !== undefined && (JSON.parse(latest.payload) as { predicate?: { decision?: unknown } }).predicate?.decision === 'used') return;
+  if (
+    latest !== undefined &&
+    (JSON.parse(latest.payload) as { predicate?: { decision?: unknown } }).predicate?.decision === 'used'
+  )
+    return;
   await attestApproval(t, row, signer);
 }

@@ -71,7 +71,9 @@ export function handoffStatement(row: HandoffRow, blobs: readonly CitedBlob[], p
     _type: STATEMENT_TYPE,
     subject: [
       { name: handoffSubject(row.contract_id), digest: { sha256: envelopeDigest(envelope) } },
-      ...[...blobs].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).map((b) => ({ name: b.path, digest: { sha256: b.sha256 } })),
+      ...[...blobs]
+        .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+        .map((b) => ({ name: b.path, digest: { sha256: b.sha256 } })),
     ],
     predicateType: HANDOFF_PREDICATE,
     predicate: { envelope, row: rowFacts(row), previous },

@@ -27,10 +27,24 @@ export function blobFinding(dir: string, subjects: { name: string; digest: { sha
   let checked = 0;
   for (const s of subjects) {
     const path = locate(dir, s.name, s.digest.sha256);
-    if (path === undefined) return { checked, problem: { code: 'ATTEST_BLOB_MISSING', message: `the blob ${s.name} (sha256 ${s.digest.sha256}) is not in ${dir}` } };
+    if (path === undefined)
+      return {
+        checked,
+        problem: {
+          code: 'ATTEST_BLOB_MISSING',
+          message: `the blob ${s.name} (sha256 ${s.digest.sha256}) is not in ${dir}`,
+        },
+      };
     const actual = createHash('sha256').update(readFileSync(path)).digest('hex');
     checked++;
-    if (actual !== s.digest.sha256) return { checked, problem: { code: 'ATTEST_DIGEST', message: `the blob ${path} has sha256 ${actual}, the statement says ${s.digest.sha256}` } };
+    if (actual !== s.digest.sha256)
+      return {
+        checked,
+        problem: {
+          code: 'ATTEST_DIGEST',
+          message: `the blob ${path} has sha256 ${actual}, the statement says ${s.digest.sha256}`,
+        },
+      };
   }
   return { checked };
 }

@@ -13,7 +13,10 @@ function digestOf(s: unknown): string | undefined {
 
 /** Undefined when every subject matches; else what does not. */
 export function subjectFinding(kind: string, subjects: unknown[], p: Record<string, unknown>): string | undefined {
-  if (subjects.length === 0 || subjects.some((s) => digestOf(s) === undefined || typeof (s as Subj).name !== 'string')) {
+  if (
+    subjects.length === 0 ||
+    subjects.some((s) => digestOf(s) === undefined || typeof (s as Subj).name !== 'string')
+  ) {
     return 'a subject without a name or a sha256 digest';
   }
   const names = subjects.map((s) => (s as Subj).name as string);
@@ -21,7 +24,8 @@ export function subjectFinding(kind: string, subjects: unknown[], p: Record<stri
   switch (kind) {
     case 'handoff': {
       const row = p.row as Record<string, unknown> | undefined;
-      if (typeof row?.contract_id !== 'string' || names[0] !== handoffSubject(row.contract_id)) return 'the first subject does not name the handoff';
+      if (typeof row?.contract_id !== 'string' || names[0] !== handoffSubject(row.contract_id))
+        return 'the first subject does not name the handoff';
       let digest: string;
       try {
         digest = envelopeDigest(p.envelope);
@@ -29,7 +33,8 @@ export function subjectFinding(kind: string, subjects: unknown[], p: Record<stri
         return 'the envelope cannot be canonicalized';
       }
       if (digests[0] !== digest) return `the envelope's RFC 8785 digest is ${digest}, the subject says ${digests[0]}`;
-      if (typeof p.previous !== 'string' || (p.previous !== GENESIS && !HEX.test(p.previous))) return 'the previous link is neither "genesis" nor a digest';
+      if (typeof p.previous !== 'string' || (p.previous !== GENESIS && !HEX.test(p.previous)))
+        return 'the previous link is neither "genesis" nor a digest';
       return undefined;
     }
     case 'receipt': {
@@ -40,15 +45,22 @@ export function subjectFinding(kind: string, subjects: unknown[], p: Record<stri
         [`receipt:${String(r.receipt_id)}/stdout`, r.stdout_sha256],
         [`receipt:${String(r.receipt_id)}/stderr`, r.stderr_sha256],
       ];
-      if (want.length !== names.length || want.some(([n, d], i) => names[i] !== n || digests[i] !== d)) return "the subjects differ from the receipt's digests";
+      if (want.length !== names.length || want.some(([n, d], i) => names[i] !== n || digests[i] !== d))
+        return "the subjects differ from the receipt's digests";
       const expected = r.outcome === 'pass' ? 'PASSED' : r.outcome === 'fail' ? 'FAILED' : 'WARNED';
-      if (p.result !== expected) return `the result ${String(p.result)} does not follow the outcome ${String(r.outcome)}`;
+      if (p.result !== expected)
+        return `the result ${String(p.result)} does not follow the outcome ${String(r.outcome)}`;
       return undefined;
     }
     case 'approval': {
       if (typeof p.exact_content !== 'string') return 'no exact content in the predicate';
       const fp = sha256Hex(Buffer.from(p.exact_content, 'utf8'));
-      if (names.length !== 1 || names[0] !== `approval:${String(p.approval_id)}` || digests[0] !== fp || p.fingerprint !== fp) {
+      if (
+        names.length !== 1 ||
+        names[0] !== `approval:${String(p.approval_id)}` ||
+        digests[0] !== fp ||
+        p.fingerprint !== fp
+      ) {
         return `the content's sha256 is ${fp}; the subject or the fingerprint says otherwise`;
       }
       return undefined;

@@ -16,7 +16,16 @@ import { approverKeys, IN_FORCE } from './approver.js';
 import { lineText, offlineVerifier, sigstore, SIGNED_MARK, SIGNED_WHEN } from './bundle.js';
 import { IN_TOTO_PAYLOAD_TYPE } from './dsse.js';
 import { blobFinding } from './verify-blobs.js';
-import { APPROVAL_PREDICATE, GENESIS, HANDOFF_PREDICATE, HEAD_PREDICATE, RECEIPT_PREDICATE, sha256Hex, STATEMENT_TYPE, type HeadCounts } from './statement.js';
+import {
+  APPROVAL_PREDICATE,
+  GENESIS,
+  HANDOFF_PREDICATE,
+  HEAD_PREDICATE,
+  RECEIPT_PREDICATE,
+  sha256Hex,
+  STATEMENT_TYPE,
+  type HeadCounts,
+} from './statement.js';
 import { subjectFinding } from './verify-subjects.js';
 
 export interface VerifyRequest {
@@ -66,13 +75,18 @@ function readInput(path: string): Buffer {
   try {
     return readFileSync(path);
   } catch (e) {
-    throw new HandoffError('UNREADABLE_INPUT', `cannot read ${JSON.stringify(path)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { path });
+    throw new HandoffError(
+      'UNREADABLE_INPUT',
+      `cannot read ${JSON.stringify(path)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      { path },
+    );
   }
 }
 
 function trustOf(env: Env, cwd: string, keys: readonly string[]): Trust {
   const store = new Map<string, KeyObject>();
-  for (const k of keys) for (const e of loadPublicKeys(keyPath(k, cwd, '--key'), 'the public key (--key)')) store.set(e.keyId, e.publicKey);
+  for (const k of keys)
+    for (const e of loadPublicKeys(keyPath(k, cwd, '--key'), 'the public key (--key)')) store.set(e.keyId, e.publicKey);
   const list = approverKeys(env, cwd);
   const approvers = list === undefined ? undefined : new Map(list.map((e) => [e.keyId, e.publicKey]));
   return { store, approvers, all: new Map([...store, ...(approvers ?? [])]) };
@@ -81,7 +95,14 @@ function trustOf(env: Env, cwd: string, keys: readonly string[]): Trust {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** One line checked on its own; throws LineFailure. */
-function checkLine(text: string, n: number, trust: Trust, verifiers: Map<string, ReturnType<typeof offlineVerifier>>, blobs: string | undefined, counter: { blobs: number }): Parsed {
+function checkLine(
+  text: string,
+  n: number,
+  trust: Trust,
+  verifiers: Map<string, ReturnType<typeof offlineVerifier>>,
+  blobs: string | undefined,
+  counter: { blobs: number },
+): Parsed {
   const fail = (code: string, message: string): never => {
     throw new LineFailure(code, n, message);
   };
@@ -91,10 +112,12 @@ function checkLine(text: string, n: number, trust: Trust, verifiers: Map<string,
   } catch {
     fail('ATTEST_FORMAT', 'not a JSON value');
   }
-  if (!isObject(obj) || obj.mediaType !== BUNDLE_V03) fail('ATTEST_FORMAT', `not a Sigstore bundle of media type ${BUNDLE_V03}`);
+  if (!isObject(obj) || obj.mediaType !== BUNDLE_V03)
+    fail('ATTEST_FORMAT', `not a Sigstore bundle of media type ${BUNDLE_V03}`);
   const o = obj as Record<string, unknown>;
   const when = o[SIGNED_MARK];
-  if (typeof when !== 'string' || !SIGNED_WHEN.includes(when)) fail('ATTEST_FORMAT', `"${SIGNED_MARK}" is not one of ${SIGNED_WHEN.join(', ')}`);
+  if (typeof when !== 'string' || !SIGNED_WHEN.includes(when))
+    fail('ATTEST_FORMAT', `"${SIGNED_MARK}" is not one of ${SIGNED_WHEN.join(', ')}`);
   const { bundle: b, verify: v } = sigstore();
   let bundle: ReturnType<typeof b.bundleFromJSON>;
   try {
@@ -103,17 +126,20 @@ function checkLine(text: string, n: number, trust: Trust, verifiers: Map<string,
     return fail('ATTEST_FORMAT', `not a valid bundle: ${(e as Error).message}`);
   }
   // The exact text export writes: a byte changed anywhere outside the signed payload shows here.
-  if (lineText(b.bundleToJSON(bundle), when as string) !== text) fail('ATTEST_FORMAT', 'not in the exact form attest export writes');
+  if (lineText(b.bundleToJSON(bundle), when as string) !== text)
+    fail('ATTEST_FORMAT', 'not in the exact form attest export writes');
   if (bundle.content.$case !== 'dsseEnvelope') return fail('ATTEST_FORMAT', 'not a DSSE bundle');
   const env = bundle.content.dsseEnvelope;
   if (env.payloadType !== IN_TOTO_PAYLOAD_TYPE) fail('ATTEST_FORMAT', `payloadType is not ${IN_TOTO_PAYLOAD_TYPE}`);
   if (env.signatures.length !== 1) fail('ATTEST_FORMAT', 'not exactly one signature');
   const vm = bundle.verificationMaterial.content;
   const hint = vm.$case === 'publicKey' ? vm.publicKey.hint : undefined;
-  if (hint === undefined || hint !== env.signatures[0].keyid) fail('ATTEST_SIGNATURE', 'the key hint and the signature key id differ');
+  if (hint === undefined || hint !== env.signatures[0].keyid)
+    fail('ATTEST_SIGNATURE', 'the key hint and the signature key id differ');
   if (!trust.all.has(hint!)) fail('ATTEST_SIGNATURE', `signed by key ${hint}, which no --key (or approver key) is`);
   let verifier = verifiers.get(hint!);
-  if (verifier === undefined) verifiers.set(hint!, (verifier = offlineVerifier(new Map([[hint!, trust.all.get(hint!)!]]))));
+  if (verifier === undefined)
+    verifiers.set(hint!, (verifier = offlineVerifier(new Map([[hint!, trust.all.get(hint!)!]]))));
   try {
     verifier.verify(v.toSignedEntity(bundle));
   } catch (e) {
@@ -127,14 +153,21 @@ function checkLine(text: string, n: number, trust: Trust, verifiers: Map<string,
   } catch {
     fail('ATTEST_FORMAT', 'the signed payload is not JSON');
   }
-  if (!isObject(st) || st._type !== STATEMENT_TYPE || !Array.isArray(st.subject) || !isObject(st.predicate) || typeof st.predicateType !== 'string') {
+  if (
+    !isObject(st) ||
+    st._type !== STATEMENT_TYPE ||
+    !Array.isArray(st.subject) ||
+    !isObject(st.predicate) ||
+    typeof st.predicateType !== 'string'
+  ) {
     return fail('ATTEST_FORMAT', 'the signed payload is not an in-toto Statement v1');
   }
   if (canonicalJson(st) !== payload) fail('ATTEST_FORMAT', 'the signed payload is not in RFC 8785 canonical form');
   const kind = KINDS[st.predicateType];
   if (kind === undefined) fail('ATTEST_FORMAT', `unknown predicateType ${JSON.stringify(st.predicateType)}`);
   const storeSigned = trust.store.has(hint!);
-  if (!storeSigned && kind !== 'approval') fail('ATTEST_SIGNATURE', `a ${kind} statement signed by approver key ${hint}, not by a --key`);
+  if (!storeSigned && kind !== 'approval')
+    fail('ATTEST_SIGNATURE', `a ${kind} statement signed by approver key ${hint}, not by a --key`);
   const subjectProblem = subjectFinding(kind, st.subject as unknown[], st.predicate);
   if (subjectProblem !== undefined) fail('ATTEST_DIGEST', subjectProblem);
   if (kind === 'handoff' && blobs !== undefined) {
@@ -142,7 +175,13 @@ function checkLine(text: string, n: number, trust: Trust, verifiers: Map<string,
     counter.blobs += found.checked;
     if (found.problem !== undefined) fail(found.problem.code, found.problem.message);
   }
-  return { line: n, kind: kind, digest: sha256Hex(env.payload), predicate: st.predicate, byApprover: trust.approvers?.has(hint!) ?? false };
+  return {
+    line: n,
+    kind: kind,
+    digest: sha256Hex(env.payload),
+    predicate: st.predicate,
+    byApprover: trust.approvers?.has(hint!) ?? false,
+  };
 }
 
 /** The lines together: one genesis, one successor per step in file order, the head last and matching. */
@@ -155,26 +194,42 @@ function checkWhole(parsed: Parsed[], total: number): { counts: HeadCounts; tip:
   for (const h of handoffs) {
     const prev = String(h.predicate.previous);
     const first = successor.get(prev);
-    if (first !== undefined) fail(h.line, `a second successor of ${prev === GENESIS ? 'genesis' : prev} (line ${first.line} is the first): a duplicated or forked handoff line`);
+    if (first !== undefined)
+      fail(
+        h.line,
+        `a second successor of ${prev === GENESIS ? 'genesis' : prev} (line ${first.line} is the first): a duplicated or forked handoff line`,
+      );
     successor.set(prev, h);
   }
   let expected = GENESIS;
   for (const h of handoffs) {
-    if (h.predicate.previous !== expected) fail(h.line, `this handoff does not follow ${expected === GENESIS ? 'genesis' : `the handoff ${expected}`}: a line before it was dropped or moved`);
+    if (h.predicate.previous !== expected)
+      fail(
+        h.line,
+        `this handoff does not follow ${expected === GENESIS ? 'genesis' : `the handoff ${expected}`}: a line before it was dropped or moved`,
+      );
     expected = h.digest;
   }
-  for (const p of parsed) if (p.kind === 'head' && p.line !== total) fail(p.line, 'a head statement before the last line');
+  for (const p of parsed)
+    if (p.kind === 'head' && p.line !== total) fail(p.line, 'a head statement before the last line');
   const head = parsed[parsed.length - 1];
-  if (head === undefined || head.kind !== 'head') return fail(total, 'the last line is not the head statement: the file is truncated');
+  if (head === undefined || head.kind !== 'head')
+    return fail(total, 'the last line is not the head statement: the file is truncated');
   const counts: HeadCounts = { handoff: handoffs.length, receipt: 0, approval: 0 };
   for (const p of parsed) if (p.kind === 'receipt' || p.kind === 'approval') counts[p.kind]++;
   const stated = isObject(head.predicate.counts) ? head.predicate.counts : {};
   const lines = Array.isArray(head.predicate.lines) ? head.predicate.lines : [];
   for (let i = 0; i < Math.max(lines.length, parsed.length - 1); i++) {
-    if (lines[i] !== parsed[i]?.digest || i >= parsed.length - 1) fail(i < parsed.length - 1 ? parsed[i].line : head.line, `line ${i + 1} is not the line the head statement lists there: a line was dropped, added or moved`);
+    if (lines[i] !== parsed[i]?.digest || i >= parsed.length - 1)
+      fail(
+        i < parsed.length - 1 ? parsed[i].line : head.line,
+        `line ${i + 1} is not the line the head statement lists there: a line was dropped, added or moved`,
+      );
   }
   if (head.predicate.tip !== expected) fail(head.line, 'the head names another tip: the chain was cut');
-  for (const k of ['handoff', 'receipt', 'approval'] as const) if (stated[k] !== counts[k]) fail(head.line, `the head counts ${String(stated[k])} ${k} line(s), the file holds ${counts[k]}`);
+  for (const k of ['handoff', 'receipt', 'approval'] as const)
+    if (stated[k] !== counts[k])
+      fail(head.line, `the head counts ${String(stated[k])} ${k} line(s), the file holds ${counts[k]}`);
   return { counts, tip: expected };
 }
 
@@ -184,15 +239,29 @@ function checkWhole(parsed: Parsed[], total: number): { counts: HeadCounts; tip:
  */
 function checkApprovers(parsed: Parsed[]): void {
   const byId = new Map<string, Parsed[]>();
-  for (const p of parsed) if (p.kind === 'approval') byId.set(String(p.predicate.approval_id), [...(byId.get(String(p.predicate.approval_id)) ?? []), p]);
+  for (const p of parsed)
+    if (p.kind === 'approval')
+      byId.set(String(p.predicate.approval_id), [...(byId.get(String(p.predicate.approval_id)) ?? []), p]);
   for (const [id, lines] of byId) {
     const inForce = lines.find((l) => IN_FORCE.has(String(l.predicate.decision)));
     if (inForce === undefined) continue;
     const signed = lines.filter((l) => l.byApprover);
     const last = signed[signed.length - 1];
-    if (last === undefined) throw new LineFailure('APPROVAL_UNSIGNED', inForce.line, `approval ${id} is in force but no key of HANDOFF_APPROVER_KEYS signed a decision on it`);
-    if (!IN_FORCE.has(String(last.predicate.decision)) || last.predicate.fingerprint !== inForce.predicate.fingerprint) {
-      throw new LineFailure('APPROVAL_SIGNATURE_INVALID', last.line, `the approver's latest signed decision on approval ${id} does not put this content in force`);
+    if (last === undefined)
+      throw new LineFailure(
+        'APPROVAL_UNSIGNED',
+        inForce.line,
+        `approval ${id} is in force but no key of HANDOFF_APPROVER_KEYS signed a decision on it`,
+      );
+    if (
+      !IN_FORCE.has(String(last.predicate.decision)) ||
+      last.predicate.fingerprint !== inForce.predicate.fingerprint
+    ) {
+      throw new LineFailure(
+        'APPROVAL_SIGNATURE_INVALID',
+        last.line,
+        `the approver's latest signed decision on approval ${id} does not put this content in force`,
+      );
     }
   }
 }
@@ -214,7 +283,8 @@ export function verifyExport(env: Env, cwd: string, req: VerifyRequest): VerifyO
     const verifiers = new Map<string, ReturnType<typeof offlineVerifier>>();
     const counter = { blobs: 0 };
     const parsed = rows.map((row, i) => checkLine(row, i + 1, trust, verifiers, blobs, counter));
-    if (!text.endsWith('\n')) throw new LineFailure('ATTEST_FORMAT', rows.length, 'the last line has no newline: the file is truncated');
+    if (!text.endsWith('\n'))
+      throw new LineFailure('ATTEST_FORMAT', rows.length, 'the last line has no newline: the file is truncated');
     const whole = checkWhole(parsed, rows.length);
     if (trust.approvers !== undefined) checkApprovers(parsed);
     return { ok: true, lines: rows.length, counts: whole.counts, tip: whole.tip, blobsChecked: counter.blobs };

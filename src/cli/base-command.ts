@@ -83,7 +83,10 @@ export abstract class HandoffCommand extends Command {
   }
 
   /** argv split at `--` (passthrough), JSON mode decided, and the parse of the verb's own part mapped into USAGE. */
-  private split(): { json: boolean; parse: () => Promise<{ flags: FlagValues; args: Record<string, string | undefined>; rest: string[] }> } {
+  private split(): {
+    json: boolean;
+    parse: () => Promise<{ flags: FlagValues; args: Record<string, string | undefined>; rest: string[] }>;
+  } {
     const v = this.verb;
     const raw = v.preprocess ? v.preprocess(this.argv) : this.argv;
     const at = v.passthrough ? raw.indexOf('--') : -1;
@@ -101,11 +104,21 @@ export abstract class HandoffCommand extends Command {
 
   /** Never let oclif print an error or pick an exit code of its own. */
   protected override async catch(err: Error): Promise<void> {
-    process.exitCode = finish(errorOutput(err, false, this.verbInfo, process.env), { stdout: 0, stderr: 0 }, processIO());
+    process.exitCode = finish(
+      errorOutput(err, false, this.verbInfo, process.env),
+      { stdout: 0, stderr: 0 },
+      processIO(),
+    );
     await Promise.resolve();
   }
 
-  private context(flags: FlagValues, args: Record<string, string | undefined>, rest: string[], json: boolean, io: ExecuteIO): CommandContext {
+  private context(
+    flags: FlagValues,
+    args: Record<string, string | undefined>,
+    rest: string[],
+    json: boolean,
+    io: ExecuteIO,
+  ): CommandContext {
     const stderrLevel = (): 0 | 1 | 2 | 3 => colourLevel(io.env, io.isTTY(2), json);
     return {
       id: this.verbInfo.id,
@@ -115,7 +128,8 @@ export abstract class HandoffCommand extends Command {
       env: io.env,
       cwd: io.cwd,
       json,
-      notice: (line) => void io.stderr(paint(escapeControls(line.endsWith('\n') ? line : `${line}\n`), 'stderr', stderrLevel())),
+      notice: (line) =>
+        void io.stderr(paint(escapeControls(line.endsWith('\n') ? line : `${line}\n`), 'stderr', stderrLevel())),
       stdout: io.stdout,
       stderr: io.stderr,
       passthrough: io.passthrough,
@@ -135,4 +149,3 @@ function levels(io: ExecuteIO, json: boolean, out: Output): { stdout: 0 | 1 | 2 
 }
 
 const spaced = (id: string): string => id.replaceAll(':', ' ');
-

@@ -61,4 +61,6 @@ export const checkedText = (check: (raw: string) => string, opts: FlagText) =>
  * integer flag), e.g. `--limit`. Absent, it is undefined: the verb applies its default.
  */
 export const wholeNumber = (name: string, min: number, max: number, opts: FlagText) =>
-  Flags.custom<number>({ parse: (raw: string) => Promise.resolve(intFlag(raw, `--${name}`, min, max, min)) })({ ...opts });
+  Flags.custom<number>({ parse: (raw: string) => Promise.resolve(intFlag(raw, `--${name}`, min, max, min)) })({
+    ...opts,
+  });

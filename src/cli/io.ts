@@ -73,7 +73,12 @@ export function bufferIO(opts: BufferIOOptions): ExecuteIO & { collected(): { st
       list.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk));
       return true;
     };
-  const stdin = opts.stdin === undefined ? Buffer.alloc(0) : typeof opts.stdin === 'string' ? Buffer.from(opts.stdin, 'utf8') : Buffer.from(opts.stdin);
+  const stdin =
+    opts.stdin === undefined
+      ? Buffer.alloc(0)
+      : typeof opts.stdin === 'string'
+        ? Buffer.from(opts.stdin, 'utf8')
+        : Buffer.from(opts.stdin);
   const tty = new Set(opts.tty ?? []);
   const stdout = into(out);
   const stderr = into(err);

@@ -54,7 +54,9 @@ export function timeFlag(value: string | undefined, flag: string): string | unde
   if (value === undefined) return undefined;
   const m = TIME_RE.exec(value);
   const bad = (): never => {
-    throw usage(`${flag} ${jsonQuote(value)} is not a UTC time prefix (YYYY-MM-DD, optionally THH:MM[:SS[.sss]] and Z)`);
+    throw usage(
+      `${flag} ${jsonQuote(value)} is not a UTC time prefix (YYYY-MM-DD, optionally THH:MM[:SS[.sss]] and Z)`,
+    );
   };
   if (m === null) return bad();
   const [, y, mo, d, h, mi, s] = m;
@@ -70,6 +72,9 @@ const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 8
 export function durationFlag(value: string | undefined, flag: string, fallback: string): number {
   const text = value ?? fallback;
   const m = DURATION_RE.exec(text);
-  if (m === null) throw usage(`${flag} ${jsonQuote(text)} is not a duration: a whole number and a unit, s, m, h or d (e.g. 30m, 2h, 1d)`);
+  if (m === null)
+    throw usage(
+      `${flag} ${jsonQuote(text)} is not a duration: a whole number and a unit, s, m, h or d (e.g. 30m, 2h, 1d)`,
+    );
   return Number(m[1]) * UNIT_MS[m[2]];
 }

@@ -57,7 +57,11 @@ async function run(argv: string[], io: ExecuteIO): Promise<number> {
   try {
     return await route(argv, io);
   } catch (e) {
-    return finish(errorOutput(e, beforeTerminator(argv).includes('--json'), undefined, io.env), { stdout: 0, stderr: 0 }, io);
+    return finish(
+      errorOutput(e, beforeTerminator(argv).includes('--json'), undefined, io.env),
+      { stdout: 0, stderr: 0 },
+      io,
+    );
   }
 }
 
@@ -75,7 +79,8 @@ async function route(argv: string[], io: ExecuteIO): Promise<number> {
   }
   // A topic and its verb, or a verb without a topic (`help`, `mcp`), whose surplus words are then its arguments.
   const found =
-    (words.length === 2 ? config.findCommand(words.join(':')) : undefined) ?? (words.length > 0 ? config.findCommand(words[0]) : undefined);
+    (words.length === 2 ? config.findCommand(words.join(':')) : undefined) ??
+    (words.length > 0 ? config.findCommand(words[0]) : undefined);
   if (found === undefined) throw unknownCommand(config, words);
   const Verb = (await found.load()) as unknown as new (argv: string[], config: Config) => HandoffCommand;
   const verb = new Verb(argv.slice(found.id.split(':').length), config);
@@ -99,4 +104,3 @@ function beforeTerminator(args: string[]): string[] {
   const i = args.indexOf('--');
   return i === -1 ? args : args.slice(0, i);
 }
-

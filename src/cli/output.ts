@@ -43,7 +43,11 @@ export function errorOutput(e: unknown, json: boolean, verb: VerbInfo | undefine
     const message = oneLine(`internal error: ${err?.message ?? String(e)}`);
     const debug = env.HANDOFF_DEBUG === '1' && err?.stack ? `${err.stack}\n` : '';
     if (json && !failOpen) {
-      return { exit: EXIT.INTERNAL, stdout: `${JSON.stringify({ status: 'error', code: 'INTERNAL', error: message })}\n`, stderr: debug || undefined };
+      return {
+        exit: EXIT.INTERNAL,
+        stdout: `${JSON.stringify({ status: 'error', code: 'INTERNAL', error: message })}\n`,
+        stderr: debug || undefined,
+      };
     }
     const prefix = failOpen && verb ? `handoff ${verb.id}: ` : 'Error: ';
     return { exit: EXIT.INTERNAL, stderr: `${prefix}${message}\n${debug}` };
@@ -53,7 +57,9 @@ export function errorOutput(e: unknown, json: boolean, verb: VerbInfo | undefine
   const exit = verbExit(verb?.id, e.code, e.exit);
   if (failOpen && verb) {
     // Hook semantics: the stop is let through ("not gated"); the object says error whatever the exit.
-    const stdout = json ? `${JSON.stringify({ status: 'error', code: e.code, error: message, ...e.data })}\n` : undefined;
+    const stdout = json
+      ? `${JSON.stringify({ status: 'error', code: e.code, error: message, ...e.data })}\n`
+      : undefined;
     return { exit, stdout, stderr: `handoff ${verb.id}: ${escapeControls(message)}; stop not gated\n` };
   }
   const status = statusOf(exit);
@@ -68,7 +74,10 @@ function messageOf(e: HandoffError, verb: VerbInfo | undefined): string {
   const parts = [e.message];
   if (e.hint) parts.push(e.hint);
   if (e.code === 'USAGE' && verb) parts.push(`Usage: ${verb.usage}`);
-  return parts.map((p) => oneLine(p).trim()).filter((p) => p !== '').reduce((acc, p) => `${sentence(acc)} ${p}`);
+  return parts
+    .map((p) => oneLine(p).trim())
+    .filter((p) => p !== '')
+    .reduce((acc, p) => `${sentence(acc)} ${p}`);
 }
 
 /** Ends a sentence with a period unless it already ends with punctuation. */
@@ -78,7 +87,11 @@ const sentence = (text: string): string => (/[.!?:;]$/.test(text) ? text : `${te
 export const oneLine = (text: string): string => text.replace(/\s*(?:\r\n|\r|\n|\u2028|\u2029)\s*/g, ' ').trim();
 
 /** Writes an output through `io`, coloured per stream at the given levels (0: plain); returns its exit code. */
-export function finish(out: Output, levels: { stdout: 0 | 1 | 2 | 3; stderr: 0 | 1 | 2 | 3 }, io: Pick<ExecuteIO, 'stdout' | 'stderr'>): number {
+export function finish(
+  out: Output,
+  levels: { stdout: 0 | 1 | 2 | 3; stderr: 0 | 1 | 2 | 3 },
+  io: Pick<ExecuteIO, 'stdout' | 'stderr'>,
+): number {
   if (out.stdout !== undefined) io.stdout(paint(out.stdout, 'stdout', levels.stdout));
   if (out.stderr !== undefined) io.stderr(paint(out.stderr, 'stderr', levels.stderr));
   return out.exit;

@@ -14,7 +14,11 @@ interface ParseErrorLike {
 }
 
 /** The usage error for an oclif parse failure, or undefined when `e` is not one (then it is a real failure). */
-export function usageFromParseError(e: unknown, knownFlags: readonly string[], passthrough: boolean): HandoffError | undefined {
+export function usageFromParseError(
+  e: unknown,
+  knownFlags: readonly string[],
+  passthrough: boolean,
+): HandoffError | undefined {
   if (typeof e !== 'object' || e === null) return undefined;
   // A flag's own parse (src/cli/flags.ts) threw the tool's error; oclif wrapped its message in text of its own.
   if (isHandoffError(e)) return unwrapped(e);
@@ -93,4 +97,5 @@ function validationMessage(message: string, defs: Record<string, { options?: rea
 
 /** The verb's flag definitions, which oclif's parse error carries (for the allowed values of a missing flag). */
 const flagDefs = (err: ParseErrorLike): Record<string, { options?: readonly string[] }> =>
-  (err.parse as { input?: { flags?: Record<string, { options?: readonly string[] }> } } | undefined)?.input?.flags ?? {};
+  (err.parse as { input?: { flags?: Record<string, { options?: readonly string[] }> } } | undefined)?.input?.flags ??
+  {};

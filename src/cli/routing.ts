@@ -30,10 +30,15 @@ export function unknownCommand(config: Config, words: string[]): HandoffError {
   let suggestion: string | undefined;
   if (verb === undefined) suggestion = closest(topic, [...topics, ...topLevel]);
   else if (topics.includes(topic)) {
-    const near = closest(verb, ids.filter((c) => c.startsWith(`${topic} `)).map((c) => c.split(' ')[1]));
+    const near = closest(
+      verb,
+      ids.filter((c) => c.startsWith(`${topic} `)).map((c) => c.split(' ')[1]),
+    );
     suggestion = near === undefined ? undefined : `${topic} ${near}`;
   } else suggestion = closest(typed, ids);
   return usage(
-    suggestion === undefined ? `unknown command "${typed}"; run handoff help` : `unknown command "${typed}". Did you mean "${suggestion}"?`,
+    suggestion === undefined
+      ? `unknown command "${typed}"; run handoff help`
+      : `unknown command "${typed}". Did you mean "${suggestion}"?`,
   );
 }

@@ -19,4 +19,5 @@ export function closest(word: string, candidates: readonly string[]): string | u
 }
 
 /** `. Did you mean "x"?` to append to a message, or nothing. */
-export const didYouMean = (suggestion: string | undefined): string => (suggestion === undefined ? '' : `. Did you mean "${suggestion}"?`);
+export const didYouMean = (suggestion: string | undefined): string =>
+  suggestion === undefined ? '' : `. Did you mean "${suggestion}"?`;

@@ -19,7 +19,11 @@ import { renderWriteOutcome } from '../render/write-result.js';
  * `set` and `add`: FIELD and VALUE checked first (exit 2, before any file access), a [NOT JSON] notice for a VALUE
  * that looks like JSON but is stored as text, then `change` (setField / addToList) through the write pipeline.
  */
-export function writeFieldValue(ctx: CommandContext, change: FieldChange, checkValue?: (value: unknown) => void): Promise<CommandResult> {
+export function writeFieldValue(
+  ctx: CommandContext,
+  change: FieldChange,
+  checkValue?: (value: unknown) => void,
+): Promise<CommandResult> {
   return writeField(ctx, change, () => {
     const raw = ctx.args.VALUE ?? '';
     const value = parseValueArg(raw);
@@ -34,7 +38,12 @@ export function writeFieldValue(ctx: CommandContext, change: FieldChange, checkV
  * `set` and `add` with a VALUE that arrived typed (the MCP tools): stored as given, never guessed at from text.
  * `checkValue` throws for a value the store cannot hold (VALUE_NOT_REPRESENTABLE), as parsing does for a VALUE.
  */
-export function writeTypedFieldValue(ctx: CommandContext, change: FieldChange, value: unknown, checkValue: (value: unknown) => void): Promise<CommandResult> {
+export function writeTypedFieldValue(
+  ctx: CommandContext,
+  change: FieldChange,
+  value: unknown,
+  checkValue: (value: unknown) => void,
+): Promise<CommandResult> {
   return writeField(ctx, change, () => {
     checkValue(value);
     return value;
@@ -60,7 +69,9 @@ export function writeAddValue(ctx: CommandContext): Promise<CommandResult> {
 /** `--each` (the verb) or `each: true` (the MCP tool): the value must be a JSON array (USAGE, exit 2). */
 export function eachNeedsArray(value: unknown): void {
   if (!Array.isArray(value)) {
-    throw usage(`--each needs a JSON array VALUE (got ${jsonTypeOf(value)}); each element is appended as its own entry`);
+    throw usage(
+      `--each needs a JSON array VALUE (got ${jsonTypeOf(value)}); each element is appended as its own entry`,
+    );
   }
 }
 
@@ -68,7 +79,11 @@ export function eachNeedsArray(value: unknown): void {
  * The write of `set`, `add`, `fill` (and `patch`): `apply` on the addressed draft, then the outcome rendered (or an
  * ambiguity). A rejection is short unless the verb was given --explain.
  */
-export function writeAndRender(ctx: CommandContext, addressing: Addressing, apply: WriteRequest['apply']): Promise<CommandResult> {
+export function writeAndRender(
+  ctx: CommandContext,
+  addressing: Addressing,
+  apply: WriteRequest['apply'],
+): Promise<CommandResult> {
   return withAmbiguityRendering(async () => {
     const outcome = await writeDraft({ env: ctx.env, cwd: ctx.cwd, addressing, apply, notice: ctx.notice });
     const { result, notices } = renderWriteOutcome(outcome, explainFrom(ctx.flags));

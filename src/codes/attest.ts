@@ -42,7 +42,8 @@ export const attestCodes = [
     exit: 1,
     where: 'attest verify',
     when: "A line's signature does not verify with any key given (--key, and HANDOFF_APPROVER_KEYS for approval lines), or names a key none of them is. The message names the line.",
-    repair: "Pass the public key of the store that signed (and of each approver) with --key; if it was given, the line was altered.",
+    repair:
+      'Pass the public key of the store that signed (and of each approver) with --key; if it was given, the line was altered.',
   },
   {
     code: 'ATTEST_DIGEST',

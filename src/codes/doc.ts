@@ -29,7 +29,7 @@ export function renderErrorsDoc(): string {
     ...EXIT_ROWS.map(([e, m]) => `| ${e} | ${m} |`),
     '',
     'Exceptions: `handoff contract gate` speaks the hook protocol (0 allow, 2 block, 1 cannot decide: the stop is not',
-    'gated); `handoff evidence run`, once it has recorded a receipt, exits with the command\'s own status (124 on',
+    "gated); `handoff evidence run`, once it has recorded a receipt, exits with the command's own status (124 on",
     'timeout, 128+n on signal n, 127 when the command could not be started; 4 when the draft append failed).',
     '',
   ];

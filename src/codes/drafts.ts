@@ -10,7 +10,7 @@ export const draftCodes = [
     code: 'USAGE',
     exit: 2,
     where: 'every verb',
-    when: "Unknown verb or flag, a missing or extra positional argument, `fill` with none or both of --json/--json-file, `validate --file` together with --draft-id/--agent-id.",
+    when: 'Unknown verb or flag, a missing or extra positional argument, `fill` with none or both of --json/--json-file, `validate --file` together with --draft-id/--agent-id.',
     repair: "Read the verb's usage line printed with the message, or run it with --help.",
   },
   {
@@ -18,7 +18,8 @@ export const draftCodes = [
     exit: 2,
     where: 'every verb taking --draft-id (not `validate --file`)',
     when: '--draft-id does not match ^a[0-9a-f]{16,}\\.[0-9a-f]{6,}$ in full (empty, upper case, `/`, `..`, spaces, a trailing newline all fail). Checked before any file access.',
-    repair: 'Copy the draft_id printed by `handoff contract init` or the contract_id printed by the dispatch, verbatim.',
+    repair:
+      'Copy the draft_id printed by `handoff contract init` or the contract_id printed by the dispatch, verbatim.',
   },
   {
     code: 'INVALID_AGENT_ID',
@@ -39,7 +40,8 @@ export const draftCodes = [
     exit: 2,
     where: 'set, add, view --field',
     when: 'FIELD is empty or has an empty segment (`a..b`, a leading or trailing `.`), or has more than 512 segments (an envelope nests at most 512 levels).',
-    repair: 'Write FIELD as a dotted path of non-empty keys, e.g. evidence_report.commands_run; lists are never indexed.',
+    repair:
+      'Write FIELD as a dotted path of non-empty keys, e.g. evidence_report.commands_run; lists are never indexed.',
   },
   {
     code: 'INVALID_JSON',
@@ -53,7 +55,8 @@ export const draftCodes = [
     exit: 2,
     where: 'fill, patch',
     when: 'The patch is valid JSON but not an object (an array, string, number, boolean or null).',
-    repair: 'Wrap the values in an object mirroring the envelope, e.g. {"evidence_report":{"commands_run":["npm test"]}}.',
+    repair:
+      'Wrap the values in an object mirroring the envelope, e.g. {"evidence_report":{"commands_run":["npm test"]}}.',
   },
   {
     code: 'VALUE_NOT_REPRESENTABLE',
@@ -65,16 +68,18 @@ export const draftCodes = [
   {
     code: 'UNREADABLE_INPUT',
     exit: 2,
-    where: 'every file argument: fill --json-file, validate --file, dispatch --goal-file, approval request --content-file, evidence add --artifact-file',
+    where:
+      'every file argument: fill --json-file, validate --file, dispatch --goal-file, approval request --content-file, evidence add --artifact-file',
     when: 'The file is missing or cannot be read, or stdin (`-`) cannot be read.',
     repair: 'Check the path and its permissions (the message names the path and the OS error).',
   },
   {
     code: 'INVALID_UTF8',
     exit: 2,
-    where: 'fill/patch --json-file, validate --file, dispatch --goal-file, approval request --content-file; mcp (a message that is not valid UTF-8)',
+    where:
+      'fill/patch --json-file, validate --file, dispatch --goal-file, approval request --content-file; mcp (a message that is not valid UTF-8)',
     when: 'A text input is not valid UTF-8. It is refused, never stored with U+FFFD in place of its bytes; nothing is written. Over MCP the message is answered with a JSON-RPC parse error (-32700) whose data carries the code.',
-    repair: 'Re-encode the file (or the MCP client\'s message) as UTF-8.',
+    repair: "Re-encode the file (or the MCP client's message) as UTF-8.",
   },
   {
     code: 'INPUT_NOT_REGULAR',
@@ -102,21 +107,24 @@ export const draftCodes = [
     exit: 3,
     where: 'set, add, fill, view, validate, finalize; evidence add --draft-id',
     when: 'No draft file for the resolved id and no adoption applies (no row, no store, or a closed row for a write target that cannot be continued); `validate` on a dispatched row without a draft file; no drafts at all; `evidence add --draft-id` naming a contract with neither a draft file nor a row.',
-    repair: 'Start a draft with `handoff contract init`, or pass the contract_id printed by the dispatch; for a dispatched row, `view` or the first write materializes the draft.',
+    repair:
+      'Start a draft with `handoff contract init`, or pass the contract_id printed by the dispatch; for a dispatched row, `view` or the first write materializes the draft.',
   },
   {
     code: 'DRAFT_UNREADABLE',
     exit: 3,
     where: 'set, add, fill, view, validate, finalize',
-    when: "The draft file exists but cannot be read (a dangling symlink or a link to a directory included), is not valid JSON, is not a JSON object, or nests deeper than 512 levels. It is never adopted over, overwritten or re-initialised. Also the draft's birth record `<id>.meta.json` when it does not hold {\"workspace\": <safe slug>} (finalize, evidence run, contract verify).",
-    repair: 'Remove or repair the named file (a removed .meta.json makes the draft follow the current workspace again), or start another draft with `handoff contract init`.',
+    when: 'The draft file exists but cannot be read (a dangling symlink or a link to a directory included), is not valid JSON, is not a JSON object, or nests deeper than 512 levels. It is never adopted over, overwritten or re-initialised. Also the draft\'s birth record `<id>.meta.json` when it does not hold {"workspace": <safe slug>} (finalize, evidence run, contract verify).',
+    repair:
+      'Remove or repair the named file (a removed .meta.json makes the draft follow the current workspace again), or start another draft with `handoff contract init`.',
   },
   {
     code: 'WORKSPACE_MISMATCH',
     exit: 2,
     where: 'contract finalize, evidence run, contract verify',
     when: 'The draft records the workspace it was born in (drafts/<id>.meta.json, written by init and dispatch) and an explicit --workspace names another one. Nothing is written or run. $HANDOFF_WORKSPACE and the current directory never cause it: the recorded workspace simply wins.',
-    repair: 'Drop --workspace (the draft keeps its workspace whatever the current directory), or pass the recorded one.',
+    repair:
+      'Drop --workspace (the draft keeps its workspace whatever the current directory), or pass the recorded one.',
   },
   {
     code: 'FIELD_NOT_FOUND',
@@ -130,7 +138,8 @@ export const draftCodes = [
     exit: 3,
     where: 'view',
     when: 'The id has no draft file, its row is closed, and the stored envelope of the row is not a JSON object.',
-    repair: 'Inspect the row with `handoff contract list --contract-id ID --with-envelope`; write to the contract to open a continuation.',
+    repair:
+      'Inspect the row with `handoff contract list --contract-id ID --with-envelope`; write to the contract to open a continuation.',
   },
   {
     code: 'FILL_LIST_COLLISION',
@@ -138,7 +147,8 @@ export const draftCodes = [
     where: 'fill',
     when: 'The patch would change a populated list of the draft (a different, longer, empty or null list, a scalar, or the list removed by replacing an ancestor). The fill is refused whole; every colliding path is listed with its existing and incoming counts.',
     path: 'collisions[].path',
-    repair: 'Extend a populated list with `handoff contract add`; replace or clear it with `handoff contract set`; re-sending the stored list unchanged is fine.',
+    repair:
+      'Extend a populated list with `handoff contract add`; replace or clear it with `handoff contract set`; re-sending the stored list unchanged is fine.',
   },
   {
     code: 'PATCH_FORBIDDEN',
@@ -146,7 +156,8 @@ export const draftCodes = [
     where: 'patch',
     when: 'The merge patch would remove or change agent_status.agent_id (directly, or by removing or replacing agent_status), change or remove a key only the tool writes (_contract_tag, backstop, ...), replace the whole envelope, or contains a `__proto__`, `constructor` or `prototype` key at any depth. Nothing is written.',
     path: 'path (the offending key path)',
-    repair: 'Leave agent_status.agent_id and the system keys out of the patch; to remove a block you wrote, send {"block": null}.',
+    repair:
+      'Leave agent_status.agent_id and the system keys out of the patch; to remove a block you wrote, send {"block": null}.',
   },
   {
     code: 'NOT_A_LIST',
@@ -160,7 +171,8 @@ export const draftCodes = [
     exit: 1,
     where: 'add',
     when: 'VALUE is a JSON array: `add` appends one entry, so it would nest the whole array in the list. Nothing is written. (NOT_A_LIST comes first when the target is not a list.)',
-    repair: "Pass --each to append each element as its own entry, in order (wrap it, --each '[[...]]', to append an array as one entry), or use `set` to replace the whole list.",
+    repair:
+      "Pass --each to append each element as its own entry, in order (wrap it, --each '[[...]]', to append an array as one entry), or use `set` to replace the whole list.",
   },
   {
     code: 'PATH_NOT_OBJECT',
@@ -174,14 +186,16 @@ export const draftCodes = [
     exit: 1,
     where: 'init',
     when: 'A file (readable or not) already exists for the --draft-id given to init.',
-    repair: 'Continue the draft with --draft-id on set/add/fill, or run `handoff contract init` without --draft-id for a new one.',
+    repair:
+      'Continue the draft with --draft-id on set/add/fill, or run `handoff contract init` without --draft-id for a new one.',
   },
   {
     code: 'DRAFT_LOCKED',
     exit: 4,
     where: 'init, set, add, fill, view (adoption), finalize, evidence run, contract verify',
     when: "The per-draft lock was not obtained within 15 s (another writer holds it); the message names the holder's pid. Nothing was written.",
-    repair: 'Retry once the other writer is done. A lock whose process died, or older than 120 s, is broken automatically.',
+    repair:
+      'Retry once the other writer is done. A lock whose process died, or older than 120 s, is broken automatically.',
   },
   {
     code: 'DRAFT_WRITE_FAILED',
@@ -195,14 +209,17 @@ export const draftCodes = [
     exit: 2,
     where: 'set, add, fill (and the draft append of evidence run / contract verify); approval request',
     when: 'The envelope after the write, as the row stores it (compact JSON), is larger than HANDOFF_MAX_ENVELOPE_BYTES (default 1 MiB), checked under the lock after the change and before validation; or a JSON input (--json, --json-file, stdin) is larger than that limit, refused from its size before parsing; or approval content, measured as its JSON-escaped text in UTF-8 bytes, is over half that limit (so the envelope that cites it still fits). Nothing is written.',
-    repair: 'Keep long outputs out of the envelope: deposit them with `handoff evidence add` and cite them; or raise HANDOFF_MAX_ENVELOPE_BYTES.',
+    repair:
+      'Keep long outputs out of the envelope: deposit them with `handoff evidence add` and cite them; or raise HANDOFF_MAX_ENVELOPE_BYTES.',
   },
   {
     code: 'DATA_ROOT_UNSAFE',
     exit: 4,
-    where: 'every verb that uses drafts/, evidence/, tmp/ or gate/ under the data root, or the default store file (the gate: exit 1 unless --on-store-error block)',
-    when: 'One of the data root\'s own folders (drafts/, evidence/, tmp/, gate/) is a symlink or not a folder, or the default store file <root>/handoff.db (or its -wal/-shm) is a symlink (an explicit HANDOFF_DB may be one). Nothing is written or deleted and no link is followed, so a planted link cannot send writes (or gc deletions, or the store) outside the data root.',
-    repair: 'Replace the link with a real folder or file; to move the data, move the whole root and point HANDOFF_HOME at it (the root itself may be a symlink), or point HANDOFF_DB at the store.',
+    where:
+      'every verb that uses drafts/, evidence/, tmp/ or gate/ under the data root, or the default store file (the gate: exit 1 unless --on-store-error block)',
+    when: "One of the data root's own folders (drafts/, evidence/, tmp/, gate/) is a symlink or not a folder, or the default store file <root>/handoff.db (or its -wal/-shm) is a symlink (an explicit HANDOFF_DB may be one). Nothing is written or deleted and no link is followed, so a planted link cannot send writes (or gc deletions, or the store) outside the data root.",
+    repair:
+      'Replace the link with a real folder or file; to move the data, move the whole root and point HANDOFF_HOME at it (the root itself may be a symlink), or point HANDOFF_DB at the store.',
   },
   {
     code: 'DATA_ROOT_UNUSABLE',

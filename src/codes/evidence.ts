@@ -5,9 +5,11 @@ export const evidenceCodes = [
   {
     code: 'UNSAFE_SLUG',
     exit: 2,
-    where: 'brief add/list/show, evidence add/list/run, and every verb that resolves a workspace (contract init, dispatch, finalize, verify, approval request; the gate exits 1)',
+    where:
+      'brief add/list/show, evidence add/list/run, and every verb that resolves a workspace (contract init, dispatch, finalize, verify, approval request; the gate exits 1)',
     when: 'A brief name or ac id, or an explicit workspace (--workspace, $HANDOFF_WORKSPACE), fails the safe-slug rule (1-64 of A-Z a-z 0-9 . _ -, first one alphanumeric, no ".."). Explicit values are never normalized; a workspace derived from a folder name is made into a slug instead.',
-    repair: 'Use a slug such as payments-hardening or AC-1; for the workspace pass --workspace <slug> or set $HANDOFF_WORKSPACE to one (or unset it to use the folder name).',
+    repair:
+      'Use a slug such as payments-hardening or AC-1; for the workspace pass --workspace <slug> or set $HANDOFF_WORKSPACE to one (or unset it to use the folder name).',
   },
   {
     code: 'DUPLICATE_AC',
@@ -19,9 +21,11 @@ export const evidenceCodes = [
   {
     code: 'BRIEF_NOT_FOUND',
     exit: 3,
-    where: 'brief show, brief add --extend, evidence add, evidence list, evidence run --brief, contract dispatch --brief',
+    where:
+      'brief show, brief add --extend, evidence add, evidence list, evidence run --brief, contract dispatch --brief',
     when: 'No brief with that name exists in the workspace (or there is no store yet). The message and `workspaces` name the workspaces where a brief of that name does exist.',
-    repair: 'Pass --workspace with one of the workspaces named, create the brief with handoff brief add NAME, or check the name with handoff brief list.',
+    repair:
+      'Pass --workspace with one of the workspaces named, create the brief with handoff brief add NAME, or check the name with handoff brief list.',
   },
   {
     code: 'EVIDENCE_NOT_FOUND',
@@ -64,7 +68,8 @@ export const evidenceCodes = [
     where: 'evidence add, evidence run; evidence show --verify; contract finalize and contract gate (a cited receipt)',
     when: 'A blob directory does not resolve to its canonical location below the evidence root (a symlinked segment); or a stored row (an evidence artifact, a receipt output) names a file outside the evidence root, as written or once resolved. Such a file is never read, whatever the row says.',
     path: 'finalize and gate: evidence_report.verification.receipt or .receipts[i]',
-    repair: 'Remove the symlink from the evidence tree; blobs are only written at their canonical path. A row naming a path outside the root was altered: record the evidence or the receipt again.',
+    repair:
+      'Remove the symlink from the evidence tree; blobs are only written at their canonical path. A row naming a path outside the root was altered: record the evidence or the receipt again.',
   },
   {
     code: 'EVIDENCE_HASH_MISMATCH',
@@ -79,7 +84,8 @@ export const evidenceCodes = [
     where: 'contract finalize (update_contracts)',
     when: 'An update_contracts evidence payload breaks a field rule (keys, brief_id, ac_id, type, text/artifact_path, task_id, created_by_agent, size_bytes).',
     path: 'update_contracts[i].payload.<field>, or update_contracts[i].payload',
-    repair: 'Fix the payload: brief_id an integer, ac_id a safe slug, type one of text/file/command_output/url/screenshot, exactly one of text (at most 4096 bytes) or artifact_path.',
+    repair:
+      'Fix the payload: brief_id an integer, ac_id a safe slug, type one of text/file/command_output/url/screenshot, exactly one of text (at most 4096 bytes) or artifact_path.',
   },
   {
     code: 'EVIDENCE_ARTIFACT_PATH',

@@ -17,7 +17,8 @@ export const gateCodes = [
     exit: 2,
     where: 'contract dispatch',
     when: 'A verifier dispatch also gives --plan-task-id; a bound verifier could never close COMPLETE.',
-    repair: 'Drop --plan-task-id: the producer carries the plan binding, the verifier points at it with --parent-handoff-id.',
+    repair:
+      'Drop --plan-task-id: the producer carries the plan binding, the verifier points at it with --parent-handoff-id.',
   },
   {
     code: 'TASK_EXECUTION_REQUIRES_PLAN_TASK',
@@ -45,14 +46,16 @@ export const gateCodes = [
     exit: 1,
     where: 'contract dispatch',
     when: 'A verifier is dispatched for a parent row that is not closed (DISPATCHED or a captured IN_PROGRESS).',
-    repair: 'Wait until the producer has finalized its contract (for a bound producer: NEEDS_VERIFICATION), then dispatch the verifier.',
+    repair:
+      'Wait until the producer has finalized its contract (for a bound producer: NEEDS_VERIFICATION), then dispatch the verifier.',
   },
   {
     code: 'HARNESS_ID_IN_USE',
     exit: 1,
     where: 'contract dispatch, contract claim',
     when: 'Another contract chain already carries this harness run id.',
-    repair: 'Each harness run id belongs to one contract chain: use a fresh session id, or claim the contract that already carries it.',
+    repair:
+      'Each harness run id belongs to one contract chain: use a fresh session id, or claim the contract that already carries it.',
   },
   {
     code: 'HARNESS_ID_CONFLICT',
@@ -75,21 +78,24 @@ export const gateCodes = [
     where: 'contract gate (block)',
     when: "The gate's time budget (--timeout, default 20 s) ran out after the turn's contract was found and before its verdict: the store did not answer in time. The block is counted by the breaker (in <root>/gate/) and never excused, whatever --on-store-error says.",
     path: '""',
-    repair: 'Check the store (HANDOFF_STORE_URL, its server); once it answers, the next stop is judged as usual. Raise --timeout only below the hook timeout of the harness.',
+    repair:
+      'Check the store (HANDOFF_STORE_URL, its server); once it answers, the next stop is judged as usual. Raise --timeout only below the hook timeout of the harness.',
   },
   {
     code: 'CONTRACT_REJECTION_LIMIT',
     exit: 0,
     where: 'contract gate --json (codes, on a trip)',
     when: 'The rejection circuit breaker tripped or is tripped: the stop is let through, the turn is reported DEGRADED and NOT complete.',
-    repair: 'Read the turn with handoff contract list --contract-id <id>; repair or re-dispatch it. An accepted stop resets the counter.',
+    repair:
+      'Read the turn with handoff contract list --contract-id <id>; repair or re-dispatch it. An accepted stop resets the counter.',
   },
   {
     code: 'DATA_ROOT_NOT_FOUND',
     exit: 4,
     where: 'contract gate (exit 1, stop not gated; a block under --on-store-error block)',
     when: 'The data root the gate looks in does not exist. The gate never creates a data root or a store, so it cannot judge the stop; the line names the root it looked in.',
-    repair: 'Point the hook at the data root the contracts live in (HANDOFF_HOME=<root> in the hook command), or dispatch a contract first.',
+    repair:
+      'Point the hook at the data root the contracts live in (HANDOFF_HOME=<root> in the hook command), or dispatch a contract first.',
   },
   {
     code: 'HOOK_CONFIG_INVALID',
@@ -103,7 +109,8 @@ export const gateCodes = [
     exit: 2,
     where: 'hooks install',
     when: 'handoff runs from the npx cache, which npm may delete at any time; a hook must not point there. Nothing is written.',
-    repair: 'Install handoff for good (npm install -g handoff, or as a dev dependency of the project) and run hooks install from there.',
+    repair:
+      'Install handoff for good (npm install -g handoff, or as a dev dependency of the project) and run hooks install from there.',
   },
   {
     code: 'HOOK_INPUT_INVALID',

@@ -11,7 +11,8 @@ export const receiptCodes = [
     where: 'contract finalize (step 9b, exit 1); contract gate (block, exit 2); evidence show R-… (exit 3)',
     when: 'A cited receipt id (or the id given to evidence show) does not exist in the store, or there is no store.',
     path: 'evidence_report.verification.receipt, evidence_report.verification.receipts[i]',
-    repair: 'Cite an id printed by handoff evidence run or handoff contract verify, copied verbatim (R- and 16 lowercase hex).',
+    repair:
+      'Cite an id printed by handoff evidence run or handoff contract verify, copied verbatim (R- and 16 lowercase hex).',
   },
   {
     code: 'RECEIPT_FOREIGN',
@@ -27,7 +28,8 @@ export const receiptCodes = [
     where: 'contract finalize (exit 1); contract gate (block, exit 2); evidence show R-… --verify (exit 1)',
     when: "The receipt's row_sha256 or a stored output's sha256 no longer matches, or an output blob is gone.",
     path: 'evidence_report.verification.receipt, evidence_report.verification.receipts[i]',
-    repair: 'Receipts are immutable: record a new one with handoff evidence run and cite it; investigate who changed the store.',
+    repair:
+      'Receipts are immutable: record a new one with handoff evidence run and cite it; investigate who changed the store.',
   },
   {
     code: 'RECEIPT_FAILED',
@@ -43,7 +45,8 @@ export const receiptCodes = [
     where: 'contract finalize (exit 1); contract gate (block, exit 2)',
     when: 'verification.type is command or code and no cited receipt ran verification.command (both trimmed, then compared exactly).',
     path: 'the first cited reference',
-    repair: 'Cite the receipt of the command you claim, or set verification.command to the command string the receipt shows.',
+    repair:
+      'Cite the receipt of the command you claim, or set verification.command to the command string the receipt shows.',
   },
   {
     code: 'RECEIPT_STALE',
@@ -51,7 +54,8 @@ export const receiptCodes = [
     where: 'contract finalize (never the gate)',
     when: "The git work tree in the receipt's cwd changed (status, diff against HEAD, untracked files or HEAD itself) since the receipt was recorded, or the cwd is gone or no longer in a work tree.",
     path: 'evidence_report.verification.receipt, evidence_report.verification.receipts[i]',
-    repair: 'Re-run the check (handoff contract verify) and cite the new receipt, or finalize with --allow-stale when the change cannot affect it.',
+    repair:
+      'Re-run the check (handoff contract verify) and cite the new receipt, or finalize with --allow-stale when the change cannot affect it.',
   },
   {
     code: 'RECEIPT_REQUIRED',
@@ -59,21 +63,24 @@ export const receiptCodes = [
     where: 'contract finalize (exit 1); contract gate (block, exit 2)',
     when: 'The dispatch said --require-receipt and a COMPLETE or NEEDS_VERIFICATION close with a command/code verification cites no receipt.',
     path: 'evidence_report.verification.receipt',
-    repair: 'Run the check with handoff evidence run -- CMD (or handoff contract verify) and cite the printed id in evidence_report.verification.receipt.',
+    repair:
+      'Run the check with handoff evidence run -- CMD (or handoff contract verify) and cite the printed id in evidence_report.verification.receipt.',
   },
   {
     code: 'VERIFY_NO_COMMAND',
     exit: 1,
     where: 'contract verify',
     when: "The draft's evidence_report.verification is missing or has no non-empty string command; nothing was run.",
-    repair: 'Set the command first: handoff contract set evidence_report.verification.command "npm test" (with type command).',
+    repair:
+      'Set the command first: handoff contract set evidence_report.verification.command "npm test" (with type command).',
   },
   {
     code: 'VERIFY_CONTRACT_CLOSED',
     exit: 1,
     where: 'contract verify',
     when: "The contract's live tip is closed; verify never opens a continuation, so nothing was run.",
-    repair: 'A verifier verifies through its own contract: dispatch one with --parent-handoff-id, or write to the contract to open a continuation first.',
+    repair:
+      'A verifier verifies through its own contract: dispatch one with --parent-handoff-id, or write to the contract to open a continuation first.',
   },
   {
     code: 'RECEIPT_CAPTURE_FAILED',
@@ -87,7 +94,8 @@ export const receiptCodes = [
     exit: 4,
     where: 'evidence run, contract verify',
     when: 'The receipt was recorded but the draft append failed (lock not obtained, draft unreadable, the full verdict refused the write, the save failed); `cause` names the underlying code.',
-    repair: 'The receipt stays valid: add its command and id to the draft yourself (handoff contract add / set), or fix the cause and run again.',
+    repair:
+      'The receipt stays valid: add its command and id to the draft yourself (handoff contract add / set), or fix the cause and run again.',
   },
   {
     code: 'CWD_NOT_FOUND',

@@ -11,12 +11,14 @@ export const storeCodes = [
     exit: 4,
     where: 'every verb that reads or writes the store (probes too)',
     when: 'The DB file cannot be opened, read or written: it is corrupt, not a SQLite file, or access is denied.',
-    repair: 'Check the path and permissions named in the message; move a damaged file aside (a writer then creates a new store).',
+    repair:
+      'Check the path and permissions named in the message; move a damaged file aside (a writer then creates a new store).',
   },
   {
     code: 'STORE_WRITE_FAILED',
     exit: 4,
-    where: 'every verb that writes the store; a read when SQLite cannot make room for its -shm file and a -wal file holds writes',
+    where:
+      'every verb that writes the store; a read when SQLite cannot make room for its -shm file and a -wal file holds writes',
     when: 'The device holding the store is full (or over quota): the write was rolled back and nothing was written. A read on a full disk still works when no -wal file holds pending writes; a draft write still saves the draft and skips its mirror (the next write or finalize mirrors it).',
     repair: 'Free space on the device named by the message (or raise the quota), then retry.',
   },
@@ -37,9 +39,11 @@ export const storeCodes = [
   {
     code: 'STORE_UNREACHABLE',
     exit: 4,
-    where: 'every verb that opens the store, with HANDOFF_STORE_URL set (the stop gate: a store condition; also its budget running out before the contract was found)',
+    where:
+      'every verb that opens the store, with HANDOFF_STORE_URL set (the stop gate: a store condition; also its budget running out before the contract was found)',
     when: 'The PostgreSQL server named by HANDOFF_STORE_URL refused the connection, or did not answer a connect or a statement within HANDOFF_STORE_TIMEOUT_MS (default 10 s; the server also cancels a statement past it). A COMMIT that got no answer has an unknown outcome: `"outcome": "unknown"` (dispatch then keeps its draft and names its `contract_id`). The message names the URL with its password redacted.',
-    repair: 'Check that the server runs and that HANDOFF_STORE_URL names its host, port and database; unset it to use the SQLite file. After an unknown outcome, finalize the contract as usual: it converges whether the row was written or not.',
+    repair:
+      'Check that the server runs and that HANDOFF_STORE_URL names its host, port and database; unset it to use the SQLite file. After an unknown outcome, finalize the contract as usual: it converges whether the row was written or not.',
   },
   {
     code: 'STORE_SCHEMA_TOO_NEW',
@@ -60,12 +64,14 @@ export const storeCodes = [
     exit: 4,
     where: 'every verb that opens the store read-write',
     when: 'A pending migration failed (SQL error or foreign key violation) and was rolled back; the message names the file and the SQLite error.',
-    repair: 'Report the message; the store stays at its previous version and is still usable by the build that wrote it.',
+    repair:
+      'Report the message; the store stays at its previous version and is still usable by the build that wrote it.',
   },
   {
     code: 'STORE_NEEDS_MIGRATION',
     exit: 4,
-    where: 'read verbs on a read-only data root or store file (list, chain, brief, evidence, approval list, the probes)',
+    where:
+      'read verbs on a read-only data root or store file (list, chain, brief, evidence, approval list, the probes)',
     when: 'The store cannot be written here, so it is read as it is without migrating, and its older schema lacks a table or column the verb needs.',
     repair: 'Run any writing verb once where the store is writable (it migrates the store), then read it here again.',
   },
@@ -74,27 +80,30 @@ export const storeCodes = [
     exit: 4,
     where: 'contract finalize; on PostgreSQL also brief add, evidence add, evidence run',
     when: 'SQLite refused the finalize write (a CHECK, trigger or foreign-key constraint the earlier checks did not foresee, e.g. an envelope nested deeper than json_valid() accepts, or a trigger added to the store by hand); or PostgreSQL refused data it cannot hold (SQLSTATE class 22, e.g. a NUL character in text). The transaction was rolled back; without a store none is created.',
-    repair: 'Nothing was written; report the message. A store edited by hand (extra triggers) must be restored; an envelope must nest at most 512 levels. PostgreSQL text cannot hold a NUL character: deposit such content without it (an evidence run output holding one is stored as a blob).',
+    repair:
+      'Nothing was written; report the message. A store edited by hand (extra triggers) must be restored; an envelope must nest at most 512 levels. PostgreSQL text cannot hold a NUL character: deposit such content without it (an evidence run output holding one is stored as a blob).',
   },
   {
     code: 'STORE_COPY_TARGET_NOT_EMPTY',
     exit: 1,
     where: 'store copy',
     when: 'The PostgreSQL store given with --to already holds rows (or blobs); a copy goes only into an empty database or an empty, migrated store.',
-    repair: 'Nothing was written. Create an empty database for the copy, or keep using the store the target already is.',
+    repair:
+      'Nothing was written. Create an empty database for the copy, or keep using the store the target already is.',
   },
   {
     code: 'STORE_COPY_FAILED',
     exit: 4,
     where: 'store copy',
-    when: 'A blob a row references is missing from the data root or no longer matches the row\'s sha256, the target refused a row (e.g. a NUL character in text), or the rows read back differ from the source. The copy transaction was rolled back.',
-    repair: 'Nothing was written to the target (it may be left migrated and empty). Restore or fix what the message names (handoff evidence orphans lists missing blobs) and copy again.',
+    when: "A blob a row references is missing from the data root or no longer matches the row's sha256, the target refused a row (e.g. a NUL character in text), or the rows read back differ from the source. The copy transaction was rolled back.",
+    repair:
+      'Nothing was written to the target (it may be left migrated and empty). Restore or fix what the message names (handoff evidence orphans lists missing blobs) and copy again.',
   },
   {
     code: 'CHAIN_TOO_LONG',
     exit: 4,
     where: 'set, add, fill, finalize, chain, evidence run, contract verify',
-    when: 'A continuation walk would reach a 65th row, or a new link would become a chain\'s 65th row (64 rows is the legal maximum).',
+    when: "A continuation walk would reach a 65th row, or a new link would become a chain's 65th row (64 rows is the legal maximum).",
     repair: 'Start a new contract (handoff contract init or a new dispatch) instead of continuing this one.',
   },
   {
@@ -139,7 +148,8 @@ export const storeCodes = [
     where: 'contract finalize',
     when: 'The canonical agent_state is IN_PROGRESS; finalize persists only closing states.',
     path: 'agent_status.agent_state',
-    repair: 'Set agent_status.agent_state to COMPLETE, BLOCKED, NEEDS_INPUT, NEEDS_VERIFICATION or APPROVAL_REQUEST (last, after its dependencies).',
+    repair:
+      'Set agent_status.agent_state to COMPLETE, BLOCKED, NEEDS_INPUT, NEEDS_VERIFICATION or APPROVAL_REQUEST (last, after its dependencies).',
   },
   {
     code: 'PLAN_TASK_CONFLICT',
@@ -154,7 +164,8 @@ export const storeCodes = [
     where: 'contract finalize, contract gate (block)',
     when: 'A turn bound to a plan task tries to close COMPLETE; a bound producer cannot verify its own work.',
     path: 'agent_status.agent_state',
-    repair: 'Close NEEDS_VERIFICATION and propose evidence_report.verification.result; a verifier dispatched with --parent-handoff-id <this row> judges it.',
+    repair:
+      'Close NEEDS_VERIFICATION and propose evidence_report.verification.result; a verifier dispatched with --parent-handoff-id <this row> judges it.',
   },
   {
     code: 'UPDATE_CONTRACTS_SHAPE',
@@ -162,7 +173,8 @@ export const storeCodes = [
     where: 'contract finalize',
     when: 'update_contracts is not an array (nor null), or an entry is not an object with a non-blank string contract and an object payload.',
     path: 'update_contracts, update_contracts[i], update_contracts[i].contract, update_contracts[i].payload',
-    repair: 'Write entries as {"contract": "<section>", "payload": {...}}; evidence entries use "contract": "evidence".',
+    repair:
+      'Write entries as {"contract": "<section>", "payload": {...}}; evidence entries use "contract": "evidence".',
   },
   {
     code: 'SECTION_NOT_WRITABLE',
@@ -170,6 +182,7 @@ export const storeCodes = [
     where: 'contract finalize',
     when: "A non-evidence update_contracts entry names a section outside the dispatch's --can-write list.",
     path: 'update_contracts[i].contract',
-    repair: 'Use one of the sections the dispatch allows (handoff contract list --json shows can_write), or remove the entry.',
+    repair:
+      'Use one of the sections the dispatch allows (handoff contract list --json shows can_write), or remove the entry.',
   },
 ] as const satisfies readonly CodeEntry[];

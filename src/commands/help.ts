@@ -6,7 +6,8 @@ import { showHelp } from '../cli/routing.js';
 
 export default class Help extends HandoffCommand {
   static override summary = 'Show help for handoff, a topic, or one verb';
-  static override description = 'Shows the topics and verbs, the environment and the exit-code table; with a topic, its verbs; with a topic and a verb, that verb\'s usage, flags, description and examples. `--help` after any verb shows the same page.';
+  static override description =
+    "Shows the topics and verbs, the environment and the exit-code table; with a topic, its verbs; with a topic and a verb, that verb's usage, flags, description and examples. `--help` after any verb shows the same page.";
   static override examples = ['handoff help', 'handoff help contract', 'handoff help contract set'];
   static override args = {
     TOPIC: Args.string({ description: 'A topic: contract, evidence, brief, approval', ignoreStdin: true }),

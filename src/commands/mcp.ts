@@ -15,15 +15,18 @@ export default class Mcp extends HandoffCommand {
     'contract_chain, evidence_add, evidence_list, approval_request and approval_list, each calling the same service as',
     'its verb; a value is any JSON value, never guessed at from text. Resources: handoff://schema/envelope and',
     'handoff://drafts/{draft_id}. It reads the same environment as every verb (HANDOFF_HOME, HANDOFF_DB,',
-    'HANDOFF_WORKSPACE) and serves until the client closes stdin. A tool input naming a file (evidence_add\'s',
-    'artifact_file, evidence_run\'s cwd) must lie inside the server\'s roots: the client\'s MCP roots, else the directory',
+    "HANDOFF_WORKSPACE) and serves until the client closes stdin. A tool input naming a file (evidence_add's",
+    "artifact_file, evidence_run's cwd) must lie inside the server's roots: the client's MCP roots, else the directory",
     'the server runs in, plus each --allow-path DIR; anything else is PATH_OUTSIDE_ROOTS. --allow-run adds evidence_run,',
     'which runs commands with the rights of the server. See docs/mcp.md.',
   ].join(' ');
   static override flags = {
-    'allow-run': Flags.boolean({ description: 'Also serve evidence_run (runs commands with the rights of the server)' }),
+    'allow-run': Flags.boolean({
+      description: 'Also serve evidence_run (runs commands with the rights of the server)',
+    }),
     'allow-path': Flags.string({
-      description: "Also let tools read files under this directory (repeatable); by default only inside the client's roots or the server's directory",
+      description:
+        "Also let tools read files under this directory (repeatable); by default only inside the client's roots or the server's directory",
       helpValue: 'DIR',
       multiple: true,
     }),

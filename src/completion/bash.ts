@@ -47,7 +47,7 @@ const MAIN = [
   '  else',
   '    _handoff_arg "$id" "${#pos[@]}"',
   '    case ${hreply[0]} in',
-  '      first) _handoff_words \'\' ;;',
+  "      first) _handoff_words '' ;;",
   '      verbs) _handoff_words "${pos[0]}" ;;',
   '    esac',
   '  fi',

@@ -44,11 +44,20 @@ export function caseData(model: CompletionModel, withDesc: boolean): string {
   const lines: string[] = [];
   lines.push('_handoff_words() {', `  ${clear}case $1 in`);
   lines.push(`    '') ${listReply(model.first, withDesc)} ;;`);
-  for (const [topic, verbs] of Object.entries(model.verbs)) lines.push(`    ${sq(topic)}) ${listReply(verbs, withDesc)} ;;`);
+  for (const [topic, verbs] of Object.entries(model.verbs))
+    lines.push(`    ${sq(topic)}) ${listReply(verbs, withDesc)} ;;`);
   lines.push('    *) hreply=(none) ;;', '  esac', '}', '');
 
   const topics = Object.keys(model.verbs);
-  lines.push('_handoff_topic() {', '  case $1 in', `    ${topics.map(sq).join('|')}) return 0 ;;`, '  esac', '  return 1', '}', '');
+  lines.push(
+    '_handoff_topic() {',
+    '  case $1 in',
+    `    ${topics.map(sq).join('|')}) return 0 ;;`,
+    '  esac',
+    '  return 1',
+    '}',
+    '',
+  );
 
   lines.push('_handoff_flags() {', `  ${clear}case $1 in`);
   for (const c of model.commands) {
@@ -59,7 +68,10 @@ export function caseData(model: CompletionModel, withDesc: boolean): string {
 
   lines.push('_handoff_value() {', '  hreply=(any)', '  case $1 in');
   for (const c of model.commands) {
-    const entries = c.flags.flatMap((f): [string, ValueKind][] => [[f.long, f.value], ...(f.short === undefined ? [] : [[f.short, f.value] as [string, ValueKind]])]);
+    const entries = c.flags.flatMap((f): [string, ValueKind][] => [
+      [f.long, f.value],
+      ...(f.short === undefined ? [] : [[f.short, f.value] as [string, ValueKind]]),
+    ]);
     const inner = branches(entries, '        ');
     if (inner.length > 0) lines.push(`    ${sq(c.id)})`, '      case $2 in', ...inner, '      esac ;;');
   }

@@ -53,7 +53,7 @@ const PARSE = [
   '    end',
   'end',
   '',
-  '# No word yet, or only a topic: the first words, or that topic\'s verbs.',
+  "# No word yet, or only a topic: the first words, or that topic's verbs.",
   'function __handoff_at --argument-names topic',
   '    __handoff_parse',
   '    test $__handoff_done = 0; and test -z "$__handoff_id"; and test "$__handoff_topic" = "$topic"',
@@ -114,10 +114,15 @@ export function fishScript(model: CompletionModel, header: string[]): string {
   const bin = model.bin;
   const topics = Object.keys(model.verbs);
   const takesValue = model.commands.flatMap((c) =>
-    c.flags.filter((f) => f.value.kind !== 'none').flatMap((f) => [f.long, ...(f.short === undefined ? [] : [f.short])].map((flag) => fq(`${c.id} ${flag}`))),
+    c.flags
+      .filter((f) => f.value.kind !== 'none')
+      .flatMap((f) => [f.long, ...(f.short === undefined ? [] : [f.short])].map((flag) => fq(`${c.id} ${flag}`))),
   );
   const helpVerbs = (): string[] =>
-    Object.entries(model.verbs).map(([topic, verbs]) => `complete -c ${bin} -n ${fq(`__handoff_help_verb ${topic}`)} -a ${fq(verbs.map((v) => v.word).join(' '))}`);
+    Object.entries(model.verbs).map(
+      ([topic, verbs]) =>
+        `complete -c ${bin} -n ${fq(`__handoff_help_verb ${topic}`)} -a ${fq(verbs.map((v) => v.word).join(' '))}`,
+    );
   const firstWords = model.first.map((w) => w.word).join(' ');
   const lines = [
     ...header.map((l) => `# ${l}`),

@@ -83,7 +83,10 @@ export interface CompletionModel {
 
 /** One line for a listing: the first sentence, at most 80 characters. */
 function shortText(text: string | undefined): string {
-  const line = (text ?? '').split('\n')[0].split(/(?<=\.) /)[0].trim();
+  const line = (text ?? '')
+    .split('\n')[0]
+    .split(/(?<=\.) /)[0]
+    .trim();
   return line.length <= 80 ? line.replace(/\.$/, '') : `${line.slice(0, 77).trimEnd()}...`;
 }
 
@@ -98,13 +101,19 @@ function valueOf(commandId: string, name: string, f: ManifestOption, isArg: bool
 }
 
 /** `help`: oclif adds `--help` to every verb outside the manifest's flags. */
-const HELP_FLAG: CompletionFlag = { long: '--help', value: { kind: 'none' }, description: 'Show this verb\'s help' };
+const HELP_FLAG: CompletionFlag = { long: '--help', value: { kind: 'none' }, description: "Show this verb's help" };
 
 /** `handoff help TOPIC VERB` names a verb as the command line does. */
 const HELP_ARGS: ValueKind[] = [{ kind: 'first' }, { kind: 'verbs' }];
 
-export function completionModel(bin: string, commands: Iterable<ManifestCommand>, topics: Iterable<ManifestTopic>): CompletionModel {
-  const visible = [...commands].filter((c) => c.hidden !== true).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+export function completionModel(
+  bin: string,
+  commands: Iterable<ManifestCommand>,
+  topics: Iterable<ManifestTopic>,
+): CompletionModel {
+  const visible = [...commands]
+    .filter((c) => c.hidden !== true)
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   // oclif's topics also name each verb without a topic; a topic here is a first word that verbs follow.
   const withVerbs = new Set(visible.filter((c) => c.id.includes(':')).map((c) => c.id.split(':')[0]));
   const topicNames = new Set<string>();
@@ -134,7 +143,8 @@ export function completionModel(bin: string, commands: Iterable<ManifestCommand>
         value: valueOf(c.id, name, f, false),
         description: shortText(f.summary ?? f.description),
       }));
-    const args: ValueKind[] = c.id === 'help' ? HELP_ARGS : Object.entries(c.args).map(([name, a]) => valueOf(c.id, name, a, true));
+    const args: ValueKind[] =
+      c.id === 'help' ? HELP_ARGS : Object.entries(c.args).map(([name, a]) => valueOf(c.id, name, a, true));
     out.push({ id: c.id, words, summary, flags: [...flags, HELP_FLAG], args });
   }
   first.sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0));

@@ -43,7 +43,10 @@ export function closeRules(b: BlockInfo): CloseRule[] {
   const id = b.contractId;
   const bound = b.planTaskId !== undefined;
   const rules: (CloseRule | false)[] = [
-    { id: 'draft_id', text: `pass --draft-id ${id} on every handoff contract command; never run handoff contract init for this turn` },
+    {
+      id: 'draft_id',
+      text: `pass --draft-id ${id} on every handoff contract command; never run handoff contract init for this turn`,
+    },
     {
       id: 'finalize',
       text: `build the envelope with handoff contract set/add/fill, set the closing agent_status.agent_state last, then close with handoff contract finalize --draft-id ${id}`,
@@ -89,17 +92,27 @@ export function closeRules(b: BlockInfo): CloseRule[] {
 
 /** The whole block, newline-terminated. */
 export function renderContractBlock(b: BlockInfo, rules: CloseRule[] = closeRules(b)): string {
-  const lines = ['# Your Contract', `contract_id: ${b.contractId}`, `agent_id: ${b.agentId}`, `handoff_id: ${b.handoffId}`];
+  const lines = [
+    '# Your Contract',
+    `contract_id: ${b.contractId}`,
+    `agent_id: ${b.agentId}`,
+    `handoff_id: ${b.handoffId}`,
+  ];
   lines.push(`workspace: ${b.workspace}`, `kind: ${b.kind}`);
   if (b.planTaskId !== undefined) lines.push(`plan_task_id: ${b.planTaskId}`);
-  if (b.parent !== undefined) lines.push(`parent_handoff_id: ${b.parent.id} (contract ${b.parent.contractId}, state ${b.parent.state})`);
+  if (b.parent !== undefined)
+    lines.push(`parent_handoff_id: ${b.parent.id} (contract ${b.parent.contractId}, state ${b.parent.state})`);
   if (b.brief !== undefined) lines.push(`brief: ${b.brief.name} (brief_id ${b.brief.id})`);
   if (b.consolidation) lines.push('consolidation: yes');
   lines.push('goal:', ...b.goal.split('\n').map((l) => `  ${l}`));
   if (b.acceptance.length > 0) {
     lines.push('acceptance:');
     for (const a of b.acceptance) {
-      lines.push(a.ac_id === null ? `  - ${indentRest(a.description, '    ')}` : `  - ${a.ac_id}: ${indentRest(a.description, '    ')}`);
+      lines.push(
+        a.ac_id === null
+          ? `  - ${indentRest(a.description, '    ')}`
+          : `  - ${a.ac_id}: ${indentRest(a.description, '    ')}`,
+      );
     }
   }
   if (b.canWrite.length > 0) lines.push(`can_write: ${b.canWrite.join(', ')}`);

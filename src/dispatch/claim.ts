@@ -33,7 +33,8 @@ export async function claim(env: Env, cwd: string, contractId: string, harnessId
     return await store.tx(
       async (t): Promise<ClaimResult> => {
         const again = await tipOf(t, contractId);
-        if (again.id !== tip.id) throw new HandoffError('STORE_BUSY', `the chain of ${contractId} grew during the claim; run it again`);
+        if (again.id !== tip.id)
+          throw new HandoffError('STORE_BUSY', `the chain of ${contractId} grew during the claim; run it again`);
         const outcome = await claimTip(t, again, harnessId);
         switch (outcome.kind) {
           case 'in_use':

@@ -33,7 +33,9 @@ export async function claimTip(t: StoreTx, tip: HandoffRow, harnessId: string): 
   if (others.length > 0) return { kind: 'in_use', holders: others.map((t) => t.contract_id) };
   if (tip.harness_id === harnessId) return { kind: 'unchanged' };
   if (tip.harness_id !== null) return { kind: 'conflict', current: tip.harness_id };
-  return (await t.setHarnessIdIfNull(tip.id, harnessId)) ? { kind: 'claimed' } : { kind: 'conflict', current: '(set concurrently)' };
+  return (await t.setHarnessIdIfNull(tip.id, harnessId))
+    ? { kind: 'claimed' }
+    : { kind: 'conflict', current: '(set concurrently)' };
 }
 
 export const harnessInUse = (hid: string, holders: string[]): HandoffError =>

@@ -70,18 +70,28 @@ export function checkHarnessId(value: string | undefined, flag = '--harness-id')
 export function checkPositiveInt(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!POSITIVE_INT_RE.test(value) || !Number.isSafeInteger(n)) throw usage(`${flag} ${jsonQuote(value)} is not a positive integer`);
+  if (!POSITIVE_INT_RE.test(value) || !Number.isSafeInteger(n))
+    throw usage(`${flag} ${jsonQuote(value)} is not a positive integer`);
   return n;
 }
 
 /** The resulting kind, and the extra rules of `verifier` and `task_execution`. */
-export function resolveKind(kind: string | undefined, planTaskId: string | undefined, parentHandoffId: number | undefined): string {
-  if (kind !== undefined && !KIND_RE.test(kind)) throw usage(`--kind ${jsonQuote(kind)} must match ^[a-z][a-z0-9_-]{0,31}$`);
+export function resolveKind(
+  kind: string | undefined,
+  planTaskId: string | undefined,
+  parentHandoffId: number | undefined,
+): string {
+  if (kind !== undefined && !KIND_RE.test(kind))
+    throw usage(`--kind ${jsonQuote(kind)} must match ^[a-z][a-z0-9_-]{0,31}$`);
   const resolved =
-    kind ?? (planTaskId !== undefined ? 'task_execution' : parentHandoffId !== undefined ? 'verifier' : 'investigation');
+    kind ??
+    (planTaskId !== undefined ? 'task_execution' : parentHandoffId !== undefined ? 'verifier' : 'investigation');
   if (resolved === 'verifier') {
     if (parentHandoffId === undefined) {
-      throw new HandoffError('VERIFIER_REQUIRES_PARENT', 'a verifier dispatch needs --parent-handoff-id (the producer row it verifies)');
+      throw new HandoffError(
+        'VERIFIER_REQUIRES_PARENT',
+        'a verifier dispatch needs --parent-handoff-id (the producer row it verifies)',
+      );
     }
     if (planTaskId !== undefined) {
       throw new HandoffError(
@@ -120,13 +130,15 @@ const goalTooLarge = (bytes: number, what: string): HandoffError =>
   );
 
 function readGoal(flags: DispatchFlags, cwd: string): string {
-  if ((flags.goal === undefined) === (flags.goalFile === undefined)) throw usage('give exactly one of --goal TEXT or --goal-file PATH');
+  if ((flags.goal === undefined) === (flags.goalFile === undefined))
+    throw usage('give exactly one of --goal TEXT or --goal-file PATH');
   if (flags.goalFile !== undefined) {
     const size = checkRegularFile(flags.goalFile, cwd);
     if (size > MAX_GOAL_FILE_BYTES) throw goalTooLarge(size, `the goal file ${jsonQuote(flags.goalFile)}`);
   }
   const raw = flags.goal ?? readUtf8File(flags.goalFile as string, cwd);
-  if (raw.trim() === '') throw usage(`the goal${flags.goalFile !== undefined ? ` in ${jsonQuote(flags.goalFile)}` : ''} is blank`);
+  if (raw.trim() === '')
+    throw usage(`the goal${flags.goalFile !== undefined ? ` in ${jsonQuote(flags.goalFile)}` : ''} is blank`);
   // Trailing whitespace (a file's final newline) would only print as empty goal lines.
   const goal = raw.replace(/\s+$/, '');
   const bytes = Buffer.byteLength(goal, 'utf8');

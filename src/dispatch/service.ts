@@ -33,7 +33,9 @@ interface Resolved {
 }
 
 const parentNotFound = (id: number): HandoffError =>
-  new HandoffError('PARENT_HANDOFF_NOT_FOUND', `--parent-handoff-id ${id} names no handoff row`, { parent_handoff_id: id });
+  new HandoffError('PARENT_HANDOFF_NOT_FOUND', `--parent-handoff-id ${id} names no handoff row`, {
+    parent_handoff_id: id,
+  });
 
 /** The store checks: brief, parent, harness id. `s` null = no store (nothing is created). */
 async function checkAgainstStore(s: StoreReads | null, req: DispatchRequest): Promise<Resolved> {
@@ -42,7 +44,12 @@ async function checkAgainstStore(s: StoreReads | null, req: DispatchRequest): Pr
     const brief = s === null ? undefined : await s.findBrief(req.workspace, req.brief);
     if (brief === undefined) {
       const near = s === null ? undefined : await s.findBriefIgnoringCase(req.workspace, req.brief);
-      throw briefNotFoundError(req.workspace, req.brief, near, s === null ? [] : await s.workspacesWithBrief(req.brief));
+      throw briefNotFoundError(
+        req.workspace,
+        req.brief,
+        near,
+        s === null ? [] : await s.workspacesWithBrief(req.brief),
+      );
     }
     out.brief = { id: brief.id, name: brief.name };
     out.briefAcs = (await s!.listAcs(brief.id)).map((a) => ({ ac_id: a.ac_id, description: a.description }));
@@ -121,10 +128,16 @@ export async function dispatch(req: DispatchRequest, env: Env, cwd: string): Pro
     // way), and the caller learns which contract it was.
     if (draftId !== undefined && !done && isUnknownOutcome(e)) {
       done = true;
-      throw new HandoffError(e.code, e.exit, `${e.message}; the contract ${draftId} may or may not have a row: its draft was kept (finalize it as usual)`, {
-        ...e.data,
-        contract_id: draftId,
-      }, e.hint);
+      throw new HandoffError(
+        e.code,
+        e.exit,
+        `${e.message}; the contract ${draftId} may or may not have a row: its draft was kept (finalize it as usual)`,
+        {
+          ...e.data,
+          contract_id: draftId,
+        },
+        e.hint,
+      );
     }
     if (draftId !== undefined && !done) removeDraftFiles(env, draftId, cwd);
     throw e;
@@ -143,7 +156,8 @@ async function insertRow<T>(store: Store, id: string, lock: string[], fn: (t: St
     return await store.tx(fn, { lock });
   } catch (e) {
     if (isHandoffError(e)) throw e;
-    if (isConstraintViolation(e)) throw storeWriteRefused(store.location, `the dispatch row of ${id}`, (e as Error).message);
+    if (isConstraintViolation(e))
+      throw storeWriteRefused(store.location, `the dispatch row of ${id}`, (e as Error).message);
     throw storeUnreadable(store.location, `the dispatch row could not be inserted: ${(e as Error).message}`);
   }
 }

@@ -42,11 +42,10 @@ export const draftLocked = (draftId: string, holderPid: number | undefined, wait
   );
 
 export const draftWriteFailed = (draftId: string, path: string, e: unknown): HandoffError =>
-  new HandoffError(
-    'DRAFT_WRITE_FAILED',
-    `cannot write draft ${path}: ${oneLine((e as Error)?.message ?? String(e))}`,
-    { draft_id: draftId, path },
-  );
+  new HandoffError('DRAFT_WRITE_FAILED', `cannot write draft ${path}: ${oneLine((e as Error)?.message ?? String(e))}`, {
+    draft_id: draftId,
+    path,
+  });
 
 export const invalidFieldPath = (field: string): HandoffError =>
   new HandoffError(
@@ -91,7 +90,7 @@ export const addListValue = (draftId: string, path: string, length: number): Han
     'ADD_LIST_VALUE',
     `VALUE is a JSON array (${length} element${length === 1 ? '' : 's'}); \`add\` appends one entry, so it would nest the whole array in ${jsonQuote(path)}; nothing was written`,
     { draft_id: draftId, path, length },
-    'Pass --each to append each element as its own entry, in order (to append an array as one entry, wrap it: --each \'[[...]]\'), or use `set` to replace the whole list.',
+    "Pass --each to append each element as its own entry, in order (to append an array as one entry, wrap it: --each '[[...]]'), or use `set` to replace the whole list.",
   );
 
 export const rowEnvelopeUnreadable = (draftId: string, handoffId: number): HandoffError =>

@@ -25,8 +25,7 @@ import { draftUnreadable, draftWriteFailed } from './errors.js';
 import { metaFile, serializeMeta, type DraftMeta } from './meta.js';
 
 export type DraftRead =
-  | { state: 'missing'; path: string }
-  | { state: 'ok'; path: string; envelope: JsonObject; text: string };
+  { state: 'missing'; path: string } | { state: 'ok'; path: string; envelope: JsonObject; text: string };
 
 const errCode = (e: unknown): string | undefined => (e as NodeJS.ErrnoException)?.code;
 
@@ -50,12 +49,15 @@ function readDraftAt(path: string, draftId: string, retried: boolean): DraftRead
     // O_NOFOLLOW: a draft file that is a symlink is refused, never followed.
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   } catch (e) {
-    if (errCode(e) === 'ELOOP') throw draftUnreadable(draftId, path, 'is a symbolic link (draft files are never followed through links)');
-    if (errCode(e) !== 'ENOENT') throw draftUnreadable(draftId, path, `cannot be read (${errCode(e) ?? (e as Error).message})`);
+    if (errCode(e) === 'ELOOP')
+      throw draftUnreadable(draftId, path, 'is a symbolic link (draft files are never followed through links)');
+    if (errCode(e) !== 'ENOENT')
+      throw draftUnreadable(draftId, path, `cannot be read (${errCode(e) ?? (e as Error).message})`);
     // ENOENT from open: nothing there (the entry itself may exist: lstat).
     const entry = lstatQuiet(path);
     if (entry === undefined) return { state: 'missing', path };
-    if (entry.isSymbolicLink()) throw draftUnreadable(draftId, path, 'is a symbolic link (draft files are never followed through links)');
+    if (entry.isSymbolicLink())
+      throw draftUnreadable(draftId, path, 'is a symbolic link (draft files are never followed through links)');
     // The file appeared between the open and the lstat (a writer saved it meanwhile): read it once more.
     if (!retried) return readDraftAt(path, draftId, true);
     throw draftUnreadable(draftId, path, `cannot be read (${errCode(e) ?? (e as Error).message})`);
@@ -74,14 +76,19 @@ function readDraftAt(path: string, draftId: string, retried: boolean): DraftRead
   if (!parsed.ok) throw draftUnreadable(draftId, path, `is not valid JSON (${parsed.message})`);
   const value = parsed.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw draftUnreadable(draftId, path, `is not a JSON object (got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`})`);
+    throw draftUnreadable(
+      draftId,
+      path,
+      `is not a JSON object (got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`})`,
+    );
   }
   if (exceedsDepth(value)) throw draftUnreadable(draftId, path, `nests deeper than ${MAX_JSON_DEPTH} levels`);
   return { state: 'ok', path, envelope: value as JsonObject, text };
 }
 
 /** True when any directory entry (file, directory, dangling symlink, ...) exists under the draft's name. */
-export const draftEntryExists = (env: Env, draftId: string, cwd?: string): boolean => entryExists(draftFile(env, draftId, cwd));
+export const draftEntryExists = (env: Env, draftId: string, cwd?: string): boolean =>
+  entryExists(draftFile(env, draftId, cwd));
 
 /**
  * Creates the drafts folder (0700) when missing, one level at a time (DATA_ROOT_UNUSABLE when the data root cannot be

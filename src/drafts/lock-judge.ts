@@ -5,7 +5,18 @@
  * form (a symlink, dangling or not, a directory, any non-regular file), stale at once and removed itself, never
  * followed.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, rmSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { pidAlive, unlinkQuiet } from '../fs-util.js';
 
@@ -51,7 +62,8 @@ export interface LockState {
   mtimeMs: number;
 }
 
-const formOf = (st: Stats): LockForm => (st.isFile() ? 'file' : st.isSymbolicLink() ? 'symlink' : st.isDirectory() ? 'directory' : 'other');
+const formOf = (st: Stats): LockForm =>
+  st.isFile() ? 'file' : st.isSymbolicLink() ? 'symlink' : st.isDirectory() ? 'directory' : 'other';
 
 /**
  * What sits at the lock path, read without following links; undefined when nothing does. A regular file is read
@@ -86,7 +98,9 @@ export function inspect(path: string): LockState | undefined {
 function inspectAgain(path: string, before: Stats): LockState | undefined {
   try {
     const now = lstatSync(path);
-    return now.isFile() && now.ino === before.ino ? undefined : { form: formOf(now), info: undefined, ino: now.ino, mtimeMs: now.mtimeMs };
+    return now.isFile() && now.ino === before.ino
+      ? undefined
+      : { form: formOf(now), info: undefined, ino: now.ino, mtimeMs: now.mtimeMs };
   } catch {
     return undefined;
   }
@@ -96,7 +110,12 @@ function parseInfo(text: string): LockInfo | undefined {
   try {
     const v = JSON.parse(text) as Partial<LockInfo>;
     if (typeof v.pid === 'number' && typeof v.start === 'number' && typeof v.token === 'string') {
-      const info: LockInfo = { pid: v.pid, host: typeof v.host === 'string' ? v.host : '', start: v.start, token: v.token };
+      const info: LockInfo = {
+        pid: v.pid,
+        host: typeof v.host === 'string' ? v.host : '',
+        start: v.start,
+        token: v.token,
+      };
       if (typeof v.proc_start === 'string') info.proc_start = v.proc_start;
       return info;
     }
@@ -118,7 +137,8 @@ export function isStale(s: LockState): boolean {
   if (now - s.info.start > LOCK_STALE_MS) return true;
   if (s.info.host !== hostname()) return false;
   const recorded = s.info.proc_start;
-  if (s.info.pid === process.pid) return recorded !== undefined && ownProcStart() !== undefined && recorded !== ownProcStart();
+  if (s.info.pid === process.pid)
+    return recorded !== undefined && ownProcStart() !== undefined && recorded !== ownProcStart();
   if (!pidAlive(s.info.pid)) return true;
   if (recorded === undefined) return false;
   const current = procStart(s.info.pid);
@@ -145,7 +165,10 @@ export function breakStale(path: string, judged: LockState): void {
     const same =
       judged.info !== undefined
         ? now.info?.token === judged.info.token
-        : now.form === judged.form && now.info === undefined && now.ino === judged.ino && now.mtimeMs === judged.mtimeMs;
+        : now.form === judged.form &&
+          now.info === undefined &&
+          now.ino === judged.ino &&
+          now.mtimeMs === judged.mtimeMs;
     if (same) removeEntry(path, now.form);
   } finally {
     unlinkQuiet(guard);

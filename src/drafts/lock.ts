@@ -126,7 +126,11 @@ export function tryLockQuick(env: Env, draftId: string, lockPath: string, cwd?: 
 }
 
 /** Creates the lock, or breaks one stale lock and creates it; reports the live holder (and the lock judged live) otherwise. */
-function attempt(env: Env, draftId: string, cwd?: string): { lock: DraftLock } | { holderPid: number | undefined; judged?: LockState } {
+function attempt(
+  env: Env,
+  draftId: string,
+  cwd?: string,
+): { lock: DraftLock } | { holderPid: number | undefined; judged?: LockState } {
   const path = lockFile(env, draftId, cwd);
   for (let i = 0; i < 3; i++) {
     // A live holder is seen by reading its lock, before any file is written: waiters of a busy draft (a hundred

@@ -18,12 +18,14 @@ export interface DraftMeta {
 }
 
 /** Only call with an id that passed DRAFT_ID_RE (`<id>.meta.json` is never a draft candidate: `<id>.meta` is no id). */
-export const metaFile = (env: Env, draftId: string, cwd?: string): string => join(draftsDir(env, cwd), `${draftId}.meta.json`);
+export const metaFile = (env: Env, draftId: string, cwd?: string): string =>
+  join(draftsDir(env, cwd), `${draftId}.meta.json`);
 
 export const serializeMeta = (meta: DraftMeta): string => `${JSON.stringify({ workspace: meta.workspace })}\n`;
 
 /** The birth record for a workspace, or undefined when the value cannot name one (a row from before workspaces were checked as slugs). */
-export const metaFor = (workspace: string): DraftMeta | undefined => (isSafeSlug(workspace) ? { workspace } : undefined);
+export const metaFor = (workspace: string): DraftMeta | undefined =>
+  isSafeSlug(workspace) ? { workspace } : undefined;
 
 /**
  * The draft's sidecar: undefined when there is none; anything there that is not a regular file holding
@@ -46,7 +48,11 @@ export function readDraftMeta(env: Env, draftId: string, cwd?: string): DraftMet
     text = readFileSync(fd, 'utf8');
   } catch (e) {
     if (e instanceof HandoffError) throw e;
-    throw draftUnreadable(draftId, path, `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw draftUnreadable(
+      draftId,
+      path,
+      `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    );
   } finally {
     closeSync(fd);
   }
@@ -56,7 +62,8 @@ export function readDraftMeta(env: Env, draftId: string, cwd?: string): DraftMet
   } catch {
     throw draftUnreadable(draftId, path, 'is not valid JSON');
   }
-  const workspace = typeof value === 'object' && value !== null ? (value as Record<string, unknown>).workspace : undefined;
+  const workspace =
+    typeof value === 'object' && value !== null ? (value as Record<string, unknown>).workspace : undefined;
   if (!isSafeSlug(workspace)) throw draftUnreadable(draftId, path, 'does not hold {"workspace": <safe slug>}');
   return { workspace };
 }
@@ -74,10 +81,16 @@ export const workspaceMismatch = (draftId: string, recorded: string, requested: 
  * slug and equal it (UNSAFE_SLUG / WORKSPACE_MISMATCH, exit 2); `$HANDOFF_WORKSPACE` and the current directory are
  * not consulted.
  */
-export function recordedWorkspace(env: Env, cwd: string | undefined, draftId: string, flag: string | undefined): string | undefined {
+export function recordedWorkspace(
+  env: Env,
+  cwd: string | undefined,
+  draftId: string,
+  flag: string | undefined,
+): string | undefined {
   const meta = readDraftMeta(env, draftId, cwd);
   if (meta === undefined) return undefined;
-  if (flag !== undefined && checkSlug(flag, '--workspace') !== meta.workspace) throw workspaceMismatch(draftId, meta.workspace, flag);
+  if (flag !== undefined && checkSlug(flag, '--workspace') !== meta.workspace)
+    throw workspaceMismatch(draftId, meta.workspace, flag);
   return meta.workspace;
 }
 

@@ -60,12 +60,19 @@ export function setField(envelope: JsonObject, segments: string[], value: unknow
  * Appends `entries` to the list at FIELD: absent or null → a new list; a list grows; anything else → NOT_A_LIST.
  * `check` runs once the target is known to be a list (the `add` verb's ADD_LIST_VALUE refusal).
  */
-function appendEntries(envelope: JsonObject, segments: string[], entries: readonly unknown[], draftId: string, check?: () => void): JsonObject {
+function appendEntries(
+  envelope: JsonObject,
+  segments: string[],
+  entries: readonly unknown[],
+  draftId: string,
+  check?: () => void,
+): JsonObject {
   const copy = cloneJson(envelope);
   const parent = walkToParent(copy, segments, draftId);
   const key = segments[segments.length - 1];
   const current = getOwn(parent, key);
-  if (current !== undefined && current !== null && !Array.isArray(current)) throw notAList(draftId, segments.join('.'), jsonTypeName(current));
+  if (current !== undefined && current !== null && !Array.isArray(current))
+    throw notAList(draftId, segments.join('.'), jsonTypeName(current));
   check?.();
   const list = Array.isArray(current) ? current : [];
   for (const entry of entries) list.push(cloneJson(entry));

@@ -24,7 +24,8 @@ function prototypeKeyPath(value: unknown): string | undefined {
     } else if (isPlainObject(v)) {
       const keys = Object.keys(v);
       for (const k of keys) if (PROTOTYPE_KEYS.has(k)) return path === '' ? k : `${path}.${k}`;
-      for (let i = keys.length - 1; i >= 0; i--) stack.push({ v: v[keys[i]], path: path === '' ? keys[i] : `${path}.${keys[i]}` });
+      for (let i = keys.length - 1; i >= 0; i--)
+        stack.push({ v: v[keys[i]], path: path === '' ? keys[i] : `${path}.${keys[i]}` });
     }
   }
   return undefined;
@@ -39,14 +40,22 @@ const agentIdOf = (envelope: JsonObject): string | undefined => {
 export function applyMergePatch(base: JsonObject, patch: JsonObject, draftId: string): JsonObject {
   const protoPath = prototypeKeyPath(patch);
   if (protoPath !== undefined) {
-    throw forbidden(draftId, `the patch contains the key path ${JSON.stringify(protoPath)}, which no envelope may hold`, { path: protoPath });
+    throw forbidden(
+      draftId,
+      `the patch contains the key path ${JSON.stringify(protoPath)}, which no envelope may hold`,
+      { path: protoPath },
+    );
   }
   const patched = mergePatch.apply(cloneJson(base), patch) as unknown;
   if (!isPlainObject(patched)) throw forbidden(draftId, 'the patch would replace the whole envelope', { path: '' });
   if (agentIdOf(patched) !== agentIdOf(base)) {
-    throw forbidden(draftId, 'the patch would remove or change agent_status.agent_id, which is fixed when the draft is created', {
-      path: 'agent_status.agent_id',
-    });
+    throw forbidden(
+      draftId,
+      'the patch would remove or change agent_status.agent_id, which is fixed when the draft is created',
+      {
+        path: 'agent_status.agent_id',
+      },
+    );
   }
   for (const key of SYSTEM_ROOT_KEYS) {
     if (JSON.stringify(getOwn(patched, key)) !== JSON.stringify(getOwn(base, key))) {

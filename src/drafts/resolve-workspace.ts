@@ -27,7 +27,12 @@ export interface WorkspaceCandidates {
 }
 
 /** `all` keeps its order (newest first); only the current workspace's drafts stay. */
-export async function inWorkspace(env: Env, cwd: string | undefined, all: Candidate[], scope: WorkspaceScope): Promise<WorkspaceCandidates> {
+export async function inWorkspace(
+  env: Env,
+  cwd: string | undefined,
+  all: Candidate[],
+  scope: WorkspaceScope,
+): Promise<WorkspaceCandidates> {
   const workspace = resolveWorkspace(scope.flag, env, cwd);
   const candidates: Candidate[] = [];
   const elsewhere = new Map<string, number>();
@@ -50,7 +55,8 @@ export async function inWorkspace(env: Env, cwd: string | undefined, all: Candid
 /** DRAFT_NOT_FOUND (exit 3) for the current workspace, naming where drafts do exist and how to pick one. */
 function noDraftHere(workspace: string, elsewhere: Map<string, number>, skipped: number): HandoffError {
   const ws = JSON.stringify(workspace);
-  const unreadable = skipped > 0 ? `; ${skipped} draft${skipped === 1 ? '' : 's'} with an unreadable birth record skipped` : '';
+  const unreadable =
+    skipped > 0 ? `; ${skipped} draft${skipped === 1 ? '' : 's'} with an unreadable birth record skipped` : '';
   if (elsewhere.size === 0) {
     return new HandoffError(
       'DRAFT_NOT_FOUND',
@@ -60,11 +66,15 @@ function noDraftHere(workspace: string, elsewhere: Map<string, number>, skipped:
   }
   const sorted = [...elsewhere].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   const total = sorted.reduce((n, [, k]) => n + k, 0);
-  const named = sorted.slice(0, 5).map(([w, k]) => `${JSON.stringify(w)}: ${k}`).join(', ') + (sorted.length > 5 ? ', ...' : '');
+  const named =
+    sorted
+      .slice(0, 5)
+      .map(([w, k]) => `${JSON.stringify(w)}: ${k}`)
+      .join(', ') + (sorted.length > 5 ? ', ...' : '');
   return new HandoffError(
     'DRAFT_NOT_FOUND',
     `no draft in workspace ${ws}; ${total} draft${total === 1 ? '' : 's'} in ${sorted.length === 1 ? 'another workspace' : `${sorted.length} other workspaces`} (${named})${unreadable}. ` +
-      'A call without --draft-id never uses another workspace\'s draft: pass --draft-id to pick one, or run `handoff contract init` for a new draft here',
+      "A call without --draft-id never uses another workspace's draft: pass --draft-id to pick one, or run `handoff contract init` for a new draft here",
     {
       workspace,
       other_workspaces: Object.fromEntries(sorted),

@@ -101,7 +101,8 @@ export const resolvedJson = (r: ImplicitResolution | undefined): { resolved?: 'n
 
 /** The stderr line of an implicit resolution: which draft, found where. */
 export function resolvedNotice(draftId: string, r: ImplicitResolution): string {
-  const skipped = r.skipped > 0 ? ` (${r.skipped} draft${r.skipped === 1 ? '' : 's'} with an unreadable birth record skipped)` : '';
+  const skipped =
+    r.skipped > 0 ? ` (${r.skipped} draft${r.skipped === 1 ? '' : 's'} with an unreadable birth record skipped)` : '';
   return `[RESOLVED] ${draftId}: the newest draft of workspace ${JSON.stringify(r.workspace)}${skipped}; pass --draft-id to pick another`;
 }
 

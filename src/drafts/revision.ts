@@ -19,7 +19,8 @@ import { draftWriteFailed } from './errors.js';
 import { ensureDraftsDir, tempName } from './files.js';
 
 /** Only call with an id that passed DRAFT_ID_RE (`<id>.rev` is never a draft candidate: it does not end in .json). */
-export const revisionFile = (env: Env, draftId: string, cwd?: string): string => join(draftsDir(env, cwd), `${draftId}.rev`);
+export const revisionFile = (env: Env, draftId: string, cwd?: string): string =>
+  join(draftsDir(env, cwd), `${draftId}.rev`);
 
 export interface DraftRevision {
   /** The last save's number. */

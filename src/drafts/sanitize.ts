@@ -91,7 +91,11 @@ function replaceStatusStrings(env: JsonObject, repairs: Repair[]): void {
     const v = getOwn(status, key);
     if (v === undefined || v === null || typeof v === 'string') continue;
     defineOwn(status, key, replacement);
-    repairs.push({ path: `agent_status.${key}`, action: 'replaced', note: `replaced by ${JSON.stringify(replacement)}` });
+    repairs.push({
+      path: `agent_status.${key}`,
+      action: 'replaced',
+      note: `replaced by ${JSON.stringify(replacement)}`,
+    });
   }
 }
 
@@ -104,7 +108,11 @@ function removeWrongTypes(env: JsonObject, repairs: Repair[]): void {
     const v = obj[key];
     if (v === null || (expect === 'object' ? isPlainObject(v) : typeof v === 'string')) return;
     deleteOwn(obj, key);
-    repairs.push({ path, action: 'removed', note: `removed (must be ${expect === 'object' ? 'an object' : 'a string'})` });
+    repairs.push({
+      path,
+      action: 'removed',
+      note: `removed (must be ${expect === 'object' ? 'an object' : 'a string'})`,
+    });
   };
   check(env, 'agent_status', 'agent_status', 'object');
   check(env, 'evidence_report', 'evidence_report', 'object');

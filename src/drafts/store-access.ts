@@ -64,7 +64,8 @@ export const CLOSED_STATES: ReadonlySet<string> = new Set([
   'NEEDS_VERIFICATION',
 ]);
 export const isClosedRow = (row: HandoffRow): boolean => CLOSED_STATES.has(row.agent_state);
-export const isOpenRow = (row: HandoffRow): boolean => row.agent_state === 'DISPATCHED' || row.agent_state === 'IN_PROGRESS';
+export const isOpenRow = (row: HandoffRow): boolean =>
+  row.agent_state === 'DISPATCHED' || row.agent_state === 'IN_PROGRESS';
 
 /** The full verdict over `reads` (or none: the cross-check is skipped); see src/approvals/store-verdict.ts. */
 async function verdictOver(
@@ -109,7 +110,8 @@ export async function openStoreSession(env: Env, cwd?: string): Promise<StoreSes
     const p = probe === undefined ? null : await probe.catch(() => null);
     return p?.kind === 'sqlite' ? p.currentWriter?.() : undefined;
   };
-  const getWriter = async (): Promise<Store | null> => (writer ??= fromProbe().then((w) => w ?? openStore(env, cwd, 'writer')));
+  const getWriter = async (): Promise<Store | null> =>
+    (writer ??= fromProbe().then((w) => w ?? openStore(env, cwd, 'writer')));
   const close = async (): Promise<void> => {
     const opened = await Promise.allSettled([probe, writer].filter((p) => p !== undefined));
     for (const o of opened) if (o.status === 'fulfilled' && o.value !== null) await o.value.close();
@@ -172,7 +174,10 @@ export function sessionOver(
       try {
         const s = await getWriter();
         if (s === null) return { outcome: 'no_store' };
-        const outcome = s.mirrorNow !== undefined ? await s.mirrorNow(contractId, json, rev) : await s.tx((t) => t.mirrorEnvelope(contractId, json, rev), { lock: contractId });
+        const outcome =
+          s.mirrorNow !== undefined
+            ? await s.mirrorNow(contractId, json, rev)
+            : await s.tx((t) => t.mirrorEnvelope(contractId, json, rev), { lock: contractId });
         return { outcome: outcome === 'superseded' ? 'mirrored' : outcome };
       } catch (e) {
         if (isHandoffError(e) && e.code === 'STORE_BUSY') return { outcome: 'store_busy', message: e.message };

@@ -40,7 +40,12 @@ export interface ReadAhead {
   chain: HandoffRow[] | undefined;
 }
 
-export async function readAhead(env: Env, cwd: string | undefined, store: StoreSession, draftId: string): Promise<ReadAhead> {
+export async function readAhead(
+  env: Env,
+  cwd: string | undefined,
+  store: StoreSession,
+  draftId: string,
+): Promise<ReadAhead> {
   const closes = readRevision(env, draftId, cwd).closes;
   return { closes, chain: await readChain(store, draftId) };
 }
@@ -56,9 +61,15 @@ export async function readAhead(env: Env, cwd: string | undefined, store: StoreS
  * capture writes without this lock but never closes a row; a finalize from another host is not serialized by a local
  * lock either way.) Otherwise the row is read under the lock, as without `ahead`.
  */
-export async function lockChainToTip(locks: LockSet, store: StoreSession, addressedId: string, ahead?: ReadAhead & { env: Env; cwd?: string }): Promise<ChainTip> {
+export async function lockChainToTip(
+  locks: LockSet,
+  store: StoreSession,
+  addressedId: string,
+  ahead?: ReadAhead & { env: Env; cwd?: string },
+): Promise<ChainTip> {
   await locks.add(addressedId);
-  const early = ahead !== undefined && (ahead.chain === undefined || (ahead.chain.length === 1 && isOpenRow(ahead.chain[0])));
+  const early =
+    ahead !== undefined && (ahead.chain === undefined || (ahead.chain.length === 1 && isOpenRow(ahead.chain[0])));
   const unchanged = early && readRevision(ahead.env, addressedId, ahead.cwd).closes === ahead.closes;
   let first = unchanged ? ahead.chain : await readChain(store, addressedId);
   if (first === undefined) return { addressedId, tipId: addressedId, tipRow: undefined, chain: [] };
@@ -99,7 +110,12 @@ export interface LoadedBase {
  * Loads `draftId`'s draft (DRAFT_UNREADABLE for a bad file, never adopted over), or materializes it from its
  * open row, or fails with DRAFT_NOT_FOUND (exit 3). Writes nothing.
  */
-export function loadOrAdopt(env: Env, cwd: string | undefined, draftId: string, row: HandoffRow | undefined): LoadedBase {
+export function loadOrAdopt(
+  env: Env,
+  cwd: string | undefined,
+  draftId: string,
+  row: HandoffRow | undefined,
+): LoadedBase {
   const read = readDraft(env, draftId, cwd);
   if (read.state === 'ok') return { envelope: read.envelope, adopted: false };
   if (row !== undefined && isOpenRow(row)) return { envelope: materializeFromRow(row, draftId), adopted: true };
@@ -110,7 +126,12 @@ export function loadOrAdopt(env: Env, cwd: string | undefined, draftId: string, 
  * The birth record to save with a draft materialized from its row (adoption) when it has none: the row's workspace
  *, if it is a safe slug (rows from before workspaces were checked as slugs may hold any text: those keep the old rule).
  */
-export function adoptionMeta(env: Env, cwd: string | undefined, draftId: string, row: HandoffRow): DraftMeta | undefined {
+export function adoptionMeta(
+  env: Env,
+  cwd: string | undefined,
+  draftId: string,
+  row: HandoffRow,
+): DraftMeta | undefined {
   return readDraftMeta(env, draftId, cwd) === undefined ? metaFor(row.workspace) : undefined;
 }
 

@@ -23,7 +23,13 @@ export async function validateDraft(
 ): Promise<{ draftId: string; verdict: ValidationResult; resolved?: ImplicitResolution }> {
   const store = await openStoreSession(env, cwd);
   try {
-    const { draftId, implicit } = await resolveDraftId(env, cwd, addr, (ids) => store.spent(ids), scopeOver(store, notice));
+    const { draftId, implicit } = await resolveDraftId(
+      env,
+      cwd,
+      addr,
+      (ids) => store.spent(ids),
+      scopeOver(store, notice),
+    );
     const read = readDraft(env, draftId, cwd);
     const row = await store.row(draftId);
     if (read.state === 'missing') {
@@ -32,7 +38,12 @@ export async function validateDraft(
     }
     const consolidation = row !== undefined ? Number(row.consolidation) === 1 : consolidationFlag;
     const approvalChain = async (): Promise<string[]> => (row === undefined ? [draftId] : store.chainIds(row));
-    const options = { consolidation, source: 'declaration' as const, citingHandoffId: row?.id ?? null, citingAgentId: agentPrefix(draftId) };
+    const options = {
+      consolidation,
+      source: 'declaration' as const,
+      citingHandoffId: row?.id ?? null,
+      citingAgentId: agentPrefix(draftId),
+    };
     const verdict = await store.verdict(read.envelope, options, approvalChain);
     return { draftId, verdict, ...(implicit === undefined ? {} : { resolved: implicit }) };
   } finally {
@@ -60,12 +71,23 @@ function rowWithoutDraft(draftId: string, row: HandoffRow): HandoffError {
 }
 
 /** File mode: any JSON value is judged; binding = the flag only; the cross-check still reads an existing store. */
-export async function validateText(env: Env, cwd: string | undefined, text: string, what: string, consolidation: boolean): Promise<ValidationResult> {
+export async function validateText(
+  env: Env,
+  cwd: string | undefined,
+  text: string,
+  what: string,
+  consolidation: boolean,
+): Promise<ValidationResult> {
   return validateValue(env, cwd, parseJsonStrict(text, what), consolidation);
 }
 
 /** File mode on a value that is already parsed (the MCP tool's `envelope`). */
-export async function validateValue(env: Env, cwd: string | undefined, value: unknown, consolidation: boolean): Promise<ValidationResult> {
+export async function validateValue(
+  env: Env,
+  cwd: string | undefined,
+  value: unknown,
+  consolidation: boolean,
+): Promise<ValidationResult> {
   const store = await openStoreSession(env, cwd);
   try {
     return await store.verdict(value, { consolidation, source: 'declaration' });

@@ -25,7 +25,9 @@ export function notJsonNotice(arg: string): string | undefined {
   const head = arg.trimStart()[0];
   if (head !== '{' && head !== '[') return undefined;
   const r = tryParseJson(arg);
-  return r.ok ? undefined : `[NOT JSON] VALUE is not valid JSON (${r.message.replace(/\s+/g, ' ')}); it is stored as the string given`;
+  return r.ok
+    ? undefined
+    : `[NOT JSON] VALUE is not valid JSON (${r.message.replace(/\s+/g, ' ')}); it is stored as the string given`;
 }
 
 /**

@@ -41,16 +41,30 @@ export async function viewDraft(
     field === undefined ? {} : { field: { value: readField(envelope, field) } };
   const store = await openStoreSession(env, cwd);
   try {
-    const { draftId, implicit } = await resolveDraftId(env, cwd, addr, (ids) => store.spent(ids), scopeOver(store, notice));
+    const { draftId, implicit } = await resolveDraftId(
+      env,
+      cwd,
+      addr,
+      (ids) => store.spent(ids),
+      scopeOver(store, notice),
+    );
     const resolved = implicit === undefined ? {} : { resolved: implicit };
     const read = readDraft(env, draftId, cwd);
     if (read.state === 'ok') {
-      return { draftId, envelopeSource: 'draft', adopted: false, envelope: read.envelope, ...pick(read.envelope), ...resolved };
+      return {
+        draftId,
+        envelopeSource: 'draft',
+        adopted: false,
+        envelope: read.envelope,
+        ...pick(read.envelope),
+        ...resolved,
+      };
     }
     const row = await store.row(draftId);
     if (row === undefined) throw draftNotFound(draftId);
     // A read-only data root cannot hold an adopted draft: the open row is shown as stored.
-    if (isOpenRow(row) && dataRootWritable(env, cwd)) return { ...(await adopt(env, cwd, draftId, store, pick)), ...resolved };
+    if (isOpenRow(row) && dataRootWritable(env, cwd))
+      return { ...(await adopt(env, cwd, draftId, store, pick)), ...resolved };
     return { ...rowView(draftId, row, pick), ...resolved };
   } finally {
     await store.close();
@@ -58,7 +72,11 @@ export async function viewDraft(
 }
 
 /** The row's stored envelope, read-only (`envelope_source: "row"`); ROW_ENVELOPE_UNREADABLE when not an object. */
-function rowView(draftId: string, row: HandoffRow, pick: (envelope: JsonObject) => Pick<ViewResult, 'field'>): ViewResult {
+function rowView(
+  draftId: string,
+  row: HandoffRow,
+  pick: (envelope: JsonObject) => Pick<ViewResult, 'field'>,
+): ViewResult {
   const stored = readStoredJson(row.raw_handoff_json, envelopeColumn);
   if (stored === undefined) throw rowEnvelopeUnreadable(draftId, row.id);
   return {
@@ -93,7 +111,8 @@ async function adopt(
       return { draftId, envelopeSource: 'draft', adopted: false, envelope: read.envelope, ...shown };
     }
     const row = await store.row(draftId);
-    if (row === undefined || !isOpenRow(row)) throw draftNotFound(draftId, row === undefined ? undefined : `its row closed meanwhile`);
+    if (row === undefined || !isOpenRow(row))
+      throw draftNotFound(draftId, row === undefined ? undefined : `its row closed meanwhile`);
     const envelope = materializeFromRow(row, draftId);
     const shown = pick(envelope);
     saveDraft(env, draftId, envelope, cwd, adoptionMeta(env, cwd, draftId, row));

@@ -65,7 +65,13 @@ export type WriteOutcome =
       /** Set when no id was given: the draft was the newest of the current workspace. */
       resolved?: ImplicitResolution;
     }
-  | { kind: 'rejected'; draftId: string; verdict: ValidationResult; sanitized: Repair[]; resolved?: ImplicitResolution };
+  | {
+      kind: 'rejected';
+      draftId: string;
+      verdict: ValidationResult;
+      sanitized: Repair[];
+      resolved?: ImplicitResolution;
+    };
 
 /** `onClosedTip: 'skip'` met a closed contract: `draftId` the resolved contract, `tipId` its chain's live tip. */
 export interface ClosedTipOutcome {
@@ -95,23 +101,36 @@ export async function writeDraft(req: WriteRequest): Promise<WriteOutcome | Clos
   if (first !== RESTART) return first;
   const second = await attempt(req, true);
   if (second !== RESTART) return second;
-  throw new HandoffError('STORE_BUSY', 'another writer opened the continuation link twice during this write; run it again');
+  throw new HandoffError(
+    'STORE_BUSY',
+    'another writer opened the continuation link twice during this write; run it again',
+  );
 }
 
-async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutcome | ClosedTipOutcome | typeof RESTART> {
+async function attempt(
+  req: WriteRequest,
+  restarted: boolean,
+): Promise<WriteOutcome | ClosedTipOutcome | typeof RESTART> {
   const { env, cwd } = req;
   const limit = maxEnvelopeBytes(env);
   const store = await openStoreSession(env, cwd);
   const locks = new LockSet(env, cwd);
   let succeeded = false;
   try {
-    const { draftId, implicit: resolved } = await resolveDraftId(env, cwd, req.addressing, (ids) => store.spent(ids), scopeOver(store, restarted ? undefined : req.notice));
+    const { draftId, implicit: resolved } = await resolveDraftId(
+      env,
+      cwd,
+      req.addressing,
+      (ids) => store.spent(ids),
+      scopeOver(store, restarted ? undefined : req.notice),
+    );
     // Connected, and the row read, before the lock is taken: a hundred parallel writers each hold the lock only for
     // the file work (no store round trip under it unless a finalize came in between; target.ts).
     await store.prepare?.();
     const ahead = await readAhead(env, cwd, store, draftId);
     const tip = await lockChainToTip(locks, store, draftId, { ...ahead, env, cwd });
-    const closedTip: HandoffRow | undefined = tip.tipRow !== undefined && isClosedRow(tip.tipRow) ? tip.tipRow : undefined;
+    const closedTip: HandoffRow | undefined =
+      tip.tipRow !== undefined && isClosedRow(tip.tipRow) ? tip.tipRow : undefined;
     if (req.onClosedTip === 'skip' && (closedTip !== undefined || tip.tipId !== draftId)) {
       return { kind: 'closed_tip', draftId, tipId: tip.tipId };
     }
@@ -170,7 +189,10 @@ async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutc
       const link = await store.insertContinuation(closedTip, newId, JSON.stringify(continuationSeed(tip.tipId)));
       if (link === undefined) {
         if (!restarted) return RESTART;
-        throw new HandoffError('STORE_BUSY', `another writer opened a continuation of ${tip.tipId} twice during this write; run it again`);
+        throw new HandoffError(
+          'STORE_BUSY',
+          `another writer opened a continuation of ${tip.tipId} twice during this write; run it again`,
+        );
       }
       writeId = newId;
       writeRow = link;
@@ -201,7 +223,17 @@ async function attempt(req: WriteRequest, restarted: boolean): Promise<WriteOutc
         : typeof rev === 'string'
           ? { outcome: 'store_error', message: rev }
           : await store.mirror(writeId, JSON.stringify(canonical.envelope), rev);
-    return { kind: 'ok', draftId: writeId, mirror, adopted, continuation, canonicalized: canonical.changes, sanitized, warnings, resolved };
+    return {
+      kind: 'ok',
+      draftId: writeId,
+      mirror,
+      adopted,
+      continuation,
+      canonicalized: canonical.changes,
+      sanitized,
+      warnings,
+      resolved,
+    };
   } finally {
     locks.releaseAll(!succeeded);
     await store.close();

@@ -20,7 +20,17 @@ const LIST = ['anyOf', 'allOf', 'oneOf', 'prefixItems'];
 const MAP = ['properties', '$defs', 'patternProperties'];
 /** Keywords that constrain every type: a schema holding one cannot be merged into a `type` list. */
 const ANY_TYPE = ['$ref', 'anyOf', 'allOf', 'oneOf', 'not', 'if', 'then', 'else', 'enum', 'const'];
-const ORDER = ['$schema', '$id', 'title', 'description', '$ref', 'type', 'required', 'additionalProperties', 'properties'];
+const ORDER = [
+  '$schema',
+  '$id',
+  'title',
+  'description',
+  '$ref',
+  'type',
+  'required',
+  'additionalProperties',
+  'properties',
+];
 
 const typesOf = (n: Node): string[] => (Array.isArray(n.type) ? (n.type as string[]) : [n.type as string]);
 const onlyType = (n: Node): boolean => Object.keys(n).length === 1 && n.type !== undefined;
@@ -28,7 +38,9 @@ const isNull = (n: Node): boolean => onlyType(n) && n.type === 'null';
 
 /** `anyOf` members: nested bare `anyOf`s spliced in, members that only name types merged into one `type` list. */
 function flatAnyOf(members: Node[]): Node[] {
-  const flat = members.flatMap((m) => (Object.keys(m).length === 1 && Array.isArray(m.anyOf) ? (m.anyOf as Node[]) : [m]));
+  const flat = members.flatMap((m) =>
+    Object.keys(m).length === 1 && Array.isArray(m.anyOf) ? (m.anyOf as Node[]) : [m],
+  );
   const types = flat.filter(onlyType).flatMap(typesOf);
   const typeOnly = types.length === 0 ? [] : [{ type: types.length === 1 ? types[0] : [...new Set(types)] }];
   const firstTypeOnly = flat.findIndex(onlyType);
@@ -42,7 +54,8 @@ function tidy(node: Node): Node {
   for (const [key, value] of Object.entries(node)) {
     if (ONE.includes(key) && isNode(value)) out[key] = tidy(value);
     else if (LIST.includes(key) && Array.isArray(value)) out[key] = (value as Node[]).map(tidy);
-    else if (MAP.includes(key) && isNode(value)) out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, tidy(v as Node)]));
+    else if (MAP.includes(key) && isNode(value))
+      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, tidy(v as Node)]));
     else out[key] = value;
   }
   for (const key of ['items', 'additionalProperties', 'properties']) {
@@ -54,7 +67,9 @@ function tidy(node: Node): Node {
     // [X, null] where X is typed and holds only keywords of its own type(s): X's keywords with `type: [..., "null"]`.
     const [x, y] = members;
     const mergeable = (n: Node) =>
-      n.type !== undefined && !ANY_TYPE.some((k) => k in n) && Object.keys(n).every((k) => !(k in out) || k === 'anyOf');
+      n.type !== undefined &&
+      !ANY_TYPE.some((k) => k in n) &&
+      Object.keys(n).every((k) => !(k in out) || k === 'anyOf');
     if (members.length === 2 && out.type === undefined) {
       const [typed, other] = isNull(y) ? [x, y] : [y, x];
       if (isNull(other) && mergeable(typed)) {

@@ -85,7 +85,10 @@ export const fileReferenceSchema = once(() =>
   z
     .strictObject({
       path: nonBlank(),
-      commit: described(z.string().check(z.regex(COMMIT_TEXT_RE)), 'A commit hash of 7-64 hex digits; never HEAD or a branch.'),
+      commit: described(
+        z.string().check(z.regex(COMMIT_TEXT_RE)),
+        'A commit hash of 7-64 hex digits; never HEAD or a branch.',
+      ),
     })
     .register(jsonSchemaMeta, { id: 'fileReference' }),
 );
@@ -97,9 +100,10 @@ const notAnArray = () => z.union([z.string(), z.number(), z.boolean(), z.null(),
 
 const filesListElement = z.lazy(
   once(() =>
-    z
-      .union([fileReferenceSchema(), notAnObject()])
-      .register(jsonSchemaMeta, { id: 'filesListElement', description: 'Any element; an object element must be a file reference.' }),
+    z.union([fileReferenceSchema(), notAnObject()]).register(jsonSchemaMeta, {
+      id: 'filesListElement',
+      description: 'Any element; an object element must be a file reference.',
+    }),
   ),
 );
 
@@ -111,7 +115,10 @@ export const agentStatusShape = {
     nonBlank(),
     `After trim, upper-casing and dropping one trailing run of . , ; one of ${AGENT_STATES.join(', ')}.`,
   ),
-  agent_id: described(z.string().check(z.regex(AGENT_ID_RE)), 'Copied verbatim from `handoff contract init` or the dispatch.'),
+  agent_id: described(
+    z.string().check(z.regex(AGENT_ID_RE)),
+    'Copied verbatim from `handoff contract init` or the dispatch.',
+  ),
   pending_steps: described(z.nullable(z.array(ANY)), 'The key must be present; [] or null under COMPLETE.'),
   next_action: described(nonBlank(), 'Non-blank; "done" (trimmed, case-insensitive) under COMPLETE.'),
 };
@@ -145,7 +152,9 @@ const spellingOf = (list: EvidenceListKey) =>
         'Accepted spelling of files_checked; its object elements must be file references.',
       )
     : anyValue(`Accepted spelling of ${list}; not type-checked.`);
-export const evidenceSpellingShape = Object.fromEntries(EVIDENCE_LIST_KEYS.map((list) => [list.toUpperCase(), spellingOf(list)])) as {
+export const evidenceSpellingShape = Object.fromEntries(
+  EVIDENCE_LIST_KEYS.map((list) => [list.toUpperCase(), spellingOf(list)]),
+) as {
   [K in EvidenceListKey as Uppercase<K>]: ReturnType<typeof spellingOf>;
 };
 
@@ -159,16 +168,24 @@ const verificationFields = () => ({
   reviewed: anyValue('What was reviewed (companion of self_review).'),
   result: anyValue('"pass" (trimmed, case-insensitive) to close COMPLETE.'),
   method: anyValue('Free prose; claims nothing.'),
-  receipt: described(z.optional(z.nullable(receiptId())), 'One receipt id from `handoff evidence run` or `handoff contract verify`.'),
-  receipts: described(z.optional(z.nullable(z.array(receiptId()).check(z.minLength(1)))), 'A non-empty list of receipt ids.'),
+  receipt: described(
+    z.optional(z.nullable(receiptId())),
+    'One receipt id from `handoff evidence run` or `handoff contract verify`.',
+  ),
+  receipts: described(
+    z.optional(z.nullable(z.array(receiptId()).check(z.minLength(1)))),
+    'A non-empty list of receipt ids.',
+  ),
 });
 
-export const verificationSchema = z.nullable(z.looseObject(deferredShape(verificationFields))).register(jsonSchemaMeta, {
-  id: 'verification',
-  description:
-    'Open. type is a claim that owes a companion: command/code -> command, semantic -> truthy requires_human, ' +
-    'self_review -> reviewed, other words -> one of the three, none -> nothing. Under COMPLETE, result must be "pass".',
-});
+export const verificationSchema = z
+  .nullable(z.looseObject(deferredShape(verificationFields)))
+  .register(jsonSchemaMeta, {
+    id: 'verification',
+    description:
+      'Open. type is a claim that owes a companion: command/code -> command, semantic -> truthy requires_human, ' +
+      'self_review -> reviewed, other words -> one of the three, none -> nothing. Under COMPLETE, result must be "pass".',
+  });
 
 export const evidenceReportShape = {
   ...evidenceListShape,
@@ -197,7 +214,10 @@ const failureReportFields = () => ({
   evidence: z
     .array(ANY)
     .check(z.refine((list) => list.some(isNonBlankString)))
-    .register(jsonSchemaMeta, { description: 'At least one non-empty string.', contains: { type: 'string', pattern: NON_BLANK_RE.source } }),
+    .register(jsonSchemaMeta, {
+      description: 'At least one non-empty string.',
+      contains: { type: 'string', pattern: NON_BLANK_RE.source },
+    }),
   severity: z.optional(z.nullable(token(SEVERITIES))),
   component: anyValue('Optional, untyped.'),
 });

@@ -166,7 +166,8 @@ export const own = (obj: JsonObject, key: string): unknown => (Object.hasOwn(obj
 export const has = (obj: JsonObject, key: string): boolean => Object.hasOwn(obj, key);
 
 /** Absent (undefined), null, or a string that `trim()`s to "". Numbers, booleans, arrays, objects are never blank. */
-export const isBlank = (v: unknown): boolean => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+export const isBlank = (v: unknown): boolean =>
+  v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
 /** A string that is not blank; no other type qualifies. */
 export const isNonEmptyString = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';

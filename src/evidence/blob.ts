@@ -207,7 +207,10 @@ function copyInto(fd: number, source: BlobSource): [string, number] {
       try {
         n = readSync(src, buf, 0, CHUNK, null);
       } catch (e) {
-        throw new HandoffError('UNREADABLE_INPUT', `cannot read ${JSON.stringify(source.path)}: ${(e as Error).message}`);
+        throw new HandoffError(
+          'UNREADABLE_INPUT',
+          `cannot read ${JSON.stringify(source.path)}: ${(e as Error).message}`,
+        );
       }
       if (n === 0) break;
       put(buf.subarray(0, n));
@@ -240,7 +243,8 @@ function writeOnce(target: BlobTarget, source: BlobSource): WrittenBlob {
   try {
     ensureRoot(target.evidenceRoot, created);
     const rootReal = realEvidenceRoot(target.evidenceRoot);
-    if (rootReal === undefined) throw writeFailed(`cannot resolve ${target.evidenceRoot}`, new Error('realpath failed'));
+    if (rootReal === undefined)
+      throw writeFailed(`cannot resolve ${target.evidenceRoot}`, new Error('realpath failed'));
     let dir = rootReal;
     for (const seg of target.segments) {
       dir = join(dir, seg);

@@ -34,9 +34,16 @@ export async function briefNotFoundIn(workspace: string, name: string, db?: Stor
 }
 
 /** BRIEF_NOT_FOUND from the hints read beforehand (any store): a same-name-ignoring-case brief, the workspaces having it. */
-export function briefNotFoundError(workspace: string, name: string, near: BriefRow | undefined, workspaces: string[]): HandoffError {
+export function briefNotFoundError(
+  workspace: string,
+  name: string,
+  near: BriefRow | undefined,
+  workspaces: string[],
+): HandoffError {
   const elsewhere =
-    workspaces.length > 0 ? `, but a brief of that name exists in workspace ${workspaces.map((w) => jsonQuote(w)).join(', ')}` : '';
+    workspaces.length > 0
+      ? `, but a brief of that name exists in workspace ${workspaces.map((w) => jsonQuote(w)).join(', ')}`
+      : '';
   const hint = near
     ? `did you mean ${jsonQuote(near.name)}? (lookups are exact)`
     : workspaces.length > 0
@@ -113,7 +120,12 @@ async function extend(t: StoreTx, input: BriefAddInput): Promise<BriefAddResult>
 }
 
 export const listBriefsOf = (env: Env, cwd: string, workspace: string): Promise<BriefSummary[]> =>
-  withReader(env, cwd, (s) => s.listBriefs(workspace), () => []);
+  withReader(
+    env,
+    cwd,
+    (s) => s.listBriefs(workspace),
+    () => [],
+  );
 
 export interface BriefShow {
   brief: BriefRow;
@@ -130,7 +142,9 @@ export function showBrief(env: Env, cwd: string, workspace: string, name: string
       const counts = await s.evidenceCountsByAc(brief.id);
       const acs = (await s.listAcs(brief.id)).map((a) => ({ ...a, evidence_count: counts.get(a.ac_id) ?? 0 }));
       const declared = new Set(acs.map((a) => a.ac_id));
-      const undeclared = [...counts].filter(([ac]) => !declared.has(ac)).map(([ac_id, evidence_count]) => ({ ac_id, evidence_count }));
+      const undeclared = [...counts]
+        .filter(([ac]) => !declared.has(ac))
+        .map(([ac_id, evidence_count]) => ({ ac_id, evidence_count }));
       return { brief, acceptance_criteria: acs, undeclared_ac_evidence: undeclared };
     },
     () => rejectWith<BriefShow>(briefNotFoundIn(workspace, name)),

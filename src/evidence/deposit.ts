@@ -59,7 +59,9 @@ export async function depositEvidence(env: Env, cwd: string, input: DepositInput
   // Step 2: the source file is checked (and an inline candidate read) before the store is opened.
   const payload: Payload =
     input.artifactFile !== undefined
-      ? filePayload(resolve(cwd, input.artifactFile), checkRegularFile(input.artifactFile, cwd), (path) => readRegularFile(path))
+      ? filePayload(resolve(cwd, input.artifactFile), checkRegularFile(input.artifactFile, cwd), (path) =>
+          readRegularFile(path),
+        )
       : textPayload(input.text ?? '');
   const absent = (): Promise<DepositResult> => rejectWith(briefNotFoundIn(input.workspace, input.brief));
   return withWriter(env, cwd, false, (store) => deposit(store, env, cwd, input, payload), absent);
@@ -67,7 +69,13 @@ export async function depositEvidence(env: Env, cwd: string, input: DepositInput
 
 type RowBase = Omit<NewEvidence, 'text' | 'artifact_path' | 'size_bytes' | 'sha256'>;
 
-async function deposit(store: Store, env: Env, cwd: string, input: DepositInput, payload: Payload): Promise<DepositResult> {
+async function deposit(
+  store: Store,
+  env: Env,
+  cwd: string,
+  input: DepositInput,
+  payload: Payload,
+): Promise<DepositResult> {
   // Step 3: every refusal up to here leaves the evidence tree untouched.
   if (input.contractId !== undefined) await requireContract(store, env, cwd, input.contractId);
   const brief = await requireBrief(store, input.workspace, input.brief);
@@ -82,7 +90,13 @@ async function deposit(store: Store, env: Env, cwd: string, input: DepositInput,
     contract_id: input.contractId ?? null,
   };
   if (payload.storage === 'inline') {
-    const id = await insertRow(store, () => ({ ...row, text: payload.text, artifact_path: null, size_bytes: payload.size, sha256: payload.sha256 }));
+    const id = await insertRow(store, () => ({
+      ...row,
+      text: payload.text,
+      artifact_path: null,
+      size_bytes: payload.size,
+      sha256: payload.sha256,
+    }));
     return { storage: 'inline', evidence: await readBack(store, id) };
   }
   const blobs = store.blobs;
@@ -97,12 +111,22 @@ async function deposit(store: Store, env: Env, cwd: string, input: DepositInput,
   }
   // Step 5: the blob file, then step 6/7: the row, or the blob is undone.
   const blob: WrittenBlob = writeBlob(
-    { evidenceRoot: evidenceRoot(env, cwd), segments: [input.workspace, brief.name, input.acId], name: mintBlobName(payload.ext) },
+    {
+      evidenceRoot: evidenceRoot(env, cwd),
+      segments: [input.workspace, brief.name, input.acId],
+      name: mintBlobName(payload.ext),
+    },
     payload.source,
   );
   let id: number;
   try {
-    id = await insertRow(store, () => ({ ...row, text: null, artifact_path: blob.path, size_bytes: blob.size, sha256: blob.sha256 }));
+    id = await insertRow(store, () => ({
+      ...row,
+      text: null,
+      artifact_path: blob.path,
+      size_bytes: blob.size,
+      sha256: blob.sha256,
+    }));
   } catch (e) {
     discardBlob(blob);
     throw e;
@@ -114,14 +138,20 @@ async function deposit(store: Store, env: Env, cwd: string, input: DepositInput,
 async function requireContract(store: Store, env: Env, cwd: string, contractId: string): Promise<void> {
   if (draftEntryExists(env, contractId, cwd)) return;
   if ((await store.getHandoffByContractId(contractId)) !== undefined) return;
-  throw draftNotFound(contractId, 'neither a draft file nor a row: evidence add --draft-id links evidence to an existing contract');
+  throw draftNotFound(
+    contractId,
+    'neither a draft file nor a row: evidence add --draft-id links evidence to an existing contract',
+  );
 }
 
 /**
  * One transaction; data the store refuses (PostgreSQL: a NUL character in text) is STORE_WRITE_REFUSED, a
  * constraint failure (the brief deleted under us) STORE_UNREADABLE, both exit 4.
  */
-async function insertRow(store: Store, make: (t: Parameters<Parameters<Store['tx']>[0]>[0]) => NewEvidence | Promise<NewEvidence>): Promise<number> {
+async function insertRow(
+  store: Store,
+  make: (t: Parameters<Parameters<Store['tx']>[0]>[0]) => NewEvidence | Promise<NewEvidence>,
+): Promise<number> {
   try {
     return await store.tx(async (t) => t.insertEvidence(await make(t)));
   } catch (e) {

@@ -26,7 +26,8 @@ export function decodeUtf8Strict(bytes: Uint8Array): string | undefined {
 
 export function textPayload(text: string): Payload {
   const bytes = Buffer.from(text, 'utf8');
-  if (bytes.length <= INLINE_MAX_BYTES) return { storage: 'inline', text, size: bytes.length, sha256: sha256Hex(bytes) };
+  if (bytes.length <= INLINE_MAX_BYTES)
+    return { storage: 'inline', text, size: bytes.length, sha256: sha256Hex(bytes) };
   return { storage: 'blob', source: { kind: 'bytes', bytes }, ext: '.txt' };
 }
 

@@ -44,7 +44,12 @@ export interface EvidenceShow {
 }
 
 const notFound = (id: number): HandoffError =>
-  new HandoffError('EVIDENCE_NOT_FOUND', `no evidence row with id ${id};`, {}, 'list the ids with handoff evidence list --brief NAME');
+  new HandoffError(
+    'EVIDENCE_NOT_FOUND',
+    `no evidence row with id ${id};`,
+    {},
+    'list the ids with handoff evidence list --brief NAME',
+  );
 
 /** A row whose file path leads outside the evidence root: --verify refuses to read it (exit 1). */
 const pathEscape = (row: EvidenceRow, root: string): HandoffError =>
@@ -74,7 +79,11 @@ export async function showEvidence(env: Env, cwd: string, id: number, verify: bo
       if (!verify) return shown;
       if (state?.kind === 'escape') throw pathEscape(evidence, root);
       const actual =
-        path === null ? sha256Hex(Buffer.from(evidence.text ?? '', 'utf8')) : shown.blob_exists ? ((await storedPayloadSha(s, path, root)) ?? null) : null;
+        path === null
+          ? sha256Hex(Buffer.from(evidence.text ?? '', 'utf8'))
+          : shown.blob_exists
+            ? ((await storedPayloadSha(s, path, root)) ?? null)
+            : null;
       shown.actual_sha256 = actual;
       shown.verified = actual === evidence.sha256;
       return shown;

@@ -11,4 +11,5 @@ export { checkSlug, isSafeSlug } from '../safe-slug.js';
  * slug (explicit values are checked as given, the derived default is made into one), so this
  * is resolveWorkspace under the name the evidence verbs use.
  */
-export const workspaceSlug = (flag: string | undefined, env: Env, cwd: string): string => resolveWorkspace(flag, env, cwd);
+export const workspaceSlug = (flag: string | undefined, env: Env, cwd: string): string =>
+  resolveWorkspace(flag, env, cwd);

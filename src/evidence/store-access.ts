@@ -10,7 +10,11 @@ async function open(env: Env, cwd: string, mode: 'probe' | 'reader' | 'writer', 
   return openStore(env, cwd, mode, { create });
 }
 
-async function using<T>(store: Store | null, fn: (s: Store) => Promise<T> | T, absent: () => T | Promise<T>): Promise<T> {
+async function using<T>(
+  store: Store | null,
+  fn: (s: Store) => Promise<T> | T,
+  absent: () => T | Promise<T>,
+): Promise<T> {
   if (store === null) return absent();
   try {
     return await fn(store);
@@ -20,17 +24,33 @@ async function using<T>(store: Store | null, fn: (s: Store) => Promise<T> | T, a
 }
 
 /** A read verb's store (migrates an older one); `absent()` decides what "no store yet" means. */
-export async function withReader<T>(env: Env, cwd: string, fn: (s: Store) => Promise<T> | T, absent: () => T | Promise<T>): Promise<T> {
+export async function withReader<T>(
+  env: Env,
+  cwd: string,
+  fn: (s: Store) => Promise<T> | T,
+  absent: () => T | Promise<T>,
+): Promise<T> {
   return using(await open(env, cwd, 'reader'), fn, absent);
 }
 
 /** A probe: never creates and never migrates (gc, orphans). */
-export async function withProbe<T>(env: Env, cwd: string, fn: (s: Store) => Promise<T> | T, absent: () => T | Promise<T>): Promise<T> {
+export async function withProbe<T>(
+  env: Env,
+  cwd: string,
+  fn: (s: Store) => Promise<T> | T,
+  absent: () => T | Promise<T>,
+): Promise<T> {
   return using(await open(env, cwd, 'probe'), fn, absent);
 }
 
 /** A writer's store; with `create: false` a missing store calls `absent()` and creates nothing. */
-export async function withWriter<T>(env: Env, cwd: string, create: boolean, fn: (s: Store) => Promise<T> | T, absent: () => T | Promise<T>): Promise<T> {
+export async function withWriter<T>(
+  env: Env,
+  cwd: string,
+  create: boolean,
+  fn: (s: Store) => Promise<T> | T,
+  absent: () => T | Promise<T>,
+): Promise<T> {
   return using(await open(env, cwd, 'writer', create), fn, absent);
 }
 

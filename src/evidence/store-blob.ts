@@ -16,7 +16,12 @@ export function sourceBytes(source: BlobSource): Buffer {
 }
 
 /** Stores the bytes in the store inside the caller's transaction; refuses when they are not what was hashed before. */
-export async function putVerifiedBlob(blobs: BlobStore, t: StoreTx, bytes: Buffer, expected?: { sha256: string; size: number }): Promise<BlobRef> {
+export async function putVerifiedBlob(
+  blobs: BlobStore,
+  t: StoreTx,
+  bytes: Buffer,
+  expected?: { sha256: string; size: number },
+): Promise<BlobRef> {
   const ref = await blobs.putBlob(t, bytes);
   if (expected !== undefined && (ref.sha256 !== expected.sha256 || ref.size !== expected.size)) {
     throw new Error(`the payload changed before it was stored (sha256 ${ref.sha256}, expected ${expected.sha256})`);
@@ -31,7 +36,11 @@ export type StoredPayload = { kind: 'present' } | { kind: 'missing' } | { kind: 
  * Whether a row's reference resolves: a store blob that the store holds, or a regular file below the evidence root
  * (a path outside it is never touched, whatever the row says).
  */
-export async function payloadState(reads: StoreReads | null, ref: string, evidenceRoot: string): Promise<StoredPayload> {
+export async function payloadState(
+  reads: StoreReads | null,
+  ref: string,
+  evidenceRoot: string,
+): Promise<StoredPayload> {
   const sha = blobRefSha(ref);
   if (sha === undefined) {
     const where = confinedPath(ref, evidenceRoot);
@@ -52,7 +61,11 @@ export async function payloadState(reads: StoreReads | null, ref: string, eviden
  * The sha256 of the payload a row references: `blob:sha256:<hex>` read back from the store (and rehashed, so a
  * damaged store blob fails), else a file below the evidence root. Undefined when it is missing or outside the root.
  */
-export async function storedPayloadSha(reads: StoreReads | null, ref: string, evidenceRoot: string): Promise<string | undefined> {
+export async function storedPayloadSha(
+  reads: StoreReads | null,
+  ref: string,
+  evidenceRoot: string,
+): Promise<string | undefined> {
   const sha = blobRefSha(ref);
   if (sha === undefined) {
     const where = confinedPath(ref, evidenceRoot);

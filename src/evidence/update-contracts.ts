@@ -87,7 +87,10 @@ export function evidenceEntries(updateContracts: unknown): [number, Record<strin
 }
 
 /** Step 9: the static rules on every evidence entry (all failures collected). */
-export function checkEvidenceBatch(updateContracts: unknown, ctx: BatchContext): { errors: BatchError[]; entries: ResolvedEntry[] } {
+export function checkEvidenceBatch(
+  updateContracts: unknown,
+  ctx: BatchContext,
+): { errors: BatchError[]; entries: ResolvedEntry[] } {
   const root = evidenceRoot(ctx.env, ctx.cwd);
   const agent = defaultAgent(ctx.envelope);
   const errors: BatchError[] = [];
@@ -100,13 +103,19 @@ export function checkEvidenceBatch(updateContracts: unknown, ctx: BatchContext):
   return errors.length > 0 ? { errors, entries: [] } : { errors, entries };
 }
 
-function checkEntry(i: number, p: Record<string, unknown>, root: string, agent: string | null): { errors: BatchError[] } | { entry: ResolvedEntry } {
+function checkEntry(
+  i: number,
+  p: Record<string, unknown>,
+  root: string,
+  agent: string | null,
+): { errors: BatchError[] } | { entry: ResolvedEntry } {
   const base = `update_contracts[${i}].payload`;
   const errors: BatchError[] = [];
   const bad = (field: string | null, detail: string, code: BatchError['code'] = 'EVIDENCE_PAYLOAD'): void => {
     errors.push({ code, path: field === null ? base : `${base}.${field}`, detail });
   };
-  for (const k of Object.keys(p)) if (!KEYS.includes(k)) bad(k, `unknown key; an evidence payload takes only ${KEYS.join(', ')}`);
+  for (const k of Object.keys(p))
+    if (!KEYS.includes(k)) bad(k, `unknown key; an evidence payload takes only ${KEYS.join(', ')}`);
 
   const briefId = p.brief_id;
   if (!has(p, 'brief_id')) bad('brief_id', 'is required (the id printed by handoff brief add)');
@@ -116,7 +125,8 @@ function checkEntry(i: number, p: Record<string, unknown>, root: string, agent: 
   if (!has(p, 'ac_id')) bad('ac_id', 'is required');
   else if (!isSafeSlug(p.ac_id)) bad('ac_id', `must be a safe slug such as AC-1, got ${jsonQuote(p.ac_id)}`);
   if (!has(p, 'type')) bad('type', `is required (one of ${EVIDENCE_TYPES.join(', ')})`);
-  else if (!isEvidenceType(p.type)) bad('type', `must be one of ${EVIDENCE_TYPES.join(', ')} (exact), got ${jsonQuote(p.type)}`);
+  else if (!isEvidenceType(p.type))
+    bad('type', `must be one of ${EVIDENCE_TYPES.join(', ')} (exact), got ${jsonQuote(p.type)}`);
 
   const text = p.text ?? null;
   const artifact = p.artifact_path ?? null;
@@ -124,11 +134,15 @@ function checkEntry(i: number, p: Record<string, unknown>, root: string, agent: 
   if (text === null && artifact === null) bad(null, 'requires exactly one of text or artifact_path');
   let computed: { size: number; sha256: string; path: string | null; stored?: boolean } | undefined;
   if (text !== null) {
-    if (typeof text !== 'string' || text.trim() === '') bad('text', `must be a non-blank string, got ${jsonQuote(text)}`);
+    if (typeof text !== 'string' || text.trim() === '')
+      bad('text', `must be a non-blank string, got ${jsonQuote(text)}`);
     else {
       const bytes = Buffer.from(text, 'utf8');
       if (bytes.length > INLINE_MAX_BYTES) {
-        bad('text', `is ${bytes.length} UTF-8 bytes (at most ${INLINE_MAX_BYTES}); deposit it with handoff evidence add and cite artifact_path`);
+        bad(
+          'text',
+          `is ${bytes.length} UTF-8 bytes (at most ${INLINE_MAX_BYTES}); deposit it with handoff evidence add and cite artifact_path`,
+        );
       } else if (artifact === null) computed = { size: bytes.length, sha256: sha256Hex(bytes), path: null };
     }
   }
@@ -210,19 +224,33 @@ export async function checkEvidenceRefsIn(
     errors.push(...judgeRef(e, known, opts.workspace));
     if (e.store_blob !== true || errors.some((x) => x.path.startsWith(`update_contracts[${e.index}].`))) continue;
     const size = held.get(e.sha256);
-    if (size === undefined) errors.push(noStoreBlob(e, blobs !== undefined ? 'the store does not hold it' : 'a SQLite store keeps blobs as files'));
+    if (size === undefined)
+      errors.push(
+        noStoreBlob(e, blobs !== undefined ? 'the store does not hold it' : 'a SQLite store keeps blobs as files'),
+      );
     else if (e.size_bytes !== -1 && e.size_bytes !== size) {
-      errors.push({ code: 'EVIDENCE_PAYLOAD', path: `update_contracts[${e.index}].payload.size_bytes`, detail: `is ${e.size_bytes} but the blob is ${size} bytes` });
+      errors.push({
+        code: 'EVIDENCE_PAYLOAD',
+        path: `update_contracts[${e.index}].payload.size_bytes`,
+        detail: `is ${e.size_bytes} but the blob is ${size} bytes`,
+      });
     } else e.size_bytes = size;
   }
   return errors;
 }
 
-function judgeRef(e: ResolvedEntry, known: { brief: BriefRow | undefined; acs: string[] }, workspace: string): BatchError[] {
+function judgeRef(
+  e: ResolvedEntry,
+  known: { brief: BriefRow | undefined; acs: string[] },
+  workspace: string,
+): BatchError[] {
   const base = `update_contracts[${e.index}].payload`;
   const { brief, acs } = known;
   if (brief === undefined || brief.workspace !== workspace) {
-    const where = brief === undefined ? 'no brief has' : `brief ${jsonQuote(brief.name)} belongs to workspace ${jsonQuote(brief.workspace)}, not`;
+    const where =
+      brief === undefined
+        ? 'no brief has'
+        : `brief ${jsonQuote(brief.name)} belongs to workspace ${jsonQuote(brief.workspace)}, not`;
     return [
       {
         code: 'EVIDENCE_BRIEF_NOT_FOUND',
@@ -261,7 +289,9 @@ export async function insertEvidenceRows(
     const { index: _index, store_blob: stored, ...row } = e;
     let artifact = row.artifact_path;
     if (artifact !== null && stored !== true && opts.blobs !== undefined) {
-      artifact = (await putVerifiedBlob(opts.blobs, t, readRegularFile(artifact), { sha256: row.sha256, size: row.size_bytes })).ref;
+      artifact = (
+        await putVerifiedBlob(opts.blobs, t, readRegularFile(artifact), { sha256: row.sha256, size: row.size_bytes })
+      ).ref;
     }
     await t.insertEvidence({ ...row, artifact_path: artifact, handoff_id: opts.handoffId, receipt_id: null });
   }
@@ -276,5 +306,12 @@ export async function applyEvidenceBatchIn(
 ): Promise<{ ok: true; inserted: number } | { ok: false; errors: BatchError[] }> {
   const errors = await checkEvidenceRefsIn(t, entries, opts);
   if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, inserted: await insertEvidenceRows(t, entries, { handoffId: opts.handoffId, replace: opts.replace ?? false, blobs: opts.blobs }) };
+  return {
+    ok: true,
+    inserted: await insertEvidenceRows(t, entries, {
+      handoffId: opts.handoffId,
+      replace: opts.replace ?? false,
+      blobs: opts.blobs,
+    }),
+  };
 }

@@ -22,14 +22,19 @@ export interface ReceiptStepOptions {
 function citesOrRequires(envelope: JsonObject, requireReceipt: boolean): boolean {
   if (requireReceipt) return true;
   const report = envelope.evidence_report;
-  const v = report !== null && typeof report === 'object' ? (report as Record<string, unknown>).verification : undefined;
+  const v =
+    report !== null && typeof report === 'object' ? (report as Record<string, unknown>).verification : undefined;
   if (v === null || typeof v !== 'object') return false;
   const o = v as Record<string, unknown>;
   return o.receipt !== undefined || o.receipts !== undefined;
 }
 
 /** The step's errors (empty = pass) and the repair text for a rejection. `store` null: no store yet. */
-export async function receiptStep(store: Store | null, envelope: JsonObject, o: ReceiptStepOptions): Promise<{ errors: ClauseError[]; repair: string }> {
+export async function receiptStep(
+  store: Store | null,
+  envelope: JsonObject,
+  o: ReceiptStepOptions,
+): Promise<{ errors: ClauseError[]; repair: string }> {
   if (!citesOrRequires(envelope, o.requireReceipt)) return { errors: [], repair: '' };
   const { RECEIPT_REPAIR, checkReceiptsIn } = await import('../receipts/checks.js');
   const issues = await checkReceiptsIn(store, envelope, {

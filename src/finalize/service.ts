@@ -23,7 +23,12 @@ import { sessionOver, type StoreSession } from '../drafts/store-access.js';
 import { recordedWorkspace } from '../drafts/meta.js';
 import { noteClose, readRevision } from '../drafts/revision.js';
 import { loadOrAdopt, lockChainToTip } from '../drafts/target.js';
-import { checkEvidenceBatch, checkEvidenceRefsIn, insertEvidenceRows, type ResolvedEntry } from '../evidence/update-contracts.js';
+import {
+  checkEvidenceBatch,
+  checkEvidenceRefsIn,
+  insertEvidenceRows,
+  type ResolvedEntry,
+} from '../evidence/update-contracts.js';
 import { openStoreIfAny, storeKind } from '../store/open-store.js';
 import { storeWriteRefused } from '../store/store-errors.js';
 import type { HandoffRow } from '../store/handoffs.js';
@@ -32,7 +37,13 @@ import { attestApprovalUse, attestFinalized, type Signer } from '../attest/recor
 import { finalEnvelope } from './envelope.js';
 import { receiptStep } from './receipts-step.js';
 import { envelopeState, firstRefusal, type Refusal } from './refusals.js';
-import { checkUpdateContracts, mergeByEntry, UPDATE_CONTRACTS_REPAIR, writableSections, type ClauseError } from './update-contracts.js';
+import {
+  checkUpdateContracts,
+  mergeByEntry,
+  UPDATE_CONTRACTS_REPAIR,
+  writableSections,
+  type ClauseError,
+} from './update-contracts.js';
 
 export interface FinalizeRequest {
   env: Env;
@@ -79,10 +90,17 @@ const sessionOf = (store: Store | null, where: { env: Env; cwd: string }): Store
   );
 
 /** The no-op decision on the current row. */
-function noopReason(row: HandoffRow, state: string | undefined, json: string, binding: string | null, flag: string | undefined) {
+function noopReason(
+  row: HandoffRow,
+  state: string | undefined,
+  json: string,
+  binding: string | null,
+  flag: string | undefined,
+) {
   if (row.agent_state === 'COMPLETE') return 'complete_write_once' as const;
   const newBinding = flag !== undefined && flag !== binding;
-  if (row.agent_state === state && row.raw_handoff_json === json && row.cut_reason === null && !newBinding) return 'identical' as const;
+  if (row.agent_state === state && row.raw_handoff_json === json && row.cut_reason === null && !newBinding)
+    return 'identical' as const;
   return undefined;
 }
 
@@ -109,7 +127,13 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     // Step 2: resolve, lock along the chain, follow it to the live tip, load or materialize the draft.
     let session = sessionOf(store, { env, cwd });
     const scope = scopeOver(session, req.notice, req.workspaceFlag);
-    const { draftId, implicit: resolved } = await resolveDraftId(env, cwd, req.addressing, (ids) => session.spent(ids), scope);
+    const { draftId, implicit: resolved } = await resolveDraftId(
+      env,
+      cwd,
+      req.addressing,
+      (ids) => session.spent(ids),
+      scope,
+    );
     let tip = await lockChainToTip(locks, session, draftId);
     if (store === null && (store = await existingWriter(env, cwd)) !== null) {
       // Another process created the store while this one waited for the lock (e.g. a concurrent finalize of this
@@ -132,7 +156,12 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     const json = JSON.stringify(envelope);
     const state = envelopeState(envelope);
     const binding = store !== null && tipRow ? await store.planTaskBinding(tipRow) : null;
-    const done = (row: HandoffRow, created: boolean, reason?: FinalizeDone['unchangedReason'], inserted = 0): FinalizeDone => ({
+    const done = (
+      row: HandoffRow,
+      created: boolean,
+      reason?: FinalizeDone['unchangedReason'],
+      inserted = 0,
+    ): FinalizeDone => ({
       kind: 'ok',
       created,
       ...(reason ? { unchangedReason: reason } : {}),
@@ -158,11 +187,18 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     // approved approval, or the one this very row used; the row that cites is the one this call writes.
     const verdictOf = async (reads: StoreReads | null, citingHandoffId: number | null): Promise<ValidationResult> => {
       const { storeVerdict } = await import('../approvals/store-verdict.js');
-      const options = { consolidation, source: 'declaration' as const, approvalUse: 'close' as const, citingHandoffId, citingAgentId: agentPrefix(tipId) };
+      const options = {
+        consolidation,
+        source: 'declaration' as const,
+        approvalUse: 'close' as const,
+        citingHandoffId,
+        citingAgentId: agentPrefix(tipId),
+      };
       return storeVerdict(envelope, options, reads, { env, cwd }, () => Promise.resolve(chainIds));
     };
     const verdict = await verdictOf(store !== null && store.version > 0 ? store : null, tipRow?.id ?? null);
-    if (!verdict.ok) return { kind: 'rejected', tipId, codes: verdict.codes, errors: verdict.errors, repair: verdict.repair };
+    if (!verdict.ok)
+      return { kind: 'rejected', tipId, codes: verdict.codes, errors: verdict.errors, repair: verdict.repair };
 
     // Steps 5–8: identity, closing state, binding, blind verification.
     const refusal = firstRefusal({ tipId, envelope, binding, planTaskFlag: req.planTaskId });
@@ -204,7 +240,21 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     }
     let wrote = false;
     try {
-      const out = await commit(store, { req, tipId, workspace, envelope, json, state: state!, binding, entries: batch.entries, done, verdictOf, recheckApproval, signer, revision });
+      const out = await commit(store, {
+        req,
+        tipId,
+        workspace,
+        envelope,
+        json,
+        state: state!,
+        binding,
+        entries: batch.entries,
+        done,
+        verdictOf,
+        recheckApproval,
+        signer,
+        revision,
+      });
       wrote = out.kind === 'ok' && out.created;
       return out;
     } catch (e) {
@@ -234,7 +284,12 @@ interface CommitInput {
   state: string;
   binding: string | null;
   entries: ResolvedEntry[];
-  done: (row: HandoffRow, created: boolean, reason?: FinalizeDone['unchangedReason'], inserted?: number) => FinalizeDone;
+  done: (
+    row: HandoffRow,
+    created: boolean,
+    reason?: FinalizeDone['unchangedReason'],
+    inserted?: number,
+  ) => FinalizeDone;
   /** The full verdict of step 4 over a given store view (re-run inside the transaction). */
   verdictOf: (reads: StoreReads | null, citingHandoffId: number | null) => Promise<ValidationResult>;
   /** The store existed at step 4, so the approval cross-check ran there and runs again in the transaction. */
@@ -267,7 +322,8 @@ async function commit(store: Store, c: CommitInput): Promise<FinalizeOutcome> {
         // The approval is read again inside the transaction that stores the closing state, so a
         // decision taken since step 4 is seen before finalized_at is set (a cited approval decided meanwhile rejects).
         const again = c.recheckApproval ? await c.verdictOf(t, row?.id ?? null) : undefined;
-        if (again !== undefined && !again.ok) return { kind: 'rejected', tipId: c.tipId, codes: again.codes, errors: again.errors, repair: again.repair };
+        if (again !== undefined && !again.ok)
+          return { kind: 'rejected', tipId: c.tipId, codes: again.codes, errors: again.errors, repair: again.repair };
         const workspace = row?.workspace ?? c.workspace;
         const refErrors = await checkEvidenceRefsIn(t, c.entries, { workspace });
         if (refErrors.length > 0) return listRejection(c.tipId, refErrors, UPDATE_CONTRACTS_REPAIR);
@@ -282,7 +338,11 @@ async function commit(store: Store, c: CommitInput): Promise<FinalizeOutcome> {
         });
         const written = (await t.getHandoffByContractId(c.tipId))!;
         if (id === undefined) return c.done(written, false, 'complete_write_once');
-        const inserted = await insertEvidenceRows(t, c.entries, { handoffId: id, replace: row !== undefined, blobs: store.blobs });
+        const inserted = await insertEvidenceRows(t, c.entries, {
+          handoffId: id,
+          replace: row !== undefined,
+          blobs: store.blobs,
+        });
         // The executing turn's approval is used by this row, in this transaction (approved → used; the re-check
         // above passed, so it is approved or already this row's).
         const key = citedApprovalKey(c.envelope);

@@ -30,22 +30,40 @@ export function checkUpdateContracts(envelope: JsonObject, sections: string[] | 
   const uc = own(envelope, 'update_contracts');
   if (uc === undefined || uc === null) return [];
   if (!Array.isArray(uc)) {
-    return [{ code: 'UPDATE_CONTRACTS_SHAPE', path: 'update_contracts', detail: `must be a list of entries, got ${jsonQuote(uc)}` }];
+    return [
+      {
+        code: 'UPDATE_CONTRACTS_SHAPE',
+        path: 'update_contracts',
+        detail: `must be a list of entries, got ${jsonQuote(uc)}`,
+      },
+    ];
   }
   const errors: ClauseError[] = [];
   uc.forEach((entry: unknown, i) => {
     const at = `update_contracts[${i}]`;
     if (!isObject(entry)) {
-      errors.push({ code: 'UPDATE_CONTRACTS_SHAPE', path: at, detail: `an entry must be an object {"contract", "payload"}, got ${jsonQuote(entry)}` });
+      errors.push({
+        code: 'UPDATE_CONTRACTS_SHAPE',
+        path: at,
+        detail: `an entry must be an object {"contract", "payload"}, got ${jsonQuote(entry)}`,
+      });
       return;
     }
     const contract = own(entry, 'contract');
     const contractOk = typeof contract === 'string' && contract.trim() !== '';
     if (!contractOk) {
-      errors.push({ code: 'UPDATE_CONTRACTS_SHAPE', path: `${at}.contract`, detail: `must be a non-blank string naming the section, got ${jsonQuote(contract)}` });
+      errors.push({
+        code: 'UPDATE_CONTRACTS_SHAPE',
+        path: `${at}.contract`,
+        detail: `must be a non-blank string naming the section, got ${jsonQuote(contract)}`,
+      });
     }
     if (!isObject(own(entry, 'payload'))) {
-      errors.push({ code: 'UPDATE_CONTRACTS_SHAPE', path: `${at}.payload`, detail: `must be an object, got ${jsonQuote(own(entry, 'payload'))}` });
+      errors.push({
+        code: 'UPDATE_CONTRACTS_SHAPE',
+        path: `${at}.payload`,
+        detail: `must be an object, got ${jsonQuote(own(entry, 'payload'))}`,
+      });
     }
     if (contractOk && contract !== 'evidence' && sections !== undefined && !sections.includes(contract)) {
       errors.push({

@@ -20,7 +20,8 @@ export function breakerKey(draftIdFlag: string | undefined, input: HookInput | u
   const prefix = input.harness === 'claude' ? '' : `${input.harness}:`;
   if (input.subagent) {
     if (input.agentId !== undefined) return { key: `${prefix}subagent:${session}:${input.agentId}`, turnScoped: true };
-    if (input.transcriptPath !== undefined) return { key: `${prefix}subagent:${session}:transcript:${input.transcriptPath}`, turnScoped: true };
+    if (input.transcriptPath !== undefined)
+      return { key: `${prefix}subagent:${session}:transcript:${input.transcriptPath}`, turnScoped: true };
     return undefined;
   }
   if (input.sessionId === undefined) return undefined;

@@ -18,7 +18,11 @@ export interface CountResult {
  * `endTrip`: this stop starts a new turn of a session key, so a trip of an earlier turn is over and counting restarts
  * (a tripped breaker never disables the gate for a whole session).
  */
-export function nextAttempt(prev: { attempts: number; tripped: boolean } | undefined, max: number, endTrip = false): { attempts: number; tripped: boolean } {
+export function nextAttempt(
+  prev: { attempts: number; tripped: boolean } | undefined,
+  max: number,
+  endTrip = false,
+): { attempts: number; tripped: boolean } {
   if (prev?.tripped && endTrip) return { attempts: 1, tripped: 1 >= max };
   if (prev?.tripped) return { attempts: prev.attempts, tripped: true };
   const attempts = (prev?.attempts ?? 0) + 1;
@@ -27,7 +31,14 @@ export function nextAttempt(prev: { attempts: number; tripped: boolean } | undef
 
 const lockOf = (key: string): string => `breaker:${key}`;
 
-export function countBlock(store: Store, key: string, codes: string[], contractId: string | null, max: number, endTrip = false): Promise<CountResult> {
+export function countBlock(
+  store: Store,
+  key: string,
+  codes: string[],
+  contractId: string | null,
+  max: number,
+  endTrip = false,
+): Promise<CountResult> {
   return store.tx(
     async (t) => {
       const row = await t.getRejection(key);
@@ -35,7 +46,11 @@ export function countBlock(store: Store, key: string, codes: string[], contractI
       const next = nextAttempt(row && { attempts: row.attempts, tripped: wasTripped }, max, endTrip);
       await t.putRejection({ key, attempts: next.attempts, tripped: next.tripped, codes, contractId });
       const restarted = wasTripped && endTrip;
-      return { attempt: next.attempts, tripped: next.tripped, previousCodes: row && !restarted ? readStoredJson(row.last_codes_json, stringListColumn) : undefined };
+      return {
+        attempt: next.attempts,
+        tripped: next.tripped,
+        previousCodes: row && !restarted ? readStoredJson(row.last_codes_json, stringListColumn) : undefined,
+      };
     },
     { attempts: 1, lock: lockOf(key) },
   );

@@ -32,7 +32,9 @@ export function parseGateTimeout(text: string | undefined): number {
   const m = /^([1-9][0-9]{0,6})(ms|s)$/.exec(text);
   const ms = m === null ? NaN : Number(m[1]) * (m[2] === 's' ? 1000 : 1);
   if (!(ms >= MIN_TIMEOUT_MS && ms <= MAX_TIMEOUT_MS)) {
-    throw usage(`--timeout ${JSON.stringify(text.slice(0, 40))} must be a duration with its unit from 100ms to 600s, such as 20s or 1500ms`);
+    throw usage(
+      `--timeout ${JSON.stringify(text.slice(0, 40))} must be a duration with its unit from 100ms to 600s, such as 20s or 1500ms`,
+    );
   }
   return ms;
 }
@@ -48,7 +50,10 @@ export const budgetExceeded = (budgetMs: number, contractId: string | undefined)
   );
 
 const lookupExceeded = (budgetMs: number): HandoffError =>
-  new HandoffError('STORE_UNREACHABLE', `the gate's budget of ${seconds(budgetMs)} ran out before the turn's contract was found (the store did not answer in time)`);
+  new HandoffError(
+    'STORE_UNREACHABLE',
+    `the gate's budget of ${seconds(budgetMs)} ran out before the turn's contract was found (the store did not answer in time)`,
+  );
 
 /** The error of a write that was still running when the budget ran out after the verdict. */
 export class AbandonedWrite extends Error {
@@ -173,13 +178,19 @@ export class GateBudget implements GateWatch {
         if (typeof value !== 'function') return value;
         return (...args: unknown[]) => {
           // Closing is never refused nor waited for past the budget (the process ends with the answer anyway).
-          if (key === 'close') return Promise.race([Promise.resolve(value.apply(target, args)).catch(() => undefined), this.expired().catch(() => undefined)]);
+          if (key === 'close')
+            return Promise.race([
+              Promise.resolve(value.apply(target, args)).catch(() => undefined),
+              this.expired().catch(() => undefined),
+            ]);
           if (performance.now() >= this.storeAt) return Promise.reject(this.cutOff());
           // A wait bounded by the deadline (SQLite's busy wait, storeDeadline) fails as busy when it runs out: that
           // failure is the budget's cut-off.
-          const call = Promise.resolve((value as (...a: unknown[]) => unknown).apply(target, args)).catch((e: unknown) => {
-            throw performance.now() >= this.storeAt ? this.cutOff() : e;
-          });
+          const call = Promise.resolve((value as (...a: unknown[]) => unknown).apply(target, args)).catch(
+            (e: unknown) => {
+              throw performance.now() >= this.storeAt ? this.cutOff() : e;
+            },
+          );
           call.catch(() => undefined); // an abandoned call's late failure is nobody's concern
           return Promise.race([call, this.expired()]);
         };

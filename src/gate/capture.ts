@@ -13,7 +13,11 @@ import type { Store } from '../store/store.js';
 import { harnessLock, harnessTips } from '../dispatch/harness.js';
 
 /** The captured envelope: the draft, IN_PROGRESS, marked degraded and auto_captured. Undefined when unusable. */
-export function capturedEnvelope(draft: JsonObject, now: string, stopReason: string | undefined): JsonObject | undefined {
+export function capturedEnvelope(
+  draft: JsonObject,
+  now: string,
+  stopReason: string | undefined,
+): JsonObject | undefined {
   const status = own(draft, 'agent_status');
   if (!isObject(status)) return undefined;
   const declared = own(status, 'agent_state');
@@ -65,7 +69,8 @@ export async function backstopCapture(r: CaptureRequest): Promise<CaptureOutcome
   const json = JSON.stringify(envelope);
   try {
     // Read only when inserting: an existing row's workspace is frozen. An unreadable sidecar stops the capture (noted).
-    const workspace = r.tip === undefined ? (recordedWorkspace(r.env, r.cwd, r.contractId, undefined) ?? r.workspace) : r.workspace;
+    const workspace =
+      r.tip === undefined ? (recordedWorkspace(r.env, r.cwd, r.contractId, undefined) ?? r.workspace) : r.workspace;
     const store = await r.writer();
     const hv = r.harnessValue;
     return await store.tx(

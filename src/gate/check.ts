@@ -17,7 +17,11 @@ export type CheckResult =
   | { outcome: 'blind'; errors: GateError[]; planTaskId: string }
   | { outcome: 'receipt'; errors: GateError[] };
 
-export async function checkClosedRow(s: Store, tip: HandoffRow, where: { env: Env; cwd: string }): Promise<CheckResult> {
+export async function checkClosedRow(
+  s: Store,
+  tip: HandoffRow,
+  where: { env: Env; cwd: string },
+): Promise<CheckResult> {
   // json_valid() guards the column; an unparsable value reads as undefined and fails the verdict as "not an object".
   const envelope = readStoredJson(tip.raw_handoff_json, jsonColumn);
   // A finalized APPROVAL_REQUEST row whose approval was decided after finalized_at is not a
@@ -32,9 +36,7 @@ export async function checkClosedRow(s: Store, tip: HandoffRow, where: { env: En
     citingHandoffId: tip.id,
     citingAgentId: tip.agent_id,
   };
-  const verdict = await storeVerdict(envelope, options, s, where, () =>
-    s.chainContractIds(tip),
-  );
+  const verdict = await storeVerdict(envelope, options, s, where, () => s.chainContractIds(tip));
   if (!verdict.ok) return { outcome: 'verdict_failed', errors: verdict.errors, repair: verdict.repair };
 
   // Blind verification reads only (agent_state, plan_task_id): the row's state and the chain's binding.
@@ -42,7 +44,11 @@ export async function checkClosedRow(s: Store, tip: HandoffRow, where: { env: En
     const planTaskId = await s.planTaskBinding(tip);
     if (planTaskId !== null) {
       const detail = `the turn is bound to plan task ${JSON.stringify(planTaskId)}: a bound producer cannot close COMPLETE; close NEEDS_VERIFICATION and propose evidence_report.verification.result (a verifier dispatched with --parent-handoff-id judges it)`;
-      return { outcome: 'blind', planTaskId, errors: [{ code: 'BLIND_VERIFICATION_REQUIRED', path: 'agent_status.agent_state', detail }] };
+      return {
+        outcome: 'blind',
+        planTaskId,
+        errors: [{ code: 'BLIND_VERIFICATION_REQUIRED', path: 'agent_status.agent_state', detail }],
+      };
     }
   }
 

@@ -12,9 +12,7 @@ import type { StopClass } from './stop-class.js';
  *   verification, then the receipt checks).
  */
 export type TipStatus =
-  | { kind: 'missing' }
-  | { kind: 'unfinalized' }
-  | { kind: 'closed'; check: 'pass' | 'verdict_failed' | 'hard_failed' };
+  { kind: 'missing' } | { kind: 'unfinalized' } | { kind: 'closed'; check: 'pass' | 'verdict_failed' | 'hard_failed' };
 
 export type Verdict = 'allow' | 'block';
 export type VerdictSource = 'row' | 'row_unfinalized' | 'row_missing';
@@ -30,7 +28,8 @@ export interface Decision {
   excused: boolean;
 }
 
-const sourceOf = (tip: TipStatus): VerdictSource => (tip.kind === 'closed' ? 'row' : tip.kind === 'unfinalized' ? 'row_unfinalized' : 'row_missing');
+const sourceOf = (tip: TipStatus): VerdictSource =>
+  tip.kind === 'closed' ? 'row' : tip.kind === 'unfinalized' ? 'row_unfinalized' : 'row_missing';
 
 export function decide(tip: TipStatus, stopClass: StopClass, onMissing: OnMissing): Decision {
   const truncated = stopClass === 'truncation';

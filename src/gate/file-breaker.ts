@@ -82,12 +82,26 @@ function readCounter(path: string, key: string): CounterFile | undefined {
 }
 
 /** Counts one block for `key` in its file (creating the counter folder); throws when the file cannot be written. */
-export function countBlockInFile(place: CounterPlace, env: Env, cwd: string, key: string, codes: string[], max: number, endTrip = false): CountResult {
+export function countBlockInFile(
+  place: CounterPlace,
+  env: Env,
+  cwd: string,
+  key: string,
+  codes: string[],
+  max: number,
+  endTrip = false,
+): CountResult {
   const path = fileOf(counterDir(place, env, cwd, true), place, env, cwd, key);
   const found = readCounter(path, key);
   const prev = found?.tripped && endTrip ? undefined : found;
   const next = nextAttempt(prev && { attempts: prev.attempts, tripped: prev.tripped }, max);
-  const record: CounterFile = { key, attempts: next.attempts, tripped: next.tripped, last_codes: codes, updated_at: new Date().toISOString() };
+  const record: CounterFile = {
+    key,
+    attempts: next.attempts,
+    tripped: next.tripped,
+    last_codes: codes,
+    updated_at: new Date().toISOString(),
+  };
   const tmp = `${path}.${process.pid}.${mintTempTag()}.tmp`;
   try {
     writeFileSync(tmp, `${JSON.stringify(record)}\n`, { mode: 0o600, flag: 'wx' });

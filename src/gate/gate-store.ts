@@ -79,4 +79,3 @@ export function whereLooked(env: Env, cwd: string, store: Store | null): string 
   const what = kind === 'postgres' ? 'the PostgreSQL store of HANDOFF_STORE_URL' : `the store ${dbPath(env, cwd)}`;
   return `Looked in the data root ${dataRoot(env, cwd)} and ${what}${store === null ? ' (there is no store: nothing was captured or claimed, and none was created)' : ''}.`;
 }
-

@@ -98,7 +98,13 @@ function fromRaw(harness: Harness, h: Raw): HookInput {
     case 'claude':
     case 'codex': {
       const subagent = h.hook_event_name === 'SubagentStop';
-      const input: HookInput = { ...base, event: h.hook_event_name!, subagent, sessionId: h.session_id, stopReason: h.stop_reason };
+      const input: HookInput = {
+        ...base,
+        event: h.hook_event_name!,
+        subagent,
+        sessionId: h.session_id,
+        stopReason: h.stop_reason,
+      };
       if (harness === 'codex') input.turnId = h.turn_id;
       if (subagent) {
         input.agentId = h.agent_id;
@@ -110,12 +116,34 @@ function fromRaw(harness: Harness, h: Raw): HookInput {
     case 'opencode':
       return { ...base, event: 'session.idle', subagent: false, sessionId: h.session_id, prompt: h.prompt };
     case 'gemini':
-      return { ...base, event: 'AfterAgent', subagent: false, sessionId: h.session_id, transcriptPath: h.transcript_path, prompt: h.prompt };
+      return {
+        ...base,
+        event: 'AfterAgent',
+        subagent: false,
+        sessionId: h.session_id,
+        transcriptPath: h.transcript_path,
+        prompt: h.prompt,
+      };
     case 'copilot':
-      return { ...base, event: 'agentStop', subagent: false, sessionId: h.sessionId, transcriptPath: h.transcriptPath, stopReason: h.stopReason };
+      return {
+        ...base,
+        event: 'agentStop',
+        subagent: false,
+        sessionId: h.sessionId,
+        transcriptPath: h.transcriptPath,
+        stopReason: h.stopReason,
+      };
     case 'cursor': {
       const looping = h.loop_count === undefined ? h.stop_hook_active : h.loop_count > 0;
-      return { ...base, stopHookActive: looping, event: 'stop', subagent: false, sessionId: h.conversation_id, transcriptPath: h.transcript_path, stopReason: h.status };
+      return {
+        ...base,
+        stopHookActive: looping,
+        event: 'stop',
+        subagent: false,
+        sessionId: h.conversation_id,
+        transcriptPath: h.transcript_path,
+        stopReason: h.status,
+      };
     }
   }
 }
@@ -128,7 +156,8 @@ export function parseHookInput(raw: string, choice: HarnessChoice = 'auto'): Hoo
   const parsed = tryParseJson(body);
   if (!parsed.ok) throw invalid(`hook input on stdin is not valid JSON: ${parsed.message}`);
   const v = parsed.value;
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalid('hook input on stdin is not a JSON object');
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw invalid('hook input on stdin is not a JSON object');
   const obj = v as Record<string, unknown>;
   const event = own(obj, 'hook_event_name') ? obj.hook_event_name : undefined;
   const harness = choice === 'auto' ? detectHarness(obj) : choice;
@@ -137,9 +166,17 @@ export function parseHookInput(raw: string, choice: HarnessChoice = 'auto'): Hoo
       `unrecognized hook input (hook_event_name ${JSON.stringify(event ?? null)}): not a Claude Code or Codex Stop/SubagentStop, Gemini AfterAgent, Copilot agentStop or Cursor stop; pass --harness`,
     );
   }
-  if (!EVENTS[harness].includes(typeof event === 'string' ? event : undefined) || (event !== undefined && typeof event !== 'string')) {
-    const expected = EVENTS[harness].filter((e) => e !== undefined).map((e) => `"${e}"`).join(' or ');
-    throw invalid(`unknown hook_event_name ${JSON.stringify(event ?? null)} for --harness ${harness} (expected ${expected})`);
+  if (
+    !EVENTS[harness].includes(typeof event === 'string' ? event : undefined) ||
+    (event !== undefined && typeof event !== 'string')
+  ) {
+    const expected = EVENTS[harness]
+      .filter((e) => e !== undefined)
+      .map((e) => `"${e}"`)
+      .join(' or ');
+    throw invalid(
+      `unknown hook_event_name ${JSON.stringify(event ?? null)} for --harness ${harness} (expected ${expected})`,
+    );
   }
   // jitless: one parse per process; compiling zod's fast path for it would cost more than it saves.
   const h = (hookSchema ??= buildHookSchema()).parse(obj, { jitless: true });
@@ -154,8 +191,11 @@ export function harnessValue(input: HookInput | undefined): string | undefined {
 
 /** The input field that carries the run id, for messages. */
 export function harnessField(input: HookInput | undefined): string {
-  if (input === undefined || input.harness === 'claude' || input.harness === 'codex') return input?.subagent ? 'agent_id' : 'session_id';
-  return { gemini: 'session_id', copilot: 'sessionId', cursor: 'conversation_id', opencode: 'session_id' }[input.harness];
+  if (input === undefined || input.harness === 'claude' || input.harness === 'codex')
+    return input?.subagent ? 'agent_id' : 'session_id';
+  return { gemini: 'session_id', copilot: 'sessionId', cursor: 'conversation_id', opencode: 'session_id' }[
+    input.harness
+  ];
 }
 
 /** The turn's own transcript: a subagent's own, else the session's. */

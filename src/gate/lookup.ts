@@ -50,7 +50,10 @@ const tipOf = async (s: StoreReads, row: HandoffRow): Promise<HandoffRow> => {
 const draftExists = (l: LookupInput, id: string): boolean => existsSync(draftFile(l.env, id, l.cwd));
 
 /** The id's live tip (if it has a row) and whether the tip's draft exists. */
-async function locate(l: LookupInput, id: string): Promise<{ contractId: string; tip?: HandoffRow; draftExists: boolean }> {
+async function locate(
+  l: LookupInput,
+  id: string,
+): Promise<{ contractId: string; tip?: HandoffRow; draftExists: boolean }> {
   const row = l.store === null ? undefined : await l.store.getHandoffByContractId(id);
   const tip = row === undefined ? undefined : await tipOf(l.store!, row);
   const contractId = tip?.contract_id ?? id;
@@ -79,7 +82,17 @@ export async function findContract(l: LookupInput): Promise<LookupResult> {
     const tips = await harnessTips(l.store, hv);
     if (tips.length === 1) {
       const tip = tips[0];
-      return { found: { lane: 'harness_id', contractId: tip.contract_id, tip, draftExists: draftExists(l, tip.contract_id), claimed: false }, lanes, candidates };
+      return {
+        found: {
+          lane: 'harness_id',
+          contractId: tip.contract_id,
+          tip,
+          draftExists: draftExists(l, tip.contract_id),
+          claimed: false,
+        },
+        lanes,
+        candidates,
+      };
     }
     if (tips.length === 0) lanes.push({ lane: 'harness_id', note: `no contract carries ${field} ${hv}` });
     else {
@@ -91,7 +104,12 @@ export async function findContract(l: LookupInput): Promise<LookupResult> {
 }
 
 /** Lane 3: the contract id on a `contract_id:` line of the turn's own first prompt. */
-async function promptLane(l: LookupInput, hv: string | undefined, lanes: LaneNote[], candidates: string[]): Promise<LookupResult> {
+async function promptLane(
+  l: LookupInput,
+  hv: string | undefined,
+  lanes: LaneNote[],
+  candidates: string[],
+): Promise<LookupResult> {
   const note = (text: string): LookupResult => {
     lanes.push({ lane: 'prompt_block', note: text });
     return { lanes, candidates };
@@ -102,21 +120,31 @@ async function promptLane(l: LookupInput, hv: string | undefined, lanes: LaneNot
   const fromPrompt = l.input?.prompt === undefined ? [] : contractIdsInText(l.input.prompt);
   let scan = { foundPrompt: fromPrompt.length > 0, ids: fromPrompt };
   if (scan.ids.length === 0) {
-    if (path === undefined) return note(l.input?.prompt === undefined ? 'no transcript path of this turn in the hook input' : 'no "contract_id: <id>" line in the prompt, and no transcript path');
+    if (path === undefined)
+      return note(
+        l.input?.prompt === undefined
+          ? 'no transcript path of this turn in the hook input'
+          : 'no "contract_id: <id>" line in the prompt, and no transcript path',
+      );
     scan = promptContractIds(path, harness);
   }
   if (!scan.foundPrompt) return note(`no readable first user message in ${path}`);
   if (scan.ids.length === 0) return note('no "contract_id: <id>" line in the first user message');
-  if (scan.ids.length > 1) return note(`${scan.ids.length} distinct contract ids in the first user message (${scan.ids.join(', ')})`);
+  if (scan.ids.length > 1)
+    return note(`${scan.ids.length} distinct contract ids in the first user message (${scan.ids.join(', ')})`);
   const id = scan.ids[0];
   const named = l.store === null ? undefined : await l.store.getHandoffByContractId(id);
   // Whoever can write the transcript can write this line: it may name only a contract born by dispatch (its row has
   // a kind). A contract born by init (a draft, or a row without a kind) is bound by contract claim or --draft-id.
   if (named === undefined) {
-    return note(`contract ${id} has no dispatched row${l.store === null ? ' (there is no store)' : ''}; a contract from contract init is bound with handoff contract claim, not by the prompt`);
+    return note(
+      `contract ${id} has no dispatched row${l.store === null ? ' (there is no store)' : ''}; a contract from contract init is bound with handoff contract claim, not by the prompt`,
+    );
   }
   if (named.kind === null) {
-    return note(`contract ${id} was not born by contract dispatch; a contract from contract init is bound with handoff contract claim, not by the prompt`);
+    return note(
+      `contract ${id} was not born by contract dispatch; a contract from contract init is bound with handoff contract claim, not by the prompt`,
+    );
   }
   const tip = await tipOf(l.store!, named);
   const at = { contractId: tip.contract_id, tip, draftExists: draftExists(l, tip.contract_id) };
@@ -132,7 +160,10 @@ async function promptLane(l: LookupInput, hv: string | undefined, lanes: LaneNot
 async function autoClaim(store: Store, tip: HandoffRow, hv: string, result: LookupResult): Promise<void> {
   try {
     // One attempt: the gate stays inside the hook timeout.
-    const outcome = await store.tx((t) => claimTip(t, tip, hv), { attempts: 1, lock: [tip.contract_id, harnessLock(hv)] });
+    const outcome = await store.tx((t) => claimTip(t, tip, hv), {
+      attempts: 1,
+      lock: [tip.contract_id, harnessLock(hv)],
+    });
     if (outcome.kind === 'claimed' && result.found) {
       result.found.claimed = true;
       result.found.tip = { ...tip, harness_id: hv };

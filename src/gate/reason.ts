@@ -103,7 +103,9 @@ export const allowedBlocks = (max: number): number => max - 1;
 /** How a trip words its giving up: blocks delivered against the blocks the limit allows. */
 export function gaveUpText(attempts: number, max: number): string {
   const allowed = allowedBlocks(max);
-  return allowed === 0 ? `gave up without blocking (--max-rejections ${max} allows no block)` : `gave up after block ${attempts - 1} of ${allowed}`;
+  return allowed === 0
+    ? `gave up without blocking (--max-rejections ${max} allows no block)`
+    : `gave up after block ${attempts - 1} of ${allowed}`;
 }
 
 export function attemptLine(a: AttemptInfo): string {
@@ -112,7 +114,10 @@ export function attemptLine(a: AttemptInfo): string {
   }
   if (a.key === undefined || a.attempt === undefined) return 'No rejection ceiling for this turn.';
   const allowed = allowedBlocks(a.max);
-  const prev = a.previousCodes !== undefined && a.previousCodes.length > 0 ? ` Previous block: ${a.previousCodes.join(', ')}.` : '';
+  const prev =
+    a.previousCodes !== undefined && a.previousCodes.length > 0
+      ? ` Previous block: ${a.previousCodes.join(', ')}.`
+      : '';
   return `This is block ${a.attempt} of ${allowed}: after block ${allowed} of ${allowed} the next rejected stop closes the turn degraded and reports it incomplete. Do not repeat the same answer; if you cannot comply, close BLOCKED with a failure_report.${prev}`;
 }
 
@@ -123,19 +128,34 @@ export function blockReason(cause: BlockCause, attempt: AttemptInfo, notes: stri
 
 /** The one-line detail of ROW_NOT_FOUND / ROW_NOT_FINALIZED in `errors` (path ""). */
 export function rowErrorDetail(cause: BlockCause): string {
-  if (cause.kind === 'missing') return `no contract was found for this turn (lanes: ${cause.lanes.map((l) => l.lane).join(', ')})`;
+  if (cause.kind === 'missing')
+    return `no contract was found for this turn (lanes: ${cause.lanes.map((l) => l.lane).join(', ')})`;
   if (cause.kind === 'unfinalized') {
     return `contract ${cause.contractId} is ${cause.state === null ? 'only a draft' : `${cause.state} (cut_reason ${cause.cutReason ?? 'null'})`}; finalize it in a closing state`;
   }
   return summary(cause);
 }
 
-export function excusedMessage(stopReason: string, contractId: string | undefined, how: string, aborted = false): string {
-  const what = contractId === undefined ? 'no contract was found for this turn' : `contract ${contractId} is not complete (${how})`;
+export function excusedMessage(
+  stopReason: string,
+  contractId: string | undefined,
+  how: string,
+  aborted = false,
+): string {
+  const what =
+    contractId === undefined
+      ? 'no contract was found for this turn'
+      : `contract ${contractId} is not complete (${how})`;
   return `handoff: turn ${aborted ? 'stopped by the user' : 'cut by the harness'} (${stopReason}); ${what}.`;
 }
 
 /** `attempts`: the key's counted rejections (the trip included); `max`: --max-rejections. */
-export function tripMessage(attempts: number, max: number, agent: string, contractId: string | undefined, codes: string[]): string {
+export function tripMessage(
+  attempts: number,
+  max: number,
+  agent: string,
+  contractId: string | undefined,
+  codes: string[],
+): string {
   return `handoff: contract gate ${gaveUpText(attempts, max)}; ${agent} closed DEGRADED; contract ${contractId ?? 'none'} is NOT complete (last: ${codes.join(', ')}).`;
 }

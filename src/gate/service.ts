@@ -106,7 +106,11 @@ async function breakerStep(
       return { attempt: { ...attempt, counterError }, tripped: false, counterError };
     }
   }
-  return { attempt: { ...attempt, attempt: counted.attempt, previousCodes: counted.previousCodes }, tripped: counted.tripped, storeError };
+  return {
+    attempt: { ...attempt, attempt: counted.attempt, previousCodes: counted.previousCodes },
+    tripped: counted.tripped,
+    storeError,
+  };
 }
 
 export interface GateCall {
@@ -137,20 +141,46 @@ async function recordSeen(store: Store, contractId: string): Promise<string | un
 function gateCall(opts: GateOptions, input: HookInput | undefined, env: Env, cwd: string, watch?: GateWatch): GateCall {
   const key = breakerKey(opts.draftId, input);
   const harness = input?.harness ?? 'claude';
-  const stop = resolveStopReason(opts.stopReason, input?.stopReason, () => lastAssistantStopReason(ownTranscript(input), harness));
+  const stop = resolveStopReason(opts.stopReason, input?.stopReason, () =>
+    lastAssistantStopReason(ownTranscript(input), harness),
+  );
   const endTrip = key !== undefined && !key.turnScoped && newTurn(input);
-  return { opts, input, env, cwd, key, endTrip, stopReason: stop.reason, stopReasonSource: stop.source, stopClass: classifyStop(stop.reason, harness), watch };
+  return {
+    opts,
+    input,
+    env,
+    cwd,
+    key,
+    endTrip,
+    stopReason: stop.reason,
+    stopReasonSource: stop.source,
+    stopClass: classifyStop(stop.reason, harness),
+    watch,
+  };
 }
 
 /**
  * The block of a condition met outside `runGate` (the gate's budget: a store that did not answer in time), as a
  * store condition blocks; `count` false: not counted (the answer of a watchdog that cannot write).
  */
-export function conditionBlock(opts: GateOptions, input: HookInput | undefined, env: Env, cwd: string, condition: StoreCondition, count = true): GateRun {
+export function conditionBlock(
+  opts: GateOptions,
+  input: HookInput | undefined,
+  env: Env,
+  cwd: string,
+  condition: StoreCondition,
+  count = true,
+): GateRun {
   return storeErrorBlock(gateCall(opts, input, env, cwd), condition, count);
 }
 
-export async function runGate(opts: GateOptions, input: HookInput | undefined, env: Env, cwd: string, watch?: GateWatch): Promise<GateRun> {
+export async function runGate(
+  opts: GateOptions,
+  input: HookInput | undefined,
+  env: Env,
+  cwd: string,
+  watch?: GateWatch,
+): Promise<GateRun> {
   // An explicit workspace must be a safe slug; refused here, it fails open (exit 1).
   explicitWorkspace(opts.workspace, env);
   const call = gateCall(opts, input, env, cwd, watch);
@@ -173,15 +203,23 @@ async function judge(call: GateCall): Promise<GateRun> {
     const found = lookup.found;
     if (found !== undefined) call.watch?.found(found.contractId);
     const tip = found?.tip;
-    const check = tip !== undefined && isClosedState(tip.agent_state) ? await checkClosedRow(store.store!, tip, { env, cwd }) : undefined;
+    const check =
+      tip !== undefined && isClosedState(tip.agent_state)
+        ? await checkClosedRow(store.store!, tip, { env, cwd })
+        : undefined;
     const decision = decide(tipStatusOf(lookup, check), stopClass, opts.onMissing);
     const notes: string[] = [];
-    if (lookup.claimError !== undefined) notes.push(`(The contract could not be claimed for this run: ${lookup.claimError})`);
-    if (decision.decision === 'block' && (found === undefined || store.store === null)) notes.push(whereLooked(env, cwd, store.store));
+    if (lookup.claimError !== undefined)
+      notes.push(`(The contract could not be claimed for this run: ${lookup.claimError})`);
+    if (decision.decision === 'block' && (found === undefined || store.store === null))
+      notes.push(whereLooked(env, cwd, store.store));
     // The verdict exists: should the budget run out now, this is the answer, every later write abandoned.
     call.watch?.decided(() =>
       buildRun(call, lookup, check, decision, {
-        notes: [...notes, '(The gate ran out of its time budget: its writes to the store were abandoned and this stop was not counted.)'],
+        notes: [
+          ...notes,
+          '(The gate ran out of its time budget: its writes to the store were abandoned and this stop was not counted.)',
+        ],
         captured: false,
         boundByCapture: false,
         attempt: { key: key?.key, max: opts.maxRejections },
@@ -220,10 +258,17 @@ async function judge(call: GateCall): Promise<GateRun> {
       if (seenError !== undefined) notes.push(`(The stop could not be recorded on the row: ${seenError})`);
     }
 
-
     // The breaker. A block counts (and maybe trips); an allow resets the key.
     const cause = decision.decision === 'block' ? causeOf(lookup, check, input, captured) : undefined;
-    const b = await breakerStep(store, { env, cwd, endTrip: call.endTrip }, key, decision.decision, blockCodes(cause), found?.contractId ?? null, opts.maxRejections);
+    const b = await breakerStep(
+      store,
+      { env, cwd, endTrip: call.endTrip },
+      key,
+      decision.decision,
+      blockCodes(cause),
+      found?.contractId ?? null,
+      opts.maxRejections,
+    );
     return buildRun(call, lookup, check, decision, {
       notes,
       captured,

@@ -38,7 +38,11 @@ const given = (v: string | undefined): v is string => v !== undefined && v.trim(
  * The transcript is read only when the harness gave no stop reason: the agent can write its transcript, so its
  * word never overrides the harness's (and a truncation excuses only a turn that has a contract anyway).
  */
-export function resolveStopReason(flag: string | undefined, input: string | undefined, fromTranscript: () => string | undefined): ResolvedStopReason {
+export function resolveStopReason(
+  flag: string | undefined,
+  input: string | undefined,
+  fromTranscript: () => string | undefined,
+): ResolvedStopReason {
   if (given(flag)) return { reason: flag, source: 'input' };
   if (given(input)) return { reason: input, source: 'input' };
   const t = fromTranscript();

@@ -56,7 +56,15 @@ export function storeErrorBlock(call: GateCall, condition: StoreCondition, count
     }
   }
   const reason = storeErrorReason(condition, attempt, dataRoot(call.env, call.cwd));
-  const systemMessage = tripped ? storeTripMessage(attempt.attempt ?? opts.maxRejections, opts.maxRejections, agentLabel(call.input), opts.draftId, condition) : undefined;
+  const systemMessage = tripped
+    ? storeTripMessage(
+        attempt.attempt ?? opts.maxRejections,
+        opts.maxRejections,
+        agentLabel(call.input),
+        opts.draftId,
+        condition,
+      )
+    : undefined;
   const exit = tripped ? 0 : 2;
   const verdict: Record<string, unknown> = {
     status: 'ok',
@@ -86,4 +94,3 @@ export function storeErrorBlock(call: GateCall, condition: StoreCondition, count
   if (counterError !== undefined) verdict.counter_error = counterError;
   return { exit, verdict, reason: exit === 2 ? reason : undefined, systemMessage };
 }
-

@@ -50,6 +50,12 @@ export function storeErrorReason(c: StoreCondition, attempt: AttemptInfo, root: 
 }
 
 /** The allow of a tripped breaker while the store is unusable: it names the store error. */
-export function storeTripMessage(attempts: number, max: number, agent: string, contractId: string | undefined, c: StoreCondition): string {
+export function storeTripMessage(
+  attempts: number,
+  max: number,
+  agent: string,
+  contractId: string | undefined,
+  c: StoreCondition,
+): string {
   return `handoff: contract gate ${gaveUpText(attempts, max)}; ${agent} closed DEGRADED; the store is unusable (${c.code}: ${c.message}); contract ${contractId ?? 'none'} is NOT verified complete.`;
 }

@@ -101,7 +101,12 @@ function blocksText(content: unknown, types: readonly (string | undefined)[]): s
   const texts: string[] = [];
   for (const block of parts) {
     const b = objectOf(block);
-    if (b !== undefined && typeof b.text === 'string' && types.includes(typeof b.type === 'string' ? b.type : undefined)) texts.push(b.text);
+    if (
+      b !== undefined &&
+      typeof b.text === 'string' &&
+      types.includes(typeof b.type === 'string' ? b.type : undefined)
+    )
+      texts.push(b.text);
   }
   return texts.length > 0 ? texts.join('') : undefined;
 }
@@ -122,7 +127,8 @@ function userText(line: Record<string, unknown>, harness: Harness): string | und
       return line.type === 'user' ? (messageText(messageOf(line)?.content) ?? '') : undefined;
     case 'codex': {
       const p = objectOf(line.payload);
-      if (line.type === 'event_msg' && p?.type === 'user_message') return typeof p.message === 'string' ? p.message : '';
+      if (line.type === 'event_msg' && p?.type === 'user_message')
+        return typeof p.message === 'string' ? p.message : '';
       if (line.type === 'response_item' && p?.type === 'message' && p.role === 'user') {
         const t = blocksText(p.content, ['input_text', 'text']);
         return t === undefined || codexContext(t) ? undefined : t;
@@ -134,7 +140,9 @@ function userText(line: Record<string, unknown>, harness: Harness): string | und
     case 'copilot':
       return line.type === 'user.message' ? (blocksText(objectOf(line.data)?.content, ['text']) ?? '') : undefined;
     case 'cursor':
-      return line.role === 'user' || line.type === 'user' ? (blocksText(messageOf(line)?.content, ['text']) ?? '') : undefined;
+      return line.role === 'user' || line.type === 'user'
+        ? (blocksText(messageOf(line)?.content, ['text']) ?? '')
+        : undefined;
   }
 }
 
@@ -175,7 +183,11 @@ function parseWhole(text: string): Record<string, unknown> | undefined {
 }
 
 /** Lane 3: the contract ids in the first user message, from the first 4 MiB of the transcript. */
-export function promptContractIds(path: string | undefined, harness: Harness = 'claude', maxBytes = HEAD_BYTES): PromptScan {
+export function promptContractIds(
+  path: string | undefined,
+  harness: Harness = 'claude',
+  maxBytes = HEAD_BYTES,
+): PromptScan {
   const none: PromptScan = { foundPrompt: false, ids: [] };
   if (path === undefined) return none;
   const chunk = readBounded(path, maxBytes, false);
@@ -188,7 +200,11 @@ export function promptContractIds(path: string | undefined, harness: Harness = '
  * Stop-reason fallback: `message.stop_reason` of the last `assistant` line within the last 1 MiB. Only Claude Code
  * transcripts carry one; the other harnesses give theirs in the hook input or not at all.
  */
-export function lastAssistantStopReason(path: string | undefined, harness: Harness = 'claude', maxBytes = TAIL_BYTES): string | undefined {
+export function lastAssistantStopReason(
+  path: string | undefined,
+  harness: Harness = 'claude',
+  maxBytes = TAIL_BYTES,
+): string | undefined {
   if (path === undefined || harness !== 'claude') return undefined;
   const chunk = readBounded(path, maxBytes, true);
   if (chunk === undefined) return undefined;

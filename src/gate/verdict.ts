@@ -6,7 +6,15 @@ import type { CheckResult } from './check.js';
 import type { Decision } from './decision.js';
 import { agentLabel, harnessField, harnessValue, type HookInput } from './hook-input.js';
 import type { LookupResult } from './lookup.js';
-import { blockReason, excusedMessage, rowErrorDetail, tripMessage, type AttemptInfo, type BlockCause, type GateError } from './reason.js';
+import {
+  blockReason,
+  excusedMessage,
+  rowErrorDetail,
+  tripMessage,
+  type AttemptInfo,
+  type BlockCause,
+  type GateError,
+} from './reason.js';
 import type { GateCall, GateRun } from './service.js';
 import { GATE_FOLDER } from './store-condition.js';
 import type { TipStatus } from './decision.js';
@@ -18,22 +26,50 @@ export const tipStatusOf = (lookup: LookupResult, check: CheckResult | undefined
   return { kind: 'closed', check: check.outcome === 'verdict_failed' ? 'verdict_failed' : 'hard_failed' };
 };
 
-export function causeOf(lookup: LookupResult, check: CheckResult | undefined, input: HookInput | undefined, captured: boolean): BlockCause {
+export function causeOf(
+  lookup: LookupResult,
+  check: CheckResult | undefined,
+  input: HookInput | undefined,
+  captured: boolean,
+): BlockCause {
   const found = lookup.found;
   if (found === undefined) {
-    return { kind: 'missing', lanes: lookup.lanes, candidates: lookup.candidates, harnessValue: harnessValue(input), harnessField: harnessField(input) };
+    return {
+      kind: 'missing',
+      lanes: lookup.lanes,
+      candidates: lookup.candidates,
+      harnessValue: harnessValue(input),
+      harnessField: harnessField(input),
+    };
   }
   const tip = found.tip;
   if (check === undefined || tip === undefined) {
-    return { kind: 'unfinalized', contractId: found.contractId, state: tip?.agent_state ?? null, cutReason: tip?.cut_reason ?? null, captured };
+    return {
+      kind: 'unfinalized',
+      contractId: found.contractId,
+      state: tip?.agent_state ?? null,
+      cutReason: tip?.cut_reason ?? null,
+      captured,
+    };
   }
   switch (check.outcome) {
     case 'verdict_failed':
-      return { kind: 'verdict', contractId: found.contractId, state: tip.agent_state, errors: check.errors, repair: check.repair };
+      return {
+        kind: 'verdict',
+        contractId: found.contractId,
+        state: tip.agent_state,
+        errors: check.errors,
+        repair: check.repair,
+      };
     case 'blind':
       return { kind: 'blind', contractId: found.contractId, planTaskId: check.planTaskId, errors: check.errors };
     default:
-      return { kind: 'receipt', contractId: found.contractId, state: tip.agent_state, errors: check.outcome === 'receipt' ? check.errors : [] };
+      return {
+        kind: 'receipt',
+        contractId: found.contractId,
+        state: tip.agent_state,
+        errors: check.outcome === 'receipt' ? check.errors : [],
+      };
   }
 }
 
@@ -44,7 +80,8 @@ export function errorsOf(cause: BlockCause): GateError[] {
 }
 
 /** The block's codes of a verdict (from its cause). */
-export const blockCodes = (cause: BlockCause | undefined): string[] => (cause === undefined ? [] : [...new Set(errorsOf(cause).map((e) => e.code))]);
+export const blockCodes = (cause: BlockCause | undefined): string[] =>
+  cause === undefined ? [] : [...new Set(errorsOf(cause).map((e) => e.code))];
 
 /** What the writes after the verdict did (or, when the budget ran out, that they were abandoned). */
 export interface Writes {
@@ -62,7 +99,13 @@ export interface Writes {
 }
 
 /** The verdict object, the block reason and the user message of a decided stop. */
-export function buildRun(call: GateCall, lookup: LookupResult, check: CheckResult | undefined, decision: Decision, w: Writes): GateRun {
+export function buildRun(
+  call: GateCall,
+  lookup: LookupResult,
+  check: CheckResult | undefined,
+  decision: Decision,
+  w: Writes,
+): GateRun {
   const { opts, input, key, stopReason, stopClass } = call;
   const found = lookup.found;
   const tip = found?.tip;
@@ -73,10 +116,22 @@ export function buildRun(call: GateCall, lookup: LookupResult, check: CheckResul
   const reason = cause === undefined ? undefined : blockReason(cause, attempt, w.notes);
   let systemMessage: string | undefined;
   if (tripped) {
-    systemMessage = tripMessage(attempt.attempt ?? opts.maxRejections, opts.maxRejections, agentLabel(input), found?.contractId, codes);
-    if (w.storeError !== undefined) systemMessage += ` (Counted in ${GATE_FOLDER}: the store could not hold the counter: ${w.storeError})`;
+    systemMessage = tripMessage(
+      attempt.attempt ?? opts.maxRejections,
+      opts.maxRejections,
+      agentLabel(input),
+      found?.contractId,
+      codes,
+    );
+    if (w.storeError !== undefined)
+      systemMessage += ` (Counted in ${GATE_FOLDER}: the store could not hold the counter: ${w.storeError})`;
   } else if (decision.excused) {
-    const how = check !== undefined ? `closed ${tip?.agent_state}, fails the check` : w.captured ? 'captured as IN_PROGRESS' : 'not finalized';
+    const how =
+      check !== undefined
+        ? `closed ${tip?.agent_state}, fails the check`
+        : w.captured
+          ? 'captured as IN_PROGRESS'
+          : 'not finalized';
     systemMessage = excusedMessage(stopReason ?? 'unknown', found?.contractId, how, stopClass === 'abort');
   }
   const exit = decision.decision === 'block' && !tripped ? 2 : 0;

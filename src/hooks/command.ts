@@ -47,7 +47,8 @@ const quote = (s: string): string => `"${s.replace(/[\\"$`]/g, (c) => `\\${c}`)}
 export function shellPath(path: string, scope: Scope, env: Env): string {
   const home = homeOf(env);
   const rel = relative(home, path);
-  if (scope === 'project' && rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) return `"$HOME/${quote(rel.split(sep).join('/')).slice(1)}`;
+  if (scope === 'project' && rel !== '' && !rel.startsWith('..') && !isAbsolute(rel))
+    return `"$HOME/${quote(rel.split(sep).join('/')).slice(1)}`;
   return quote(path);
 }
 

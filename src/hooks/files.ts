@@ -3,7 +3,16 @@
  * with its path and nothing is written; a write keeps the file's indentation, goes through a temp file and a rename,
  * and is skipped when nothing changed (a second install changes no byte).
  */
-import { chmodSync, existsSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { HandoffError } from '../errors.js';
 import { unlinkQuiet } from '../fs-util.js';
@@ -17,7 +26,12 @@ export interface ConfigText {
 }
 
 const invalidConfig = (path: string, why: string): HandoffError =>
-  new HandoffError('HOOK_CONFIG_INVALID', `${path} ${why}; nothing was written`, { path }, 'Repair the file (or add the hook by hand as docs/hooks.md shows), then run the command again.');
+  new HandoffError(
+    'HOOK_CONFIG_INVALID',
+    `${path} ${why}; nothing was written`,
+    { path },
+    'Repair the file (or add the hook by hand as docs/hooks.md shows), then run the command again.',
+  );
 
 export function readConfigText(path: string): ConfigText {
   if (!existsSync(path)) return { path };
@@ -36,7 +50,10 @@ export function parseConfig(c: ConfigText): Record<string, unknown> {
     v = JSON.parse(c.text);
   } catch (e) {
     const commented = /^\s*\/\/|\/\*/m.test(c.text);
-    throw invalidConfig(c.path, commented ? 'has comments (JSONC), which a rewrite would lose' : `is not valid JSON (${(e as Error).message})`);
+    throw invalidConfig(
+      c.path,
+      commented ? 'has comments (JSONC), which a rewrite would lose' : `is not valid JSON (${(e as Error).message})`,
+    );
   }
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalidConfig(c.path, 'is not a JSON object');
   return v as Record<string, unknown>;
@@ -80,7 +97,9 @@ export function lineDiff(path: string, before: string | undefined, after: string
   const n = a.length;
   const m = b.length;
   const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
-  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--)
+      lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
   const out = [`--- ${before === undefined ? '/dev/null' : path}`, `+++ ${after === undefined ? '/dev/null' : path}`];
   let i = 0;
   let j = 0;

@@ -9,7 +9,8 @@ import { commandKey, flatLayout, hookEntry, type HookHarness, type HookSpec } fr
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const ours = (harness: HookHarness, entry: unknown): boolean => isObj(entry) && isGateCommand(entry[commandKey(harness)]);
+const ours = (harness: HookHarness, entry: unknown): boolean =>
+  isObj(entry) && isGateCommand(entry[commandKey(harness)]);
 
 function hooksOf(config: Json): Json {
   if (!isObj(config.hooks)) config.hooks = {};
@@ -17,7 +18,12 @@ function hooksOf(config: Json): Json {
 }
 
 /** Adds (or updates in place) one gate hook per spec. `config` is a fresh copy the caller owns. */
-export function mergeInstall(harness: HookHarness, config: Json, specs: HookSpec[], commandOf: (spec: HookSpec) => string): Json {
+export function mergeInstall(
+  harness: HookHarness,
+  config: Json,
+  specs: HookSpec[],
+  commandOf: (spec: HookSpec) => string,
+): Json {
   if (flatLayout(harness) && config.version === undefined) config.version = 1;
   const hooks = hooksOf(config);
   for (const spec of specs) {
@@ -30,7 +36,8 @@ export function mergeInstall(harness: HookHarness, config: Json, specs: HookSpec
       else list.push(entry);
       continue;
     }
-    const group = list.find((g) => isObj(g) && Array.isArray(g.hooks) && g.hooks.some((h) => ours(harness, h))) as Json | undefined;
+    const group = list.find((g) => isObj(g) && Array.isArray(g.hooks) && g.hooks.some((h) => ours(harness, h))) as
+      Json | undefined;
     if (group !== undefined) {
       const inner = group.hooks as unknown[];
       const at = inner.findIndex((h) => ours(harness, h));
@@ -81,8 +88,11 @@ export function installedCommands(harness: HookHarness, config: Json): { event: 
   if (!isObj(config.hooks)) return out;
   for (const [event, value] of Object.entries(config.hooks)) {
     if (!Array.isArray(value)) continue;
-    const entries: unknown[] = flatLayout(harness) ? value : value.flatMap((g): unknown[] => (isObj(g) && Array.isArray(g.hooks) ? (g.hooks as unknown[]) : []));
-    for (const e of entries) if (ours(harness, e)) out.push({ event, command: (e as Json)[commandKey(harness)] as string });
+    const entries: unknown[] = flatLayout(harness)
+      ? value
+      : value.flatMap((g): unknown[] => (isObj(g) && Array.isArray(g.hooks) ? (g.hooks as unknown[]) : []));
+    for (const e of entries)
+      if (ours(harness, e)) out.push({ event, command: (e as Json)[commandKey(harness)] as string });
   }
   return out;
 }

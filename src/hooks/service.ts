@@ -11,7 +11,14 @@ import { binPath, checkStablePath, commandPaths, gateCommand, homeOf, shellPath,
 import { formatConfig, lineDiff, parseConfig, readConfigText, writeConfig } from './files.js';
 import { installedCommands, isSkeleton, mergeInstall, mergeUninstall } from './merge.js';
 import { codexTrust } from './codex-trust.js';
-import { configPath, hookSpecs, HOOK_HARNESSES, projectRoot, type HookHarness, type InstallOptions } from './targets.js';
+import {
+  configPath,
+  hookSpecs,
+  HOOK_HARNESSES,
+  projectRoot,
+  type HookHarness,
+  type InstallOptions,
+} from './targets.js';
 
 export interface HooksRequest {
   harness: HookHarness;
@@ -42,8 +49,23 @@ function ownDirs(path: string, harness: HookHarness): string[] {
   return [dir];
 }
 
-function apply(req: HooksRequest, path: string, before: string | undefined, after: string | undefined, commands: string[]): HooksChange {
-  const action = before === after ? (before === undefined ? 'absent' : 'unchanged') : after === undefined ? 'removed' : before === undefined ? 'created' : 'updated';
+function apply(
+  req: HooksRequest,
+  path: string,
+  before: string | undefined,
+  after: string | undefined,
+  commands: string[],
+): HooksChange {
+  const action =
+    before === after
+      ? before === undefined
+        ? 'absent'
+        : 'unchanged'
+      : after === undefined
+        ? 'removed'
+        : before === undefined
+          ? 'created'
+          : 'updated';
   const change: HooksChange = { harness: req.harness, scope: req.scope, path, action, dry_run: req.dryRun, commands };
   if (before !== after) {
     if (req.dryRun) change.diff = lineDiff(path, before, after);
@@ -71,10 +93,18 @@ export function installHooks(req: HooksRequest, o: InstallOptions): HooksChange 
   }
   const config = parseConfig(current);
   const specs = hookSpecs(req.harness, o);
-  const next = mergeInstall(req.harness, structuredClone(config), specs, (s) => gateCommand(s.args, req.scope, req.env, req.script));
+  const next = mergeInstall(req.harness, structuredClone(config), specs, (s) =>
+    gateCommand(s.args, req.scope, req.env, req.script),
+  );
   const unchanged = current.text !== undefined && JSON.stringify(next) === JSON.stringify(config);
   const after = unchanged ? current.text : formatConfig(next, current.text);
-  return apply(req, path, current.text, after, installedCommands(req.harness, next).map((c) => c.command));
+  return apply(
+    req,
+    path,
+    current.text,
+    after,
+    installedCommands(req.harness, next).map((c) => c.command),
+  );
 }
 
 export function uninstallHooks(req: HooksRequest): HooksChange {
@@ -113,10 +143,18 @@ function statusOf(harness: HookHarness, scope: Scope, env: Env, cwd: string): Ha
   try {
     const c = readConfigText(path);
     if (harness === 'opencode') {
-      const line = c.text?.includes(PLUGIN_MARK) ? c.text.match(/^const HANDOFF = \{ node: (.*), library: (.*) \};$/m) : null;
-      if (line) s.commands.push({ event: 'session.idle', command: `${line[1]} ${line[2]}`, resolves: commandPaths(`${line[1]} ${line[2]}`, env).every((p) => existsSync(p)) });
+      const line = c.text?.includes(PLUGIN_MARK)
+        ? c.text.match(/^const HANDOFF = \{ node: (.*), library: (.*) \};$/m)
+        : null;
+      if (line)
+        s.commands.push({
+          event: 'session.idle',
+          command: `${line[1]} ${line[2]}`,
+          resolves: commandPaths(`${line[1]} ${line[2]}`, env).every((p) => existsSync(p)),
+        });
     } else {
-      for (const e of installedCommands(harness, parseConfig(c))) s.commands.push({ ...e, resolves: commandPaths(e.command, env).every((p) => existsSync(p)) });
+      for (const e of installedCommands(harness, parseConfig(c)))
+        s.commands.push({ ...e, resolves: commandPaths(e.command, env).every((p) => existsSync(p)) });
     }
   } catch (e) {
     s.error = (e as Error).message;
@@ -128,9 +166,24 @@ function statusOf(harness: HookHarness, scope: Scope, env: Env, cwd: string): Ha
 
 export function hooksStatus(env: Env, cwd: string, only?: HookHarness): Record<string, unknown> {
   const harnesses = only === undefined ? [...HOOK_HARNESSES] : [only];
-  const entries = harnesses.flatMap((h) => (['project', 'user'] as const).map((scope) => statusOf(h, scope, env, cwd)).filter((x): x is HarnessStatus => x !== undefined));
+  const entries = harnesses.flatMap((h) =>
+    (['project', 'user'] as const)
+      .map((scope) => statusOf(h, scope, env, cwd))
+      .filter((x): x is HarnessStatus => x !== undefined),
+  );
   const url = storeUrl(env);
-  const store = url === undefined ? { kind: 'sqlite', path: dbPath(env, cwd), exists: existsSync(dbPath(env, cwd)) } : { kind: 'postgres', url: url.replace(/\/\/[^@/]*@/, '//***@') };
+  const store =
+    url === undefined
+      ? { kind: 'sqlite', path: dbPath(env, cwd), exists: existsSync(dbPath(env, cwd)) }
+      : { kind: 'postgres', url: url.replace(/\/\/[^@/]*@/, '//***@') };
   const root = dataRoot(env, cwd);
-  return { status: 'ok', project: projectRoot(cwd), home: homeOf(env), data_root: root, data_root_exists: existsSync(root), store, hooks: entries };
+  return {
+    status: 'ok',
+    project: projectRoot(cwd),
+    home: homeOf(env),
+    data_root: root,
+    data_root_exists: existsSync(root),
+    store,
+    hooks: entries,
+  };
 }

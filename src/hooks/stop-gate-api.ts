@@ -34,11 +34,15 @@ export async function stopGate(req: StopGateRequest): Promise<StopGateResult> {
   const { fileURLToPath } = await import('node:url');
   const BIN = fileURLToPath(binUrl());
   return new Promise((resolve) => {
-    const child = spawn(req.node ?? process.execPath, [BIN, 'contract', 'gate', '--harness', req.harness, '--json', ...(req.args ?? [])], {
-      env: req.env ?? process.env,
-      cwd: req.cwd,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      req.node ?? process.execPath,
+      [BIN, 'contract', 'gate', '--harness', req.harness, '--json', ...(req.args ?? [])],
+      {
+        env: req.env ?? process.env,
+        cwd: req.cwd,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

@@ -35,11 +35,19 @@ export const DEFAULT_MATCHER = 'implementer|verifier|investigator';
  */
 export function hookSpecs(harness: HookHarness, o: InstallOptions): HookSpec[] {
   const strict = o.strict ? ['--on-store-error', 'block'] : [];
-  const top = (event: string): HookSpec => ({ event, args: ['--harness', harness, '--on-missing', 'allow', ...strict] });
+  const top = (event: string): HookSpec => ({
+    event,
+    args: ['--harness', harness, '--on-missing', 'allow', ...strict],
+  });
   switch (harness) {
     case 'claude':
       return [
-        { event: 'SubagentStop', matcher: o.matcher ?? DEFAULT_MATCHER, keepMatcher: o.matcher === undefined, args: ['--harness', 'claude', ...(o.strict ? ['--on-store-error', 'block', '--on-missing', 'block'] : [])] },
+        {
+          event: 'SubagentStop',
+          matcher: o.matcher ?? DEFAULT_MATCHER,
+          keepMatcher: o.matcher === undefined,
+          args: ['--harness', 'claude', ...(o.strict ? ['--on-store-error', 'block', '--on-missing', 'block'] : [])],
+        },
         top('Stop'),
       ];
     case 'codex':
@@ -66,7 +74,12 @@ export function configPath(harness: HookHarness, scope: Scope, env: Env, root: s
     case 'claude':
       return join(user ? home : root, '.claude', 'settings.json');
     case 'codex':
-      return user ? join(env.CODEX_HOME !== undefined && env.CODEX_HOME !== '' ? env.CODEX_HOME : join(home, '.codex'), 'hooks.json') : join(root, '.codex', 'hooks.json');
+      return user
+        ? join(
+            env.CODEX_HOME !== undefined && env.CODEX_HOME !== '' ? env.CODEX_HOME : join(home, '.codex'),
+            'hooks.json',
+          )
+        : join(root, '.codex', 'hooks.json');
     case 'gemini':
       return join(user ? home : root, '.gemini', 'settings.json');
     case 'copilot':
@@ -75,7 +88,9 @@ export function configPath(harness: HookHarness, scope: Scope, env: Env, root: s
     case 'cursor':
       return join(user ? home : root, '.cursor', 'hooks.json');
     case 'opencode':
-      return user ? join(home, '.config', 'opencode', 'plugin', 'handoff-gate.js') : join(root, '.opencode', 'plugin', 'handoff-gate.js');
+      return user
+        ? join(home, '.config', 'opencode', 'plugin', 'handoff-gate.js')
+        : join(root, '.opencode', 'plugin', 'handoff-gate.js');
   }
 }
 

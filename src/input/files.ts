@@ -75,7 +75,12 @@ export function decodeUtf8(bytes: Uint8Array, source: string): string {
 }
 
 export const invalidUtf8 = (source: string): HandoffError =>
-  new HandoffError('INVALID_UTF8', `${source} is not valid UTF-8; nothing was read from it`, {}, 'Re-encode it as UTF-8.');
+  new HandoffError(
+    'INVALID_UTF8',
+    `${source} is not valid UTF-8; nothing was read from it`,
+    {},
+    'Re-encode it as UTF-8.',
+  );
 
 /** Reads a regular file as text, decoding UTF-8 strictly (INVALID_UTF8 names the file). */
 export function readUtf8File(path: string, cwd: string): string {
@@ -83,7 +88,12 @@ export function readUtf8File(path: string, cwd: string): string {
 }
 
 /** `--json-file` / `--file`: a path, or `-` for stdin when `allowStdin`. */
-export async function readInput(path: string, cwd: string, readStdin: () => Promise<Buffer>, allowStdin = true): Promise<Buffer> {
+export async function readInput(
+  path: string,
+  cwd: string,
+  readStdin: () => Promise<Buffer>,
+  allowStdin = true,
+): Promise<Buffer> {
   if (path === '-' && allowStdin) return readStdin();
   return readRegularFile(path, cwd);
 }

@@ -13,7 +13,8 @@ import { keyIdOf, type KeyType } from './key-file.js';
 
 export function defaultKeyDir(env: Env): string {
   const xdg = env.XDG_CONFIG_HOME;
-  const base = xdg !== undefined && xdg.trim() !== '' && xdg.startsWith('/') ? xdg : join(env.HOME ?? homedir(), '.config');
+  const base =
+    xdg !== undefined && xdg.trim() !== '' && xdg.startsWith('/') ? xdg : join(env.HOME ?? homedir(), '.config');
   return join(base, 'handoff', 'keys');
 }
 
@@ -35,9 +36,18 @@ function writeNew(path: string, bytes: string, mode: number): void {
     fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), mode);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new HandoffError('KEY_EXISTS', `${jsonQuote(path)} already exists; no key was written`, { path }, 'Pass --out with another folder, or move the old key aside.');
+      throw new HandoffError(
+        'KEY_EXISTS',
+        `${jsonQuote(path)} already exists; no key was written`,
+        { path },
+        'Pass --out with another folder, or move the old key aside.',
+      );
     }
-    throw new HandoffError('UNREADABLE_INPUT', `cannot create ${jsonQuote(path)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { path });
+    throw new HandoffError(
+      'UNREADABLE_INPUT',
+      `cannot create ${jsonQuote(path)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      { path },
+    );
   }
   try {
     writeSync(fd, bytes);
@@ -51,7 +61,11 @@ export function generateKey(env: Env, cwd: string, type: KeyType, outDir: string
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (e) {
-    throw new HandoffError('UNREADABLE_INPUT', `cannot create the key folder ${jsonQuote(dir)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { path: dir });
+    throw new HandoffError(
+      'UNREADABLE_INPUT',
+      `cannot create the key folder ${jsonQuote(dir)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      { path: dir },
+    );
   }
   const { privateKey, publicKey } = pair(type);
   const keyId = keyIdOf(publicKey);

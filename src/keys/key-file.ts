@@ -27,7 +27,9 @@ export interface PublicKeyEntry {
 }
 
 export const keyIdOf = (publicKey: KeyObject): string =>
-  createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('hex');
+  createHash('sha256')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('hex');
 
 /** The key's algorithm, or undefined for one handoff does not sign with (RSA, other curves). */
 export function keyTypeOf(key: KeyObject): KeyType | undefined {
@@ -40,7 +42,12 @@ const unreadable = (what: string, path: string, why: string): HandoffError =>
   new HandoffError('UNREADABLE_INPUT', `cannot read ${what} ${jsonQuote(path)}: ${why}`, { path });
 
 export const keyInvalid = (what: string, path: string, why: string): HandoffError =>
-  new HandoffError('KEY_INVALID', `${what} ${jsonQuote(path)} is not usable: ${why}`, { path }, 'Use a PEM key written by `handoff key generate` (ECDSA P-256 or Ed25519).');
+  new HandoffError(
+    'KEY_INVALID',
+    `${what} ${jsonQuote(path)} is not usable: ${why}`,
+    { path },
+    'Use a PEM key written by `handoff key generate` (ECDSA P-256 or Ed25519).',
+  );
 
 /** A path from outside: non-empty, no NUL; relative to `cwd`. */
 export function keyPath(raw: string, cwd: string, what: string): string {
@@ -82,7 +89,12 @@ export function loadSigningKey(path: string, what = 'the signing key'): SigningK
     throw keyInvalid(what, path, 'not a PEM private key');
   }
   const type = keyTypeOf(privateKey);
-  if (type === undefined) throw keyInvalid(what, path, `a ${privateKey.asymmetricKeyType ?? 'unknown'} key; only ECDSA P-256 and Ed25519 sign`);
+  if (type === undefined)
+    throw keyInvalid(
+      what,
+      path,
+      `a ${privateKey.asymmetricKeyType ?? 'unknown'} key; only ECDSA P-256 and Ed25519 sign`,
+    );
   const publicKey = createPublicKey(privateKey);
   return { privateKey, publicKey, keyId: keyIdOf(publicKey), type, path };
 }

@@ -9,7 +9,19 @@
  * private copy made from that descriptor, never the path again. A directory input (evidence_run's `cwd`) is
  * resolved the same way and handed on resolved.
  */
-import { closeSync, constants, fstatSync, mkdtempSync, openSync, readlinkSync, readSync, realpathSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  mkdtempSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { fileTypeName } from '../input/files.js';
@@ -65,7 +77,13 @@ function openedPath(fd: number, checked: string): string | undefined {
  * Opens the file an MCP parameter names, inside the roots, and returns a private copy of what was opened. USAGE for
  * `-` (stdin is the MCP channel) and for an empty name, PATH_OUTSIDE_ROOTS, UNREADABLE_INPUT, INPUT_NOT_REGULAR.
  */
-export function confineFile(param: string, raw: string, cwd: string, roots: readonly string[], seam: { beforeOpen?: () => void } = {}): Confined {
+export function confineFile(
+  param: string,
+  raw: string,
+  cwd: string,
+  roots: readonly string[],
+  seam: { beforeOpen?: () => void } = {},
+): Confined {
   if (raw === '-') throw usage(`${param} "-" would read stdin, which is the MCP channel: name a file`);
   if (raw === '') throw usage(`${param} must not be empty`);
   const resolved = realOrNearest(resolve(cwd, raw));
@@ -82,7 +100,10 @@ export function confineFile(param: string, raw: string, cwd: string, roots: read
     if (opened === undefined || !isInside(opened, roots)) throw outside(param, raw, roots);
     const st = fstatSync(fd);
     if (!st.isFile()) {
-      throw new HandoffError('INPUT_NOT_REGULAR', `${param} ${JSON.stringify(raw)} is a ${fileTypeName(st)}, not a regular file; it was not read`);
+      throw new HandoffError(
+        'INPUT_NOT_REGULAR',
+        `${param} ${JSON.stringify(raw)} is a ${fileTypeName(st)}, not a regular file; it was not read`,
+      );
     }
     return copyOf(fd, basename(resolved.real), param, raw);
   } finally {
@@ -100,7 +121,7 @@ function copyOf(fd: number, name: string, param: string, raw: string): Confined 
     try {
       const buf = Buffer.allocUnsafe(64 * 1024);
       for (let n = readSync(fd, buf, 0, buf.length, null); n > 0; n = readSync(fd, buf, 0, buf.length, null)) {
-        for (let off = 0; off < n; ) off += writeSync(out, buf, off, n - off);
+        for (let off = 0; off < n;) off += writeSync(out, buf, off, n - off);
       }
     } finally {
       closeSync(out);
@@ -130,7 +151,12 @@ export const namesPaths = (spec: PathParams, args: Record<string, unknown>): boo
   [...(spec.files ?? []), ...(spec.dirs ?? [])].some((p) => typeof args[p] === 'string');
 
 /** The arguments with every path parameter confined (files replaced by their private copies), and their cleanup. */
-export function confineArgs(spec: PathParams, args: Record<string, unknown>, cwd: string, roots: readonly string[]): { args: Record<string, unknown>; dispose(): void } {
+export function confineArgs(
+  spec: PathParams,
+  args: Record<string, unknown>,
+  cwd: string,
+  roots: readonly string[],
+): { args: Record<string, unknown>; dispose(): void } {
   const out = { ...args };
   const copies: Confined[] = [];
   const dispose = (): void => copies.forEach((c) => c.dispose());

@@ -12,7 +12,10 @@ import { AGENT_WRITABLE_ROOT_KEYS, EVIDENCE_LISTS_UPPER } from '../envelope/voca
 type Node = Record<string, unknown>;
 
 /** The closed levels a fill or a merge patch walks into (their keys merge; every other value is replaced whole). */
-const MERGE_LEVELS: Readonly<Record<string, string>> = { agent_status: 'agentStatus', evidence_report: 'evidenceReport' };
+const MERGE_LEVELS: Readonly<Record<string, string>> = {
+  agent_status: 'agentStatus',
+  evidence_report: 'evidenceReport',
+};
 
 interface Declared {
   /** The published schema's `$defs`, which the fragment's references point into. */
@@ -62,7 +65,9 @@ function nullable(node: Node): Node {
 
 /** A merge level as a fragment: every key optional and nullable, any key allowed (the validator names unknown ones). */
 function partial(node: Node): Node {
-  const properties = Object.fromEntries(Object.entries(node.properties as Record<string, Node>).map(([k, v]) => [k, nullable(v)]));
+  const properties = Object.fromEntries(
+    Object.entries(node.properties as Record<string, Node>).map(([k, v]) => [k, nullable(v)]),
+  );
   const out: Node = { type: 'object', properties };
   if (typeof node.description === 'string') out.description = node.description;
   return out;

@@ -28,8 +28,15 @@ export type Args = Record<string, unknown>;
 export type ToJsonSchema = typeof import('zod/v4/core').toJSONSchema;
 
 /** The published input schema of a tool (JSON Schema 2020-12); `defs` are carried for `$ref`s from the metadata. */
-export function inputJsonSchema(toJSONSchema: ToJsonSchema, input: ToolInput, defs?: Record<string, unknown>): Record<string, unknown> {
-  const schema = toJSONSchema(input, { metadata: paramMeta, target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
+export function inputJsonSchema(
+  toJSONSchema: ToJsonSchema,
+  input: ToolInput,
+  defs?: Record<string, unknown>,
+): Record<string, unknown> {
+  const schema = toJSONSchema(input, { metadata: paramMeta, target: 'draft-2020-12', io: 'input' }) as Record<
+    string,
+    unknown
+  >;
   delete schema.$schema;
   return defs === undefined ? schema : { ...schema, $defs: defs };
 }
@@ -51,19 +58,25 @@ function describeIssue(issue: z.core.$ZodIssue, args: Args, params: string[]): s
     return issue.keys.map((k) => `unknown parameter ${JSON.stringify(k)}${didYouMean(closest(k, params))}`).join('; ');
   }
   const path = issue.path.map(String).join('.');
-  const value = issue.path.reduce<unknown>((v, key) => (typeof v === 'object' && v !== null ? (v as Args)[key as string] : undefined), args);
+  const value = issue.path.reduce<unknown>(
+    (v, key) => (typeof v === 'object' && v !== null ? (v as Args)[key as string] : undefined),
+    args,
+  );
   const name = path === '' ? 'the arguments' : path;
   if (issue.code === 'invalid_type') {
     if (value === undefined) return `${name} is required`;
     return `${name} must be ${article(issue.expected)}, got ${jsonTypeOf(value)}`;
   }
-  if (issue.code === 'too_small') return `${name} must be at least ${String(issue.minimum)}${issue.origin === 'array' ? ' element(s)' : ''}`;
+  if (issue.code === 'too_small')
+    return `${name} must be at least ${String(issue.minimum)}${issue.origin === 'array' ? ' element(s)' : ''}`;
   if (issue.code === 'too_big') return `${name} must be at most ${String(issue.maximum)}`;
-  if (issue.code === 'invalid_value') return `${name} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+  if (issue.code === 'invalid_value')
+    return `${name} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
   return `${name} is not valid (got ${jsonTypeOf(value)})`;
 }
 
-const article = (expected: string): string => (expected === 'int' ? 'an integer' : /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`);
+const article = (expected: string): string =>
+  expected === 'int' ? 'an integer' : /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
 
 /** CLI arguments for the tool's parameters: `snake_case` becomes `--kebab-case`; true is a bare switch, false absent. */
 export function toArgv(args: Args, names: readonly string[] = Object.keys(args)): string[] {
@@ -86,6 +99,9 @@ export function toArgv(args: Args, names: readonly string[] = Object.keys(args))
 export function checkTypedJson(value: unknown, what: string): void {
   if (exceedsDepth(value)) throw tooDeep(what);
   if (hasNonFinite(value)) {
-    throw new HandoffError('VALUE_NOT_REPRESENTABLE', `${what} holds a number that overflows to Infinity; send it as a string to keep its digits`);
+    throw new HandoffError(
+      'VALUE_NOT_REPRESENTABLE',
+      `${what} holds a number that overflows to Infinity; send it as a string to keep its digits`,
+    );
   }
 }

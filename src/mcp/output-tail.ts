@@ -13,7 +13,8 @@ class StreamTail {
     this.total += chunk.length;
     this.chunks.push(chunk);
     this.kept += chunk.length;
-    while (this.chunks.length > 1 && this.kept - this.chunks[0].length >= TAIL_BYTES) this.kept -= this.chunks.shift()!.length;
+    while (this.chunks.length > 1 && this.kept - this.chunks[0].length >= TAIL_BYTES)
+      this.kept -= this.chunks.shift()!.length;
   }
 
   text(): string {

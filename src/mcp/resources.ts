@@ -39,19 +39,33 @@ const SCHEMA_RESOURCE = {
 export function listResources(env: Env, cwd: string): Record<string, unknown>[] {
   const drafts = listCandidates(env, cwd)
     .slice(0, LISTED_DRAFTS)
-    .map((c) => ({ uri: `${DRAFT_PREFIX}${c.draftId}`, name: c.draftId, title: `draft ${c.draftId}`, mimeType: 'application/json' }));
+    .map((c) => ({
+      uri: `${DRAFT_PREFIX}${c.draftId}`,
+      name: c.draftId,
+      title: `draft ${c.draftId}`,
+      mimeType: 'application/json',
+    }));
   return [SCHEMA_RESOURCE, ...drafts];
 }
 
 export function readResource(uri: string, env: Env, cwd: string): { uri: string; mimeType: string; text: string } {
   try {
-    if (uri === SCHEMA_URI) return { uri, mimeType: SCHEMA_RESOURCE.mimeType, text: readFileSync(ENVELOPE_SCHEMA_FILE, 'utf8') };
-    if (!uri.startsWith(DRAFT_PREFIX)) throw new HandoffError('RESOURCE_NOT_FOUND', `no resource ${JSON.stringify(uri)}; the resources are ${SCHEMA_URI} and ${DRAFT_URI_TEMPLATE}`);
+    if (uri === SCHEMA_URI)
+      return { uri, mimeType: SCHEMA_RESOURCE.mimeType, text: readFileSync(ENVELOPE_SCHEMA_FILE, 'utf8') };
+    if (!uri.startsWith(DRAFT_PREFIX))
+      throw new HandoffError(
+        'RESOURCE_NOT_FOUND',
+        `no resource ${JSON.stringify(uri)}; the resources are ${SCHEMA_URI} and ${DRAFT_URI_TEMPLATE}`,
+      );
     const draftId = uri.slice(DRAFT_PREFIX.length);
     checkDraftId(draftId, 'the draft id of the URI');
     const read = readDraft(env, draftId, cwd);
     if (read.state === 'missing') {
-      throw new HandoffError('DRAFT_NOT_FOUND', `no draft ${draftId} in this data root; contract_view materializes a dispatched one`, { draft_id: draftId });
+      throw new HandoffError(
+        'DRAFT_NOT_FOUND',
+        `no draft ${draftId} in this data root; contract_view materializes a dispatched one`,
+        { draft_id: draftId },
+      );
     }
     return { uri, mimeType: 'application/json', text: read.text };
   } catch (e) {
@@ -61,7 +75,11 @@ export function readResource(uri: string, env: Env, cwd: string): { uri: string;
 
 /** JSON-RPC: -32002 resource not found (the not-found codes), -32602 invalid params (usage codes), -32603 otherwise. */
 function rpcError(e: unknown): Error {
-  if (!isHandoffError(e)) return Object.assign(new Error(`internal error: ${(e as Error)?.message ?? String(e)}`), { code: -32603, data: { code: 'INTERNAL' } });
+  if (!isHandoffError(e))
+    return Object.assign(new Error(`internal error: ${(e as Error)?.message ?? String(e)}`), {
+      code: -32603,
+      data: { code: 'INTERNAL' },
+    });
   const rpc = e.exit === EXIT.NOT_FOUND ? -32002 : e.exit === EXIT.USAGE ? -32602 : -32603;
   return Object.assign(new Error(`${e.message} [${e.code}]`), { code: rpc, data: { code: e.code, ...e.data } });
 }

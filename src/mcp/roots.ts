@@ -58,7 +58,10 @@ export class Roots {
     } catch (e) {
       // Asked again on the next call; this one cannot tell what the client allows.
       this.client = undefined;
-      throw new HandoffError('PATH_OUTSIDE_ROOTS', `the client's roots could not be listed (${(e as Error).message}); nothing was read`);
+      throw new HandoffError(
+        'PATH_OUTSIDE_ROOTS',
+        `the client's roots could not be listed (${(e as Error).message}); nothing was read`,
+      );
     }
     return roots.flatMap((r) => {
       if (!r.uri.startsWith('file://')) return [];

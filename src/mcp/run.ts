@@ -21,7 +21,8 @@ export function commandWords(command: unknown, shell: boolean): string[] {
     return [command];
   }
   const words = command as string[];
-  if (words.length === 0) throw usage('command must name a program: an array of at least one word, e.g. ["npm", "test"]');
+  if (words.length === 0)
+    throw usage('command must name a program: an array of at least one word, e.g. ["npm", "test"]');
   if (shell && words.length !== 1) {
     throw usage(`with shell: true, command is one shell string (got an array of ${words.length}); pass it as a string`);
   }
@@ -44,5 +45,7 @@ export async function runCommand(args: Args, call: ToolCall): Promise<CommandRes
   const request = evidenceRunRequest(flags, commandWords(args.command, shell), call.io.env, call.io.cwd);
   const { withAmbiguityRendering } = await import('../render/ambiguity.js');
   const { evidenceRun } = await import('../receipts/run-service.js');
-  return withAmbiguityRendering(() => evidenceRun({ ...request, sinks: call.output, notice: call.io.notice, signal: call.signal }));
+  return withAmbiguityRendering(() =>
+    evidenceRun({ ...request, sinks: call.output, notice: call.io.notice, signal: call.signal }),
+  );
 }

@@ -48,20 +48,30 @@ const INSTRUCTIONS =
 /** Serves until the client closes stdin; resolves when the server has closed. */
 export async function serveMcp(opts: McpOptions): Promise<void> {
   /* eslint-disable @typescript-eslint/no-require-imports */
-  const { Server } = require('@modelcontextprotocol/sdk/server/index.js') as typeof import('@modelcontextprotocol/sdk/server/index.js');
+  const { Server } =
+    require('@modelcontextprotocol/sdk/server/index.js') as typeof import('@modelcontextprotocol/sdk/server/index.js');
   const types = require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js');
   // zod's JSON Schema generator from node_modules (external to the bundle, like the SDK), which reads the bundle's
   // zod/mini schemas by their structure: bundling it would put it on every verb's start-up path.
   const { toJSONSchema } = require('zod/v4/core') as typeof import('zod/v4/core');
   /* eslint-enable @typescript-eslint/no-require-imports */
-  const { CallToolRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, RootsListChangedNotificationSchema } = types;
+  const {
+    CallToolRequestSchema,
+    ListResourcesRequestSchema,
+    ListResourceTemplatesRequestSchema,
+    ListToolsRequestSchema,
+    ReadResourceRequestSchema,
+    RootsListChangedNotificationSchema,
+  } = types;
 
   const tools = opts.allowRun ? [...TOOLS, EVIDENCE_RUN] : TOOLS;
   const server = new Server(
     { name: 'handoff', version: opts.version },
     { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
   );
-  const roots = new Roots(process.cwd(), opts.allowPaths, () => (server.getClientCapabilities()?.roots === undefined ? undefined : () => server.listRoots()));
+  const roots = new Roots(process.cwd(), opts.allowPaths, () =>
+    server.getClientCapabilities()?.roots === undefined ? undefined : () => server.listRoots(),
+  );
   server.setNotificationHandler(RootsListChangedNotificationSchema, () => roots.invalidate());
   let listing: Record<string, unknown>[] | undefined;
   const inFlight = new Set<Promise<unknown>>();
@@ -71,12 +81,20 @@ export async function serveMcp(opts: McpOptions): Promise<void> {
     return p;
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (listing ??= tools.map((tool) => describeTool(tool, toJSONSchema))) }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: (listing ??= tools.map((tool) => describeTool(tool, toJSONSchema))),
+  }));
   const keeper = storeKeeper(process.env, process.cwd());
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    track(callTool(tools, request.params.name, request.params.arguments ?? {}, opts, roots, extra.signal).finally(() => keeper.touch())),
+    track(
+      callTool(tools, request.params.name, request.params.arguments ?? {}, opts, roots, extra.signal).finally(() =>
+        keeper.touch(),
+      ),
+    ),
   );
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: listResources(process.env, process.cwd()) }));
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: listResources(process.env, process.cwd()),
+  }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
   server.setRequestHandler(ReadResourceRequestSchema, (request) => ({
     contents: [readResource(request.params.uri, process.env, process.cwd())],
@@ -132,7 +150,10 @@ async function callTool(
     // No verb a tool runs writes to these; should one, its text belongs to this call's result, never to stdout.
     stdout: (text) => (tail.stdout(Buffer.from(text)), true),
     stderr: (text) => (tail.stderr(Buffer.from(text)), true),
-    passthrough: { stdout: (text) => (tail.stdout(Buffer.from(text)), true), stderr: (text) => (tail.stderr(Buffer.from(text)), true) },
+    passthrough: {
+      stdout: (text) => (tail.stdout(Buffer.from(text)), true),
+      stderr: (text) => (tail.stderr(Buffer.from(text)), true),
+    },
     script: process.argv[1] ?? '',
     readStdin: () => Promise.reject(usage('stdin is the MCP channel: pass the input as a tool argument')),
     stdinIsTTY: false,
@@ -151,7 +172,9 @@ async function callTool(
   try {
     if (tool === undefined) throw unknownTool(name, tools, opts.allowRun);
     const args = checkArgs(tool.input, raw);
-    const confined = namesPaths(tool, args) ? confineArgs(tool, args, io.cwd, await roots.current()) : { args, dispose: () => undefined };
+    const confined = namesPaths(tool, args)
+      ? confineArgs(tool, args, io.cwd, await roots.current())
+      : { args, dispose: () => undefined };
     try {
       return toolResult(await tool.run(confined.args, call), extra(), say);
     } finally {
@@ -164,8 +187,12 @@ async function callTool(
 
 function unknownTool(name: string, tools: readonly ToolSpec[], allowRun: boolean) {
   if (name === EVIDENCE_RUN.name && !allowRun) {
-    return usage('evidence_run is not served: it runs commands with the rights of the server, so it needs `handoff mcp --allow-run`');
+    return usage(
+      'evidence_run is not served: it runs commands with the rights of the server, so it needs `handoff mcp --allow-run`',
+    );
   }
   const names = tools.map((t) => t.name);
-  return usage(`unknown tool ${JSON.stringify(name)}${didYouMean(closest(name, names))}; the tools are ${names.join(', ')}`);
+  return usage(
+    `unknown tool ${JSON.stringify(name)}${didYouMean(closest(name, names))}; the tools are ${names.join(', ')}`,
+  );
 }

@@ -98,7 +98,11 @@ export class StdioLineTransport implements Transport {
     this.oversize = undefined;
     if (oversize !== undefined) {
       const message = `the message is ${oversize.bytes} bytes, over the server's limit of ${this.maxBytes} bytes per message; it was not read`;
-      this.refuse(oversize.scanner.id, -32600, message, { code: 'MESSAGE_TOO_LARGE', limit_bytes: this.maxBytes, size_bytes: oversize.bytes });
+      this.refuse(oversize.scanner.id, -32600, message, {
+        code: 'MESSAGE_TOO_LARGE',
+        limit_bytes: this.maxBytes,
+        size_bytes: oversize.bytes,
+      });
       return;
     }
     const body = line.length > 0 && line[line.length - 1] === 0x0d ? line.subarray(0, -1) : line;

@@ -58,16 +58,22 @@ const optionalString = (description: string) => described(z.optional(z.string())
 const optionalBoolean = (description: string) => described(z.optional(z.boolean()), description);
 
 const DRAFT_ID = optionalString(
-  'The draft (= contract) id printed by contract_init or a dispatch, exactly as the CLI\'s --draft-id (agent id, a dot, 12 hex). ' +
-    'Pass it on every call; without it the newest draft born in the server\'s workspace is used (or the one live draft of agent_id).',
+  "The draft (= contract) id printed by contract_init or a dispatch, exactly as the CLI's --draft-id (agent id, a dot, 12 hex). " +
+    "Pass it on every call; without it the newest draft born in the server's workspace is used (or the one live draft of agent_id).",
 );
-const AGENT_ID = optionalString("Pick this agent's one live draft (an exact agent id such as a0123456789abcdef, never a pattern).");
+const AGENT_ID = optionalString(
+  "Pick this agent's one live draft (an exact agent id such as a0123456789abcdef, never a pattern).",
+);
 const ADDRESSING = { draft_id: DRAFT_ID, agent_id: AGENT_ID };
 /** A rejection is short (codes, paths, details) unless asked for the full repair text. */
 const EXPLAIN = {
-  explain: optionalBoolean('On a rejection, also return the full repair text (envelope template, close rules, order of writes).'),
+  explain: optionalBoolean(
+    'On a rejection, also return the full repair text (envelope template, close rules, order of writes).',
+  ),
 };
-const WORKSPACE = optionalString('Workspace name (default: $HANDOFF_WORKSPACE, else the git top-level folder name of the server\'s directory).');
+const WORKSPACE = optionalString(
+  "Workspace name (default: $HANDOFF_WORKSPACE, else the git top-level folder name of the server's directory).",
+);
 
 const FIELD = described(
   z.string(),
@@ -110,8 +116,11 @@ const addressingFlags = (args: Args): FlagValues => ({
 const fieldWrite =
   (id: string, change: typeof setField) =>
   (args: Args, call: ToolCall): Promise<CommandResult> =>
-    writeTypedFieldValue(call.context(id, addressingFlags(args), { FIELD: args.field as string }), change, args.value, (v) =>
-      checkTypedJson(v, 'value'),
+    writeTypedFieldValue(
+      call.context(id, addressingFlags(args), { FIELD: args.field as string }),
+      change,
+      args.value,
+      (v) => checkTypedJson(v, 'value'),
     );
 
 /** fill / patch: the typed patch object, checked as the verb checks its parsed --json, through the same pipeline. */
@@ -171,7 +180,7 @@ export const TOOLS: readonly ToolSpec[] = [
     input: z.strictObject({
       field: FIELD,
       value: VALUE,
-      each: optionalBoolean('value is an array: append each element as its own entry, in order (the verb\'s --each).'),
+      each: optionalBoolean("value is an array: append each element as its own entry, in order (the verb's --each)."),
       ...ADDRESSING,
       ...EXPLAIN,
     }),
@@ -195,7 +204,11 @@ export const TOOLS: readonly ToolSpec[] = [
       'extend it with contract_add, replace or clear it with contract_set, or remove a key with contract_patch. Use it to ' +
       'write several fields at once, e.g. {"evidence_report":{"verification":{"type":"command","command":"npm test","result":"pass"}}}. ' +
       'The result is validated like every write.',
-    input: z.strictObject({ patch: patchParam('The fragment to merge (null stores null).'), ...ADDRESSING, ...EXPLAIN }),
+    input: z.strictObject({
+      patch: patchParam('The fragment to merge (null stores null).'),
+      ...ADDRESSING,
+      ...EXPLAIN,
+    }),
     defs: fragment.defs,
     output: ['draft-write', 'validation-rejection', 'fill-list-collision', 'ambiguous-draft', 'error'],
     readOnly: false,
@@ -237,20 +250,32 @@ export const TOOLS: readonly ToolSpec[] = [
       'with isError, every error as code, path and detail (the full repair text with explain: true). finalize checks more than this verdict: ' +
       'the agent id against the contract, a closing state, blind verification, update_contracts and cited receipts.',
     input: z.strictObject({
-      envelope: described(z.optional(z.unknown()), 'Judge this JSON value instead of a draft (any value; a non-object is MISSING_FIELD).'),
-      consolidation: optionalBoolean("Judge the turn as marked consolidation work (a draft's row mark wins when it has one)."),
+      envelope: described(
+        z.optional(z.unknown()),
+        'Judge this JSON value instead of a draft (any value; a non-object is MISSING_FIELD).',
+      ),
+      consolidation: optionalBoolean(
+        "Judge the turn as marked consolidation work (a draft's row mark wins when it has one).",
+      ),
       ...ADDRESSING,
       ...EXPLAIN,
     }),
     output: ['contract-validate', 'validation-rejection', 'ambiguous-draft', 'error'],
     readOnly: true,
     run: async (args, call) => {
-      if (args.envelope === undefined) return call.verb('contract:validate', toArgv(args, ['draft_id', 'agent_id', 'consolidation', 'explain']));
-      if (args.draft_id !== undefined || args.agent_id !== undefined) throw usage('envelope cannot be combined with draft_id or agent_id');
+      if (args.envelope === undefined)
+        return call.verb('contract:validate', toArgv(args, ['draft_id', 'agent_id', 'consolidation', 'explain']));
+      if (args.draft_id !== undefined || args.agent_id !== undefined)
+        throw usage('envelope cannot be combined with draft_id or agent_id');
       checkTypedJson(args.envelope, 'the envelope');
       const verdict = await validateValue(call.io.env, call.io.cwd, args.envelope, args.consolidation === true);
       if (verdict.ok) return { json: { status: 'ok', source: 'envelope' }, text: 'OK: the envelope is valid.' };
-      return validationRejection({ subject: { source: 'envelope' }, verdict, header: SUBJECT_REJECTED('the envelope'), explain: args.explain === true });
+      return validationRejection({
+        subject: { source: 'envelope' },
+        verdict,
+        header: SUBJECT_REJECTED('the envelope'),
+        explain: args.explain === true,
+      });
     },
   },
   {
@@ -260,7 +285,7 @@ export const TOOLS: readonly ToolSpec[] = [
       'Close the turn: persist the draft, which must be valid and in a closing state (COMPLETE, BLOCKED, NEEDS_INPUT, ' +
       'NEEDS_VERIFICATION, APPROVAL_REQUEST), as a row of the handoff store. Checks, in order: the envelope, the agent id ' +
       'against the contract, the plan-task binding (blind verification), approvals, update_contracts and every cited ' +
-      'receipt; a refusal writes nothing and names its code. A dispatched contract\'s row is updated in place, else a row ' +
+      "receipt; a refusal writes nothing and names its code. A dispatched contract's row is updated in place, else a row " +
       'is inserted. Idempotent (finalizing the same envelope again is a no-op); a COMPLETE row is write-once.',
     input: z.strictObject({
       ...ADDRESSING,
@@ -323,7 +348,7 @@ export const TOOLS: readonly ToolSpec[] = [
     title: 'Deposit evidence for an acceptance criterion',
     description:
       'Deposit evidence for an acceptance criterion of a brief: text (stored inline up to 4096 bytes, else in a hashed ' +
-      'blob), or a file the server copies (artifact_file, a path on the server\'s machine, relative to its directory). ' +
+      "blob), or a file the server copies (artifact_file, a path on the server's machine, relative to its directory). " +
       'Returns the evidence row with its sha256 and, for a blob, its path. The brief must exist in the workspace ' +
       '(BRIEF_NOT_FOUND).',
     input: z.strictObject({
@@ -331,7 +356,9 @@ export const TOOLS: readonly ToolSpec[] = [
       ac: described(z.string(), 'Acceptance criterion id (a safe slug; one the brief declares, if it declares any).'),
       type: described(z.string(), { description: 'The kind of evidence.', enum: [...EVIDENCE_TYPES] }),
       text: optionalString('The evidence as text (non-blank). Give exactly one of text and artifact_file.'),
-      artifact_file: optionalString("A regular file to copy (never moved or linked), inside the server's roots: the client's MCP roots, else the server's directory, plus each --allow-path."),
+      artifact_file: optionalString(
+        "A regular file to copy (never moved or linked), inside the server's roots: the client's MCP roots, else the server's directory, plus each --allow-path.",
+      ),
       task: optionalString('Opaque task id.'),
       created_by: optionalString('Producer label (stored as created_by_agent).'),
       workspace: WORKSPACE,
@@ -397,8 +424,13 @@ export const TOOLS: readonly ToolSpec[] = [
     description:
       'One approval: its whole exact content (raw), fingerprint, status, who decided it and when, and which handoff used ' +
       'it. While it can be cited (pending, or approved for the executing turn) fill_input is the patch that writes the ' +
-      'content and the id into approval_request: pass it, parsed, as contract_fill\'s patch. Reads only.',
-    input: z.strictObject({ approval_id: described(z.string(), 'The approval id (P- and 32 hex), as approval_request or approval_list returned it.') }),
+      "content and the id into approval_request: pass it, parsed, as contract_fill's patch. Reads only.",
+    input: z.strictObject({
+      approval_id: described(
+        z.string(),
+        'The approval id (P- and 32 hex), as approval_request or approval_list returned it.',
+      ),
+    }),
     output: ['approval-show', 'error'],
     readOnly: true,
     // The id is the verb's positional argument; `--` keeps a value that starts with `-` from being read as a flag.
@@ -412,22 +444,28 @@ export const EVIDENCE_RUN: ToolSpec = {
   title: 'Run a command and record a receipt',
   description:
     'Run a command (an argv array, no shell; or with shell: true one string through /bin/sh -c) with stdin from /dev/null in its own ' +
-    'process group, and record an immutable receipt R-... of the contract\'s live tip: exit code, outcome (exit 0 pass, ' +
+    "process group, and record an immutable receipt R-... of the contract's live tip: exit code, outcome (exit 0 pass, " +
     'exit 1 fail, anything else unproven), and the sha256 of its stdout and stderr. The command string and a summary ' +
     'line are appended to the draft (evidence_report.commands_run, key_outputs). A failing command is not a tool error: ' +
     'read receipt.outcome. The tail of its output comes back as text. Cite the receipt id in ' +
     'evidence_report.verification.receipt; finalize checks it. It runs with the rights of the server.',
   input: z.strictObject({
     command: described(z.union([z.string(), z.array(z.string())]), {
-      description: 'The command: argv words as an array, e.g. ["npm", "test"] (no shell); or, with shell: true, one shell string, e.g. "npm test 2>&1 | tail -5".',
-      anyOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string' }, minItems: 1 }],
+      description:
+        'The command: argv words as an array, e.g. ["npm", "test"] (no shell); or, with shell: true, one shell string, e.g. "npm test 2>&1 | tail -5".',
+      anyOf: [
+        { type: 'string', minLength: 1 },
+        { type: 'array', items: { type: 'string' }, minItems: 1 },
+      ],
     }),
     shell: optionalBoolean('Run command, one string, with /bin/sh -c.'),
     ...ADDRESSING,
     brief: optionalString('Also record each non-empty output stream as evidence of this brief (with ac).'),
     ac: optionalString('The acceptance criterion of brief the output is evidence for.'),
     timeout: intParam(1, MAX_TIMEOUT_SEC, "Kill the command's process group after this many seconds (default 600)."),
-    cwd: optionalString("Run the command in this existing directory, inside the server's roots (default: the server's directory)."),
+    cwd: optionalString(
+      "Run the command in this existing directory, inside the server's roots (default: the server's directory).",
+    ),
     workspace: WORKSPACE,
   }),
   dirs: ['cwd'],

@@ -8,7 +8,10 @@ import type { ToolInput } from './inputs.js';
 
 /** Whole sentences of the command line that read differently for a tool. */
 const PHRASES: readonly [string, string][] = [
-  ['Run the same command with --explain for the full repair text', 'Call the tool again with explain: true for the full repair text'],
+  [
+    'Run the same command with --explain for the full repair text',
+    'Call the tool again with explain: true for the full repair text',
+  ],
   [
     "Pass --each to append each element as its own entry, in order (to append an array as one entry, wrap it: --each '[[...]]'), or use `set` to replace the whole list.",
     'Pass each: true to append each element as its own entry, in order (to append an array as one entry, wrap it in one more array with each: true), or use contract_set to replace the whole list.',
@@ -29,7 +32,10 @@ const PHRASES: readonly [string, string][] = [
       '  contract_fill {patch}         merges a block and only fills empty lists',
     ].join('\n'),
   ],
-  [`handoff contract fill --json '{"evidence_report":{"verification":{"result":"pass"}}}'`, 'contract_fill {"patch":{"evidence_report":{"verification":{"result":"pass"}}}}'],
+  [
+    `handoff contract fill --json '{"evidence_report":{"verification":{"result":"pass"}}}'`,
+    'contract_fill {"patch":{"evidence_report":{"verification":{"result":"pass"}}}}',
+  ],
   ['in one fill --json', 'in one contract_fill'],
   ['whole in one fill --json', 'whole in one contract_fill'],
 ];
@@ -50,8 +56,18 @@ const QUOTED = /("(?:[^"\\\n]|\\.)*")/;
 const FLAG = /--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)\b/g;
 const VERB = /`(init|set|add|fill|patch|view|validate|finalize)`/g;
 /** A whole command a message cites, when a tool does the same (`handoff contract init` -> contract_init). */
-const COMMAND = /`handoff (contract|evidence|approval) (init|set|add|fill|patch|view|validate|finalize|list|chain|request|run)`/g;
-const TOOL_NAMES = new Set([...Object.values(VERB_TOOLS), 'contract_list', 'contract_chain', 'evidence_add', 'evidence_list', 'evidence_run', 'approval_request', 'approval_list']);
+const COMMAND =
+  /`handoff (contract|evidence|approval) (init|set|add|fill|patch|view|validate|finalize|list|chain|request|run)`/g;
+const TOOL_NAMES = new Set([
+  ...Object.values(VERB_TOOLS),
+  'contract_list',
+  'contract_chain',
+  'evidence_add',
+  'evidence_list',
+  'evidence_run',
+  'approval_request',
+  'approval_list',
+]);
 
 /** The kind of each parameter of a tool: a boolean switch is named `name: true`, anything else by its name. */
 export function parameterKinds(input: ToolInput): ReadonlyMap<string, 'switch' | 'value'> {
@@ -83,5 +99,7 @@ function rewordFlags(part: string, params: ReadonlyMap<string, 'switch' | 'value
       return kind === 'switch' ? `${param}: true` : param;
     })
     .replace(VERB, (_m, verb: string) => VERB_TOOLS[verb])
-    .replace(COMMAND, (m, topic: string, verb: string) => (TOOL_NAMES.has(`${topic}_${verb}`) ? `${topic}_${verb}` : m));
+    .replace(COMMAND, (m, topic: string, verb: string) =>
+      TOOL_NAMES.has(`${topic}_${verb}`) ? `${topic}_${verb}` : m,
+    );
 }

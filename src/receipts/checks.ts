@@ -14,7 +14,11 @@ import { argvColumn, readStoredJson } from '../store/stored-json.js';
 
 /** The claim against one receipt: as a string, or as an argv for a receipt that ran one. */
 const matches = (claimed: string, row: ReceiptRow): boolean =>
-  claimMatchesReceipt(claimed, { command: row.command, shell: Number(row.shell) === 1, argv: readStoredJson(row.argv_json, argvColumn) });
+  claimMatchesReceipt(claimed, {
+    command: row.command,
+    shell: Number(row.shell) === 1,
+    argv: readStoredJson(row.argv_json, argvColumn),
+  });
 
 export { citedReceipts } from './required.js';
 
@@ -52,7 +56,6 @@ export interface CheckSeams {
   verify: (row: ReceiptRow) => { ok: boolean; failures: string[]; escaped?: string[] };
   isStale?: (row: ReceiptRow) => boolean;
 }
-
 
 const PASS: ReadonlySet<string> = new Set(['pass']);
 
@@ -103,10 +106,12 @@ export function checkReceiptsWith(
     else found.push({ ...c, row });
   }
   const own = found.filter((c) => chain.has(c.row.contract_id));
-  for (const c of found) if (!own.includes(c)) issue('RECEIPT_FOREIGN', c.path, DETAIL.foreign(c.id, c.row.contract_id));
+  for (const c of found)
+    if (!own.includes(c)) issue('RECEIPT_FOREIGN', c.path, DETAIL.foreign(c.id, c.row.contract_id));
   const remaining = own.filter((c) => {
     const r = verify(c.row);
-    if (r.escaped !== undefined && r.escaped.length > 0) issue('EVIDENCE_PATH_ESCAPE', c.path, DETAIL.escape(c.id, r.escaped));
+    if (r.escaped !== undefined && r.escaped.length > 0)
+      issue('EVIDENCE_PATH_ESCAPE', c.path, DETAIL.escape(c.id, r.escaped));
     else if (!r.ok) issue('RECEIPT_TAMPERED', c.path, DETAIL.tampered(c.id, r.failures));
     return r.ok;
   });
@@ -117,7 +122,14 @@ export function checkReceiptsWith(
   if (claimsCommand(v) && remaining.length > 0) {
     const claimed = typeof v?.command === 'string' ? v.command.trim() : undefined;
     if (claimed === undefined || !remaining.some((c) => matches(claimed, c.row))) {
-      issue('RECEIPT_COMMAND_MISMATCH', remaining[0].path, DETAIL.mismatch(claimed, remaining.map((c) => c.row.command)));
+      issue(
+        'RECEIPT_COMMAND_MISMATCH',
+        remaining[0].path,
+        DETAIL.mismatch(
+          claimed,
+          remaining.map((c) => c.row.command),
+        ),
+      );
     }
   }
   if (opts.mode === 'finalize' && opts.allowStale !== true) {

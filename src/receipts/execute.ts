@@ -97,7 +97,8 @@ export async function executeAndRecord(req: ExecuteRequest): Promise<Recorded> {
       const hint = splitHint(req.argv, req.shell);
       req.notice(`[NOT STARTED] ${req.argv[0] ?? ''}: ${run.spawnError}${hint === undefined ? '' : `; ${hint}`}`);
     }
-    if (run.timedOut) req.notice(`[TIMED OUT] after ${Math.round(req.timeoutMs / 1000)} s; the process group was killed`);
+    if (run.timedOut)
+      req.notice(`[TIMED OUT] after ${Math.round(req.timeoutMs / 1000)} s; the process group was killed`);
     if (run.cancelled === true) req.notice('[CANCELLED] the call was cancelled; the process group was killed');
     const fingerprint = computeFingerprint(req.runCwd, req.env, storeFiles(req.env, req.cwd));
     return await recordReceipt({

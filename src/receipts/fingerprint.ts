@@ -56,7 +56,8 @@ function excludeSpecs(top: string, paths: readonly string[]): string[] {
       }
     }
     const rel = relative(top, real);
-    if (rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel)) specs.push(`:(exclude,top,literal)${rel}`);
+    if (rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel))
+      specs.push(`:(exclude,top,literal)${rel}`);
   }
   return specs.length > 0 ? ['--', ':(top)', ...specs] : [];
 }
@@ -66,7 +67,11 @@ function excludeSpecs(top: string, paths: readonly string[]): string[] {
  * or git is unavailable, or HEAD has no commit yet: there is nothing to diff against). `exclude`: absolute paths
  * left out (the store's own files, storeFiles()).
  */
-export function computeFingerprint(cwd: string, env: NodeJS.ProcessEnv = process.env, exclude: readonly string[] = []): TreeFingerprint | null {
+export function computeFingerprint(
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+  exclude: readonly string[] = [],
+): TreeFingerprint | null {
   const head = git(cwd, ['rev-parse', '--is-inside-work-tree', '--show-toplevel', '--verify', 'HEAD^{commit}'], env);
   if (head === undefined) return null;
   const [inside, top, commit] = head.toString('utf8').split('\n');

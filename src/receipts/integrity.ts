@@ -53,7 +53,13 @@ export function fileSha256(path: string): string | undefined {
 
 type Output = { ok: boolean; escaped: boolean };
 
-async function outputOf(reads: Pick<StoreReads, 'blobs'> | null, text: string | null, path: string | null, sha: string, ctx: IntegrityContext): Promise<Output> {
+async function outputOf(
+  reads: Pick<StoreReads, 'blobs'> | null,
+  text: string | null,
+  path: string | null,
+  sha: string,
+  ctx: IntegrityContext,
+): Promise<Output> {
   if (text !== null) return { ok: sha256Hex(Buffer.from(text, 'utf8')) === sha, escaped: false };
   if (path === null) return { ok: false, escaped: false };
   // A store blob reference, or (a receipt moved by `store copy` onto a store that keeps blobs) the store blob of the
@@ -71,7 +77,11 @@ async function outputOf(reads: Pick<StoreReads, 'blobs'> | null, text: string | 
 }
 
 /** The integrity report of one receipt row; `reads` null: no store to read blobs from (they count as missing). */
-export async function verifyReceiptIn(reads: Pick<StoreReads, 'blobs'> | null, row: ReceiptRow, ctx: IntegrityContext): Promise<IntegrityReport> {
+export async function verifyReceiptIn(
+  reads: Pick<StoreReads, 'blobs'> | null,
+  row: ReceiptRow,
+  ctx: IntegrityContext,
+): Promise<IntegrityReport> {
   const rowOk = computeRowSha256(row) === row.row_sha256;
   const stdout = await outputOf(reads, row.stdout_text, row.stdout_path, row.stdout_sha256, ctx);
   const stderr = await outputOf(reads, row.stderr_text, row.stderr_path, row.stderr_sha256, ctx);

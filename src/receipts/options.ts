@@ -26,7 +26,12 @@ export function timeoutMs(flags: FlagValues): number {
 }
 
 const cwdNotFound = (raw: string, why: string): HandoffError =>
-  new HandoffError('CWD_NOT_FOUND', `--cwd ${JSON.stringify(raw)} ${why}; nothing was run`, { cwd: raw }, 'Pass an existing directory, or leave --cwd out to run in the current one.');
+  new HandoffError(
+    'CWD_NOT_FOUND',
+    `--cwd ${JSON.stringify(raw)} ${why}; nothing was run`,
+    { cwd: raw },
+    'Pass an existing directory, or leave --cwd out to run in the current one.',
+  );
 
 /** `--cwd`: an existing directory, made absolute against the caller's cwd (default: the caller's cwd). */
 export function runCwd(flags: FlagValues, cwd: string): string {
@@ -71,7 +76,8 @@ export function briefFlags(flags: FlagValues): { name: string; ac: string } | un
 export function commandArgv(rest: string[], shell: boolean): string[] {
   if (rest.length === 0) throw usage('no command: put it after --, e.g. handoff evidence run -- npm test');
   if (shell) {
-    if (rest.length !== 1) throw usage(`--shell takes exactly one argument after -- (got ${rest.length}); quote the whole shell string`);
+    if (rest.length !== 1)
+      throw usage(`--shell takes exactly one argument after -- (got ${rest.length}); quote the whole shell string`);
     if (rest[0].trim() === '') throw usage('--shell needs a non-blank shell string after --');
     return rest;
   }

@@ -33,7 +33,10 @@ export function appendFailedResult(row: ReceiptRow, failed: Failed, extra: Recor
       cause: failed.cause,
       ...(verdict === undefined
         ? {}
-        : { codes: [...new Set(verdict.codes)], errors: verdict.errors.map((e) => ({ code: e.code, path: e.path, detail: e.detail })) }),
+        : {
+            codes: [...new Set(verdict.codes)],
+            errors: verdict.errors.map((e) => ({ code: e.code, path: e.path, detail: e.detail })),
+          }),
     },
     errText: lines.join('\n'),
   };

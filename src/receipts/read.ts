@@ -31,14 +31,21 @@ export const receiptNotFound = (receiptId: string): HandoffError =>
   );
 
 /** One receipt (RECEIPT_NOT_FOUND, exit 3, when unknown or without a store), verified on request (store blobs too). */
-export async function readReceipt(env: Env, cwd: string, receiptId: string, verify: boolean): Promise<{ row: ReceiptRow; integrity?: IntegrityReport }> {
+export async function readReceipt(
+  env: Env,
+  cwd: string,
+  receiptId: string,
+  verify: boolean,
+): Promise<{ row: ReceiptRow; integrity?: IntegrityReport }> {
   const found = await withReader<{ row: ReceiptRow; integrity?: IntegrityReport } | undefined>(
     env,
     cwd,
     async (s) => {
       const row = await s.getReceipt(receiptId);
       if (row === undefined) return undefined;
-      return verify ? { row, integrity: await verifyReceiptIn(s, row, { evidenceRoot: evidenceRoot(env, cwd) }) } : { row };
+      return verify
+        ? { row, integrity: await verifyReceiptIn(s, row, { evidenceRoot: evidenceRoot(env, cwd) }) }
+        : { row };
     },
     () => undefined,
   );

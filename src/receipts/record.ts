@@ -51,12 +51,20 @@ export interface Recorded {
 }
 
 const sourceOf = (s: CapturedStream): BlobSource =>
-  s.spillPath !== undefined ? { kind: 'file', path: s.spillPath } : { kind: 'bytes', bytes: s.buffer ?? Buffer.from(s.text ?? '', 'utf8') };
+  s.spillPath !== undefined
+    ? { kind: 'file', path: s.spillPath }
+    : { kind: 'bytes', bytes: s.buffer ?? Buffer.from(s.text ?? '', 'utf8') };
 
 export function recordReceipt(input: RecordInput): Promise<Recorded> {
-  return withWriter(input.env, input.cwd, true, (store) => recordIn(store, input), () => {
-    throw new Error('a writer opened with create returned no store');
-  });
+  return withWriter(
+    input.env,
+    input.cwd,
+    true,
+    (store) => recordIn(store, input),
+    () => {
+      throw new Error('a writer opened with create returned no store');
+    },
+  );
 }
 
 /** A stored output: inline text, or a blob (a file path on SQLite, a store reference on PostgreSQL). */
@@ -93,7 +101,8 @@ async function recordIn(store: Store, input: RecordInput): Promise<Recorded> {
       }
       const blob = writeBlob({ evidenceRoot: root, segments, name }, source);
       files.push(blob);
-      if (blob.sha256 !== s.sha256 || blob.size !== s.bytes) throw new Error(`the captured ${name} changed before it was stored`);
+      if (blob.sha256 !== s.sha256 || blob.size !== s.bytes)
+        throw new Error(`the captured ${name} changed before it was stored`);
       return { text: null, path: blob.path };
     };
     const receiptDir = [input.workspace, '_receipts', input.receiptId];
@@ -103,7 +112,10 @@ async function recordIn(store: Store, input: RecordInput): Promise<Recorded> {
     const bytes = new Map(pending.map((p) => [p, sourceBytes(p.source)]));
     const resolve = async (t: StoreTx, x: Stored | Pending): Promise<Stored> => {
       if (!('source' in x)) return x;
-      const ref = await putVerifiedBlob(x.blobs, t, bytes.get(x) as Buffer, { sha256: x.stream.sha256, size: x.stream.bytes });
+      const ref = await putVerifiedBlob(x.blobs, t, bytes.get(x) as Buffer, {
+        sha256: x.stream.sha256,
+        size: x.stream.bytes,
+      });
       return { text: null, path: ref.ref };
     };
     return await store.tx(async (t) => {

@@ -53,7 +53,11 @@ export const RECEIPT_REQUIRED_DETAIL =
   '(or `handoff contract verify`) and cite the printed R-… id in evidence_report.verification.receipt';
 
 /** Check 7: the turn requires a receipt, closes COMPLETE or NEEDS_VERIFICATION on a command/code claim, cites none. */
-export function requiredIssue(envelope: unknown, cited: readonly CitedReceipt[], requireReceipt: boolean): RequiredIssue[] {
+export function requiredIssue(
+  envelope: unknown,
+  cited: readonly CitedReceipt[],
+  requireReceipt: boolean,
+): RequiredIssue[] {
   if (!requireReceipt || cited.length > 0) return [];
   const status = isObject(envelope) && isObject(envelope.agent_status) ? envelope.agent_status : {};
   const state = validState(status.agent_state);

@@ -31,7 +31,10 @@ export interface EvidenceRunRequest {
 }
 
 export async function evidenceRun(req: EvidenceRunRequest): Promise<Rendered> {
-  const contract = await resolveContract(req.env, req.cwd, req.addressing, { workspaceFlag: req.workspaceFlag, notice: req.notice });
+  const contract = await resolveContract(req.env, req.cwd, req.addressing, {
+    workspaceFlag: req.workspaceFlag,
+    notice: req.notice,
+  });
   const prepared = await prepareRun(req.env, req.cwd, contract.tipId, req.workspaceFlag, req.brief);
   const { row } = await executeAndRecord({
     env: req.env,
@@ -60,5 +63,9 @@ export async function evidenceRun(req: EvidenceRunRequest): Promise<Rendered> {
       });
   if (append.kind === 'failed') return appendFailedResult(row, append);
   if (append.kind === 'skipped') req.notice(notAppendedNotice(row.receipt_id, append.contractId));
-  return { exit: childStatus(row), json: { status: 'ok', receipt: receiptJson(row), ...resolvedJson(contract.resolved) }, errText: recordedLine(row) };
+  return {
+    exit: childStatus(row),
+    json: { status: 'ok', receipt: receiptJson(row), ...resolvedJson(contract.resolved) },
+    errText: recordedLine(row),
+  };
 }

@@ -18,7 +18,8 @@ export async function showReceipt(env: Env, cwd: string, id: string, verify: boo
   const { row, integrity } = await readReceipt(env, cwd, id, verify);
   const receipt = receiptJson(row);
   if (integrity === undefined) return { json: { status: 'ok', receipt }, text: fields(receipt) };
-  if (integrity.ok) return { json: { status: 'ok', receipt, verified: true }, text: fields({ ...receipt, verified: true }) };
+  if (integrity.ok)
+    return { json: { status: 'ok', receipt, verified: true }, text: fields({ ...receipt, verified: true }) };
   const escaped = integrity.escaped.length > 0;
   const error = escaped
     ? `receipt ${row.receipt_id} names its ${integrity.escaped.join(' and ')} at a path outside the evidence root; it was not read`
@@ -26,7 +27,13 @@ export async function showReceipt(env: Env, cwd: string, id: string, verify: boo
   // Human mode prints nothing on stdout for a failure; --json keeps the whole object.
   return {
     exit: EXIT.REJECTED,
-    json: { status: 'rejected', code: escaped ? 'EVIDENCE_PATH_ESCAPE' : 'RECEIPT_TAMPERED', error, receipt, verified: false },
+    json: {
+      status: 'rejected',
+      code: escaped ? 'EVIDENCE_PATH_ESCAPE' : 'RECEIPT_TAMPERED',
+      error,
+      receipt,
+      verified: false,
+    },
     errText: `Rejected: ${error}`,
   };
 }

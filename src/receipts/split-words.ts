@@ -61,7 +61,10 @@ export function splitWords(text: string): string[] | undefined {
  * A claimed command matches a receipt when the trimmed strings are equal or, for a receipt that ran an argv (not a
  * shell string), when the claim splits into exactly that argv. A shell receipt compares strings only.
  */
-export function claimMatchesReceipt(claimed: string, receipt: { command: string; shell: boolean; argv: readonly string[] | undefined }): boolean {
+export function claimMatchesReceipt(
+  claimed: string,
+  receipt: { command: string; shell: boolean; argv: readonly string[] | undefined },
+): boolean {
   if (receipt.command.trim() === claimed.trim()) return true;
   if (receipt.shell || receipt.argv === undefined) return false;
   // The argv must be the one the receipt's command shows (a row whose two columns disagree matches by string only).

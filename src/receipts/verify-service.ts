@@ -32,7 +32,9 @@ export function verificationCommand(envelope: JsonObject, draftId: string): stri
   const verification = isObject(report) ? report.verification : undefined;
   const command = isObject(verification) ? verification.command : undefined;
   if (typeof command === 'string' && command.trim() !== '') return command;
-  const what = isObject(verification) ? 'has no non-empty string command' : 'has no evidence_report.verification object';
+  const what = isObject(verification)
+    ? 'has no non-empty string command'
+    : 'has no evidence_report.verification object';
   throw new HandoffError(
     'VERIFY_NO_COMMAND',
     `draft ${draftId} ${what}; nothing was run`,
@@ -44,7 +46,10 @@ export function verificationCommand(envelope: JsonObject, draftId: string): stri
 const resultOf = (row: ReceiptRow): string => row.outcome;
 
 export async function contractVerify(req: VerifyRequest): Promise<Rendered> {
-  const contract = await resolveContract(req.env, req.cwd, req.addressing, { workspaceFlag: req.workspaceFlag, notice: req.notice });
+  const contract = await resolveContract(req.env, req.cwd, req.addressing, {
+    workspaceFlag: req.workspaceFlag,
+    notice: req.notice,
+  });
   if (contract.closed) {
     throw new HandoffError(
       'VERIFY_CONTRACT_CLOSED',
@@ -81,12 +86,22 @@ export async function contractVerify(req: VerifyRequest): Promise<Rendered> {
   if (append.kind === 'failed') return appendFailedResult(row, append, { draft_id: contract.tipId });
   const appended = append.kind === 'appended';
   if (!appended) req.notice(notAppendedNotice(row.receipt_id, contract.tipId));
-  const base = { draft_id: contract.tipId, result, appended, receipt: receiptJson(row), ...resolvedJson(contract.resolved) };
+  const base = {
+    draft_id: contract.tipId,
+    result,
+    appended,
+    receipt: receiptJson(row),
+    ...resolvedJson(contract.resolved),
+  };
   const update = appended
     ? `verification.receipt and verification.result were written to draft ${contract.tipId}`
     : `the draft update was skipped: contract ${contract.tipId} closed meanwhile`;
   if (result === 'pass') {
-    return { json: { status: 'ok', ...base }, text: `OK: verification passed (receipt ${row.receipt_id}); ${update}.`, errText: recordedLine(row) };
+    return {
+      json: { status: 'ok', ...base },
+      text: `OK: verification passed (receipt ${row.receipt_id}); ${update}.`,
+      errText: recordedLine(row),
+    };
   }
   const error = `verification ${result === 'fail' ? 'failed' : 'was unproven'}: ${recordedLine(row)}; the receipt was recorded and ${update}`;
   return {

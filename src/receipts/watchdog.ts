@@ -31,7 +31,10 @@ export interface Watchdog {
 export function startWatchdog(pgid: number): Watchdog {
   let dog: ChildProcessByStdio<Writable, null, null>;
   try {
-    dog = spawn('/bin/sh', ['-c', SCRIPT, 'handoff-watchdog', String(pgid)], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+    dog = spawn('/bin/sh', ['-c', SCRIPT, 'handoff-watchdog', String(pgid)], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+      detached: true,
+    });
   } catch {
     return { standDown: () => undefined };
   }

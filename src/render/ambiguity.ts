@@ -21,7 +21,8 @@ export async function withAmbiguityRendering(fn: () => Promise<Rendered>): Promi
   try {
     return await fn();
   } catch (e) {
-    if (isHandoffError(e) && (e.code === 'AMBIGUOUS_DRAFT' || e.code === 'AMBIGUOUS_AGENT_DRAFT')) return ambiguityResult(e);
+    if (isHandoffError(e) && (e.code === 'AMBIGUOUS_DRAFT' || e.code === 'AMBIGUOUS_AGENT_DRAFT'))
+      return ambiguityResult(e);
     throw e;
   }
 }

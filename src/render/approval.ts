@@ -3,7 +3,14 @@
  * src/approvals/display.ts); `show` prints all of it, `decide` its first lines. The fill input is offered while it
  * can still be cited: pending (the requesting turn) and approved (the executing turn).
  */
-import { contentBlock, escapeForTerminal, exceedsCut, fillHereDoc, fillInput, fillStdinCommand } from '../approvals/display.js';
+import {
+  contentBlock,
+  escapeForTerminal,
+  exceedsCut,
+  fillHereDoc,
+  fillInput,
+  fillStdinCommand,
+} from '../approvals/display.js';
 import type { ApprovalRow } from '../store/approvals.js';
 import { escapeCell } from './table.js';
 
@@ -31,7 +38,10 @@ function fillSection(row: ApprovalRow, cut: boolean): string[] {
       ? 'The requesting turn writes the content and the id with this input, then closes APPROVAL_REQUEST:'
       : 'The executing turn writes the approved content and the id with this input, then does the work and finalizes (finalize marks the approval used):';
   if (cut && exceedsCut(row.exact_content)) {
-    return ['', `${who} \`handoff approval show ${row.id}\` prints it (--json: fill_input for \`${fillStdinCommand(addressingOf(row))}\`).`];
+    return [
+      '',
+      `${who} \`handoff approval show ${row.id}\` prints it (--json: fill_input for \`${fillStdinCommand(addressingOf(row))}\`).`,
+    ];
   }
   return ['', who, fillHereDoc(row.id, row.exact_content, addressingOf(row))];
 }
@@ -46,13 +56,23 @@ export function approvalShowText(row: ApprovalRow): string {
     decisionLine(row),
   ];
   if (row.status === 'used') lines.push(`used: by handoff ${shown(row.used_by_handoff_id)} at ${shown(row.used_at)}`);
-  lines.push(`content (${Buffer.byteLength(row.exact_content, 'utf8')} bytes):`, contentBlock(row.id, row.exact_content, { cut: false }));
+  lines.push(
+    `content (${Buffer.byteLength(row.exact_content, 'utf8')} bytes):`,
+    contentBlock(row.id, row.exact_content, { cut: false }),
+  );
   return [...lines, ...fillSection(row, false)].join('\n');
 }
 
 /** `approval decide`: the outcome, then what was decided: the fingerprint and the first lines of the content. */
 export function approvalDecideText(row: ApprovalRow, previous: string, changed: boolean): string {
-  const head = changed ? `OK: approval ${row.id} ${row.status} (was ${previous}).` : `OK: approval ${row.id} is already ${row.status}; no change.`;
-  const lines = [head, `fingerprint: ${row.fingerprint}`, 'content:', contentBlock(row.id, row.exact_content, { cut: true })];
+  const head = changed
+    ? `OK: approval ${row.id} ${row.status} (was ${previous}).`
+    : `OK: approval ${row.id} is already ${row.status}; no change.`;
+  const lines = [
+    head,
+    `fingerprint: ${row.fingerprint}`,
+    'content:',
+    contentBlock(row.id, row.exact_content, { cut: true }),
+  ];
   return [...lines, ...(row.status === 'approved' ? fillSection(row, true) : [])].join('\n');
 }

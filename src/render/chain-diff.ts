@@ -28,7 +28,10 @@ function nullPaths(before: unknown, after: unknown, prefix: string, out: string[
 }
 
 /** One step per row, in chain order; `envelopes[i]` is row i's stored envelope. */
-export function chainDiff(rows: readonly { id: number; contract_id: string }[], envelopes: readonly unknown[]): DiffStep[] {
+export function chainDiff(
+  rows: readonly { id: number; contract_id: string }[],
+  envelopes: readonly unknown[],
+): DiffStep[] {
   let previous: unknown = {};
   return rows.map((row, i) => {
     const next = envelopes[i];

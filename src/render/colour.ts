@@ -31,7 +31,9 @@ const TRAILING_CODE = / \[[A-Z][A-Z0-9_]{2,}\]$/;
 
 function paintStdout(c: ChalkInstance, line: string): string {
   if (SUCCESS.test(line)) return c.green(line);
-  return line.replace(ID, (id) => c.cyan(id)).replace(ABS_PATH, (_m, pre: string, path: string) => `${pre}${c.cyan(path)}`);
+  return line
+    .replace(ID, (id) => c.cyan(id))
+    .replace(ABS_PATH, (_m, pre: string, path: string) => `${pre}${c.cyan(path)}`);
 }
 
 function paintStderr(c: ChalkInstance, line: string): string {

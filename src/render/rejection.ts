@@ -43,7 +43,8 @@ export function rejectionJson(
   };
 }
 
-const errorLines = (verdict: Pick<Verdict, 'errors'>): string[] => verdict.errors.map((e) => `  ${e.code} [${e.path}]: ${e.detail}`);
+const errorLines = (verdict: Pick<Verdict, 'errors'>): string[] =>
+  verdict.errors.map((e) => `  ${e.code} [${e.path}]: ${e.detail}`);
 
 export function rejectionBlock(header: string, verdict: Pick<Verdict, 'errors'> & { repair?: string }): string {
   const lines = [`Rejected: ${header}`, ...errorLines(verdict)];

@@ -8,7 +8,13 @@ import { resolvedJson } from '../drafts/resolve.js';
 import { foresightNotice } from '../drafts/foresight.js';
 import type { WriteOutcome } from '../drafts/write.js';
 import type { Rendered } from './result.js';
-import { adoptedNotice, canonicalizedNotice, continuationNotice, mirrorSkippedNotice, sanitizedEntry } from './notices.js';
+import {
+  adoptedNotice,
+  canonicalizedNotice,
+  continuationNotice,
+  mirrorSkippedNotice,
+  sanitizedEntry,
+} from './notices.js';
 import { validationRejection, WRITE_REJECTED } from './rejection.js';
 
 /** The rendered outcome and its notice lines (stderr, in this order, before the result). */
@@ -64,7 +70,9 @@ export function renderWriteOutcome(outcome: WriteOutcome, explain = false): Rend
       ? { canonicalized: outcome.canonicalized.map((ch) => ({ path: ch.path, from: ch.from, to: ch.to })) }
       : {}),
     ...sanitized,
-    ...(outcome.warnings.length > 0 ? { warnings: outcome.warnings.map((w) => ({ code: w.code, detail: w.detail })) } : {}),
+    ...(outcome.warnings.length > 0
+      ? { warnings: outcome.warnings.map((w) => ({ code: w.code, detail: w.detail })) }
+      : {}),
     ...resolvedJson(outcome.resolved),
   };
   return { result: { json, text: `OK: draft ${outcome.draftId} updated and valid.` }, notices };

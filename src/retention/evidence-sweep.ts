@@ -33,7 +33,9 @@ export interface EvidenceSweep {
  * and other hosts may cite them): they count only for the "every referenced blob is present" rule.
  */
 async function referenced(env: Env, cwd: string): Promise<{ paths: Set<string> } | { skip: BlobSweep }> {
-  const noStore = { skip: { status: 'skipped' as const, reason: 'no store: without rows no blob can be proven unreferenced' } };
+  const noStore = {
+    skip: { status: 'skipped' as const, reason: 'no store: without rows no blob can be proven unreferenced' },
+  };
   if (storeUrl(env) === undefined && !storeExists(env, cwd)) return noStore;
   const { withProbe } = await import('../evidence/store-access.js');
   const { blobRefSha } = await import('../store/store.js');
@@ -79,7 +81,13 @@ function pruneEmpty(dirs: Set<string>, rootReal: string): void {
   }
 }
 
-export async function sweepEvidence(o: { env: Env; cwd: string; now: number; maxAgeMs: number; dryRun: boolean }): Promise<EvidenceSweep> {
+export async function sweepEvidence(o: {
+  env: Env;
+  cwd: string;
+  now: number;
+  maxAgeMs: number;
+  dryRun: boolean;
+}): Promise<EvidenceSweep> {
   // The store first: an unreadable store is exit 4 before anything is removed.
   const refs = await referenced(o.env, o.cwd);
   const rootReal = realEvidenceRoot(evidenceRoot(o.env, o.cwd));

@@ -67,7 +67,12 @@ function regularMtime(path: string): number | undefined {
 async function rowStates(env: Env, cwd: string, ids: string[]): Promise<Map<string, string>> {
   if (storeUrl(env) === undefined && !storeExists(env, cwd)) return new Map();
   const { withProbe } = await import('../evidence/store-access.js');
-  return withProbe(env, cwd, (s) => (ids.length === 0 ? new Map<string, string>() : s.spentProbe(ids)), () => new Map<string, string>());
+  return withProbe(
+    env,
+    cwd,
+    (s) => (ids.length === 0 ? new Map<string, string>() : s.spentProbe(ids)),
+    () => new Map<string, string>(),
+  );
 }
 
 interface Candidate {
@@ -121,7 +126,14 @@ export async function sweepDrafts(o: GcOptions): Promise<GcResult> {
       // A dry run takes no lock (it must work on a read-only data root): a draft whose lock file exists is kept, as
       // a held lock would keep it; the rest is reported as the real run would judge it now.
       if (entryExists(lockPath)) kept++;
-      else removed.push({ draft_id: d.id, reason: judge(d.mtimeMs, state)!, mtime: new Date(d.mtimeMs).toISOString(), age_hours: hoursOf(now - d.mtimeMs), agent_state: state ?? null });
+      else
+        removed.push({
+          draft_id: d.id,
+          reason: judge(d.mtimeMs, state)!,
+          mtime: new Date(d.mtimeMs).toISOString(),
+          age_hours: hoursOf(now - d.mtimeMs),
+          agent_state: state ?? null,
+        });
       continue;
     }
     const lock = tryLockQuick(o.env, d.id, lockPath, o.cwd);
@@ -141,7 +153,13 @@ export async function sweepDrafts(o: GcOptions): Promise<GcResult> {
       unlinkSync(d.path);
       unlinkQuiet(metaFile(o.env, d.id, o.cwd));
       unlinkQuiet(revisionFile(o.env, d.id, o.cwd));
-      removed.push({ draft_id: d.id, reason, mtime: new Date(mtimeMs).toISOString(), age_hours: hoursOf(now - mtimeMs), agent_state: state ?? null });
+      removed.push({
+        draft_id: d.id,
+        reason,
+        mtime: new Date(mtimeMs).toISOString(),
+        age_hours: hoursOf(now - mtimeMs),
+        agent_state: state ?? null,
+      });
     } finally {
       lock.release();
     }
@@ -160,7 +178,13 @@ function sweepDraftTemps(dir: string, names: string[], now: number, dryRun: bool
   const out: Removal[] = [];
   for (const { path, st, match } of abandonedEntries(dir, names, DRAFT_TEMP_RE, 2, false, now)) {
     if (!removeEntry(path, false, dryRun)) continue; // removed by its writer meanwhile
-    out.push({ draft_id: match[1], reason: 'temp', mtime: st.mtime.toISOString(), age_hours: hoursOf(now - st.mtimeMs), agent_state: null });
+    out.push({
+      draft_id: match[1],
+      reason: 'temp',
+      mtime: st.mtime.toISOString(),
+      age_hours: hoursOf(now - st.mtimeMs),
+      agent_state: null,
+    });
   }
   return out;
 }
@@ -180,7 +204,13 @@ function sweepOrphanMeta(dir: string, names: string[], now: number, dryRun: bool
     const mtimeMs = regularMtime(path);
     if (mtimeMs === undefined || now - mtimeMs <= HOUR_MS) continue;
     if (!removeEntry(path, false, dryRun)) continue; // removed meanwhile
-    out.push({ draft_id: m[1], reason: 'temp', mtime: new Date(mtimeMs).toISOString(), age_hours: hoursOf(now - mtimeMs), agent_state: null });
+    out.push({
+      draft_id: m[1],
+      reason: 'temp',
+      mtime: new Date(mtimeMs).toISOString(),
+      age_hours: hoursOf(now - mtimeMs),
+      agent_state: null,
+    });
   }
   return out;
 }
@@ -188,7 +218,9 @@ function sweepOrphanMeta(dir: string, names: string[], now: number, dryRun: bool
 /** The human report: one line per removal, then the totals (`Would remove` under --dry-run). */
 export function gcText(r: GcResult, dryRun: boolean): string {
   const verb = dryRun ? 'would remove' : 'removed';
-  const lines = r.removed.map((x) => `${verb} ${x.draft_id} (${x.reason}, ${x.age_hours} h old, state ${x.agent_state ?? '-'})`);
+  const lines = r.removed.map(
+    (x) => `${verb} ${x.draft_id} (${x.reason}, ${x.age_hours} h old, state ${x.agent_state ?? '-'})`,
+  );
   for (const d of r.debris) lines.push(`${verb} ${d.path} (${d.kind}, ${d.age_hours} h old)`);
   if (r.blobs.status === 'skipped') lines.push(`Unreferenced blobs were not judged: ${r.blobs.reason}.`);
   const debris = r.debris.length > 0 ? `, ${r.debris.length} other file(s) or folder(s)` : '';

@@ -35,7 +35,8 @@ function readAll(path: string): Buffer | undefined {
     if (!fstatSync(fd).isFile()) return undefined;
     const chunks: Buffer[] = [];
     const buf = Buffer.allocUnsafe(64 * 1024);
-    for (let n = readSync(fd, buf, 0, buf.length, null); n > 0; n = readSync(fd, buf, 0, buf.length, null)) chunks.push(Buffer.from(buf.subarray(0, n)));
+    for (let n = readSync(fd, buf, 0, buf.length, null); n > 0; n = readSync(fd, buf, 0, buf.length, null))
+      chunks.push(Buffer.from(buf.subarray(0, n)));
     return Buffer.concat(chunks);
   });
 }
@@ -44,7 +45,9 @@ function readAll(path: string): Buffer | undefined {
 async function blobOf(path: string, sha256: string, what: string): Promise<Buffer> {
   const { copyFailed } = await import('../store/copy-pg.js');
   if (digestFile(path)?.sha256 !== sha256) {
-    throw copyFailed(`${what} references ${path}, which is ${readAll(path) === undefined ? 'missing or unreadable' : `altered (its sha256 is not ${sha256})`}`);
+    throw copyFailed(
+      `${what} references ${path}, which is ${readAll(path) === undefined ? 'missing or unreadable' : `altered (its sha256 is not ${sha256})`}`,
+    );
   }
   const bytes = readAll(path);
   if (bytes === undefined) throw copyFailed(`${what} references ${path}, which is missing or unreadable`);
@@ -65,14 +68,25 @@ export async function copyStore(env: Env, cwd: string, to: string): Promise<Copy
   const db = openReader({ ...env, HANDOFF_STORE_URL: undefined }, cwd);
   if (db === null) {
     const { dbPath } = await import('../paths.js');
-    throw new HandoffError('NO_STORE', `no SQLite store at ${dbPath(env, cwd)}: there is nothing to copy`, {}, 'Run handoff from the data root whose store you mean (HANDOFF_HOME / HANDOFF_DB).');
+    throw new HandoffError(
+      'NO_STORE',
+      `no SQLite store at ${dbPath(env, cwd)}: there is nothing to copy`,
+      {},
+      'Run handoff from the data root whose store you mean (HANDOFF_HOME / HANDOFF_DB).',
+    );
   }
   let from: string;
   let dump;
   try {
     from = dbFileOf(db);
     const version = currentVersion(db);
-    if (version !== latestVersion()) throw storeNeedsMigration(from, version, latestVersion(), 'store copy reads the latest schema; run a writing verb on this data root first');
+    if (version !== latestVersion())
+      throw storeNeedsMigration(
+        from,
+        version,
+        latestVersion(),
+        'store copy reads the latest schema; run a writing verb on this data root first',
+      );
     dump = dumpSqlite(db, version);
   } finally {
     closeDb(db);
@@ -108,8 +122,19 @@ export async function copyStore(env: Env, cwd: string, to: string): Promise<Copy
   const targetVersion = store?.version ?? 0;
   await store?.close();
   if (targetVersion !== dump.version) {
-    throw new HandoffError('INTERNAL', `the PostgreSQL schema is at version ${targetVersion}, the SQLite store at ${dump.version}`);
+    throw new HandoffError(
+      'INTERNAL',
+      `the PostgreSQL schema is at version ${targetVersion}, the SQLite store at ${dump.version}`,
+    );
   }
   const report = await copyIntoPg(to, location, { tables: dump.tables, blobs });
-  return { from, to: location, version: dump.version, tables: report.tables, blobs: report.blobs, rewritten: { evidence_artifact_path: rewritten }, verified: true };
+  return {
+    from,
+    to: location,
+    version: dump.version,
+    tables: report.tables,
+    blobs: report.blobs,
+    rewritten: { evidence_artifact_path: rewritten },
+    verified: true,
+  };
 }

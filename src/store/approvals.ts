@@ -30,7 +30,8 @@ export interface ApprovalRow {
   used_by_handoff_id: number | null;
 }
 
-const BASE_COLS = 'id, workspace, agent_id, contract_id, status, exact_content, fingerprint, created_at, decided_at, decided_by, decision_note';
+const BASE_COLS =
+  'id, workspace, agent_id, contract_id, status, exact_content, fingerprint, created_at, decided_at, decided_by, decision_note';
 const COLS = `${BASE_COLS}, used_at, used_by_handoff_id`;
 /**
  * The column list every approval read returns (both store backends). A store read as it is before migration 0004
@@ -131,7 +132,12 @@ export function insertApproval(
 
 export function getApproval(db: Db, id: string): ApprovalRow | undefined {
   if (!hasTable(db, 'approvals')) return undefined;
-  return guard(db, () => db.prepare(`SELECT ${approvalCols(hasUseColumns(db))} FROM approvals WHERE id = ?`).get(id) as ApprovalRow | undefined);
+  return guard(
+    db,
+    () =>
+      db.prepare(`SELECT ${approvalCols(hasUseColumns(db))} FROM approvals WHERE id = ?`).get(id) as
+        ApprovalRow | undefined,
+  );
 }
 
 export const approvalNotFound = (id: string): HandoffError =>
@@ -214,7 +220,9 @@ export function listApprovals(db: Db, f: ApprovalFilters): ApprovalRow[] {
 export function markApprovalUsed(db: Db, id: string, handoffId: number, now: string): boolean {
   return (
     db
-      .prepare(`UPDATE approvals SET status = 'used', used_at = ?, used_by_handoff_id = ? WHERE id = ? AND status = 'approved'`)
+      .prepare(
+        `UPDATE approvals SET status = 'used', used_at = ?, used_by_handoff_id = ? WHERE id = ? AND status = 'approved'`,
+      )
       .run(now, handoffId, id).changes === 1
   );
 }

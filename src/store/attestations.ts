@@ -42,7 +42,10 @@ export function listAttestations(db: Db, kind: AttestationKind, subjectId: strin
   if (!hasTable(db, 'attestations')) return [];
   return guard(
     db,
-    () => db.prepare(`SELECT ${ATTESTATION_COLS} FROM attestations WHERE kind = ? AND subject_id = ? ORDER BY id`).all(kind, subjectId) as AttestationRow[],
+    () =>
+      db
+        .prepare(`SELECT ${ATTESTATION_COLS} FROM attestations WHERE kind = ? AND subject_id = ? ORDER BY id`)
+        .all(kind, subjectId) as AttestationRow[],
   );
 }
 
@@ -51,7 +54,9 @@ export function citedBlobs(db: Db, handoffId: number): BlobCitation[] {
     db,
     () =>
       db
-        .prepare('SELECT artifact_path AS path, sha256 FROM evidence WHERE handoff_id = ? AND artifact_path IS NOT NULL ORDER BY id')
+        .prepare(
+          'SELECT artifact_path AS path, sha256 FROM evidence WHERE handoff_id = ? AND artifact_path IS NOT NULL ORDER BY id',
+        )
         .all(handoffId) as BlobCitation[],
   );
 }

@@ -29,19 +29,22 @@ const BRIEF_COLS = 'id, workspace, name, title, objective, created_at';
 
 /** Exact lookup by (workspace, name). */
 export const findBrief = (db: Db, workspace: string, name: string): BriefRow | undefined =>
-  db.prepare(`SELECT ${BRIEF_COLS} FROM briefs WHERE workspace = ? AND name = ?`).get(workspace, name) as BriefRow | undefined;
+  db.prepare(`SELECT ${BRIEF_COLS} FROM briefs WHERE workspace = ? AND name = ?`).get(workspace, name) as
+    BriefRow | undefined;
 
 /** The brief whose name equals `name` ignoring case (for BRIEF_EXISTS and "did you mean" hints). */
 export const findBriefIgnoringCase = (db: Db, workspace: string, name: string): BriefRow | undefined =>
-  db.prepare(`SELECT ${BRIEF_COLS} FROM briefs WHERE workspace = ? AND name = ? COLLATE NOCASE`).get(workspace, name) as
-    | BriefRow
-    | undefined;
+  db
+    .prepare(`SELECT ${BRIEF_COLS} FROM briefs WHERE workspace = ? AND name = ? COLLATE NOCASE`)
+    .get(workspace, name) as BriefRow | undefined;
 
 /** The workspaces holding a brief of exactly this name, in order (to say where a brief is when it is not here). */
 export const workspacesWithBrief = (db: Db, name: string): string[] =>
-  (db.prepare('SELECT DISTINCT workspace FROM briefs WHERE name = ? ORDER BY workspace').all(name) as { workspace: string }[]).map(
-    (r) => r.workspace,
-  );
+  (
+    db.prepare('SELECT DISTINCT workspace FROM briefs WHERE name = ? ORDER BY workspace').all(name) as {
+      workspace: string;
+    }[]
+  ).map((r) => r.workspace);
 
 export const findBriefById = (db: Db, id: number): BriefRow | undefined =>
   db.prepare(`SELECT ${BRIEF_COLS} FROM briefs WHERE id = ?`).get(id) as BriefRow | undefined;
@@ -62,10 +65,14 @@ export const listAcs = (db: Db, briefId: number): AcRow[] =>
 
 /** Appends ACs after the brief's last position; returns them as stored. */
 export function appendAcs(db: Db, briefId: number, acs: { ac_id: string; description: string }[]): AcRow[] {
-  const last = db.prepare('SELECT COALESCE(MAX(position), 0) AS p FROM acceptance_criteria WHERE brief_id = ?').get(briefId) as {
+  const last = db
+    .prepare('SELECT COALESCE(MAX(position), 0) AS p FROM acceptance_criteria WHERE brief_id = ?')
+    .get(briefId) as {
     p: number;
   };
-  const insert = db.prepare('INSERT INTO acceptance_criteria (brief_id, ac_id, description, position) VALUES (?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO acceptance_criteria (brief_id, ac_id, description, position) VALUES (?, ?, ?, ?)',
+  );
   return acs.map((ac, i) => {
     const position = last.p + i + 1;
     insert.run(briefId, ac.ac_id, ac.description, position);

@@ -25,7 +25,7 @@ export function followChain(db: Db, row: HandoffRow): HandoffRow[] {
     const next = db.prepare('SELECT * FROM handoffs WHERE continues_handoff_id = ?');
     const out = [row];
     const seen = new Set([row.id]);
-    for (let cur = row; ; ) {
+    for (let cur = row; ;) {
       const raw = next.get(cur.id) as Record<string, unknown> | undefined;
       if (raw === undefined) return out;
       const link = toHandoffRow(raw);
@@ -44,9 +44,13 @@ export function walkBack(db: Db, row: HandoffRow): HandoffRow[] {
     const byId = db.prepare('SELECT * FROM handoffs WHERE id = ?');
     const out = [row];
     const seen = new Set([row.id]);
-    for (let cur = row; cur.continues_handoff_id !== null; ) {
+    for (let cur = row; cur.continues_handoff_id !== null;) {
       const raw = byId.get(cur.continues_handoff_id) as Record<string, unknown> | undefined;
-      if (raw === undefined) throw chainBroken(row.contract_id, `row ${cur.id} continues row ${cur.continues_handoff_id}, which does not exist`);
+      if (raw === undefined)
+        throw chainBroken(
+          row.contract_id,
+          `row ${cur.id} continues row ${cur.continues_handoff_id}, which does not exist`,
+        );
       const parent = toHandoffRow(raw);
       if (seen.has(parent.id)) throw chainBroken(row.contract_id, `row ${parent.id} appears twice`);
       if (out.length >= MAX_CHAIN_ROWS) throw chainTooLong(row.contract_id);
@@ -68,7 +72,8 @@ export const chainRoot = (db: Db, row: HandoffRow): HandoffRow => {
 export function wholeChain(db: Db, row: HandoffRow): HandoffRow[] {
   const root = chainRoot(db, row);
   const chain = followChain(db, root);
-  if (!chain.some((r) => r.id === row.id)) throw chainBroken(row.contract_id, `row ${row.id} is not reachable from its root`);
+  if (!chain.some((r) => r.id === row.id))
+    throw chainBroken(row.contract_id, `row ${row.id} is not reachable from its root`);
   return chain;
 }
 

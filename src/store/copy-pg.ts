@@ -110,11 +110,16 @@ export async function copyIntoPg(url: string, location: string, plan: CopyPlan):
         const { columns, rows } = plan.tables.get(t.name) ?? { columns: [], rows: [] };
         await insertRows(client, t.name, columns, rows);
         if (t.identity && rows.length > 0) {
-          await client.query(`SELECT setval(pg_get_serial_sequence('${t.name}', 'id'), (SELECT MAX(id) FROM ${t.name}))`);
+          await client.query(
+            `SELECT setval(pg_get_serial_sequence('${t.name}', 'id'), (SELECT MAX(id) FROM ${t.name}))`,
+          );
         }
       }
       for (const bytes of plan.blobs.values()) {
-        await client.query('INSERT INTO blobs (sha256, bytes, size) VALUES (encode(sha256($1::bytea), \'hex\'), $1::bytea, $2)', [bytes, bytes.length]);
+        await client.query(
+          "INSERT INTO blobs (sha256, bytes, size) VALUES (encode(sha256($1::bytea), 'hex'), $1::bytea, $2)",
+          [bytes, bytes.length],
+        );
       }
       const report = await verifyCopy(client, plan);
       await client.query('COMMIT');
@@ -139,11 +144,17 @@ async function verifyCopy(client: PgPoolClient, plan: CopyPlan): Promise<CopyRep
   const tables: CopyReport['tables'] = [];
   for (const t of COPY_TABLES) {
     const { columns, rows } = plan.tables.get(t.name) ?? { columns: [], rows: [] };
-    const back = (await client.query<Row>(`SELECT ${columns.map((c) => `"${c}"`).join(', ') || '1'} FROM ${t.name} ORDER BY ${t.key}`)).rows;
+    const back = (
+      await client.query<Row>(
+        `SELECT ${columns.map((c) => `"${c}"`).join(', ') || '1'} FROM ${t.name} ORDER BY ${t.key}`,
+      )
+    ).rows;
     const want = tableDigest(columns, rows);
     const got = tableDigest(columns, back);
-    if (back.length !== rows.length) throw copyFailed(`${t.name} holds ${back.length} row(s) after the copy, not ${rows.length}`);
-    if (got !== want) throw copyFailed(`the rows of ${t.name} read back differ from the source (sha256 ${got}, expected ${want})`);
+    if (back.length !== rows.length)
+      throw copyFailed(`${t.name} holds ${back.length} row(s) after the copy, not ${rows.length}`);
+    if (got !== want)
+      throw copyFailed(`the rows of ${t.name} read back differ from the source (sha256 ${got}, expected ${want})`);
     tables.push({ name: t.name, rows: rows.length, sha256: got });
   }
   const { rows } = await client.query<{ sha256: string; ok: boolean; size: string }>(
@@ -153,9 +164,11 @@ async function verifyCopy(client: PgPoolClient, plan: CopyPlan): Promise<CopyRep
   let bytes = 0;
   for (const [sha, buf] of plan.blobs) {
     const r = held.get(sha);
-    if (r === undefined || !r.ok || Number(r.size) !== buf.length) throw copyFailed(`blob ${sha} did not arrive intact`);
+    if (r === undefined || !r.ok || Number(r.size) !== buf.length)
+      throw copyFailed(`blob ${sha} did not arrive intact`);
     bytes += buf.length;
   }
-  if (rows.length !== plan.blobs.size) throw copyFailed(`the blob table holds ${rows.length} blob(s), not ${plan.blobs.size}`);
+  if (rows.length !== plan.blobs.size)
+    throw copyFailed(`the blob table holds ${rows.length} blob(s), not ${plan.blobs.size}`);
   return { tables, blobs: { count: plan.blobs.size, bytes } };
 }

@@ -18,7 +18,15 @@ import { HandoffError, isHandoffError } from '../errors.js';
 import { dataRoot, ensureDataRoot, makeDirs, storeFile, type Env } from '../paths.js';
 import { currentVersion, latestVersion, listMigrations, migrate, tooNew } from './migrate.js';
 import { loadSqlite } from './sqlite.js';
-import { isBusyError, isNoSpace, lowOnSpace, storeNeedsMigration, storeUnreadable, storeWriteFailed, toStoreError } from './store-errors.js';
+import {
+  isBusyError,
+  isNoSpace,
+  lowOnSpace,
+  storeNeedsMigration,
+  storeUnreadable,
+  storeWriteFailed,
+  toStoreError,
+} from './store-errors.js';
 
 export type Db = BetterSqlite3.Database;
 
@@ -42,7 +50,9 @@ export function closeDb(db: Db | null | undefined): void {
 
 /** The busy timeout that ends a wait by `waitUntil` (performance.now() ms), at most the usual one. */
 const busyTimeoutMs = (waitUntil?: number): number =>
-  waitUntil === undefined ? BUSY_TIMEOUT_MS : Math.max(0, Math.min(BUSY_TIMEOUT_MS, Math.floor(waitUntil - performance.now())));
+  waitUntil === undefined
+    ? BUSY_TIMEOUT_MS
+    : Math.max(0, Math.min(BUSY_TIMEOUT_MS, Math.floor(waitUntil - performance.now())));
 
 /** Bounds the next busy waits of `db` by `waitUntil` (OpenOptions.waitUntil); nothing without one. */
 export function limitBusyWait(db: Db, waitUntil: number | undefined): void {
@@ -127,7 +137,8 @@ function storeIsReadOnly(file: string): boolean {
 }
 
 /** A file path as a SQLite URI (`%`, `?` and `#` escaped), for the `immutable` open. */
-const sqliteUri = (file: string, query: string): string => `file:${file.replace(/[%?#]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}?${query}`;
+const sqliteUri = (file: string, query: string): string =>
+  `file:${file.replace(/[%?#]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}?${query}`;
 
 /**
  * A read-only connection. On a store this process can write, it is opened without SQLite's `readonly` flag but with
@@ -350,6 +361,8 @@ export function guard<T>(db: Db, fn: () => T): T {
 }
 
 export function hasTable(db: Db, name: string): boolean {
-  return guard(db, () => db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(name) !== undefined);
+  return guard(
+    db,
+    () => db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(name) !== undefined,
+  );
 }
-

@@ -36,7 +36,10 @@ export function insertBirthRow(db: Db, b: BirthRow): HandoffRow {
                @consolidation, @require_receipt, @can_write_json, @acceptance_json, @now, @now)
        RETURNING *`,
     )
-    .get({ ...b, consolidation: b.consolidation ? 1 : 0, require_receipt: b.require_receipt ? 1 : 0 }) as Record<string, unknown>;
+    .get({ ...b, consolidation: b.consolidation ? 1 : 0, require_receipt: b.require_receipt ? 1 : 0 }) as Record<
+    string,
+    unknown
+  >;
   return toHandoffRow(raw);
 }
 
@@ -44,19 +47,26 @@ export function insertBirthRow(db: Db, b: BirthRow): HandoffRow {
 export function rowsWithHarnessId(db: Db, harnessId: string): HandoffRow[] {
   if (!hasTable(db, 'handoffs')) return [];
   return guard(db, () =>
-    (db.prepare('SELECT * FROM handoffs WHERE harness_id = ? ORDER BY id').all(harnessId) as Record<string, unknown>[]).map(toHandoffRow),
+    (
+      db.prepare('SELECT * FROM handoffs WHERE harness_id = ? ORDER BY id').all(harnessId) as Record<string, unknown>[]
+    ).map(toHandoffRow),
   );
 }
 
 /** The claim: set-once; false when the row already carries a harness id. */
 export const setHarnessIdIfNull = (db: Db, id: number, harnessId: string, now: string): boolean =>
-  db.prepare('UPDATE handoffs SET harness_id = ?, updated_at = ? WHERE id = ? AND harness_id IS NULL').run(harnessId, now, id).changes === 1;
+  db
+    .prepare('UPDATE handoffs SET harness_id = ?, updated_at = ? WHERE id = ? AND harness_id IS NULL')
+    .run(harnessId, now, id).changes === 1;
 
 /**
  * Backstop capture of an open row: never touches a closed row; false when a finalize
  * won the race (zero rows).
  */
-export const captureOpenRow = (db: Db, c: { id: number; json: string; harnessId: string | null; now: string }): boolean =>
+export const captureOpenRow = (
+  db: Db,
+  c: { id: number; json: string; harnessId: string | null; now: string },
+): boolean =>
   db
     .prepare(
       `UPDATE handoffs SET agent_state = 'IN_PROGRESS', cut_reason = 'backstop_capture', raw_handoff_json = @json,
@@ -77,8 +87,14 @@ export const captureNewRow = (
        VALUES (@contract_id, @agent_id, @workspace, 'IN_PROGRESS', 'backstop_capture', @json, @hid, @now, @now)
        ON CONFLICT (contract_id) DO NOTHING`,
     )
-    .run({ contract_id: c.contractId, agent_id: c.agentId, workspace: c.workspace, json: c.json, hid: c.harnessId, now: c.now })
-    .changes === 1;
+    .run({
+      contract_id: c.contractId,
+      agent_id: c.agentId,
+      workspace: c.workspace,
+      json: c.json,
+      hid: c.harnessId,
+      now: c.now,
+    }).changes === 1;
 
 /**
  * The stop gate judged a stop of this contract: the row is no longer merely running. Only

@@ -27,7 +27,9 @@ export interface EvidenceRow extends Required<NewEvidence> {
 }
 
 /** The row columns; a store read as it is before migration 0004 has no contract_id, which then reads as NULL. */
-export const evidenceSelect = (hasContractId: boolean): string => `SELECT e.id, b.name AS brief, e.brief_id, e.ac_id, e.task_id, e.type, e.text, e.artifact_path,
+export const evidenceSelect = (
+  hasContractId: boolean,
+): string => `SELECT e.id, b.name AS brief, e.brief_id, e.ac_id, e.task_id, e.type, e.text, e.artifact_path,
        e.size_bytes, e.sha256, e.created_by_agent, e.handoff_id, e.receipt_id, ${hasContractId ? 'e.contract_id' : 'NULL AS contract_id'}, e.created_at
   FROM evidence e JOIN briefs b ON b.id = e.brief_id`;
 
@@ -35,7 +37,9 @@ const contractColumn = new WeakMap<Db, boolean>();
 function selectRow(db: Db): string {
   let known = contractColumn.get(db);
   if (known === undefined) {
-    known = (db.prepare('PRAGMA table_info(evidence)').all() as { name: string }[]).some((c) => c.name === 'contract_id');
+    known = (db.prepare('PRAGMA table_info(evidence)').all() as { name: string }[]).some(
+      (c) => c.name === 'contract_id',
+    );
     contractColumn.set(db, known);
   }
   return evidenceSelect(known);
@@ -54,7 +58,12 @@ export function evidenceWhere(f: EvidenceFilter, param: (value: unknown) => stri
   if (f.briefId !== undefined) where.push(`e.brief_id = ${param(f.briefId)}`);
   if (f.acId !== undefined) where.push(`e.ac_id = ${param(f.acId)}`);
   if (f.contractId !== undefined) where.push(`e.contract_id = ${param(f.contractId)}`);
-  const order = f.briefId !== undefined ? (f.acId !== undefined ? 'e.created_at, e.id' : 'e.ac_id, e.created_at, e.id') : 'e.brief_id, e.ac_id, e.created_at, e.id';
+  const order =
+    f.briefId !== undefined
+      ? f.acId !== undefined
+        ? 'e.created_at, e.id'
+        : 'e.ac_id, e.created_at, e.id'
+      : 'e.brief_id, e.ac_id, e.created_at, e.id';
   return `${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order}`;
 }
 
@@ -87,13 +96,16 @@ export function listEvidence(db: Db, f: EvidenceFilter): EvidenceRow[] {
 export const deleteEvidenceOfHandoff = (db: Db, handoffId: number): number =>
   db.prepare('DELETE FROM evidence WHERE handoff_id = ?').run(handoffId).changes;
 
-export const countEvidence = (db: Db): number => (db.prepare('SELECT COUNT(*) AS n FROM evidence').get() as { n: number }).n;
+export const countEvidence = (db: Db): number =>
+  (db.prepare('SELECT COUNT(*) AS n FROM evidence').get() as { n: number }).n;
 
 /** Every stored blob path: evidence.artifact_path and receipts.stdout_path / stderr_path. */
 export function referencedPaths(db: Db): Set<string> {
   const paths = new Set<string>();
   if (hasTable(db, 'evidence')) {
-    for (const r of db.prepare('SELECT artifact_path AS p FROM evidence WHERE artifact_path IS NOT NULL').all() as { p: string }[]) {
+    for (const r of db.prepare('SELECT artifact_path AS p FROM evidence WHERE artifact_path IS NOT NULL').all() as {
+      p: string;
+    }[]) {
       paths.add(r.p);
     }
   }

@@ -14,9 +14,11 @@ export interface RejectionRow {
 }
 
 export const getRejection = (db: Db, key: string): RejectionRow | undefined =>
-  db.prepare('SELECT key, attempts, tripped, last_codes_json, contract_id, updated_at FROM gate_rejections WHERE key = ?').get(key) as
-    | RejectionRow
-    | undefined;
+  db
+    .prepare(
+      'SELECT key, attempts, tripped, last_codes_json, contract_id, updated_at FROM gate_rejections WHERE key = ?',
+    )
+    .get(key) as RejectionRow | undefined;
 
 export function putRejection(
   db: Db,
@@ -38,4 +40,5 @@ export function putRejection(
 }
 
 /** Reset: an allow verdict forgets the key, tripped or not. */
-export const deleteRejection = (db: Db, key: string): number => db.prepare('DELETE FROM gate_rejections WHERE key = ?').run(key).changes;
+export const deleteRejection = (db: Db, key: string): number =>
+  db.prepare('DELETE FROM gate_rejections WHERE key = ?').run(key).changes;

@@ -29,7 +29,16 @@ export interface HandoffFilters {
   limit: number;
 }
 
-const EXACT = ['agent_id', 'contract_id', 'agent_state', 'harness_id', 'workspace', 'kind', 'plan_task_id', 'parent_handoff_id'] as const;
+const EXACT = [
+  'agent_id',
+  'contract_id',
+  'agent_state',
+  'harness_id',
+  'workspace',
+  'kind',
+  'plan_task_id',
+  'parent_handoff_id',
+] as const;
 
 export function listHandoffs(db: Db, f: HandoffFilters): HandoffRow[] {
   if (!hasTable(db, 'handoffs')) return [];

@@ -36,8 +36,8 @@ export interface HandoffRow {
 
 export type { RowState };
 
-export const isClosedState = (state: string | null | undefined): boolean => state != null && CLOSING_STATE_SET.has(state);
-
+export const isClosedState = (state: string | null | undefined): boolean =>
+  state != null && CLOSING_STATE_SET.has(state);
 
 /**
  * What a mirror did: `mirrored` (the row now holds this revision), `superseded` (the row already reflects this

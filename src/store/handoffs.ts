@@ -28,21 +28,15 @@ import { mirrorMiss, toHandoffRow, type HandoffRow, type MirrorOutcome } from '.
 
 export { exposeHandoff } from './handoff-row.js';
 export type { HandoffRow, MirrorOutcome } from './handoff-row.js';
-export {
-  chainContractIds,
-  chainRoot,
-  followChain,
-  planTaskBinding,
-  walkBack,
-  wholeChain,
-} from './chain.js';
+export { chainContractIds, chainRoot, followChain, planTaskBinding, walkBack, wholeChain } from './chain.js';
 
 export const nowIso = (): string => new Date().toISOString();
 
 export function getHandoffByContractId(db: Db, contractId: string): HandoffRow | undefined {
   if (!hasTable(db, 'handoffs')) return undefined;
   return guard(db, () => {
-    const raw = db.prepare('SELECT * FROM handoffs WHERE contract_id = ?').get(contractId) as Record<string, unknown> | undefined;
+    const raw = db.prepare('SELECT * FROM handoffs WHERE contract_id = ?').get(contractId) as
+      Record<string, unknown> | undefined;
     return raw === undefined ? undefined : toHandoffRow(raw);
   });
 }
@@ -72,7 +66,12 @@ export function spentProbe(db: Db, contractIds: readonly string[]): Map<string, 
  * Opens the continuation link after `parent` (a closed live tip). Inherits the parent's bindings as stored
  * now (re-read inside the transaction). ON CONFLICT DO NOTHING: undefined when the parent already has a link.
  */
-export function insertContinuation(db: Db, parent: HandoffRow, newContractId: string, seedJson: string): HandoffRow | undefined {
+export function insertContinuation(
+  db: Db,
+  parent: HandoffRow,
+  newContractId: string,
+  seedJson: string,
+): HandoffRow | undefined {
   return writeTx(db, () => {
     if (walkBack(db, parent).length >= MAX_CHAIN_ROWS) throw chainTooLong(parent.contract_id);
     const now = nowIso();
@@ -88,7 +87,8 @@ export function insertContinuation(db: Db, parent: HandoffRow, newContractId: st
          ON CONFLICT DO NOTHING
          RETURNING *`,
       )
-      .get({ contract_id: newContractId, seed: seedJson, now, parent_id: parent.id }) as Record<string, unknown> | undefined;
+      .get({ contract_id: newContractId, seed: seedJson, now, parent_id: parent.id }) as
+      Record<string, unknown> | undefined;
     return raw === undefined ? undefined : toHandoffRow(raw);
   });
 }
@@ -101,7 +101,12 @@ export function mirrorEnvelope(db: Db, contractId: string, json: string, rev: nu
   if (!hasTable(db, 'handoffs')) return 'no_row';
   // A row's revision only grows: one already at `rev` or later needs no write lock (a hundred parallel writers'
   // mirrors then skip the file's one write lock instead of queueing on it).
-  const seen = guard(db, () => db.prepare('SELECT mirror_rev FROM handoffs WHERE contract_id = ?').get(contractId) as { mirror_rev: number } | undefined);
+  const seen = guard(
+    db,
+    () =>
+      db.prepare('SELECT mirror_rev FROM handoffs WHERE contract_id = ?').get(contractId) as
+        { mirror_rev: number } | undefined,
+  );
   if (seen !== undefined && seen.mirror_rev >= rev) return 'superseded';
   return writeTx(db, () => {
     const updated = db
@@ -112,6 +117,10 @@ export function mirrorEnvelope(db: Db, contractId: string, json: string, rev: nu
       )
       .get({ json, now: nowIso(), id: contractId, rev });
     if (updated !== undefined) return 'mirrored';
-    return mirrorMiss(db.prepare('SELECT mirror_rev FROM handoffs WHERE contract_id = ?').get(contractId) as { mirror_rev: number } | undefined, rev);
+    return mirrorMiss(
+      db.prepare('SELECT mirror_rev FROM handoffs WHERE contract_id = ?').get(contractId) as
+        { mirror_rev: number } | undefined,
+      rev,
+    );
   });
 }

@@ -29,7 +29,9 @@ export function listMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
   if (dir === MIGRATIONS_DIR && cachedList !== undefined) return cachedList;
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.sql')).sort();
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith('.sql'))
+      .sort();
   } catch (e) {
     throw packaging(`cannot read the migrations folder ${dir}: ${(e as Error).message}`);
   }
@@ -95,7 +97,11 @@ export function migrate(db: Db, file: string, dir?: string): void {
 }
 
 function verifyApplied(db: Db, file: string, list: Migration[]): void {
-  checkApplied(db.prepare('SELECT version, name, checksum FROM schema_version ORDER BY version').all() as AppliedMigration[], list, file);
+  checkApplied(
+    db.prepare('SELECT version, name, checksum FROM schema_version ORDER BY version').all() as AppliedMigration[],
+    list,
+    file,
+  );
 }
 
 /** A row of schema_version, as both backends record it. */
@@ -119,7 +125,8 @@ export function checkApplied(applied: readonly AppliedMigration[], list: Migrati
       actual = undefined;
     }
     if (m === undefined || actual === undefined || actual !== row.checksum) {
-      const why = m === undefined ? 'has no migration file in this build' : `${m.name} does not match its recorded checksum`;
+      const why =
+        m === undefined ? 'has no migration file in this build' : `${m.name} does not match its recorded checksum`;
       throw new HandoffError(
         'STORE_MIGRATION_MISMATCH',
         `the store ${file} was migrated with a different version ${row.version} (${row.name}): this build ${why}; nothing was applied`,

@@ -31,7 +31,12 @@ export const mayHaveStore = (env: Env, cwd?: string): boolean => storeKind(env) 
  * The store as `mode` opens it (store.ts says what each mode may do): null when there is no store yet (no DB file;
  * an empty PostgreSQL database), except for a writer opened with `create`.
  */
-export async function openStore(env: Env, cwd: string | undefined, mode: OpenMode, opts: OpenOptions = {}): Promise<Store | null> {
+export async function openStore(
+  env: Env,
+  cwd: string | undefined,
+  mode: OpenMode,
+  opts: OpenOptions = {},
+): Promise<Store | null> {
   if (storeKind(env) === 'postgres') {
     const { openPostgres } = await import('./pg-store.js');
     return openPostgres(storeUrl(env) as string, mode, { timeoutMs: storeTimeoutMs(env), ...opts });
@@ -44,7 +49,12 @@ export async function openStore(env: Env, cwd: string | undefined, mode: OpenMod
  * openStore, except that without a store and without `create` nothing is loaded (SQLite without its DB file): the
  * way a service opens the store before it knows it needs one.
  */
-export async function openStoreIfAny(env: Env, cwd: string | undefined, mode: OpenMode, opts: OpenOptions = {}): Promise<Store | null> {
+export async function openStoreIfAny(
+  env: Env,
+  cwd: string | undefined,
+  mode: OpenMode,
+  opts: OpenOptions = {},
+): Promise<Store | null> {
   if (opts.create !== true && !mayHaveStore(env, cwd)) return null;
   return openStore(env, cwd, mode, opts);
 }

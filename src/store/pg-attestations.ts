@@ -1,5 +1,11 @@
 /** The `attestations` table on PostgreSQL (attestations.ts is the SQLite side: same rows, same order). */
-import { ATTESTATION_COLS, type AttestationKind, type AttestationRow, type BlobCitation, type NewAttestation } from './attestations.js';
+import {
+  ATTESTATION_COLS,
+  type AttestationKind,
+  type AttestationRow,
+  type BlobCitation,
+  type NewAttestation,
+} from './attestations.js';
 import type { Run } from './pg-driver.js';
 
 export async function insertAttestation(run: Run, a: NewAttestation): Promise<void> {
@@ -11,7 +17,10 @@ export async function insertAttestation(run: Run, a: NewAttestation): Promise<vo
 }
 
 export async function listAttestations(run: Run, kind: AttestationKind, subjectId: string): Promise<AttestationRow[]> {
-  const { rows } = await run<AttestationRow>(`SELECT ${ATTESTATION_COLS} FROM attestations WHERE kind = $1 AND subject_id = $2 ORDER BY id`, [kind, subjectId]);
+  const { rows } = await run<AttestationRow>(
+    `SELECT ${ATTESTATION_COLS} FROM attestations WHERE kind = $1 AND subject_id = $2 ORDER BY id`,
+    [kind, subjectId],
+  );
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 

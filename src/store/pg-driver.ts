@@ -49,7 +49,8 @@ export interface TimeLimits {
 }
 
 export function timeLimits(statementMs: number | null): TimeLimits {
-  if (statementMs === null) return { statementMs: null, queryMs: null, lockMs: LOCK_TIMEOUT_MS, connectMs: CONNECT_TIMEOUT_MS };
+  if (statementMs === null)
+    return { statementMs: null, queryMs: null, lockMs: LOCK_TIMEOUT_MS, connectMs: CONNECT_TIMEOUT_MS };
   return {
     statementMs,
     queryMs: statementMs + Math.min(1000, Math.ceil(statementMs / 4)),
@@ -74,7 +75,9 @@ export function createPool(url: string, limits: TimeLimits): PgPool {
     max: 4,
     connectionTimeoutMillis: limits.connectMs,
     lock_timeout: limits.lockMs,
-    ...(limits.statementMs === null ? {} : { statement_timeout: limits.statementMs, query_timeout: limits.queryMs ?? undefined }),
+    ...(limits.statementMs === null
+      ? {}
+      : { statement_timeout: limits.statementMs, query_timeout: limits.queryMs ?? undefined }),
     idle_in_transaction_session_timeout: IDLE_IN_TX_MS,
     application_name: 'handoff',
     keepAlive: true,

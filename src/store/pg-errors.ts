@@ -16,11 +16,14 @@ const codeOf = (e: unknown): string | undefined =>
 /** A SQLSTATE (five characters) as the server sends it; network failures carry an errno such as ECONNREFUSED. */
 const isSqlState = (code: string | undefined): code is string => code !== undefined && /^[0-9A-Z]{5}$/.test(code);
 
-const NETWORK_ERRNO = /^(ECONNREFUSED|ECONNRESET|ECONNABORTED|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EHOSTDOWN|ENOTFOUND|EAI_AGAIN|EPIPE)$/;
-const DRIVER_CONNECT_FAILURE = /timeout exceeded when trying to connect|Connection terminated|connection timeout|Client has encountered a connection error/i;
+const NETWORK_ERRNO =
+  /^(ECONNREFUSED|ECONNRESET|ECONNABORTED|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EHOSTDOWN|ENOTFOUND|EAI_AGAIN|EPIPE)$/;
+const DRIVER_CONNECT_FAILURE =
+  /timeout exceeded when trying to connect|Connection terminated|connection timeout|Client has encountered a connection error/i;
 
 /** The client stopped waiting for an answer (pg's query_timeout): the connection is in an unknown state. */
-export const isClientTimeout = (e: unknown): boolean => e instanceof Error && codeOf(e) === undefined && /^Query read timeout$/.test(e.message);
+export const isClientTimeout = (e: unknown): boolean =>
+  e instanceof Error && codeOf(e) === undefined && /^Query read timeout$/.test(e.message);
 
 /** The server cancelled a statement (57014: its statement_timeout ran out, or an administrator cancelled it). */
 export const isStatementTimeout = (e: unknown): boolean => codeOf(e) === '57014';

@@ -30,7 +30,10 @@ const stripHop = (rows: Raw[]): HandoffRow[] => rows.map(({ hop: _hop, ...rest }
  * seen as such; a loop repeats until then). `next`: the links that continue a row; `back`: the rows a row continues.
  */
 async function walk(run: Run, from: number, way: 'next' | 'back'): Promise<HandoffRow[]> {
-  const [first, step] = way === 'next' ? ['h.continues_handoff_id = $1', 'h.continues_handoff_id = w.id'] : ['h.id = $1', 'h.id = w.continues_handoff_id'];
+  const [first, step] =
+    way === 'next'
+      ? ['h.continues_handoff_id = $1', 'h.continues_handoff_id = w.id']
+      : ['h.id = $1', 'h.id = w.continues_handoff_id'];
   const { rows } = await run(
     `WITH RECURSIVE w AS (
        SELECT h.*, 1 AS hop FROM handoffs h WHERE ${first}
@@ -54,7 +57,10 @@ function judge(row: HandoffRow, steps: HandoffRow[], needsParent: boolean): Hand
     if (needsParent && cur.continues_handoff_id === null) return out;
     if (step === undefined) {
       if (!needsParent) return out;
-      throw chainBroken(row.contract_id, `row ${cur.id} continues row ${cur.continues_handoff_id}, which does not exist`);
+      throw chainBroken(
+        row.contract_id,
+        `row ${cur.id} continues row ${cur.continues_handoff_id}, which does not exist`,
+      );
     }
     if (seen.has(step.id)) throw chainBroken(row.contract_id, `row ${step.id} appears twice`);
     if (out.length >= MAX_CHAIN_ROWS) throw chainTooLong(row.contract_id);
@@ -64,7 +70,8 @@ function judge(row: HandoffRow, steps: HandoffRow[], needsParent: boolean): Hand
   }
 }
 
-export const followChain = async (run: Run, row: HandoffRow): Promise<HandoffRow[]> => judge(row, await walk(run, row.id, 'next'), false);
+export const followChain = async (run: Run, row: HandoffRow): Promise<HandoffRow[]> =>
+  judge(row, await walk(run, row.id, 'next'), false);
 
 /** The row of `contractId` followed to its live tip, in one statement (as `followChain` after `getByContractId`). */
 export async function chainOfContract(run: Run, contractId: string): Promise<HandoffRow[] | undefined> {
@@ -94,7 +101,16 @@ export async function spentProbe(run: Run, contractIds: readonly string[]): Prom
   return out;
 }
 
-const EXACT = ['agent_id', 'contract_id', 'agent_state', 'harness_id', 'workspace', 'kind', 'plan_task_id', 'parent_handoff_id'] as const;
+const EXACT = [
+  'agent_id',
+  'contract_id',
+  'agent_state',
+  'harness_id',
+  'workspace',
+  'kind',
+  'plan_task_id',
+  'parent_handoff_id',
+] as const;
 
 /** `contract list`: every filter before LIMIT, `created_at DESC, id DESC` (byte order, as SQLite). */
 export async function listHandoffs(run: Run, f: HandoffFilters): Promise<HandoffRow[]> {
@@ -150,8 +166,12 @@ export async function insertBirthRow(run: Run, b: Omit<BirthRow, 'now'>): Promis
 }
 
 export const setHarnessIdIfNull = async (run: Run, id: number, harnessId: string): Promise<boolean> =>
-  (await run('UPDATE handoffs SET harness_id = $1, updated_at = handoff_now() WHERE id = $2 AND harness_id IS NULL', [harnessId, id]))
-    .rowCount === 1;
+  (
+    await run('UPDATE handoffs SET harness_id = $1, updated_at = handoff_now() WHERE id = $2 AND harness_id IS NULL', [
+      harnessId,
+      id,
+    ])
+  ).rowCount === 1;
 
 export const captureOpenRow = async (run: Run, c: CaptureOpen): Promise<boolean> =>
   (
@@ -187,7 +207,12 @@ export async function upsertFinalRow(run: Run, r: Omit<FinalRow, 'now'>): Promis
 }
 
 /** The link row after `parent`, inheriting its bindings as stored now; undefined when a link exists. */
-export async function insertContinuation(run: Run, parent: HandoffRow, newContractId: string, seedJson: string): Promise<HandoffRow | undefined> {
+export async function insertContinuation(
+  run: Run,
+  parent: HandoffRow,
+  newContractId: string,
+  seedJson: string,
+): Promise<HandoffRow | undefined> {
   if ((await walkBack(run, parent)).length >= MAX_CHAIN_ROWS) throw chainTooLong(parent.contract_id);
   const { rows } = await run(
     `INSERT INTO handoffs (contract_id, agent_id, workspace, agent_state, cut_reason, raw_handoff_json, kind,
@@ -215,7 +240,10 @@ export async function mirrorEnvelope(run: Run, contractId: string, json: string,
     [json, contractId, rev],
   );
   if (updated.rowCount > 0) return 'mirrored';
-  return mirrorMiss((await run<{ mirror_rev: string }>('SELECT mirror_rev FROM handoffs WHERE contract_id = $1', [contractId])).rows[0], rev);
+  return mirrorMiss(
+    (await run<{ mirror_rev: string }>('SELECT mirror_rev FROM handoffs WHERE contract_id = $1', [contractId])).rows[0],
+    rev,
+  );
 }
 
 /** Sets gate_seen_at to the server's clock; updated_at is left alone (it measures the turn's own writes). */

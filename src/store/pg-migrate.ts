@@ -6,7 +6,15 @@
  */
 import { fileURLToPath } from 'node:url';
 import { HandoffError } from '../errors.js';
-import { checkApplied, listMigrations, migrationFailed, readMigration, tooNew, type AppliedMigration, type Migration } from './migrate.js';
+import {
+  checkApplied,
+  listMigrations,
+  migrationFailed,
+  readMigration,
+  tooNew,
+  type AppliedMigration,
+  type Migration,
+} from './migrate.js';
 import type { QueryConfig } from 'pg';
 import { NO_LIMIT_MS, type PgPoolClient } from './pg-driver.js';
 import { isUnreachable, toPgStoreError } from './pg-errors.js';
@@ -34,7 +42,11 @@ export interface PgSchemaInfo {
  * A schema with tables but no schema_version, or with a schema_version of another shape, is STORE_FOREIGN_DB; a
  * version above the build's is STORE_SCHEMA_TOO_NEW. Writes nothing.
  */
-export async function inspectPg(client: PgPoolClient, location: string, dir = PG_MIGRATIONS_DIR): Promise<PgSchemaInfo> {
+export async function inspectPg(
+  client: PgPoolClient,
+  location: string,
+  dir = PG_MIGRATIONS_DIR,
+): Promise<PgSchemaInfo> {
   const head = await client.query<{ schema: string | null }>('SELECT current_schema() AS schema');
   const schema = head.rows[0]?.schema ?? null;
   if (schema === null) throw storeUnreadable(location, 'no schema of its search_path exists');
@@ -66,7 +78,9 @@ async function versionOf(client: PgPoolClient): Promise<number> {
 }
 
 async function hasVersionTable(client: PgPoolClient): Promise<boolean> {
-  const { rows } = await client.query<{ t: string | null }>("SELECT to_regclass(format('%I.schema_version', current_schema())) AS t");
+  const { rows } = await client.query<{ t: string | null }>(
+    "SELECT to_regclass(format('%I.schema_version', current_schema())) AS t",
+  );
   return rows[0].t !== null;
 }
 
@@ -88,7 +102,9 @@ export async function migratePg(client: PgPoolClient, location: string, dir = PG
     const v = (await hasVersionTable(client)) ? await versionOf(client) : 0;
     if (v > latest) throw tooNew(location, v, latest);
     if (v > 0) {
-      const applied = await client.query<AppliedMigration>('SELECT version, name, checksum FROM schema_version ORDER BY version');
+      const applied = await client.query<AppliedMigration>(
+        'SELECT version, name, checksum FROM schema_version ORDER BY version',
+      );
       checkApplied(applied.rows, list, location);
     }
     for (const m of list) if (m.version > v) await applyOne(client, location, m, latest);
@@ -108,7 +124,9 @@ export async function migratePg(client: PgPoolClient, location: string, dir = PG
 export async function checkCurrentPg(client: PgPoolClient, location: string, dir = PG_MIGRATIONS_DIR): Promise<number> {
   const list = listMigrations(dir);
   try {
-    const applied = await client.query<AppliedMigration>('SELECT version, name, checksum FROM schema_version ORDER BY version');
+    const applied = await client.query<AppliedMigration>(
+      'SELECT version, name, checksum FROM schema_version ORDER BY version',
+    );
     const v = applied.rows.reduce((max, r) => Math.max(max, r.version), 0);
     if (v > list.length) throw tooNew(location, v, list.length);
     if (v < list.length) return migratePg(client, location, dir);

@@ -17,7 +17,13 @@ import {
   type DecideResult,
 } from './approvals.js';
 import type { AcRow, BriefRow, BriefSummary } from './briefs.js';
-import { evidenceSelect, evidenceWhere, type EvidenceFilter, type EvidenceRow, type NewEvidence } from './evidence-rows.js';
+import {
+  evidenceSelect,
+  evidenceWhere,
+  type EvidenceFilter,
+  type EvidenceRow,
+  type NewEvidence,
+} from './evidence-rows.js';
 import type { RejectionRow } from './gate-rejections.js';
 import type { Run } from './pg-driver.js';
 import { blobRef, type BlobRef, type NewApproval, type NewBrief, type RejectionPut } from './store.js';
@@ -38,9 +44,12 @@ export const findBriefIgnoringCase = async (run: Run, workspace: string, name: s
 
 /** The workspaces holding a brief of exactly this name, in byte order (as SQLite's BINARY collation). */
 export const workspacesWithBrief = async (run: Run, name: string): Promise<string[]> =>
-  (await run<{ workspace: string }>('SELECT workspace FROM briefs WHERE name = $1 GROUP BY workspace ORDER BY workspace', [name])).rows.map(
-    (r) => r.workspace,
-  );
+  (
+    await run<{ workspace: string }>(
+      'SELECT workspace FROM briefs WHERE name = $1 GROUP BY workspace ORDER BY workspace',
+      [name],
+    )
+  ).rows.map((r) => r.workspace);
 
 export const findBriefById = async (run: Run, id: number): Promise<BriefRow | undefined> =>
   (await run<BriefRow>(`SELECT ${BRIEF_COLS} FROM briefs WHERE id = $1`, [id])).rows[0];
@@ -62,10 +71,17 @@ export const listAcs = async (run: Run, briefId: number): Promise<AcRow[]> =>
   ).rows;
 
 /** Appends after the brief's last position; the brief row is locked first, so concurrent appends do not interleave. */
-export async function appendAcs(run: Run, briefId: number, acs: { ac_id: string; description: string }[]): Promise<AcRow[]> {
+export async function appendAcs(
+  run: Run,
+  briefId: number,
+  acs: { ac_id: string; description: string }[],
+): Promise<AcRow[]> {
   await run('SELECT id FROM briefs WHERE id = $1 FOR UPDATE', [briefId]);
-  const last = (await run<{ p: number }>('SELECT COALESCE(MAX(position), 0) AS p FROM acceptance_criteria WHERE brief_id = $1', [briefId]))
-    .rows[0].p;
+  const last = (
+    await run<{ p: number }>('SELECT COALESCE(MAX(position), 0) AS p FROM acceptance_criteria WHERE brief_id = $1', [
+      briefId,
+    ])
+  ).rows[0].p;
   const out: AcRow[] = [];
   for (const [i, ac] of acs.entries()) {
     const position = last + i + 1;
@@ -106,7 +122,19 @@ export const insertEvidence = async (run: Run, r: NewEvidence): Promise<number> 
                              handoff_id, receipt_id${r.contract_id != null ? ', contract_id' : ''})
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11${r.contract_id != null ? ', $12' : ''}) RETURNING id`,
       [
-        ...[r.brief_id, r.ac_id, r.task_id, r.type, r.text, r.artifact_path, r.size_bytes, r.sha256, r.created_by_agent, r.handoff_id, r.receipt_id ?? null],
+        ...[
+          r.brief_id,
+          r.ac_id,
+          r.task_id,
+          r.type,
+          r.text,
+          r.artifact_path,
+          r.size_bytes,
+          r.sha256,
+          r.created_by_agent,
+          r.handoff_id,
+          r.receipt_id ?? null,
+        ],
         ...(r.contract_id != null ? [r.contract_id] : []),
       ],
     )
@@ -125,7 +153,8 @@ export async function listEvidence(run: Run, f: EvidenceFilter, hasContractId: b
 export const deleteEvidenceOfHandoff = async (run: Run, handoffId: number): Promise<number> =>
   (await run('DELETE FROM evidence WHERE handoff_id = $1', [handoffId])).rowCount;
 
-export const countEvidence = async (run: Run): Promise<number> => (await run<{ n: number }>('SELECT COUNT(*) AS n FROM evidence')).rows[0].n;
+export const countEvidence = async (run: Run): Promise<number> =>
+  (await run<{ n: number }>('SELECT COUNT(*) AS n FROM evidence')).rows[0].n;
 
 /** Every stored blob reference (evidence.artifact_path; receipts.stdout_path / stderr_path from version 2). */
 export async function referencedPaths(run: Run, version: number): Promise<Set<string>> {
@@ -138,21 +167,33 @@ export async function referencedPaths(run: Run, version: number): Promise<Set<st
 }
 
 export const blobRows = async (run: Run): Promise<{ id: number; artifact_path: string }[]> =>
-  (await run<{ id: number; artifact_path: string }>('SELECT id, artifact_path FROM evidence WHERE artifact_path IS NOT NULL ORDER BY id'))
-    .rows;
+  (
+    await run<{ id: number; artifact_path: string }>(
+      'SELECT id, artifact_path FROM evidence WHERE artifact_path IS NOT NULL ORDER BY id',
+    )
+  ).rows;
 
 /** `useColumns`: the store has migration 0004's used columns (a store read as it is before it has not). */
-export const getApproval = async (run: Run, id: string, useColumns: boolean, forUpdate = false): Promise<ApprovalRow | undefined> =>
-  (await run<ApprovalRow>(`SELECT ${approvalCols(useColumns)} FROM approvals WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [id]))
-    .rows[0];
+export const getApproval = async (
+  run: Run,
+  id: string,
+  useColumns: boolean,
+  forUpdate = false,
+): Promise<ApprovalRow | undefined> =>
+  (
+    await run<ApprovalRow>(
+      `SELECT ${approvalCols(useColumns)} FROM approvals WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
+      [id],
+    )
+  ).rows[0];
 
 /** The finalize that stores the executing turn: approved → used, by `handoffId`, at the server's clock. */
 export const markApprovalUsed = async (run: Run, id: string, handoffId: number): Promise<boolean> =>
   (
-    await run(`UPDATE approvals SET status = 'used', used_at = handoff_now(), used_by_handoff_id = $1 WHERE id = $2 AND status = 'approved'`, [
-      handoffId,
-      id,
-    ])
+    await run(
+      `UPDATE approvals SET status = 'used', used_at = handoff_now(), used_by_handoff_id = $1 WHERE id = $2 AND status = 'approved'`,
+      [handoffId, id],
+    )
   ).rowCount === 1;
 
 export const insertApproval = async (run: Run, a: NewApproval): Promise<ApprovalRow> =>
@@ -168,7 +209,13 @@ export const insertApproval = async (run: Run, a: NewApproval): Promise<Approval
  * The row is read `FOR UPDATE`, so a concurrent decide waits for this one and then judges the new status
  * (the no-op or the refusal), as SQLite's IMMEDIATE transaction makes it.
  */
-export async function decideApproval(run: Run, id: string, decision: ApprovalStatus, by: string | null, note: string | null): Promise<DecideResult> {
+export async function decideApproval(
+  run: Run,
+  id: string,
+  decision: ApprovalStatus,
+  by: string | null,
+  note: string | null,
+): Promise<DecideResult> {
   const row = await getApproval(run, id, true, true);
   if (row === undefined) throw approvalNotFound(id);
   if (judgeDecision(row, decision) === 'noop') return { row, previous: row.status, changed: false };
@@ -195,7 +242,10 @@ const RECEIPT_LIST = RECEIPT_COLUMNS.join(', ');
 
 export async function insertReceipt(run: Run, row: ReceiptRow): Promise<void> {
   const params = RECEIPT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ');
-  await run(`INSERT INTO receipts (${RECEIPT_LIST}) VALUES (${params})`, RECEIPT_COLUMNS.map((c) => row[c]));
+  await run(
+    `INSERT INTO receipts (${RECEIPT_LIST}) VALUES (${params})`,
+    RECEIPT_COLUMNS.map((c) => row[c]),
+  );
 }
 
 export const getReceipt = async (run: Run, receiptId: string): Promise<ReceiptRow | undefined> =>
@@ -233,7 +283,11 @@ export const deleteRejection = async (run: Run, key: string): Promise<number> =>
 /** Stores `bytes` under their sha256; a blob already stored is kept as it is (content-addressed, deduplicated). */
 export async function putBlob(run: Run, bytes: Buffer): Promise<BlobRef> {
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  await run('INSERT INTO blobs (sha256, bytes, size) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING', [sha256, bytes, bytes.length]);
+  await run('INSERT INTO blobs (sha256, bytes, size) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING', [
+    sha256,
+    bytes,
+    bytes.length,
+  ]);
   return { sha256, size: bytes.length, ref: blobRef(sha256) };
 }
 
@@ -242,8 +296,9 @@ export const getBlob = async (run: Run, sha256: string): Promise<Buffer | undefi
 
 export async function blobSizes(run: Run, sha256s: readonly string[]): Promise<Map<string, number>> {
   if (sha256s.length === 0) return new Map();
-  const { rows } = await run<{ sha256: string; size: number }>('SELECT sha256, size FROM blobs WHERE sha256 = ANY($1::text[])', [
-    [...new Set(sha256s)],
-  ]);
+  const { rows } = await run<{ sha256: string; size: number }>(
+    'SELECT sha256, size FROM blobs WHERE sha256 = ANY($1::text[])',
+    [[...new Set(sha256s)]],
+  );
   return new Map(rows.map((r) => [r.sha256, Number(r.size)]));
 }

@@ -8,7 +8,14 @@ import { HandoffError } from '../errors.js';
 import type { ApprovalLookupResult } from '../validator/types.js';
 import type { ReceiptRow } from './receipt-row.js';
 import { chainBroken } from './chain.js';
-import { lookupOfRow, USE_COLUMNS_VERSION, type ApprovalFilters, type ApprovalRow, type ApprovalStatus, type DecideResult } from './approvals.js';
+import {
+  lookupOfRow,
+  USE_COLUMNS_VERSION,
+  type ApprovalFilters,
+  type ApprovalRow,
+  type ApprovalStatus,
+  type DecideResult,
+} from './approvals.js';
 import type { AttestationKind, AttestationRow, BlobCitation, NewAttestation } from './attestations.js';
 import type { AcRow, BriefRow, BriefSummary } from './briefs.js';
 import * as pa from './pg-attestations.js';
@@ -21,7 +28,14 @@ import type { HandoffRow, MirrorOutcome } from './handoffs.js';
 import { listMigrations } from './migrate.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../paths.js';
 import { createPool, redactUrl, timeLimits, type PgPool, type PgPoolClient, type Run } from './pg-driver.js';
-import { connectClient, isPgBusy, isStatementTimeout, isUnreachable, storeUnreachable, toPgStoreError } from './pg-errors.js';
+import {
+  connectClient,
+  isPgBusy,
+  isStatementTimeout,
+  isUnreachable,
+  storeUnreachable,
+  toPgStoreError,
+} from './pg-errors.js';
 import * as h from './pg-handoffs.js';
 import { checkCurrentPg, inspectPg, migratePg, PG_MIGRATIONS_DIR } from './pg-migrate.js';
 import * as r from './pg-records.js';
@@ -66,7 +80,8 @@ class PgReads implements StoreReads {
     protected readonly run: Run,
     readonly version: number,
   ) {}
-  getHandoffByContractId = (contractId: string): Promise<HandoffRow | undefined> => h.getByContractId(this.run, contractId);
+  getHandoffByContractId = (contractId: string): Promise<HandoffRow | undefined> =>
+    h.getByContractId(this.run, contractId);
   getHandoffById = (id: number): Promise<HandoffRow | undefined> => h.getById(this.run, id);
   followChain = (row: HandoffRow): Promise<HandoffRow[]> => h.followChain(this.run, row);
   chainOfContract = (contractId: string): Promise<HandoffRow[] | undefined> => h.chainOfContract(this.run, contractId);
@@ -74,10 +89,12 @@ class PgReads implements StoreReads {
   async wholeChain(row: HandoffRow): Promise<HandoffRow[]> {
     const back = await this.walkBack(row);
     const chain = await this.followChain(back[back.length - 1]);
-    if (!chain.some((c) => c.id === row.id)) throw chainBroken(row.contract_id, `row ${row.id} is not reachable from its root`);
+    if (!chain.some((c) => c.id === row.id))
+      throw chainBroken(row.contract_id, `row ${row.id} is not reachable from its root`);
     return chain;
   }
-  chainContractIds = async (row: HandoffRow): Promise<string[]> => (await this.wholeChain(row)).map((c) => c.contract_id);
+  chainContractIds = async (row: HandoffRow): Promise<string[]> =>
+    (await this.wholeChain(row)).map((c) => c.contract_id);
   async planTaskBinding(tip: HandoffRow): Promise<string | null> {
     if (tip.plan_task_id !== null) return tip.plan_task_id;
     if (tip.continues_handoff_id === null) return null; // no ancestor: no round trip
@@ -87,23 +104,29 @@ class PgReads implements StoreReads {
   listHandoffs = (f: HandoffFilters): Promise<HandoffRow[]> => h.listHandoffs(this.run, f);
   rowsWithHarnessId = (hid: string): Promise<HandoffRow[]> => h.rowsWithHarnessId(this.run, hid);
   // The used columns arrive with version 4: an older store read as it is (a probe) is never asked for them.
-  getApproval = (id: string): Promise<ApprovalRow | undefined> => r.getApproval(this.run, id, this.version >= USE_COLUMNS_VERSION);
+  getApproval = (id: string): Promise<ApprovalRow | undefined> =>
+    r.getApproval(this.run, id, this.version >= USE_COLUMNS_VERSION);
   approvalStatus = async (id: string): Promise<ApprovalLookupResult> => lookupOfRow(await this.getApproval(id));
-  listApprovals = (f: ApprovalFilters): Promise<ApprovalRow[]> => r.listApprovals(this.run, f, this.version >= USE_COLUMNS_VERSION);
+  listApprovals = (f: ApprovalFilters): Promise<ApprovalRow[]> =>
+    r.listApprovals(this.run, f, this.version >= USE_COLUMNS_VERSION);
   findBrief = (ws: string, name: string): Promise<BriefRow | undefined> => r.findBrief(this.run, ws, name);
-  findBriefIgnoringCase = (ws: string, name: string): Promise<BriefRow | undefined> => r.findBriefIgnoringCase(this.run, ws, name);
+  findBriefIgnoringCase = (ws: string, name: string): Promise<BriefRow | undefined> =>
+    r.findBriefIgnoringCase(this.run, ws, name);
   findBriefById = (id: number): Promise<BriefRow | undefined> => r.findBriefById(this.run, id);
   listAcs = (briefId: number): Promise<AcRow[]> => r.listAcs(this.run, briefId);
   listBriefs = (ws: string): Promise<BriefSummary[]> => r.listBriefs(this.run, ws);
   evidenceCountsByAc = (briefId: number): Promise<Map<string, number>> => r.evidenceCountsByAc(this.run, briefId);
   workspacesWithBrief = (name: string): Promise<string[]> => r.workspacesWithBrief(this.run, name);
-  getEvidence = (id: number): Promise<EvidenceRow | undefined> => r.getEvidence(this.run, id, this.version >= USE_COLUMNS_VERSION);
-  listEvidence = (f: EvidenceFilter): Promise<EvidenceRow[]> => r.listEvidence(this.run, f, this.version >= USE_COLUMNS_VERSION);
+  getEvidence = (id: number): Promise<EvidenceRow | undefined> =>
+    r.getEvidence(this.run, id, this.version >= USE_COLUMNS_VERSION);
+  listEvidence = (f: EvidenceFilter): Promise<EvidenceRow[]> =>
+    r.listEvidence(this.run, f, this.version >= USE_COLUMNS_VERSION);
   countEvidence = (): Promise<number> => r.countEvidence(this.run);
   referencedPaths = (): Promise<Set<string>> => r.referencedPaths(this.run, this.version);
   blobRows = (): Promise<{ id: number; artifact_path: string }[]> => r.blobRows(this.run);
   // The receipts table arrives with version 2: an older store read as it is (a probe) holds none.
-  getReceipt = async (id: string): Promise<ReceiptRow | undefined> => (this.version >= 2 ? r.getReceipt(this.run, id) : undefined);
+  getReceipt = async (id: string): Promise<ReceiptRow | undefined> =>
+    this.version >= 2 ? r.getReceipt(this.run, id) : undefined;
   listReceiptsByContracts = async (ids: readonly string[]): Promise<ReceiptRow[]> =>
     this.version >= 2 && ids.length > 0 ? r.listReceiptsByContracts(this.run, ids) : [];
   getRejection = (key: string): Promise<RejectionRow | undefined> => r.getRejection(this.run, key);
@@ -129,14 +152,16 @@ class PgTx extends PgReads implements StoreTx {
   upsertFinalRow = (f: Omit<FinalRow, 'now'>): Promise<number | undefined> => h.upsertFinalRow(this.run, f);
   insertContinuation = (parent: HandoffRow, id: string, seed: string): Promise<HandoffRow | undefined> =>
     h.insertContinuation(this.run, parent, id, seed);
-  mirrorEnvelope = (contractId: string, json: string, rev: number): Promise<MirrorOutcome> => h.mirrorEnvelope(this.run, contractId, json, rev);
+  mirrorEnvelope = (contractId: string, json: string, rev: number): Promise<MirrorOutcome> =>
+    h.mirrorEnvelope(this.run, contractId, json, rev);
   markGateSeen = (contractId: string): Promise<boolean> => h.markGateSeen(this.run, contractId);
   insertApproval = (a: NewApproval): Promise<ApprovalRow> => r.insertApproval(this.run, a);
   decideApproval = (id: string, d: ApprovalStatus, by: string | null, note: string | null): Promise<DecideResult> =>
     r.decideApproval(this.run, id, d, by, note);
   markApprovalUsed = (id: string, handoffId: number): Promise<boolean> => r.markApprovalUsed(this.run, id, handoffId);
   insertBrief = (b: NewBrief): Promise<BriefRow> => r.insertBrief(this.run, b);
-  appendAcs = (briefId: number, acs: { ac_id: string; description: string }[]): Promise<AcRow[]> => r.appendAcs(this.run, briefId, acs);
+  appendAcs = (briefId: number, acs: { ac_id: string; description: string }[]): Promise<AcRow[]> =>
+    r.appendAcs(this.run, briefId, acs);
   insertEvidence = (e: NewEvidence): Promise<number> => r.insertEvidence(this.run, e);
   deleteEvidenceOfHandoff = (handoffId: number): Promise<number> => r.deleteEvidenceOfHandoff(this.run, handoffId);
   insertReceipt = (row: ReceiptRow): Promise<void> => r.insertReceipt(this.run, row);
@@ -177,7 +202,9 @@ class PgStore extends PgReads implements Store {
     getBlob: (sha256) => this.getBlob(sha256),
     blobSizes: (sha256s) => this.blobSizes(sha256s),
     putBlob: (t, bytes) =>
-      t instanceof PgTx ? t.putBlob(bytes) : Promise.reject(new HandoffError('INTERNAL', 'a blob was put through a transaction of another store')),
+      t instanceof PgTx
+        ? t.putBlob(bytes)
+        : Promise.reject(new HandoffError('INTERNAL', 'a blob was put through a transaction of another store')),
   };
   constructor(
     private readonly pool: PgPool,
@@ -201,12 +228,16 @@ class PgStore extends PgReads implements Store {
       }
       let live = true;
       let broken = false;
-      const t = new PgTx(clientRun(client, () => live), this.version);
+      const t = new PgTx(
+        clientRun(client, () => live),
+        this.version,
+      );
       try {
         // The locks are taken before BEGIN, as session locks: the transaction's clock (now(), every row time it
         // writes) then starts after the wait, so a transaction that waited for another is also stamped after it
         // (a decision that waited for a finalize is dated after its finalized_at).
-        for (const id of locks) await client.query('SELECT pg_advisory_lock($1::integer, hashtext($2))', [LOCK_SPACE, id]);
+        for (const id of locks)
+          await client.query('SELECT pg_advisory_lock($1::integer, hashtext($2))', [LOCK_SPACE, id]);
         await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
         const result = await fn(t);
         try {
@@ -229,7 +260,11 @@ class PgStore extends PgReads implements Store {
       } finally {
         live = false;
         // Session locks outlive the transaction: release them, or drop the connection (which releases them).
-        if (!broken && locks.length > 0) broken = await client.query('SELECT pg_advisory_unlock_all()').then(() => false, () => true);
+        if (!broken && locks.length > 0)
+          broken = await client.query('SELECT pg_advisory_unlock_all()').then(
+            () => false,
+            () => true,
+          );
         client.release(broken);
       }
     }
@@ -281,7 +316,8 @@ export async function openPostgres(url: string, mode: OpenMode, opts: OpenOption
       });
       if (version === 0 && !(mode === 'writer' && opts.create === true)) return null;
       // As on SQLite: a writer always runs the runner (which checks the applied checksums), a reader only when older.
-      if (mode === 'writer' || (mode === 'reader' && version < latest)) version = await migratePg(client, location, dir);
+      if (mode === 'writer' || (mode === 'reader' && version < latest))
+        version = await migratePg(client, location, dir);
       store = new PgStore(pool, location, version, mode === 'writer');
       return store;
     } finally {

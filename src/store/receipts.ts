@@ -21,7 +21,8 @@ export function getReceipt(db: Db, receiptId: string): ReceiptRow | undefined {
   if (!hasTable(db, 'receipts')) return undefined;
   return guard(
     db,
-    () => db.prepare(`SELECT ${COLUMN_LIST} FROM receipts WHERE receipt_id = ?`).get(receiptId) as ReceiptRow | undefined,
+    () =>
+      db.prepare(`SELECT ${COLUMN_LIST} FROM receipts WHERE receipt_id = ?`).get(receiptId) as ReceiptRow | undefined,
   );
 }
 

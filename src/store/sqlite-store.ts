@@ -11,7 +11,17 @@ import type { ReceiptRow } from './receipt-row.js';
 import * as approvals from './approvals.js';
 import * as attestations from './attestations.js';
 import * as briefs from './briefs.js';
-import { closeDb, dbFileOf, guard, limitBusyWait, openProbe, openReader, openWriter, promoteProbe, type Db } from './db.js';
+import {
+  closeDb,
+  dbFileOf,
+  guard,
+  limitBusyWait,
+  openProbe,
+  openReader,
+  openWriter,
+  promoteProbe,
+  type Db,
+} from './db.js';
 import * as rows from './dispatch-rows.js';
 import * as evidence from './evidence-rows.js';
 import { sqliteAcceptsJson, upsertFinalRow, type FinalRow } from './finalize-row.js';
@@ -22,7 +32,19 @@ import type { HandoffRow, MirrorOutcome } from './handoffs.js';
 import { currentVersion } from './migrate.js';
 import { getReceipt, insertReceipt, listReceiptsByContracts } from './receipts.js';
 import { isBusyError, toStoreError } from './store-errors.js';
-import type { CaptureNew, CaptureOpen, NewApproval, NewBrief, OpenMode, OpenOptions, RejectionPut, Store, StoreReads, StoreTx, TxOptions } from './store.js';
+import type {
+  CaptureNew,
+  CaptureOpen,
+  NewApproval,
+  NewBrief,
+  OpenMode,
+  OpenOptions,
+  RejectionPut,
+  Store,
+  StoreReads,
+  StoreTx,
+  TxOptions,
+} from './store.js';
 
 const WRITE_ATTEMPTS = 3;
 const now = (): string => new Date().toISOString();
@@ -75,7 +97,8 @@ class SqliteReads implements StoreReads {
   getReceipt = (id: string) => this.read((db) => getReceipt(db, id));
   listReceiptsByContracts = (ids: readonly string[]) => this.read((db) => listReceiptsByContracts(db, ids));
   getRejection = (key: string) => this.read((db) => gate.getRejection(db, key));
-  listAttestations = (kind: attestations.AttestationKind, subjectId: string) => this.read((db) => attestations.listAttestations(db, kind, subjectId));
+  listAttestations = (kind: attestations.AttestationKind, subjectId: string) =>
+    this.read((db) => attestations.listAttestations(db, kind, subjectId));
   citedBlobs = (handoffId: number) => this.read((db) => attestations.citedBlobs(db, handoffId));
 }
 
@@ -98,15 +121,19 @@ class SqliteTx extends SqliteReads implements StoreTx {
   captureOpenRow = (c: CaptureOpen) => this.write((db) => rows.captureOpenRow(db, { ...c, now: now() }));
   captureNewRow = (c: CaptureNew) => this.write((db) => rows.captureNewRow(db, { ...c, now: now() }));
   upsertFinalRow = (f: Omit<FinalRow, 'now'>) => this.write((db) => upsertFinalRow(db, { ...f, now: now() }));
-  insertContinuation = (parent: HandoffRow, id: string, seed: string) => this.write((db) => handoffs.insertContinuation(db, parent, id, seed));
-  mirrorEnvelope = (id: string, json: string, rev: number): Promise<MirrorOutcome> => this.write((db) => handoffs.mirrorEnvelope(db, id, json, rev));
+  insertContinuation = (parent: HandoffRow, id: string, seed: string) =>
+    this.write((db) => handoffs.insertContinuation(db, parent, id, seed));
+  mirrorEnvelope = (id: string, json: string, rev: number): Promise<MirrorOutcome> =>
+    this.write((db) => handoffs.mirrorEnvelope(db, id, json, rev));
   markGateSeen = (id: string) => this.write((db) => rows.markGateSeen(db, id, now()));
   insertApproval = (a: NewApproval) => this.write((db) => approvals.insertApproval(db, a));
   decideApproval = (id: string, d: approvals.ApprovalStatus, by: string | null, note: string | null) =>
     this.write((db) => approvals.decideApproval(db, id, d, by, note));
-  markApprovalUsed = (id: string, handoffId: number) => this.write((db) => approvals.markApprovalUsed(db, id, handoffId, now()));
+  markApprovalUsed = (id: string, handoffId: number) =>
+    this.write((db) => approvals.markApprovalUsed(db, id, handoffId, now()));
   insertBrief = (b: NewBrief) => this.write((db) => briefs.insertBrief(db, b));
-  appendAcs = (briefId: number, acs: { ac_id: string; description: string }[]) => this.write((db) => briefs.appendAcs(db, briefId, acs));
+  appendAcs = (briefId: number, acs: { ac_id: string; description: string }[]) =>
+    this.write((db) => briefs.appendAcs(db, briefId, acs));
   insertEvidence = (e: evidence.NewEvidence) => this.write((db) => evidence.insertEvidence(db, e));
   deleteEvidenceOfHandoff = (handoffId: number) => this.write((db) => evidence.deleteEvidenceOfHandoff(db, handoffId));
   insertReceipt = (row: ReceiptRow) => this.write((db) => insertReceipt(db, row));
@@ -134,7 +161,8 @@ class SqliteStore extends SqliteReads implements Store {
   }
 
   tx<T>(fn: (t: StoreTx) => Promise<T>, opts: TxOptions = {}): Promise<T> {
-    if (!this.writable) return Promise.reject(new HandoffError('INTERNAL', 'a store opened for reading cannot write; open a writer'));
+    if (!this.writable)
+      return Promise.reject(new HandoffError('INTERNAL', 'a store opened for reading cannot write; open a writer'));
     const run = this.queue.then(() => this.runTx(fn, opts.attempts ?? WRITE_ATTEMPTS));
     this.queue = run.catch(() => undefined);
     return run;
@@ -169,7 +197,9 @@ class SqliteStore extends SqliteReads implements Store {
    * store (the caller opens a writer the usual way). Closing either closes both.
    */
   currentWriter = (): Promise<Store | undefined> =>
-    settle(() => (this.writable ? this : promoteProbe(this.db) ? new SqliteStore(this.db, true, this.waitUntil) : undefined));
+    settle(() =>
+      this.writable ? this : promoteProbe(this.db) ? new SqliteStore(this.db, true, this.waitUntil) : undefined,
+    );
   close = (): Promise<void> => settle(() => closeDb(this.db));
 }
 
@@ -180,6 +210,10 @@ export function openSqlite(env: Env, cwd: string | undefined, mode: OpenMode, op
       ? openProbe(env, cwd, opts.waitUntil)
       : mode === 'reader'
         ? openReader(env, cwd, opts.waitUntil)
-        : openWriter(env, cwd, { create: opts.create === true, migrationsDir: opts.migrationsDir, waitUntil: opts.waitUntil });
+        : openWriter(env, cwd, {
+            create: opts.create === true,
+            migrationsDir: opts.migrationsDir,
+            waitUntil: opts.waitUntil,
+          });
   return db === null ? null : new SqliteStore(db, mode === 'writer', opts.waitUntil);
 }

@@ -40,8 +40,10 @@ export function loadSqlite(): SqliteModule {
  * from node_modules.
  */
 function sqliteJs(fromNodeModules: NodeJS.Require): SqliteModule {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a literal require is what esbuild bundles
-  return (typeof require === 'function' ? require('better-sqlite3') : fromNodeModules('better-sqlite3')) as SqliteModule;
+  // A literal require is what esbuild bundles.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const bundled = typeof require === 'function' ? (require('better-sqlite3') as SqliteModule) : undefined;
+  return bundled ?? (fromNodeModules('better-sqlite3') as SqliteModule);
 }
 
 /**
@@ -52,7 +54,9 @@ function sqliteJs(fromNodeModules: NodeJS.Require): SqliteModule {
 function withAddon(require: NodeJS.Require): SqliteModule {
   let addon: object;
   try {
-    addon = require(join(dirname(require.resolve('better-sqlite3')), '..', 'build', 'Release', 'better_sqlite3.node')) as object;
+    addon = require(
+      join(dirname(require.resolve('better-sqlite3')), '..', 'build', 'Release', 'better_sqlite3.node'),
+    ) as object;
   } catch {
     return require('better-sqlite3') as SqliteModule;
   }

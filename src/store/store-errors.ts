@@ -11,7 +11,9 @@ interface SqliteLikeError extends Error {
 }
 
 export const isSqliteError = (e: unknown): e is SqliteLikeError =>
-  e instanceof Error && typeof (e as Partial<SqliteLikeError>).code === 'string' && (e as SqliteLikeError).code.startsWith('SQLITE_');
+  e instanceof Error &&
+  typeof (e as Partial<SqliteLikeError>).code === 'string' &&
+  (e as SqliteLikeError).code.startsWith('SQLITE_');
 
 /** SQLITE_BUSY / SQLITE_LOCKED and their extended codes: the write lock was not obtained. */
 export const isBusyError = (e: unknown): boolean => isSqliteError(e) && /^SQLITE_(BUSY|LOCKED)(_|$)/.test(e.code);

@@ -76,7 +76,8 @@ export interface OpenOptions {
  * only when the store keeps evidence and receipt output bytes itself (PostgreSQL); on SQLite they are files under the
  * evidence root and `blobs` is undefined, so a caller checks before it reads a `blob:sha256:` reference.
  */
-export interface StoreReads extends HandoffReads, ApprovalReads, BriefReads, EvidenceReads, ReceiptReads, GateCounterReads, AttestationReads {
+export interface StoreReads
+  extends HandoffReads, ApprovalReads, BriefReads, EvidenceReads, ReceiptReads, GateCounterReads, AttestationReads {
   readonly blobs?: BlobReads;
 }
 
@@ -91,7 +92,16 @@ export interface MirrorWrites {
 
 /** A transaction handle: the reads plus every write, valid only while its `tx` function runs. */
 export interface StoreTx
-  extends StoreReads, HandoffWrites, MirrorWrites, ApprovalWrites, BriefWrites, EvidenceWrites, ReceiptWrites, GateCounterWrites, AttestationWrites {
+  extends
+    StoreReads,
+    HandoffWrites,
+    MirrorWrites,
+    ApprovalWrites,
+    BriefWrites,
+    EvidenceWrites,
+    ReceiptWrites,
+    GateCounterWrites,
+    AttestationWrites {
   /**
    * The per-contract lock (PostgreSQL `pg_advisory_xact_lock`, released at commit or rollback; SQLite: nothing, BEGIN
    * IMMEDIATE already serializes). Take it before the first read a decision depends on.

@@ -16,16 +16,24 @@ function column<S extends z.ZodMiniType>(make: () => S): StoredColumn<S> {
 }
 
 const isString = (v: unknown): v is string => typeof v === 'string';
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * A stored list of strings (`can_write_json`, `gate_rejections.last_codes_json`): a JSON array whose non-string
  * elements are dropped, so one damaged element does not void the rest.
  */
-export const stringListColumn = column(() => z.pipe(z.array(z.unknown()), z.transform((list: unknown[]) => list.filter(isString))));
+export const stringListColumn = column(() =>
+  z.pipe(
+    z.array(z.unknown()),
+    z.transform((list: unknown[]) => list.filter(isString)),
+  ),
+);
 
 /** `acceptance_json`: the dispatch's acceptance criteria, brief criteria first. */
-export const acceptanceColumn = column(() => z.array(z.object({ ac_id: z.nullable(z.string()), description: z.string() })));
+export const acceptanceColumn = column(() =>
+  z.array(z.object({ ac_id: z.nullable(z.string()), description: z.string() })),
+);
 
 /** `receipts.argv_json`: the command as run. */
 export const argvColumn = column(() => z.array(z.string()));
@@ -40,7 +48,10 @@ export const envelopeColumn = column(() => z.custom<Record<string, unknown>>(isP
 export const jsonColumn = column(() => z.unknown());
 
 /** The column's value through its schema; undefined for NULL, text that is not JSON, or a value that does not fit. */
-export function readStoredJson<S extends z.ZodMiniType>(text: string | null | undefined, col: StoredColumn<S>): z.output<S> | undefined {
+export function readStoredJson<S extends z.ZodMiniType>(
+  text: string | null | undefined,
+  col: StoredColumn<S>,
+): z.output<S> | undefined {
   if (text === null || text === undefined) return undefined;
   let value: unknown;
   try {

@@ -58,7 +58,8 @@ export function deepCopy<T>(value: T): T {
       const obj = dst as JsonObject;
       for (const key of Object.keys(src)) {
         const v = copyOf((src as JsonObject)[key]);
-        if (key === '__proto__') Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
+        if (key === '__proto__')
+          Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
         else obj[key] = v;
       }
     }

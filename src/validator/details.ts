@@ -19,7 +19,8 @@ import type { ValidationSource } from './types.js';
 const STATES_TEXT = AGENT_STATES.join(', ');
 const AGENT_ID_PATTERN = AGENT_ID_RE.source;
 const RECEIPT_PATTERN = RECEIPT_ID_RE.source;
-const ID_ORIGIN = 'copy it verbatim from the output of `handoff contract init` or from the "your contract" block of your dispatch';
+const ID_ORIGIN =
+  'copy it verbatim from the output of `handoff contract init` or from the "your contract" block of your dispatch';
 const ORDER_VERIFICATION = 'Build order: write the companion in the same fill as verification.type, or before it.';
 const MINIMAL_VERIFICATION_FILL = `handoff contract fill --json '{"evidence_report":{"verification":{"result":"pass"}}}'`;
 
@@ -29,7 +30,14 @@ const homePath = (key: string, home: Level): string => (home === 'root' ? key : 
 
 export const details = {
   notAnObject(value: unknown, source: ValidationSource): string {
-    const got = value === null ? 'null' : value === undefined ? 'nothing' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+    const got =
+      value === null
+        ? 'null'
+        : value === undefined
+          ? 'nothing'
+          : Array.isArray(value)
+            ? 'an array'
+            : `a ${typeof value}`;
     return source === 'row'
       ? `The stored value is not an object (got ${got}); a stored envelope must be a JSON object.`
       : `The envelope must be a JSON object, got ${got}.`;
@@ -55,7 +63,8 @@ export const details = {
   },
 
   planStatus(value: string, normalized: string): string {
-    const rowOnly = normalized === 'DISPATCHED' ? ' DISPATCHED is a row-only state set by dispatch; an agent never writes it.' : '';
+    const rowOnly =
+      normalized === 'DISPATCHED' ? ' DISPATCHED is a row-only state set by dispatch; an agent never writes it.' : '';
     return `agent_status.agent_state ${quote(value)} is not a valid state; use one of ${STATES_TEXT}.${rowOnly}`;
   },
 
@@ -119,7 +128,9 @@ export const details = {
   },
 
   receiptRef(path: string, value: unknown): string {
-    const what = path.endsWith('.receipts') ? 'receipts must be a non-empty list of receipt ids' : 'must be a receipt id';
+    const what = path.endsWith('.receipts')
+      ? 'receipts must be a non-empty list of receipt ids'
+      : 'must be a receipt id';
     return `${path} is ${quote(value)}: ${what}. receipt is one id and receipts a non-empty list of ids, each matching ${RECEIPT_PATTERN}; ids come from handoff evidence run or handoff contract verify (copy them verbatim). null or absent means no receipt is cited.`;
   },
 

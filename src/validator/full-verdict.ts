@@ -30,7 +30,12 @@ function lookupOf(options: FullVerdictOptions): FullVerdictOptions['lookupApprov
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
 type ApprovalFinding = {
-  code: 'APPROVAL_ID_NOT_PENDING' | 'APPROVAL_FOREIGN' | 'APPROVAL_CONTENT_MISMATCH' | 'APPROVAL_ALREADY_USED' | 'APPROVAL_NOT_APPROVED';
+  code:
+    | 'APPROVAL_ID_NOT_PENDING'
+    | 'APPROVAL_FOREIGN'
+    | 'APPROVAL_CONTENT_MISMATCH'
+    | 'APPROVAL_ALREADY_USED'
+    | 'APPROVAL_NOT_APPROVED';
   path: string;
   detail: string;
 };
@@ -53,9 +58,12 @@ function foreignOwner(found: Found, options: FullVerdictOptions): string | undef
   if (!strict && typeof found.contractId !== 'string') return undefined;
   const chain = chainOf(options);
   if (chain === undefined) return undefined;
-  if (typeof found.contractId === 'string') return chain.includes(found.contractId) ? undefined : `contract ${JSON.stringify(found.contractId)}`;
-  const agent = options.citingAgentId ?? (chain[0] === undefined ? undefined : chain[0].slice(0, chain[0].indexOf('.')));
-  if (typeof found.agentId === 'string') return found.agentId === agent ? undefined : `agent ${JSON.stringify(found.agentId)}`;
+  if (typeof found.contractId === 'string')
+    return chain.includes(found.contractId) ? undefined : `contract ${JSON.stringify(found.contractId)}`;
+  const agent =
+    options.citingAgentId ?? (chain[0] === undefined ? undefined : chain[0].slice(0, chain[0].indexOf('.')));
+  if (typeof found.agentId === 'string')
+    return found.agentId === agent ? undefined : `agent ${JSON.stringify(found.agentId)}`;
   return 'no contract and no agent';
 }
 
@@ -64,35 +72,55 @@ function foreignOwner(found: Found, options: FullVerdictOptions): string | undef
  * exact_content is not the approved content; the approval was used by another handoff; its status does not fit the
  * envelope's state (APPROVAL_REQUEST waits for a pending one; any other state executes an approved one).
  */
-function approvalFinding(block: Record<string, unknown>, state: unknown, rawId: unknown, key: string | undefined, options: FullVerdictOptions, lookup: NonNullable<FullVerdictOptions['lookupApproval']>): ApprovalFinding | undefined {
+function approvalFinding(
+  block: Record<string, unknown>,
+  state: unknown,
+  rawId: unknown,
+  key: string | undefined,
+  options: FullVerdictOptions,
+  lookup: NonNullable<FullVerdictOptions['lookupApproval']>,
+): ApprovalFinding | undefined {
   const shown = key ?? rawId;
   const found = key === undefined ? { found: false as const } : lookup(key);
-  if (!found.found) return { code: 'APPROVAL_ID_NOT_PENDING', path: PATH, detail: details.approvalNotPending(shown, undefined) };
+  if (!found.found)
+    return { code: 'APPROVAL_ID_NOT_PENDING', path: PATH, detail: details.approvalNotPending(shown, undefined) };
   const foreign = foreignOwner(found, options);
-  if (foreign !== undefined) return { code: 'APPROVAL_FOREIGN', path: PATH, detail: details.approvalForeign(shown, foreign) };
+  if (foreign !== undefined)
+    return { code: 'APPROVAL_FOREIGN', path: PATH, detail: details.approvalForeign(shown, foreign) };
   const content = own(block, 'exact_content');
   const decided = found.status === 'approved' || found.status === 'used';
   // An approved content executes: only the exact string passes. Before approval a missing content is the form
   // layer's business (APPROVAL_REQUEST_SHAPE), so only a string that differs is reported.
   const mismatch =
-    typeof found.fingerprint === 'string' && (typeof content === 'string' ? sha256(content) !== found.fingerprint : decided);
-  if (mismatch) return { code: 'APPROVAL_CONTENT_MISMATCH', path: CONTENT_PATH, detail: details.approvalContentMismatch(shown) };
+    typeof found.fingerprint === 'string' &&
+    (typeof content === 'string' ? sha256(content) !== found.fingerprint : decided);
+  if (mismatch)
+    return { code: 'APPROVAL_CONTENT_MISMATCH', path: CONTENT_PATH, detail: details.approvalContentMismatch(shown) };
 
   const waiting = state === 'APPROVAL_REQUEST';
   // The gate on a turn that ended waiting: a decision taken after it ended (and a later use) is not its violation.
   const ended = options.turnEndedAt;
-  if (waiting && typeof ended === 'string' && typeof found.decidedAt === 'string' && found.decidedAt > ended) return undefined;
+  if (waiting && typeof ended === 'string' && typeof found.decidedAt === 'string' && found.decidedAt > ended)
+    return undefined;
   const citing = options.citingHandoffId ?? null;
   const usedHere = found.status === 'used' && citing !== null && found.usedByHandoffId === citing;
   if (found.status === 'used' && !usedHere) {
-    return { code: 'APPROVAL_ALREADY_USED', path: PATH, detail: details.approvalAlreadyUsed(shown, found.usedByHandoffId ?? null) };
+    return {
+      code: 'APPROVAL_ALREADY_USED',
+      path: PATH,
+      detail: details.approvalAlreadyUsed(shown, found.usedByHandoffId ?? null),
+    };
   }
   if (waiting) {
-    return found.status === 'pending' ? undefined : { code: 'APPROVAL_ID_NOT_PENDING', path: PATH, detail: details.approvalNotPending(shown, found.status) };
+    return found.status === 'pending'
+      ? undefined
+      : { code: 'APPROVAL_ID_NOT_PENDING', path: PATH, detail: details.approvalNotPending(shown, found.status) };
   }
   if (found.status === 'approved' || usedHere) return undefined;
   if (found.status === 'pending') {
-    return options.approvalUse === 'close' ? { code: 'APPROVAL_NOT_APPROVED', path: PATH, detail: details.approvalNotApproved(shown) } : undefined;
+    return options.approvalUse === 'close'
+      ? { code: 'APPROVAL_NOT_APPROVED', path: PATH, detail: details.approvalNotApproved(shown) }
+      : undefined;
   }
   return { code: 'APPROVAL_ID_NOT_PENDING', path: PATH, detail: details.approvalNotPending(shown, found.status) };
 }

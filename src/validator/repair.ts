@@ -7,14 +7,23 @@ import { AGENT_STATES, emptyEvidenceLists } from '../envelope/vocabulary.js';
 import type { ValidationSource } from './types.js';
 
 const OPENING: Record<ValidationSource, string> = {
-  declaration: 'If the envelope was rejected, the rejected write stored nothing: fix every error listed above and write again.',
+  declaration:
+    'If the envelope was rejected, the rejected write stored nothing: fix every error listed above and write again.',
   row: 'If the stored envelope is not valid, it must be repaired through the draft verbs below (a write to a closed contract opens a continuation; finalize that one).',
 };
 
 const template = (): string =>
   JSON.stringify({
-    agent_status: { agent_state: 'IN_PROGRESS', agent_id: '<agent_id>', pending_steps: [], next_action: 'what you do next' },
-    evidence_report: { ...emptyEvidenceLists(), verification: { type: 'command', command: 'npm test', result: 'pass' } },
+    agent_status: {
+      agent_state: 'IN_PROGRESS',
+      agent_id: '<agent_id>',
+      pending_steps: [],
+      next_action: 'what you do next',
+    },
+    evidence_report: {
+      ...emptyEvidenceLists(),
+      verification: { type: 'command', command: 'npm test', result: 'pass' },
+    },
     consolidation_report: null,
     approval_request: null,
   });

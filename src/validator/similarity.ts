@@ -7,7 +7,14 @@
 export const SUGGESTION_THRESHOLD = 0.7;
 
 /** Longest common block of a[aLo,aHi) and b[bLo,bHi): [i, j, size]; leftmost in a, then in b, on ties. */
-function longestBlock(a: string, b: string, aLo: number, aHi: number, bLo: number, bHi: number): [number, number, number] {
+function longestBlock(
+  a: string,
+  b: string,
+  aLo: number,
+  aHi: number,
+  bLo: number,
+  bHi: number,
+): [number, number, number] {
   let bestI = aLo;
   let bestJ = bLo;
   let bestSize = 0;

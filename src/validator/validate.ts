@@ -35,7 +35,11 @@ export function validateEnvelope(envelope: unknown, options?: ValidateOptions): 
   const errors: ValidationError[] = [];
   // Step 1: a non-object envelope is the only error; nothing else runs.
   if (!isObject(envelope)) {
-    errors.push({ code: 'MISSING_FIELD', path: 'agent_contract_handoff', detail: details.notAnObject(envelope, source) });
+    errors.push({
+      code: 'MISSING_FIELD',
+      path: 'agent_contract_handoff',
+      detail: details.notAnObject(envelope, source),
+    });
     return resultOf(errors, source);
   }
   const ctx = createContext(envelope, consolidation, source, errors);

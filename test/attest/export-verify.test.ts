@@ -38,12 +38,20 @@ describe('a signed chain exports and verifies', () => {
     c = signedChain();
     file = join(c.home, 'chain.jsonl');
     const r = runOk(c.home, ['attest', 'export', '--chain', c.links[1], '--out', file, '--json'], c.env);
-    expect(r.json).toMatchObject({ status: 'ok', lines: 6, counts: { handoff: 3, receipt: 1, approval: 1 }, signed_now: 1 });
+    expect(r.json).toMatchObject({
+      status: 'ok',
+      lines: 6,
+      counts: { handoff: 3, receipt: 1, approval: 1 },
+      signed_now: 1,
+    });
     lines = readFileSync(file, 'utf8').trimEnd().split('\n');
   });
 
   it('stores every statement at write time, signed by the key that was configured', () => {
-    const rows = rowsOf(c.home, 'SELECT kind, subject_id, signer, key_id, signature, payload, payload_sha256 FROM attestations ORDER BY id');
+    const rows = rowsOf(
+      c.home,
+      'SELECT kind, subject_id, signer, key_id, signature, payload, payload_sha256 FROM attestations ORDER BY id',
+    );
     expect(rows.map((r) => [r.kind, r.signer, r.key_id])).toEqual([
       ['handoff', 'store', c.storeKey.key_id],
       ['approval', 'approver', c.approverKey.key_id],
@@ -73,7 +81,14 @@ describe('a signed chain exports and verifies', () => {
       expect(s.bundle.dsseEnvelope.payloadType).toBe('application/vnd.in-toto+json');
       expect(s.statement._type).toBe('https://in-toto.io/Statement/v1');
     }
-    expect(st.map((s) => s.bundle.handoffSigned)).toEqual(['at-write', 'at-write', 'at-write', 'at-write', 'at-write', 'at-export']);
+    expect(st.map((s) => s.bundle.handoffSigned)).toEqual([
+      'at-write',
+      'at-write',
+      'at-write',
+      'at-write',
+      'at-write',
+      'at-export',
+    ]);
     expect(st[0].statement.predicate.previous).toBe('genesis');
     expect(st[0].statement.subject[0].name).toBe(`handoff:${c.links[0]}`);
     expect(st[4].bundle.verificationMaterial.publicKey.hint).toBe(c.approverKey.key_id);
@@ -82,9 +97,23 @@ describe('a signed chain exports and verifies', () => {
   });
 
   it('attest verify accepts it (store key and approver key given), and names the lines', () => {
-    const r = run(c.home, ['attest', 'verify', file, '--key', c.storeKey.public_key, '--key', c.approverKey.public_key, '--json']);
+    const r = run(c.home, [
+      'attest',
+      'verify',
+      file,
+      '--key',
+      c.storeKey.public_key,
+      '--key',
+      c.approverKey.public_key,
+      '--json',
+    ]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.json).toMatchObject({ status: 'ok', verified: true, lines: 6, counts: { handoff: 3, receipt: 1, approval: 1 } });
+    expect(r.json).toMatchObject({
+      status: 'ok',
+      verified: true,
+      lines: 6,
+      counts: { handoff: 3, receipt: 1, approval: 1 },
+    });
   });
 
   it('without the approver key the approval line is ATTEST_SIGNATURE at line 5', () => {
@@ -98,13 +127,17 @@ describe('a signed chain exports and verifies', () => {
       [c.storeKey.key_id, createPublicKey(readFileSync(c.storeKey.public_key))],
       [c.approverKey.key_id, createPublicKey(readFileSync(c.approverKey.public_key))],
     ]);
-    const trust = toTrustMaterial({ mediaType: '', certificateAuthorities: [], tlogs: [], ctlogs: [], timestampAuthorities: [] }, (hint: string) => {
-      const publicKey = keys.get(hint);
-      if (publicKey === undefined) throw new Error(`unknown key ${hint}`);
-      return { publicKey, validFor: () => true };
-    });
+    const trust = toTrustMaterial(
+      { mediaType: '', certificateAuthorities: [], tlogs: [], ctlogs: [], timestampAuthorities: [] },
+      (hint: string) => {
+        const publicKey = keys.get(hint);
+        if (publicKey === undefined) throw new Error(`unknown key ${hint}`);
+        return { publicKey, validFor: () => true };
+      },
+    );
     const verifier = new Verifier(trust, { tlogThreshold: 0, ctlogThreshold: 0, tsaThreshold: 0 });
-    for (const line of lines) expect(() => verifier.verify(toSignedEntity(bundleFromJSON(JSON.parse(line))))).not.toThrow();
+    for (const line of lines)
+      expect(() => verifier.verify(toSignedEntity(bundleFromJSON(JSON.parse(line))))).not.toThrow();
     const bad = JSON.parse(lines[0]);
     bad.dsseEnvelope.payload = Buffer.from('{"_type":"forged"}').toString('base64');
     expect(() => verifier.verify(toSignedEntity(bundleFromJSON(bad)))).toThrow();
@@ -114,7 +147,9 @@ describe('a signed chain exports and verifies', () => {
     const part = join(c.home, 'part.jsonl');
     const r = runOk(c.home, ['attest', 'export', '--contract-id', c.links[0], '--out', part, '--json'], c.env);
     expect(r.json).toMatchObject({ counts: { handoff: 1, receipt: 0, approval: 1 } });
-    expect(run(c.home, ['attest', 'verify', part, '--key', c.storeKey.public_key, '--key', c.approverKey.public_key]).code).toBe(0);
+    expect(
+      run(c.home, ['attest', 'verify', part, '--key', c.storeKey.public_key, '--key', c.approverKey.public_key]).code,
+    ).toBe(0);
   });
 });
 
@@ -147,7 +182,9 @@ describe('keys', () => {
     const id = (runOk(home, ['contract', 'init', '--json']).json as { draft_id: string }).draft_id;
     runOk(home, ['contract', 'set', 'agent_status.agent_state', 'BLOCKED', '--draft-id', id]);
     const before = snapshot(home);
-    const r = run(home, ['contract', 'finalize', '--draft-id', id, '--json'], { env: { HANDOFF_SIGNING_KEY: k.private_key } });
+    const r = run(home, ['contract', 'finalize', '--draft-id', id, '--json'], {
+      env: { HANDOFF_SIGNING_KEY: k.private_key },
+    });
     expect(r.code).toBe(2);
     expect(r.json.code).toBe('KEY_UNSAFE');
     expect(snapshot(home)).toEqual(before);
@@ -158,12 +195,24 @@ describe('keys', () => {
     const home = tempHome();
     const k = generate(home, 'k');
     const id = (runOk(home, ['contract', 'init', '--json']).json as { draft_id: string }).draft_id;
-    runOk(home, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify({ evidence_report: { verification: { type: 'command', command: 'exit 1' } } })]);
-    const r = run(home, ['contract', 'verify', '--draft-id', id, '--json'], { env: { HANDOFF_SIGNING_KEY: k.private_key } });
+    runOk(home, [
+      'contract',
+      'fill',
+      '--draft-id',
+      id,
+      '--json',
+      JSON.stringify({ evidence_report: { verification: { type: 'command', command: 'exit 1' } } }),
+    ]);
+    const r = run(home, ['contract', 'verify', '--draft-id', id, '--json'], {
+      env: { HANDOFF_SIGNING_KEY: k.private_key },
+    });
     expect(r.code, r.stdout + r.stderr).toBe(1);
     const rows = rowsOf(home, 'SELECT kind, signer, key_id, payload FROM attestations');
     expect(rows.map((x) => [x.kind, x.signer, x.key_id])).toEqual([['receipt', 'store', k.key_id]]);
-    expect(JSON.parse(rows[0].payload as string).predicate).toMatchObject({ result: 'FAILED', receipt: { exit_code: 1, argv: ['exit 1'] } });
+    expect(JSON.parse(rows[0].payload as string).predicate).toMatchObject({
+      result: 'FAILED',
+      receipt: { exit_code: 1, argv: ['exit 1'] },
+    });
   });
 
   it('evidence run with an unsafe key is KEY_UNSAFE before the command starts', () => {
@@ -172,9 +221,23 @@ describe('keys', () => {
     chmodSync(k.private_key, 0o640);
     const id = (runOk(home, ['contract', 'init', '--json']).json as { draft_id: string }).draft_id;
     const marker = join(home, 'ran');
-    const r = run(home, ['evidence', 'run', '--draft-id', id, '--json', '--', process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, '')`], {
-      env: { HANDOFF_SIGNING_KEY: k.private_key },
-    });
+    const r = run(
+      home,
+      [
+        'evidence',
+        'run',
+        '--draft-id',
+        id,
+        '--json',
+        '--',
+        process.execPath,
+        '-e',
+        `require('fs').writeFileSync(${JSON.stringify(marker)}, '')`,
+      ],
+      {
+        env: { HANDOFF_SIGNING_KEY: k.private_key },
+      },
+    );
     expect([r.code, r.json?.code]).toEqual([2, 'KEY_UNSAFE']);
     expect(existsSync(marker)).toBe(false);
   });
@@ -193,7 +256,9 @@ describe('keys', () => {
     expect(rowsOf(home, 'SELECT COUNT(*) AS n FROM attestations')).toEqual([{ n: 1 }]);
     // Signed now, and the line says so outside the payload.
     const k = generate(home, 'k');
-    runOk(home, ['attest', 'export', '--chain', id, '--out', join(home, 'x.jsonl')], { HANDOFF_SIGNING_KEY: k.private_key });
+    runOk(home, ['attest', 'export', '--chain', id, '--out', join(home, 'x.jsonl')], {
+      HANDOFF_SIGNING_KEY: k.private_key,
+    });
     const first = JSON.parse(readFileSync(join(home, 'x.jsonl'), 'utf8').split('\n')[0]);
     expect(first.handoffSigned).toBe('at-export');
     expect(run(home, ['attest', 'verify', join(home, 'x.jsonl'), '--key', k.public_key]).code).toBe(0);

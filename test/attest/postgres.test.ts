@@ -21,17 +21,38 @@ describe('attestations on PostgreSQL', () => {
     const file = join(c.home, 'chain.jsonl');
     const e = runOk(c.home, ['attest', 'export', '--chain', c.first, '--out', file, '--json'], c.env);
     expect(e.json).toMatchObject({ counts: { handoff: 3, receipt: 1, approval: 1 }, signed_now: 1 });
-    const v = run(c.home, ['attest', 'verify', file, '--key', c.storeKey.public_key, '--json'], { env: { HANDOFF_APPROVER_KEYS: c.approverKey.public_key } });
+    const v = run(c.home, ['attest', 'verify', file, '--key', c.storeKey.public_key, '--json'], {
+      env: { HANDOFF_APPROVER_KEYS: c.approverKey.public_key },
+    });
     expect([v.code, v.json]).toMatchObject([0, { verified: true, lines: 6 }]);
     // A turn ending on APPROVAL_REQUEST, decided by the approver's key: the gate reads the signature from PostgreSQL.
     const id = (runOk(c.home, ['contract', 'init', '--json'], c.env).json as { draft_id: string }).draft_id;
-    const ap = (runOk(c.home, ['approval', 'request', '--content', 'ship it', '--draft-id', id, '--json'], c.env).json as { approval_id: string }).approval_id;
-    runOk(c.home, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify({ approval_request: { exact_content: 'ship it', approval_id: ap } })], c.env);
+    const ap = (
+      runOk(c.home, ['approval', 'request', '--content', 'ship it', '--draft-id', id, '--json'], c.env).json as {
+        approval_id: string;
+      }
+    ).approval_id;
+    runOk(
+      c.home,
+      [
+        'contract',
+        'fill',
+        '--draft-id',
+        id,
+        '--json',
+        JSON.stringify({ approval_request: { exact_content: 'ship it', approval_id: ap } }),
+      ],
+      c.env,
+    );
     runOk(c.home, ['contract', 'set', 'agent_status.agent_state', 'APPROVAL_REQUEST', '--draft-id', id], c.env);
     runOk(c.home, ['contract', 'finalize', '--draft-id', id], c.env);
     runOk(c.home, ['approval', 'decide', ap, '--decision', 'approved', '--key', c.approverKey.private_key], c.env);
     const gate = (trusted: string) =>
-      (run(c.home, ['contract', 'gate', '--draft-id', id, '--stop-reason', 'end_turn', '--json'], { env: { ...c.env, HANDOFF_APPROVER_KEYS: trusted } }).json as { codes: string[] }).codes;
+      (
+        run(c.home, ['contract', 'gate', '--draft-id', id, '--stop-reason', 'end_turn', '--json'], {
+          env: { ...c.env, HANDOFF_APPROVER_KEYS: trusted },
+        }).json as { codes: string[] }
+      ).codes;
     expect(gate(c.approverKey.public_key)).toEqual([]);
     // Signed by the approver, not by the store key: with only the store key trusted it counts as unsigned.
     expect(gate(c.storeKey.public_key)).toEqual(['APPROVAL_UNSIGNED']);

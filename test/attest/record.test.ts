@@ -14,7 +14,19 @@ function key(): SigningKey {
 }
 
 const approval = (status: string) =>
-  ({ id: `P-${'0'.repeat(32)}`, workspace: 'ws', agent_id: null, contract_id: null, status, exact_content: 'x', fingerprint: sha256Hex('x'), created_at: 't', decided_at: 't', decided_by: 'a', decision_note: null }) as never;
+  ({
+    id: `P-${'0'.repeat(32)}`,
+    workspace: 'ws',
+    agent_id: null,
+    contract_id: null,
+    status,
+    exact_content: 'x',
+    fingerprint: sha256Hex('x'),
+    created_at: 't',
+    decided_at: 't',
+    decided_by: 'a',
+    decision_note: null,
+  }) as never;
 
 function fakeTx(row: unknown, stored: NewAttestation[] = []): { t: StoreTx; written: NewAttestation[] } {
   const written: NewAttestation[] = [];
@@ -35,7 +47,13 @@ describe('recordStatement', () => {
     const s = approvalStatement(approval('approved'));
     const a = fakeTx(undefined);
     await recordStatement(a.t, 'approval', 'P-1', s, undefined);
-    expect(a.written[0]).toMatchObject({ payload: payloadOf(s).toString('utf8'), payload_sha256: sha256Hex(payloadOf(s)), signer: null, key_id: null, signature: null });
+    expect(a.written[0]).toMatchObject({
+      payload: payloadOf(s).toString('utf8'),
+      payload_sha256: sha256Hex(payloadOf(s)),
+      signer: null,
+      key_id: null,
+      signature: null,
+    });
     const b = fakeTx(undefined);
     await recordStatement(b.t, 'approval', 'P-1', s, { key: k, role: 'approver' });
     expect(b.written[0]).toMatchObject({ signer: 'approver', key_id: k.keyId });

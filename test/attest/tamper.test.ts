@@ -43,8 +43,10 @@ describe('attest verify catches every tampering', () => {
     const publicKey = createPublicKey(privateKey);
     return { privateKey, publicKey, keyId: keyIdOf(publicKey), type: 'ecdsa-p256', path: c.storeKey.private_key };
   };
-  const statementAt = (i: number): Statement => JSON.parse(Buffer.from(JSON.parse(lines[i]).dsseEnvelope.payload, 'base64').toString('utf8'));
-  const signed = async (s: Statement): Promise<string> => lineText(await bundleSignedNow(payloadOf(s), storeKey()), 'at-write');
+  const statementAt = (i: number): Statement =>
+    JSON.parse(Buffer.from(JSON.parse(lines[i]).dsseEnvelope.payload, 'base64').toString('utf8'));
+  const signed = async (s: Statement): Promise<string> =>
+    lineText(await bundleSignedNow(payloadOf(s), storeKey()), 'at-write');
 
   beforeAll(() => {
     c = signedChain();
@@ -68,7 +70,23 @@ describe('attest verify catches every tampering', () => {
         const bytes = Buffer.from(lines[i], 'utf8');
         const at = Math.floor(random() * bytes.length);
         bytes[at] ^= 1 + Math.floor(random() * 255);
-        const out = verify(Buffer.concat([Buffer.from(lines.slice(0, i).map((l) => `${l}\n`).join('')), bytes, Buffer.from(`\n${lines.slice(i + 1).map((l) => `${l}\n`).join('')}`)]));
+        const out = verify(
+          Buffer.concat([
+            Buffer.from(
+              lines
+                .slice(0, i)
+                .map((l) => `${l}\n`)
+                .join(''),
+            ),
+            bytes,
+            Buffer.from(
+              `\n${lines
+                .slice(i + 1)
+                .map((l) => `${l}\n`)
+                .join('')}`,
+            ),
+          ]),
+        );
         expect(out.ok, `line ${i + 1} byte ${at}`).toBe(false);
         if (out.ok) continue;
         expect(ATTEST_CODES).toContain(out.code);
@@ -120,28 +138,58 @@ describe('attest verify catches every tampering', () => {
   it('a fork signed with the right key (same previous, other envelope) is ATTEST_CHAIN at the second successor', async () => {
     const s = statementAt(1);
     const envelope = { ...(s.predicate.envelope as object), forged: true };
-    const forged: Statement = { ...s, subject: [{ name: s.subject[0].name, digest: { sha256: envelopeDigest(envelope) } }], predicate: { ...s.predicate, envelope } };
+    const forged: Statement = {
+      ...s,
+      subject: [{ name: s.subject[0].name, digest: { sha256: envelopeDigest(envelope) } }],
+      predicate: { ...s.predicate, envelope },
+    };
     const fork = await signed(forged);
-    expect(verify(joined([...lines.slice(0, 2), fork, ...lines.slice(2)]))).toMatchObject({ ok: false, code: 'ATTEST_CHAIN', line: 3 });
-    expect(verify(joined([...lines.slice(0, 5), fork, lines[5]]))).toMatchObject({ ok: false, code: 'ATTEST_CHAIN', line: 6 });
+    expect(verify(joined([...lines.slice(0, 2), fork, ...lines.slice(2)]))).toMatchObject({
+      ok: false,
+      code: 'ATTEST_CHAIN',
+      line: 3,
+    });
+    expect(verify(joined([...lines.slice(0, 5), fork, lines[5]]))).toMatchObject({
+      ok: false,
+      code: 'ATTEST_CHAIN',
+      line: 6,
+    });
     // The fork in place of the real line: the next line no longer follows.
-    expect(verify(joined([lines[0], fork, ...lines.slice(2)]))).toMatchObject({ ok: false, code: 'ATTEST_CHAIN', line: 3 });
+    expect(verify(joined([lines[0], fork, ...lines.slice(2)]))).toMatchObject({
+      ok: false,
+      code: 'ATTEST_CHAIN',
+      line: 3,
+    });
   });
 
   it('a statement signed with the right key but a wrong subject digest is ATTEST_DIGEST', async () => {
     const s = statementAt(0);
     const bad: Statement = { ...s, subject: [{ name: s.subject[0].name, digest: { sha256: 'f'.repeat(64) } }] };
-    expect(verify(joined([await signed(bad), ...lines.slice(1)]))).toMatchObject({ ok: false, code: 'ATTEST_DIGEST', line: 1 });
+    expect(verify(joined([await signed(bad), ...lines.slice(1)]))).toMatchObject({
+      ok: false,
+      code: 'ATTEST_DIGEST',
+      line: 1,
+    });
     const r = statementAt(3);
-    const badReceipt: Statement = { ...r, predicate: { ...r.predicate, result: 'PASSED', receipt: { ...(r.predicate.receipt as object), outcome: 'fail' } } };
-    expect(verify(joined([...lines.slice(0, 3), await signed(badReceipt), ...lines.slice(4)]))).toMatchObject({ ok: false, code: 'ATTEST_DIGEST', line: 4 });
+    const badReceipt: Statement = {
+      ...r,
+      predicate: { ...r.predicate, result: 'PASSED', receipt: { ...(r.predicate.receipt as object), outcome: 'fail' } },
+    };
+    expect(verify(joined([...lines.slice(0, 3), await signed(badReceipt), ...lines.slice(4)]))).toMatchObject({
+      ok: false,
+      code: 'ATTEST_DIGEST',
+      line: 4,
+    });
   });
 
   it('--blobs: a missing blob is ATTEST_BLOB_MISSING, altered bytes ATTEST_DIGEST', async () => {
     const bytes = Buffer.from('coverage report\n');
     const sha = sha256Hex(bytes);
     const s = statementAt(0);
-    const withBlob: Statement = { ...s, subject: [...s.subject, { name: '/evidence/ws/report.txt', digest: { sha256: sha } }] };
+    const withBlob: Statement = {
+      ...s,
+      subject: [...s.subject, { name: '/evidence/ws/report.txt', digest: { sha256: sha } }],
+    };
     const text = joined([await signed(withBlob), ...lines.slice(1)]);
     const blobs = join(dir, 'blobs');
     mkdirSync(blobs);

@@ -31,23 +31,56 @@ describe('add with a list VALUE', () => {
   it('--each appends each element as its own entry, in order; a nested array stays one entry', () => {
     const home = tempHome();
     const id = initDraft(home);
-    expect(run(home, ['contract', 'add', '--each', 'evidence_report.files_checked', '["a.ts","b.ts"]', '--draft-id', id]).code).toBe(0);
+    expect(
+      run(home, ['contract', 'add', '--each', 'evidence_report.files_checked', '["a.ts","b.ts"]', '--draft-id', id])
+        .code,
+    ).toBe(0);
     expect(run(home, ['contract', 'add', 'evidence_report.files_checked', 'c.ts', '--draft-id', id]).code).toBe(0);
-    expect(run(home, ['contract', 'add', 'evidence_report.files_checked', '["d.ts",{"path":"e.ts","commit":"abcdef1"}]', '--each', '--draft-id', id]).code).toBe(0);
-    expect(field(home, id, 'evidence_report.files_checked')).toEqual(['a.ts', 'b.ts', 'c.ts', 'd.ts', { path: 'e.ts', commit: 'abcdef1' }]);
-    expect(run(home, ['contract', 'add', '--each', 'evidence_report.key_outputs', '[["x","y"]]', '--draft-id', id]).code).toBe(0);
+    expect(
+      run(home, [
+        'contract',
+        'add',
+        'evidence_report.files_checked',
+        '["d.ts",{"path":"e.ts","commit":"abcdef1"}]',
+        '--each',
+        '--draft-id',
+        id,
+      ]).code,
+    ).toBe(0);
+    expect(field(home, id, 'evidence_report.files_checked')).toEqual([
+      'a.ts',
+      'b.ts',
+      'c.ts',
+      'd.ts',
+      { path: 'e.ts', commit: 'abcdef1' },
+    ]);
+    expect(
+      run(home, ['contract', 'add', '--each', 'evidence_report.key_outputs', '[["x","y"]]', '--draft-id', id]).code,
+    ).toBe(0);
     expect(field(home, id, 'evidence_report.key_outputs')).toEqual([['x', 'y']]);
     expect(run(home, ['contract', 'add', '--each', 'evidence_report.open_gaps', '[]', '--draft-id', id]).code).toBe(0);
     expect(field(home, id, 'evidence_report.open_gaps')).toEqual([]);
   });
 
-  it.each(['a.ts', '{"a":1}', '42', 'null'])('--each with a VALUE that is not a JSON array (%s): USAGE, exit 2, nothing written', (value) => {
-    const home = tempHome();
-    const id = initDraft(home);
-    const before = snapshot(home);
-    const r = run(home, ['contract', 'add', '--each', 'evidence_report.files_checked', value, '--draft-id', id, '--json']);
-    expect([r.code, r.json.code]).toEqual([2, 'USAGE']);
-    expect(r.json.error).toMatch(/^--each needs a JSON array VALUE/);
-    expect(snapshot(home)).toEqual(before);
-  });
+  it.each(['a.ts', '{"a":1}', '42', 'null'])(
+    '--each with a VALUE that is not a JSON array (%s): USAGE, exit 2, nothing written',
+    (value) => {
+      const home = tempHome();
+      const id = initDraft(home);
+      const before = snapshot(home);
+      const r = run(home, [
+        'contract',
+        'add',
+        '--each',
+        'evidence_report.files_checked',
+        value,
+        '--draft-id',
+        id,
+        '--json',
+      ]);
+      expect([r.code, r.json.code]).toEqual([2, 'USAGE']);
+      expect(r.json.error).toMatch(/^--each needs a JSON array VALUE/);
+      expect(snapshot(home)).toEqual(before);
+    },
+  );
 });

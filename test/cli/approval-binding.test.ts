@@ -13,7 +13,8 @@ import { envelopeIn, prefix, rowOf, runJson, seedRow, withStore, writeDraft } fr
 const FOREIGN: [string, string] = ['APPROVAL_FOREIGN', 'approval_request.approval_id'];
 const MISMATCH: [string, string] = ['APPROVAL_CONTENT_MISMATCH', 'approval_request.exact_content'];
 const NOT_PENDING: [string, string] = ['APPROVAL_ID_NOT_PENDING', 'approval_request.approval_id'];
-const pairs = (json: { errors: { code: string; path: string }[] }): [string, string][] => json.errors.map((e) => [e.code, e.path]);
+const pairs = (json: { errors: { code: string; path: string }[] }): [string, string][] =>
+  json.errors.map((e) => [e.code, e.path]);
 
 function request(home: string, content: string, draftId?: string): { id: string; fill: string } {
   const r = runJson(home, ['approval', 'request', '--content', content, ...(draftId ? ['--draft-id', draftId] : [])]);
@@ -27,7 +28,13 @@ const decide = (home: string, id: string, decision: string): void => {
 
 /** An APPROVAL_REQUEST envelope citing `approvalId` with `content`, written straight to the draft file (no checks). */
 function handEdited(home: string, draftId: string, approvalId: string, content: string): void {
-  writeDraft(home, draftId, envelopeIn(prefix(draftId), 'APPROVAL_REQUEST', { approval_request: { exact_content: content, approval_id: approvalId } }));
+  writeDraft(
+    home,
+    draftId,
+    envelopeIn(prefix(draftId), 'APPROVAL_REQUEST', {
+      approval_request: { exact_content: content, approval_id: approvalId },
+    }),
+  );
 }
 
 /** Runs a printed shell line with `handoff` on PATH (a shim for the built binary). */
@@ -44,33 +51,39 @@ function runLine(home: string, line: string): { code: number | null; stderr: str
   return { code: r.status, stderr: r.stderr, stdout: r.stdout };
 }
 
-const gate = (home: string, id: string) => run(home, ['contract', 'gate', '--draft-id', id, '--stop-reason', 'end_turn', '--json']);
+const gate = (home: string, id: string) =>
+  run(home, ['contract', 'gate', '--draft-id', id, '--stop-reason', 'end_turn', '--json']);
 
 describe('approval request prints a ready-to-run fill line', () => {
   it.each([
     ['quotes, a shell substitution, a newline and unicode', `it's "quoted" \\ $(touch pwned) \`id\`\nline 2 ✓ café`],
     ['content that set would parse as JSON', '42'],
     ['a JSON-looking object', '{"a": [1, 2]}'],
-  ])('%s: the line writes exact_content byte for byte and the approval id, and the turn finalizes', (_what, content) => {
-    const home = tempHome();
-    const id = initDraft(home);
-    const ap = request(home, content, id);
-    expect(ap.fill).toMatch(new RegExp(`^handoff contract fill --draft-id ${id} --json '`));
-    expect(ap.fill).not.toContain('\n');
-    const human = run(home, ['approval', 'request', '--content', content, '--draft-id', id]);
-    expect(human.stdout).toContain("handoff contract fill --draft-id");
+  ])(
+    '%s: the line writes exact_content byte for byte and the approval id, and the turn finalizes',
+    (_what, content) => {
+      const home = tempHome();
+      const id = initDraft(home);
+      const ap = request(home, content, id);
+      expect(ap.fill).toMatch(new RegExp(`^handoff contract fill --draft-id ${id} --json '`));
+      expect(ap.fill).not.toContain('\n');
+      const human = run(home, ['approval', 'request', '--content', content, '--draft-id', id]);
+      expect(human.stdout).toContain('handoff contract fill --draft-id');
 
-    const filled = runLine(home, ap.fill);
-    expect(filled.code, filled.stderr).toBe(0);
-    const e = readDraftJson(home, id);
-    expect(e.approval_request).toEqual({ exact_content: content, approval_id: ap.id });
-    expect(typeof e.approval_request.exact_content).toBe('string');
-    expect(run(home, ['contract', 'set', 'agent_status.agent_state', 'APPROVAL_REQUEST', '--draft-id', id]).code).toBe(0);
-    const f = runJson(home, ['contract', 'finalize', '--draft-id', id]);
-    expect(f.code, f.stdout).toBe(0);
-    expect(f.json.agent_state).toBe('APPROVAL_REQUEST');
-    expect(snapshot(home)['pwned']).toBeUndefined();
-  });
+      const filled = runLine(home, ap.fill);
+      expect(filled.code, filled.stderr).toBe(0);
+      const e = readDraftJson(home, id);
+      expect(e.approval_request).toEqual({ exact_content: content, approval_id: ap.id });
+      expect(typeof e.approval_request.exact_content).toBe('string');
+      expect(
+        run(home, ['contract', 'set', 'agent_status.agent_state', 'APPROVAL_REQUEST', '--draft-id', id]).code,
+      ).toBe(0);
+      const f = runJson(home, ['contract', 'finalize', '--draft-id', id]);
+      expect(f.code, f.stdout).toBe(0);
+      expect(f.json.agent_state).toBe('APPROVAL_REQUEST');
+      expect(snapshot(home)['pwned']).toBeUndefined();
+    },
+  );
 });
 
 describe('the approval is bound to its content (APPROVAL_CONTENT_MISMATCH)', () => {
@@ -103,7 +116,12 @@ describe('the approval is bound to its content (APPROVAL_CONTENT_MISMATCH)', () 
     seedRow(home, {
       contract_id: other,
       agent_state: 'APPROVAL_REQUEST',
-      raw: envelopeIn(prefix(id), 'APPROVAL_REQUEST', { approval_request: { exact_content: 'DROP TABLE payments;', approval_id: request(home, 'DROP TABLE payments_old;', other).id } }),
+      raw: envelopeIn(prefix(id), 'APPROVAL_REQUEST', {
+        approval_request: {
+          exact_content: 'DROP TABLE payments;',
+          approval_id: request(home, 'DROP TABLE payments_old;', other).id,
+        },
+      }),
     });
     const g = gate(home, other);
     expect([g.code, g.json.decision, pairs(g.json)]).toEqual([2, 'block', [MISMATCH]]);
@@ -119,7 +137,14 @@ describe('the approval is bound to its contract chain (APPROVAL_FOREIGN)', () =>
     decide(home, ap.id, 'approved');
     // Wrong content and a decided approval too: only APPROVAL_FOREIGN is reported.
     const before = snapshot(home);
-    const w = run(home, ['contract', 'fill', '--draft-id', mine, '--json', JSON.stringify({ approval_request: { exact_content: 'other', approval_id: ap.id } })]);
+    const w = run(home, [
+      'contract',
+      'fill',
+      '--draft-id',
+      mine,
+      '--json',
+      JSON.stringify({ approval_request: { exact_content: 'other', approval_id: ap.id } }),
+    ]);
     expect([w.code, pairs(w.json)]).toEqual([1, [FOREIGN]]);
     expect(snapshot(home)).toEqual(before);
 
@@ -140,7 +165,14 @@ describe('the approval is bound to its contract chain (APPROVAL_FOREIGN)', () =>
     const ap = request(home, 'deploy', id);
     closeDraft(home, id);
     // The closed contract's next write opens a continuation link; citing the approval there is fine.
-    const w = run(home, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify({ approval_request: { exact_content: 'deploy', approval_id: ap.id } })]);
+    const w = run(home, [
+      'contract',
+      'fill',
+      '--draft-id',
+      id,
+      '--json',
+      JSON.stringify({ approval_request: { exact_content: 'deploy', approval_id: ap.id } }),
+    ]);
     expect(w.code, w.stdout).toBe(0);
     expect(w.json.continuation.status).toBe('opened');
   });
@@ -150,7 +182,13 @@ describe('the approval is bound to its contract chain (APPROVAL_FOREIGN)', () =>
     const other = initDraft(home);
     const ap = request(home, 'git push origin main', other);
     const id = `${prefix(other)}.abcdefabcdef`;
-    seedRow(home, { contract_id: id, agent_state: 'APPROVAL_REQUEST', raw: envelopeIn(prefix(id), 'APPROVAL_REQUEST', { approval_request: { exact_content: 'git push origin main', approval_id: ap.id } }) });
+    seedRow(home, {
+      contract_id: id,
+      agent_state: 'APPROVAL_REQUEST',
+      raw: envelopeIn(prefix(id), 'APPROVAL_REQUEST', {
+        approval_request: { exact_content: 'git push origin main', approval_id: ap.id },
+      }),
+    });
     const g = gate(home, id);
     expect([g.code, pairs(g.json)]).toEqual([2, [FOREIGN]]);
   });
@@ -162,7 +200,9 @@ describe('decisions after the turn', () => {
     const id = initDraft(home);
     const ap = request(home, 'git push origin main', id);
     expect(runLine(home, ap.fill).code).toBe(0);
-    expect(run(home, ['contract', 'set', 'agent_status.agent_state', 'APPROVAL_REQUEST', '--draft-id', id]).code).toBe(0);
+    expect(run(home, ['contract', 'set', 'agent_status.agent_state', 'APPROVAL_REQUEST', '--draft-id', id]).code).toBe(
+      0,
+    );
     expect(runJson(home, ['contract', 'finalize', '--draft-id', id]).code).toBe(0);
     return { id, approval: ap.id };
   }
@@ -179,27 +219,45 @@ describe('decisions after the turn', () => {
     expect(rowOf(home, id)!.finalized_at).toBe(first.finalized_at);
   });
 
-  it.each(['approved', 'rejected', 'expired'])('decided %s after the turn ended: the gate allows the stop', (decision) => {
-    const home = tempHome();
-    const { id, approval } = approvalTurn(home);
-    decide(home, approval, decision);
-    const decidedAt = withStore(home, (db) => (db.prepare('SELECT decided_at FROM approvals WHERE id = ?').get(approval) as { decided_at: string }).decided_at);
-    expect(decidedAt > rowOf(home, id)!.finalized_at).toBe(true);
-    const g = gate(home, id);
-    expect([g.code, g.json.decision, g.json.codes]).toEqual([0, 'allow', []]);
-  });
+  it.each(['approved', 'rejected', 'expired'])(
+    'decided %s after the turn ended: the gate allows the stop',
+    (decision) => {
+      const home = tempHome();
+      const { id, approval } = approvalTurn(home);
+      decide(home, approval, decision);
+      const decidedAt = withStore(
+        home,
+        (db) =>
+          (db.prepare('SELECT decided_at FROM approvals WHERE id = ?').get(approval) as { decided_at: string })
+            .decided_at,
+      );
+      expect(decidedAt > rowOf(home, id)!.finalized_at).toBe(true);
+      const g = gate(home, id);
+      expect([g.code, g.json.decision, g.json.codes]).toEqual([0, 'allow', []]);
+    },
+  );
 
   it('decided before the turn ended, or a row without finalized_at: still a block', () => {
     const home = tempHome();
     const owner = initDraft(home);
     const ap = request(home, 'git push origin main', owner);
     decide(home, ap.id, 'approved');
-    const decidedAt = withStore(home, (db) => (db.prepare('SELECT decided_at FROM approvals WHERE id = ?').get(ap.id) as { decided_at: string }).decided_at);
-    const envelope = envelopeIn(prefix(owner), 'APPROVAL_REQUEST', { approval_request: { exact_content: 'git push origin main', approval_id: ap.id } });
+    const decidedAt = withStore(
+      home,
+      (db) =>
+        (db.prepare('SELECT decided_at FROM approvals WHERE id = ?').get(ap.id) as { decided_at: string }).decided_at,
+    );
+    const envelope = envelopeIn(prefix(owner), 'APPROVAL_REQUEST', {
+      approval_request: { exact_content: 'git push origin main', approval_id: ap.id },
+    });
     seedRow(home, { contract_id: owner, agent_state: 'APPROVAL_REQUEST', raw: envelope });
     // No finalized_at (a row written before migration 0003): no end of turn is known.
     expect(pairs(gate(home, owner).json)).toEqual([NOT_PENDING]);
-    withStore(home, (db) => db.prepare('UPDATE handoffs SET finalized_at = ? WHERE contract_id = ?').run(new Date(Date.parse(decidedAt) + 1000).toISOString(), owner));
+    withStore(home, (db) =>
+      db
+        .prepare('UPDATE handoffs SET finalized_at = ? WHERE contract_id = ?')
+        .run(new Date(Date.parse(decidedAt) + 1000).toISOString(), owner),
+    );
     const g = gate(home, owner);
     expect([g.code, pairs(g.json)]).toEqual([2, [NOT_PENDING]]);
   });
@@ -209,7 +267,9 @@ describe('decisions after the turn', () => {
     const id = initDraft(home);
     const ap = request(home, 'git push origin main', id);
     expect(runLine(home, ap.fill).code).toBe(0);
-    expect(run(home, ['contract', 'set', 'agent_status.agent_state', 'APPROVAL_REQUEST', '--draft-id', id]).code).toBe(0);
+    expect(run(home, ['contract', 'set', 'agent_status.agent_state', 'APPROVAL_REQUEST', '--draft-id', id]).code).toBe(
+      0,
+    );
     decide(home, ap.id, 'approved');
     const before = snapshot(home);
     const f = runJson(home, ['contract', 'finalize', '--draft-id', id]);

@@ -12,7 +12,8 @@ import { initDraft } from '../helpers/drafts.js';
 import { envelopeIn, prefix, rowOf, runJson, seedRow, withStore, writeDraft } from '../helpers/store-cli.js';
 
 const CONTENT = 'git push origin main';
-const pairs = (json: { errors: { code: string; path: string }[] }): [string, string][] => json.errors.map((e) => [e.code, e.path]);
+const pairs = (json: { errors: { code: string; path: string }[] }): [string, string][] =>
+  json.errors.map((e) => [e.code, e.path]);
 const USED: [string, string] = ['APPROVAL_ALREADY_USED', 'approval_request.approval_id'];
 const NOT_APPROVED: [string, string] = ['APPROVAL_NOT_APPROVED', 'approval_request.approval_id'];
 const NOT_PENDING: [string, string] = ['APPROVAL_ID_NOT_PENDING', 'approval_request.approval_id'];
@@ -37,7 +38,8 @@ function runShell(home: string, text: string): { code: number | null; stderr: st
   return { code: r.status, stderr: r.stderr, stdout: r.stdout };
 }
 
-const approvalRow = (home: string, id: string): any => withStore(home, (db) => db.prepare('SELECT * FROM approvals WHERE id = ?').get(id));
+const approvalRow = (home: string, id: string): any =>
+  withStore(home, (db) => db.prepare('SELECT * FROM approvals WHERE id = ?').get(id));
 const setState = (home: string, id: string, state: string): void => {
   const r = run(home, ['contract', 'set', 'agent_status.agent_state', state, '--draft-id', id]);
   expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -87,7 +89,12 @@ describe('an approved approval is used once by its executing turn', () => {
     const f = ok(home, ['contract', 'finalize', '--draft-id', next]);
     expect(f.created).toBe(true);
     const row = approvalRow(home, approval);
-    expect(row).toMatchObject({ status: 'used', decided_at: decidedAt, decided_by: 'alice', used_by_handoff_id: rowOf(home, next)!.id });
+    expect(row).toMatchObject({
+      status: 'used',
+      decided_at: decidedAt,
+      decided_by: 'alice',
+      used_by_handoff_id: rowOf(home, next)!.id,
+    });
     expect(row.used_at >= decidedAt).toBe(true);
 
     // An identical repeat of that finalize is a no-op; the gate of that turn allows its stop.
@@ -102,9 +109,16 @@ describe('an approved approval is used once by its executing turn', () => {
 
     // list --status used and show report the use.
     const listed = ok(home, ['approval', 'list', '--status', 'used']);
-    expect(listed.approvals.map((a: any) => [a.id, a.approval_status, a.used_by_handoff_id])).toEqual([[approval, 'used', row.used_by_handoff_id]]);
+    expect(listed.approvals.map((a: any) => [a.id, a.approval_status, a.used_by_handoff_id])).toEqual([
+      [approval, 'used', row.used_by_handoff_id],
+    ]);
     const shown = ok(home, ['approval', 'show', approval]);
-    expect(shown.approval).toMatchObject({ approval_status: 'used', used_at: row.used_at, decided_by: 'alice', exact_content: CONTENT });
+    expect(shown.approval).toMatchObject({
+      approval_status: 'used',
+      used_at: row.used_at,
+      decided_by: 'alice',
+      exact_content: CONTENT,
+    });
     expect([shown.fill_command, shown.fill_input]).toEqual([null, null]);
   });
 
@@ -121,7 +135,11 @@ describe('an approved approval is used once by its executing turn', () => {
     const opened = run(home, ['contract', 'fill', '--draft-id', next, '--json', '{"report_prose":"next turn"}']);
     expect(opened.code, opened.stderr).toBe(0);
     const third = opened.json.draft_id as string;
-    writeDraft(home, third, envelopeIn(prefix(id), 'BLOCKED', { approval_request: { exact_content: CONTENT, approval_id: approval } }));
+    writeDraft(
+      home,
+      third,
+      envelopeIn(prefix(id), 'BLOCKED', { approval_request: { exact_content: CONTENT, approval_id: approval } }),
+    );
     const before2 = snapshot(home);
     const f = runJson(home, ['contract', 'finalize', '--draft-id', third]);
     expect([f.code, pairs(f.json)]).toEqual([1, [USED]]);
@@ -142,7 +160,13 @@ describe('an approved approval is used once by its executing turn', () => {
     expect(approvalRow(home, req.approval_id).status).toBe('pending');
     // The gate blocks such a row too.
     const other = `${prefix(id)}.0123456789ab`;
-    seedRow(home, { contract_id: other, agent_state: 'BLOCKED', raw: envelopeIn(prefix(id), 'BLOCKED', { approval_request: { exact_content: CONTENT, approval_id: req.approval_id } }) });
+    seedRow(home, {
+      contract_id: other,
+      agent_state: 'BLOCKED',
+      raw: envelopeIn(prefix(id), 'BLOCKED', {
+        approval_request: { exact_content: CONTENT, approval_id: req.approval_id },
+      }),
+    });
     withStore(home, (db) => db.prepare('UPDATE approvals SET contract_id = NULL WHERE id = ?').run(req.approval_id));
     const g = runJson(home, ['contract', 'gate', '--draft-id', other, '--stop-reason', 'end_turn']);
     expect([g.code, g.json.decision, pairs(g.json)]).toEqual([2, 'block', [NOT_APPROVED]]);
@@ -154,7 +178,15 @@ describe('an approved approval is used once by its executing turn', () => {
     const req = ok(home, ['approval', 'request', '--content', CONTENT, '--draft-id', id]);
     expect(runShell(home, req.fill_command).code).toBe(0);
     ok(home, ['approval', 'decide', req.approval_id, '--decision', 'approved']);
-    const w = run(home, ['contract', 'set', 'agent_status.agent_state', 'APPROVAL_REQUEST', '--draft-id', id, '--json']);
+    const w = run(home, [
+      'contract',
+      'set',
+      'agent_status.agent_state',
+      'APPROVAL_REQUEST',
+      '--draft-id',
+      id,
+      '--json',
+    ]);
     expect([w.code, pairs(w.json)]).toEqual([1, [NOT_PENDING]]);
   });
 });
@@ -190,7 +222,8 @@ describe('ownership of an approved approval', () => {
     const theirs = ok(home, ['approval', 'request', '--content', CONTENT, '--agent-id', 'afedcba9876543210']);
     const own = ok(home, ['approval', 'request', '--content', CONTENT, '--agent-id', prefix(mine)]);
     for (const a of [theirs, own]) ok(home, ['approval', 'decide', a.approval_id, '--decision', 'approved']);
-    const patch = (a: any) => JSON.stringify({ approval_request: { exact_content: CONTENT, approval_id: a.approval_id } });
+    const patch = (a: any) =>
+      JSON.stringify({ approval_request: { exact_content: CONTENT, approval_id: a.approval_id } });
     const before = snapshot(home);
     const w = run(home, ['contract', 'fill', '--draft-id', mine, '--json', patch(theirs)]);
     expect([w.code, pairs(w.json)]).toEqual([1, [['APPROVAL_FOREIGN', 'approval_request.approval_id']]]);
@@ -203,7 +236,14 @@ describe('ownership of an approved approval', () => {
     const id = initDraft(home);
     const req = ok(home, ['approval', 'request', '--content', CONTENT, '--draft-id', id]);
     ok(home, ['approval', 'decide', req.approval_id, '--decision', 'approved']);
-    const w = run(home, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify({ approval_request: { approval_id: req.approval_id } })]);
+    const w = run(home, [
+      'contract',
+      'fill',
+      '--draft-id',
+      id,
+      '--json',
+      JSON.stringify({ approval_request: { approval_id: req.approval_id } }),
+    ]);
     expect([w.code, pairs(w.json)]).toEqual([1, [['APPROVAL_CONTENT_MISMATCH', 'approval_request.exact_content']]]);
   });
 });

@@ -34,12 +34,29 @@ describe('approval show', () => {
     const h = run(home, ['approval', 'show', ap]);
     expect(h.code).toBe(0);
     expect(h.stdout).not.toMatch(HIDDEN);
-    for (const cp of ['<U+202E>', '<U+202C>', '<U+200B>', '<U+2066>', '<U+2069>', '<U+001B>', '<U+0007>', '<U+000D>', '<U+0085>']) expect(h.stdout).toContain(cp);
+    for (const cp of [
+      '<U+202E>',
+      '<U+202C>',
+      '<U+200B>',
+      '<U+2066>',
+      '<U+2069>',
+      '<U+001B>',
+      '<U+0007>',
+      '<U+000D>',
+      '<U+0085>',
+    ])
+      expect(h.stdout).toContain(cp);
     expect(h.stdout).toContain('| rm -rf build\n');
     expect(h.stdout).toContain(sha(HOSTILE));
     expect(h.stdout).toContain(`handoff contract fill --draft-id ${id} --json-file - <<'HANDOFF_APPROVAL'`);
     const j = runJson(home, ['approval', 'show', ap]).json;
-    expect(j.approval).toMatchObject({ id: ap, exact_content: HOSTILE, fingerprint: sha(HOSTILE), approval_status: 'pending', decided_at: null });
+    expect(j.approval).toMatchObject({
+      id: ap,
+      exact_content: HOSTILE,
+      fingerprint: sha(HOSTILE),
+      approval_status: 'pending',
+      decided_at: null,
+    });
     // The fill input parses back to the exact content, and shows no hidden character either.
     expect(JSON.parse(j.fill_input)).toEqual({ approval_request: { exact_content: HOSTILE, approval_id: ap } });
     expect(j.fill_input).not.toMatch(HIDDEN);
@@ -62,7 +79,9 @@ describe('approval show', () => {
     const home = tempHome();
     const long = Array.from({ length: 60 }, (_, i) => `line ${i}`).join('\n');
     const ap = request(home, long);
-    expect(run(home, ['approval', 'decide', ap, '--decision', 'rejected', '--by', 'bob', '--note', 'not now']).code).toBe(0);
+    expect(
+      run(home, ['approval', 'decide', ap, '--decision', 'rejected', '--by', 'bob', '--note', 'not now']).code,
+    ).toBe(0);
     const h = run(home, ['approval', 'show', ap]).stdout;
     expect(h).toMatch(/decided: rejected by bob at \d{4}-\d\d-\d\dT.*; note: not now/);
     expect(h).toContain('| line 59');
@@ -81,7 +100,7 @@ describe('approval show', () => {
 });
 
 describe('approval decide shows what is decided', () => {
-  it('the fingerprint and the first lines, escaped; approved: the executing turn\'s fill input', () => {
+  it("the fingerprint and the first lines, escaped; approved: the executing turn's fill input", () => {
     const home = tempHome();
     const id = initDraft(home);
     const ap = request(home, HOSTILE, id);
@@ -92,7 +111,11 @@ describe('approval decide shows what is decided', () => {
     expect(d.stdout).not.toMatch(HIDDEN);
     expect(d.stdout).toContain(`handoff contract fill --draft-id ${id} --json-file - <<'HANDOFF_APPROVAL'`);
     const again = runJson(home, ['approval', 'decide', ap, '--decision', 'approved']).json;
-    expect(again).toMatchObject({ changed: false, fingerprint: sha(HOSTILE), fill_command: `handoff contract fill --draft-id ${id} --json-file -` });
+    expect(again).toMatchObject({
+      changed: false,
+      fingerprint: sha(HOSTILE),
+      fill_command: `handoff contract fill --draft-id ${id} --json-file -`,
+    });
     expect(JSON.parse(again.fill_input).approval_request.exact_content).toBe(HOSTILE);
   });
 

@@ -3,7 +3,16 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
-import { dbFile, envelopeIn, expectCleanFailure, mintAgent, mintDraft, prefix, runJson, withStore } from '../helpers/store-cli.js';
+import {
+  dbFile,
+  envelopeIn,
+  expectCleanFailure,
+  mintAgent,
+  mintDraft,
+  prefix,
+  runJson,
+  withStore,
+} from '../helpers/store-cli.js';
 
 const request = (home: string, ...args: string[]) => runJson(home, ['approval', 'request', ...args]);
 const decide = (home: string, ...args: string[]) => runJson(home, ['approval', 'decide', ...args]);
@@ -30,7 +39,15 @@ describe('approval request', () => {
     });
     expect(r.json.approval_id).toMatch(/^P-[0-9a-f]{32}$/);
     const row = list(home).json.approvals[0];
-    expect(row).toMatchObject({ id: r.json.approval_id, approval_status: 'pending', workspace: 'billing', agent_id: prefix(draft), contract_id: draft, exact_content: 'rm -rf build/', decided_at: null });
+    expect(row).toMatchObject({
+      id: r.json.approval_id,
+      approval_status: 'pending',
+      workspace: 'billing',
+      agent_id: prefix(draft),
+      contract_id: draft,
+      exact_content: 'rm -rf build/',
+      decided_at: null,
+    });
     expect(row.status).toBeUndefined();
   });
 
@@ -41,7 +58,11 @@ describe('approval request', () => {
     const agent = mintAgent();
     const r = request(home, '--content-file', file, '--agent-id', agent);
     expect(r.code).toBe(0);
-    expect(list(home).json.approvals[0]).toMatchObject({ exact_content: 'line 1\nline 2 ✓\n', agent_id: agent, contract_id: null });
+    expect(list(home).json.approvals[0]).toMatchObject({
+      exact_content: 'line 1\nline 2 ✓\n',
+      agent_id: agent,
+      contract_id: null,
+    });
   });
 
   it('refuses bad input with exit 2 before any file or store access', () => {
@@ -52,7 +73,11 @@ describe('approval request', () => {
     expectCleanFailure(request(home), 2, 'USAGE');
     expectCleanFailure(request(home, '--content', 'a', '--content-file', join(home, 'x')), 2, 'USAGE');
     expectCleanFailure(request(home, '--content', '  \n'), 2, 'USAGE');
-    expectCleanFailure(request(home, '--content', 'a', '--draft-id', mintDraft(), '--agent-id', mintAgent()), 2, 'DRAFT_ID_AGENT_MISMATCH');
+    expectCleanFailure(
+      request(home, '--content', 'a', '--draft-id', mintDraft(), '--agent-id', mintAgent()),
+      2,
+      'DRAFT_ID_AGENT_MISMATCH',
+    );
     expectCleanFailure(request(home, '--content', 'a', '--draft-id', 'bad'), 2, 'INVALID_DRAFT_ID');
     expectCleanFailure(request(home, '--content-file', join(home, 'missing.txt')), 2, 'UNREADABLE_INPUT');
     expectCleanFailure(request(home, '--content-file', dir), 2, 'INPUT_NOT_REGULAR');
@@ -67,9 +92,28 @@ describe('approval decide', () => {
     const a = pending(home);
     expect(decide(home, a, '--decision', 'revoked').json.code).toBe('APPROVAL_TRANSITION_REFUSED');
     const ok = decide(home, a, '--decision', 'approved', '--by', 'lead', '--note', 'fine');
-    expect(ok.json).toMatchObject({ status: 'ok', approval_id: a, approval_status: 'approved', previous_status: 'pending', changed: true });
-    expect(Object.keys(ok.json).sort()).toEqual(['approval_id', 'approval_status', 'changed', 'fill_command', 'fill_input', 'fingerprint', 'previous_status', 'status']);
-    expect(decide(home, a, '--decision', 'approved').json).toMatchObject({ changed: false, approval_status: 'approved', previous_status: 'approved' });
+    expect(ok.json).toMatchObject({
+      status: 'ok',
+      approval_id: a,
+      approval_status: 'approved',
+      previous_status: 'pending',
+      changed: true,
+    });
+    expect(Object.keys(ok.json).sort()).toEqual([
+      'approval_id',
+      'approval_status',
+      'changed',
+      'fill_command',
+      'fill_input',
+      'fingerprint',
+      'previous_status',
+      'status',
+    ]);
+    expect(decide(home, a, '--decision', 'approved').json).toMatchObject({
+      changed: false,
+      approval_status: 'approved',
+      previous_status: 'approved',
+    });
     const row = list(home).json.approvals[0];
     expect(row).toMatchObject({ approval_status: 'approved', decided_by: 'lead', decision_note: 'fine' });
     expect(row.decided_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
@@ -81,7 +125,8 @@ describe('approval decide', () => {
       expect(withStore(home, (db) => db.prepare('SELECT * FROM approvals').all())).toEqual(before);
     }
     expect(decide(home, a, '--decision', 'revoked').json).toMatchObject({ changed: true, approval_status: 'revoked' });
-    for (const d of ['approved', 'rejected', 'expired']) expectCleanFailure(decide(home, a, '--decision', d), 1, 'APPROVAL_TRANSITION_REFUSED');
+    for (const d of ['approved', 'rejected', 'expired'])
+      expectCleanFailure(decide(home, a, '--decision', d), 1, 'APPROVAL_TRANSITION_REFUSED');
     expect(decide(home, a, '--decision', 'revoked').json.changed).toBe(false);
 
     for (const final of ['rejected', 'expired']) {
@@ -141,7 +186,9 @@ describe('the APPROVAL_ID_NOT_PENDING cross-check (contract validate --file)', (
   const validate = (home: string, approvalId: unknown) => {
     const agent = mintAgent();
     // The content the approvals of pending() were requested for (an approval binds the two).
-    const envelope = envelopeIn(agent, 'APPROVAL_REQUEST', { approval_request: { exact_content: 'git push origin main', approval_id: approvalId } });
+    const envelope = envelopeIn(agent, 'APPROVAL_REQUEST', {
+      approval_request: { exact_content: 'git push origin main', approval_id: approvalId },
+    });
     return run(home, ['contract', 'validate', '--file', '-', '--json'], { input: JSON.stringify(envelope) });
   };
 
@@ -154,7 +201,9 @@ describe('the APPROVAL_ID_NOT_PENDING cross-check (contract validate --file)', (
     expect(validate(home, ` ${a} `).json.status).toBe('ok');
     const missing = validate(home, `P-${'b'.repeat(32)}`);
     expect(missing.code).toBe(1);
-    expect(missing.json.errors).toEqual([expect.objectContaining({ code: 'APPROVAL_ID_NOT_PENDING', path: 'approval_request.approval_id' })]);
+    expect(missing.json.errors).toEqual([
+      expect.objectContaining({ code: 'APPROVAL_ID_NOT_PENDING', path: 'approval_request.approval_id' }),
+    ]);
     decide(home, a, '--decision', 'approved');
     const decided = validate(home, a);
     expect(decided.json.codes).toEqual(['APPROVAL_ID_NOT_PENDING']);

@@ -19,7 +19,9 @@ interface Shell {
   env: Record<string, string>;
   prelude: string;
 }
-const { shells } = (await import(pathToFileURL(join(REPO, 'scripts', 'shells.mjs')).href)) as { shells: () => Record<ShellName, Shell> };
+const { shells } = (await import(pathToFileURL(join(REPO, 'scripts', 'shells.mjs')).href)) as {
+  shells: () => Record<ShellName, Shell>;
+};
 const DRIVERS = join(REPO, 'test', 'fixtures', 'completion');
 const SHELLS: ShellName[] = ['bash', 'zsh', 'fish'];
 
@@ -35,9 +37,11 @@ const sorted = (list: Iterable<string>): string[] => [...list].sort();
 const topicsOf = sorted(new Set(commands.filter((c) => c.id.includes(':')).map((c) => c.id.split(':')[0])));
 /** What the first word may be: every topic and every verb without one. */
 const FIRST = sorted([...topicsOf, ...commands.filter((c) => !c.id.includes(':')).map((c) => c.id)]);
-const verbsOf = (topic: string): string[] => sorted(commands.filter((c) => c.id.startsWith(`${topic}:`)).map((c) => c.id.split(':')[1]));
+const verbsOf = (topic: string): string[] =>
+  sorted(commands.filter((c) => c.id.startsWith(`${topic}:`)).map((c) => c.id.split(':')[1]));
 /** The fixed values of a flag: its oclif options, else the completion's own list. */
-const valuesOf = (id: string, flag: Flag): string[] | undefined => flag.options ?? KNOWN_VALUES[`${id} --${flag.name}`]?.slice();
+const valuesOf = (id: string, flag: Flag): string[] | undefined =>
+  flag.options ?? KNOWN_VALUES[`${id} --${flag.name}`]?.slice();
 const ENUM_FLAGS = commands.flatMap((c) =>
   Object.values(c.flags)
     .filter((f) => valuesOf(c.id, f) !== undefined)
@@ -68,7 +72,17 @@ beforeAll(() => {
 function runShell(shell: ShellName, args: string[], extraEnv: Record<string, string> = {}): string {
   const s = sh[shell];
   const home = join(work, 'home');
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share'), LANG: 'C.UTF-8', ...s.env, HZ_PRELUDE: s.prelude, HZ_ZSH: s.command, ...extraEnv };
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    LANG: 'C.UTF-8',
+    ...s.env,
+    HZ_PRELUDE: s.prelude,
+    HZ_ZSH: s.command,
+    ...extraEnv,
+  };
   const r = spawnSync(s.command, args, { cwd: join(work, 'files'), env, encoding: 'utf8', timeout: 300_000 });
   expect(r.status, `${shell}: ${r.stderr}`).toBe(0);
   return r.stdout;
@@ -92,12 +106,15 @@ function complete(shell: ShellName, lines: string[][]): { registered: string; of
 }
 
 describe('handoff autocomplete: the verb', () => {
-  it.each([['tcsh'], ['BASH'], []])('a shell other than bash, zsh or fish is USAGE, exit 2, and prints no script: %j', (...args) => {
-    const r = run(tempHome(), ['autocomplete', ...args]);
-    expect(r.code).toBe(2);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/\[USAGE\]\n$/);
-  });
+  it.each([['tcsh'], ['BASH'], []])(
+    'a shell other than bash, zsh or fish is USAGE, exit 2, and prints no script: %j',
+    (...args) => {
+      const r = run(tempHome(), ['autocomplete', ...args]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/\[USAGE\]\n$/);
+    },
+  );
 
   it.each(SHELLS)('%s: the script is written as is, never coloured, even with FORCE_COLOR', (shell) => {
     const r = run(tempHome(), ['autocomplete', shell], { env: { FORCE_COLOR: '3' } });
@@ -106,7 +123,7 @@ describe('handoff autocomplete: the verb', () => {
     expect(r.stdout).not.toContain('\u001b');
   });
 
-  it('every fixed-value list of the completion names a real option flag, and agrees with the flag\'s own options', () => {
+  it("every fixed-value list of the completion names a real option flag, and agrees with the flag's own options", () => {
     for (const [key, values] of Object.entries(KNOWN_VALUES)) {
       const [id, flag] = key.split(' ');
       const command = commands.find((c) => c.id === id);
@@ -114,14 +131,20 @@ describe('handoff autocomplete: the verb', () => {
       expect(f?.type, key).toBe('option');
       if (f?.options !== undefined) expect(sorted(values), key).toEqual(sorted(f.options));
       // A placeholder that spells the values out (block|allow) names no value the list lacks.
-      for (const word of f?.helpValue?.includes('|') === true ? f.helpValue.split('|') : []) expect(values, key).toContain(word);
+      for (const word of f?.helpValue?.includes('|') === true ? f.helpValue.split('|') : [])
+        expect(values, key).toContain(word);
     }
   });
 });
 
 describe.each(SHELLS)('the %s script, run in its shell', (shell) => {
-  it('registers itself for handoff; offers every topic and top-level verb first, then each topic\'s verbs', () => {
-    const lines = [['handoff', ''], ...topicsOf.map((t) => ['handoff', t, '']), ['handoff', 'contract', 'li'], ['handoff', 'nosuch', '']];
+  it("registers itself for handoff; offers every topic and top-level verb first, then each topic's verbs", () => {
+    const lines = [
+      ['handoff', ''],
+      ...topicsOf.map((t) => ['handoff', t, '']),
+      ['handoff', 'contract', 'li'],
+      ['handoff', 'nosuch', ''],
+    ];
     const { registered, offers: got } = complete(shell, lines);
     if (shell === 'bash') expect(registered).toBe('complete -F _handoff handoff');
     if (shell === 'zsh') expect(registered).toBe('compdef _handoff handoff');
@@ -131,17 +154,25 @@ describe.each(SHELLS)('the %s script, run in its shell', (shell) => {
     expect(got.at(-1)).toEqual([]);
   });
 
-  it('offers each verb\'s flags, --help included', () => {
+  it("offers each verb's flags, --help included", () => {
     const { offers: got } = complete(
       shell,
       commands.map((c) => ['handoff', ...c.id.split(':'), '--']),
     );
-    commands.forEach((c, i) => expect(got[i], c.id).toEqual(sorted([...Object.keys(c.flags).map((f) => `--${f}`), '--help'])));
+    commands.forEach((c, i) =>
+      expect(got[i], c.id).toEqual(sorted([...Object.keys(c.flags).map((f) => `--${f}`), '--help'])),
+    );
   });
 
   it('offers the fixed values of --state, --harness, --decision, --on-missing and every other such flag', () => {
     expect(ENUM_FLAGS.map((e) => `${e.id} ${e.flag}`)).toEqual(
-      expect.arrayContaining(['contract:list --state', 'contract:gate --harness', 'hooks:install --harness', 'approval:decide --decision', 'contract:gate --on-missing']),
+      expect.arrayContaining([
+        'contract:list --state',
+        'contract:gate --harness',
+        'hooks:install --harness',
+        'approval:decide --decision',
+        'contract:gate --on-missing',
+      ]),
     );
     const { offers: got } = complete(
       shell,
@@ -151,7 +182,7 @@ describe.each(SHELLS)('the %s script, run in its shell', (shell) => {
     expect(got[ENUM_FLAGS.findIndex((e) => e.id === 'contract:list')]).toContain('NEEDS_VERIFICATION');
   });
 
-  it('a value typed in part, a value after `=`, flag values skipped, arguments with fixed values, help\'s words', () => {
+  it("a value typed in part, a value after `=`, flag values skipped, arguments with fixed values, help's words", () => {
     // bash splits `--state=CO` at `=` into three words; zsh and fish keep one (zsh moves `--state=` to IPREFIX).
     const eq = shell === 'bash' ? ['--state', '=', 'CO'] : ['--state=CO'];
     const lines = [

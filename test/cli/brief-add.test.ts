@@ -9,12 +9,32 @@ const W = ['--workspace', 'ws', '--json'];
 describe('brief add', () => {
   it('creates a brief with ordered ACs; blank title stored as null; JSON and human shapes', () => {
     const home = tempHome();
-    const r = run(home, ['brief', 'add', 'payments-hardening', '--title', ' ', '--objective', 'Harden', '--ac', 'AC-1=first = one', '--ac', 'ac_2.b=second', ...W]);
+    const r = run(home, [
+      'brief',
+      'add',
+      'payments-hardening',
+      '--title',
+      ' ',
+      '--objective',
+      'Harden',
+      '--ac',
+      'AC-1=first = one',
+      '--ac',
+      'ac_2.b=second',
+      ...W,
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json).toEqual({
       status: 'ok',
       created: true,
-      brief: { id: 1, workspace: 'ws', name: 'payments-hardening', title: null, objective: 'Harden', created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) },
+      brief: {
+        id: 1,
+        workspace: 'ws',
+        name: 'payments-hardening',
+        title: null,
+        objective: 'Harden',
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      },
       acceptance_criteria: [
         { ac_id: 'AC-1', description: 'first = one', position: 1 },
         { ac_id: 'ac_2.b', description: 'second', position: 2 },
@@ -33,7 +53,12 @@ describe('brief add', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.json.created).toBe(false);
     expect(r.json.added).toEqual(['AC-3', 'AC-4']);
-    expect(r.json.acceptance_criteria.map((a: any) => [a.ac_id, a.position])).toEqual([['AC-1', 1], ['AC-2', 2], ['AC-3', 3], ['AC-4', 4]]);
+    expect(r.json.acceptance_criteria.map((a: any) => [a.ac_id, a.position])).toEqual([
+      ['AC-1', 1],
+      ['AC-2', 2],
+      ['AC-3', 3],
+      ['AC-4', 4],
+    ]);
     const human = run(home, ['brief', 'add', 'pay', '--extend', '--ac', 'AC-5=five', '--workspace', 'ws']);
     expect(human.stdout).toBe('Brief pay (id=1) extended: AC-5.\n');
   });
@@ -91,11 +116,14 @@ describe('brief add', () => {
       expect(state(home).tree).toEqual({});
     });
 
-    it.each(['../x', '..', '.hidden', 'a..b', 'a/b', 'x'.repeat(65), 'a b', 'a\nb', 'é', '-x', '_x'])('row 2: NAME %j -> UNSAFE_SLUG', (name) => {
-      const home = tempHome();
-      expectRefusal(run(home, ['brief', 'add', ...W, '--', name]), 'UNSAFE_SLUG', 2);
-      expect(state(home).tree).toEqual({});
-    });
+    it.each(['../x', '..', '.hidden', 'a..b', 'a/b', 'x'.repeat(65), 'a b', 'a\nb', 'é', '-x', '_x'])(
+      'row 2: NAME %j -> UNSAFE_SLUG',
+      (name) => {
+        const home = tempHome();
+        expectRefusal(run(home, ['brief', 'add', ...W, '--', name]), 'UNSAFE_SLUG', 2);
+        expect(state(home).tree).toEqual({});
+      },
+    );
 
     it('row 3: --workspace ../x and $HANDOFF_WORKSPACE "a b" -> UNSAFE_SLUG with the hint; a derived "My Project" is made into My-Project', () => {
       const home = tempHome();
@@ -103,14 +131,21 @@ describe('brief add', () => {
       const r = run(home, ['brief', 'add', 'pay', '--workspace', '../x', '--json']);
       expectRefusal(r, 'UNSAFE_SLUG', 2);
       expect(r.json.error).toContain('--workspace');
-      expectRefusal(run(home, ['brief', 'add', 'pay', '--json'], { env: { HANDOFF_WORKSPACE: 'a b' } }), 'UNSAFE_SLUG', 2);
+      expectRefusal(
+        run(home, ['brief', 'add', 'pay', '--json'], { env: { HANDOFF_WORKSPACE: 'a b' } }),
+        'UNSAFE_SLUG',
+        2,
+      );
       expectHumanRefusal(run(home, ['brief', 'add', 'pay', '--workspace', '../x']), 2);
       expect(state(home)).toEqual(before);
       const project = join(home, 'My Project');
       mkdirSync(project);
       const derived = run(home, ['brief', 'add', 'pay', '--json'], { cwd: project });
       expect(derived.json.brief.workspace).toBe('My-Project');
-      const ok = run(home, ['brief', 'add', 'pay', '--json'], { cwd: join(home, 'My Project'), env: { HANDOFF_WORKSPACE: 'my-project' } });
+      const ok = run(home, ['brief', 'add', 'pay', '--json'], {
+        cwd: join(home, 'My Project'),
+        env: { HANDOFF_WORKSPACE: 'my-project' },
+      });
       expect(ok.json.brief.workspace).toBe('my-project');
     });
 

@@ -13,15 +13,33 @@ describe('brief list', () => {
     expect(run(home, ['brief', 'list', '--workspace', 'ws']).stdout).toBe('No briefs in workspace ws.\n');
   });
 
-  it('lists the workspace\'s briefs by name with ac and evidence counts', () => {
+  it("lists the workspace's briefs by name with ac and evidence counts", () => {
     const home = tempHome();
     addBrief(home, 'zeta', ['A', 'B']);
     addBrief(home, 'Alpha');
     addBrief(home, 'beta', [], 'other');
-    expect(run(home, ['evidence', 'add', '--brief', 'zeta', '--ac', 'A', '--type', 'text', '--text', 'x', '--workspace', 'ws']).code).toBe(0);
+    expect(
+      run(home, [
+        'evidence',
+        'add',
+        '--brief',
+        'zeta',
+        '--ac',
+        'A',
+        '--type',
+        'text',
+        '--text',
+        'x',
+        '--workspace',
+        'ws',
+      ]).code,
+    ).toBe(0);
     const r = run(home, ['brief', 'list', ...W]);
     expect(r.json.count).toBe(2);
-    expect(r.json.briefs.map((b: any) => [b.name, b.ac_count, b.evidence_count])).toEqual([['Alpha', 0, 0], ['zeta', 2, 1]]);
+    expect(r.json.briefs.map((b: any) => [b.name, b.ac_count, b.evidence_count])).toEqual([
+      ['Alpha', 0, 0],
+      ['zeta', 2, 1],
+    ]);
     expect(Object.keys(r.json.briefs[0])).toEqual(['id', 'name', 'title', 'created_at', 'ac_count', 'evidence_count']);
     expect(run(home, ['brief', 'list', '--workspace', 'ws']).stdout).toMatch(/2 brief\(s\)\.\n$/);
   });
@@ -36,7 +54,22 @@ describe('brief show', () => {
     const home = tempHome();
     addBrief(home, 'pay');
     const add = (ac: string): void => {
-      expect(run(home, ['evidence', 'add', '--brief', 'pay', '--ac', ac, '--type', 'text', '--text', 'x', '--workspace', 'ws']).code).toBe(0);
+      expect(
+        run(home, [
+          'evidence',
+          'add',
+          '--brief',
+          'pay',
+          '--ac',
+          ac,
+          '--type',
+          'text',
+          '--text',
+          'x',
+          '--workspace',
+          'ws',
+        ]).code,
+      ).toBe(0);
     };
     add('early');
     add('AC-1');
@@ -67,9 +100,12 @@ describe('brief show', () => {
     expect(r.json.error).toContain('did you mean "pay"');
   });
 
-  it.each(['../x', '..', '.hidden', 'a..b', 'a/b', 'x'.repeat(65), 'a b', 'a\n', 'é'])('row 2: NAME %j -> UNSAFE_SLUG', (name) => {
-    const home = tempHome();
-    expectRefusal(run(home, ['brief', 'show', name, ...W]), 'UNSAFE_SLUG', 2);
-    expect(state(home).tree).toEqual({});
-  });
+  it.each(['../x', '..', '.hidden', 'a..b', 'a/b', 'x'.repeat(65), 'a b', 'a\n', 'é'])(
+    'row 2: NAME %j -> UNSAFE_SLUG',
+    (name) => {
+      const home = tempHome();
+      expectRefusal(run(home, ['brief', 'show', name, ...W]), 'UNSAFE_SLUG', 2);
+      expect(state(home).tree).toEqual({});
+    },
+  );
 });

@@ -15,7 +15,8 @@ interface EsbuildPlugin {
   name: string;
   setup(build: unknown): void;
 }
-const load = async <T>(file: string): Promise<T> => (await import(pathToFileURL(join(REPO, 'scripts', 'bundle', file)).href)) as T;
+const load = async <T>(file: string): Promise<T> =>
+  (await import(pathToFileURL(join(REPO, 'scripts', 'bundle', file)).href)) as T;
 const hotTableModule = await load<{
   hotVerbs(root: string): Set<string>;
   commandIdOf(specifier: string): string | undefined;
@@ -29,17 +30,25 @@ const patches = await load<{
   patchOclifSource(file: string, source: string): string;
   checkPatchesUsed(patched: Set<string>, stubbed: Set<string>): void;
 }>('oclif-patches.mjs');
-const lazy = await load<{ LAZY_BUILTINS: string[]; LAZY_PACKAGES: string[]; checkLazySeen(seen: Set<string>): void }>('lazy-modules.mjs');
+const lazy = await load<{ LAZY_BUILTINS: string[]; LAZY_PACKAGES: string[]; checkLazySeen(seen: Set<string>): void }>(
+  'lazy-modules.mjs',
+);
 const esbuild = createRequire(import.meta.url)('esbuild') as {
   build(options: Record<string, unknown>): Promise<unknown>;
 };
 
-describe('one list of hot verbs: the hot bundle\'s table is made from bin/run.js\'s HOT_VERBS', () => {
+describe("one list of hot verbs: the hot bundle's table is made from bin/run.js's HOT_VERBS", () => {
   const registry = readFileSync(join(REPO, 'src', 'cli', 'registry.ts'), 'utf8');
-  const entries = [...registry.matchAll(/get '?([a-z:-]+)'?\(\) \{ return load\(require\('([^']+)'\)\); \}/g)].map((m) => [m[1], m[2]]);
+  const entries = [...registry.matchAll(/get '?([a-z:-]+)'?\(\) \{ return load\(require\('([^']+)'\)\); \}/g)].map(
+    (m) => [m[1], m[2]],
+  );
 
   it('the registry lists every verb of the manifest once, each requiring its own module, with no mark of hotness', () => {
-    expect(entries.map(([id]) => id).sort()).toEqual(manifestCommands().map((c) => c.id).sort());
+    expect(entries.map(([id]) => id).sort()).toEqual(
+      manifestCommands()
+        .map((c) => c.id)
+        .sort(),
+    );
     for (const [id, specifier] of entries) expect(hotTableModule.commandIdOf(specifier), specifier).toBe(id);
     expect(registry).not.toMatch(/HANDOFF_HOT_BUNDLE|notHot/);
     // Every getter is one of the lines read above.
@@ -53,12 +62,17 @@ describe('one list of hot verbs: the hot bundle\'s table is made from bin/run.js
   });
 
   /** A two-verb program bundled with the plugin: `a:x` hot, `b` not (or `hot` as given). */
-  async function tinyBundle(hot: string[]): Promise<{ commands: Record<string, unknown>; seen: Set<string>; check: () => void }> {
+  async function tinyBundle(
+    hot: string[],
+  ): Promise<{ commands: Record<string, unknown>; seen: Set<string>; check: () => void }> {
     const root = tempHome('handoff-hot-table-');
     mkdirSync(join(root, 'src', 'cli'), { recursive: true });
     mkdirSync(join(root, 'src', 'commands', 'a'), { recursive: true });
     writeFileSync(join(root, 'src', 'commands', 'a', 'x.ts'), 'export default class X {}\n');
-    writeFileSync(join(root, 'src', 'commands', 'b.ts'), "export default class B {}\nexport const COLD_TEXT = 'cold verb module';\n");
+    writeFileSync(
+      join(root, 'src', 'commands', 'b.ts'),
+      "export default class B {}\nexport const COLD_TEXT = 'cold verb module';\n",
+    );
     writeFileSync(
       join(root, 'src', 'cli', 'registry.ts'),
       [
@@ -71,7 +85,15 @@ describe('one list of hot verbs: the hot bundle\'s table is made from bin/run.js
     );
     const table = hotTableModule.hotTable(new Set(hot));
     const outfile = join(root, 'out.cjs');
-    await esbuild.build({ entryPoints: [join(root, 'src', 'cli', 'registry.ts')], outfile, bundle: true, platform: 'node', format: 'cjs', plugins: [table.plugin], logLevel: 'silent' });
+    await esbuild.build({
+      entryPoints: [join(root, 'src', 'cli', 'registry.ts')],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      plugins: [table.plugin],
+      logLevel: 'silent',
+    });
     expect(readFileSync(outfile, 'utf8')).not.toContain('cold verb module');
     const { COMMANDS } = createRequire(import.meta.url)(outfile) as { COMMANDS: Record<string, unknown> };
     return { commands: COMMANDS, seen: table.seen, check: table.check };
@@ -80,7 +102,9 @@ describe('one list of hot verbs: the hot bundle\'s table is made from bin/run.js
   it('a verb off the list is left out of the bundle: its entry throws a named internal error; a hot one loads', async () => {
     const t = await tinyBundle(['a:x']);
     expect(typeof t.commands['a:x']).toBe('function');
-    expect(() => t.commands.b).toThrow('internal: b is not in dist/cli/handoff-hot.cjs; bin/run.js must run it from dist/cli/handoff.cjs');
+    expect(() => t.commands.b).toThrow(
+      'internal: b is not in dist/cli/handoff-hot.cjs; bin/run.js must run it from dist/cli/handoff.cjs',
+    );
     expect([...t.seen].sort()).toEqual(['a:x', 'b']);
     expect(() => t.check()).not.toThrow();
   });
@@ -97,7 +121,9 @@ describe('every build-time change fails the build when what it changes is gone',
   it.each(Object.keys(patches.PATCHES))('%s: an expected text found twice is refused too', (file) => {
     const source = readFileSync(join(OCLIF_LIB, file), 'utf8');
     for (const [text] of patches.PATCHES[file]) {
-      expect(() => patches.patchOclifSource(file, `${source}\n${text}\n`)).toThrow(/^build: the patch of @oclif\/core\/lib\/.* matches 2 places/);
+      expect(() => patches.patchOclifSource(file, `${source}\n${text}\n`)).toThrow(
+        /^build: the patch of @oclif\/core\/lib\/.* matches 2 places/,
+      );
     }
   });
 
@@ -107,18 +133,27 @@ describe('every build-time change fails the build when what it changes is gone',
     expect(() => patches.checkPatchesUsed(all, stubs)).not.toThrow();
     for (const file of patches.PATCHED_FILES) {
       const without = new Set([...all].filter((f) => f !== file));
-      expect(() => patches.checkPatchesUsed(without, stubs)).toThrow(`build: @oclif/core/lib/${file} is no longer part of the bundle`);
+      expect(() => patches.checkPatchesUsed(without, stubs)).toThrow(
+        `build: @oclif/core/lib/${file} is no longer part of the bundle`,
+      );
     }
   });
 
   it.each([...patches.STUBBED, 'debug'])('a stub for %s that nothing imports any more fails the build', (name) => {
     const stubs = new Set([...patches.STUBBED, 'debug'].filter((s) => s !== name));
-    expect(() => patches.checkPatchesUsed(new Set(patches.PATCHED_FILES), stubs)).toThrow(`build: nothing in the bundle imports ${name} any more`);
+    expect(() => patches.checkPatchesUsed(new Set(patches.PATCHED_FILES), stubs)).toThrow(
+      `build: nothing in the bundle imports ${name} any more`,
+    );
   });
 
-  it.each([...lazy.LAZY_BUILTINS, ...lazy.LAZY_PACKAGES])('a lazy stand-in for %s that nothing imports any more fails the build', (name) => {
-    const all = [...lazy.LAZY_BUILTINS, ...lazy.LAZY_PACKAGES];
-    expect(() => lazy.checkLazySeen(new Set(all))).not.toThrow();
-    expect(() => lazy.checkLazySeen(new Set(all.filter((n) => n !== name)))).toThrow(`build: nothing in the bundle imports ${name} any more`);
-  });
+  it.each([...lazy.LAZY_BUILTINS, ...lazy.LAZY_PACKAGES])(
+    'a lazy stand-in for %s that nothing imports any more fails the build',
+    (name) => {
+      const all = [...lazy.LAZY_BUILTINS, ...lazy.LAZY_PACKAGES];
+      expect(() => lazy.checkLazySeen(new Set(all))).not.toThrow();
+      expect(() => lazy.checkLazySeen(new Set(all.filter((n) => n !== name)))).toThrow(
+        `build: nothing in the bundle imports ${name} any more`,
+      );
+    },
+  );
 });

@@ -27,7 +27,12 @@ describe('continuations are announced', () => {
     expect(r.code, r.stderr).toBe(0);
     const link = r.json.draft_id as string;
     expect(link).not.toBe(id);
-    expect(r.json.continuation).toMatchObject({ continues_contract_id: id, continues_handoff_id: handoffId, continues_state: 'BLOCKED', contract_id: link });
+    expect(r.json.continuation).toMatchObject({
+      continues_contract_id: id,
+      continues_handoff_id: handoffId,
+      continues_state: 'BLOCKED',
+      contract_id: link,
+    });
     const line = r.stderr.split('\n').find((l) => l.startsWith('[CONTINUATION opened]'));
     expect(line).toContain(id);
     expect(line).toContain(`handoff_id ${handoffId}`);
@@ -46,13 +51,14 @@ describe('continuations are announced', () => {
     // A rejected finalize of the tip names it too.
     const home2 = tempHome();
     const c = closedDraft(home2);
-    const tip = run(home2, ['contract', 'set', 'work_phase', 'executing', '--draft-id', c.id, '--json']).json.draft_id as string;
+    const tip = run(home2, ['contract', 'set', 'work_phase', 'executing', '--draft-id', c.id, '--json']).json
+      .draft_id as string;
     const rejected = run(home2, ['contract', 'finalize', '--draft-id', c.id]);
     expect(rejected.code).toBe(1);
     expect(rejected.stderr).toContain(`live tip is ${tip}`);
   });
 
-  it('the write verbs\' help says a closed contract gets a continuation', () => {
+  it("the write verbs' help says a closed contract gets a continuation", () => {
     for (const verb of ['set', 'add', 'fill', 'patch']) {
       const h = run(tempHome(), ['contract', verb, '--help']);
       expect(h.stdout.replace(/\s+/g, ' '), verb).toMatch(/opens a continuation under a new contract id/);
@@ -77,7 +83,9 @@ describe('finalize rejection and view FIELD', () => {
     expect(long.code).toBe(1);
     expect(long.stderr.length).toBeGreaterThan(short.stderr.length + 500);
     expect(run(home, ['contract', 'finalize', '--draft-id', id, '--json']).json.repair).toBeUndefined();
-    expect(typeof run(home, ['contract', 'finalize', '--draft-id', id, '--json', '--explain']).json.repair).toBe('string');
+    expect(typeof run(home, ['contract', 'finalize', '--draft-id', id, '--json', '--explain']).json.repair).toBe(
+      'string',
+    );
     expect(snapshot(home)).toEqual(before);
   });
 

@@ -73,7 +73,20 @@ describe("the data root's own folders must be real folders", () => {
     const target = elsewhere();
     symlinkSync(target, join(home, 'evidence'));
     const before = { home: snapshot(home), target: snapshot(target) };
-    const r = runJson(home, ['evidence', 'add', '--brief', 'b', '--ac', 'AC-1', '--type', 'text', '--text', 'x'.repeat(5000), '--workspace', 'ws']);
+    const r = runJson(home, [
+      'evidence',
+      'add',
+      '--brief',
+      'b',
+      '--ac',
+      'AC-1',
+      '--type',
+      'text',
+      '--text',
+      'x'.repeat(5000),
+      '--workspace',
+      'ws',
+    ]);
     expectCleanFailure(r, 4, 'DATA_ROOT_UNSAFE');
     expect({ home: snapshot(home), target: snapshot(target) }).toEqual(before);
   });

@@ -14,7 +14,11 @@ function demoPg(args: string[]): { code: number; stdout: string; stderr: string;
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env.HANDOFF_STORE_URL;
   delete env.HANDOFF_HOME;
-  const r = spawnSync(process.execPath, [join(REPO, 'scripts', 'demo-pg.mjs'), ...args], { encoding: 'utf8', env, timeout: 240_000 });
+  const r = spawnSync(process.execPath, [join(REPO, 'scripts', 'demo-pg.mjs'), ...args], {
+    encoding: 'utf8',
+    env,
+    timeout: 240_000,
+  });
   const dir = /data in (\S+) \(removed on exit\)/.exec(r.stderr)?.[1];
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, dir };
 }
@@ -22,7 +26,10 @@ function demoPg(args: string[]): { code: number; stdout: string; stderr: string;
 function script(body: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'handoff-demo-pg-test-'));
   const path = join(dir, 'steps.sh');
-  writeFileSync(path, `set -euo pipefail\nexport WORK="${dir}" HANDOFF_HOME="${dir}/home" HANDOFF_WORKSPACE=demo\nh() { node bin/run.js "$@"; }\n${body}\n`);
+  writeFileSync(
+    path,
+    `set -euo pipefail\nexport WORK="${dir}" HANDOFF_HOME="${dir}/home" HANDOFF_WORKSPACE=demo\nh() { node bin/run.js "$@"; }\n${body}\n`,
+  );
   return path;
 }
 

@@ -12,7 +12,13 @@ describe('contract claim', () => {
     const d = dispatchJson(home, ['--goal', 'g']);
     const r = claim(home, ['--harness-id', 'agent-1', '--draft-id', d.contract_id]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.json).toEqual({ status: 'ok', contract_id: d.contract_id, handoff_id: d.handoff_id, harness_id: 'agent-1', changed: true });
+    expect(r.json).toEqual({
+      status: 'ok',
+      contract_id: d.contract_id,
+      handoff_id: d.handoff_id,
+      harness_id: 'agent-1',
+      changed: true,
+    });
     expect(row(home, d.contract_id).harness_id).toBe('agent-1');
     const again = claim(home, ['--harness-id', 'agent-1', '--contract-id', d.contract_id]);
     expect(again.json.changed).toBe(false);
@@ -68,7 +74,17 @@ describe('contract claim', () => {
   it.each<[string[], string]>([
     [['--draft-id', 'a0123456789abcdef.0123456789ab'], 'USAGE'],
     [['--harness-id', 'x'], 'USAGE'],
-    [['--harness-id', 'x', '--draft-id', 'a0123456789abcdef.0123456789ab', '--contract-id', 'a0123456789abcdef.0123456789ab'], 'USAGE'],
+    [
+      [
+        '--harness-id',
+        'x',
+        '--draft-id',
+        'a0123456789abcdef.0123456789ab',
+        '--contract-id',
+        'a0123456789abcdef.0123456789ab',
+      ],
+      'USAGE',
+    ],
     [['--harness-id', 'x y', '--draft-id', 'a0123456789abcdef.0123456789ab'], 'USAGE'],
     [['--harness-id', 'x', '--draft-id', 'nope'], 'INVALID_DRAFT_ID'],
   ])('usage errors exit 2 before any access: %j', (args, code) => {

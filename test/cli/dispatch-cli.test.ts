@@ -10,15 +10,31 @@ const ID_RE = /^a[0-9a-f]{16}\.[0-9a-f]{12}$/;
 describe('contract dispatch: what it creates', () => {
   it('creates the draft and the DISPATCHED row, and prints its documented --json shape', () => {
     const home = tempHome();
-    expect(run(home, ['brief', 'add', 'payments-hardening', '--ac', 'AC-1=Duplicate POST returns the first response', ...WS_FLAGS]).code).toBe(0);
+    expect(
+      run(home, [
+        'brief',
+        'add',
+        'payments-hardening',
+        '--ac',
+        'AC-1=Duplicate POST returns the first response',
+        ...WS_FLAGS,
+      ]).code,
+    ).toBe(0);
     const out = dispatchJson(home, [
-      '--goal', 'Add idempotency keys to POST /payments',
-      '--plan-task-id', 'T-42',
-      '--brief', 'payments-hardening',
-      '--can-write', 'api_surface',
-      '--can-write', 'docs',
-      '--can-write', 'api_surface',
-      '--acceptance', 'Integration test covers timeout-then-retry',
+      '--goal',
+      'Add idempotency keys to POST /payments',
+      '--plan-task-id',
+      'T-42',
+      '--brief',
+      'payments-hardening',
+      '--can-write',
+      'api_surface',
+      '--can-write',
+      'docs',
+      '--can-write',
+      'api_surface',
+      '--acceptance',
+      'Integration test covers timeout-then-retry',
     ]);
     expect(out).toEqual({
       status: 'ok',
@@ -47,7 +63,14 @@ describe('contract dispatch: what it creates', () => {
       contract_block: expect.stringMatching(/^# Your Contract\n/),
     });
     expect(out.close_rules.map((r: any) => r.id)).toEqual([
-      'draft_id', 'finalize', 'closing_states', 'blind_verification', 'approval_request', 'evidence', 'can_write', 'stop_gate',
+      'draft_id',
+      'finalize',
+      'closing_states',
+      'blind_verification',
+      'approval_request',
+      'evidence',
+      'can_write',
+      'stop_gate',
     ]);
     for (const r of out.close_rules) expect(out.contract_block).toContain(r.text);
 
@@ -78,20 +101,44 @@ describe('contract dispatch: what it creates', () => {
 
   it('human mode: stdout is only the block, byte-identical to contract_block; the summary goes to stderr', () => {
     const home = tempHome();
-    const args = ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'two\nlines', '--consolidation', '--require-receipt', '--agent-id', 'a0123456789abcdef'];
+    const args = [
+      'contract',
+      'dispatch',
+      ...WS_FLAGS,
+      '--goal',
+      'two\nlines',
+      '--consolidation',
+      '--require-receipt',
+      '--agent-id',
+      'a0123456789abcdef',
+    ];
     const human = run(home, args);
     expect(human.code, human.stderr).toBe(0);
     const json = run(home, [...args, '--json']).json;
     const hid = human.stdout.match(/^contract_id: (\S+)$/m)![1];
     expect(human.stderr).toBe(`dispatched handoff_id=1 contract_id=${hid}\n`);
     // Same flags, same agent id: the two blocks differ only by the minted contract id and the handoff id.
-    const norm = (s: string, cid: string, n: number): string => s.split(cid).join('<CID>').replace(`handoff_id: ${n}\n`, 'handoff_id: <N>\n');
+    const norm = (s: string, cid: string, n: number): string =>
+      s.split(cid).join('<CID>').replace(`handoff_id: ${n}\n`, 'handoff_id: <N>\n');
     expect(norm(human.stdout, hid, 1)).toBe(norm(json.contract_block, json.contract_id, 2));
     expect(json.contract_block.endsWith('\n')).toBe(true);
     expect(json.close_rules.map((r: any) => r.id)).toEqual([
-      'draft_id', 'finalize', 'closing_states', 'complete', 'approval_request', 'consolidation', 'receipt', 'stop_gate',
+      'draft_id',
+      'finalize',
+      'closing_states',
+      'complete',
+      'approval_request',
+      'consolidation',
+      'receipt',
+      'stop_gate',
     ]);
-    expect(row(home, json.contract_id)).toMatchObject({ consolidation: 1, require_receipt: 1, kind: 'investigation', acceptance_json: null, can_write_json: null });
+    expect(row(home, json.contract_id)).toMatchObject({
+      consolidation: 1,
+      require_receipt: 1,
+      kind: 'investigation',
+      acceptance_json: null,
+      can_write_json: null,
+    });
     expect(hid.startsWith('a0123456789abcdef.')).toBe(true);
   });
 
@@ -112,15 +159,48 @@ describe('contract dispatch: what it creates', () => {
     const home = tempHome();
     const producer = dispatchJson(home, ['--goal', 'build', '--plan-task-id', 'T-1']);
     finalizeAs(home, producer.contract_id, 'NEEDS_VERIFICATION');
-    const v = dispatchJson(home, ['--goal', 'verify', '--parent-handoff-id', String(producer.handoff_id), '--harness-id', 'sess-uuid-1']);
+    const v = dispatchJson(home, [
+      '--goal',
+      'verify',
+      '--parent-handoff-id',
+      String(producer.handoff_id),
+      '--harness-id',
+      'sess-uuid-1',
+    ]);
     expect(v.kind).toBe('verifier');
-    expect(v.bindings).toMatchObject({ parent_handoff_id: producer.handoff_id, plan_task_id: null, harness_id: 'sess-uuid-1' });
-    expect(v.contract_block).toContain(`\nparent_handoff_id: ${producer.handoff_id} (contract ${producer.contract_id}, state NEEDS_VERIFICATION)\n`);
-    expect(v.close_rules.map((r: any) => r.id)).toEqual(['draft_id', 'finalize', 'closing_states', 'complete', 'verifier', 'approval_request', 'stop_gate']);
-    expect(row(home, v.contract_id)).toMatchObject({ parent_handoff_id: producer.handoff_id, harness_id: 'sess-uuid-1' });
+    expect(v.bindings).toMatchObject({
+      parent_handoff_id: producer.handoff_id,
+      plan_task_id: null,
+      harness_id: 'sess-uuid-1',
+    });
+    expect(v.contract_block).toContain(
+      `\nparent_handoff_id: ${producer.handoff_id} (contract ${producer.contract_id}, state NEEDS_VERIFICATION)\n`,
+    );
+    expect(v.close_rules.map((r: any) => r.id)).toEqual([
+      'draft_id',
+      'finalize',
+      'closing_states',
+      'complete',
+      'verifier',
+      'approval_request',
+      'stop_gate',
+    ]);
+    expect(row(home, v.contract_id)).toMatchObject({
+      parent_handoff_id: producer.handoff_id,
+      harness_id: 'sess-uuid-1',
+    });
     // A non-verifier may point at an open row.
     const open = dispatchJson(home, ['--goal', 'x']);
-    expect(dispatchJson(home, ['--goal', 'follow-up', '--kind', 'investigation', '--parent-handoff-id', String(open.handoff_id)]).kind).toBe('investigation');
+    expect(
+      dispatchJson(home, [
+        '--goal',
+        'follow-up',
+        '--kind',
+        'investigation',
+        '--parent-handoff-id',
+        String(open.handoff_id),
+      ]).kind,
+    ).toBe('investigation');
   });
 });
 
@@ -151,8 +231,16 @@ describe('contract dispatch: refusals write nothing', () => {
     ['bad harness id', ['--goal', 'g', '--harness-id', '-x'], 'USAGE'],
     ['blank workspace', ['--goal', 'g', '--workspace', ' '], 'UNSAFE_SLUG'],
     ['verifier without parent', ['--goal', 'g', '--kind', 'verifier'], 'VERIFIER_REQUIRES_PARENT'],
-    ['bound verifier', ['--goal', 'g', '--kind', 'verifier', '--parent-handoff-id', '1', '--plan-task-id', 'T'], 'VERIFIER_PLAN_BOUND'],
-    ['task_execution without plan task', ['--goal', 'g', '--kind', 'task_execution'], 'TASK_EXECUTION_REQUIRES_PLAN_TASK'],
+    [
+      'bound verifier',
+      ['--goal', 'g', '--kind', 'verifier', '--parent-handoff-id', '1', '--plan-task-id', 'T'],
+      'VERIFIER_PLAN_BOUND',
+    ],
+    [
+      'task_execution without plan task',
+      ['--goal', 'g', '--kind', 'task_execution'],
+      'TASK_EXECUTION_REQUIRES_PLAN_TASK',
+    ],
     ['unknown flag', ['--goal', 'g', '--nope'], 'USAGE'],
   ])('%s: exit 2, %s', (_name, args, code) => {
     refuse(tempHome(), args, code, 2);
@@ -191,7 +279,9 @@ describe('contract dispatch: refusals write nothing', () => {
     const home = tempHome();
     dispatchJson(home, ['--goal', 'creates the store']);
     const db = rawStore(home);
-    db.exec("CREATE TRIGGER test_refuse_insert BEFORE INSERT ON handoffs BEGIN SELECT RAISE(ABORT, 'refused by test'); END");
+    db.exec(
+      "CREATE TRIGGER test_refuse_insert BEFORE INSERT ON handoffs BEGIN SELECT RAISE(ABORT, 'refused by test'); END",
+    );
     db.close();
     const drafts = readdirSync(join(home, 'drafts'));
     const r = run(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'g', '--json']);

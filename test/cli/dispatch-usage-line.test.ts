@@ -11,8 +11,16 @@ const count = (text: string, part: string): number => text.split(part).length - 
 describe('one usage line per USAGE error', () => {
   it.each([
     ['contract claim without --harness-id', ['contract', 'claim', '--draft-id', ID], '--harness-id is required'],
-    ['contract claim without an id', ['contract', 'claim', '--harness-id', 'h1'], 'pass exactly one of --draft-id and --contract-id'],
-    ['contract claim with both ids', ['contract', 'claim', '--harness-id', 'h1', '--draft-id', ID, '--contract-id', ID], '--contract-id and --draft-id cannot be given together'],
+    [
+      'contract claim without an id',
+      ['contract', 'claim', '--harness-id', 'h1'],
+      'pass exactly one of --draft-id and --contract-id',
+    ],
+    [
+      'contract claim with both ids',
+      ['contract', 'claim', '--harness-id', 'h1', '--draft-id', ID, '--contract-id', ID],
+      '--contract-id and --draft-id cannot be given together',
+    ],
     ['evidence receipts without an id', ['evidence', 'receipts'], 'pass exactly one of --draft-id and --contract-id'],
     ['approval request without content', ['approval', 'request'], 'pass exactly one of --content and --content-file'],
   ])('%s', (_name, args, message) => {

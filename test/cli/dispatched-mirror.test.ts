@@ -15,7 +15,9 @@ import { dbOf, dispatch, draftPathOf, readDraftJson } from '../helpers/drafts.js
 const rowJson = (home: string, id: string): any => {
   const db = new (loadSqlite())(dbOf(home), { readonly: true });
   try {
-    const row = db.prepare('SELECT raw_handoff_json FROM handoffs WHERE contract_id = ?').get(id) as { raw_handoff_json: string };
+    const row = db.prepare('SELECT raw_handoff_json FROM handoffs WHERE contract_id = ?').get(id) as {
+      raw_handoff_json: string;
+    };
     return JSON.parse(row.raw_handoff_json);
   } finally {
     db.close();
@@ -36,11 +38,15 @@ describe('the mirror of a dispatched write', () => {
     let killed: boolean;
     try {
       const before = readFileSync(draftPathOf(home, id), 'utf8');
-      const child = spawn(process.execPath, [BIN, 'contract', 'add', 'evidence_report.commands_run', 'npm test', '--draft-id', id], {
-        env: baseEnv(home),
-        cwd: home,
-        stdio: 'ignore',
-      });
+      const child = spawn(
+        process.execPath,
+        [BIN, 'contract', 'add', 'evidence_report.commands_run', 'npm test', '--draft-id', id],
+        {
+          env: baseEnv(home),
+          cwd: home,
+          stdio: 'ignore',
+        },
+      );
       const exited = new Promise<NodeJS.Signals | null>((done) => child.once('exit', (_code, signal) => done(signal)));
       // Poll for the saved draft (a hang is caught by the test's timeout, never by a time limit here).
       while (readFileSync(draftPathOf(home, id), 'utf8') === before) await sleep(20);
@@ -96,7 +102,10 @@ describe('SQLite: a writer over the probe', () => {
     const home = tempHome();
     const { id } = dispatch(home);
     // Node's module tracing is per process: this one runs as the real binary.
-    const r = run(home, ['contract', 'set', 'work_phase', 'executing', '--draft-id', id], { env: { NODE_DEBUG: 'module' }, process: true });
+    const r = run(home, ['contract', 'set', 'work_phase', 'executing', '--draft-id', id], {
+      env: { NODE_DEBUG: 'module' },
+      process: true,
+    });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/better-sqlite3/);
     expect(r.stderr).not.toMatch(/node_modules\/bindings/);

@@ -54,7 +54,9 @@ describe('addressing', () => {
         { draft_id: b, agent_id: B, mtime: new Date(T0).toISOString(), agent_state: 'IN_PROGRESS' },
       ],
     });
-    expect(j.json.error).toMatch(/2 drafts of 2 agents \(.*aaaaaaaaaaaaaaaa0.*abbbbbbbbbbbbbbb0|.*abbbbbbbbbbbbbbb0.*aaaaaaaaaaaaaaaa0/);
+    expect(j.json.error).toMatch(
+      /2 drafts of 2 agents \(.*aaaaaaaaaaaaaaaa0.*abbbbbbbbbbbbbbb0|.*abbbbbbbbbbbbbbb0.*aaaaaaaaaaaaaaaa0/,
+    );
     expect(j.json.error).toContain('--agent-id');
     const h = runUnchanged(home, ['contract', 'view']);
     expect([h.code, h.stdout]).toEqual([2, '']);

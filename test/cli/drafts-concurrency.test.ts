@@ -18,7 +18,9 @@ describe('concurrent writers', () => {
     const home = tempHome();
     const id = initDraft(home);
     const values = Array.from({ length: 12 }, (_, i) => `cmd-${i}`);
-    const results = await Promise.all(values.map((v) => runAsync(home, ['contract', 'add', 'evidence_report.commands_run', v, '--draft-id', id])));
+    const results = await Promise.all(
+      values.map((v) => runAsync(home, ['contract', 'add', 'evidence_report.commands_run', v, '--draft-id', id])),
+    );
     expect(results.map((r) => r.code)).toEqual(values.map(() => 0));
     const list = readDraftJson(home, id).evidence_report.commands_run as string[];
     expect([...list].sort()).toEqual([...values].sort());
@@ -29,18 +31,40 @@ describe('concurrent writers', () => {
     const home = tempHome();
     const id = initDraft(home);
     const [a, b] = await Promise.all([
-      runAsync(home, ['contract', 'fill', '--draft-id', id, '--json', '{"evidence_report":{"key_outputs":["k"]},"report_prose":"p"}']),
-      runAsync(home, ['contract', 'fill', '--draft-id', id, '--json', '{"agent_status":{"pending_steps":["s"]},"work_phase":"planning"}']),
+      runAsync(home, [
+        'contract',
+        'fill',
+        '--draft-id',
+        id,
+        '--json',
+        '{"evidence_report":{"key_outputs":["k"]},"report_prose":"p"}',
+      ]),
+      runAsync(home, [
+        'contract',
+        'fill',
+        '--draft-id',
+        id,
+        '--json',
+        '{"agent_status":{"pending_steps":["s"]},"work_phase":"planning"}',
+      ]),
     ]);
     expect([a.code, b.code]).toEqual([0, 0]);
     const e = readDraftJson(home, id);
-    expect([e.evidence_report.key_outputs, e.report_prose, e.agent_status.pending_steps, e.work_phase]).toEqual([['k'], 'p', ['s'], 'planning']);
+    expect([e.evidence_report.key_outputs, e.report_prose, e.agent_status.pending_steps, e.work_phase]).toEqual([
+      ['k'],
+      'p',
+      ['s'],
+      'planning',
+    ]);
   });
 
   it('a lock held by a live process → DRAFT_LOCKED (exit 4) after 15 s, naming its pid; nothing written', async () => {
     const home = tempHome();
     const id = initDraft(home);
-    writeFileSync(join(home, 'drafts', `${id}.lock`), JSON.stringify({ pid: process.pid, host: hostname(), start: Date.now(), token: 't' }));
+    writeFileSync(
+      join(home, 'drafts', `${id}.lock`),
+      JSON.stringify({ pid: process.pid, host: hostname(), start: Date.now(), token: 't' }),
+    );
     const before = snapshot(home);
     const t0 = Date.now();
     const r = await runAsync(home, ['contract', 'set', 'report_prose', 'x', '--draft-id', id, '--json']);
@@ -55,7 +79,10 @@ describe('concurrent writers', () => {
     const home = tempHome();
     const id = initDraft(home);
     const dead = spawnSync(process.execPath, ['-e', '0']).pid;
-    writeFileSync(join(home, 'drafts', `${id}.lock`), JSON.stringify({ pid: dead, host: hostname(), start: Date.now(), token: 't' }));
+    writeFileSync(
+      join(home, 'drafts', `${id}.lock`),
+      JSON.stringify({ pid: dead, host: hostname(), start: Date.now(), token: 't' }),
+    );
     // Broken at once: the write lands (a live holder would make it wait 15 s and fail with DRAFT_LOCKED).
     const r = run(home, ['contract', 'set', 'report_prose', 'x', '--draft-id', id, '--json']);
     expect([r.code, r.json.status]).toEqual([0, 'ok']);
@@ -79,10 +106,14 @@ describe('crash safety', () => {
       const children = Array.from({ length: 10 }, (_, i) => {
         const value = `b${batch}-${i}`;
         launched.add(value);
-        const child = spawn(process.execPath, [BIN, 'contract', 'add', 'evidence_report.commands_run', value, '--draft-id', id], {
-          env: childEnv(home),
-          stdio: 'ignore',
-        });
+        const child = spawn(
+          process.execPath,
+          [BIN, 'contract', 'add', 'evidence_report.commands_run', value, '--draft-id', id],
+          {
+            env: childEnv(home),
+            stdio: 'ignore',
+          },
+        );
         const timer = setTimeout(() => child.kill('SIGKILL'), Math.floor(Math.random() * 400));
         return new Promise<boolean>((resolve) => {
           child.on('exit', (_code, signal) => {
@@ -102,7 +133,9 @@ describe('crash safety', () => {
     void kills;
     const list = readDraftJson(home, id).evidence_report.commands_run as string[];
     // Every "after" write is there, once and in order; every other entry is one whole value a writer was given, once.
-    expect(list.filter((v) => v.startsWith('after-'))).toEqual(Array.from({ length: BATCHES }, (_, b) => `after-${b + 1}`));
+    expect(list.filter((v) => v.startsWith('after-'))).toEqual(
+      Array.from({ length: BATCHES }, (_, b) => `after-${b + 1}`),
+    );
     const others = list.filter((v) => !v.startsWith('after-'));
     for (const v of others) expect(launched.has(v), v).toBe(true);
     expect(new Set(others).size).toBe(others.length);

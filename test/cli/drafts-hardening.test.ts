@@ -3,7 +3,16 @@
  * contract, quoted paths in refusal messages, symlinks at a draft's name, and `validate` of a closed row without a
  * draft. Each case: its exit code, its code, and nothing written.
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/json.js';
@@ -92,39 +101,52 @@ describe(`deep nesting is refused with a named code (MAX_JSON_DEPTH = ${MAX_JSON
     expectCode(over, 2, 'VALUE_NOT_REPRESENTABLE');
     expect(over.json.error).toMatch(/envelope after this write/);
     // A 512-deep VALUE is accepted as a VALUE, but under memory_delta the envelope would be 513 deep.
-    const deepValue = runUnchanged(home, ['contract', 'set', 'memory_delta', nestedArray(MAX_JSON_DEPTH), '--draft-id', id, '--json']);
+    const deepValue = runUnchanged(home, [
+      'contract',
+      'set',
+      'memory_delta',
+      nestedArray(MAX_JSON_DEPTH),
+      '--draft-id',
+      id,
+      '--json',
+    ]);
     expectCode(deepValue, 2, 'VALUE_NOT_REPRESENTABLE');
-    expect(run(home, ['contract', 'set', 'memory_delta', nestedArray(MAX_JSON_DEPTH - 1), '--draft-id', id, '--json']).code).toBe(0);
+    expect(
+      run(home, ['contract', 'set', 'memory_delta', nestedArray(MAX_JSON_DEPTH - 1), '--draft-id', id, '--json']).code,
+    ).toBe(0);
     expect(run(home, ['contract', 'view', '--draft-id', id, '--json']).code).toBe(0);
   });
 
   it.each([
     ['100,000 deep', 100_000],
     ['one level over the limit', MAX_JSON_DEPTH],
-  ])('a hand-edited draft nested %s → DRAFT_UNREADABLE (exit 3) naming the file, for every verb that reads it', (_, depth) => {
-    const home = tempHome();
-    const id = initDraft(home);
-    const file = draftPathOf(home, id);
-    // memory_delta at depth 2 holding `depth` levels: the envelope is depth + 1 deep.
-    writeFileSync(file, `{"memory_delta":${nestedObject(depth)}}\n`);
-    for (const args of [
-      ['set', 'report_prose', 'x', '--draft-id', id, '--json'],
-      ['add', 'evidence_report.commands_run', 'x', '--draft-id', id, '--json'],
-      ['fill', '--json', '{}', '--draft-id', id],
-      ['view', '--draft-id', id, '--json'],
-      ['view', '--json'],
-      ['view', '--field', 'memory_delta', '--draft-id', id, '--json'],
-      ['validate', '--draft-id', id, '--json'],
-      ['validate', '--json'],
-      ['finalize', '--draft-id', id, '--workspace', 'ws', '--json'],
-    ]) {
-      const r = runUnchanged(home, ['contract', ...args]);
-      expectCode(r, 3, 'DRAFT_UNREADABLE');
-      expect(r.json.path).toBe(file);
-      expect(r.json.error).toContain(file);
-      expect(r.json.error).toMatch(/nests deeper than 512 levels/);
-    }
-  });
+  ])(
+    'a hand-edited draft nested %s → DRAFT_UNREADABLE (exit 3) naming the file, for every verb that reads it',
+    (_, depth) => {
+      const home = tempHome();
+      const id = initDraft(home);
+      const file = draftPathOf(home, id);
+      // memory_delta at depth 2 holding `depth` levels: the envelope is depth + 1 deep.
+      writeFileSync(file, `{"memory_delta":${nestedObject(depth)}}\n`);
+      for (const args of [
+        ['set', 'report_prose', 'x', '--draft-id', id, '--json'],
+        ['add', 'evidence_report.commands_run', 'x', '--draft-id', id, '--json'],
+        ['fill', '--json', '{}', '--draft-id', id],
+        ['view', '--draft-id', id, '--json'],
+        ['view', '--json'],
+        ['view', '--field', 'memory_delta', '--draft-id', id, '--json'],
+        ['validate', '--draft-id', id, '--json'],
+        ['validate', '--json'],
+        ['finalize', '--draft-id', id, '--workspace', 'ws', '--json'],
+      ]) {
+        const r = runUnchanged(home, ['contract', ...args]);
+        expectCode(r, 3, 'DRAFT_UNREADABLE');
+        expect(r.json.path).toBe(file);
+        expect(r.json.error).toContain(file);
+        expect(r.json.error).toMatch(/nests deeper than 512 levels/);
+      }
+    },
+  );
 
   it('an open row whose stored envelope is deeper than the limit is not adopted (view, set: exit 2, nothing written)', () => {
     const home = tempHome();
@@ -176,7 +198,15 @@ describe('view --field on a contract that needs adoption (a non-zero exit writes
     const home = tempHome();
     const { id } = dispatch(home);
     rmSync(draftPathOf(home, id));
-    const r = runUnchanged(home, ['contract', 'view', '--field', 'evidence_report.no_such_key', '--draft-id', id, '--json']);
+    const r = runUnchanged(home, [
+      'contract',
+      'view',
+      '--field',
+      'evidence_report.no_such_key',
+      '--draft-id',
+      id,
+      '--json',
+    ]);
     expectCode(r, 3, 'FIELD_NOT_FOUND');
     expect(r.stderr).not.toMatch(/\[ADOPTED\]/);
   });
@@ -219,33 +249,39 @@ describe('a symlink at drafts/<id>.json that is not a readable JSON object', () 
   const ID = 'a0123456789abcdef.0123456789ab';
   const kinds: [string, (home: string) => string][] = [
     ['a dangling link', (home) => join(home, 'nowhere.json')],
-    ['a link to a directory', (home) => {
-      const dir = join(home, 'somedir');
-      mkdirSync(dir);
-      return dir;
-    }],
+    [
+      'a link to a directory',
+      (home) => {
+        const dir = join(home, 'somedir');
+        mkdirSync(dir);
+        return dir;
+      },
+    ],
   ];
 
-  it.each(kinds)('%s → DRAFT_UNREADABLE (exit 3) for every reader and writer, DRAFT_EXISTS for init; never replaced', (_, target) => {
-    const home = tempHome();
-    mkdirSync(draftsDirOf(home), { mode: 0o700 });
-    const link = draftPathOf(home, ID);
-    symlinkSync(target(home), link);
-    for (const args of [
-      ['set', 'report_prose', 'x', '--draft-id', ID, '--json'],
-      ['add', 'evidence_report.commands_run', 'x', '--draft-id', ID, '--json'],
-      ['fill', '--json', '{}', '--draft-id', ID],
-      ['view', '--draft-id', ID, '--json'],
-      ['validate', '--draft-id', ID, '--json'],
-      ['finalize', '--draft-id', ID, '--workspace', 'ws', '--json'],
-    ]) {
-      const r = runUnchanged(home, ['contract', ...args]);
-      expectCode(r, 3, 'DRAFT_UNREADABLE');
-      expect(r.json.path).toBe(link);
-    }
-    expectCode(runUnchanged(home, ['contract', 'init', '--draft-id', ID, '--json']), 1, 'DRAFT_EXISTS');
-    expect(lstatSync(link).isSymbolicLink()).toBe(true);
-  });
+  it.each(kinds)(
+    '%s → DRAFT_UNREADABLE (exit 3) for every reader and writer, DRAFT_EXISTS for init; never replaced',
+    (_, target) => {
+      const home = tempHome();
+      mkdirSync(draftsDirOf(home), { mode: 0o700 });
+      const link = draftPathOf(home, ID);
+      symlinkSync(target(home), link);
+      for (const args of [
+        ['set', 'report_prose', 'x', '--draft-id', ID, '--json'],
+        ['add', 'evidence_report.commands_run', 'x', '--draft-id', ID, '--json'],
+        ['fill', '--json', '{}', '--draft-id', ID],
+        ['view', '--draft-id', ID, '--json'],
+        ['validate', '--draft-id', ID, '--json'],
+        ['finalize', '--draft-id', ID, '--workspace', 'ws', '--json'],
+      ]) {
+        const r = runUnchanged(home, ['contract', ...args]);
+        expectCode(r, 3, 'DRAFT_UNREADABLE');
+        expect(r.json.path).toBe(link);
+      }
+      expectCode(runUnchanged(home, ['contract', 'init', '--draft-id', ID, '--json']), 1, 'DRAFT_EXISTS');
+      expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    },
+  );
 
   it.each(kinds)('%s in place of a dispatched draft is never adopted over (view, set)', (_, target) => {
     const home = tempHome();

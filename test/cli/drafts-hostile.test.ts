@@ -78,7 +78,9 @@ describe('hostile inputs', () => {
   it('a 200 KB value is stored intact (stdin patch), and a 200 KB broken patch is one INVALID_JSON line', () => {
     const { outer, home, id } = setup();
     const big = `${'é'.repeat(1000)}${'x'.repeat(200_000)}`;
-    const ok = run(home, ['contract', 'fill', '--json-file', '-', '--draft-id', id], { input: JSON.stringify({ report_prose: big }) });
+    const ok = run(home, ['contract', 'fill', '--json-file', '-', '--draft-id', id], {
+      input: JSON.stringify({ report_prose: big }),
+    });
     expect(ok.code, ok.stderr).toBe(0);
     expect(readDraftJson(home, id).report_prose).toBe(big);
     expect(readFileSync(draftPathOf(home, id), 'utf8')).toContain('éé');
@@ -86,7 +88,9 @@ describe('hostile inputs', () => {
     expect(run(home, ['contract', 'add', 'evidence_report.verbatim_outputs', huge, '--draft-id', id]).code).toBe(0);
     expect(readDraftJson(home, id).evidence_report.verbatim_outputs).toEqual([huge]);
     const before = snapshot(outer);
-    const bad = run(home, ['contract', 'fill', '--json-file', '-', '--draft-id', id], { input: `{"report_prose":"${'z'.repeat(200_000)}` });
+    const bad = run(home, ['contract', 'fill', '--json-file', '-', '--draft-id', id], {
+      input: `{"report_prose":"${'z'.repeat(200_000)}`,
+    });
     expect([bad.code, bad.json.code]).toEqual([2, 'INVALID_JSON']);
     expect(bad.stdout.length).toBeLessThan(2000);
     expect(snapshot(outer)).toEqual(before);
@@ -96,13 +100,19 @@ describe('hostile inputs', () => {
     const { home, id } = setup();
     const root = run(home, ['contract', 'set', '__proto__.polluted', 'yes', '--draft-id', id, '--json']);
     expect([root.code, root.json.codes]).toEqual([1, ['UNKNOWN_FIELD']]);
-    expect(run(home, ['contract', 'set', 'constructor.prototype', 'x', '--draft-id', id, '--json']).json.codes).toEqual(['UNKNOWN_FIELD']);
+    expect(run(home, ['contract', 'set', 'constructor.prototype', 'x', '--draft-id', id, '--json']).json.codes).toEqual(
+      ['UNKNOWN_FIELD'],
+    );
     expect(run(home, ['contract', 'set', 'approval_request.__proto__.x', '1', '--draft-id', id]).code).toBe(0);
-    expect(run(home, ['contract', 'fill', '--draft-id', id, '--json', '{"memory_delta":{"__proto__":{"y":2}}}']).code).toBe(0);
+    expect(
+      run(home, ['contract', 'fill', '--draft-id', id, '--json', '{"memory_delta":{"__proto__":{"y":2}}}']).code,
+    ).toBe(0);
     const text = readFileSync(draftPathOf(home, id), 'utf8');
     expect(JSON.parse(text).approval_request).toEqual(JSON.parse('{"__proto__":{"x":1}}'));
     expect(text).toContain('"__proto__": {\n      "y": 2');
-    expect(run(home, ['contract', 'view', '--draft-id', id, '--field', 'approval_request.__proto__.x']).stdout).toBe('1\n');
+    expect(run(home, ['contract', 'view', '--draft-id', id, '--field', 'approval_request.__proto__.x']).stdout).toBe(
+      '1\n',
+    );
   });
 
   it('a relative HANDOFF_HOME is resolved against the cwd; values with newlines and unicode survive', () => {
@@ -111,7 +121,12 @@ describe('hostile inputs', () => {
     expect(r.code).toBe(0);
     const id = r.json.draft_id;
     const v = 'line1\nline2 ☃ "q"';
-    expect(run(undefined, ['contract', 'set', 'report_prose', v, '--draft-id', id], { cwd: outer, env: { HANDOFF_HOME: 'rel/home' } }).code).toBe(0);
+    expect(
+      run(undefined, ['contract', 'set', 'report_prose', v, '--draft-id', id], {
+        cwd: outer,
+        env: { HANDOFF_HOME: 'rel/home' },
+      }).code,
+    ).toBe(0);
     expect(readDraftJson(join(outer, 'rel', 'home'), id).report_prose).toBe(v);
   });
 

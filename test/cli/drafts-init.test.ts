@@ -52,7 +52,13 @@ describe('contract init', () => {
     const a = run(home, ['contract', 'init', '--agent-id', agent, '--json']).json;
     expect([a.agent_id, a.agent_id_minted, a.draft_id.startsWith(`${agent}.`)]).toEqual([agent, false, true]);
     const d = run(home, ['contract', 'init', '--draft-id', `${agent}.abcdef`, '--json']).json;
-    expect(d).toEqual({ status: 'ok', draft_id: `${agent}.abcdef`, agent_id: agent, agent_id_minted: false, workspace: expect.any(String) });
+    expect(d).toEqual({
+      status: 'ok',
+      draft_id: `${agent}.abcdef`,
+      agent_id: agent,
+      agent_id_minted: false,
+      workspace: expect.any(String),
+    });
     expect(readDraftJson(home, `${agent}.abcdef`).agent_status.agent_id).toBe(agent);
     const both = run(home, ['contract', 'init', '--draft-id', `${agent}.abcdee`, '--agent-id', agent, '--json']);
     expect(both.code).toBe(0);

@@ -36,55 +36,145 @@ const rows: Row[] = [
   ['missing positional', () => ['contract', 'set', 'report_prose', '--draft-id', D], 'USAGE', 2],
   ['extra positional', () => ['contract', 'add', 'a', 'b', 'c', '--draft-id', D], 'USAGE', 2],
   ['fill with no input', () => ['contract', 'fill', '--draft-id', D], 'USAGE', 2],
-  ['fill with both inputs', () => ['contract', 'fill', '--json', '{}', '--json-file', 'x', '--draft-id', D], 'USAGE', 2],
+  [
+    'fill with both inputs',
+    () => ['contract', 'fill', '--json', '{}', '--json-file', 'x', '--draft-id', D],
+    'USAGE',
+    2,
+  ],
   ['validate --file with --draft-id', () => ['contract', 'validate', '--file', 'x', '--draft-id', D], 'USAGE', 2],
-  ['validate --file with --agent-id', () => ['contract', 'validate', '--file', 'x', '--agent-id', D.split('.')[0]], 'USAGE', 2],
-  ['set: bad --draft-id', () => ['contract', 'set', 'report_prose', 'x', '--draft-id', 'a/../x'], 'INVALID_DRAFT_ID', 2],
+  [
+    'validate --file with --agent-id',
+    () => ['contract', 'validate', '--file', 'x', '--agent-id', D.split('.')[0]],
+    'USAGE',
+    2,
+  ],
+  [
+    'set: bad --draft-id',
+    () => ['contract', 'set', 'report_prose', 'x', '--draft-id', 'a/../x'],
+    'INVALID_DRAFT_ID',
+    2,
+  ],
   ['add: empty --draft-id', () => ['contract', 'add', 'x', 'y', '--draft-id', ''], 'INVALID_DRAFT_ID', 2],
-  ['fill: upper-case --draft-id', () => ['contract', 'fill', '--json', '{}', '--draft-id', D.toUpperCase()], 'INVALID_DRAFT_ID', 2],
+  [
+    'fill: upper-case --draft-id',
+    () => ['contract', 'fill', '--json', '{}', '--draft-id', D.toUpperCase()],
+    'INVALID_DRAFT_ID',
+    2,
+  ],
   ['view: trailing newline', () => ['contract', 'view', '--draft-id', `${D}\n`], 'INVALID_DRAFT_ID', 2],
   ['validate: spaces', () => ['contract', 'validate', '--draft-id', ` ${D}`], 'INVALID_DRAFT_ID', 2],
   ['init: bad --draft-id', () => ['contract', 'init', '--draft-id', '..'], 'INVALID_DRAFT_ID', 2],
   ['set: glob --agent-id', () => ['contract', 'set', 'report_prose', 'x', '--agent-id', 'a8*'], 'INVALID_AGENT_ID', 2],
   ['view: short --agent-id', () => ['contract', 'view', '--agent-id', 'a0123'], 'INVALID_AGENT_ID', 2],
   ['init: bad --agent-id', () => ['contract', 'init', '--agent-id', 'A0123456789abcdef'], 'INVALID_AGENT_ID', 2],
-  ['mismatch', () => ['contract', 'add', 'x', 'y', '--draft-id', D, '--agent-id', 'affffffffffffffff'], 'DRAFT_ID_AGENT_MISMATCH', 2],
-  ['init mismatch', () => ['contract', 'init', '--draft-id', UNKNOWN, '--agent-id', 'affffffffffffffff'], 'DRAFT_ID_AGENT_MISMATCH', 2],
+  [
+    'mismatch',
+    () => ['contract', 'add', 'x', 'y', '--draft-id', D, '--agent-id', 'affffffffffffffff'],
+    'DRAFT_ID_AGENT_MISMATCH',
+    2,
+  ],
+  [
+    'init mismatch',
+    () => ['contract', 'init', '--draft-id', UNKNOWN, '--agent-id', 'affffffffffffffff'],
+    'DRAFT_ID_AGENT_MISMATCH',
+    2,
+  ],
   ['set: a..b', () => ['contract', 'set', 'a..b', 'x', '--draft-id', D], 'INVALID_FIELD_PATH', 2],
   ['add: empty FIELD', () => ['contract', 'add', '', 'x', '--draft-id', D], 'INVALID_FIELD_PATH', 2],
   ['set: trailing dot', () => ['contract', 'set', 'agent_status.', 'x', '--draft-id', D], 'INVALID_FIELD_PATH', 2],
   ['view --field .x', () => ['contract', 'view', '--field', '.x', '--draft-id', D], 'INVALID_FIELD_PATH', 2],
   ['set 1e400', () => ['contract', 'set', 'report_prose', '1e400', '--draft-id', D], 'VALUE_NOT_REPRESENTABLE', 2],
-  ['add [1e400]', () => ['contract', 'add', 'evidence_report.key_outputs', '[1e400]', '--draft-id', D], 'VALUE_NOT_REPRESENTABLE', 2],
-  ['fill 1e400', () => ['contract', 'fill', '--json', '{"a":{"b":1e400}}', '--draft-id', D], 'VALUE_NOT_REPRESENTABLE', 2],
-  ['validate --file 1e400', () => ['contract', 'validate', '--file', join(home, 'huge.json')], 'VALUE_NOT_REPRESENTABLE', 2],
+  [
+    'add [1e400]',
+    () => ['contract', 'add', 'evidence_report.key_outputs', '[1e400]', '--draft-id', D],
+    'VALUE_NOT_REPRESENTABLE',
+    2,
+  ],
+  [
+    'fill 1e400',
+    () => ['contract', 'fill', '--json', '{"a":{"b":1e400}}', '--draft-id', D],
+    'VALUE_NOT_REPRESENTABLE',
+    2,
+  ],
+  [
+    'validate --file 1e400',
+    () => ['contract', 'validate', '--file', join(home, 'huge.json')],
+    'VALUE_NOT_REPRESENTABLE',
+    2,
+  ],
   ['fill broken JSON', () => ['contract', 'fill', '--json', '{', '--draft-id', D], 'INVALID_JSON', 2],
   ['fill empty patch', () => ['contract', 'fill', '--json', '', '--draft-id', D], 'INVALID_JSON', 2],
   ['validate --file broken', () => ['contract', 'validate', '--file', join(home, 'open.json')], 'INVALID_JSON', 2],
   ['fill array patch', () => ['contract', 'fill', '--json', '[1]', '--draft-id', D], 'PATCH_NOT_OBJECT', 2],
   ['fill null patch', () => ['contract', 'fill', '--json', 'null', '--draft-id', D], 'PATCH_NOT_OBJECT', 2],
-  ['fill --json-file array', () => ['contract', 'fill', '--json-file', join(home, 'array.json'), '--draft-id', D], 'PATCH_NOT_OBJECT', 2],
-  ['fill --json-file missing', () => ['contract', 'fill', '--json-file', join(home, 'nope.json'), '--draft-id', D], 'UNREADABLE_INPUT', 2],
+  [
+    'fill --json-file array',
+    () => ['contract', 'fill', '--json-file', join(home, 'array.json'), '--draft-id', D],
+    'PATCH_NOT_OBJECT',
+    2,
+  ],
+  [
+    'fill --json-file missing',
+    () => ['contract', 'fill', '--json-file', join(home, 'nope.json'), '--draft-id', D],
+    'UNREADABLE_INPUT',
+    2,
+  ],
   ['validate --file missing', () => ['contract', 'validate', '--file', join(home, 'nope.json')], 'UNREADABLE_INPUT', 2],
-  ['fill --json-file dir', () => ['contract', 'fill', '--json-file', join(home, 'adir'), '--draft-id', D], 'INPUT_NOT_REGULAR', 2],
+  [
+    'fill --json-file dir',
+    () => ['contract', 'fill', '--json-file', join(home, 'adir'), '--draft-id', D],
+    'INPUT_NOT_REGULAR',
+    2,
+  ],
   ['validate --file FIFO', () => ['contract', 'validate', '--file', join(outside, 'fifo')], 'INPUT_NOT_REGULAR', 2],
   ['validate --file /dev/null', () => ['contract', 'validate', '--file', '/dev/null'], 'INPUT_NOT_REGULAR', 2],
   ['set: unknown id', () => ['contract', 'set', 'report_prose', 'x', '--draft-id', UNKNOWN], 'DRAFT_NOT_FOUND', 3],
-  ['add: unknown id', () => ['contract', 'add', 'evidence_report.commands_run', 'x', '--draft-id', UNKNOWN], 'DRAFT_NOT_FOUND', 3],
+  [
+    'add: unknown id',
+    () => ['contract', 'add', 'evidence_report.commands_run', 'x', '--draft-id', UNKNOWN],
+    'DRAFT_NOT_FOUND',
+    3,
+  ],
   ['fill: unknown id', () => ['contract', 'fill', '--json', '{}', '--draft-id', UNKNOWN], 'DRAFT_NOT_FOUND', 3],
   ['view: unknown id', () => ['contract', 'view', '--draft-id', UNKNOWN], 'DRAFT_NOT_FOUND', 3],
   ['validate: unknown id', () => ['contract', 'validate', '--draft-id', UNKNOWN], 'DRAFT_NOT_FOUND', 3],
-  ['set: unknown agent', () => ['contract', 'set', 'report_prose', 'x', '--agent-id', 'affffffffffffffff'], 'DRAFT_NOT_FOUND', 3],
+  [
+    'set: unknown agent',
+    () => ['contract', 'set', 'report_prose', 'x', '--agent-id', 'affffffffffffffff'],
+    'DRAFT_NOT_FOUND',
+    3,
+  ],
   ['set: unreadable', () => ['contract', 'set', 'report_prose', 'x', '--draft-id', BROKEN], 'DRAFT_UNREADABLE', 3],
-  ['add: unreadable', () => ['contract', 'add', 'evidence_report.commands_run', 'x', '--draft-id', BROKEN], 'DRAFT_UNREADABLE', 3],
+  [
+    'add: unreadable',
+    () => ['contract', 'add', 'evidence_report.commands_run', 'x', '--draft-id', BROKEN],
+    'DRAFT_UNREADABLE',
+    3,
+  ],
   ['fill: unreadable', () => ['contract', 'fill', '--json', '{}', '--draft-id', BROKEN], 'DRAFT_UNREADABLE', 3],
   ['view: unreadable', () => ['contract', 'view', '--draft-id', BROKEN], 'DRAFT_UNREADABLE', 3],
   ['validate: unreadable', () => ['contract', 'validate', '--draft-id', BROKEN], 'DRAFT_UNREADABLE', 3],
-  ['view --field missing', () => ['contract', 'view', '--field', 'evidence_report.no_such_key', '--draft-id', D], 'FIELD_NOT_FOUND', 3],
+  [
+    'view --field missing',
+    () => ['contract', 'view', '--field', 'evidence_report.no_such_key', '--draft-id', D],
+    'FIELD_NOT_FOUND',
+    3,
+  ],
   ['fill collision', () => ['contract', 'fill', '--json', '{"agent_status":{"agent_id":[1]}}', '--draft-id', D], '', 1],
   ['add: not a list', () => ['contract', 'add', 'agent_status.next_action', 'x', '--draft-id', D], 'NOT_A_LIST', 1],
-  ['set: path not object', () => ['contract', 'set', 'agent_status.pending_steps.0', 'x', '--draft-id', D], 'PATH_NOT_OBJECT', 1],
-  ['add: path not object', () => ['contract', 'add', 'agent_status.agent_id.x', 'x', '--draft-id', D], 'PATH_NOT_OBJECT', 1],
+  [
+    'set: path not object',
+    () => ['contract', 'set', 'agent_status.pending_steps.0', 'x', '--draft-id', D],
+    'PATH_NOT_OBJECT',
+    1,
+  ],
+  [
+    'add: path not object',
+    () => ['contract', 'add', 'agent_status.agent_id.x', 'x', '--draft-id', D],
+    'PATH_NOT_OBJECT',
+    1,
+  ],
   ['init: exists', () => ['contract', 'init', '--draft-id', D], 'DRAFT_EXISTS', 1],
 ];
 
@@ -111,24 +201,46 @@ describe('refusals: code, exit, nothing written', () => {
 
   it('a populated-list collision is refused whole', () => {
     run(home, ['contract', 'add', 'agent_status.pending_steps', 's1', '--draft-id', D]);
-    const r = runUnchanged(home, ['contract', 'fill', '--json', '{"agent_status":{"pending_steps":[]},"report_prose":"x"}', '--draft-id', D]);
+    const r = runUnchanged(home, [
+      'contract',
+      'fill',
+      '--json',
+      '{"agent_status":{"pending_steps":[]},"report_prose":"x"}',
+      '--draft-id',
+      D,
+    ]);
     expect(r.code).toBe(1);
     expect(r.json.code).toBe('FILL_LIST_COLLISION');
-    expect(r.json.collisions).toEqual([{ path: 'agent_status.pending_steps', existing: 1, incoming: 0, incoming_type: 'array' }]);
+    expect(r.json.collisions).toEqual([
+      { path: 'agent_status.pending_steps', existing: 1, incoming: 0, incoming_type: 'array' },
+    ]);
   });
 });
 
 describe('precedence', () => {
   it('ids before FIELD before VALUE, all before any file access', () => {
-    expect(runUnchanged(home, ['contract', 'set', 'a..b', '1e400', '--draft-id', 'bad', '--json']).json.code).toBe('INVALID_DRAFT_ID');
-    expect(runUnchanged(home, ['contract', 'set', 'a..b', '1e400', '--draft-id', UNKNOWN, '--json']).json.code).toBe('INVALID_FIELD_PATH');
-    expect(runUnchanged(home, ['contract', 'set', 'x', '1e400', '--draft-id', UNKNOWN, '--json']).json.code).toBe('VALUE_NOT_REPRESENTABLE');
-    expect(runUnchanged(home, ['contract', 'fill', '--json', '{', '--draft-id', UNKNOWN]).json.code).toBe('INVALID_JSON');
-    expect(runUnchanged(home, ['contract', 'fill', '--json', '{', '--draft-id', 'x']).json.code).toBe('INVALID_DRAFT_ID');
+    expect(runUnchanged(home, ['contract', 'set', 'a..b', '1e400', '--draft-id', 'bad', '--json']).json.code).toBe(
+      'INVALID_DRAFT_ID',
+    );
+    expect(runUnchanged(home, ['contract', 'set', 'a..b', '1e400', '--draft-id', UNKNOWN, '--json']).json.code).toBe(
+      'INVALID_FIELD_PATH',
+    );
+    expect(runUnchanged(home, ['contract', 'set', 'x', '1e400', '--draft-id', UNKNOWN, '--json']).json.code).toBe(
+      'VALUE_NOT_REPRESENTABLE',
+    );
+    expect(runUnchanged(home, ['contract', 'fill', '--json', '{', '--draft-id', UNKNOWN]).json.code).toBe(
+      'INVALID_JSON',
+    );
+    expect(runUnchanged(home, ['contract', 'fill', '--json', '{', '--draft-id', 'x']).json.code).toBe(
+      'INVALID_DRAFT_ID',
+    );
   });
 
   it('loading (3) before the write itself (1)', () => {
-    expect(runUnchanged(home, ['contract', 'add', 'agent_status.next_action', 'x', '--draft-id', BROKEN, '--json']).json.code).toBe('DRAFT_UNREADABLE');
+    expect(
+      runUnchanged(home, ['contract', 'add', 'agent_status.next_action', 'x', '--draft-id', BROKEN, '--json']).json
+        .code,
+    ).toBe('DRAFT_UNREADABLE');
   });
 
   it('a refused call in an empty data root leaves no folder behind', () => {

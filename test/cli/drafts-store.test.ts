@@ -28,7 +28,8 @@ function sql<T = unknown>(home: string, text: string, ...params: unknown[]): T {
   }
 }
 
-const rowOf = (home: string, id: string): any => sql<any[]>(home, 'SELECT * FROM handoffs WHERE contract_id = ?', id)[0];
+const rowOf = (home: string, id: string): any =>
+  sql<any[]>(home, 'SELECT * FROM handoffs WHERE contract_id = ?', id)[0];
 const rowCount = (home: string): number => sql<any[]>(home, 'SELECT count(*) AS n FROM handoffs')[0].n;
 
 describe('adoption of a dispatched row', () => {
@@ -60,7 +61,15 @@ describe('adoption of a dispatched row', () => {
     const home = tempHome();
     const { id } = dispatch(home);
     rmSync(draftPathOf(home, id));
-    const r = runUnchanged(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id, '--json']);
+    const r = runUnchanged(home, [
+      'contract',
+      'set',
+      'agent_status.agent_state',
+      'COMPLETE',
+      '--draft-id',
+      id,
+      '--json',
+    ]);
     expect(r.code).toBe(1);
     expect(r.json.draft_id).toBe(id);
   });
@@ -76,7 +85,12 @@ describe('adoption of a dispatched row', () => {
     rmSync(draftPathOf(home, other));
     sql(home, 'UPDATE handoffs SET raw_handoff_json = ? WHERE contract_id = ?', '{"agent_status":{}}', other);
     const seeded = run(home, ['contract', 'view', '--draft-id', other, '--json']).json.envelope;
-    expect(seeded.agent_status).toEqual({ agent_state: 'IN_PROGRESS', agent_id: other.split('.')[0], pending_steps: [], next_action: 'pending' });
+    expect(seeded.agent_status).toEqual({
+      agent_state: 'IN_PROGRESS',
+      agent_id: other.split('.')[0],
+      pending_steps: [],
+      next_action: 'pending',
+    });
   });
 
   it('a present but unreadable draft is never adopted over', () => {
@@ -108,15 +122,27 @@ describe('continuation after a close', () => {
     expect(r.json).toMatchObject({
       status: 'ok',
       mirrored: true,
-      continuation: { status: 'opened', contract_id: link, continues_contract_id: id, continues_handoff_id: closedRow.id, continues_state: 'COMPLETE' },
+      continuation: {
+        status: 'opened',
+        contract_id: link,
+        continues_contract_id: id,
+        continues_handoff_id: closedRow.id,
+        continues_state: 'COMPLETE',
+      },
     });
     expect(r.json.continuation.handoff_id).toBe(rowOf(home, link).id);
-    expect(r.stderr).toMatch(new RegExp(`^\\[CONTINUATION opened\\] ${id}.*COMPLETE.*${link}.*handoff contract chain --contract-id ${link}`));
+    expect(r.stderr).toMatch(
+      new RegExp(`^\\[CONTINUATION opened\\] ${id}.*COMPLETE.*${link}.*handoff contract chain --contract-id ${link}`),
+    );
     expect(readFileSync(draftPathOf(home, id), 'utf8')).toBe(closedBytes);
     expect(rowOf(home, id)).toEqual(closedRow);
 
     const linkRow = rowOf(home, link);
-    expect([linkRow.agent_state, linkRow.cut_reason, linkRow.continues_handoff_id]).toEqual(['DISPATCHED', 'never_finalized', closedRow.id]);
+    expect([linkRow.agent_state, linkRow.cut_reason, linkRow.continues_handoff_id]).toEqual([
+      'DISPATCHED',
+      'never_finalized',
+      closedRow.id,
+    ]);
     const draft = readDraftJson(home, link);
     expect(draft.continues_contract_id).toBe(id);
     expect(draft.evidence_report.commands_run).toEqual(['late']);
@@ -129,7 +155,9 @@ describe('continuation after a close', () => {
     expect(readFileSync(draftPathOf(home, id), 'utf8')).toBe(closedBytes);
     expect(rowCount(home)).toBe(2);
     // view and validate never follow the chain.
-    expect(run(home, ['contract', 'view', '--draft-id', id, '--json']).json.envelope.agent_status.agent_state).toBe('COMPLETE');
+    expect(run(home, ['contract', 'view', '--draft-id', id, '--json']).json.envelope.agent_status.agent_state).toBe(
+      'COMPLETE',
+    );
   });
 
   it('a closed link opens the next one; a fill on a link never collides', () => {
@@ -137,7 +165,14 @@ describe('continuation after a close', () => {
     const id = initDraft(home);
     run(home, ['contract', 'add', 'evidence_report.commands_run', 'a', '--draft-id', id]);
     closeDraft(home, id);
-    const l1 = run(home, ['contract', 'fill', '--draft-id', id, '--json', '{"evidence_report":{"commands_run":["b"]}}']).json;
+    const l1 = run(home, [
+      'contract',
+      'fill',
+      '--draft-id',
+      id,
+      '--json',
+      '{"evidence_report":{"commands_run":["b"]}}',
+    ]).json;
     expect(l1.continuation.continues_contract_id).toBe(id);
     closeDraft(home, l1.draft_id);
     const l2 = run(home, ['contract', 'set', 'report_prose', 'x', '--draft-id', id, '--json']).json;
@@ -155,7 +190,9 @@ describe('continuation after a close', () => {
     expect(r.json).toMatchObject({ status: 'rejected', draft_id: id });
     expect(rowCount(home)).toBe(1);
     const after = snapshot(home);
-    expect(Object.keys(after).filter((k) => k.startsWith('drafts/'))).toEqual(Object.keys(before).filter((k) => k.startsWith('drafts/')));
+    expect(Object.keys(after).filter((k) => k.startsWith('drafts/'))).toEqual(
+      Object.keys(before).filter((k) => k.startsWith('drafts/')),
+    );
     expect(after[`drafts/${id}.json`]).toEqual(before[`drafts/${id}.json`]);
   });
 });
@@ -191,7 +228,15 @@ describe('bindings and the cross-check', () => {
   it("the row's consolidation mark binds writes and validate; it wins over --consolidation", () => {
     const home = tempHome();
     const marked = dispatch(home, ['--consolidation']).id;
-    const r = runUnchanged(home, ['contract', 'set', 'agent_status.agent_state', 'BLOCKED', '--draft-id', marked, '--json']);
+    const r = runUnchanged(home, [
+      'contract',
+      'set',
+      'agent_status.agent_state',
+      'BLOCKED',
+      '--draft-id',
+      marked,
+      '--json',
+    ]);
     expect([r.code, r.json.codes]).toEqual([1, ['CONSOLIDATION_REPORT_SHAPE']]);
     const plain = dispatch(home).id;
     expect(run(home, ['contract', 'set', 'agent_status.agent_state', 'BLOCKED', '--draft-id', plain]).code).toBe(0);
@@ -201,12 +246,23 @@ describe('bindings and the cross-check', () => {
   it('an approval id that is not pending is rejected at every write and by validate', () => {
     const home = tempHome();
     const { id } = dispatch(home);
-    const r = runUnchanged(home, ['contract', 'set', 'approval_request.approval_id', 'P-nope', '--draft-id', id, '--json', '--explain']);
+    const r = runUnchanged(home, [
+      'contract',
+      'set',
+      'approval_request.approval_id',
+      'P-nope',
+      '--draft-id',
+      id,
+      '--json',
+      '--explain',
+    ]);
     expect([r.code, r.json.codes]).toEqual([1, ['APPROVAL_ID_NOT_PENDING']]);
     expect(r.json.repair).toMatch(/pending/);
     const file = join(home, 'env.json');
     writeFileSync(file, JSON.stringify({ ...readDraftJson(home, id), approval_request: { approval_id: 'P-nope' } }));
-    expect(run(home, ['contract', 'validate', '--file', file, '--json']).json.codes).toEqual(['APPROVAL_ID_NOT_PENDING']);
+    expect(run(home, ['contract', 'validate', '--file', file, '--json']).json.codes).toEqual([
+      'APPROVAL_ID_NOT_PENDING',
+    ]);
     const noStore = tempHome();
     const d = initDraft(noStore);
     expect(run(noStore, ['contract', 'set', 'approval_request.approval_id', 'P-nope', '--draft-id', d]).code).toBe(0);
@@ -230,7 +286,9 @@ describe('view of a closed row without a draft', () => {
       cut_reason: null,
       envelope: JSON.parse(row.raw_handoff_json),
     });
-    expect(runUnchanged(home, ['contract', 'view', '--draft-id', id, '--field', 'agent_status.agent_state']).stdout).toBe('"BLOCKED"\n');
+    expect(
+      runUnchanged(home, ['contract', 'view', '--draft-id', id, '--field', 'agent_status.agent_state']).stdout,
+    ).toBe('"BLOCKED"\n');
     expect(runUnchanged(home, ['contract', 'validate', '--draft-id', id, '--json']).json.code).toBe('DRAFT_NOT_FOUND');
     sql(home, 'UPDATE handoffs SET raw_handoff_json = ? WHERE contract_id = ?', '[1]', id);
     const bad = runUnchanged(home, ['contract', 'view', '--draft-id', id, '--json']);
@@ -242,7 +300,10 @@ describe('store errors (exit 4)', () => {
   it('an unreadable store is STORE_UNREADABLE for every verb that needs it, and nothing is written', () => {
     const home = tempHome();
     const id = initDraft(home);
-    writeFileSync(dbOf(home), 'this is not a sqlite database, just text that is long enough to be read as a header.....');
+    writeFileSync(
+      dbOf(home),
+      'this is not a sqlite database, just text that is long enough to be read as a header.....',
+    );
     for (const args of [
       ['set', 'report_prose', 'x', '--json'],
       ['add', 'evidence_report.commands_run', 'x', '--json'],

@@ -6,7 +6,15 @@ import { draftPathOf, hasDb, initDraft, readDraftJson, runUnchanged } from '../h
 
 const valid = (agent = 'a0123456789abcdef') => ({
   agent_status: { agent_state: 'IN_PROGRESS', agent_id: agent, pending_steps: [], next_action: 'pending' },
-  evidence_report: { patterns_checked: [], files_checked: [], commands_run: [], key_outputs: [], verbatim_outputs: [], cross_layer_impacts: [], open_gaps: [] },
+  evidence_report: {
+    patterns_checked: [],
+    files_checked: [],
+    commands_run: [],
+    key_outputs: [],
+    verbatim_outputs: [],
+    cross_layer_impacts: [],
+    open_gaps: [],
+  },
 });
 
 describe('contract view', () => {
@@ -23,15 +31,32 @@ describe('contract view', () => {
   it('acceptance 7: --field prints [] and null; a missing key → exit 3', () => {
     const home = tempHome();
     const id = initDraft(home);
-    expect(runUnchanged(home, ['contract', 'view', '--field', 'evidence_report.open_gaps', '--draft-id', id]).stdout).toBe('[]\n');
+    expect(
+      runUnchanged(home, ['contract', 'view', '--field', 'evidence_report.open_gaps', '--draft-id', id]).stdout,
+    ).toBe('[]\n');
     expect(runUnchanged(home, ['contract', 'view', '--field', 'work_phase', '--draft-id', id]).stdout).toBe('null\n');
-    expect(runUnchanged(home, ['contract', 'view', '--field', 'agent_status.agent_state', '--draft-id', id]).stdout).toBe('"IN_PROGRESS"\n');
-    const missing = runUnchanged(home, ['contract', 'view', '--field', 'evidence_report.no_such_key', '--draft-id', id, '--json']);
+    expect(
+      runUnchanged(home, ['contract', 'view', '--field', 'agent_status.agent_state', '--draft-id', id]).stdout,
+    ).toBe('"IN_PROGRESS"\n');
+    const missing = runUnchanged(home, [
+      'contract',
+      'view',
+      '--field',
+      'evidence_report.no_such_key',
+      '--draft-id',
+      id,
+      '--json',
+    ]);
     expect([missing.code, missing.json.code]).toEqual([3, 'FIELD_NOT_FOUND']);
     expect(missing.json.error).toContain('no_such_key');
     expect(missing.json.error).toContain('evidence_report');
     const j = runUnchanged(home, ['contract', 'view', '--field', 'agent_status', '--draft-id', id, '--json']);
-    expect(j.json).toEqual({ status: 'ok', draft_id: id, field: 'agent_status', value: readDraftJson(home, id).agent_status });
+    expect(j.json).toEqual({
+      status: 'ok',
+      draft_id: id,
+      field: 'agent_status',
+      value: readDraftJson(home, id).agent_status,
+    });
     const top = runUnchanged(home, ['contract', 'view', '--field', 'nope', '--draft-id', id, '--json']);
     expect(top.json.error).toContain('(root)');
   });
@@ -40,7 +65,9 @@ describe('contract view', () => {
     const home = tempHome();
     const id = initDraft(home);
     writeFileSync(draftPathOf(home, id), '{"anything": [1, 2]}');
-    expect(runUnchanged(home, ['contract', 'view', '--draft-id', id, '--json']).json.envelope).toEqual({ anything: [1, 2] });
+    expect(runUnchanged(home, ['contract', 'view', '--draft-id', id, '--json']).json.envelope).toEqual({
+      anything: [1, 2],
+    });
   });
 });
 
@@ -50,18 +77,30 @@ describe('contract validate', () => {
     const id = initDraft(home);
     const ok = runUnchanged(home, ['contract', 'validate', '--draft-id', id]);
     expect([ok.code, ok.stdout]).toEqual([0, `OK: ${id} is valid.\n`]);
-    expect(runUnchanged(home, ['contract', 'validate', '--json']).json).toEqual({ status: 'ok', draft_id: id, resolved: 'newest_in_workspace' });
+    expect(runUnchanged(home, ['contract', 'validate', '--json']).json).toEqual({
+      status: 'ok',
+      draft_id: id,
+      resolved: 'newest_in_workspace',
+    });
     const e = readDraftJson(home, id);
     e.agent_status.agent_state = 'COMPLETE';
     writeFileSync(draftPathOf(home, id), JSON.stringify(e));
     const bad = runUnchanged(home, ['contract', 'validate', '--draft-id', id]);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toBe('');
-    expect(bad.stderr).toMatch(/^Rejected: draft .* failed validation\.\n {2}COMPLETE_SHAPE \[agent_status\.next_action\]: /);
+    expect(bad.stderr).toMatch(
+      /^Rejected: draft .* failed validation\.\n {2}COMPLETE_SHAPE \[agent_status\.next_action\]: /,
+    );
     const j = runUnchanged(home, ['contract', 'validate', '--draft-id', id, '--json']);
-    expect(j.json).toMatchObject({ status: 'rejected', draft_id: id, codes: ['COMPLETE_SHAPE', 'VERIFICATION_RESULT'] });
+    expect(j.json).toMatchObject({
+      status: 'rejected',
+      draft_id: id,
+      codes: ['COMPLETE_SHAPE', 'VERIFICATION_RESULT'],
+    });
     expect(j.json.repair).toBeUndefined();
-    expect(typeof runUnchanged(home, ['contract', 'validate', '--draft-id', id, '--json', '--explain']).json.repair).toBe('string');
+    expect(
+      typeof runUnchanged(home, ['contract', 'validate', '--draft-id', id, '--json', '--explain']).json.repair,
+    ).toBe('string');
   });
 
   it('never canonicalizes: a lower-case state is judged and left as written', () => {
@@ -115,7 +154,9 @@ describe('contract validate', () => {
     writeFileSync(join(home, 'str.json'), '"x"');
     const s = run(home, ['contract', 'validate', '--file', 'str.json']);
     expect(s.code).toBe(1);
-    expect(s.stderr).toMatch(/^Rejected: str\.json failed validation\.\n {2}MISSING_FIELD \[agent_contract_handoff\]: /);
+    expect(s.stderr).toMatch(
+      /^Rejected: str\.json failed validation\.\n {2}MISSING_FIELD \[agent_contract_handoff\]: /,
+    );
     delete (before as Record<string, unknown>)['str.json'];
     const after = snapshot(home);
     delete after['str.json'];

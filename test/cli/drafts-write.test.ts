@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
 import { completeWrites, draftPathOf, initDraft, readDraftJson, runUnchanged } from '../helpers/drafts.js';
 
-const view = (home: string, id: string): any => run(home, ['contract', 'view', '--draft-id', id, '--json']).json.envelope;
+const view = (home: string, id: string): any =>
+  run(home, ['contract', 'view', '--draft-id', id, '--json']).json.envelope;
 
 describe('set and add: the documented examples on the initial envelope', () => {
   it.each([
@@ -65,8 +66,19 @@ describe('write output', () => {
     expect(lines[1]).toMatch(/^ {2}COMPLETE_SHAPE \[agent_status\.next_action\]: /);
     expect(lines[2]).toMatch(/^ {2}VERIFICATION_RESULT \[evidence_report\.verification\]: /);
     expect(lines[3]).toContain('--explain');
-    expect(runUnchanged(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id, '--explain']).stderr).toContain('build order');
-    const j = runUnchanged(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id, '--json']);
+    expect(
+      runUnchanged(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id, '--explain'])
+        .stderr,
+    ).toContain('build order');
+    const j = runUnchanged(home, [
+      'contract',
+      'set',
+      'agent_status.agent_state',
+      'COMPLETE',
+      '--draft-id',
+      id,
+      '--json',
+    ]);
     expect(Object.keys(j.json)).toEqual(['status', 'draft_id', 'codes', 'errors']);
     expect(j.json.errors.map((e: any) => [e.code, e.path])).toEqual([
       ['COMPLETE_SHAPE', 'agent_status.next_action'],
@@ -77,7 +89,8 @@ describe('write output', () => {
   it('acceptance 4: three adds keep their order; objects, booleans and non-JSON text are stored as such', () => {
     const home = tempHome();
     const id = initDraft(home);
-    for (const v of ['one', 'two', 'three']) expect(run(home, ['contract', 'add', 'evidence_report.commands_run', v, '--draft-id', id]).code).toBe(0);
+    for (const v of ['one', 'two', 'three'])
+      expect(run(home, ['contract', 'add', 'evidence_report.commands_run', v, '--draft-id', id]).code).toBe(0);
     expect(view(home, id).evidence_report.commands_run).toEqual(['one', 'two', 'three']);
     for (const v of ['{"a":1}', 'true', 'not json {', '42', '-- -5']) {
       const args = v.startsWith('-- ') ? ['--draft-id', id, '--', v.slice(3)] : [v, '--draft-id', id];
@@ -90,7 +103,15 @@ describe('write output', () => {
   it('acceptance 5: COMPLETE is refused on a fresh draft; the build order stores pass and COMPLETE', () => {
     const home = tempHome();
     const id = initDraft(home);
-    const r = runUnchanged(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id, '--json']);
+    const r = runUnchanged(home, [
+      'contract',
+      'set',
+      'agent_status.agent_state',
+      'COMPLETE',
+      '--draft-id',
+      id,
+      '--json',
+    ]);
     expect(r.code).toBe(1);
     expect(r.json.codes).toEqual(expect.arrayContaining(['COMPLETE_SHAPE', 'VERIFICATION_RESULT']));
     for (const args of completeWrites(id)) expect(run(home, args).code).toBe(0);
@@ -115,7 +136,8 @@ describe('fill', () => {
   it('acceptance 6: the documented fill example, exactly; set clears a populated list', () => {
     const home = tempHome();
     const id = initDraft(home);
-    const fill = (patch: unknown): any => run(home, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify(patch)]);
+    const fill = (patch: unknown): any =>
+      run(home, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify(patch)]);
     expect(run(home, ['contract', 'add', 'evidence_report.commands_run', 'a', '--draft-id', id]).code).toBe(0);
     const before = snapshot(home);
     const refused = fill({ evidence_report: { commands_run: ['b'] } });
@@ -159,7 +181,9 @@ describe('fill', () => {
     writeFileSync(file, JSON.stringify({ report_prose: prose }));
     expect(run(home, ['contract', 'fill', '--draft-id', id, '--json-file', file]).code).toBe(0);
     expect(readDraftJson(home, id).report_prose).toBe(prose);
-    const r = run(home, ['contract', 'fill', '--draft-id', id, '--json-file', '-'], { input: '{"work_phase":"PLANNING"}' });
+    const r = run(home, ['contract', 'fill', '--draft-id', id, '--json-file', '-'], {
+      input: '{"work_phase":"PLANNING"}',
+    });
     expect(r.json.canonicalized).toEqual([{ path: 'work_phase', from: 'PLANNING', to: 'planning' }]);
   });
 
@@ -186,7 +210,9 @@ describe('sanitization of an inherited draft', () => {
     const r = run(home, ['contract', 'set', 'report_prose', 'x', '--draft-id', id, '--json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^\[SANITIZED\] commands_run: .*evidence_report\.commands_run/);
-    expect(r.json.sanitized).toEqual([{ path: 'commands_run', action: 'removed', home: 'evidence_report.commands_run' }]);
+    expect(r.json.sanitized).toEqual([
+      { path: 'commands_run', action: 'removed', home: 'evidence_report.commands_run' },
+    ]);
     expect('commands_run' in readDraftJson(home, id)).toBe(false);
   });
 

@@ -14,7 +14,15 @@ describe('agent-facing ergonomics', () => {
   it('a VALUE that looks like JSON but does not parse is stored as text, with a [NOT JSON] notice', () => {
     const home = tempHome();
     const id = run(home, ['contract', 'init', '--json']).json.draft_id as string;
-    const r = run(home, ['contract', 'add', 'evidence_report.files_checked', '{"path":"a.ts"', '--draft-id', id, '--json']);
+    const r = run(home, [
+      'contract',
+      'add',
+      'evidence_report.files_checked',
+      '{"path":"a.ts"',
+      '--draft-id',
+      id,
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^\[NOT JSON\] VALUE is not valid JSON \(.*\); it is stored as the string given\n$/);
     const v = run(home, ['contract', 'view', '--field', 'evidence_report.files_checked', '--draft-id', id, '--json']);
@@ -29,7 +37,9 @@ describe('agent-facing ergonomics', () => {
     const before = snapshot(home);
     const r = run(home, ['evidence', 'run', '--draft-id', id, 'touch', 'x']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^Error: unexpected argument "touch"\. The command to run goes after --\. Usage: handoff evidence run .* \[USAGE\]\n$/);
+    expect(r.stderr).toMatch(
+      /^Error: unexpected argument "touch"\. The command to run goes after --\. Usage: handoff evidence run .* \[USAGE\]\n$/,
+    );
     expect(snapshot(home)).toEqual(before);
   });
 
@@ -41,7 +51,8 @@ describe('agent-facing ergonomics', () => {
     expect(topic.stdout).not.toContain('contract init');
     const top = run(home, ['--help']);
     expect(top.code).toBe(0);
-    for (const v of ['HANDOFF_HOME', 'HANDOFF_DB', 'HANDOFF_WORKSPACE', 'HANDOFF_DEBUG']) expect(top.stdout).toContain(v);
+    for (const v of ['HANDOFF_HOME', 'HANDOFF_DB', 'HANDOFF_WORKSPACE', 'HANDOFF_DEBUG'])
+      expect(top.stdout).toContain(v);
     const bare = run(home, ['evidence']);
     expect(bare.code).toBe(2);
   });

@@ -21,9 +21,35 @@ describe('evidence add --draft-id and evidence list --contract-id', () => {
     const b = initDraft(home);
     ok(home, ['brief', 'add', 'pay', '--ac', 'AC-1=x', '--ac', 'AC-2=y']);
     ok(home, ['brief', 'add', 'ship']);
-    const e1 = ok(home, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'text', '--text', 'one', '--draft-id', a]).evidence;
+    const e1 = ok(home, [
+      'evidence',
+      'add',
+      '--brief',
+      'pay',
+      '--ac',
+      'AC-1',
+      '--type',
+      'text',
+      '--text',
+      'one',
+      '--draft-id',
+      a,
+    ]).evidence;
     ok(home, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-2', '--type', 'text', '--text', 'two', '--draft-id', b]);
-    const e3 = ok(home, ['evidence', 'add', '--brief', 'ship', '--ac', 'AC-9', '--type', 'text', '--text', 'three', '--draft-id', a]).evidence;
+    const e3 = ok(home, [
+      'evidence',
+      'add',
+      '--brief',
+      'ship',
+      '--ac',
+      'AC-9',
+      '--type',
+      'text',
+      '--text',
+      'three',
+      '--draft-id',
+      a,
+    ]).evidence;
     ok(home, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'text', '--text', 'unlinked']);
     expect([e1.contract_id, e1.handoff_id]).toEqual([a, null]);
     expect(withStore(home, (db) => db.prepare('SELECT contract_id FROM evidence ORDER BY id').all())).toEqual([
@@ -35,7 +61,12 @@ describe('evidence add --draft-id and evidence list --contract-id', () => {
 
     const byContract = ok(home, ['evidence', 'list', '--contract-id', a]);
     expect(byContract.evidence.map((e: any) => e.id)).toEqual([e1.id, e3.id]);
-    expect([byContract.brief, byContract.brief_id, byContract.contract_id, byContract.count]).toEqual([null, null, a, 2]);
+    expect([byContract.brief, byContract.brief_id, byContract.contract_id, byContract.count]).toEqual([
+      null,
+      null,
+      a,
+      2,
+    ]);
     const both = ok(home, ['evidence', 'list', '--brief', 'pay', '--contract-id', a]);
     expect(both.evidence.map((e: any) => e.text)).toEqual(['one']);
     expect(ok(home, ['evidence', 'list', '--brief', 'pay']).evidence).toHaveLength(3);
@@ -48,9 +79,17 @@ describe('evidence add --draft-id and evidence list --contract-id', () => {
     initDraft(home);
     ok(home, ['brief', 'add', 'pay']);
     const before = snapshot(home);
-    const bad = runJson(home, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'text', '--text', 'x', '--draft-id', '../etc'], ENV);
+    const bad = runJson(
+      home,
+      ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'text', '--text', 'x', '--draft-id', '../etc'],
+      ENV,
+    );
     expect([bad.code, bad.json.code]).toEqual([2, 'INVALID_DRAFT_ID']);
-    const missing = runJson(home, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'text', '--text', 'x', '--draft-id', mintDraft()], ENV);
+    const missing = runJson(
+      home,
+      ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'text', '--text', 'x', '--draft-id', mintDraft()],
+      ENV,
+    );
     expect([missing.code, missing.json.code]).toEqual([3, 'DRAFT_NOT_FOUND']);
     expect(snapshot(home)).toEqual(before);
     const list = runJson(home, ['evidence', 'list'], ENV);

@@ -4,7 +4,9 @@ import { addBrief, expectRefusal } from '../helpers/evidence.js';
 
 const W = ['--workspace', 'ws', '--json'];
 const deposit = (home: string, ac: string, text: string) =>
-  expect(run(home, ['evidence', 'add', '--brief', 'pay', '--ac', ac, '--type', 'text', '--text', text, ...W]).code).toBe(0);
+  expect(
+    run(home, ['evidence', 'add', '--brief', 'pay', '--ac', ac, '--type', 'text', '--text', text, ...W]).code,
+  ).toBe(0);
 
 describe('evidence list', () => {
   it('orders by ac_id, created_at, id; --ac filters exactly (created_at, id); inline text in full', () => {
@@ -16,13 +18,30 @@ describe('evidence list', () => {
     deposit(home, 'B', 'four');
     const all = run(home, ['evidence', 'list', '--brief', 'pay', ...W]);
     expect(all.json).toMatchObject({ status: 'ok', count: 4, brief: 'pay', brief_id: 1 });
-    expect(all.json.evidence.map((e: any) => [e.ac_id, e.id])).toEqual([['B', 4], ['a', 2], ['b', 1], ['b', 3]]);
+    expect(all.json.evidence.map((e: any) => [e.ac_id, e.id])).toEqual([
+      ['B', 4],
+      ['a', 2],
+      ['b', 1],
+      ['b', 3],
+    ]);
     expect(all.json.evidence[3].text).toHaveLength(4096);
     const b = run(home, ['evidence', 'list', '--brief', 'pay', '--ac', 'b', ...W]);
     expect(b.json.evidence.map((e: any) => e.id)).toEqual([1, 3]);
-    expect(run(home, ['evidence', 'list', '--brief', 'pay', '--ac', 'none', ...W]).json).toMatchObject({ count: 0, evidence: [] });
+    expect(run(home, ['evidence', 'list', '--brief', 'pay', '--ac', 'none', ...W]).json).toMatchObject({
+      count: 0,
+      evidence: [],
+    });
     const human = run(home, ['evidence', 'list', '--brief', 'pay', '--workspace', 'ws']).stdout.split('\n');
-    expect(human[0].split(/\s+/)).toEqual(['id', 'ac_id', 'type', 'storage', 'size', 'sha256', 'created_by', 'created_at']);
+    expect(human[0].split(/\s+/)).toEqual([
+      'id',
+      'ac_id',
+      'type',
+      'storage',
+      'size',
+      'sha256',
+      'created_by',
+      'created_at',
+    ]);
     expect(human.at(-2)).toBe('4 evidence row(s).');
   });
 
@@ -34,11 +53,14 @@ describe('evidence list', () => {
     expectRefusal(run(home, ['evidence', 'list', '--brief', 'nope', ...W]), 'BRIEF_NOT_FOUND', 3);
   });
 
-  it.each(['../x', '..', '.hidden', 'a..b', 'a/b', 'x'.repeat(65), 'a b', 'a\n', 'é'])('row 2: --brief %j -> UNSAFE_SLUG', (brief) => {
-    const home = tempHome();
-    expectRefusal(run(home, ['evidence', 'list', '--brief', brief, ...W]), 'UNSAFE_SLUG', 2);
-    expect(snapshot(home)).toEqual({});
-  });
+  it.each(['../x', '..', '.hidden', 'a..b', 'a/b', 'x'.repeat(65), 'a b', 'a\n', 'é'])(
+    'row 2: --brief %j -> UNSAFE_SLUG',
+    (brief) => {
+      const home = tempHome();
+      expectRefusal(run(home, ['evidence', 'list', '--brief', brief, ...W]), 'UNSAFE_SLUG', 2);
+      expect(snapshot(home)).toEqual({});
+    },
+  );
 
   it('--ac and --workspace are slugs too; --brief is required', () => {
     const home = tempHome();

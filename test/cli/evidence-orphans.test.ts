@@ -21,25 +21,39 @@ describe('evidence orphans', () => {
 
   it('an unreadable DB is a store error (exit 4) for orphans and the read verbs', () => {
     const home = tempHome();
-    writeFileSync(join(home, 'handoff.db'), 'not a sqlite file at all, just text that is long enough to be a header....');
+    writeFileSync(
+      join(home, 'handoff.db'),
+      'not a sqlite file at all, just text that is long enough to be a header....',
+    );
     const before = snapshot(home);
     expectRefusal(run(home, ['evidence', 'orphans', '--json']), 'STORE_UNREADABLE', 4);
     expectRefusal(run(home, ['brief', 'list', ...W]), 'STORE_UNREADABLE', 4);
     expectRefusal(run(home, ['evidence', 'show', '1', '--json']), 'STORE_UNREADABLE', 4);
-    expectRefusal(run(home, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'text', '--text', 'x', ...W]), 'STORE_UNREADABLE', 4);
+    expectRefusal(
+      run(home, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'text', '--text', 'x', ...W]),
+      'STORE_UNREADABLE',
+      4,
+    );
     expect(snapshot(home)).toEqual(before);
   });
 
   it('an absent evidence root: empty lists, exit 0', () => {
     const home = tempHome();
     addBrief(home, 'pay');
-    expect(run(home, ['evidence', 'orphans', '--json']).json).toEqual({ status: 'ok', count: 0, orphans: [], missing: [] });
+    expect(run(home, ['evidence', 'orphans', '--json']).json).toEqual({
+      status: 'ok',
+      count: 0,
+      orphans: [],
+      missing: [],
+    });
   });
 
   it('finds stray files (blob, temp, link, other kinds) but not referenced blobs, and rows whose blob is gone; read-only', () => {
     const home = tempHome();
     addBrief(home, 'pay', ['AC-1']);
-    const add = (text: string) => run(home, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'text', '--text', text, ...W]).json.evidence;
+    const add = (text: string) =>
+      run(home, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'text', '--text', text, ...W]).json
+        .evidence;
     const kept = add('k'.repeat(5000));
     const gone = add('g'.repeat(5000));
     add('inline');
@@ -60,9 +74,20 @@ describe('evidence orphans', () => {
     const r = run(home, ['evidence', 'orphans', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const byPath = Object.fromEntries(r.json.orphans.map((o: any) => [o.path, o.kind]));
-    expect(byPath).toEqual({ [stray]: 'blob', [temp]: 'temp', [link]: 'link', [outsideLinkDir]: 'link', [receiptOut]: 'blob' });
+    expect(byPath).toEqual({
+      [stray]: 'blob',
+      [temp]: 'temp',
+      [link]: 'link',
+      [outsideLinkDir]: 'link',
+      [receiptOut]: 'blob',
+    });
     expect(r.json.count).toBe(5);
-    expect(r.json.orphans.find((o: any) => o.path === stray)).toEqual({ path: stray, kind: 'blob', size_bytes: 5, mtime: expect.stringMatching(/Z$/) });
+    expect(r.json.orphans.find((o: any) => o.path === stray)).toEqual({
+      path: stray,
+      kind: 'blob',
+      size_bytes: 5,
+      mtime: expect.stringMatching(/Z$/),
+    });
     expect(r.json.missing).toEqual([{ id: gone.id, artifact_path: gone.artifact_path }]);
     expect(snapshot(home)).toEqual(before);
     const human = run(home, ['evidence', 'orphans']).stdout.trim().split('\n');

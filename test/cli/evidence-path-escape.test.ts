@@ -25,14 +25,16 @@ function forgeReceipt(home: string, receiptId: string, out: { path: string; sha2
   const db = new Database(join(home, 'handoff.db'));
   db.exec('DROP TRIGGER IF EXISTS receipts_no_update');
   const row = db.prepare('SELECT * FROM receipts WHERE receipt_id = ?').get(receiptId) as ReceiptRow;
-  const forged = { ...row, stdout_text: null, stdout_path: out.path, stdout_sha256: out.sha256, stdout_bytes: out.size };
-  db.prepare('UPDATE receipts SET stdout_text = NULL, stdout_path = ?, stdout_sha256 = ?, stdout_bytes = ?, row_sha256 = ? WHERE receipt_id = ?').run(
-    out.path,
-    out.sha256,
-    out.size,
-    computeRowSha256(forged),
-    receiptId,
-  );
+  const forged = {
+    ...row,
+    stdout_text: null,
+    stdout_path: out.path,
+    stdout_sha256: out.sha256,
+    stdout_bytes: out.size,
+  };
+  db.prepare(
+    'UPDATE receipts SET stdout_text = NULL, stdout_path = ?, stdout_sha256 = ?, stdout_bytes = ?, row_sha256 = ? WHERE receipt_id = ?',
+  ).run(out.path, out.sha256, out.size, computeRowSha256(forged), receiptId);
   db.close();
 }
 
@@ -41,13 +43,25 @@ const gate = (home: string, d: string) =>
     input: JSON.stringify({ hook_event_name: 'Stop', session_id: 's1', stop_reason: 'end_turn' }),
   });
 
-describe('EVIDENCE_PATH_ESCAPE: nothing outside the evidence root is read on a row\'s word', () => {
+describe("EVIDENCE_PATH_ESCAPE: nothing outside the evidence root is read on a row's word", () => {
   it('evidence show --verify of a row naming a file outside the root, directly or through a link inside it', () => {
     const home = freshHome();
     expect(hf(home, ['brief', 'add', 'pay', '--json']).code).toBe(0);
     const src = join(home, 'report.txt');
     writeFileSync(src, 'r'.repeat(5000)); // above the inline limit: a blob file
-    const added = hf(home, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'file', '--artifact-file', src, '--json']).json;
+    const added = hf(home, [
+      'evidence',
+      'add',
+      '--brief',
+      'pay',
+      '--ac',
+      'AC-1',
+      '--type',
+      'file',
+      '--artifact-file',
+      src,
+      '--json',
+    ]).json;
     const id = String(added.evidence.id);
     const outside = outsideFile();
     const link = join(home, 'evidence', WS, 'pay', 'AC-1', 'link.txt');
@@ -55,7 +69,11 @@ describe('EVIDENCE_PATH_ESCAPE: nothing outside the evidence root is read on a r
     symlinkSync(outside.path, link);
     for (const path of [outside.path, link, join(home, 'evidence', '..', 'report.txt')]) {
       const db = new Database(join(home, 'handoff.db'));
-      db.prepare('UPDATE evidence SET artifact_path = ?, sha256 = ? WHERE id = ?').run(path, outside.sha256, added.evidence.id);
+      db.prepare('UPDATE evidence SET artifact_path = ?, sha256 = ? WHERE id = ?').run(
+        path,
+        outside.sha256,
+        added.evidence.id,
+      );
       db.close();
       const r = hf(home, ['evidence', 'show', id, '--verify', '--json']);
       expect([r.code, r.json.code], `${path}: ${r.stdout}${r.stderr}`).toEqual([1, 'EVIDENCE_PATH_ESCAPE']);

@@ -14,7 +14,8 @@ import { initDraft, readDraftJson } from '../helpers/drafts.js';
 import { countRows } from '../helpers/store-cli.js';
 
 /** The shell command: record the shell's pid and a grandchild's, then print past the inline threshold, then wait. */
-const noisy = (pidFile: string, bytes: number): string => `echo $$ > ${pidFile}; sleep 60 & echo $! >> ${pidFile}; head -c ${bytes} /dev/zero; wait`;
+const noisy = (pidFile: string, bytes: number): string =>
+  `echo $$ > ${pidFile}; sleep 60 & echo $! >> ${pidFile}; head -c ${bytes} /dev/zero; wait`;
 
 function toResult(r: ReturnType<typeof spawnSync>): RunResult {
   const stdout = String(r.stdout ?? '');
@@ -33,7 +34,9 @@ function runUnder(home: string, prefix: string, args: string[], unshare = false)
   const env: NodeJS.ProcessEnv = { ...process.env, HANDOFF_HOME: home, NO_COLOR: '1' };
   delete env.HANDOFF_DB;
   const argv = ['-c', script, 'sh', process.execPath, BIN, ...args];
-  const r = unshare ? spawnSync('unshare', ['-m', 'bash', ...argv], { env, cwd: home, encoding: 'utf8' }) : spawnSync('bash', argv, { env, cwd: home, encoding: 'utf8' });
+  const r = unshare
+    ? spawnSync('unshare', ['-m', 'bash', ...argv], { env, cwd: home, encoding: 'utf8' })
+    : spawnSync('bash', argv, { env, cwd: home, encoding: 'utf8' });
   return toResult(r);
 }
 
@@ -48,9 +51,13 @@ describe('evidence run spills under the data root', () => {
   it('TMPDIR=/nonexistent: the run is recorded in full, its spill folder under <root>/tmp is removed', () => {
     const home = tempHome();
     const id = initDraft(home);
-    const r = run(home, ['evidence', 'run', '--json', '--draft-id', id, '--shell', '--', 'head -c 10000 /dev/zero; echo'], {
-      env: { TMPDIR: '/nonexistent' },
-    });
+    const r = run(
+      home,
+      ['evidence', 'run', '--json', '--draft-id', id, '--shell', '--', 'head -c 10000 /dev/zero; echo'],
+      {
+        env: { TMPDIR: '/nonexistent' },
+      },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.json.receipt).toMatchObject({ stdout_bytes: 10_001, exit_code: 0 });
@@ -66,7 +73,18 @@ describe('a capture that fails stops the child and records nothing', () => {
     const id = initDraft(home);
     const draftBefore = readFileSync(join(home, 'drafts', `${id}.json`), 'utf8');
     const pidFile = join(home, 'pids');
-    const r = runUnder(home, 'ulimit -f 4', ['evidence', 'run', '--json', '--draft-id', id, '--timeout', '600', '--shell', '--', noisy(pidFile, 200_000)]);
+    const r = runUnder(home, 'ulimit -f 4', [
+      'evidence',
+      'run',
+      '--json',
+      '--draft-id',
+      id,
+      '--timeout',
+      '600',
+      '--shell',
+      '--',
+      noisy(pidFile, 200_000),
+    ]);
     expect([r.code, r.json?.code], r.stdout + r.stderr).toEqual([4, 'RECEIPT_CAPTURE_FAILED']);
     expect(r.json.status).toBe('error');
     expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -85,7 +103,12 @@ describe('a capture that fails stops the child and records nothing', () => {
     mkdirSync(join(home, 'tmp'));
     const pidFile = join(home, 'pids');
     const tmp = join(home, 'tmp');
-    const r = runUnder(home, `mount --bind ${tmp} ${tmp} && mount -o remount,bind,ro ${tmp}`, ['evidence', 'run', '--draft-id', id, '--shell', '--', noisy(pidFile, 50_000)], true);
+    const r = runUnder(
+      home,
+      `mount --bind ${tmp} ${tmp} && mount -o remount,bind,ro ${tmp}`,
+      ['evidence', 'run', '--draft-id', id, '--shell', '--', noisy(pidFile, 50_000)],
+      true,
+    );
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toMatch(/^Error: .*RECEIPT_CAPTURE_FAILED\]\n$/m);
     expect(r.stderr).not.toMatch(/\n\s+at /);

@@ -13,7 +13,9 @@ const sha = (s: string): string => createHash('sha256').update(s).digest('hex');
 function withEvidence(): { home: string; inline: any; blob: any } {
   const home = tempHome();
   addBrief(home, 'pay', ['AC-1']);
-  const add = (text: string) => run(home, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'text', '--text', text, ...W]).json.evidence;
+  const add = (text: string) =>
+    run(home, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'text', '--text', text, ...W]).json
+      .evidence;
   return { home, inline: add('short'), blob: add('L'.repeat(5000)) };
 }
 
@@ -21,8 +23,17 @@ describe('evidence show', () => {
   it('prints the row; a blob adds blob_exists; --verify adds verified and actual_sha256', () => {
     const { home, inline, blob } = withEvidence();
     expect(run(home, ['evidence', 'show', '1', '--json']).json).toEqual({ status: 'ok', evidence: inline });
-    expect(run(home, ['evidence', 'show', '2', '--json']).json).toEqual({ status: 'ok', evidence: blob, blob_exists: true });
-    expect(run(home, ['evidence', 'show', '1', '--verify', '--json']).json).toEqual({ status: 'ok', evidence: inline, verified: true, actual_sha256: sha('short') });
+    expect(run(home, ['evidence', 'show', '2', '--json']).json).toEqual({
+      status: 'ok',
+      evidence: blob,
+      blob_exists: true,
+    });
+    expect(run(home, ['evidence', 'show', '1', '--verify', '--json']).json).toEqual({
+      status: 'ok',
+      evidence: inline,
+      verified: true,
+      actual_sha256: sha('short'),
+    });
     const v = run(home, ['evidence', 'show', '2', '--verify', '--json']);
     expect(v.code).toBe(0);
     expect(v.json).toMatchObject({ verified: true, blob_exists: true, actual_sha256: sha('L'.repeat(5000)) });
@@ -34,7 +45,14 @@ describe('evidence show', () => {
     writeFileSync(blob.artifact_path, 'L'.repeat(4999) + 'X');
     const r = run(home, ['evidence', 'show', '2', '--verify', '--json']);
     expect(r.code).toBe(1);
-    expect(r.json).toMatchObject({ status: 'rejected', code: 'EVIDENCE_HASH_MISMATCH', evidence: blob, blob_exists: true, verified: false, actual_sha256: sha('L'.repeat(4999) + 'X') });
+    expect(r.json).toMatchObject({
+      status: 'rejected',
+      code: 'EVIDENCE_HASH_MISMATCH',
+      evidence: blob,
+      blob_exists: true,
+      verified: false,
+      actual_sha256: sha('L'.repeat(4999) + 'X'),
+    });
     expect(typeof r.json.error).toBe('string');
     // Human mode: a failure prints nothing on stdout, one Rejected: line on stderr.
     const human = run(home, ['evidence', 'show', '2', '--verify']);
@@ -51,7 +69,13 @@ describe('evidence show', () => {
     rmSync(run(home, ['evidence', 'show', '2', '--json']).json.evidence.artifact_path);
     const r = run(home, ['evidence', 'show', '2', '--verify', '--json']);
     expect(r.code).toBe(1);
-    expect(r.json).toMatchObject({ status: 'rejected', code: 'EVIDENCE_HASH_MISMATCH', blob_exists: false, verified: false, actual_sha256: null });
+    expect(r.json).toMatchObject({
+      status: 'rejected',
+      code: 'EVIDENCE_HASH_MISMATCH',
+      blob_exists: false,
+      verified: false,
+      actual_sha256: null,
+    });
   });
 
   it('--verify of altered inline text (edited in the DB) is a mismatch too', () => {
@@ -59,7 +83,11 @@ describe('evidence show', () => {
     const db = new (loadSqlite())(join(home, 'handoff.db'));
     db.prepare("UPDATE evidence SET text = 'changed' WHERE id = 1").run();
     db.close();
-    expect(run(home, ['evidence', 'show', '1', '--verify', '--json']).json).toMatchObject({ code: 'EVIDENCE_HASH_MISMATCH', verified: false, actual_sha256: sha('changed') });
+    expect(run(home, ['evidence', 'show', '1', '--verify', '--json']).json).toMatchObject({
+      code: 'EVIDENCE_HASH_MISMATCH',
+      verified: false,
+      actual_sha256: sha('changed'),
+    });
   });
 
   it('EVIDENCE_NOT_FOUND (exit 3) for an unknown id and without a DB (nothing created)', () => {
@@ -71,15 +99,26 @@ describe('evidence show', () => {
     expectRefusal(run(h2, ['evidence', 'show', String(2 ** 53 - 1), '--json']), 'EVIDENCE_NOT_FOUND', 3);
   });
 
-  it.each(['0', '-1', '1.5', '1e3', 'abc', '007', '', ' 1', '9007199254740992', 'R-0123', 'R-0123456789ABCDEF', 'r-0123456789abcdef', 'R-0123456789abcdef0'])(
-    'row 22: ID %j -> exit 2',
-    (id) => {
-      const home = tempHome();
-      const r = run(home, ['evidence', 'show', '--json', '--', id]);
-      expectRefusal(r, 'USAGE', 2);
-      expect(snapshot(home)).toEqual({});
-    },
-  );
+  it.each([
+    '0',
+    '-1',
+    '1.5',
+    '1e3',
+    'abc',
+    '007',
+    '',
+    ' 1',
+    '9007199254740992',
+    'R-0123',
+    'R-0123456789ABCDEF',
+    'r-0123456789abcdef',
+    'R-0123456789abcdef0',
+  ])('row 22: ID %j -> exit 2', (id) => {
+    const home = tempHome();
+    const r = run(home, ['evidence', 'show', '--json', '--', id]);
+    expectRefusal(r, 'USAGE', 2);
+    expect(snapshot(home)).toEqual({});
+  });
 
   it('a receipt id without a store, or without a row, is RECEIPT_NOT_FOUND (exit 3)', () => {
     const home = tempHome();

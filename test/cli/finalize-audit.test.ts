@@ -16,16 +16,28 @@ describe('finalize convergence (mutation audit)', () => {
     const home = tempHome();
     const briefId = addBrief(home, 'pay', ['AC-1', 'AC-2']).brief.id as number;
     const id = mintDraft();
-    const text = (ac: string, t: string) => ({ contract: 'evidence', payload: { brief_id: briefId, ac_id: ac, type: 'text', text: t } });
+    const text = (ac: string, t: string) => ({
+      contract: 'evidence',
+      payload: { brief_id: briefId, ac_id: ac, type: 'text', text: t },
+    });
 
     writeDraft(home, id, envelopeIn(prefix(id), 'BLOCKED', { update_contracts: [text('AC-1', 'first')] }));
     const first = finalize(home, id);
     expect(first.json, first.stderr).toMatchObject({ status: 'ok', created: true, evidence_inserted: 1 });
 
-    writeDraft(home, id, envelopeIn(prefix(id), 'BLOCKED', { update_contracts: [text('AC-2', 'second')], report_prose: 'again' }));
+    writeDraft(
+      home,
+      id,
+      envelopeIn(prefix(id), 'BLOCKED', { update_contracts: [text('AC-2', 'second')], report_prose: 'again' }),
+    );
     const second = finalize(home, id);
     expect(second.code, second.stdout + second.stderr).toBe(0);
-    expect(second.json).toMatchObject({ status: 'ok', created: true, evidence_inserted: 1, handoff_id: first.json.handoff_id });
+    expect(second.json).toMatchObject({
+      status: 'ok',
+      created: true,
+      evidence_inserted: 1,
+      handoff_id: first.json.handoff_id,
+    });
 
     const list = run(home, ['evidence', 'list', '--brief', 'pay', '--workspace', 'ws', '--json']);
     expect(list.code).toBe(0);
@@ -64,7 +76,12 @@ describe('finalize no-op probe (mutation audit)', () => {
     writeDraft(home, id, envelopeIn('affffffffffffffff', 'IN_PROGRESS'));
     const again = finalize(home, id);
     expect(again.code, again.stdout + again.stderr).toBe(0);
-    expect(again.json).toMatchObject({ status: 'ok', created: false, unchanged_reason: 'complete_write_once', agent_state: 'COMPLETE' });
+    expect(again.json).toMatchObject({
+      status: 'ok',
+      created: false,
+      unchanged_reason: 'complete_write_once',
+      agent_state: 'COMPLETE',
+    });
     expect(rowOf(home, id)).toEqual(before);
   });
 

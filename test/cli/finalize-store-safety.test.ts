@@ -5,14 +5,27 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
-import { countRows, dbFile, envelopeIn, expectCleanFailure, mintDraft, prefix, runJson, withStore, writeDraft } from '../helpers/store-cli.js';
+import {
+  countRows,
+  dbFile,
+  envelopeIn,
+  expectCleanFailure,
+  mintDraft,
+  prefix,
+  runJson,
+  withStore,
+  writeDraft,
+} from '../helpers/store-cli.js';
 
 const finalize = (home: string, ...args: string[]) => runJson(home, ['contract', 'finalize', ...args]);
 
 /** A draft whose key_outputs holds `[[[…]]]` nested `depth` levels, written as text (JSON.stringify would overflow). */
 function deepDraft(home: string, id: string, depth: number): void {
   const path = writeDraft(home, id, envelopeIn(prefix(id), 'BLOCKED'));
-  const text = readFileSync(path, 'utf8').replace('"key_outputs": []', `"key_outputs": [${'['.repeat(depth)}${']'.repeat(depth)}]`);
+  const text = readFileSync(path, 'utf8').replace(
+    '"key_outputs": []',
+    `"key_outputs": [${'['.repeat(depth)}${']'.repeat(depth)}]`,
+  );
   expect(text).toContain('[[[[');
   writeFileSync(path, text);
 }
@@ -69,7 +82,11 @@ describe('finalize refuses without crashing and without creating the store', () 
 
   it('a write SQLite refuses (a trigger added by hand) is STORE_WRITE_REFUSED, exit 4, one line; nothing written', () => {
     const home = tempHome();
-    withStore(home, (db) => db.exec("CREATE TRIGGER test_refuse BEFORE INSERT ON handoffs BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"));
+    withStore(home, (db) =>
+      db.exec(
+        "CREATE TRIGGER test_refuse BEFORE INSERT ON handoffs BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
+      ),
+    );
     const id = mintDraft();
     writeDraft(home, id, envelopeIn(prefix(id), 'BLOCKED'));
     const before = snapshot(home);

@@ -80,7 +80,7 @@ describe('finalize: flags and addressing (exit 2, 3)', () => {
     expect(j.candidates).toHaveLength(2);
   });
 
-  it('--agent-id resolves the agent\'s one draft', () => {
+  it("--agent-id resolves the agent's one draft", () => {
     const [home, id] = homeWith('BLOCKED');
     const r = finalize(home, '--agent-id', prefix(id));
     expect(r.json).toMatchObject({ status: 'ok', created: true, draft_id: id });
@@ -148,7 +148,13 @@ describe('finalize: refusals of steps 4-8 (exit 1, nothing written)', () => {
     const home = tempHome();
     const ap = runJson(home, ['approval', 'request', '--content', 'git push origin main']).json.approval_id as string;
     const id = mintDraft();
-    writeDraft(home, id, envelopeIn(prefix(id), 'APPROVAL_REQUEST', { approval_request: { exact_content: 'git push origin main', approval_id: ap } }));
+    writeDraft(
+      home,
+      id,
+      envelopeIn(prefix(id), 'APPROVAL_REQUEST', {
+        approval_request: { exact_content: 'git push origin main', approval_id: ap },
+      }),
+    );
     runJson(home, ['approval', 'decide', ap, '--decision', 'rejected']);
     const r = finalize(home, '--draft-id', id);
     expect(r.code).toBe(1);
@@ -166,12 +172,16 @@ describe('finalize: update_contracts (step 9, step 10)', () => {
   it('UPDATE_CONTRACTS_SHAPE per malformed entry, indexed in the full array; null and [] apply nothing', () => {
     const uc = [{ contract: 'notes', payload: {} }, 5, { contract: ' ', payload: [] }, { payload: {} }];
     const [home, id] = homeWith('BLOCKED', { update_contracts: uc });
-    const j = expectListRejection(home, ['--draft-id', id, '--explain'], [
-      ['UPDATE_CONTRACTS_SHAPE', 'update_contracts[1]'],
-      ['UPDATE_CONTRACTS_SHAPE', 'update_contracts[2].contract'],
-      ['UPDATE_CONTRACTS_SHAPE', 'update_contracts[2].payload'],
-      ['UPDATE_CONTRACTS_SHAPE', 'update_contracts[3].contract'],
-    ]);
+    const j = expectListRejection(
+      home,
+      ['--draft-id', id, '--explain'],
+      [
+        ['UPDATE_CONTRACTS_SHAPE', 'update_contracts[1]'],
+        ['UPDATE_CONTRACTS_SHAPE', 'update_contracts[2].contract'],
+        ['UPDATE_CONTRACTS_SHAPE', 'update_contracts[2].payload'],
+        ['UPDATE_CONTRACTS_SHAPE', 'update_contracts[3].contract'],
+      ],
+    );
     expect(j.repair).toMatch(/handoff evidence add/);
     for (const value of [null, []]) {
       const [h, i] = homeWith('BLOCKED', { update_contracts: value });
@@ -180,7 +190,10 @@ describe('finalize: update_contracts (step 9, step 10)', () => {
   });
 
   it('SECTION_NOT_WRITABLE outside the dispatch --can-write list; any section without a list', () => {
-    const uc = [{ contract: 'api_spec', payload: { a: 1 } }, { contract: 'notes', payload: {} }];
+    const uc = [
+      { contract: 'api_spec', payload: { a: 1 } },
+      { contract: 'notes', payload: {} },
+    ];
     const [home, id] = homeWith('BLOCKED', { update_contracts: uc });
     seedRow(home, { contract_id: id, can_write: ['api_spec'] });
     expectListRejection(home, ['--draft-id', id], [['SECTION_NOT_WRITABLE', 'update_contracts[1].contract']]);
@@ -192,7 +205,15 @@ describe('finalize: update_contracts (step 9, step 10)', () => {
 
   it('evidence entries: static errors at step 9, unknown brief at step 10, inserted once on success', () => {
     const home = tempHome();
-    const brief = runJson(home, ['brief', 'add', 'billing', '--ac', 'AC-1=refunds are idempotent', '--workspace', 'ws']).json;
+    const brief = runJson(home, [
+      'brief',
+      'add',
+      'billing',
+      '--ac',
+      'AC-1=refunds are idempotent',
+      '--workspace',
+      'ws',
+    ]).json;
     expect(brief.status).toBe('ok');
     const briefId = brief.brief.id as number;
     const id = mintDraft();
@@ -200,14 +221,23 @@ describe('finalize: update_contracts (step 9, step 10)', () => {
     writeDraft(home, id, envelopeIn(prefix(id), 'BLOCKED', { update_contracts: bad }));
     expectListRejection(home, ['--draft-id', id], [['EVIDENCE_PAYLOAD', 'update_contracts[0].payload.brief_id']]);
 
-    const unknown = [{ contract: 'evidence', payload: { brief_id: briefId + 100, ac_id: 'AC-1', type: 'text', text: 'x' } }];
+    const unknown = [
+      { contract: 'evidence', payload: { brief_id: briefId + 100, ac_id: 'AC-1', type: 'text', text: 'x' } },
+    ];
     writeDraft(home, id, envelopeIn(prefix(id), 'BLOCKED', { update_contracts: unknown }));
-    expectListRejection(home, ['--draft-id', id, '--workspace', 'ws'], [['EVIDENCE_BRIEF_NOT_FOUND', 'update_contracts[0].payload.brief_id']]);
+    expectListRejection(
+      home,
+      ['--draft-id', id, '--workspace', 'ws'],
+      [['EVIDENCE_BRIEF_NOT_FOUND', 'update_contracts[0].payload.brief_id']],
+    );
     expect(countRows(home)).toBe(0);
 
     const good = [
       { contract: 'notes', payload: {} },
-      { contract: 'evidence', payload: { brief_id: briefId, ac_id: 'AC-1', type: 'command_output', text: 'PASS 14 tests' } },
+      {
+        contract: 'evidence',
+        payload: { brief_id: briefId, ac_id: 'AC-1', type: 'command_output', text: 'PASS 14 tests' },
+      },
     ];
     writeDraft(home, id, envelopeIn(prefix(id), 'BLOCKED', { update_contracts: good }));
     const ok = finalize(home, '--draft-id', id, '--workspace', 'ws');
@@ -241,7 +271,13 @@ describe('finalize: writing the row', () => {
       evidence_inserted: 0,
     });
     const row = rowOf(home, id)!;
-    expect(row).toMatchObject({ agent_id: prefix(id), agent_state: 'COMPLETE', cut_reason: null, workspace: 'billing-api', plan_task_id: null });
+    expect(row).toMatchObject({
+      agent_id: prefix(id),
+      agent_state: 'COMPLETE',
+      cut_reason: null,
+      workspace: 'billing-api',
+      plan_task_id: null,
+    });
     const stored = JSON.parse(row.raw_handoff_json);
     expect(stored.agent_status.agent_state).toBe('COMPLETE');
     expect(stored.evidence_report.verification.result).toBe('pass');
@@ -255,11 +291,18 @@ describe('finalize: writing the row', () => {
     const r = run(home, ['contract', 'finalize', '--draft-id', id]);
     expect(r.stdout).toMatch(new RegExp(`^OK: draft ${id} finalized \\(handoff_id=\\d+, state=BLOCKED\\)\\.\\n$`));
     const again = run(home, ['contract', 'finalize', '--draft-id', id]);
-    expect(again.stdout).toMatch(new RegExp(`^OK: draft ${id} already finalized \\(handoff_id=\\d+, state=BLOCKED\\); no-op\\.\\n$`));
+    expect(again.stdout).toMatch(
+      new RegExp(`^OK: draft ${id} already finalized \\(handoff_id=\\d+, state=BLOCKED\\); no-op\\.\\n$`),
+    );
   });
 
   it('removes the capture markers degraded, auto_captured and backstop from the persisted envelope only', () => {
-    const [home, id] = homeWith('BLOCKED', { degraded: true, auto_captured: true, backstop: { reason: 'x' }, reaped: 1 });
+    const [home, id] = homeWith('BLOCKED', {
+      degraded: true,
+      auto_captured: true,
+      backstop: { reason: 'x' },
+      reaped: 1,
+    });
     expect(finalize(home, '--draft-id', id).json.created).toBe(true);
     const stored = JSON.parse(rowOf(home, id)!.raw_handoff_json);
     expect(Object.keys(stored)).not.toContain('degraded');
@@ -273,7 +316,12 @@ describe('finalize: writing the row', () => {
     const [home, id] = homeWith('BLOCKED');
     const first = finalize(home, '--draft-id', id).json;
     const again = finalize(home, '--draft-id', id).json;
-    expect(again).toMatchObject({ created: false, unchanged_reason: 'identical', handoff_id: first.handoff_id, agent_state: 'BLOCKED' });
+    expect(again).toMatchObject({
+      created: false,
+      unchanged_reason: 'identical',
+      handoff_id: first.handoff_id,
+      agent_state: 'BLOCKED',
+    });
     writeDraft(home, id, envelopeIn(prefix(id), 'NEEDS_INPUT'));
     const converged = finalize(home, '--draft-id', id).json;
     expect(converged).toMatchObject({ created: true, handoff_id: first.handoff_id, agent_state: 'NEEDS_INPUT' });
@@ -288,7 +336,12 @@ describe('finalize: writing the row', () => {
     writeDraft(home, id, e);
     const r = finalize(home, '--draft-id', id);
     expect(r.code).toBe(0);
-    expect(r.json).toMatchObject({ created: false, unchanged_reason: 'complete_write_once', handoff_id: first.handoff_id, agent_state: 'COMPLETE' });
+    expect(r.json).toMatchObject({
+      created: false,
+      unchanged_reason: 'complete_write_once',
+      handoff_id: first.handoff_id,
+      agent_state: 'COMPLETE',
+    });
     expect(rowOf(home, id)).toEqual(rowBefore);
   });
 
@@ -296,17 +349,34 @@ describe('finalize: writing the row', () => {
     const [home, id] = homeWith('NEEDS_VERIFICATION');
     const rowId = seedRow(home, { contract_id: id, workspace: 'frozen-ws', kind: 'investigation', consolidation: 0 });
     const r = finalize(home, '--draft-id', id, '--workspace', 'other', '--plan-task-id', 'T-7');
-    expect(r.json).toMatchObject({ created: true, handoff_id: rowId, workspace: 'frozen-ws', agent_state: 'NEEDS_VERIFICATION' });
-    expect(rowOf(home, id)).toMatchObject({ cut_reason: null, kind: 'investigation', plan_task_id: 'T-7', goal: 'goal' });
+    expect(r.json).toMatchObject({
+      created: true,
+      handoff_id: rowId,
+      workspace: 'frozen-ws',
+      agent_state: 'NEEDS_VERIFICATION',
+    });
+    expect(rowOf(home, id)).toMatchObject({
+      cut_reason: null,
+      kind: 'investigation',
+      plan_task_id: 'T-7',
+      goal: 'goal',
+    });
     // The binding now exists: the same flag is no new binding (identical), another one conflicts.
-    expect(finalize(home, '--draft-id', id, '--plan-task-id', 'T-7').json).toMatchObject({ created: false, unchanged_reason: 'identical' });
+    expect(finalize(home, '--draft-id', id, '--plan-task-id', 'T-7').json).toMatchObject({
+      created: false,
+      unchanged_reason: 'identical',
+    });
     expect(finalize(home, '--draft-id', id, '--plan-task-id', 'T-8').json.code).toBe('PLAN_TASK_CONFLICT');
   });
 
   it('materializes a missing draft from its open row (no draft file written)', () => {
     const home = tempHome();
     const id = mintDraft();
-    seedRow(home, { contract_id: id, agent_state: 'IN_PROGRESS', raw: envelopeIn(prefix(id), 'BLOCKED', { degraded: true }) });
+    seedRow(home, {
+      contract_id: id,
+      agent_state: 'IN_PROGRESS',
+      raw: envelopeIn(prefix(id), 'BLOCKED', { degraded: true }),
+    });
     const r = finalize(home, '--draft-id', id);
     expect(r.json).toMatchObject({ status: 'ok', created: true, agent_state: 'BLOCKED' });
     expect(existsSync(draftPath(home, id))).toBe(false);
@@ -318,10 +388,18 @@ describe('finalize: writing the row', () => {
     const home = tempHome();
     const ap = runJson(home, ['approval', 'request', '--content', 'deploy']).json.approval_id as string;
     const id = mintDraft();
-    writeDraft(home, id, envelopeIn(prefix(id), 'APPROVAL_REQUEST', { approval_request: { exact_content: 'deploy', approval_id: ap } }));
+    writeDraft(
+      home,
+      id,
+      envelopeIn(prefix(id), 'APPROVAL_REQUEST', { approval_request: { exact_content: 'deploy', approval_id: ap } }),
+    );
     expect(finalize(home, '--draft-id', id).json.created).toBe(true);
     runJson(home, ['approval', 'decide', ap, '--decision', 'approved']);
-    expect(finalize(home, '--draft-id', id).json).toMatchObject({ status: 'ok', created: false, unchanged_reason: 'identical' });
+    expect(finalize(home, '--draft-id', id).json).toMatchObject({
+      status: 'ok',
+      created: false,
+      unchanged_reason: 'identical',
+    });
   });
 
   it('follows the chain to the live tip and reports followed_from; never opens a link', () => {
@@ -350,7 +428,9 @@ describe('finalize: concurrency and crashes', () => {
     const uc = [{ contract: 'evidence', payload: { brief_id: briefId, ac_id: 'AC-1', type: 'text', text: 'ok' } }];
     writeDraft(home, id, envelopeIn(prefix(id), 'COMPLETE', { update_contracts: uc }));
     const results = await Promise.all(
-      Array.from({ length: 8 }, () => runAsync(home, ['contract', 'finalize', '--draft-id', id, '--workspace', 'ws', '--json'])),
+      Array.from({ length: 8 }, () =>
+        runAsync(home, ['contract', 'finalize', '--draft-id', id, '--workspace', 'ws', '--json']),
+      ),
     );
     expect(results.map((r) => r.code)).toEqual(Array(8).fill(0));
     expect(results.filter((r) => r.json.created === true)).toHaveLength(1);
@@ -379,10 +459,14 @@ describe('finalize: concurrency and crashes', () => {
     });
     const killAt = (id: string): Promise<void> =>
       new Promise((resolve) => {
-        const child = spawn(process.execPath, [BIN, 'contract', 'finalize', '--draft-id', id, '--workspace', 'ws', '--json'], {
-          env: { ...process.env, HANDOFF_HOME: home, HANDOFF_DB: undefined },
-          stdio: 'ignore',
-        });
+        const child = spawn(
+          process.execPath,
+          [BIN, 'contract', 'finalize', '--draft-id', id, '--workspace', 'ws', '--json'],
+          {
+            env: { ...process.env, HANDOFF_HOME: home, HANDOFF_DB: undefined },
+            stdio: 'ignore',
+          },
+        );
         const timer = setTimeout(() => child.kill('SIGKILL'), 30 + Math.floor(Math.random() * 870));
         child.on('exit', () => {
           clearTimeout(timer);
@@ -397,7 +481,11 @@ describe('finalize: concurrency and crashes', () => {
         expect(db.pragma('foreign_key_check')).toEqual([]);
         for (const id of ids) {
           const row = db.prepare('SELECT * FROM handoffs WHERE contract_id = ?').get(id) as any;
-          const evidence = db.prepare('SELECT COUNT(*) AS n FROM evidence e JOIN handoffs h ON h.id = e.handoff_id WHERE h.contract_id = ?').get(id) as { n: number };
+          const evidence = db
+            .prepare(
+              'SELECT COUNT(*) AS n FROM evidence e JOIN handoffs h ON h.id = e.handoff_id WHERE h.contract_id = ?',
+            )
+            .get(id) as { n: number };
           if (row === undefined) {
             expect(evidence.n).toBe(0);
             continue;
@@ -413,7 +501,9 @@ describe('finalize: concurrency and crashes', () => {
     // Nothing was left half-done: every draft now finalizes (stale locks of the killed processes are broken).
     for (let i = 0; i < N; i += 8) {
       const batch = await Promise.all(
-        ids.slice(i, i + 8).map((id) => runAsync(home, ['contract', 'finalize', '--draft-id', id, '--workspace', 'ws', '--json'])),
+        ids
+          .slice(i, i + 8)
+          .map((id) => runAsync(home, ['contract', 'finalize', '--draft-id', id, '--workspace', 'ws', '--json'])),
       );
       expect(batch.map((r) => r.code)).toEqual(batch.map(() => 0));
     }

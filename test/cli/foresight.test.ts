@@ -10,8 +10,13 @@ import { COMPLETE_PATCH, dispatchJson } from '../helpers/gate.js';
 const NOTICE = /^\[WILL BE REFUSED AT FINALIZE\] ([A-Z_]+): .+$/;
 const field = (home: string, id: string, path: string): unknown =>
   run(home, ['contract', 'view', '--field', path, '--draft-id', id, '--json']).json.value;
-const fill = (home: string, id: string, patch: object) => run(home, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify(patch)]);
-const noticesOf = (stderr: string): string[] => stderr.split('\n').filter((l) => NOTICE.test(l)).map((l) => NOTICE.exec(l)![1]);
+const fill = (home: string, id: string, patch: object) =>
+  run(home, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify(patch)]);
+const noticesOf = (stderr: string): string[] =>
+  stderr
+    .split('\n')
+    .filter((l) => NOTICE.test(l))
+    .map((l) => NOTICE.exec(l)![1]);
 
 describe('foresight warnings', () => {
   it('a plan-task-bound COMPLETE: stored, with BLIND_VERIFICATION_REQUIRED foreseen; finalize then refuses it', () => {
@@ -25,7 +30,15 @@ describe('foresight warnings', () => {
     expect(h.stderr).toContain('NEEDS_VERIFICATION');
     expect(field(home, d.contract_id, 'agent_status.agent_state')).toBe('COMPLETE');
 
-    const j = run(home, ['contract', 'add', 'evidence_report.files_checked', 'a.ts', '--draft-id', d.contract_id, '--json']);
+    const j = run(home, [
+      'contract',
+      'add',
+      'evidence_report.files_checked',
+      'a.ts',
+      '--draft-id',
+      d.contract_id,
+      '--json',
+    ]);
     expect(j.code).toBe(0);
     expect(j.json.warnings).toEqual([{ code: 'BLIND_VERIFICATION_REQUIRED', detail: expect.stringContaining('T-7') }]);
 
@@ -52,9 +65,19 @@ describe('foresight warnings', () => {
     const home = tempHome();
     const d = dispatchJson(home, ['--goal', 'g', '--require-receipt']);
     expect(fill(home, d.contract_id, COMPLETE_PATCH).code).toBe(0);
-    const r = run(home, ['contract', 'set', 'agent_status.agent_state', 'NEEDS_VERIFICATION', '--draft-id', d.contract_id, '--json']);
+    const r = run(home, [
+      'contract',
+      'set',
+      'agent_status.agent_state',
+      'NEEDS_VERIFICATION',
+      '--draft-id',
+      d.contract_id,
+      '--json',
+    ]);
     expect(r.code).toBe(0);
-    expect(r.json.warnings).toEqual([{ code: 'RECEIPT_REQUIRED', detail: expect.stringContaining('handoff evidence run') }]);
+    expect(r.json.warnings).toEqual([
+      { code: 'RECEIPT_REQUIRED', detail: expect.stringContaining('handoff evidence run') },
+    ]);
     expect(noticesOf(r.stderr)).toEqual(['RECEIPT_REQUIRED']);
   });
 
@@ -62,7 +85,15 @@ describe('foresight warnings', () => {
     const home = tempHome();
     const d = dispatchJson(home, ['--goal', 'g']);
     expect(fill(home, d.contract_id, COMPLETE_PATCH).code).toBe(0);
-    const r = run(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', d.contract_id, '--json']);
+    const r = run(home, [
+      'contract',
+      'set',
+      'agent_status.agent_state',
+      'COMPLETE',
+      '--draft-id',
+      d.contract_id,
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     expect(r.json.warnings).toBeUndefined();
     expect(r.stderr).toBe('');

@@ -18,7 +18,13 @@ function runCrashing(home: string, args: string[], extraEnv: Record<string, stri
   delete env.HANDOFF_DB;
   delete env.HANDOFF_WORKSPACE;
   if (extraEnv.HANDOFF_DEBUG === undefined) delete env.HANDOFF_DEBUG;
-  const r = spawnSync(process.execPath, ['-r', preload, BIN, ...args], { env, cwd: home, input: '', encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, ['-r', preload, BIN, ...args], {
+    env,
+    cwd: home,
+    input: '',
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -64,12 +70,17 @@ describe('the CLI framework (mutation audit)', () => {
     expect(snapshot(home)).toEqual(before);
   });
 
-  it('--help after the -- terminator is the child command\'s argument: the command runs and is recorded', () => {
+  it("--help after the -- terminator is the child command's argument: the command runs and is recorded", () => {
     const home = freshHome();
     const d = newDraft(home);
     const { r, receipt: rc } = receipt(home, d, ['printf', '%s|', '--help', '-h']);
     expect(r.code).toBe(0);
     expect(r.json.status).toBe('ok');
-    expect(rc).toMatchObject({ argv: ['printf', '%s|', '--help', '-h'], exit_code: 0, outcome: 'pass', stdout_text: '--help|-h|' });
+    expect(rc).toMatchObject({
+      argv: ['printf', '%s|', '--help', '-h'],
+      exit_code: 0,
+      outcome: 'pass',
+      stdout_text: '--help|-h|',
+    });
   });
 });

@@ -9,7 +9,9 @@ describe('the error model of the CLI framework', () => {
     const r = run(tempHome(), ['contract', 'set', 'a', 'b', '--draft-id', '--json']);
     expect(r.code).toBe(2);
     expect(r.json).toMatchObject({ status: 'error', code: 'USAGE' });
-    expect(r.json.error).toMatch(/^flag --draft-id needs a value; a value that starts with - is written --draft-id=VALUE\. Usage: handoff contract set FIELD VALUE/);
+    expect(r.json.error).toMatch(
+      /^flag --draft-id needs a value; a value that starts with - is written --draft-id=VALUE\. Usage: handoff contract set FIELD VALUE/,
+    );
     expect(r.json.error).not.toContain('\n');
     expect(r.stderr).toBe('');
   });
@@ -18,7 +20,9 @@ describe('the error model of the CLI framework', () => {
     const r = run(tempHome(), ['contract', 'set', 'work_phase']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('Error: missing argument VALUE. Usage: handoff contract set FIELD VALUE [--draft-id ID] [--agent-id ID] [--explain] [--json] [USAGE]\n');
+    expect(r.stderr).toBe(
+      'Error: missing argument VALUE. Usage: handoff contract set FIELD VALUE [--draft-id ID] [--agent-id ID] [--explain] [--json] [USAGE]\n',
+    );
   });
 
   it('a message that quotes multi-line input stays on one line', () => {
@@ -33,7 +37,9 @@ describe('the error model of the CLI framework', () => {
     run(home, ['brief', 'add', 'known', '--workspace', 'w']);
     const r = run(home, ['brief', 'show', 'nosuch', '--workspace', 'w']);
     expect(r.code).toBe(3);
-    expect(r.stderr).toBe('Error: no brief "nosuch" in workspace "w"; see handoff brief list, or create it with handoff brief add [BRIEF_NOT_FOUND]\n');
+    expect(r.stderr).toBe(
+      'Error: no brief "nosuch" in workspace "w"; see handoff brief list, or create it with handoff brief add [BRIEF_NOT_FOUND]\n',
+    );
   });
 
   it('stdin that cannot be read is UNREADABLE_INPUT (exit 2), not an empty input', () => {
@@ -52,11 +58,21 @@ describe('the error model of the CLI framework', () => {
     const home = tempHome();
     const envelope = {
       agent_status: { agent_state: 'IN_PROGRESS', agent_id: 'a0123456789abcdef', pending_steps: [], next_action: 'x' },
-      evidence_report: { patterns_checked: [], files_checked: [], commands_run: [], key_outputs: [], verbatim_outputs: [], cross_layer_impacts: [], open_gaps: [] },
+      evidence_report: {
+        patterns_checked: [],
+        files_checked: [],
+        commands_run: [],
+        key_outputs: [],
+        verbatim_outputs: [],
+        cross_layer_impacts: [],
+        open_gaps: [],
+      },
       report_prose: 'y'.repeat(600_000),
     };
     const input = JSON.stringify(envelope);
-    const results = await Promise.all(Array.from({ length: 6 }, () => runAsync(home, ['contract', 'validate', '--file', '-', '--json'], { input })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => runAsync(home, ['contract', 'validate', '--file', '-', '--json'], { input })),
+    );
     for (const r of results) expect(r.json).toEqual({ status: 'ok', source: '-' });
   });
 

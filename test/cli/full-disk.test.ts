@@ -5,7 +5,17 @@
  */
 import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, truncateSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -50,7 +60,8 @@ function fillUp(room = 0): void {
  * Each call is a process of its own, as an agent's calls are: SQLite keeps per-process state for an open file (its
  * locks and shared-memory index), and what a full disk does to a fresh open is what this file is about.
  */
-const hf = (home: string, args: string[]): RunResult => run(home, [...args, '--json'], { env: { HANDOFF_WORKSPACE: 'ws' }, process: true });
+const hf = (home: string, args: string[]): RunResult =>
+  run(home, [...args, '--json'], { env: { HANDOFF_WORKSPACE: 'ws' }, process: true });
 
 describe('a full disk', () => {
   it('store writes are STORE_WRITE_FAILED with nothing written; reads work; a draft write skips only its mirror', () => {
@@ -62,21 +73,28 @@ describe('a full disk', () => {
     fillUp(24 * 1024);
 
     const set = hf(home, ['contract', 'set', 'agent_status.next_action', 'while full', '--draft-id', dispatched]);
-    expect([set.code, set.json?.mirrored, set.json?.mirror_skipped_reason], set.stdout + set.stderr).toEqual([0, false, 'store_error']);
-    expect(hf(home, ['contract', 'view', '--draft-id', dispatched]).json.envelope.agent_status.next_action).toBe('while full');
+    expect([set.code, set.json?.mirrored, set.json?.mirror_skipped_reason], set.stdout + set.stderr).toEqual([
+      0,
+      false,
+      'store_error',
+    ]);
+    expect(hf(home, ['contract', 'view', '--draft-id', dispatched]).json.envelope.agent_status.next_action).toBe(
+      'while full',
+    );
     const add = hf(home, ['brief', 'add', 'other']);
     expect([add.code, add.json?.code], add.stdout + add.stderr).toEqual([4, 'STORE_WRITE_FAILED']);
     expect(add.json.error).toContain('no space');
     expect(hf(home, ['contract', 'list']).json?.count).toBe(1);
     expect(hf(home, ['brief', 'list']).json?.briefs.map((b: { name: string }) => b.name)).toEqual(['pay']);
 
-
     // Room again: the next write mirrors; the refused brief was never written.
     unlinkSync(join(mnt, 'filler'));
     const again = hf(home, ['contract', 'set', 'agent_status.next_action', 'room again', '--draft-id', dispatched]);
     expect([again.code, again.json?.mirrored]).toEqual([0, true]);
     const db = new Database(join(home, 'handoff.db'), { readonly: true });
-    const row = db.prepare('SELECT raw_handoff_json FROM handoffs WHERE contract_id = ?').get(dispatched) as { raw_handoff_json: string };
+    const row = db.prepare('SELECT raw_handoff_json FROM handoffs WHERE contract_id = ?').get(dispatched) as {
+      raw_handoff_json: string;
+    };
     db.close();
     expect(JSON.parse(row.raw_handoff_json).agent_status.next_action).toBe('room again');
     expect(hf(home, ['brief', 'list']).json?.briefs.map((b: { name: string }) => b.name)).toEqual(['pay']);

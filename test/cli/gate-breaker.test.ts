@@ -9,7 +9,12 @@ describe('circuit breaker', () => {
   it('default 3: "block 1 of 2", "block 2 of 2", then the third trips (exit 0, systemMessage); sticky; an accepted stop resets', () => {
     const home = tempHome();
     const d = dispatchJson(home, ['--goal', 'g', '--harness-id', 'sub-b']);
-    const input = subagentStop({ session: 's-b', agentId: 'sub-b', agentType: 'implementer', extra: { stop_reason: 'end_turn' } });
+    const input = subagentStop({
+      session: 's-b',
+      agentId: 'sub-b',
+      agentType: 'implementer',
+      extra: { stop_reason: 'end_turn' },
+    });
 
     const first = gate(home, [], input);
     expect(first.code).toBe(2);
@@ -23,12 +28,26 @@ describe('circuit breaker', () => {
     expect(JSON.parse(trip.stdout)).toEqual({
       systemMessage: `handoff: contract gate gave up after block 2 of 2; implementer sub-b closed DEGRADED; contract ${d.contract_id} is NOT complete (last: ROW_NOT_FINALIZED).`,
     });
-    expect(rejections(home)).toMatchObject([{ key: 'subagent:s-b:sub-b', attempts: 3, tripped: 1, last_codes_json: '["ROW_NOT_FINALIZED"]', contract_id: d.contract_id }]);
+    expect(rejections(home)).toMatchObject([
+      {
+        key: 'subagent:s-b:sub-b',
+        attempts: 3,
+        tripped: 1,
+        last_codes_json: '["ROW_NOT_FINALIZED"]',
+        contract_id: d.contract_id,
+      },
+    ]);
 
     const sticky = gate(home, ['--json'], input);
     expect(sticky.code).toBe(0);
     expect(sticky.stderr).toBe('');
-    expect(sticky.json).toMatchObject({ decision: 'block', exit: 0, tripped: true, attempt: 3, codes: ['ROW_NOT_FINALIZED', 'CONTRACT_REJECTION_LIMIT'] });
+    expect(sticky.json).toMatchObject({
+      decision: 'block',
+      exit: 0,
+      tripped: true,
+      attempt: 3,
+      codes: ['ROW_NOT_FINALIZED', 'CONTRACT_REJECTION_LIMIT'],
+    });
     expect(sticky.json.systemMessage).toContain('gave up after block 2 of 2;');
     expect(rejections(home)[0]).toMatchObject({ attempts: 3, tripped: 1 });
 
@@ -54,9 +73,20 @@ describe('circuit breaker', () => {
 
   it('--max-rejections 1 never blocks (advisory mode)', () => {
     const home = tempHome();
-    const r = gate(home, ['--max-rejections', '1', '--json'], stopInput({ session: 's-1', extra: { stop_reason: 'end_turn' } }));
+    const r = gate(
+      home,
+      ['--max-rejections', '1', '--json'],
+      stopInput({ session: 's-1', extra: { stop_reason: 'end_turn' } }),
+    );
     expect(r.code).toBe(0);
-    expect(r.json).toMatchObject({ decision: 'block', exit: 0, tripped: true, attempt: 1, max_rejections: 1, codes: ['ROW_NOT_FOUND', 'CONTRACT_REJECTION_LIMIT'] });
+    expect(r.json).toMatchObject({
+      decision: 'block',
+      exit: 0,
+      tripped: true,
+      attempt: 1,
+      max_rejections: 1,
+      codes: ['ROW_NOT_FOUND', 'CONTRACT_REJECTION_LIMIT'],
+    });
     expect(r.json.systemMessage).toContain('contract none is NOT complete (last: ROW_NOT_FOUND)');
     expect(r.json.systemMessage).toContain('gave up without blocking (--max-rejections 1 allows no block)');
   });
@@ -100,13 +130,27 @@ describe('circuit breaker', () => {
 
   it('without agent_id the key uses the agent transcript; with nothing usable there is no ceiling', () => {
     const home = tempHome();
-    const viaTranscript = gate(home, ['--json'], subagentStop({ session: 's', agentId: undefined, transcript: '/x/agent-1.jsonl', extra: { stop_reason: 'end_turn' } }));
+    const viaTranscript = gate(
+      home,
+      ['--json'],
+      subagentStop({
+        session: 's',
+        agentId: undefined,
+        transcript: '/x/agent-1.jsonl',
+        extra: { stop_reason: 'end_turn' },
+      }),
+    );
     expect(viaTranscript.json.breaker_key).toBe('subagent:s:transcript:/x/agent-1.jsonl');
-    const noKey = gate(home, ['--json'], JSON.stringify({ hook_event_name: 'SubagentStop', agent_type: 'implementer', stop_reason: 'end_turn' }));
+    const noKey = gate(
+      home,
+      ['--json'],
+      JSON.stringify({ hook_event_name: 'SubagentStop', agent_type: 'implementer', stop_reason: 'end_turn' }),
+    );
     expect(noKey.code).toBe(2);
     expect(noKey.json).toMatchObject({ breaker_key: null, attempt: null, tripped: false });
     expect(noKey.stderr).toMatch(/\nNo rejection ceiling for this turn\.\n$/);
     // Repeating it never trips.
-    for (let i = 0; i < 3; i++) expect(gate(home, [], JSON.stringify({ hook_event_name: 'Stop', stop_reason: 'end_turn' })).code).toBe(2);
+    for (let i = 0; i < 3; i++)
+      expect(gate(home, [], JSON.stringify({ hook_event_name: 'Stop', stop_reason: 'end_turn' })).code).toBe(2);
   });
 });

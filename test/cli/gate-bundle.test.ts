@@ -30,7 +30,13 @@ function runFrom(pkg: string, home: string, args: string[], input: string) {
   const env: NodeJS.ProcessEnv = { ...process.env, HANDOFF_HOME: home, HANDOFF_WORKSPACE: WS, NO_COLOR: '1' };
   delete env.HANDOFF_DB;
   delete env.HANDOFF_DEBUG;
-  const r = spawnSync(process.execPath, [join(pkg, 'bin', 'run.js'), ...args], { env, cwd: home, input, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [join(pkg, 'bin', 'run.js'), ...args], {
+    env,
+    cwd: home,
+    input,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -40,7 +46,9 @@ describe('the CLI bundle carries the gate receipt checks (no run-time load of di
     const home = freshHome();
     const d = newDraft(home);
     const rc = receipt(home, d, nodeCmd('process.stdout.write("q".repeat(5000))')).receipt;
-    expect(closeWith(home, d, { type: 'command', command: rc.command, result: 'pass', receipt: rc.receipt_id }).code).toBe(0);
+    expect(
+      closeWith(home, d, { type: 'command', command: rc.command, result: 'pass', receipt: rc.receipt_id }).code,
+    ).toBe(0);
 
     const hook = JSON.stringify({ hook_event_name: 'Stop', session_id: 's1', stop_reason: 'end_turn' });
     const args = ['contract', 'gate', '--draft-id', d, '--stop-reason', 'end_turn', '--json'];
@@ -59,7 +67,9 @@ describe('the CLI bundle carries the gate receipt checks (no run-time load of di
     const home = freshHome();
     const d = newDraft(home);
     const rc = receipt(home, d, nodeCmd('0')).receipt;
-    expect(closeWith(home, d, { type: 'command', command: rc.command, result: 'pass', receipt: rc.receipt_id }).code).toBe(0);
+    expect(
+      closeWith(home, d, { type: 'command', command: rc.command, result: 'pass', receipt: rc.receipt_id }).code,
+    ).toBe(0);
     const db = rawStore(home);
     db.exec('ALTER TABLE receipts RENAME COLUMN stdout_text TO stdout_text_gone');
     db.close();

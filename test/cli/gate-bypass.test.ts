@@ -8,7 +8,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
-import { COMPLETE_PATCH, dispatchJson, finalizeAs, row, stopInput, subagentStop, WS_FLAGS, writeTranscript } from '../helpers/gate.js';
+import {
+  COMPLETE_PATCH,
+  dispatchJson,
+  finalizeAs,
+  row,
+  stopInput,
+  subagentStop,
+  WS_FLAGS,
+  writeTranscript,
+} from '../helpers/gate.js';
 
 const STRICT = ['--on-missing', 'block', '--on-store-error', 'block'];
 
@@ -29,22 +38,39 @@ describe('a cut turn excuses only a turn that has a contract', () => {
     appendFileSync(t, `${JSON.stringify({ type: 'assistant', message: { stop_reason: 'max_tokens' } })}\n`);
     const r = strictGate(home, subagentStop({ agentId: 'run-1', transcript: t }), ['--json']);
     expect(r.code, r.stderr).toBe(2);
-    expect(r.json).toMatchObject({ decision: 'block', source: 'row_missing', codes: ['ROW_NOT_FOUND'], stop_reason: 'max_tokens', stop_class: 'truncation', stop_reason_source: 'transcript' });
+    expect(r.json).toMatchObject({
+      decision: 'block',
+      source: 'row_missing',
+      codes: ['ROW_NOT_FOUND'],
+      stop_reason: 'max_tokens',
+      stop_class: 'truncation',
+      stop_reason_source: 'transcript',
+    });
     const human = strictGate(home, subagentStop({ agentId: 'run-1b', transcript: t }));
     expect([human.code, human.stdout]).toEqual([2, '']);
     expect(human.stderr).toMatch(/^\[CONTRACT REJECTED\] .*ROW_NOT_FOUND/);
   });
 
-  it.each(['max_tokens', 'tool_use', 'model_context_window_exceeded'])('a stop_reason %s in the hook input does not either', (reason) => {
-    const home = homeWithStore();
-    const r = strictGate(home, stopInput({ session: 's-1', extra: { stop_reason: reason } }), ['--json']);
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.json).toMatchObject({ decision: 'block', source: 'row_missing', stop_reason: reason, stop_reason_source: 'input' });
-  });
+  it.each(['max_tokens', 'tool_use', 'model_context_window_exceeded'])(
+    'a stop_reason %s in the hook input does not either',
+    (reason) => {
+      const home = homeWithStore();
+      const r = strictGate(home, stopInput({ session: 's-1', extra: { stop_reason: reason } }), ['--json']);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.json).toMatchObject({
+        decision: 'block',
+        source: 'row_missing',
+        stop_reason: reason,
+        stop_reason_source: 'input',
+      });
+    },
+  );
 
   it('--on-missing allow still lets a turn without a contract stop, cut or not, with no excuse message', () => {
     const home = homeWithStore();
-    const r = run(home, ['contract', 'gate', '--on-missing', 'allow'], { input: stopInput({ session: 's-2', extra: { stop_reason: 'max_tokens' } }) });
+    const r = run(home, ['contract', 'gate', '--on-missing', 'allow'], {
+      input: stopInput({ session: 's-2', extra: { stop_reason: 'max_tokens' } }),
+    });
     expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
   });
 
@@ -53,9 +79,20 @@ describe('a cut turn excuses only a turn that has a contract', () => {
     const d = dispatchJson(home, ['--goal', 'g', '--harness-id', 'run-3']);
     // The transcript says end_turn, the hook input says max_tokens: the input is the harness's own word.
     const t = writeTranscript(home, 'agent.jsonl', 'x', ['end_turn']);
-    const r = strictGate(home, subagentStop({ agentId: 'run-3', transcript: t, extra: { stop_reason: 'max_tokens' } }), ['--json']);
+    const r = strictGate(
+      home,
+      subagentStop({ agentId: 'run-3', transcript: t, extra: { stop_reason: 'max_tokens' } }),
+      ['--json'],
+    );
     expect(r.code, r.stderr).toBe(0);
-    expect(r.json).toMatchObject({ decision: 'allow', source: 'row_unfinalized', contract_id: d.contract_id, captured: true, stop_reason: 'max_tokens', stop_reason_source: 'input' });
+    expect(r.json).toMatchObject({
+      decision: 'allow',
+      source: 'row_unfinalized',
+      contract_id: d.contract_id,
+      captured: true,
+      stop_reason: 'max_tokens',
+      stop_reason_source: 'input',
+    });
     expect(row(home, d.contract_id)).toMatchObject({ agent_state: 'IN_PROGRESS', cut_reason: 'backstop_capture' });
   });
 
@@ -76,7 +113,12 @@ describe('the transcript claims only contracts born by dispatch', () => {
     const t = writeTranscript(home, 'agent.jsonl', `Borrowed.\n\ncontract_id: ${id}\n`, ['end_turn']);
     const r = strictGate(home, subagentStop({ agentId: 'thief', transcript: t }), ['--json']);
     expect(r.code, r.stderr).toBe(2);
-    expect(r.json).toMatchObject({ decision: 'block', source: 'row_missing', codes: ['ROW_NOT_FOUND'], claimed: false });
+    expect(r.json).toMatchObject({
+      decision: 'block',
+      source: 'row_missing',
+      codes: ['ROW_NOT_FOUND'],
+      claimed: false,
+    });
     expect(r.stderr).toContain('contract claim');
     expect(row(home, id).harness_id).toBeNull();
   });
@@ -95,8 +137,15 @@ describe('the transcript claims only contracts born by dispatch', () => {
     const id = run(home, ['contract', 'init', ...WS_FLAGS, '--json']).json.draft_id as string;
     finalizeAs(home, id, 'COMPLETE', COMPLETE_PATCH);
     expect(run(home, ['contract', 'claim', '--draft-id', id, '--harness-id', 'owner']).code).toBe(0);
-    expect(strictGate(home, subagentStop({ agentId: 'owner' }), ['--json']).json).toMatchObject({ decision: 'allow', lane: 'harness_id', contract_id: id });
-    expect(strictGate(home, '', ['--draft-id', id, '--json']).json).toMatchObject({ decision: 'allow', lane: 'draft_id' });
+    expect(strictGate(home, subagentStop({ agentId: 'owner' }), ['--json']).json).toMatchObject({
+      decision: 'allow',
+      lane: 'harness_id',
+      contract_id: id,
+    });
+    expect(strictGate(home, '', ['--draft-id', id, '--json']).json).toMatchObject({
+      decision: 'allow',
+      lane: 'draft_id',
+    });
   });
 });
 
@@ -105,7 +154,10 @@ describe('the gate never creates a data root or a store', () => {
     const parent = tempHome();
     const root = join(parent, 'never-made');
     for (const onMissing of ['block', 'allow']) {
-      const r = run(root, ['contract', 'gate', '--on-missing', onMissing], { input: stopInput({ session: 's', extra: { stop_reason: 'end_turn' } }), cwd: parent });
+      const r = run(root, ['contract', 'gate', '--on-missing', onMissing], {
+        input: stopInput({ session: 's', extra: { stop_reason: 'end_turn' } }),
+        cwd: parent,
+      });
       expect(r.code, r.stderr).toBe(1);
       expect(r.stdout).toBe('');
       expect(r.stderr.split('\n')).toHaveLength(2);
@@ -123,11 +175,19 @@ describe('the gate never creates a data root or a store', () => {
     const env = { TMPDIR: tmp };
     const first = run(root, ['contract', 'gate', ...STRICT, '--json'], { input, env, cwd: parent });
     expect(first.code, first.stderr).toBe(2);
-    expect(first.json).toMatchObject({ decision: 'block', source: 'store_error', codes: ['DATA_ROOT_NOT_FOUND'], attempt: 1 });
+    expect(first.json).toMatchObject({
+      decision: 'block',
+      source: 'store_error',
+      codes: ['DATA_ROOT_NOT_FOUND'],
+      attempt: 1,
+    });
     expect(first.stderr).toContain(root);
     const counter = join(tmp, `handoff-gate-${process.getuid!()}`);
     expect(readdirSync(counter)).toHaveLength(1);
-    expect(run(root, ['contract', 'gate', ...STRICT, '--json'], { input, env, cwd: parent }).json).toMatchObject({ attempt: 2, exit: 2 });
+    expect(run(root, ['contract', 'gate', ...STRICT, '--json'], { input, env, cwd: parent }).json).toMatchObject({
+      attempt: 2,
+      exit: 2,
+    });
     const third = run(root, ['contract', 'gate', ...STRICT, '--json'], { input, env, cwd: parent });
     expect(third.json).toMatchObject({ exit: 0, tripped: true });
     expect(readdirSync(parent)).toEqual([]);
@@ -163,5 +223,4 @@ describe('the gate never creates a data root or a store', () => {
     expect(readdirSync(join(home, 'gate'))).toEqual([]);
     expect(readdirSync(home)).toEqual(['gate']);
   });
-
 });

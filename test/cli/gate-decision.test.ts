@@ -7,16 +7,37 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, tempHome } from '../helpers/cli.js';
-import { COMPLETE_PATCH, dispatchJson, finalizeAs, gate, rawStore, row, subagentStop, writeTranscript } from '../helpers/gate.js';
+import {
+  COMPLETE_PATCH,
+  dispatchJson,
+  finalizeAs,
+  gate,
+  rawStore,
+  row,
+  subagentStop,
+  writeTranscript,
+} from '../helpers/gate.js';
 
 const j = (home: string, args: string[], input?: string) => gate(home, ['--json', ...args], input);
 
 /** A closed APPROVAL_REQUEST row whose approval was decided afterwards: its full verdict now fails. */
 function staleApprovalRow(home: string): string {
   const d = dispatchJson(home, ['--goal', 'needs approval']);
-  const req = run(home, ['approval', 'request', '--content', 'rm -rf build', '--draft-id', d.contract_id, '--workspace', 'ws', '--json']);
+  const req = run(home, [
+    'approval',
+    'request',
+    '--content',
+    'rm -rf build',
+    '--draft-id',
+    d.contract_id,
+    '--workspace',
+    'ws',
+    '--json',
+  ]);
   expect(req.code, req.stderr).toBe(0);
-  finalizeAs(home, d.contract_id, 'APPROVAL_REQUEST', { approval_request: { exact_content: 'rm -rf build', approval_id: req.json.approval_id } });
+  finalizeAs(home, d.contract_id, 'APPROVAL_REQUEST', {
+    approval_request: { exact_content: 'rm -rf build', approval_id: req.json.approval_id },
+  });
   expect(run(home, ['approval', 'decide', req.json.approval_id, '--decision', 'approved', '--json']).code).toBe(0);
   // A decision taken after the turn ended is no violation: date this one before the row's
   // finalized_at, as a decision the turn should have seen (decided_at is the one approval column a store may move).
@@ -35,7 +56,16 @@ describe('decision table', () => {
     expect([human.code, human.stdout, human.stderr]).toEqual([0, '', '']);
     for (const reason of ['end_turn', 'max_tokens', 'whatever']) {
       const r = j(home, ['--draft-id', d.contract_id, '--stop-reason', reason]);
-      expect(r.json).toMatchObject({ status: 'ok', decision: 'allow', exit: 0, source: 'row', lane: 'draft_id', codes: [], errors: [], agent_state: 'NEEDS_VERIFICATION' });
+      expect(r.json).toMatchObject({
+        status: 'ok',
+        decision: 'allow',
+        exit: 0,
+        source: 'row',
+        lane: 'draft_id',
+        codes: [],
+        errors: [],
+        agent_state: 'NEEDS_VERIFICATION',
+      });
     }
   });
 
@@ -50,7 +80,12 @@ describe('decision table', () => {
     for (const reason of ['end_turn', 'max_tokens', 'tool_use']) {
       const r = j(home, ['--draft-id', d.contract_id, '--stop-reason', reason, '--max-rejections', '10']);
       expect(r.code).toBe(2);
-      expect(r.json).toMatchObject({ decision: 'block', exit: 2, source: 'row', codes: ['BLIND_VERIFICATION_REQUIRED'] });
+      expect(r.json).toMatchObject({
+        decision: 'block',
+        exit: 2,
+        source: 'row',
+        codes: ['BLIND_VERIFICATION_REQUIRED'],
+      });
       expect(r.json.errors[0].path).toBe('agent_status.agent_state');
       expect(r.stderr).toMatch(/^\[CONTRACT REJECTED\] .*T-9/);
       expect(r.stderr).toContain('NEEDS_VERIFICATION');
@@ -63,10 +98,15 @@ describe('decision table', () => {
     finalizeAs(home, d.contract_id, 'NEEDS_VERIFICATION');
     // A stored envelope claiming a command check without a receipt (finalize would refuse it today).
     const db = rawStore(home);
-    const stored = db.prepare('SELECT raw_handoff_json AS j FROM handoffs WHERE contract_id = ?').get(d.contract_id) as { j: string };
+    const stored = db
+      .prepare('SELECT raw_handoff_json AS j FROM handoffs WHERE contract_id = ?')
+      .get(d.contract_id) as { j: string };
     const env = JSON.parse(stored.j);
     env.evidence_report.verification = { type: 'command', command: 'npm test', result: 'pass' };
-    db.prepare('UPDATE handoffs SET raw_handoff_json = ? WHERE contract_id = ?').run(JSON.stringify(env), d.contract_id);
+    db.prepare('UPDATE handoffs SET raw_handoff_json = ? WHERE contract_id = ?').run(
+      JSON.stringify(env),
+      d.contract_id,
+    );
     db.close();
     const r = j(home, ['--draft-id', d.contract_id, '--stop-reason', 'max_tokens']);
     expect(r.code).toBe(2);
@@ -78,15 +118,33 @@ describe('decision table', () => {
   it('rows 1 and 2 with a real receipt: a cited receipt passes; once its output blob is tampered with, the stop is blocked', () => {
     const home = tempHome();
     const d = dispatchJson(home, ['--goal', 'g', '--require-receipt']);
-    const ran = run(home, ['evidence', 'run', '--draft-id', d.contract_id, '--workspace', 'ws', '--json', '--', process.execPath, '-e', "process.stdout.write('x'.repeat(5000))"]);
+    const ran = run(home, [
+      'evidence',
+      'run',
+      '--draft-id',
+      d.contract_id,
+      '--workspace',
+      'ws',
+      '--json',
+      '--',
+      process.execPath,
+      '-e',
+      "process.stdout.write('x'.repeat(5000))",
+    ]);
     expect(ran.code, ran.stderr).toBe(0);
     const receipt = ran.json.receipt;
     expect(receipt.stdout_path).toEqual(expect.any(String));
     finalizeAs(home, d.contract_id, 'COMPLETE', {
       ...COMPLETE_PATCH,
-      evidence_report: { verification: { type: 'command', command: receipt.command, result: 'pass', receipt: receipt.receipt_id } },
+      evidence_report: {
+        verification: { type: 'command', command: receipt.command, result: 'pass', receipt: receipt.receipt_id },
+      },
     });
-    expect(j(home, ['--draft-id', d.contract_id]).json).toMatchObject({ decision: 'allow', source: 'row', agent_state: 'COMPLETE' });
+    expect(j(home, ['--draft-id', d.contract_id]).json).toMatchObject({
+      decision: 'allow',
+      source: 'row',
+      agent_state: 'COMPLETE',
+    });
 
     writeFileSync(receipt.stdout_path, 'y'.repeat(5000));
     const r = j(home, ['--draft-id', d.contract_id, '--stop-reason', 'max_tokens']);
@@ -104,7 +162,12 @@ describe('decision table', () => {
     expect(blocked.stderr).toMatch(/^\[CONTRACT REJECTED\] /);
     expect(blocked.stderr).toMatch(/\n {2}APPROVAL_ID_NOT_PENDING \[approval_request\.approval_id\]: /);
     expect(blocked.stderr).toContain('continuation contract');
-    expect(j(home, ['--draft-id', cid]).json).toMatchObject({ decision: 'block', source: 'row', stop_class: 'unknown', codes: ['APPROVAL_ID_NOT_PENDING'] });
+    expect(j(home, ['--draft-id', cid]).json).toMatchObject({
+      decision: 'block',
+      source: 'row',
+      stop_class: 'unknown',
+      codes: ['APPROVAL_ID_NOT_PENDING'],
+    });
 
     const excused = gate(home, ['--draft-id', cid, '--stop-reason', 'max_tokens'], '');
     expect([excused.code, excused.stderr]).toEqual([0, '']);
@@ -122,7 +185,9 @@ describe('decision table', () => {
     const d = dispatchJson(home, ['--goal', 'g']);
     const r = gate(home, ['--draft-id', d.contract_id, '--stop-reason', 'tool_use'], '');
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).systemMessage).toMatch(/turn cut by the harness \(tool_use\); contract .* \(captured as IN_PROGRESS\)/);
+    expect(JSON.parse(r.stdout).systemMessage).toMatch(
+      /turn cut by the harness \(tool_use\); contract .* \(captured as IN_PROGRESS\)/,
+    );
     expect(row(home, d.contract_id)).toMatchObject({ agent_state: 'IN_PROGRESS', cut_reason: 'backstop_capture' });
   });
 
@@ -130,15 +195,25 @@ describe('decision table', () => {
     const home = tempHome();
     const d = dispatchJson(home, ['--goal', 'g']);
     // The agent declared COMPLETE in its draft but never finalized.
-    expect(run(home, ['contract', 'fill', '--draft-id', d.contract_id, '--json', JSON.stringify(COMPLETE_PATCH)]).code).toBe(0);
-    expect(run(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', d.contract_id]).code).toBe(0);
+    expect(
+      run(home, ['contract', 'fill', '--draft-id', d.contract_id, '--json', JSON.stringify(COMPLETE_PATCH)]).code,
+    ).toBe(0);
+    expect(
+      run(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', d.contract_id]).code,
+    ).toBe(0);
     const draftPath = join(home, 'drafts', `${d.contract_id}.json`);
     const draft = readFileSync(draftPath, 'utf8');
     const r = j(home, ['--draft-id', d.contract_id, '--stop-reason', 'end_turn']);
     expect(r.code).toBe(2);
     expect(r.json).toMatchObject({
-      decision: 'block', exit: 2, source: 'row_unfinalized', agent_state: 'DISPATCHED', cut_reason: 'never_finalized',
-      codes: ['ROW_NOT_FINALIZED'], captured: true, attempt: 1,
+      decision: 'block',
+      exit: 2,
+      source: 'row_unfinalized',
+      agent_state: 'DISPATCHED',
+      cut_reason: 'never_finalized',
+      codes: ['ROW_NOT_FINALIZED'],
+      captured: true,
+      attempt: 1,
     });
     expect(r.json.errors).toEqual([{ code: 'ROW_NOT_FINALIZED', path: '', detail: expect.any(String) }]);
     expect(r.stderr).toBe(`${r.json.reason}\n`);
@@ -152,7 +227,11 @@ describe('decision table', () => {
     expect(readFileSync(draftPath, 'utf8')).toBe(draft);
 
     // A repeat keeps the captured row IN_PROGRESS; the agent's finalize then converges it and the gate allows.
-    expect(j(home, ['--draft-id', d.contract_id]).json).toMatchObject({ agent_state: 'IN_PROGRESS', cut_reason: 'backstop_capture', captured: true });
+    expect(j(home, ['--draft-id', d.contract_id]).json).toMatchObject({
+      agent_state: 'IN_PROGRESS',
+      cut_reason: 'backstop_capture',
+      captured: true,
+    });
     const fin = run(home, ['contract', 'finalize', '--draft-id', d.contract_id, '--json']);
     expect(fin.json).toMatchObject({ status: 'ok', created: true, handoff_id: d.handoff_id, agent_state: 'COMPLETE' });
     expect(row(home, d.contract_id)).toMatchObject({ agent_state: 'COMPLETE', cut_reason: null });
@@ -166,10 +245,21 @@ describe('decision table', () => {
     const id = init.json.draft_id as string;
     expect(run(home, ['contract', 'set', 'agent_status.agent_state', 'BLOCKED', '--draft-id', id]).code).toBe(0);
     const r = j(home, ['--draft-id', id, '--workspace', 'captured-ws']);
-    expect(r.json).toMatchObject({ decision: 'block', source: 'row_unfinalized', handoff_id: null, agent_state: null, captured: true });
+    expect(r.json).toMatchObject({
+      decision: 'block',
+      source: 'row_unfinalized',
+      handoff_id: null,
+      agent_state: null,
+      captured: true,
+    });
     expect(r.stderr).toContain('no row (only a draft)');
     // The draft's recorded workspace wins over the gate's --workspace.
-    expect(row(home, id)).toMatchObject({ agent_state: 'IN_PROGRESS', cut_reason: 'backstop_capture', workspace: init.json.workspace, agent_id: id.split('.')[0] });
+    expect(row(home, id)).toMatchObject({
+      agent_state: 'IN_PROGRESS',
+      cut_reason: 'backstop_capture',
+      workspace: init.json.workspace,
+      agent_id: id.split('.')[0],
+    });
   });
 
   it('row 8: no contract at all, cut or not (a turn without a contract is never excused)', () => {
@@ -183,41 +273,84 @@ describe('decision table', () => {
 
     const blocked = j(home, ['--draft-id', stale, '--stop-reason', 'end_turn']);
     expect(blocked.code).toBe(2);
-    expect(blocked.json).toMatchObject({ decision: 'block', source: 'row_missing', lane: null, contract_id: null, codes: ['ROW_NOT_FOUND'], captured: false });
+    expect(blocked.json).toMatchObject({
+      decision: 'block',
+      source: 'row_missing',
+      lane: null,
+      contract_id: null,
+      codes: ['ROW_NOT_FOUND'],
+      captured: false,
+    });
     expect(blocked.json.errors).toEqual([{ code: 'ROW_NOT_FOUND', path: '', detail: expect.any(String) }]);
     expect(blocked.stderr).toContain(`contract ${stale} has neither a row nor a draft`);
 
-    const allowed = gate(mkdtempSync(join(tmpdir(), 'handoff-test-')), ['--on-missing', 'allow'], JSON.stringify({ hook_event_name: 'Stop', session_id: 's' }));
+    const allowed = gate(
+      mkdtempSync(join(tmpdir(), 'handoff-test-')),
+      ['--on-missing', 'allow'],
+      JSON.stringify({ hook_event_name: 'Stop', session_id: 's' }),
+    );
     expect([allowed.code, allowed.stdout, allowed.stderr]).toEqual([0, '', '']);
   });
 });
 
 describe('truncation excuses: where the stop reason comes from', () => {
-  it.each(['max_tokens', 'tool_use', 'model_context_window_exceeded'])('%s from stdin, the transcript, or the flag', (reason) => {
-    const home = tempHome();
-    const d = dispatchJson(home, ['--goal', 'g']);
-    const prompt = `task\n\n${d.contract_block}`;
-    const viaStdin = gate(home, ['--json'], subagentStop({ agentId: 'x1', transcript: writeTranscript(home, 'a.jsonl', prompt, ['end_turn']), extra: { stop_reason: reason } }));
-    expect(viaStdin.json).toMatchObject({ decision: 'allow', stop_reason: reason, stop_class: 'truncation' });
-    const viaTranscript = gate(home, ['--json'], subagentStop({ agentId: 'x1', transcript: writeTranscript(home, 'b.jsonl', prompt, ['end_turn', reason]) }));
-    expect(viaTranscript.json).toMatchObject({ decision: 'allow', stop_reason: reason });
-    const viaFlag = gate(home, ['--json', '--stop-reason', reason], subagentStop({ agentId: 'x1', transcript: writeTranscript(home, 'c.jsonl', prompt, ['end_turn']), extra: { stop_reason: 'end_turn' } }));
-    expect(viaFlag.json).toMatchObject({ decision: 'allow', stop_reason: reason });
-  });
+  it.each(['max_tokens', 'tool_use', 'model_context_window_exceeded'])(
+    '%s from stdin, the transcript, or the flag',
+    (reason) => {
+      const home = tempHome();
+      const d = dispatchJson(home, ['--goal', 'g']);
+      const prompt = `task\n\n${d.contract_block}`;
+      const viaStdin = gate(
+        home,
+        ['--json'],
+        subagentStop({
+          agentId: 'x1',
+          transcript: writeTranscript(home, 'a.jsonl', prompt, ['end_turn']),
+          extra: { stop_reason: reason },
+        }),
+      );
+      expect(viaStdin.json).toMatchObject({ decision: 'allow', stop_reason: reason, stop_class: 'truncation' });
+      const viaTranscript = gate(
+        home,
+        ['--json'],
+        subagentStop({ agentId: 'x1', transcript: writeTranscript(home, 'b.jsonl', prompt, ['end_turn', reason]) }),
+      );
+      expect(viaTranscript.json).toMatchObject({ decision: 'allow', stop_reason: reason });
+      const viaFlag = gate(
+        home,
+        ['--json', '--stop-reason', reason],
+        subagentStop({
+          agentId: 'x1',
+          transcript: writeTranscript(home, 'c.jsonl', prompt, ['end_turn']),
+          extra: { stop_reason: 'end_turn' },
+        }),
+      );
+      expect(viaFlag.json).toMatchObject({ decision: 'allow', stop_reason: reason });
+    },
+  );
 
   it('no stop reason anywhere (missing transcript) is unknown and fails closed', () => {
     const home = tempHome();
     const d = dispatchJson(home, ['--goal', 'g', '--harness-id', 'x2']);
     const r = gate(home, ['--json'], subagentStop({ agentId: 'x2', transcript: join(home, 'missing.jsonl') }));
-    expect(r.json).toMatchObject({ decision: 'block', stop_reason: null, stop_class: 'unknown', lane: 'harness_id', contract_id: d.contract_id });
+    expect(r.json).toMatchObject({
+      decision: 'block',
+      stop_reason: null,
+      stop_class: 'unknown',
+      lane: 'harness_id',
+      contract_id: d.contract_id,
+    });
   });
 
   it('the message text is never consulted', () => {
     const home = tempHome();
     const d = dispatchJson(home, ['--goal', 'g']);
     const input = JSON.stringify({
-      hook_event_name: 'SubagentStop', session_id: 's', agent_id: 'x3',
-      last_assistant_message: `contract_id: ${d.contract_id}\nagent_state: COMPLETE`, stop_reason: 'end_turn',
+      hook_event_name: 'SubagentStop',
+      session_id: 's',
+      agent_id: 'x3',
+      last_assistant_message: `contract_id: ${d.contract_id}\nagent_state: COMPLETE`,
+      stop_reason: 'end_turn',
     });
     expect(gate(home, ['--json'], input).json).toMatchObject({ decision: 'block', source: 'row_missing' });
     expect(existsSync(join(home, 'handoff.db'))).toBe(true);

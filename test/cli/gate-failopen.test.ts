@@ -57,7 +57,10 @@ describe('fail open: bad flags', () => {
 describe('fail open: the store', () => {
   it('a file that is not SQLite: exit 1', () => {
     const home = tempHome();
-    writeFileSync(join(home, 'handoff.db'), 'this is not a database, just text that is long enough to look like a header.....');
+    writeFileSync(
+      join(home, 'handoff.db'),
+      'this is not a database, just text that is long enough to look like a header.....',
+    );
     expectFailOpen(home, [], subagentStop({ agentId: 'x', extra: { stop_reason: 'end_turn' } }), 'STORE_UNREADABLE');
   });
 
@@ -65,7 +68,9 @@ describe('fail open: the store', () => {
     const home = tempHome();
     dispatchJson(home, ['--goal', 'g']);
     const db = rawStore(home);
-    db.prepare("INSERT INTO schema_version (version, name, checksum, applied_at) VALUES (999, '0999_future.sql', 'x', 'now')").run();
+    db.prepare(
+      "INSERT INTO schema_version (version, name, checksum, applied_at) VALUES (999, '0999_future.sql', 'x', 'now')",
+    ).run();
     db.close();
     expectFailOpen(home, [], stopInput({ session: 's', extra: { stop_reason: 'end_turn' } }), 'STORE_SCHEMA_TOO_NEW');
   });
@@ -83,14 +88,27 @@ describe('fail open: the store', () => {
     // Another process holds the write lock past the gate's busy timeout (5 s, one attempt).
     const holder = spawn(
       process.execPath,
-      ['-e', `const D=require('better-sqlite3');const db=new D(${JSON.stringify(join(home, 'handoff.db'))});db.exec('BEGIN IMMEDIATE');console.log('locked');setTimeout(()=>{},30000);`],
+      [
+        '-e',
+        `const D=require('better-sqlite3');const db=new D(${JSON.stringify(join(home, 'handoff.db'))});db.exec('BEGIN IMMEDIATE');console.log('locked');setTimeout(()=>{},30000);`,
+      ],
       { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] },
     );
     try {
-      await new Promise<void>((res) => holder.stdout.on('data', (b: Buffer) => b.toString().includes('locked') && res()));
-      const r = await runAsync(home, ['contract', 'gate', '--json'], { input: subagentStop({ agentId: 'busy-run', extra: { stop_reason: 'end_turn' } }) });
+      await new Promise<void>((res) =>
+        holder.stdout.on('data', (b: Buffer) => b.toString().includes('locked') && res()),
+      );
+      const r = await runAsync(home, ['contract', 'gate', '--json'], {
+        input: subagentStop({ agentId: 'busy-run', extra: { stop_reason: 'end_turn' } }),
+      });
       expect(r.code, r.stderr).toBe(2);
-      expect(r.json).toMatchObject({ decision: 'block', exit: 2, codes: ['ROW_NOT_FINALIZED'], captured: false, attempt: 1 });
+      expect(r.json).toMatchObject({
+        decision: 'block',
+        exit: 2,
+        codes: ['ROW_NOT_FINALIZED'],
+        captured: false,
+        attempt: 1,
+      });
       expect(r.json.capture_error).toEqual(expect.any(String));
       // The store could not hold the rejection counter: it counts in a file under the data root instead.
       expect(r.json.counter_error).toBeUndefined();

@@ -19,7 +19,11 @@ describe('hand-run gates bind nothing', () => {
     const r = gate(home, ['--draft-id', d.contract_id, '--json'], hookStop('sess-hand'));
     expect(r.code).toBe(2);
     expect(r.json).toMatchObject({ decision: 'block', lane: 'draft_id', captured: true, claimed: false });
-    expect(row(home, d.contract_id)).toMatchObject({ agent_state: 'IN_PROGRESS', cut_reason: 'backstop_capture', harness_id: null });
+    expect(row(home, d.contract_id)).toMatchObject({
+      agent_state: 'IN_PROGRESS',
+      cut_reason: 'backstop_capture',
+      harness_id: null,
+    });
 
     // The next real stop of that session is not judged against the contract the hand-run gate looked at.
     const next = gate(home, ['--json'], hookStop('sess-hand'));
@@ -34,7 +38,11 @@ describe('hand-run gates bind nothing', () => {
     const r = gate(home, ['--draft-id', id, '--json', '--workspace', 'ws'], hookStop('sess-new'));
     expect(r.code).toBe(2);
     expect(r.json).toMatchObject({ lane: 'draft_id', captured: true, claimed: false });
-    expect(row(home, id)).toMatchObject({ agent_state: 'IN_PROGRESS', cut_reason: 'backstop_capture', harness_id: null });
+    expect(row(home, id)).toMatchObject({
+      agent_state: 'IN_PROGRESS',
+      cut_reason: 'backstop_capture',
+      harness_id: null,
+    });
   });
 
   it('a real hook stop that finds a dispatched contract through its prompt binds the run and says claimed: true', () => {

@@ -22,9 +22,31 @@ const lines = (dir: string, name: string, items: object[]): string => {
 function codexRollout(dir: string, prompt: string): string {
   const ts = '2026-12-03T07:00:00.000Z';
   return lines(dir, 'rollout-2026-12-03T07-00-00-0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl', [
-    { timestamp: ts, type: 'session_meta', payload: { id: '0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', timestamp: ts, cwd: dir, originator: 'codex_exec', cli_version: '0.170.0' } },
-    { timestamp: ts, type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: '<environment_context>\n  <cwd>/w</cwd>\n</environment_context>' }] } },
-    { timestamp: ts, type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: prompt }] } },
+    {
+      timestamp: ts,
+      type: 'session_meta',
+      payload: {
+        id: '0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b',
+        timestamp: ts,
+        cwd: dir,
+        originator: 'codex_exec',
+        cli_version: '0.170.0',
+      },
+    },
+    {
+      timestamp: ts,
+      type: 'response_item',
+      payload: {
+        type: 'message',
+        role: 'user',
+        content: [{ type: 'input_text', text: '<environment_context>\n  <cwd>/w</cwd>\n</environment_context>' }],
+      },
+    },
+    {
+      timestamp: ts,
+      type: 'response_item',
+      payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: prompt }] },
+    },
     { timestamp: ts, type: 'event_msg', payload: { type: 'user_message', message: prompt, images: [] } },
     { timestamp: ts, type: 'turn_context', payload: { turn_id: 'turn-1', cwd: dir, model: 'gpt-5' } },
     { timestamp: ts, type: 'event_msg', payload: { type: 'agent_message', message: 'done' } },
@@ -55,7 +77,14 @@ describe('Codex CLI', () => {
     const t2 = codexRollout(mkdtempSync(join(tmpdir(), 'codex-')), `Do it.\n\n${open.contract_block}`);
     const r = gate(home, codexStop('s-2', 'turn-1', t2), ['--json']);
     expect(r.code).toBe(2);
-    expect(r.json).toMatchObject({ harness: 'codex', exit: 2, lane: 'prompt_block', contract_id: open.contract_id, codes: ['ROW_NOT_FINALIZED'], breaker_key: 'codex:turn:s-2:turn-1' });
+    expect(r.json).toMatchObject({
+      harness: 'codex',
+      exit: 2,
+      lane: 'prompt_block',
+      contract_id: open.contract_id,
+      codes: ['ROW_NOT_FINALIZED'],
+      breaker_key: 'codex:turn:s-2:turn-1',
+    });
     expect(row(home, open.contract_id).harness_id).toBe('s-2');
     const human = gate(home, codexStop('s-2', 'turn-1', t2, true));
     expect([human.code, human.stdout]).toEqual([2, '']);
@@ -67,8 +96,16 @@ describe('Codex CLI', () => {
     const d = dispatchJson(home, ['--goal', 'g', '--harness-id', 's-3']);
     const args = ['--json', '--max-rejections', '2'];
     expect(gate(home, codexStop('s-3', 'turn-a', null), args).json).toMatchObject({ exit: 2, attempt: 1 });
-    expect(gate(home, codexStop('s-3', 'turn-a', null, true), args).json).toMatchObject({ exit: 0, tripped: true, contract_id: d.contract_id });
-    expect(gate(home, codexStop('s-3', 'turn-b', null), args).json).toMatchObject({ exit: 2, attempt: 1, breaker_key: 'codex:turn:s-3:turn-b' });
+    expect(gate(home, codexStop('s-3', 'turn-a', null, true), args).json).toMatchObject({
+      exit: 0,
+      tripped: true,
+      contract_id: d.contract_id,
+    });
+    expect(gate(home, codexStop('s-3', 'turn-b', null), args).json).toMatchObject({
+      exit: 2,
+      attempt: 1,
+      breaker_key: 'codex:turn:s-3:turn-b',
+    });
   });
 });
 
@@ -91,10 +128,17 @@ describe('Gemini CLI', () => {
     expect(blocked.code).toBe(0);
     const answer = JSON.parse(blocked.stdout);
     expect(Object.keys(answer)).toEqual(['decision', 'reason']);
-    expect(answer).toMatchObject({ decision: 'block', reason: expect.stringMatching(/^\[CONTRACT REJECTED\] .*ROW_NOT_FINALIZED/) });
+    expect(answer).toMatchObject({
+      decision: 'block',
+      reason: expect.stringMatching(/^\[CONTRACT REJECTED\] .*ROW_NOT_FINALIZED/),
+    });
     expect(blocked.stderr).toBe('');
     finalizeAs(home, d.contract_id, 'COMPLETE', COMPLETE_PATCH);
-    expect(gate(home, afterAgent('g-1', 'a later prompt', undefined, true))).toMatchObject({ code: 0, stdout: '{}\n', stderr: '' });
+    expect(gate(home, afterAgent('g-1', 'a later prompt', undefined, true))).toMatchObject({
+      code: 0,
+      stdout: '{}\n',
+      stderr: '',
+    });
   });
 
   it('reads the first user message of its session file when the prompt names no contract', () => {
@@ -103,19 +147,40 @@ describe('Gemini CLI', () => {
     const session = join(home, 'session-2026-12-03T07-00-1a2b3c4d.json');
     writeFileSync(
       session,
-      JSON.stringify({
-        sessionId: 'g-2',
-        projectHash: 'ab12',
-        startTime: '2026-12-03T07:00:00.000Z',
-        lastUpdated: '2026-12-03T07:00:05.000Z',
-        messages: [
-          { id: 'm1', timestamp: '2026-12-03T07:00:00.000Z', type: 'user', content: [{ text: `Work.\n\n${d.contract_block}` }] },
-          { id: 'm2', timestamp: '2026-12-03T07:00:04.000Z', type: 'gemini', content: 'Done.', model: 'gemini-2.5-pro' },
-        ],
-      }, null, 2),
+      JSON.stringify(
+        {
+          sessionId: 'g-2',
+          projectHash: 'ab12',
+          startTime: '2026-12-03T07:00:00.000Z',
+          lastUpdated: '2026-12-03T07:00:05.000Z',
+          messages: [
+            {
+              id: 'm1',
+              timestamp: '2026-12-03T07:00:00.000Z',
+              type: 'user',
+              content: [{ text: `Work.\n\n${d.contract_block}` }],
+            },
+            {
+              id: 'm2',
+              timestamp: '2026-12-03T07:00:04.000Z',
+              type: 'gemini',
+              content: 'Done.',
+              model: 'gemini-2.5-pro',
+            },
+          ],
+        },
+        null,
+        2,
+      ),
     );
     const r = gate(home, afterAgent('g-2', 'continue', session), ['--json']);
-    expect(r.json).toMatchObject({ harness: 'gemini', exit: 0, decision: 'block', lane: 'prompt_block', contract_id: d.contract_id });
+    expect(r.json).toMatchObject({
+      harness: 'gemini',
+      exit: 0,
+      decision: 'block',
+      lane: 'prompt_block',
+      contract_id: d.contract_id,
+    });
   });
 
   it('the breaker holds although Gemini has no cap: it trips, and a new turn (stop_hook_active false) counts again', () => {
@@ -127,8 +192,15 @@ describe('Gemini CLI', () => {
     expect([first.json.attempt, second.json.attempt]).toEqual([1, 2]);
     expect(trip.code).toBe(0);
     expect(JSON.parse(trip.stdout).systemMessage).toMatch(/gave up after block 2 of 2/);
-    expect(gate(home, afterAgent('g-3', 'x', undefined, true), ['--json']).json).toMatchObject({ tripped: true, exit: 0 });
-    expect(gate(home, afterAgent('g-3', 'next turn'), ['--json']).json).toMatchObject({ tripped: false, attempt: 1, decision: 'block' });
+    expect(gate(home, afterAgent('g-3', 'x', undefined, true), ['--json']).json).toMatchObject({
+      tripped: true,
+      exit: 0,
+    });
+    expect(gate(home, afterAgent('g-3', 'next turn'), ['--json']).json).toMatchObject({
+      tripped: false,
+      attempt: 1,
+      decision: 'block',
+    });
   });
 
   it('a problem of the gate itself: exit 1, empty stdout', () => {
@@ -153,16 +225,37 @@ describe('Copilot CLI', () => {
     const home = tempHome();
     const d = dispatchJson(home, ['--goal', 'g']);
     const events = lines(home, 'events.jsonl', [
-      { type: 'session.start', data: { sessionId: 'c-1', copilotVersion: '1.0.100' }, id: 'e1', timestamp: '2026-12-03T07:00:00.000Z' },
-      { type: 'user.message', data: { content: `Work.\n\n${d.contract_block}`, attachments: [] }, id: 'e2', timestamp: '2026-12-03T07:00:01.000Z' },
+      {
+        type: 'session.start',
+        data: { sessionId: 'c-1', copilotVersion: '1.0.100' },
+        id: 'e1',
+        timestamp: '2026-12-03T07:00:00.000Z',
+      },
+      {
+        type: 'user.message',
+        data: { content: `Work.\n\n${d.contract_block}`, attachments: [] },
+        id: 'e2',
+        timestamp: '2026-12-03T07:00:01.000Z',
+      },
       { type: 'assistant.message', data: { content: 'Done.' }, id: 'e3', timestamp: '2026-12-03T07:00:02.000Z' },
     ]);
     const blocked = gate(home, agentStop('c-1', events));
     expect(blocked.code).toBe(0);
-    expect(JSON.parse(blocked.stdout)).toMatchObject({ decision: 'block', reason: expect.stringContaining('ROW_NOT_FINALIZED') });
+    expect(JSON.parse(blocked.stdout)).toMatchObject({
+      decision: 'block',
+      reason: expect.stringContaining('ROW_NOT_FINALIZED'),
+    });
     expect(row(home, d.contract_id).harness_id).toBe('c-1');
     const json = gate(home, agentStop('c-1', events, 'end_turn', true), ['--json']);
-    expect(json.json).toMatchObject({ harness: 'copilot', exit: 0, decision: 'block', lane: 'harness_id', stop_reason: 'end_turn', stop_reason_source: 'input', stop_class: 'violation' });
+    expect(json.json).toMatchObject({
+      harness: 'copilot',
+      exit: 0,
+      decision: 'block',
+      lane: 'harness_id',
+      stop_reason: 'end_turn',
+      stop_reason_source: 'input',
+      stop_class: 'violation',
+    });
     // The trip's message goes to stderr: Copilot shows nothing from stdout on an allow.
     const trip = gate(home, agentStop('c-1', events, 'end_turn', true));
     expect([trip.code, trip.stdout]).toEqual([0, '']);
@@ -190,7 +283,10 @@ describe('Cursor (documented input)', () => {
     const home = tempHome();
     const d = dispatchJson(home, ['--goal', 'g']);
     const t = lines(home, 'transcript.jsonl', [
-      { role: 'user', message: { content: [{ type: 'text', text: `<user_query>\nWork.\n\n${d.contract_block}\n</user_query>` }] } },
+      {
+        role: 'user',
+        message: { content: [{ type: 'text', text: `<user_query>\nWork.\n\n${d.contract_block}\n</user_query>` }] },
+      },
       { role: 'assistant', message: { content: [{ type: 'text', text: 'Done.' }] } },
     ]);
     const blocked = gate(home, `\uFEFF${JSON.stringify(cursorStop('cv-1', 'completed', 0, t))}`);
@@ -199,7 +295,14 @@ describe('Cursor (documented input)', () => {
     expect(JSON.parse(blocked.stdout).followup_message).toMatch(/^\[CONTRACT REJECTED\] .*ROW_NOT_FINALIZED/);
 
     const aborted = gate(home, cursorStop('cv-1', 'aborted', 1), ['--json']);
-    expect(aborted.json).toMatchObject({ harness: 'cursor', decision: 'allow', exit: 0, stop_class: 'abort', contract_id: d.contract_id, attempt: null });
+    expect(aborted.json).toMatchObject({
+      harness: 'cursor',
+      decision: 'allow',
+      exit: 0,
+      stop_class: 'abort',
+      contract_id: d.contract_id,
+      attempt: null,
+    });
     expect(aborted.json.systemMessage).toMatch(/stopped by the user \(aborted\)/);
     const human = gate(home, cursorStop('cv-2', 'aborted', 0));
     expect([human.code, human.stdout]).toEqual([0, '{}\n']);
@@ -220,12 +323,18 @@ describe('recognizing the harness', () => {
     const r = gate(home, { hook_event_name: 'Stop', session_id: 's' }, ['--harness', 'gemini']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('for --harness gemini');
-    expect(gate(home, { hook_event_name: 'Stop', session_id: 's' }, ['--harness', 'klingon']).stderr).toMatch(/--harness "klingon" must be/);
+    expect(gate(home, { hook_event_name: 'Stop', session_id: 's' }, ['--harness', 'klingon']).stderr).toMatch(
+      /--harness "klingon" must be/,
+    );
   });
 
   it('Claude Code is answered as before; --json says which harness', () => {
     const home = tempHome();
-    const r = gate(home, { hook_event_name: 'Stop', session_id: 's', stop_hook_active: false }, ['--json', '--on-missing', 'allow']);
+    const r = gate(home, { hook_event_name: 'Stop', session_id: 's', stop_hook_active: false }, [
+      '--json',
+      '--on-missing',
+      'allow',
+    ]);
     expect(r.json).toMatchObject({ harness: 'claude', decision: 'allow', exit: 0 });
   });
 });

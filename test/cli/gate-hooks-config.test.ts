@@ -15,7 +15,8 @@ interface HookEntry {
 }
 
 type Settings = { hooks: Record<string, HookEntry[]> };
-const settingsFile = (name: string): Settings => JSON.parse(readFileSync(join(REPO, 'docs', 'examples', name), 'utf8')) as Settings;
+const settingsFile = (name: string): Settings =>
+  JSON.parse(readFileSync(join(REPO, 'docs', 'examples', name), 'utf8')) as Settings;
 const settings = settingsFile('claude-settings.json');
 const strict = settingsFile('claude-settings-strict.json');
 
@@ -69,7 +70,11 @@ describe('docs/examples/claude-settings.json', () => {
     finalizeAs(home, id, 'BLOCKED', { failure_report: null });
     expect(runHook(home, command, input)).toEqual({ code: 0, stdout: '', stderr: '' });
 
-    const none = runHook(home, command, subagentStop({ session: 'sess', agentId: 'run-2', transcript: join(home, 'absent.jsonl'), cwd: home }));
+    const none = runHook(
+      home,
+      command,
+      subagentStop({ session: 'sess', agentId: 'run-2', transcript: join(home, 'absent.jsonl'), cwd: home }),
+    );
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('(ROW_NOT_FOUND)');
     expect(none.stderr).toContain('--harness-id run-2');
@@ -92,11 +97,25 @@ describe('docs/examples/claude-settings.json', () => {
     const home = tempHome();
     const command = commandOf('Stop');
     const session = writeTranscript(home, 'session.jsonl', 'hello, please refactor this file', ['end_turn']);
-    expect(runHook(home, command, stopInput({ session: 'interactive', transcript: session, cwd: home }))).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(runHook(home, command, stopInput({ session: 'interactive', transcript: session, cwd: home }))).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
 
     // A headless worker whose session id was passed to dispatch --harness-id.
-    const { id } = dispatchBlock(home, ['--goal', 'worker task', '--harness-id', '7b0c7c0e-2f55-4a4e-9d7e-0d6f5f3f1a11']);
-    const worker = stopInput({ session: '7b0c7c0e-2f55-4a4e-9d7e-0d6f5f3f1a11', transcript: join(home, 'absent.jsonl'), cwd: home, extra: { stop_reason: 'end_turn' } });
+    const { id } = dispatchBlock(home, [
+      '--goal',
+      'worker task',
+      '--harness-id',
+      '7b0c7c0e-2f55-4a4e-9d7e-0d6f5f3f1a11',
+    ]);
+    const worker = stopInput({
+      session: '7b0c7c0e-2f55-4a4e-9d7e-0d6f5f3f1a11',
+      transcript: join(home, 'absent.jsonl'),
+      cwd: home,
+      extra: { stop_reason: 'end_turn' },
+    });
     const blocked = runHook(home, command, worker);
     expect(blocked.code).toBe(2);
     expect(blocked.stderr).toContain(id);

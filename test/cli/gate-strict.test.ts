@@ -18,7 +18,9 @@ const damage: [string, (home: string) => string][] = [
     'a row inserted into schema_version',
     (home) => {
       const db = rawStore(home);
-      db.prepare("INSERT INTO schema_version (version, name, checksum, applied_at) VALUES (999, '0999_x.sql', 'x', 'now')").run();
+      db.prepare(
+        "INSERT INTO schema_version (version, name, checksum, applied_at) VALUES (999, '0999_x.sql', 'x', 'now')",
+      ).run();
       db.close();
       return 'STORE_SCHEMA_TOO_NEW';
     },
@@ -44,7 +46,15 @@ describe('--on-store-error block', () => {
 
     const r = gate(home, ['--draft-id', d.contract_id, ...STRICT, '--json'], input);
     expect(r.code, r.stderr).toBe(2);
-    expect(r.json).toMatchObject({ status: 'ok', decision: 'block', exit: 2, source: 'store_error', codes: [code], attempt: 1, tripped: false });
+    expect(r.json).toMatchObject({
+      status: 'ok',
+      decision: 'block',
+      exit: 2,
+      source: 'store_error',
+      codes: [code],
+      attempt: 1,
+      tripped: false,
+    });
     expect(r.json.store_error.code).toBe(code);
     expect(r.stderr).toMatch(new RegExp(`^\\[CONTRACT REJECTED\\].*${code}`));
     const human = gate(home, ['--draft-id', d.contract_id, ...STRICT], input);
@@ -62,10 +72,18 @@ describe('--on-store-error block', () => {
     const third = gate(home, [...STRICT, '--json'], input);
     expect([first.code, first.json.attempt, second.code, second.json.attempt]).toEqual([2, 1, 2, 2]);
     expect(readdirSync(join(home, 'gate'))).toHaveLength(1);
-    expect([third.code, third.json.tripped, third.json.codes]).toEqual([0, true, ['STORE_UNREADABLE', 'CONTRACT_REJECTION_LIMIT']]);
+    expect([third.code, third.json.tripped, third.json.codes]).toEqual([
+      0,
+      true,
+      ['STORE_UNREADABLE', 'CONTRACT_REJECTION_LIMIT'],
+    ]);
     expect(third.json.systemMessage).toMatch(/STORE_UNREADABLE/);
     // A stop the harness makes while continuing the same turn stays tripped.
-    const human = gate(home, STRICT, stopInput({ session: 'sess-1', extra: { stop_reason: 'end_turn', stop_hook_active: true } }));
+    const human = gate(
+      home,
+      STRICT,
+      stopInput({ session: 'sess-1', extra: { stop_reason: 'end_turn', stop_hook_active: true } }),
+    );
     expect(human.code).toBe(0);
     expect(JSON.parse(human.stdout).systemMessage).toMatch(/gave up after block 2 of 2.*STORE_UNREADABLE/);
     // The first stop of a new turn (stop_hook_active false) ends the trip: a session is never ungated for good.
@@ -86,8 +104,12 @@ describe('--on-store-error block', () => {
     const r = gate(home, ['--draft-id', d.contract_id, ...STRICT, '--json'], '');
     expect([r.code, r.json.codes]).toEqual([2, ['DATA_ROOT_UNSAFE']]);
     // Only the block's own counter was written (under gate/); nothing in drafts/ or behind the link.
-    const withoutGate = (snap: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(snap).filter(([k]) => !k.startsWith('gate/')));
-    expect({ home: withoutGate(snapshot(home)), target: snapshot(target) }).toEqual({ home: withoutGate(before.home), target: before.target });
+    const withoutGate = (snap: Record<string, unknown>): Record<string, unknown> =>
+      Object.fromEntries(Object.entries(snap).filter(([k]) => !k.startsWith('gate/')));
+    expect({ home: withoutGate(snapshot(home)), target: snapshot(target) }).toEqual({
+      home: withoutGate(before.home),
+      target: before.target,
+    });
   });
 
   it('a bad --on-store-error value is bad input: exit 1, stop not gated', () => {

@@ -29,9 +29,17 @@ interface Recorded {
 function recordedGate(home: string, args: string[], input: string): Recorded {
   const file = join(home, `builtins-${Math.random().toString(36).slice(2)}.txt`);
   const env = baseEnv(home, { RECORD_MODULES_FILE: join(home, 'modules.txt'), RECORD_BUILTINS_FILE: file });
-  const r = spawnSync(process.execPath, ['--require', RECORDER, BIN, 'contract', 'gate', ...args], { env, cwd: home, input, encoding: 'utf8', timeout: HANG_MS });
+  const r = spawnSync(process.execPath, ['--require', RECORDER, BIN, 'contract', 'gate', ...args], {
+    env,
+    cwd: home,
+    input,
+    encoding: 'utf8',
+    timeout: HANG_MS,
+  });
   const lines = readFileSync(file, 'utf8').split('\n');
-  const builtins = lines.filter((l) => l.startsWith('NativeModule ') && !l.includes('internal/')).map((l) => l.slice(13));
+  const builtins = lines
+    .filter((l) => l.startsWith('NativeModule ') && !l.includes('internal/'))
+    .map((l) => l.slice(13));
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, builtins };
 }
 
@@ -84,14 +92,23 @@ describe('a busy SQLite store cannot hold the gate past its budget', () => {
     // Another process holds the write lock for longer than the whole budget.
     const holder = spawn(
       process.execPath,
-      ['-e', `const D=require('better-sqlite3');const db=new D(${JSON.stringify(join(home, 'handoff.db'))});db.exec('BEGIN IMMEDIATE');console.log('locked');setTimeout(()=>{},60000);`],
+      [
+        '-e',
+        `const D=require('better-sqlite3');const db=new D(${JSON.stringify(join(home, 'handoff.db'))});db.exec('BEGIN IMMEDIATE');console.log('locked');setTimeout(()=>{},60000);`,
+      ],
       { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let r: ReturnType<typeof run>;
     try {
-      await new Promise<void>((res) => holder.stdout.on('data', (b: Buffer) => b.toString().includes('locked') && res()));
+      await new Promise<void>((res) =>
+        holder.stdout.on('data', (b: Buffer) => b.toString().includes('locked') && res()),
+      );
       r = await new Promise((done) => {
-        const child = spawn(process.execPath, [BIN, 'contract', 'gate', '--draft-id', id, '--json', '--timeout', '1500ms'], { env: baseEnv(home), cwd: home });
+        const child = spawn(
+          process.execPath,
+          [BIN, 'contract', 'gate', '--draft-id', id, '--json', '--timeout', '1500ms'],
+          { env: baseEnv(home), cwd: home },
+        );
         let stdout = '';
         let stderr = '';
         const guard = setTimeout(() => child.kill('SIGKILL'), HANG_MS);
@@ -107,7 +124,13 @@ describe('a busy SQLite store cannot hold the gate past its budget', () => {
       holder.kill();
     }
     expect(r.code, r.stderr).toBe(2);
-    expect(r.json).toMatchObject({ decision: 'block', codes: ['ROW_NOT_FINALIZED'], writes_abandoned: true, captured: false, attempt: null });
+    expect(r.json).toMatchObject({
+      decision: 'block',
+      codes: ['ROW_NOT_FINALIZED'],
+      writes_abandoned: true,
+      captured: false,
+      attempt: null,
+    });
     expect(r.stderr).toContain('its writes to the store were abandoned and this stop was not counted');
     // Not counted in the store, nor in a file under the data root instead.
     expect(rejections(home)).toEqual([]);

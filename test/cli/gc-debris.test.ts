@@ -42,7 +42,20 @@ function spill(home: string, pid: number, ageMs: number): string {
 /** A brief with one referenced blob (evidence add of > 4096 bytes); returns its stored path. */
 function referencedBlob(home: string): string {
   expect(runJson(home, ['brief', 'add', 'b', '--workspace', 'ws']).code).toBe(0);
-  const r = runJson(home, ['evidence', 'add', '--brief', 'b', '--ac', 'AC-1', '--type', 'text', '--text', 'r'.repeat(5000), '--workspace', 'ws']);
+  const r = runJson(home, [
+    'evidence',
+    'add',
+    '--brief',
+    'b',
+    '--ac',
+    'AC-1',
+    '--type',
+    'text',
+    '--text',
+    'r'.repeat(5000),
+    '--workspace',
+    'ws',
+  ]);
   expect(r.code, r.stdout).toBe(0);
   return r.json.evidence.artifact_path as string;
 }
@@ -88,8 +101,10 @@ describe('gc removes abandoned debris', () => {
       ].sort(),
     );
     expect(kinds(dry.json)).toEqual(kinds(r.json));
-    for (const gone of [oldDeadTemp, oldDeadLockTemp, evOldDead, evLegacy, spillOldDead]) expect(existsSync(gone), gone).toBe(false);
-    for (const kept of [oldLiveTemp, youngDeadTemp, evOldLive, evYoung, spillOldLive, spillYoungDead]) expect(existsSync(kept), kept).toBe(true);
+    for (const gone of [oldDeadTemp, oldDeadLockTemp, evOldDead, evLegacy, spillOldDead])
+      expect(existsSync(gone), gone).toBe(false);
+    for (const kept of [oldLiveTemp, youngDeadTemp, evOldLive, evYoung, spillOldLive, spillYoungDead])
+      expect(existsSync(kept), kept).toBe(true);
   });
 
   it('unreferenced blobs older than the age rule go; referenced, young and non-file entries stay; emptied folders are pruned', () => {
@@ -105,10 +120,12 @@ describe('gc removes abandoned debris', () => {
     const r = gc(home);
     expect(r.code, r.stdout).toBe(0);
     expect(r.json.blobs).toEqual({ status: 'done' });
-    expect(kinds(r.json)).toEqual([
-      ['blob', orphan],
-      ['blob', receiptOrphan],
-    ].sort() as [string, string][]);
+    expect(kinds(r.json)).toEqual(
+      [
+        ['blob', orphan],
+        ['blob', receiptOrphan],
+      ].sort() as [string, string][],
+    );
     expect(existsSync(ref)).toBe(true);
     expect(existsSync(youngOrphan)).toBe(true);
     expect([lstatSync(link).isSymbolicLink(), existsSync(outside)]).toEqual([true, true]);

@@ -4,7 +4,18 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
-import { dbFile, draftPath, envelopeIn, expectCleanFailure, mintDraft, prefix, runJson, seedRow, withStore, writeDraft } from '../helpers/store-cli.js';
+import {
+  dbFile,
+  draftPath,
+  envelopeIn,
+  expectCleanFailure,
+  mintDraft,
+  prefix,
+  runJson,
+  seedRow,
+  withStore,
+  writeDraft,
+} from '../helpers/store-cli.js';
 
 const HOUR = 3_600_000;
 const gc = (home: string, ...args: string[]) => runJson(home, ['contract', 'gc', ...args]);
@@ -67,10 +78,14 @@ describe('contract gc', () => {
     seedRow(home, { contract_id: dispatched });
     seedRow(home, { contract_id: captured, agent_state: 'IN_PROGRESS' });
     const r = gc(home);
-    expect(r.json.removed).toEqual([expect.objectContaining({ draft_id: spent, reason: 'spent', agent_state: 'COMPLETE' })]);
+    expect(r.json.removed).toEqual([
+      expect.objectContaining({ draft_id: spent, reason: 'spent', agent_state: 'COMPLETE' }),
+    ]);
     expect(r.json.kept).toBe(4);
     for (const id of [inGrace, dispatched, captured, noRow]) expect(existsSync(draftPath(home, id))).toBe(true);
-    expect(withStore(home, (db) => (db.prepare('SELECT COUNT(*) AS n FROM handoffs').get() as { n: number }).n)).toBe(4);
+    expect(withStore(home, (db) => (db.prepare('SELECT COUNT(*) AS n FROM handoffs').get() as { n: number }).n)).toBe(
+      4,
+    );
     const shorter = gc(home, '--grace-hours', '0');
     expect(shorter.json.removed.map((x: any) => x.draft_id)).toEqual([inGrace]);
     const aged = gc(home, '--max-age-days', '1');
@@ -90,14 +105,19 @@ describe('contract gc', () => {
     expect(human).toMatch(/^would remove a[0-9a-f]+\.[0-9a-f]+ \(aged, /m);
     expect(human.trimEnd().split('\n').pop()).toBe('Would remove 2 draft(s), kept 0.');
     const sweep = gc(home);
-    expect(sweep.json.removed.map((x: any) => [x.draft_id, x.reason])).toEqual(preview.json.removed.map((x: any) => [x.draft_id, x.reason]));
+    expect(sweep.json.removed.map((x: any) => [x.draft_id, x.reason])).toEqual(
+      preview.json.removed.map((x: any) => [x.draft_id, x.reason]),
+    );
     expect(run(home, ['contract', 'gc']).stdout).toBe('Removed 0 draft(s), kept 0.\n');
   });
 
   it('a draft whose lock is held is kept', () => {
     const home = tempHome();
     const id = draftAged(home, 10 * 24 * HOUR);
-    writeFileSync(join(home, 'drafts', `${id}.lock`), `${JSON.stringify({ pid: process.pid, host: hostname(), start: Date.now(), token: 'x' })}\n`);
+    writeFileSync(
+      join(home, 'drafts', `${id}.lock`),
+      `${JSON.stringify({ pid: process.pid, host: hostname(), start: Date.now(), token: 'x' })}\n`,
+    );
     const r = gc(home);
     expect(r.json).toMatchObject({ removed: [], kept: 1 });
     expect(existsSync(draftPath(home, id))).toBe(true);
@@ -110,7 +130,12 @@ describe('contract gc', () => {
     const before = snapshot(home);
     expectCleanFailure(gc(home), 4, 'STORE_UNREADABLE');
     expect(snapshot(home)).toEqual(before);
-    for (const args of [['--max-age-days', '0'], ['--max-age-days', '1.5'], ['--grace-hours', '-1'], ['--grace-hours', 'x']]) {
+    for (const args of [
+      ['--max-age-days', '0'],
+      ['--max-age-days', '1.5'],
+      ['--grace-hours', '-1'],
+      ['--grace-hours', 'x'],
+    ]) {
       expectCleanFailure(gc(home, ...args), 2, 'USAGE');
     }
     expect(snapshot(home)).toEqual(before);
@@ -136,7 +161,12 @@ describe('contract gc', () => {
 
   it('integer flags are canonical decimal: a leading zero or a sign is exit 2; --grace-hours 0 is accepted', () => {
     const home = tempHome();
-    for (const args of [['--max-age-days', '07'], ['--max-age-days', '+7'], ['--grace-hours', '00'], ['--grace-hours', '024']]) {
+    for (const args of [
+      ['--max-age-days', '07'],
+      ['--max-age-days', '+7'],
+      ['--grace-hours', '00'],
+      ['--grace-hours', '024'],
+    ]) {
       expectCleanFailure(gc(home, ...args), 2, 'USAGE');
     }
     expect(gc(home, '--grace-hours', '0', '--max-age-days', '1').code).toBe(0);

@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { generatedUsage, type UsageSource } from '../../src/cli/usage.js';
 import { REPO, run, tempHome } from '../helpers/cli.js';
 
-const manifest = JSON.parse(readFileSync(join(REPO, 'oclif.manifest.json'), 'utf8')) as { commands: Record<string, UsageSource & { usage?: string }> };
+const manifest = JSON.parse(readFileSync(join(REPO, 'oclif.manifest.json'), 'utf8')) as {
+  commands: Record<string, UsageSource & { usage?: string }>;
+};
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -33,17 +35,27 @@ describe('generated usage', () => {
   });
 
   it('renders requirement, repetition, exclusive and exactly-one groups', () => {
-    expect(manifest.commands['contract:dispatch'].usage).toMatch(/^\(--goal TEXT \| --goal-file PATH\) .*\[--can-write SECTION\]\.\.\. /);
-    expect(manifest.commands['contract:validate'].usage).toBe('[--draft-id ID | --agent-id ID | --file PATH|-] [--consolidation] [--explain] [--json]');
+    expect(manifest.commands['contract:dispatch'].usage).toMatch(
+      /^\(--goal TEXT \| --goal-file PATH\) .*\[--can-write SECTION\]\.\.\. /,
+    );
+    expect(manifest.commands['contract:validate'].usage).toBe(
+      '[--draft-id ID | --agent-id ID | --file PATH|-] [--consolidation] [--explain] [--json]',
+    );
     expect(manifest.commands['evidence:run'].usage).toMatch(/ -- CMD \[ARG \.\.\.\]$/);
-    expect(manifest.commands['hooks:install'].usage).toMatch(/^--harness claude\|codex\|gemini\|copilot\|cursor\|opencode /);
+    expect(manifest.commands['hooks:install'].usage).toMatch(
+      /^--harness claude\|codex\|gemini\|copilot\|cursor\|opencode /,
+    );
   });
 
   it('the usage line ends a USAGE message and heads the help page', () => {
     const r = run(tempHome(), ['contract', 'claim', '--draft-id', 'a0123456789abcdef.0123456789ab']);
-    expect(r.stderr).toBe(`Error: --harness-id is required. Usage: handoff contract claim ${manifest.commands['contract:claim'].usage} [USAGE]\n`);
+    expect(r.stderr).toBe(
+      `Error: --harness-id is required. Usage: handoff contract claim ${manifest.commands['contract:claim'].usage} [USAGE]\n`,
+    );
     const help = run(tempHome(), ['contract', 'claim', '--help']);
-    expect(help.stdout.replace(/\s+/g, ' ')).toContain(`$ handoff contract claim ${manifest.commands['contract:claim'].usage}`);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(
+      `$ handoff contract claim ${manifest.commands['contract:claim'].usage}`,
+    );
   });
 });
 

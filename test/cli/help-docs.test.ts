@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { REPO, run, tempHome } from '../helpers/cli.js';
 import { verbIds } from '../helpers/commands.js';
 
-const bundle = createRequire(import.meta.url)(join(REPO, 'dist', 'cli', 'handoff.cjs')) as { commandsDoc(): Promise<string> };
+const bundle = createRequire(import.meta.url)(join(REPO, 'dist', 'cli', 'handoff.cjs')) as {
+  commandsDoc(): Promise<string>;
+};
 
 describe('--help and the command reference', () => {
   it('docs/commands.md is exactly what the oclif command classes render (npm run docs:commands)', async () => {
@@ -16,7 +18,9 @@ describe('--help and the command reference', () => {
     const r = run(tempHome(), [...id.split(' '), '--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`$ handoff ${id}`);
-    expect(readFileSync(join(REPO, 'docs', 'commands.md'), 'utf8')).toContain(`## handoff ${id}\n\n\`\`\`text\n${r.stdout.trimEnd()}\n\`\`\``);
+    expect(readFileSync(join(REPO, 'docs', 'commands.md'), 'utf8')).toContain(
+      `## handoff ${id}\n\n\`\`\`text\n${r.stdout.trimEnd()}\n\`\`\``,
+    );
   });
 
   it('an unknown verb or flag is USAGE, exit 2, one line, in both modes', () => {

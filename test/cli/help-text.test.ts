@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO, run, tempHome } from '../helpers/cli.js';
 
-const manifest = JSON.parse(readFileSync(join(REPO, 'oclif.manifest.json'), 'utf8')) as { commands: Record<string, unknown> };
+const manifest = JSON.parse(readFileSync(join(REPO, 'oclif.manifest.json'), 'utf8')) as {
+  commands: Record<string, unknown>;
+};
 const verbs = Object.keys(manifest.commands).filter((id) => id !== 'help');
 
 function sources(dir: string): string[] {
@@ -22,7 +24,8 @@ describe('help text', () => {
     for (const file of sources(join(REPO, 'src', 'commands'))) {
       const text = readFileSync(file, 'utf8');
       // 'text ends here' +\n 'next piece': a word character on both sides of the join means the words touch.
-      for (const m of text.matchAll(/(?<!\\)([\w<>.,;:)])(['"`])\s*\+\s*\n\s*['"`]([\w<(])/g)) glued.push(`${file}: …${m[1]}|${m[3]}…`);
+      for (const m of text.matchAll(/(?<!\\)([\w<>.,;:)])(['"`])\s*\+\s*\n\s*['"`]([\w<(])/g))
+        glued.push(`${file}: …${m[1]}|${m[3]}…`);
     }
     expect(glued).toEqual([]);
   });

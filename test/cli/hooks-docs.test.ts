@@ -27,20 +27,49 @@ function runHook(home: string, command: string, input: object): { code: number; 
 }
 
 /** Each harness: its example's one command, an input with the run id of a dispatched contract, one without. */
-const cases: [string, string, (j: any) => { command: string; timeoutS: number }, (run: string) => object, (r: ReturnType<typeof runHook>) => void, (r: ReturnType<typeof runHook>) => void][] = [
+const cases: [
+  string,
+  string,
+  (j: any) => { command: string; timeoutS: number },
+  (run: string) => object,
+  (r: ReturnType<typeof runHook>) => void,
+  (r: ReturnType<typeof runHook>) => void,
+][] = [
   [
     'codex',
     'codex-hooks.json',
     (j) => ({ command: j.hooks.Stop[0].hooks[0].command, timeoutS: j.hooks.Stop[0].hooks[0].timeout }),
-    (run) => ({ session_id: run, turn_id: 't1', transcript_path: null, cwd: '/tmp', hook_event_name: 'Stop', model: 'gpt-5', permission_mode: 'default', stop_hook_active: false, last_assistant_message: null }),
+    (run) => ({
+      session_id: run,
+      turn_id: 't1',
+      transcript_path: null,
+      cwd: '/tmp',
+      hook_event_name: 'Stop',
+      model: 'gpt-5',
+      permission_mode: 'default',
+      stop_hook_active: false,
+      last_assistant_message: null,
+    }),
     (r) => expect([r.code, r.stdout, r.stderr]).toEqual([2, '', expect.stringMatching(/^\[CONTRACT REJECTED\] /)]),
     (r) => expect(r).toEqual({ code: 0, stdout: '', stderr: '' }),
   ],
   [
     'gemini',
     'gemini-settings.json',
-    (j) => ({ command: j.hooks.AfterAgent[0].hooks[0].command, timeoutS: j.hooks.AfterAgent[0].hooks[0].timeout / 1000 }),
-    (run) => ({ session_id: run, transcript_path: '/none.json', cwd: '/tmp', hook_event_name: 'AfterAgent', timestamp: '2026-12-03T07:00:00Z', prompt: 'x', prompt_response: 'y', stop_hook_active: false }),
+    (j) => ({
+      command: j.hooks.AfterAgent[0].hooks[0].command,
+      timeoutS: j.hooks.AfterAgent[0].hooks[0].timeout / 1000,
+    }),
+    (run) => ({
+      session_id: run,
+      transcript_path: '/none.json',
+      cwd: '/tmp',
+      hook_event_name: 'AfterAgent',
+      timestamp: '2026-12-03T07:00:00Z',
+      prompt: 'x',
+      prompt_response: 'y',
+      stop_hook_active: false,
+    }),
     (r) => expect([r.code, JSON.parse(r.stdout).decision]).toEqual([0, 'block']),
     (r) => expect(r).toEqual({ code: 0, stdout: '{}\n', stderr: '' }),
   ],
@@ -48,7 +77,14 @@ const cases: [string, string, (j: any) => { command: string; timeoutS: number },
     'copilot',
     'copilot-hooks.json',
     (j) => ({ command: j.hooks.agentStop[0].bash, timeoutS: j.hooks.agentStop[0].timeoutSec }),
-    (run) => ({ sessionId: run, timestamp: 1764745200000, cwd: '/tmp', transcriptPath: '/none.jsonl', stopReason: 'end_turn', stop_hook_active: false }),
+    (run) => ({
+      sessionId: run,
+      timestamp: 1764745200000,
+      cwd: '/tmp',
+      transcriptPath: '/none.jsonl',
+      stopReason: 'end_turn',
+      stop_hook_active: false,
+    }),
     (r) => expect([r.code, JSON.parse(r.stdout).decision]).toEqual([0, 'block']),
     (r) => expect(r).toEqual({ code: 0, stdout: '', stderr: '' }),
   ],
@@ -56,19 +92,29 @@ const cases: [string, string, (j: any) => { command: string; timeoutS: number },
     'cursor',
     'cursor-hooks.json',
     (j) => ({ command: j.hooks.stop[0].command, timeoutS: 30 }),
-    (run) => ({ conversation_id: run, generation_id: 'g', hook_event_name: 'stop', workspace_roots: ['/tmp'], status: 'completed', loop_count: 0 }),
+    (run) => ({
+      conversation_id: run,
+      generation_id: 'g',
+      hook_event_name: 'stop',
+      workspace_roots: ['/tmp'],
+      status: 'completed',
+      loop_count: 0,
+    }),
     (r) => expect([r.code, Object.keys(JSON.parse(r.stdout))]).toEqual([0, ['followup_message']]),
     (r) => expect(r).toEqual({ code: 0, stdout: '{}\n', stderr: '' }),
   ],
 ];
 
 describe('docs/hooks.md: the example config of each harness', () => {
-  it.each(cases)('%s (%s): blocks a dispatched run that never finalized, lets a run without a contract stop', (_h, file, pick, input, blocked, free) => {
-    const home = tempHome();
-    const { command, timeoutS } = pick(example(file));
-    expect(timeoutS).toBeGreaterThanOrEqual(30);
-    dispatchJson(home, ['--goal', 'g', '--harness-id', 'run-1']);
-    blocked(runHook(home, command, input('run-1')));
-    free(runHook(home, command, input('interactive')));
-  });
+  it.each(cases)(
+    '%s (%s): blocks a dispatched run that never finalized, lets a run without a contract stop',
+    (_h, file, pick, input, blocked, free) => {
+      const home = tempHome();
+      const { command, timeoutS } = pick(example(file));
+      expect(timeoutS).toBeGreaterThanOrEqual(30);
+      dispatchJson(home, ['--goal', 'g', '--harness-id', 'run-1']);
+      blocked(runHook(home, command, input('run-1')));
+      free(runHook(home, command, input('interactive')));
+    },
+  );
 });

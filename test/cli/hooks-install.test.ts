@@ -4,7 +4,16 @@
  * refused, and the installed commands run as the harness would run them.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -38,7 +47,12 @@ function runHook(command: string, input: object, s: Setup): { code: number; stdo
   const env: NodeJS.ProcessEnv = { ...process.env, ...s.env, HANDOFF_HOME: s.data };
   delete env.HANDOFF_DB;
   delete env.HANDOFF_STORE_URL;
-  const r = spawnSync('/bin/sh', ['-c', command], { input: JSON.stringify(input), env, cwd: s.project, encoding: 'utf8' });
+  const r = spawnSync('/bin/sh', ['-c', command], {
+    input: JSON.stringify(input),
+    env,
+    cwd: s.project,
+    encoding: 'utf8',
+  });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -67,9 +81,16 @@ describe('hooks install --harness claude', () => {
     expect(after.hooks.PreToolUse).toEqual(original.hooks.PreToolUse);
     expect(after.hooks.Stop[0]).toEqual(original.hooks.Stop[0]);
     const gateStop = after.hooks.Stop[1].hooks[0];
-    expect(gateStop).toEqual({ type: 'command', command: expect.stringMatching(/ contract gate --harness claude --on-missing allow$/), timeout: 30 });
+    expect(gateStop).toEqual({
+      type: 'command',
+      command: expect.stringMatching(/ contract gate --harness claude --on-missing allow$/),
+      timeout: 30,
+    });
     expect(after.hooks.SubagentStop).toEqual([
-      { matcher: 'implementer|verifier|investigator', hooks: [{ type: 'command', command: expect.stringMatching(/ contract gate --harness claude$/), timeout: 30 }] },
+      {
+        matcher: 'implementer|verifier|investigator',
+        hooks: [{ type: 'command', command: expect.stringMatching(/ contract gate --harness claude$/), timeout: 30 }],
+      },
     ]);
     expect(gateStop.command).toContain(JSON.stringify(process.execPath));
 
@@ -104,10 +125,24 @@ describe('hooks install --harness claude', () => {
     const sub = settings.hooks.SubagentStop[0].hooks[0].command as string;
     const stop = settings.hooks.Stop[0].hooks[0].command as string;
     const d = dispatchJson(s.data, ['--goal', 'g', '--harness-id', 'agent-1']);
-    const blocked = runHook(sub, { hook_event_name: 'SubagentStop', session_id: 's', agent_id: 'agent-1', agent_type: 'implementer', stop_hook_active: false }, s);
+    const blocked = runHook(
+      sub,
+      {
+        hook_event_name: 'SubagentStop',
+        session_id: 's',
+        agent_id: 'agent-1',
+        agent_type: 'implementer',
+        stop_hook_active: false,
+      },
+      s,
+    );
     expect(blocked.code).toBe(2);
     expect(blocked.stderr).toContain(d.contract_id);
-    expect(runHook(stop, { hook_event_name: 'Stop', session_id: 'interactive', stop_hook_active: false }, s)).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(runHook(stop, { hook_event_name: 'Stop', session_id: 'interactive', stop_hook_active: false }, s)).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
   });
 
   it('--dry-run prints the diff and writes nothing; --strict adds --on-store-error block', () => {
@@ -144,7 +179,10 @@ describe('hooks install --harness claude', () => {
     expect(text).not.toContain(join(REPO, '..') + '/');
     expect(text).not.toMatch(/s3cret|HANDOFF_HOME|HANDOFF_STORE_URL/);
     // A user-scope file may name the absolute path.
-    const user = hooks(s, ['install', '--harness', 'codex', '--scope', 'user', '--json'], { HOME: join(REPO, '..'), CODEX_HOME: join(s.home, '.codex') });
+    const user = hooks(s, ['install', '--harness', 'codex', '--scope', 'user', '--json'], {
+      HOME: join(REPO, '..'),
+      CODEX_HOME: join(s.home, '.codex'),
+    });
     expect(user.json.path).toBe(join(s.home, '.codex', 'hooks.json'));
     expect(readFileSync(user.json.path, 'utf8')).toContain(BIN);
   });
@@ -153,23 +191,57 @@ describe('hooks install --harness claude', () => {
 describe('hooks install, per harness', () => {
   it('codex, gemini, copilot and cursor: each harness’s file and shape, and the installed command answers in its form', () => {
     const s = setup();
-    for (const h of ['codex', 'gemini', 'copilot', 'cursor']) expect(hooks(s, ['install', '--harness', h]).code).toBe(0);
+    for (const h of ['codex', 'gemini', 'copilot', 'cursor'])
+      expect(hooks(s, ['install', '--harness', h]).code).toBe(0);
     const codex = readJson(join(s.project, '.codex', 'hooks.json'));
-    expect(codex.hooks.Stop[0].hooks[0]).toMatchObject({ type: 'command', timeout: 30, command: expect.stringMatching(/contract gate --harness codex --on-missing allow$/) });
+    expect(codex.hooks.Stop[0].hooks[0]).toMatchObject({
+      type: 'command',
+      timeout: 30,
+      command: expect.stringMatching(/contract gate --harness codex --on-missing allow$/),
+    });
     const gemini = readJson(join(s.project, '.gemini', 'settings.json'));
-    expect(gemini.hooks.AfterAgent[0].hooks[0]).toMatchObject({ type: 'command', timeout: 30000, command: expect.stringMatching(/contract gate --harness gemini --on-missing allow$/) });
+    expect(gemini.hooks.AfterAgent[0].hooks[0]).toMatchObject({
+      type: 'command',
+      timeout: 30000,
+      command: expect.stringMatching(/contract gate --harness gemini --on-missing allow$/),
+    });
     const copilot = readJson(join(s.project, '.github', 'hooks', 'handoff.json'));
-    expect(copilot).toEqual({ version: 1, hooks: { agentStop: [{ type: 'command', bash: expect.stringMatching(/contract gate --harness copilot --on-missing allow$/), timeoutSec: 30 }] } });
+    expect(copilot).toEqual({
+      version: 1,
+      hooks: {
+        agentStop: [
+          {
+            type: 'command',
+            bash: expect.stringMatching(/contract gate --harness copilot --on-missing allow$/),
+            timeoutSec: 30,
+          },
+        ],
+      },
+    });
     const cursor = readJson(join(s.project, '.cursor', 'hooks.json'));
-    expect(cursor).toEqual({ version: 1, hooks: { stop: [{ command: expect.stringMatching(/contract gate --harness cursor --on-missing allow$/) }] } });
+    expect(cursor).toEqual({
+      version: 1,
+      hooks: { stop: [{ command: expect.stringMatching(/contract gate --harness cursor --on-missing allow$/) }] },
+    });
 
     dispatchJson(s.data, ['--goal', 'g', '--harness-id', 'g-1']);
-    const g = runHook(gemini.hooks.AfterAgent[0].hooks[0].command, { hook_event_name: 'AfterAgent', session_id: 'g-1', prompt: 'x', stop_hook_active: false }, s);
+    const g = runHook(
+      gemini.hooks.AfterAgent[0].hooks[0].command,
+      { hook_event_name: 'AfterAgent', session_id: 'g-1', prompt: 'x', stop_hook_active: false },
+      s,
+    );
     expect(g.code).toBe(0);
     expect(JSON.parse(g.stdout).decision).toBe('block');
-    expect(runHook(copilot.hooks.agentStop[0].bash, { sessionId: 'other', stopReason: 'end_turn', stop_hook_active: false }, s)).toMatchObject({ code: 0, stdout: '' });
+    expect(
+      runHook(
+        copilot.hooks.agentStop[0].bash,
+        { sessionId: 'other', stopReason: 'end_turn', stop_hook_active: false },
+        s,
+      ),
+    ).toMatchObject({ code: 0, stdout: '' });
 
-    for (const h of ['codex', 'gemini', 'copilot', 'cursor']) expect(hooks(s, ['uninstall', '--harness', h, '--json']).json.action).toBe('removed');
+    for (const h of ['codex', 'gemini', 'copilot', 'cursor'])
+      expect(hooks(s, ['uninstall', '--harness', h, '--json']).json.action).toBe('removed');
     for (const dir of ['.codex', '.gemini', '.github', '.cursor']) expect(existsSync(join(s.project, dir))).toBe(false);
   });
 
@@ -180,7 +252,9 @@ describe('hooks install, per harness', () => {
     const path = join(s.project, '.opencode', 'plugin', 'handoff-gate.js');
     expect(r.json.path).toBe(path);
     const text = readFileSync(path, 'utf8');
-    expect(text).toContain(`const HANDOFF = { node: ${JSON.stringify(process.execPath)}, library: ${JSON.stringify(join(REPO, 'dist', 'index.js'))} };`);
+    expect(text).toContain(
+      `const HANDOFF = { node: ${JSON.stringify(process.execPath)}, library: ${JSON.stringify(join(REPO, 'dist', 'index.js'))} };`,
+    );
     expect(text).toMatch(/^export const HandoffGate = async/m);
     expect(spawnSync(process.execPath, ['--check', path]).status).toBe(0);
     expect(hooks(s, ['install', '--harness', 'opencode', '--json']).json.action).toBe('unchanged');
@@ -200,16 +274,32 @@ describe('hooks status', () => {
     const s = setup();
     expect(hooks(s, ['install', '--harness', 'codex']).code).toBe(0);
     mkdirSync(join(s.home, '.codex'), { recursive: true });
-    writeFileSync(join(s.home, '.codex', 'config.toml'), 'model = "gpt-5"\n[projects."/elsewhere"]\ntrust_level = "trusted"\n');
+    writeFileSync(
+      join(s.home, '.codex', 'config.toml'),
+      'model = "gpt-5"\n[projects."/elsewhere"]\ntrust_level = "trusted"\n',
+    );
     const r = hooks(s, ['status', '--harness', 'codex', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.json).toMatchObject({ status: 'ok', data_root: s.data, data_root_exists: true, store: { kind: 'sqlite', exists: false } });
+    expect(r.json).toMatchObject({
+      status: 'ok',
+      data_root: s.data,
+      data_root_exists: true,
+      store: { kind: 'sqlite', exists: false },
+    });
     const project = r.json.hooks.find((h: any) => h.scope === 'project');
-    expect(project).toMatchObject({ harness: 'codex', installed: true, codex_project_trusted: false, path: join(s.project, '.codex', 'hooks.json') });
+    expect(project).toMatchObject({
+      harness: 'codex',
+      installed: true,
+      codex_project_trusted: false,
+      path: join(s.project, '.codex', 'hooks.json'),
+    });
     expect(project.commands).toEqual([{ event: 'Stop', command: expect.any(String), resolves: true }]);
     expect(hooks(s, ['status', '--harness', 'codex']).stdout).toContain('not trusted by Codex');
 
-    writeFileSync(join(s.home, '.codex', 'config.toml'), `[projects.${JSON.stringify(s.project)}]\ntrust_level = "trusted"\n`);
+    writeFileSync(
+      join(s.home, '.codex', 'config.toml'),
+      `[projects.${JSON.stringify(s.project)}]\ntrust_level = "trusted"\n`,
+    );
     expect(hooks(s, ['status', '--harness', 'codex', '--json']).json.hooks[0].codex_project_trusted).toBe(true);
   });
 });
@@ -219,10 +309,15 @@ describe('HOOK_PATH_UNSTABLE', () => {
     const s = setup();
     const npx = join(mkdtempSync(join(tmpdir(), 'npm-')), '_npx', 'a1b2c3', 'node_modules', 'handoff');
     mkdirSync(npx, { recursive: true });
-    for (const f of ['bin', 'dist', 'package.json', 'oclif.manifest.json']) cpSync(join(REPO, f), join(npx, f), { recursive: true });
+    for (const f of ['bin', 'dist', 'package.json', 'oclif.manifest.json'])
+      cpSync(join(REPO, f), join(npx, f), { recursive: true });
     symlinkSync(join(REPO, 'node_modules'), join(npx, 'node_modules'));
     const env: NodeJS.ProcessEnv = { ...process.env, ...s.env, HANDOFF_HOME: s.data };
-    const r = spawnSync(process.execPath, [join(npx, 'bin', 'run.js'), 'hooks', 'install', '--harness', 'claude', '--json'], { cwd: s.project, env, encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [join(npx, 'bin', 'run.js'), 'hooks', 'install', '--harness', 'claude', '--json'],
+      { cwd: s.project, env, encoding: 'utf8' },
+    );
     expect(r.status).toBe(2);
     expect(JSON.parse(r.stdout)).toMatchObject({ code: 'HOOK_PATH_UNSTABLE' });
     expect(existsSync(join(s.project, '.claude'))).toBe(false);

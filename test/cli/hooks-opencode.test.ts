@@ -33,17 +33,27 @@ describe('the OpenCode plugin', () => {
     const data = tempHome();
     const project = mkdtempSync(join(tmpdir(), 'opencode-'));
     mkdirSync(join(project, '.git'));
-    const installed = run(data, ['hooks', 'install', '--harness', 'opencode', '--json'], { cwd: project, env: { HOME: project } });
+    const installed = run(data, ['hooks', 'install', '--harness', 'opencode', '--json'], {
+      cwd: project,
+      env: { HOME: project },
+    });
     expect(installed.code, installed.stderr).toBe(0);
     const d = dispatchJson(data, ['--goal', 'g']);
-    const saved = { HANDOFF_HOME: process.env.HANDOFF_HOME, HANDOFF_DB: process.env.HANDOFF_DB, HANDOFF_STORE_URL: process.env.HANDOFF_STORE_URL };
+    const saved = {
+      HANDOFF_HOME: process.env.HANDOFF_HOME,
+      HANDOFF_DB: process.env.HANDOFF_DB,
+      HANDOFF_STORE_URL: process.env.HANDOFF_STORE_URL,
+    };
     process.env.HANDOFF_HOME = data;
     delete process.env.HANDOFF_DB;
     delete process.env.HANDOFF_STORE_URL;
     try {
       const mod = await import(pathToFileURL(installed.json.path).href);
       const sent: Sent[] = [];
-      const hooks = await mod.HandoffGate({ client: fakeClient(`Work.\n\n${d.contract_block}`, sent), directory: project });
+      const hooks = await mod.HandoffGate({
+        client: fakeClient(`Work.\n\n${d.contract_block}`, sent),
+        directory: project,
+      });
       const idle = () => hooks.event({ event: { type: 'session.idle', properties: { sessionID: 'ses_1' } } });
       await idle();
       await idle();

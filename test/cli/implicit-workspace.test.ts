@@ -14,7 +14,8 @@ function folder(name: string): string {
   return d;
 }
 
-const at = (home: string, cwd: string, args: string[], env: Record<string, string> = {}): RunResult => run(home, args, { cwd, env });
+const at = (home: string, cwd: string, args: string[], env: Record<string, string> = {}): RunResult =>
+  run(home, args, { cwd, env });
 
 function initIn(home: string, cwd: string): string {
   const r = at(home, cwd, ['contract', 'init', '--json']);
@@ -25,7 +26,7 @@ function initIn(home: string, cwd: string): string {
 const NOTICE = /^\[RESOLVED\] (\S+): the newest draft of workspace "([^"]+)"/m;
 
 describe('an implicit draft stays in its workspace', () => {
-  it('a write in project B never lands in project A\'s draft: DRAFT_NOT_FOUND naming where drafts are, nothing written', () => {
+  it("a write in project B never lands in project A's draft: DRAFT_NOT_FOUND naming where drafts are, nothing written", () => {
     const home = tempHome();
     const a = folder('projA');
     const b = folder('projB');
@@ -35,7 +36,11 @@ describe('an implicit draft stays in its workspace', () => {
     const before = snapshot(home);
     const r = at(home, b, ['contract', 'set', 'work_phase', 'executing', '--json']);
     expect(r.code).toBe(3);
-    expect(r.json).toMatchObject({ code: 'DRAFT_NOT_FOUND', workspace: 'projB', other_workspaces: { projA: 1, projC: 2 } });
+    expect(r.json).toMatchObject({
+      code: 'DRAFT_NOT_FOUND',
+      workspace: 'projB',
+      other_workspaces: { projA: 1, projC: 2 },
+    });
     expect(r.json.error).toMatch(/--draft-id/);
     expect(snapshot(home)).toEqual(before);
     const human = at(home, b, ['contract', 'view']);
@@ -53,7 +58,10 @@ describe('an implicit draft stays in its workspace', () => {
     const b = folder('projB');
     const idA = initIn(home, a);
     const idB = initIn(home, b);
-    for (const [cwd, id, ws] of [[a, idA, 'projA'], [b, idB, 'projB']] as const) {
+    for (const [cwd, id, ws] of [
+      [a, idA, 'projA'],
+      [b, idB, 'projB'],
+    ] as const) {
       const set = at(home, cwd, ['contract', 'set', 'work_phase', 'executing', '--json']);
       expect(set.code, set.stdout).toBe(0);
       expect(set.json).toMatchObject({ draft_id: id, resolved: 'newest_in_workspace' });
@@ -71,7 +79,7 @@ describe('an implicit draft stays in its workspace', () => {
     expect(explicit.stderr).not.toMatch(/\[RESOLVED\]/);
   });
 
-  it('HANDOFF_WORKSPACE and a verb\'s --workspace name the current workspace', () => {
+  it("HANDOFF_WORKSPACE and a verb's --workspace name the current workspace", () => {
     const home = tempHome();
     const idA = initIn(home, folder('projA'));
     const b = folder('projB');
@@ -85,7 +93,7 @@ describe('an implicit draft stays in its workspace', () => {
     expect(fin.stderr).toMatch(NOTICE);
   });
 
-  it('a draft without a birth record belongs to its row\'s workspace; with no row, to every workspace', () => {
+  it("a draft without a birth record belongs to its row's workspace; with no row, to every workspace", () => {
     const home = tempHome();
     const a = folder('projA');
     const b = folder('projB');
@@ -93,13 +101,22 @@ describe('an implicit draft stays in its workspace', () => {
     at(home, a, ['contract', 'fill', '--draft-id', rowed, '--json', '{"agent_status":{"agent_state":"BLOCKED"}}']);
     expect(at(home, a, ['contract', 'finalize', '--draft-id', rowed]).code).toBe(0);
     rmSync(join(home, 'drafts', `${rowed}.meta.json`));
-    expect(at(home, b, ['contract', 'view', '--json']).json).toMatchObject({ code: 'DRAFT_NOT_FOUND', other_workspaces: { projA: 1 } });
-    expect(at(home, a, ['contract', 'view', '--json']).json).toMatchObject({ draft_id: rowed, resolved: 'newest_in_workspace' });
+    expect(at(home, b, ['contract', 'view', '--json']).json).toMatchObject({
+      code: 'DRAFT_NOT_FOUND',
+      other_workspaces: { projA: 1 },
+    });
+    expect(at(home, a, ['contract', 'view', '--json']).json).toMatchObject({
+      draft_id: rowed,
+      resolved: 'newest_in_workspace',
+    });
 
     const home2 = tempHome();
     const loose = initIn(home2, a);
     rmSync(join(home2, 'drafts', `${loose}.meta.json`));
-    expect(at(home2, b, ['contract', 'view', '--json']).json).toMatchObject({ draft_id: loose, resolved: 'newest_in_workspace' });
+    expect(at(home2, b, ['contract', 'view', '--json']).json).toMatchObject({
+      draft_id: loose,
+      resolved: 'newest_in_workspace',
+    });
   });
 
   it('an unreadable birth record is skipped and counted, never guessed at', () => {

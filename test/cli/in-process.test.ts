@@ -13,9 +13,15 @@ interface Result {
   stdout: string;
   stderr: string;
 }
-type Execute = (argv: string[], io: { env: NodeJS.ProcessEnv; cwd: string; stdin?: string; tty?: number[]; script: string }) => Promise<Result>;
+type Execute = (
+  argv: string[],
+  io: { env: NodeJS.ProcessEnv; cwd: string; stdin?: string; tty?: number[]; script: string },
+) => Promise<Result>;
 
-const { loadBundle, BUNDLE } = createRequire(import.meta.url)(BIN) as { loadBundle: (cache: boolean, file: string) => { exports: { execute: Execute } }; BUNDLE: string };
+const { loadBundle, BUNDLE } = createRequire(import.meta.url)(BIN) as {
+  loadBundle: (cache: boolean, file: string) => { exports: { execute: Execute } };
+  BUNDLE: string;
+};
 const { execute } = loadBundle(true, BUNDLE).exports;
 const D = 'a0123456789abcdef.0123456789ab';
 
@@ -28,14 +34,21 @@ describe('execute(argv, io)', () => {
     const envBefore = { ...process.env };
     const cwdBefore = process.cwd();
     const exitBefore = process.exitCode;
-    const io = { env: { PATH: process.env.PATH, HANDOFF_HOME: 'data', HANDOFF_WORKSPACE: 'ws' }, cwd: work, script: BIN };
+    const io = {
+      env: { PATH: process.env.PATH, HANDOFF_HOME: 'data', HANDOFF_WORKSPACE: 'ws' },
+      cwd: work,
+      script: BIN,
+    };
 
     const init = await execute(['contract', 'init', '--draft-id', D, '--json'], io);
     expect([init.exit, JSON.parse(init.stdout).draft_id]).toEqual([0, D]);
     // A relative --json-file and a relative HANDOFF_HOME both resolve against io.cwd, never the process's.
     const fill = await execute(['contract', 'fill', '--draft-id', D, '--json-file', 'patch.json'], io);
     expect(fill.exit, fill.stderr).toBe(0);
-    const viaStdin = await execute(['contract', 'fill', '--draft-id', D, '--json-file', '-'], { ...io, stdin: '{"memory_delta":{"learned":["x"]}}' });
+    const viaStdin = await execute(['contract', 'fill', '--draft-id', D, '--json-file', '-'], {
+      ...io,
+      stdin: '{"memory_delta":{"learned":["x"]}}',
+    });
     expect(viaStdin.exit, viaStdin.stdout + viaStdin.stderr).not.toBe(2);
     const view = await execute(['contract', 'view', 'report_prose', '--draft-id', D, '--json'], io);
     expect(JSON.parse(view.stdout).value).toBe('from a relative file');
@@ -62,7 +75,11 @@ describe('execute(argv, io)', () => {
     const io = { env: { HANDOFF_HOME: home }, cwd: home, script: BIN };
     const plain = await execute(['contract', 'view', '--draft-id', D], io);
     expect(plain.stderr).not.toContain('\u001b[');
-    const onTty = await execute(['contract', 'view', '--draft-id', D], { ...io, env: { ...io.env, FORCE_COLOR: '1' }, tty: [2] });
+    const onTty = await execute(['contract', 'view', '--draft-id', D], {
+      ...io,
+      env: { ...io.env, FORCE_COLOR: '1' },
+      tty: [2],
+    });
     expect(onTty.exit).toBe(plain.exit);
     expect(onTty.stderr).toContain('\u001b[');
   });
@@ -71,7 +88,11 @@ describe('execute(argv, io)', () => {
     const home = tempHome();
     const project = join(home, 'project');
     mkdirSync(project);
-    const r = await execute(['hooks', 'install', '--harness', 'claude', '--dry-run', '--json'], { env: { HOME: home, HANDOFF_HOME: home }, cwd: project, script: BIN });
+    const r = await execute(['hooks', 'install', '--harness', 'claude', '--dry-run', '--json'], {
+      env: { HOME: home, HANDOFF_HOME: home },
+      cwd: project,
+      script: BIN,
+    });
     expect(r.exit, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain(join('bin', 'run.js'));
   });

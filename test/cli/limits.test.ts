@@ -42,7 +42,11 @@ describe('id lengths', () => {
       ]) {
         expectCleanFailure(runJson(home, args), 2, 'INVALID_DRAFT_ID');
       }
-      expectCleanFailure(run(home, ['evidence', 'run', '--json', '--draft-id', id, '--', 'true']), 2, 'INVALID_DRAFT_ID');
+      expectCleanFailure(
+        run(home, ['evidence', 'run', '--json', '--draft-id', id, '--', 'true']),
+        2,
+        'INVALID_DRAFT_ID',
+      );
     }
     // The gate's bad input is exit 1 (stop not gated), not 2.
     const g = run(home, ['contract', 'gate', '--draft-id', `${agentOf(116)}.000000`]);
@@ -53,8 +57,15 @@ describe('id lengths', () => {
 
   it('bounds that already existed keep their values: --plan-task-id stays at 200 characters', () => {
     const home = tempHome();
-    expect(runJson(home, ['contract', 'dispatch', '--goal', 'g', '--workspace', 'ws', '--plan-task-id', 'T'.repeat(200)]).code).toBe(0);
-    expectCleanFailure(runJson(home, ['contract', 'dispatch', '--goal', 'g', '--workspace', 'ws', '--plan-task-id', 'T'.repeat(201)]), 2, 'USAGE');
+    expect(
+      runJson(home, ['contract', 'dispatch', '--goal', 'g', '--workspace', 'ws', '--plan-task-id', 'T'.repeat(200)])
+        .code,
+    ).toBe(0);
+    expectCleanFailure(
+      runJson(home, ['contract', 'dispatch', '--goal', 'g', '--workspace', 'ws', '--plan-task-id', 'T'.repeat(201)]),
+      2,
+      'USAGE',
+    );
   });
 });
 
@@ -72,17 +83,27 @@ describe('the envelope limit (ENVELOPE_TOO_LARGE, exit 2, nothing written)', () 
     expect(r.json).toMatchObject({ limit: 2000, bytes: 2001 });
     expect(snapshot(home)).toEqual(before);
     // Exactly at the limit is accepted.
-    expect(run(home, ['contract', 'set', 'report_prose', 'y'.repeat(fits), '--draft-id', id, '--json'], { env }).code).toBe(0);
+    expect(
+      run(home, ['contract', 'set', 'report_prose', 'y'.repeat(fits), '--draft-id', id, '--json'], { env }).code,
+    ).toBe(0);
     expect(Buffer.byteLength(JSON.stringify(readDraftJson(home, id)))).toBe(2000);
-    expectCleanFailure(run(home, ['contract', 'add', 'evidence_report.commands_run', 'z', '--draft-id', id, '--json'], { env }), 2, 'ENVELOPE_TOO_LARGE');
+    expectCleanFailure(
+      run(home, ['contract', 'add', 'evidence_report.commands_run', 'z', '--draft-id', id, '--json'], { env }),
+      2,
+      'ENVELOPE_TOO_LARGE',
+    );
   });
 
   it('the size is judged before validation: an oversized invalid write is ENVELOPE_TOO_LARGE, not a rejection', () => {
     const home = tempHome();
     const id = initDraft(home);
-    const r = run(home, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify({ bogus_key: 'x'.repeat(3000) })], {
-      env: { HANDOFF_MAX_ENVELOPE_BYTES: '2000' },
-    });
+    const r = run(
+      home,
+      ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify({ bogus_key: 'x'.repeat(3000) })],
+      {
+        env: { HANDOFF_MAX_ENVELOPE_BYTES: '2000' },
+      },
+    );
     expectCleanFailure(r, 2, 'ENVELOPE_TOO_LARGE');
   });
 
@@ -123,7 +144,13 @@ describe('the envelope limit (ENVELOPE_TOO_LARGE, exit 2, nothing written)', () 
     const id = initDraft(home);
     const before = snapshot(home);
     for (const value of ['0', '-5', '1e6', 'big', '1.5']) {
-      expectCleanFailure(run(home, ['contract', 'set', 'report_prose', 'x', '--draft-id', id, '--json'], { env: { HANDOFF_MAX_ENVELOPE_BYTES: value } }), 2, 'USAGE');
+      expectCleanFailure(
+        run(home, ['contract', 'set', 'report_prose', 'x', '--draft-id', id, '--json'], {
+          env: { HANDOFF_MAX_ENVELOPE_BYTES: value },
+        }),
+        2,
+        'USAGE',
+      );
     }
     expect(snapshot(home)).toEqual(before);
   });
@@ -135,10 +162,22 @@ describe('the dispatch goal (GOAL_TOO_LARGE, exit 2)', () => {
     const file = join(home, 'goal.txt');
     writeFileSync(file, `${'g'.repeat(64 * 1024 + 1)}\n`);
     const before = snapshot(home);
-    expectCleanFailure(runJson(home, ['contract', 'dispatch', '--workspace', 'ws', '--goal', 'é'.repeat(32 * 1024) + 'x']), 2, 'GOAL_TOO_LARGE');
-    expectCleanFailure(runJson(home, ['contract', 'dispatch', '--workspace', 'ws', '--goal-file', file]), 2, 'GOAL_TOO_LARGE');
+    expectCleanFailure(
+      runJson(home, ['contract', 'dispatch', '--workspace', 'ws', '--goal', 'é'.repeat(32 * 1024) + 'x']),
+      2,
+      'GOAL_TOO_LARGE',
+    );
+    expectCleanFailure(
+      runJson(home, ['contract', 'dispatch', '--workspace', 'ws', '--goal-file', file]),
+      2,
+      'GOAL_TOO_LARGE',
+    );
     writeFileSync(file, 'g'.repeat(50 * 1024 * 1024));
-    expectCleanFailure(runJson(home, ['contract', 'dispatch', '--workspace', 'ws', '--goal-file', file]), 2, 'GOAL_TOO_LARGE');
+    expectCleanFailure(
+      runJson(home, ['contract', 'dispatch', '--workspace', 'ws', '--goal-file', file]),
+      2,
+      'GOAL_TOO_LARGE',
+    );
     writeFileSync(file, `${'g'.repeat(64 * 1024)}\n\n`);
     expect(snapshot(home)).toEqual({ ...before, 'goal.txt': snapshot(home)['goal.txt'] });
     const ok = runJson(home, ['contract', 'dispatch', '--workspace', 'ws', '--goal-file', file]);

@@ -1,7 +1,18 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
-import { dbFile, envelopeIn, expectCleanFailure, insertRow, mintAgent, mintDraft, prefix, runJson, withStore, writeDraft } from '../helpers/store-cli.js';
+import {
+  dbFile,
+  envelopeIn,
+  expectCleanFailure,
+  insertRow,
+  mintAgent,
+  mintDraft,
+  prefix,
+  runJson,
+  withStore,
+  writeDraft,
+} from '../helpers/store-cli.js';
 
 const list = (home: string, ...args: string[]) => runJson(home, ['contract', 'list', ...args]);
 const chain = (home: string, ...args: string[]) => runJson(home, ['contract', 'chain', ...args]);
@@ -16,10 +27,40 @@ function seeded(): { home: string; agentA: string; ids: string[] } {
       insertRow(db, r);
       ids.push(r.contract_id);
     };
-    add({ contract_id: mintDraft(agentA), agent_state: 'COMPLETE', workspace: 'w1', kind: 'task_execution', plan_task_id: 'T-1', created_at: '2024-01-01T10:00:00.000Z', can_write: ['api'], consolidation: 1 });
-    add({ contract_id: mintDraft(agentA), agent_state: 'DISPATCHED', workspace: 'w1', kind: 'verifier', parent_handoff_id: 1, created_at: '2024-01-02T10:00:00.000Z', harness_id: 'sess-1' });
-    add({ contract_id: mintDraft(), agent_state: 'IN_PROGRESS', workspace: 'w2', kind: 'investigation', created_at: '2024-01-02T23:59:59.999Z' });
-    add({ contract_id: mintDraft(), agent_state: 'BLOCKED', workspace: 'w2', kind: null, created_at: '2024-01-03T00:00:00.000Z', require_receipt: 1 });
+    add({
+      contract_id: mintDraft(agentA),
+      agent_state: 'COMPLETE',
+      workspace: 'w1',
+      kind: 'task_execution',
+      plan_task_id: 'T-1',
+      created_at: '2024-01-01T10:00:00.000Z',
+      can_write: ['api'],
+      consolidation: 1,
+    });
+    add({
+      contract_id: mintDraft(agentA),
+      agent_state: 'DISPATCHED',
+      workspace: 'w1',
+      kind: 'verifier',
+      parent_handoff_id: 1,
+      created_at: '2024-01-02T10:00:00.000Z',
+      harness_id: 'sess-1',
+    });
+    add({
+      contract_id: mintDraft(),
+      agent_state: 'IN_PROGRESS',
+      workspace: 'w2',
+      kind: 'investigation',
+      created_at: '2024-01-02T23:59:59.999Z',
+    });
+    add({
+      contract_id: mintDraft(),
+      agent_state: 'BLOCKED',
+      workspace: 'w2',
+      kind: null,
+      created_at: '2024-01-03T00:00:00.000Z',
+      require_receipt: 1,
+    });
   });
   return { home, agentA, ids };
 }
@@ -38,7 +79,13 @@ describe('contract list', () => {
     expect(r.json.count).toBe(4);
     expect(r.json.handoffs.map((h: any) => h.contract_id)).toEqual([...ids].reverse());
     const first = r.json.handoffs[3];
-    expect(first).toMatchObject({ consolidation: true, require_receipt: false, can_write: ['api'], acceptance: null, plan_task_id: 'T-1' });
+    expect(first).toMatchObject({
+      consolidation: true,
+      require_receipt: false,
+      can_write: ['api'],
+      acceptance: null,
+      plan_task_id: 'T-1',
+    });
     expect(first.raw_handoff_json).toBeUndefined();
     expect(first.can_write_json).toBeUndefined();
     expect(first.envelope).toBeUndefined();
@@ -107,7 +154,9 @@ describe('contract list', () => {
   it('prints the human table', () => {
     const { home, ids } = seeded();
     const out = run(home, ['contract', 'list']).stdout.split('\n');
-    expect(out[0]).toMatch(/^id\s+created_at\s+agent_id\s+agent_state\s+cut_reason\s+kind\s+plan_task_id\s+parent_handoff_id\s+contract_id$/);
+    expect(out[0]).toMatch(
+      /^id\s+created_at\s+agent_id\s+agent_state\s+cut_reason\s+kind\s+plan_task_id\s+parent_handoff_id\s+contract_id$/,
+    );
     expect(out[1]).toContain(ids[3]);
     expect(out[4]).toMatch(/^1\s+2024-01-01T10:00:00.000Z\s+\S+\s+COMPLETE\s+-\s+task_execution\s+T-1\s+-\s+/);
     expect(out[5]).toBe('4 handoff(s).');
@@ -131,11 +180,13 @@ describe('contract chain', () => {
     const root = mintDraft();
     writeDraft(home, root, envelopeIn(prefix(root), 'BLOCKED'));
     expect(runJson(home, ['contract', 'finalize', '--draft-id', root]).code).toBe(0);
-    const link = runJson(home, ['contract', 'add', 'evidence_report.open_gaps', 'x', '--draft-id', root]).json.draft_id as string;
+    const link = runJson(home, ['contract', 'add', 'evidence_report.open_gaps', 'x', '--draft-id', root]).json
+      .draft_id as string;
     const e = envelopeIn(prefix(root), 'NEEDS_INPUT', { continues_contract_id: root });
     writeDraft(home, link, e);
     expect(runJson(home, ['contract', 'finalize', '--draft-id', link]).code).toBe(0);
-    const tip = runJson(home, ['contract', 'set', 'work_phase', 'executing', '--draft-id', root]).json.draft_id as string;
+    const tip = runJson(home, ['contract', 'set', 'work_phase', 'executing', '--draft-id', root]).json
+      .draft_id as string;
     for (const given of [root, link, tip]) {
       const r = chain(home, '--contract-id', given);
       expect(r.json).toMatchObject({ status: 'ok', contract_id: given, live_contract_id: tip, links: 3 });
@@ -145,7 +196,10 @@ describe('contract chain', () => {
         [3, tip, 'DISPATCHED'],
       ]);
       expect(r.json.chain[0].continues_handoff_id).toBeNull();
-      expect(r.json.chain[2]).toMatchObject({ cut_reason: 'never_finalized', continues_handoff_id: r.json.chain[1].id });
+      expect(r.json.chain[2]).toMatchObject({
+        cut_reason: 'never_finalized',
+        continues_handoff_id: r.json.chain[1].id,
+      });
     }
     const human = run(home, ['contract', 'chain', '--draft-id', link]).stdout;
     expect(human).toMatch(/^link\s+id\s+contract_id\s+agent_state\s+cut_reason\s+created_at\s+continues_handoff_id\n/);
@@ -195,6 +249,8 @@ describe('contract chain', () => {
     // Opening a 65th link is refused and writes nothing.
     const add = runJson(home3, ['contract', 'add', 'evidence_report.open_gaps', 'x', '--draft-id', c64[63]]);
     expectCleanFailure(add, 4, 'CHAIN_TOO_LONG');
-    expect(withStore(home3, (db) => (db.prepare('SELECT COUNT(*) AS n FROM handoffs').get() as { n: number }).n)).toBe(64);
+    expect(withStore(home3, (db) => (db.prepare('SELECT COUNT(*) AS n FROM handoffs').get() as { n: number }).n)).toBe(
+      64,
+    );
   });
 });

@@ -10,7 +10,8 @@ import { run, snapshot, tempHome } from '../helpers/cli.js';
 import { dispatchJson, finalizeAs, gate, rawStore, row } from '../helpers/gate.js';
 
 const list = (home: string, ...args: string[]) => run(home, ['contract', 'list', '--json', ...args]);
-const idsOf = (home: string, ...args: string[]): string[] => list(home, ...args).json.handoffs.map((h: any) => h.contract_id);
+const idsOf = (home: string, ...args: string[]): string[] =>
+  list(home, ...args).json.handoffs.map((h: any) => h.contract_id);
 const ago = (ms: number): string => new Date(Date.now() - ms).toISOString();
 const HOUR = 3_600_000;
 
@@ -26,7 +27,11 @@ describe('contract list --cut and liveness', () => {
     const d = dispatchJson(home, ['--goal', 'g']);
     expect(idsOf(home, '--cut')).toEqual([]);
     expect(idsOf(home, '--cut', 'never_finalized')).toEqual([]);
-    expect(list(home).json.handoffs[0]).toMatchObject({ contract_id: d.contract_id, agent_state: 'DISPATCHED', liveness: 'running' });
+    expect(list(home).json.handoffs[0]).toMatchObject({
+      contract_id: d.contract_id,
+      agent_state: 'DISPATCHED',
+      liveness: 'running',
+    });
     expect(run(home, ['contract', 'list', '--cut']).stdout).toBe('No handoffs matched.\n');
 
     setUpdatedAt(home, d.contract_id, ago(2 * HOUR + 60_000));
@@ -48,15 +53,18 @@ describe('contract list --cut and liveness', () => {
     expect(idsOf(home, '--cut', '--stale-after', '180m')).toEqual([d.contract_id]);
   });
 
-  it.each(['abc', '2', '2w', '-1h', '1.5h', 'h', '02h', ''])('--stale-after %j is USAGE, exit 2, nothing written', (value) => {
-    const home = tempHome();
-    dispatchJson(home, ['--goal', 'g']);
-    const before = snapshot(home);
-    const r = list(home, '--cut', `--stale-after=${value}`);
-    expect([r.code, r.json.code]).toEqual([2, 'USAGE']);
-    expect(r.json.error).toMatch(/--stale-after .*duration/);
-    expect(snapshot(home)).toEqual(before);
-  });
+  it.each(['abc', '2', '2w', '-1h', '1.5h', 'h', '02h', ''])(
+    '--stale-after %j is USAGE, exit 2, nothing written',
+    (value) => {
+      const home = tempHome();
+      dispatchJson(home, ['--goal', 'g']);
+      const before = snapshot(home);
+      const r = list(home, '--cut', `--stale-after=${value}`);
+      expect([r.code, r.json.code]).toEqual([2, 'USAGE']);
+      expect(r.json.error).toMatch(/--stale-after .*duration/);
+      expect(snapshot(home)).toEqual(before);
+    },
+  );
 
   it('a stop the gate judged makes the row cut at once (gate_seen_at), even when nothing was captured', () => {
     const home = tempHome();

@@ -14,7 +14,8 @@ import { initDraft, readDraftJson } from '../helpers/drafts.js';
 
 const lockOf = (home: string, id: string): string => join(home, 'drafts', `${id}.lock`);
 
-const setProse = (home: string, id: string, value: string) => run(home, ['contract', 'set', 'report_prose', value, '--draft-id', id, '--json']);
+const setProse = (home: string, id: string, value: string) =>
+  run(home, ['contract', 'set', 'report_prose', value, '--draft-id', id, '--json']);
 
 describe('locks of the wrong form are stale at once', () => {
   it('a dangling symlink: removed itself, its target never created; the write lands', () => {
@@ -72,13 +73,19 @@ describe('a reused pid does not keep a lock alive (proc_start)', () => {
     const sleeper = spawn('sleep', ['600'], { stdio: 'ignore' });
     const pid = sleeper.pid as number;
     try {
-      writeFileSync(lockOf(home, id), JSON.stringify({ pid, host: hostname(), start: Date.now(), token: 'reused', proc_start: '1' }));
+      writeFileSync(
+        lockOf(home, id),
+        JSON.stringify({ pid, host: hostname(), start: Date.now(), token: 'reused', proc_start: '1' }),
+      );
       const r = setProse(home, id, 'reused');
       expect(r.code, r.stdout).toBe(0);
       expect(readDraftJson(home, id).report_prose).toBe('reused');
       // The same live pid with its real start time holds the lock: the next writer waits (DRAFT_LOCKED after 15 s).
       const start = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[19];
-      writeFileSync(lockOf(home, id), JSON.stringify({ pid, host: hostname(), start: Date.now(), token: 'held', proc_start: start }));
+      writeFileSync(
+        lockOf(home, id),
+        JSON.stringify({ pid, host: hostname(), start: Date.now(), token: 'held', proc_start: start }),
+      );
       const held = setProse(home, id, 'blocked');
       expect([held.code, held.json.code, held.json.holder_pid]).toEqual([4, 'DRAFT_LOCKED', pid]);
     } finally {

@@ -23,7 +23,10 @@ describe('approval_show', () => {
     const r = await s.call('approval_show', { approval_id: id });
     expect(r.isError).toBe(false);
     expect(r.structuredContent).toEqual(run(home, ['approval', 'show', id, '--json']).json);
-    const shown = r.structuredContent as { approval: { exact_content: string; approval_status: string }; fill_input: string };
+    const shown = r.structuredContent as {
+      approval: { exact_content: string; approval_status: string };
+      fill_input: string;
+    };
     expect([shown.approval.exact_content, shown.approval.approval_status]).toEqual([CONTENT, 'approved']);
     const filled = await s.call('contract_fill', { patch: JSON.parse(shown.fill_input), draft_id: D });
     expect(filled.isError).toBe(false);
@@ -34,7 +37,10 @@ describe('approval_show', () => {
     const s = await connect(home);
     sessions.push(s);
     const missing = await s.call('approval_show', { approval_id: `P-${'0'.repeat(32)}` });
-    expect([missing.isError, (missing.structuredContent as { code: string }).code]).toEqual([true, 'APPROVAL_NOT_FOUND']);
+    expect([missing.isError, (missing.structuredContent as { code: string }).code]).toEqual([
+      true,
+      'APPROVAL_NOT_FOUND',
+    ]);
     const flag = await s.call('approval_show', { approval_id: '--json' });
     expect([flag.isError, (flag.structuredContent as { code: string }).code]).toEqual([true, 'USAGE']);
   });

@@ -15,7 +15,11 @@ const SDK = `${join('node_modules', '@modelcontextprotocol', 'sdk')}`;
 const ZOD = `${join('node_modules', 'zod')}`;
 
 /** Runs `handoff ...args` under the recorder; the module files it held at exit, and the exit code. */
-function modulesOf(home: string, args: string[], input = ''): { code: number | null; modules: string[]; stdout: string } {
+function modulesOf(
+  home: string,
+  args: string[],
+  input = '',
+): { code: number | null; modules: string[]; stdout: string } {
   const record = join(home, `modules-${args[0]}-${args[1] ?? ''}.txt`);
   const r = spawnSync(process.execPath, ['--require', RECORDER, BIN, ...args], {
     env: baseEnv(home, { RECORD_MODULES_FILE: record }),
@@ -24,7 +28,13 @@ function modulesOf(home: string, args: string[], input = ''): { code: number | n
     encoding: 'utf8',
     timeout: 60_000,
   });
-  return { code: r.status, modules: readFileSync(record, 'utf8').split('\n').filter((l) => l !== ''), stdout: r.stdout };
+  return {
+    code: r.status,
+    modules: readFileSync(record, 'utf8')
+      .split('\n')
+      .filter((l) => l !== ''),
+    stdout: r.stdout,
+  };
 }
 
 describe('the MCP SDK stays off every other verb', () => {
@@ -34,14 +44,25 @@ describe('the MCP SDK stays off every other verb', () => {
     const calls = [...hotVerbCalls(D, join(home, 'envelope.json')), ['help']];
     for (const args of calls) {
       const { modules } = modulesOf(home, args);
-      expect(modules.some((m) => m.endsWith(join('dist', 'cli', 'handoff.cjs'))), args.join(' ')).toBe(true);
-      expect(modules.filter((m) => m.includes(SDK) || m.includes(ZOD)), args.join(' ')).toEqual([]);
+      expect(
+        modules.some((m) => m.endsWith(join('dist', 'cli', 'handoff.cjs'))),
+        args.join(' '),
+      ).toBe(true);
+      expect(
+        modules.filter((m) => m.includes(SDK) || m.includes(ZOD)),
+        args.join(' '),
+      ).toEqual([]);
     }
   });
 
   it('the recorder sees the SDK and zod when `handoff mcp` serves a request', () => {
     const home = tempHome();
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    };
     const { code, modules, stdout } = modulesOf(home, ['mcp'], `${JSON.stringify(initialize)}\n`);
     expect(code).toBe(0);
     expect(JSON.parse(stdout.split('\n')[0])).toMatchObject({ id: 1, result: { serverInfo: { name: 'handoff' } } });
@@ -49,7 +70,7 @@ describe('the MCP SDK stays off every other verb', () => {
     expect(modules.some((m) => m.includes(join(ZOD, 'v4', 'core')))).toBe(true);
   });
 
-  it('the bundle holds neither the SDK nor zod\'s JSON Schema generator', () => {
+  it("the bundle holds neither the SDK nor zod's JSON Schema generator", () => {
     const bundle = readFileSync(join(REPO, 'dist', 'cli', 'handoff.cjs'), 'utf8');
     // A message of the SDK's Server class, and one of zod's JSON Schema processors.
     expect(bundle).not.toContain('Server does not support');

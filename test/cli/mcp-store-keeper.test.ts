@@ -21,7 +21,11 @@ describe('MCP: the store stays open between calls', () => {
       const r = await mcp.call('contract_set', { field: 'work_phase', value: 'executing', draft_id: id });
       expect(r.isError).toBeFalsy();
       expect(r.structuredContent?.mirrored).toBe(true);
-      const again = await mcp.call('contract_add', { field: 'evidence_report.files_checked', value: 'src/a.ts', draft_id: id });
+      const again = await mcp.call('contract_add', {
+        field: 'evidence_report.files_checked',
+        value: 'src/a.ts',
+        draft_id: id,
+      });
       expect(again.isError).toBeFalsy();
       expect(existsSync(`${dbOf(home)}-wal`)).toBe(true);
       expect(readDraftJson(home, id).evidence_report.files_checked).toEqual(['src/a.ts']);

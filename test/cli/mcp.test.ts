@@ -38,7 +38,11 @@ const TOOLS = [
 ];
 
 const sessions: McpSession[] = [];
-async function open(home: string, flags: string[] = [], env: Record<string, string | undefined> = {}): Promise<McpSession> {
+async function open(
+  home: string,
+  flags: string[] = [],
+  env: Record<string, string | undefined> = {},
+): Promise<McpSession> {
   const s = await connect(home, flags, env);
   sessions.push(s);
   return s;
@@ -68,7 +72,10 @@ describe('tools/list', () => {
     const s = await open(tempHome(), ['--allow-run']);
     const { tools } = await s.client.listTools();
     expect(tools.map((t) => t.name)).toEqual([...TOOLS, 'evidence_run']);
-    expect(tools.find((t) => t.name === 'evidence_run')?.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+    expect(tools.find((t) => t.name === 'evidence_run')?.annotations).toMatchObject({
+      destructiveHint: true,
+      readOnlyHint: false,
+    });
   });
 
   it('input schemas come from the envelope declaration: field names every declared path, patch every agent key', async () => {
@@ -78,7 +85,8 @@ describe('tools/list', () => {
     const set = byName('contract_set');
     expect(set.required).toEqual(['field', 'value']);
     for (const k of AGENT_STATUS_KEYS) expect(set.properties.field.description).toContain(`agent_status.${k} (`);
-    for (const l of EVIDENCE_LISTS) expect(set.properties.field.description).toContain(`evidence_report.${l} (array or null)`);
+    for (const l of EVIDENCE_LISTS)
+      expect(set.properties.field.description).toContain(`evidence_report.${l} (array or null)`);
     for (const name of ['contract_fill', 'contract_patch']) {
       const patch = byName(name).properties.patch;
       expect(Object.keys(patch.properties)).toEqual(AGENT_WRITABLE_ROOT_KEYS);
@@ -95,12 +103,26 @@ describe('an envelope built and finalized through the tools', () => {
     const s = await open(home, [], { HANDOFF_WORKSPACE: 'mcp' });
     const init = await s.call('contract_init', { draft_id: D });
     expect(init.isError).toBe(false);
-    expect(init.structuredContent).toEqual({ status: 'ok', draft_id: D, agent_id: 'a0123456789abcdef', agent_id_minted: false, workspace: 'mcp' });
+    expect(init.structuredContent).toEqual({
+      status: 'ok',
+      draft_id: D,
+      agent_id: 'a0123456789abcdef',
+      agent_id_minted: false,
+      workspace: 'mcp',
+    });
     const writes: [string, Record<string, unknown>][] = [
       ['contract_set', { field: 'work_phase', value: 'Executing' }],
       ['contract_add', { field: 'evidence_report.files_checked', value: 'src/payments.ts' }],
       ['contract_add', { field: 'evidence_report.commands_run', value: 'npm test' }],
-      ['contract_fill', { patch: { approval_request: { exact_content: 'git push' }, evidence_report: { verification: { type: 'command', command: 'npm test', result: 'PASS' } } } }],
+      [
+        'contract_fill',
+        {
+          patch: {
+            approval_request: { exact_content: 'git push' },
+            evidence_report: { verification: { type: 'command', command: 'npm test', result: 'PASS' } },
+          },
+        },
+      ],
       ['contract_patch', { patch: { approval_request: null } }],
       ['contract_set', { field: 'agent_status.next_action', value: 'done' }],
       ['contract_set', { field: 'agent_status.agent_state', value: 'COMPLETE' }],
@@ -118,9 +140,19 @@ describe('an envelope built and finalized through the tools', () => {
     expect(draft).not.toHaveProperty('approval_request');
     const fin = await s.call('contract_finalize', { draft_id: D });
     expect(fin.isError).toBe(false);
-    expect(fin.structuredContent).toMatchObject({ status: 'ok', created: true, contract_id: D, agent_state: 'COMPLETE', workspace: 'mcp' });
+    expect(fin.structuredContent).toMatchObject({
+      status: 'ok',
+      created: true,
+      contract_id: D,
+      agent_state: 'COMPLETE',
+      workspace: 'mcp',
+    });
     const list = await s.call('contract_list', { contract_id: D });
-    expect(list.structuredContent).toMatchObject({ status: 'ok', count: 1, handoffs: [{ contract_id: D, agent_state: 'COMPLETE' }] });
+    expect(list.structuredContent).toMatchObject({
+      status: 'ok',
+      count: 1,
+      handoffs: [{ contract_id: D, agent_state: 'COMPLETE' }],
+    });
     const chain = await s.call('contract_chain', { contract_id: D });
     expect(chain.structuredContent).toMatchObject({ status: 'ok', contract_id: D, live_contract_id: D, links: 1 });
   });
@@ -133,20 +165,56 @@ describe('an envelope built and finalized through the tools', () => {
     const d = ['--draft-id', D];
     const steps: [string, Record<string, unknown>, string[]][] = [
       ['contract_init', { draft_id: D }, ['contract', 'init', ...d, '--json']],
-      ['contract_set', { field: 'work_phase', value: 'Executing', draft_id: D }, ['contract', 'set', 'work_phase', 'Executing', ...d, '--json']],
-      ['contract_add', { field: 'evidence_report.commands_run', value: 'npm test', draft_id: D }, ['contract', 'add', 'evidence_report.commands_run', 'npm test', ...d, '--json']],
-      ['contract_fill', { patch: { report_prose: 'p' }, draft_id: D }, ['contract', 'fill', ...d, '--json', '{"report_prose":"p"}']],
-      ['contract_fill', { patch: { evidence_report: { commands_run: ['other'] } }, draft_id: D }, ['contract', 'fill', ...d, '--json', '{"evidence_report":{"commands_run":["other"]}}']],
-      ['contract_patch', { patch: { report_prose: null }, draft_id: D }, ['contract', 'patch', ...d, '--json', '{"report_prose":null}']],
-      ['contract_set', { field: 'agent_status.agent_state', value: 'COMPLETE', draft_id: D }, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', ...d, '--json']],
+      [
+        'contract_set',
+        { field: 'work_phase', value: 'Executing', draft_id: D },
+        ['contract', 'set', 'work_phase', 'Executing', ...d, '--json'],
+      ],
+      [
+        'contract_add',
+        { field: 'evidence_report.commands_run', value: 'npm test', draft_id: D },
+        ['contract', 'add', 'evidence_report.commands_run', 'npm test', ...d, '--json'],
+      ],
+      [
+        'contract_fill',
+        { patch: { report_prose: 'p' }, draft_id: D },
+        ['contract', 'fill', ...d, '--json', '{"report_prose":"p"}'],
+      ],
+      [
+        'contract_fill',
+        { patch: { evidence_report: { commands_run: ['other'] } }, draft_id: D },
+        ['contract', 'fill', ...d, '--json', '{"evidence_report":{"commands_run":["other"]}}'],
+      ],
+      [
+        'contract_patch',
+        { patch: { report_prose: null }, draft_id: D },
+        ['contract', 'patch', ...d, '--json', '{"report_prose":null}'],
+      ],
+      [
+        'contract_set',
+        { field: 'agent_status.agent_state', value: 'COMPLETE', draft_id: D },
+        ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', ...d, '--json'],
+      ],
       ['contract_view', { draft_id: D }, ['contract', 'view', ...d, '--json']],
-      ['contract_view', { draft_id: D, field: 'evidence_report.commands_run' }, ['contract', 'view', '--field', 'evidence_report.commands_run', ...d, '--json']],
+      [
+        'contract_view',
+        { draft_id: D, field: 'evidence_report.commands_run' },
+        ['contract', 'view', '--field', 'evidence_report.commands_run', ...d, '--json'],
+      ],
       ['contract_validate', { draft_id: D }, ['contract', 'validate', ...d, '--json']],
-      ['contract_set', { field: 'agent_status.agent_state', value: 'BLOCKED', draft_id: D }, ['contract', 'set', 'agent_status.agent_state', 'BLOCKED', ...d, '--json']],
+      [
+        'contract_set',
+        { field: 'agent_status.agent_state', value: 'BLOCKED', draft_id: D },
+        ['contract', 'set', 'agent_status.agent_state', 'BLOCKED', ...d, '--json'],
+      ],
       ['contract_finalize', { draft_id: D }, ['contract', 'finalize', ...d, '--json']],
       ['contract_finalize', { draft_id: D }, ['contract', 'finalize', ...d, '--json']],
       ['approval_list', { status: 'pending' }, ['approval', 'list', '--status', 'pending', '--json']],
-      ['contract_chain', { contract_id: 'a0123456789abcdef.000000000000' }, ['contract', 'chain', '--contract-id', 'a0123456789abcdef.000000000000', '--json']],
+      [
+        'contract_chain',
+        { contract_id: 'a0123456789abcdef.000000000000' },
+        ['contract', 'chain', '--contract-id', 'a0123456789abcdef.000000000000', '--json'],
+      ],
       ['evidence_list', { brief: 'nothing-here' }, ['evidence', 'list', '--brief', 'nothing-here', '--json']],
     ];
     for (const [tool, args, argv] of steps) {
@@ -154,11 +222,16 @@ describe('an envelope built and finalized through the tools', () => {
       const r = await s.call(tool, args);
       // The same object; a refusal's message worded for a tool's caller (tools and parameters, not verbs and flags).
       const params = parameterKinds(TOOL_SPECS.find((t) => t.name === tool)!.input);
-      const expected = typeof cli.json.error === 'string' ? { ...cli.json, error: reword(cli.json.error as string, params) } : cli.json;
+      const expected =
+        typeof cli.json.error === 'string'
+          ? { ...cli.json, error: reword(cli.json.error as string, params) }
+          : cli.json;
       expect(r.structuredContent, `${tool} ${JSON.stringify(args)}`).toEqual(expected);
       expect(r.isError).toBe(cli.code !== 0);
     }
-    expect(readFileSync(join(viaMcp, 'drafts', `${D}.json`), 'utf8')).toBe(readFileSync(join(viaCli, 'drafts', `${D}.json`), 'utf8'));
+    expect(readFileSync(join(viaMcp, 'drafts', `${D}.json`), 'utf8')).toBe(
+      readFileSync(join(viaCli, 'drafts', `${D}.json`), 'utf8'),
+    );
   });
 });
 
@@ -171,7 +244,9 @@ describe('rejections and refusals write nothing', () => {
     const r = await s.call('contract_set', { field: 'evidence_report.files_checkd', value: ['a.ts'], draft_id: D });
     expect(r.isError).toBe(true);
     expect(r.structuredContent).toMatchObject({ status: 'rejected', draft_id: D, codes: ['UNKNOWN_FIELD'] });
-    expect(r.structuredContent?.errors).toEqual([expect.objectContaining({ code: 'UNKNOWN_FIELD', path: 'evidence_report.files_checkd' })]);
+    expect(r.structuredContent?.errors).toEqual([
+      expect.objectContaining({ code: 'UNKNOWN_FIELD', path: 'evidence_report.files_checkd' }),
+    ]);
     expect(textOf(r)).toContain('UNKNOWN_FIELD [evidence_report.files_checkd]');
     expect(textOf(r)).toContain('"files_checked"');
     expect(snapshot(home)).toEqual(before);
@@ -185,7 +260,10 @@ describe('rejections and refusals write nothing', () => {
     expect(short.isError).toBe(true);
     expect(short.structuredContent).not.toHaveProperty('repair');
     const full = await s.call('contract_set', { field: 'work_phas', value: 'executing', draft_id: D, explain: true });
-    expect(full.structuredContent).toMatchObject({ codes: ['UNKNOWN_FIELD'], repair: expect.stringContaining('A valid envelope (compact template):') });
+    expect(full.structuredContent).toMatchObject({
+      codes: ['UNKNOWN_FIELD'],
+      repair: expect.stringContaining('A valid envelope (compact template):'),
+    });
   });
 
   it('contract_add refuses an array value (ADD_LIST_VALUE, nothing written); each: true appends its elements in order', async () => {
@@ -193,30 +271,74 @@ describe('rejections and refusals write nothing', () => {
     const s = await open(home);
     await s.call('contract_init', { draft_id: D });
     const before = snapshot(home);
-    const nested = await s.call('contract_add', { field: 'evidence_report.files_checked', value: ['a.ts', 'b.ts'], draft_id: D });
+    const nested = await s.call('contract_add', {
+      field: 'evidence_report.files_checked',
+      value: ['a.ts', 'b.ts'],
+      draft_id: D,
+    });
     expect([nested.isError, nested.structuredContent?.code]).toEqual([true, 'ADD_LIST_VALUE']);
     expect(snapshot(home)).toEqual(before);
-    const each = await s.call('contract_add', { field: 'evidence_report.files_checked', value: ['a.ts', 'b.ts'], each: true, draft_id: D });
+    const each = await s.call('contract_add', {
+      field: 'evidence_report.files_checked',
+      value: ['a.ts', 'b.ts'],
+      each: true,
+      draft_id: D,
+    });
     expect(each.isError).toBeFalsy();
     expect(readDraftFile(home).evidence_report.files_checked).toEqual(['a.ts', 'b.ts']);
-    const notArray = await s.call('contract_add', { field: 'evidence_report.files_checked', value: 'c.ts', each: true, draft_id: D });
+    const notArray = await s.call('contract_add', {
+      field: 'evidence_report.files_checked',
+      value: 'c.ts',
+      each: true,
+      draft_id: D,
+    });
     expect([notArray.isError, notArray.structuredContent?.code]).toEqual([true, 'USAGE']);
   });
 
   const refusals: [string, string, Record<string, unknown>, string][] = [
-    ['a malformed draft id', 'contract_set', { field: 'work_phase', value: 'x', draft_id: 'a/../x' }, 'INVALID_DRAFT_ID'],
+    [
+      'a malformed draft id',
+      'contract_set',
+      { field: 'work_phase', value: 'x', draft_id: 'a/../x' },
+      'INVALID_DRAFT_ID',
+    ],
     ['an unknown parameter', 'contract_set', { field: 'work_phase', value: 'executing', draftid: D }, 'USAGE'],
     ['a missing value', 'contract_set', { field: 'work_phase', draft_id: D }, 'USAGE'],
     ['a field that is not a string', 'contract_set', { field: 5, value: 'x', draft_id: D }, 'USAGE'],
-    ['an empty path segment', 'contract_set', { field: 'agent_status..next_action', value: 'x', draft_id: D }, 'INVALID_FIELD_PATH'],
+    [
+      'an empty path segment',
+      'contract_set',
+      { field: 'agent_status..next_action', value: 'x', draft_id: D },
+      'INVALID_FIELD_PATH',
+    ],
     ['add to a non-list', 'contract_add', { field: 'agent_status.next_action', value: 'x', draft_id: D }, 'NOT_A_LIST'],
     ['a patch that is not an object', 'contract_fill', { patch: ['x'], draft_id: D }, 'PATCH_NOT_OBJECT'],
-    ['a fill that collides with a list', 'contract_fill', { patch: { evidence_report: { commands_run: ['b'] } }, draft_id: D }, 'FILL_LIST_COLLISION'],
-    ['a patch removing the agent id', 'contract_patch', { patch: { agent_status: { agent_id: null } }, draft_id: D }, 'PATCH_FORBIDDEN'],
-    ['a patch with an own __proto__ key', 'contract_patch', { patch: JSON.parse('{"__proto__":{"polluted":true}}') as unknown, draft_id: D }, 'PATCH_FORBIDDEN'],
+    [
+      'a fill that collides with a list',
+      'contract_fill',
+      { patch: { evidence_report: { commands_run: ['b'] } }, draft_id: D },
+      'FILL_LIST_COLLISION',
+    ],
+    [
+      'a patch removing the agent id',
+      'contract_patch',
+      { patch: { agent_status: { agent_id: null } }, draft_id: D },
+      'PATCH_FORBIDDEN',
+    ],
+    [
+      'a patch with an own __proto__ key',
+      'contract_patch',
+      { patch: JSON.parse('{"__proto__":{"polluted":true}}') as unknown, draft_id: D },
+      'PATCH_FORBIDDEN',
+    ],
     ['a second init of the same id', 'contract_init', { draft_id: D }, 'DRAFT_EXISTS'],
     ['a missing field in view', 'contract_view', { field: 'evidence_report.nope', draft_id: D }, 'FIELD_NOT_FOUND'],
-    ['a draft that does not exist', 'contract_set', { field: 'work_phase', value: 'x', draft_id: 'a0123456789abcdef.ffffffffffff' }, 'DRAFT_NOT_FOUND'],
+    [
+      'a draft that does not exist',
+      'contract_set',
+      { field: 'work_phase', value: 'x', draft_id: 'a0123456789abcdef.ffffffffffff' },
+      'DRAFT_NOT_FOUND',
+    ],
     ['an envelope with a draft id', 'contract_validate', { envelope: {}, draft_id: D }, 'USAGE'],
     ['finalize of a draft still in progress', 'contract_finalize', { draft_id: D }, 'CLOSING_STATE_REQUIRED'],
     ['a list limit out of range', 'contract_list', { limit: 0 }, 'USAGE'],
@@ -251,14 +373,34 @@ describe('values the store cannot hold', () => {
     const home = tempHome();
     // Written by hand: a JSON client cannot send 1e400 (it serializes Infinity as null).
     const lines = [
-      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
     ].map((m) => JSON.stringify(m));
-    lines.push(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"contract_set","arguments":{"field":"report_prose","value":[1e400],"draft_id":"${D}"}}}`);
-    const r = spawnSync(process.execPath, [BIN, 'mcp'], { env: baseEnv(home), cwd: home, input: `${lines.join('\n')}\n`, encoding: 'utf8', timeout: 60_000 });
+    lines.push(
+      `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"contract_set","arguments":{"field":"report_prose","value":[1e400],"draft_id":"${D}"}}}`,
+    );
+    const r = spawnSync(process.execPath, [BIN, 'mcp'], {
+      env: baseEnv(home),
+      cwd: home,
+      input: `${lines.join('\n')}\n`,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(r.status).toBe(0);
-    const answer = r.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, any>).find((m) => m.id === 2);
-    expect(answer?.result).toMatchObject({ isError: true, structuredContent: { status: 'error', code: 'VALUE_NOT_REPRESENTABLE' } });
+    const answer = r.stdout
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as Record<string, any>)
+      .find((m) => m.id === 2);
+    expect(answer?.result).toMatchObject({
+      isError: true,
+      structuredContent: { status: 'error', code: 'VALUE_NOT_REPRESENTABLE' },
+    });
     expect(snapshot(home)).toEqual({});
   });
 
@@ -319,15 +461,21 @@ describe('values arrive typed and are stored exactly', () => {
   });
 });
 
-describe('contract_validate on the validator\'s public cases', () => {
+describe("contract_validate on the validator's public cases", () => {
   it('gives exactly the library result for each of the 153 cases', async () => {
-    const cases = loadCases<{ name: string; envelope: unknown; context?: Record<string, unknown> }>('validator-public.jsonl');
+    const cases = loadCases<{ name: string; envelope: unknown; context?: Record<string, unknown> }>(
+      'validator-public.jsonl',
+    );
     expect(cases.length).toBeGreaterThanOrEqual(153);
     const s = await open(tempHome());
     // All at once: the server handles calls concurrently.
     const results = await Promise.all(
       cases.map((c) =>
-        s.call('contract_validate', { envelope: c.envelope, explain: true, ...(c.context?.consolidation === true ? { consolidation: true } : {}) }),
+        s.call('contract_validate', {
+          envelope: c.envelope,
+          explain: true,
+          ...(c.context?.consolidation === true ? { consolidation: true } : {}),
+        }),
       ),
     );
     const validateParams = parameterKinds(TOOL_SPECS.find((t) => t.name === 'contract_validate')!.input);
@@ -356,7 +504,9 @@ describe('concurrent calls in one server', () => {
     const s = await open(home);
     await s.call('contract_init', { draft_id: D });
     const entries = Array.from({ length: 12 }, (_, i) => `cmd ${i}`);
-    const results = await Promise.all(entries.map((value) => s.call('contract_add', { field: 'evidence_report.commands_run', value, draft_id: D })));
+    const results = await Promise.all(
+      entries.map((value) => s.call('contract_add', { field: 'evidence_report.commands_run', value, draft_id: D })),
+    );
     for (const r of results) expect(r.isError, textOf(r)).toBe(false);
     expect([...readDraftFile(home).evidence_report.commands_run].sort()).toEqual([...entries].sort());
   });
@@ -372,9 +522,14 @@ describe('resources', () => {
     const { resourceTemplates } = await s.client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['handoff://drafts/{draft_id}']);
     const schema = await s.client.readResource({ uri: 'handoff://schema/envelope' });
-    expect(schema.contents[0]).toMatchObject({ text: readFileSync(join(REPO, 'schemas', 'envelope.schema.json'), 'utf8') });
+    expect(schema.contents[0]).toMatchObject({
+      text: readFileSync(join(REPO, 'schemas', 'envelope.schema.json'), 'utf8'),
+    });
     const draft = await s.client.readResource({ uri: `handoff://drafts/${D}` });
-    expect(draft.contents[0]).toMatchObject({ mimeType: 'application/json', text: readFileSync(join(home, 'drafts', `${D}.json`), 'utf8') });
+    expect(draft.contents[0]).toMatchObject({
+      mimeType: 'application/json',
+      text: readFileSync(join(home, 'drafts', `${D}.json`), 'utf8'),
+    });
   });
 
   const bad: [string, string, number, string][] = [
@@ -401,9 +556,15 @@ describe('evidence_run (--allow-run)', () => {
     const home = tempHome();
     const s = await open(home, ['--allow-run'], { HANDOFF_WORKSPACE: 'mcp' });
     await s.call('contract_init', { draft_id: D });
-    const ok = await s.call('evidence_run', { command: [process.execPath, '-e', 'console.log("tests pass")'], draft_id: D });
+    const ok = await s.call('evidence_run', {
+      command: [process.execPath, '-e', 'console.log("tests pass")'],
+      draft_id: D,
+    });
     expect(ok.isError, textOf(ok)).toBe(false);
-    expect(ok.structuredContent).toMatchObject({ status: 'ok', receipt: { contract_id: D, exit_code: 0, outcome: 'pass' } });
+    expect(ok.structuredContent).toMatchObject({
+      status: 'ok',
+      receipt: { contract_id: D, exit_code: 0, outcome: 'pass' },
+    });
     expect(textOf(ok)).toContain('tests pass');
     const failing = await s.call('evidence_run', { command: [process.execPath, '-e', 'process.exit(1)'], draft_id: D });
     expect(failing.isError).toBe(false);

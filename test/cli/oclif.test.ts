@@ -19,7 +19,8 @@ describe('help', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/^Set one field of the draft/);
-    for (const section of ['USAGE', 'ARGUMENTS', 'FLAGS', 'DESCRIPTION', 'EXAMPLES', 'EXIT CODES']) expect(r.stdout).toContain(`\n${section}\n`);
+    for (const section of ['USAGE', 'ARGUMENTS', 'FLAGS', 'DESCRIPTION', 'EXAMPLES', 'EXIT CODES'])
+      expect(r.stdout).toContain(`\n${section}\n`);
     expect(r.stdout).toContain('$ handoff contract set FIELD VALUE');
     expect(r.stdout).toContain('--draft-id=ID');
     // The same page as --help.
@@ -30,7 +31,8 @@ describe('help', () => {
     const root = run(tempHome(), ['help']);
     expect(root.code).toBe(0);
     for (const id of verbIds()) expect(root.stdout).toContain(`  ${id} `);
-    for (const v of ['HANDOFF_HOME', 'HANDOFF_DB', 'HANDOFF_WORKSPACE', 'HANDOFF_DEBUG', 'NO_COLOR']) expect(root.stdout).toContain(v);
+    for (const v of ['HANDOFF_HOME', 'HANDOFF_DB', 'HANDOFF_WORKSPACE', 'HANDOFF_DEBUG', 'NO_COLOR'])
+      expect(root.stdout).toContain(v);
     expect(root.stdout).toContain('EXIT CODES');
     expect(run(tempHome(), []).stdout).toBe(root.stdout);
     const topic = run(tempHome(), ['help', 'contract']);
@@ -45,16 +47,19 @@ describe('help', () => {
     expect(r.stdout).toMatch(/^handoff\/0\.1\.0 \S+ node-v\d+/);
   });
 
-  it.each(verbIds().filter((id) => id !== 'help'))('%s has a description, at least one example, and shows both in --help', (id) => {
-    const cmd = manifestCommands().find((c) => c.id === id.replace(' ', ':'))!;
-    expect(cmd.description?.length ?? 0).toBeGreaterThan(40);
-    expect(cmd.examples?.length ?? 0).toBeGreaterThan(0);
-    for (const e of cmd.examples!) expect(e.startsWith(`handoff ${id}`)).toBe(true);
-    const r = run(tempHome(), [...id.split(' '), '--help']);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`$ ${cmd.examples![0]}`);
-    expect(r.stdout).toContain(id === 'contract gate' ? 'EXIT CODES (hook protocol)' : 'EXIT CODES\n  0   success');
-  });
+  it.each(verbIds().filter((id) => id !== 'help'))(
+    '%s has a description, at least one example, and shows both in --help',
+    (id) => {
+      const cmd = manifestCommands().find((c) => c.id === id.replace(' ', ':'))!;
+      expect(cmd.description?.length ?? 0).toBeGreaterThan(40);
+      expect(cmd.examples?.length ?? 0).toBeGreaterThan(0);
+      for (const e of cmd.examples!) expect(e.startsWith(`handoff ${id}`)).toBe(true);
+      const r = run(tempHome(), [...id.split(' '), '--help']);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`$ ${cmd.examples![0]}`);
+      expect(r.stdout).toContain(id === 'contract gate' ? 'EXIT CODES (hook protocol)' : 'EXIT CODES\n  0   success');
+    },
+  );
 });
 
 describe('mistakes are USAGE (exit 2, one line) with a suggestion', () => {
@@ -92,7 +97,10 @@ describe('mistakes are USAGE (exit 2, one line) with a suggestion', () => {
     [['contract', 'set', 'a', 'b', '--draft-id'], /^flag --draft-id needs a value/],
     [['contract', 'set', 'a', 'b', '--draft-id', '--json'], /^flag --draft-id needs a value/],
     [['contract', 'view', '--draft-id', D, '--draft-id', D], /^flag --draft-id is given more than once/],
-    [['evidence', 'run', '--draft-id', D, 'touch', 'x'], /^unexpected argument "touch"\. The command to run goes after --\. Usage: handoff evidence run/],
+    [
+      ['evidence', 'run', '--draft-id', D, 'touch', 'x'],
+      /^unexpected argument "touch"\. The command to run goes after --\. Usage: handoff evidence run/,
+    ],
   ];
   it.each(parseCases)("oclif's parse error for %j becomes one USAGE line with the usage", (args, message) => {
     const home = tempHome();
@@ -133,10 +141,14 @@ describe('colour (chalk) on a terminal only', () => {
     expect(ok).toContain(`${ESC}32mOK: draft ${D} updated and valid.`);
     const view = onTty(home, ['contract', 'list', '--agent-id', 'a0123456789abcdef']);
     expect(view).not.toContain(ESC);
-    const noColor = onTty(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLET', '--draft-id', D], { NO_COLOR: '1' });
+    const noColor = onTty(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLET', '--draft-id', D], {
+      NO_COLOR: '1',
+    });
     expect(noColor).toContain('Rejected:');
     expect(noColor).not.toContain(ESC);
-    const json = onTty(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLET', '--draft-id', D, '--json'], { FORCE_COLOR: '1' });
+    const json = onTty(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLET', '--draft-id', D, '--json'], {
+      FORCE_COLOR: '1',
+    });
     expect(json).toContain('"status":"rejected"');
     expect(json).not.toContain(ESC);
   });
@@ -185,7 +197,9 @@ describe('every example is a runnable line', () => {
     mkdirSync(join(home, 'keys'));
     const pair = generateKeyPairSync('ed25519');
     writeFileSync(join(home, 'keys', 'handoff.pub'), pair.publicKey.export({ type: 'spki', format: 'pem' }));
-    writeFileSync(join(home, 'keys', 'handoff.key'), pair.privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+    writeFileSync(join(home, 'keys', 'handoff.key'), pair.privateKey.export({ type: 'pkcs8', format: 'pem' }), {
+      mode: 0o600,
+    });
     writeFileSync(join(home, 'chain.jsonl'), '');
     const failures: string[] = [];
     for (const cmd of manifestCommands()) {
@@ -194,7 +208,8 @@ describe('every example is a runnable line', () => {
         expect(words[0]).toBe('handoff');
         const r = run(home, words.slice(1), { env, timeout: 120_000 });
         // The gate's exit 2 is its verdict (block); for every other verb, 2 means the line was refused as written.
-        const refused = (r.code === 2 && cmd.id !== 'contract:gate') || /\[USAGE\]|"code":"USAGE"/.test(r.stderr + r.stdout);
+        const refused =
+          (r.code === 2 && cmd.id !== 'contract:gate') || /\[USAGE\]|"code":"USAGE"/.test(r.stderr + r.stdout);
         if (refused) failures.push(`${example} -> ${r.code} ${r.stderr}${r.stdout}`);
       }
     }
@@ -205,11 +220,14 @@ describe('every example is a runnable line', () => {
 describe('the design card', () => {
   it('package.json depends on the card packages; src/cli has no argument parser or help renderer of its own', () => {
     const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
-    for (const dep of ['@oclif/core', 'zod', 'nanoid', 'chalk', 'json-merge-patch', 'better-sqlite3']) expect(pkg.dependencies).toHaveProperty(dep);
+    for (const dep of ['@oclif/core', 'zod', 'nanoid', 'chalk', 'json-merge-patch', 'better-sqlite3'])
+      expect(pkg.dependencies).toHaveProperty(dep);
     for (const dep of ['ajv', 'vitest']) expect(pkg.devDependencies).toHaveProperty(dep);
     expect(pkg.oclif.commands).toMatchObject({ strategy: 'explicit', identifier: 'COMMANDS' });
     expect(pkg.oclif.topicSeparator).toBe(' ');
-    const cliSources = ['base-command', 'main', 'output', 'parse-errors', 'routing', 'help'].map((f) => readFileSync(join(REPO, 'src', 'cli', `${f}.ts`), 'utf8'));
+    const cliSources = ['base-command', 'main', 'output', 'parse-errors', 'routing', 'help'].map((f) =>
+      readFileSync(join(REPO, 'src', 'cli', `${f}.ts`), 'utf8'),
+    );
     for (const text of cliSources) {
       expect(text).not.toMatch(/\bparseArgs\b/);
       expect(text).not.toMatch(/from 'node:util'/);

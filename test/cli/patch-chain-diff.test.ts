@@ -30,7 +30,9 @@ describe('contract patch', () => {
     writeFileSync(file, JSON.stringify({ report_prose: 'from a file' }));
     expect(run(home, ['contract', 'patch', '--draft-id', id, '--json-file', file]).code).toBe(0);
     expect(readDraftJson(home, id).report_prose).toBe('from a file');
-    expect(run(home, ['contract', 'patch', '--draft-id', id, '--json-file', '-'], { input: '{"report_prose":null}' }).code).toBe(0);
+    expect(
+      run(home, ['contract', 'patch', '--draft-id', id, '--json-file', '-'], { input: '{"report_prose":null}' }).code,
+    ).toBe(0);
     expect(Object.hasOwn(readDraftJson(home, id), 'report_prose')).toBe(false);
   });
 

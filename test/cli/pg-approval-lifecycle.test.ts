@@ -20,7 +20,8 @@ afterAll(async () => {
 });
 
 const CONTENT = 'git push origin main';
-const pairs = (json: { errors: { code: string; path: string }[] }): [string, string][] => json.errors.map((e) => [e.code, e.path]);
+const pairs = (json: { errors: { code: string; path: string }[] }): [string, string][] =>
+  json.errors.map((e) => [e.code, e.path]);
 
 /** Runs a printed shell text on `host` with `handoff` on PATH (a shim for the built binary). */
 function runShell(host: PgHost, text: string): { code: number | null; stdout: string; stderr: string } {
@@ -29,7 +30,13 @@ function runShell(host: PgHost, text: string): { code: number | null; stdout: st
   writeFileSync(join(bin, 'handoff'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
   chmodSync(join(bin, 'handoff'), 0o755);
   const r = spawnSync('bash', ['-c', text], {
-    env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, HANDOFF_HOME: host.home, HANDOFF_STORE_URL: host.url, NO_COLOR: '1' },
+    env: {
+      ...process.env,
+      PATH: `${bin}:${process.env.PATH ?? ''}`,
+      HANDOFF_HOME: host.home,
+      HANDOFF_STORE_URL: host.url,
+      NO_COLOR: '1',
+    },
     cwd: host.home,
     encoding: 'utf8',
   });
@@ -74,16 +81,27 @@ describe('the approval lifecycle on PostgreSQL', () => {
     const f = hostOk(b, ['contract', 'finalize', '--draft-id', next]);
     expect([f.created, f.agent_state]).toEqual([true, 'BLOCKED']);
     const used = await approvalOf(url, req.approval_id);
-    expect(used).toMatchObject({ status: 'used', decided_at: decidedAt, decided_by: 'alice', used_by_handoff_id: (await pgRow(url, next)).id });
+    expect(used).toMatchObject({
+      status: 'used',
+      decided_at: decidedAt,
+      decided_by: 'alice',
+      used_by_handoff_id: (await pgRow(url, next)).id,
+    });
     expect(used.used_at >= decidedAt).toBe(true);
     expect(decided.fill_command).toBe(`handoff contract fill --draft-id ${id} --json-file -`);
 
     // A repeat of that finalize (from the host that wrote the draft) is a no-op; the gate allows the turn; show and
     // list report the use.
-    expect(hostOk(a, ['contract', 'finalize', '--draft-id', next])).toMatchObject({ created: false, unchanged_reason: 'identical' });
+    expect(hostOk(a, ['contract', 'finalize', '--draft-id', next])).toMatchObject({
+      created: false,
+      unchanged_reason: 'identical',
+    });
     const g = b.run(['contract', 'gate', '--draft-id', next, '--stop-reason', 'end_turn', '--json']);
     expect([g.code, g.json.decision]).toEqual([0, 'allow']);
-    expect(hostOk(b, ['approval', 'show', req.approval_id]).approval).toMatchObject({ approval_status: 'used', used_by_handoff_id: used.used_by_handoff_id });
+    expect(hostOk(b, ['approval', 'show', req.approval_id]).approval).toMatchObject({
+      approval_status: 'used',
+      used_by_handoff_id: used.used_by_handoff_id,
+    });
     expect(hostOk(b, ['approval', 'list', '--status', 'used']).count).toBe(1);
 
     // Citing it again from the next link: APPROVAL_ALREADY_USED, nothing written.
@@ -121,10 +139,13 @@ describe('the approval lifecycle on PostgreSQL', () => {
         return (e as Error).message;
       }
     };
-    const use = "UPDATE approvals SET status = 'used', used_at = '2026-01-01T00:00:00.000Z', used_by_handoff_id = $1 WHERE id = $2";
+    const use =
+      "UPDATE approvals SET status = 'used', used_at = '2026-01-01T00:00:00.000Z', used_by_handoff_id = $1 WHERE id = $2";
     expect(await attempt(use, [handoff, pending])).toMatch(/transition refused/);
     expect(await attempt("UPDATE approvals SET status = 'used' WHERE id = $1", [approved])).toMatch(/check constraint/);
-    expect(await attempt(`${use.replace('WHERE', ", decided_by = 'mallory' WHERE")}`, [handoff, approved])).toMatch(/keeps its decision/);
+    expect(await attempt(`${use.replace('WHERE', ", decided_by = 'mallory' WHERE")}`, [handoff, approved])).toMatch(
+      /keeps its decision/,
+    );
     expect(await attempt(use, [handoff, approved])).toBe('accepted');
     expect(await attempt("UPDATE approvals SET status = 'revoked' WHERE id = $1", [approved])).toMatch(/refused|final/);
   });
@@ -134,11 +155,42 @@ describe('the approval lifecycle on PostgreSQL', () => {
     const h = pgHost(url);
     const id = hostOk(h, ['contract', 'init']).draft_id as string;
     hostOk(h, ['brief', 'add', 'pay', '--workspace', 'ws']);
-    const e = hostOk(h, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'text', '--text', 'x', '--draft-id', id, '--workspace', 'ws']).evidence;
-    hostOk(h, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'text', '--text', 'y', '--workspace', 'ws']);
+    const e = hostOk(h, [
+      'evidence',
+      'add',
+      '--brief',
+      'pay',
+      '--ac',
+      'AC-1',
+      '--type',
+      'text',
+      '--text',
+      'x',
+      '--draft-id',
+      id,
+      '--workspace',
+      'ws',
+    ]).evidence;
+    hostOk(h, [
+      'evidence',
+      'add',
+      '--brief',
+      'pay',
+      '--ac',
+      'AC-1',
+      '--type',
+      'text',
+      '--text',
+      'y',
+      '--workspace',
+      'ws',
+    ]);
     expect(e.contract_id).toBe(id);
     const listed = hostOk(h, ['evidence', 'list', '--contract-id', id, '--workspace', 'ws']);
     expect(listed.evidence.map((r: any) => r.id)).toEqual([e.id]);
-    expect(await sql(url, 'SELECT contract_id FROM evidence ORDER BY id')).toEqual([{ contract_id: id }, { contract_id: null }]);
+    expect(await sql(url, 'SELECT contract_id FROM evidence ORDER BY id')).toEqual([
+      { contract_id: id },
+      { contract_id: null },
+    ]);
   });
 });

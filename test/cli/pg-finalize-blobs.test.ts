@@ -19,7 +19,8 @@ afterAll(async () => {
 });
 
 const WS = { HANDOFF_WORKSPACE: 'ws' };
-const hf = (h: PgHost, args: string[], input?: string) => h.run(args, { env: WS, ...(input === undefined ? {} : { input }) });
+const hf = (h: PgHost, args: string[], input?: string) =>
+  h.run(args, { env: WS, ...(input === undefined ? {} : { input }) });
 const okWs = (h: PgHost, args: string[]): any => {
   const r = hf(h, [...args, '--json']);
   expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -29,7 +30,17 @@ const okWs = (h: PgHost, args: string[]): any => {
 /** A draft of `h` with a receipt of 10 KB stdout (a store blob); returns the draft id and the receipt. */
 function draftWithReceipt(h: PgHost): { draft: string; receipt: any } {
   const draft = okWs(h, ['contract', 'init']).draft_id as string;
-  const r = hf(h, ['evidence', 'run', '--json', '--draft-id', draft, '--', process.execPath, '-e', "process.stdout.write('o'.repeat(10240))"]);
+  const r = hf(h, [
+    'evidence',
+    'run',
+    '--json',
+    '--draft-id',
+    draft,
+    '--',
+    process.execPath,
+    '-e',
+    "process.stdout.write('o'.repeat(10240))",
+  ]);
   expect(r.code, r.stdout + r.stderr).toBe(0);
   const receipt = r.json.receipt;
   expect(receipt.stdout_path).toBe(`blob:sha256:${receipt.stdout_sha256}`);
@@ -40,8 +51,12 @@ function draftWithReceipt(h: PgHost): { draft: string; receipt: any } {
 function close(h: PgHost, draft: string, receipt: any, briefId: number, artifact: string) {
   const patch = {
     agent_status: { agent_state: 'COMPLETE', next_action: 'done' },
-    evidence_report: { verification: { type: 'command', command: receipt.command, result: 'pass', receipt: receipt.receipt_id } },
-    update_contracts: [{ contract: 'evidence', payload: { brief_id: briefId, ac_id: 'AC-1', type: 'file', artifact_path: artifact } }],
+    evidence_report: {
+      verification: { type: 'command', command: receipt.command, result: 'pass', receipt: receipt.receipt_id },
+    },
+    update_contracts: [
+      { contract: 'evidence', payload: { brief_id: briefId, ac_id: 'AC-1', type: 'file', artifact_path: artifact } },
+    ],
   };
   const fill = hf(h, ['contract', 'fill', '--draft-id', draft, '--json', JSON.stringify(patch)]);
   expect(fill.code, fill.stdout + fill.stderr).toBe(0);
@@ -49,7 +64,11 @@ function close(h: PgHost, draft: string, receipt: any, briefId: number, artifact
 }
 
 const gate = (h: PgHost, draft: string) =>
-  hf(h, ['contract', 'gate', '--draft-id', draft, '--stop-reason', 'end_turn', '--json'], JSON.stringify({ hook_event_name: 'Stop', session_id: 's1' }));
+  hf(
+    h,
+    ['contract', 'gate', '--draft-id', draft, '--stop-reason', 'end_turn', '--json'],
+    JSON.stringify({ hook_event_name: 'Stop', session_id: 's1' }),
+  );
 
 describe('finalize and the gate on PostgreSQL read store blobs through the store', () => {
   it('a blob artifact and a 10 KB store-blob receipt pass finalize and the gate, from the writing host and a second one', async () => {
@@ -59,7 +78,18 @@ describe('finalize and the gate on PostgreSQL read store blobs through the store
     const brief = okWs(a, ['brief', 'add', 'pay', '--ac', 'AC-1=works']);
     const file = join(a.home, 'report.bin');
     writeFileSync(file, Buffer.alloc(9000, 7));
-    const added = okWs(a, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'file', '--artifact-file', file]);
+    const added = okWs(a, [
+      'evidence',
+      'add',
+      '--brief',
+      'pay',
+      '--ac',
+      'AC-1',
+      '--type',
+      'file',
+      '--artifact-file',
+      file,
+    ]);
     const artifact = added.evidence.artifact_path as string;
     expect(artifact).toBe(`blob:sha256:${added.evidence.sha256}`);
 
@@ -68,7 +98,10 @@ describe('finalize and the gate on PostgreSQL read store blobs through the store
     const done = close(a, one.draft, one.receipt, brief.brief.id, artifact);
     expect(done.code, done.stdout + done.stderr).toBe(0);
     expect(done.json).toMatchObject({ created: true, evidence_inserted: 1 });
-    const stored = await sql<{ artifact_path: string; size_bytes: string }>(url, 'SELECT artifact_path, size_bytes FROM evidence WHERE handoff_id IS NOT NULL');
+    const stored = await sql<{ artifact_path: string; size_bytes: string }>(
+      url,
+      'SELECT artifact_path, size_bytes FROM evidence WHERE handoff_id IS NOT NULL',
+    );
     expect(stored.map((r) => [r.artifact_path, Number(r.size_bytes)])).toEqual([[artifact, 9000]]);
     for (const h of [a, b]) {
       const g = gate(h, one.draft);
@@ -93,14 +126,32 @@ describe('finalize and the gate on PostgreSQL read store blobs through the store
     const brief = okWs(a, ['brief', 'add', 'pay', '--ac', 'AC-1=works']);
     const file = join(a.home, 'report.bin');
     writeFileSync(file, Buffer.alloc(9000, 7));
-    const artifact = okWs(a, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'file', '--artifact-file', file]).evidence.artifact_path;
+    const artifact = okWs(a, [
+      'evidence',
+      'add',
+      '--brief',
+      'pay',
+      '--ac',
+      'AC-1',
+      '--type',
+      'file',
+      '--artifact-file',
+      file,
+    ]).evidence.artifact_path;
     const one = draftWithReceipt(a);
     await sql(url, 'DELETE FROM blobs');
     const r = close(a, one.draft, one.receipt, brief.brief.id, artifact);
     expect([r.code, r.json.codes]).toEqual([1, ['RECEIPT_TAMPERED']]);
     expect(await pgCount(url, 'handoffs')).toBe(0);
     // Without the receipt, the lost evidence blob is what finalize names.
-    const set = hf(a, ['contract', 'set', 'evidence_report.verification', '{"result":"pass"}', '--draft-id', one.draft]);
+    const set = hf(a, [
+      'contract',
+      'set',
+      'evidence_report.verification',
+      '{"result":"pass"}',
+      '--draft-id',
+      one.draft,
+    ]);
     expect(set.code, set.stdout + set.stderr).toBe(0);
     const again = hf(a, ['contract', 'finalize', '--draft-id', one.draft, '--json']);
     expect([again.code, again.json.codes], again.stdout).toEqual([1, ['EVIDENCE_ARTIFACT_PATH']]);

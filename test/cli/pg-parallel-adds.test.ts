@@ -26,11 +26,19 @@ it(`${N} parallel adds to one draft all land; the row mirrors the final draft`, 
   const h = pgHost(await freshSchema(dbUrl));
   const id = hostOk(h, ['contract', 'dispatch', '--workspace', 'ws', '--goal', 'g']).contract_id as string;
   const values = Array.from({ length: N }, (_, i) => `cmd-${i}`);
-  const results = await Promise.all(values.map((v) => h.runAsync(['contract', 'add', 'evidence_report.commands_run', v, '--draft-id', id, '--json'])));
+  const results = await Promise.all(
+    values.map((v) => h.runAsync(['contract', 'add', 'evidence_report.commands_run', v, '--draft-id', id, '--json'])),
+  );
   const failed = results.filter((r) => r.code !== 0);
   const codes = failed.map((r) => String(r.json?.code ?? r.code));
   const tally = [...new Set(codes)].map((c) => `${c} x${codes.filter((x) => x === c).length}`);
-  expect(codes, `${tally.join(', ')}\n${failed.slice(0, 3).map((r) => r.stdout + r.stderr).join('\n')}`).toEqual([]);
+  expect(
+    codes,
+    `${tally.join(', ')}\n${failed
+      .slice(0, 3)
+      .map((r) => r.stdout + r.stderr)
+      .join('\n')}`,
+  ).toEqual([]);
   expect(results.every((r) => r.json?.mirrored === true)).toBe(true);
   const draft = JSON.parse(readFileSync(join(h.home, 'drafts', `${id}.json`), 'utf8'));
   const stored: string[] = draft.evidence_report.commands_run;
@@ -47,9 +55,12 @@ it('a writer whose mirror waits on the store holds no lock: the next writer save
   // a long store time limit, so only the release ends the wait).
   const proxy = await startPgProxy(h.url, { kind: 'hold', pattern: /UPDATE handoffs SET raw_handoff_json/ });
   try {
-    const add = (v: string, env?: Record<string, string>) => h.runAsync(['contract', 'add', 'evidence_report.commands_run', v, '--draft-id', id, '--json'], { env });
+    const add = (v: string, env?: Record<string, string>) =>
+      h.runAsync(['contract', 'add', 'evidence_report.commands_run', v, '--draft-id', id, '--json'], { env });
     let firstEnded = false;
-    const first = add('first', { HANDOFF_STORE_URL: proxy.via(h.url), HANDOFF_STORE_TIMEOUT_MS: '600000' }).finally(() => (firstEnded = true));
+    const first = add('first', { HANDOFF_STORE_URL: proxy.via(h.url), HANDOFF_STORE_TIMEOUT_MS: '600000' }).finally(
+      () => (firstEnded = true),
+    );
     // A hang here is caught by the test's timeout.
     while (!proxy.tripped) await new Promise((r) => setTimeout(r, 20));
     const second = await add('second');

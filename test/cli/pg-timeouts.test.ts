@@ -57,7 +57,9 @@ function call(home: string, args: string[], env: Record<string, string>, input =
 }
 
 const drafts = (home: string): string[] =>
-  existsSync(join(home, 'drafts')) ? readdirSync(join(home, 'drafts')).filter((f) => /\.[0-9a-f]{12}\.json$/.test(f)) : [];
+  existsSync(join(home, 'drafts'))
+    ? readdirSync(join(home, 'drafts')).filter((f) => /\.[0-9a-f]{12}\.json$/.test(f))
+    : [];
 
 let dbUrl: string;
 beforeAll(async () => {
@@ -70,7 +72,9 @@ afterAll(async () => {
 /** A store on its own schema with one dispatched contract (and its draft in `home`). */
 async function storeWithContract(home: string): Promise<{ url: string; id: string }> {
   const url = await freshSchema(dbUrl);
-  const r = run(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'g', '--json'], { env: { HANDOFF_STORE_URL: url } });
+  const r = run(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'g', '--json'], {
+    env: { HANDOFF_STORE_URL: url },
+  });
   expect(r.code, r.stderr).toBe(0);
   return { url, id: r.json.contract_id as string };
 }
@@ -149,7 +153,9 @@ describe('the gate budget on PostgreSQL', () => {
     const p = await startPgProxy(url, { kind: 'at-statement', pattern: /WITH RECURSIVE/, nth: 2 });
     let r: Ended;
     try {
-      r = await call(home, ['contract', 'gate', '--draft-id', id, '--json', '--timeout', '3s'], { HANDOFF_STORE_URL: p.via(url) });
+      r = await call(home, ['contract', 'gate', '--draft-id', id, '--json', '--timeout', '3s'], {
+        HANDOFF_STORE_URL: p.via(url),
+      });
     } finally {
       await p.close();
     }
@@ -170,9 +176,14 @@ describe('a COMMIT without an answer', () => {
       let r: Ended;
       try {
         // Create the store first (its migrations commit too), then cut at the dispatch's COMMIT.
-        const direct = run(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'first', '--json'], { env: { HANDOFF_STORE_URL: url } });
+        const direct = run(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'first', '--json'], {
+          env: { HANDOFF_STORE_URL: url },
+        });
         expect(direct.code, direct.stderr).toBe(0);
-        r = await call(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'g', '--json'], { HANDOFF_STORE_URL: p.via(url), ...FAST });
+        r = await call(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'g', '--json'], {
+          HANDOFF_STORE_URL: p.via(url),
+          ...FAST,
+        });
       } finally {
         await p.close(); // a lost COMMIT's transaction ends (rolled back) when its connection does
       }
@@ -224,7 +235,9 @@ describe('a server frozen with SIGSTOP after the connection was made', () => {
     try {
       const url = server.url('postgres');
       const home = tempHome();
-      const d = run(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'g', '--json'], { env: { HANDOFF_STORE_URL: url } });
+      const d = run(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'g', '--json'], {
+        env: { HANDOFF_STORE_URL: url },
+      });
       expect(d.code, d.stderr).toBe(0);
 
       let p = await startPgProxy(url, { kind: 'pass', onReady: freeze });
@@ -236,9 +249,23 @@ describe('a server frozen with SIGSTOP after the connection was made', () => {
 
       p = await startPgProxy(url, { kind: 'pass', onReady: freeze });
       proxies.push(p);
-      const gate = await call(home, ['contract', 'gate', '--draft-id', d.json.contract_id, '--on-store-error', 'block', '--json', '--timeout', '5s'], {
-        HANDOFF_STORE_URL: p.via(url),
-      });
+      const gate = await call(
+        home,
+        [
+          'contract',
+          'gate',
+          '--draft-id',
+          d.json.contract_id,
+          '--on-store-error',
+          'block',
+          '--json',
+          '--timeout',
+          '5s',
+        ],
+        {
+          HANDOFF_STORE_URL: p.via(url),
+        },
+      );
       thaw();
       expect([gate.hung, gate.code], gate.stderr).toEqual([false, 2]);
       expect(gate.json).toMatchObject({ decision: 'block', codes: ['STORE_UNREACHABLE'] });
@@ -265,7 +292,12 @@ describe('the gate budget while the main thread waits in a synchronous call', ()
       holder.close();
     }
     expect([r.hung, r.code], r.stderr).toEqual([false, 2]);
-    expect(r.json).toMatchObject({ decision: 'block', codes: ['ROW_NOT_FINALIZED'], writes_abandoned: true, captured: false });
+    expect(r.json).toMatchObject({
+      decision: 'block',
+      codes: ['ROW_NOT_FINALIZED'],
+      writes_abandoned: true,
+      captured: false,
+    });
   });
 });
 
@@ -280,7 +312,14 @@ const geminiInput = JSON.stringify({
   prompt_response: 'Done.',
   stop_hook_active: false,
 });
-const copilotInput = JSON.stringify({ sessionId: 'c-1', timestamp: 1764745200000, cwd: '/tmp', transcriptPath: '/nonexistent/events.jsonl', stopReason: 'end_turn', stop_hook_active: false });
+const copilotInput = JSON.stringify({
+  sessionId: 'c-1',
+  timestamp: 1764745200000,
+  cwd: '/tmp',
+  transcriptPath: '/nonexistent/events.jsonl',
+  stopReason: 'end_turn',
+  stop_hook_active: false,
+});
 const cursorInput = JSON.stringify({
   conversation_id: 'cv-1',
   generation_id: 'gen-1',
@@ -314,10 +353,20 @@ describe("the budget's answers in each harness's form", () => {
     expect([human.hung, human.code], human.stderr).toEqual([false, 0]);
     const answer = JSON.parse(human.stdout);
     expect(Object.keys(answer)).toEqual(['decision', 'reason']);
-    expect(answer).toMatchObject({ decision: 'block', reason: expect.stringMatching(/^\[CONTRACT REJECTED\] .*GATE_BUDGET_EXCEEDED/) });
+    expect(answer).toMatchObject({
+      decision: 'block',
+      reason: expect.stringMatching(/^\[CONTRACT REJECTED\] .*GATE_BUDGET_EXCEEDED/),
+    });
     expect(human.stderr).toBe('');
     expect([json.hung, json.code], json.stderr).toEqual([false, 0]);
-    expect(json.json).toMatchObject({ harness: 'gemini', exit: 0, decision: 'block', contract_id: id, codes: ['GATE_BUDGET_EXCEEDED'], attempt: 2 });
+    expect(json.json).toMatchObject({
+      harness: 'gemini',
+      exit: 0,
+      decision: 'block',
+      contract_id: id,
+      codes: ['GATE_BUDGET_EXCEEDED'],
+      attempt: 2,
+    });
   });
 
   it('a budget overrun before the contract was found: Gemini fails open (exit 1, stdout empty); the strict gate blocks Cursor with {"followup_message"}', async () => {
@@ -326,11 +375,21 @@ describe("the budget's answers in each harness's form", () => {
     const p = await startPgProxy(url, { kind: 'after-auth' });
     try {
       const via = p.via(url);
-      const open = await call(home, ['contract', 'gate', '--draft-id', id, '--timeout', '3s'], { HANDOFF_STORE_URL: via }, geminiInput);
+      const open = await call(
+        home,
+        ['contract', 'gate', '--draft-id', id, '--timeout', '3s'],
+        { HANDOFF_STORE_URL: via },
+        geminiInput,
+      );
       expect([open.hung, open.code, open.stdout], open.stderr).toEqual([false, 1, '']);
       expect(open.stderr).toMatch(/budget of 3 s.*stop not gated/);
 
-      const strict = await call(home, ['contract', 'gate', '--draft-id', id, '--on-store-error', 'block', '--timeout', '3s'], { HANDOFF_STORE_URL: via }, cursorInput);
+      const strict = await call(
+        home,
+        ['contract', 'gate', '--draft-id', id, '--on-store-error', 'block', '--timeout', '3s'],
+        { HANDOFF_STORE_URL: via },
+        cursorInput,
+      );
       expect([strict.hung, strict.code], strict.stderr).toEqual([false, 0]);
       const answer = JSON.parse(strict.stdout);
       expect(Object.keys(answer)).toEqual(['followup_message']);
@@ -340,7 +399,7 @@ describe("the budget's answers in each harness's form", () => {
     }
   });
 
-  it("the budget's answer while the main thread waits on a locked SQLite store is Copilot's {\"decision\":\"block\"} for a Copilot input", async () => {
+  it('the budget\'s answer while the main thread waits on a locked SQLite store is Copilot\'s {"decision":"block"} for a Copilot input', async () => {
     const home = tempHome();
     const d = run(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'g', '--json']);
     expect(d.code, d.stderr).toBe(0);
@@ -348,7 +407,12 @@ describe("the budget's answers in each harness's form", () => {
     holder.prepare('BEGIN IMMEDIATE').run();
     let r: Ended;
     try {
-      r = await call(home, ['contract', 'gate', '--draft-id', d.json.contract_id, '--timeout', '1500ms'], {}, copilotInput);
+      r = await call(
+        home,
+        ['contract', 'gate', '--draft-id', d.json.contract_id, '--timeout', '1500ms'],
+        {},
+        copilotInput,
+      );
     } finally {
       holder.prepare('ROLLBACK').run();
       holder.close();

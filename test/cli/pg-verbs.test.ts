@@ -36,7 +36,12 @@ describe('dispatch and claim on PostgreSQL', () => {
   it('dispatch inserts the DISPATCHED row on the server; claim is set-once; HARNESS_ID_IN_USE / _CONFLICT write nothing', async () => {
     const h = await host();
     const a = hostOk(h, ['contract', 'dispatch', ...WS, '--goal', 'a', '--harness-id', 'run-a', '--can-write', 'docs']);
-    expect(await pgRow(h.url, a.contract_id)).toMatchObject({ agent_state: 'DISPATCHED', harness_id: 'run-a', workspace: 'ws', can_write_json: '["docs"]' });
+    expect(await pgRow(h.url, a.contract_id)).toMatchObject({
+      agent_state: 'DISPATCHED',
+      harness_id: 'run-a',
+      workspace: 'ws',
+      can_write_json: '["docs"]',
+    });
     const b = hostOk(h, ['contract', 'dispatch', ...WS, '--goal', 'b']);
 
     const again = h.run(['contract', 'dispatch', ...WS, '--goal', 'c', '--harness-id', 'run-a', '--json']);
@@ -51,7 +56,10 @@ describe('dispatch and claim on PostgreSQL', () => {
       expect([r.code, r.json.code]).toEqual([1, code]);
     }
     expect((await pgRow(h.url, b.contract_id)).harness_id).toBeNull();
-    expect(hostOk(h, ['contract', 'claim', '--harness-id', 'run-b', '--draft-id', b.contract_id])).toMatchObject({ changed: true, handoff_id: b.handoff_id });
+    expect(hostOk(h, ['contract', 'claim', '--harness-id', 'run-b', '--draft-id', b.contract_id])).toMatchObject({
+      changed: true,
+      handoff_id: b.handoff_id,
+    });
     expect(hostOk(h, ['contract', 'claim', '--harness-id', 'run-b', '--draft-id', b.contract_id]).changed).toBe(false);
     expect((await pgRow(h.url, b.contract_id)).harness_id).toBe('run-b');
     expect(noSqliteFile(h)).toBe(true);
@@ -73,9 +81,19 @@ describe('dispatch and claim on PostgreSQL', () => {
 
   it('ROW_NOT_FOUND (exit 3) for claim on an empty database, which stays unmigrated', async () => {
     const h = await host();
-    const r = h.run(['contract', 'claim', '--harness-id', 'x', '--draft-id', 'a0123456789abcdef.0123456789ab', '--json']);
+    const r = h.run([
+      'contract',
+      'claim',
+      '--harness-id',
+      'x',
+      '--draft-id',
+      'a0123456789abcdef.0123456789ab',
+      '--json',
+    ]);
     expect([r.code, r.json.code]).toEqual([3, 'ROW_NOT_FOUND']);
-    expect(await sql(h.url, "SELECT 1 FROM pg_tables WHERE tablename = 'handoffs' AND schemaname = current_schema()")).toEqual([]);
+    expect(
+      await sql(h.url, "SELECT 1 FROM pg_tables WHERE tablename = 'handoffs' AND schemaname = current_schema()"),
+    ).toEqual([]);
   });
 });
 
@@ -87,24 +105,36 @@ describe('finalize on PostgreSQL', () => {
     hostOk(h, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id]);
     const first = hostOk(h, ['contract', 'finalize', '--draft-id', id]);
     expect(first).toMatchObject({ created: true, agent_state: 'COMPLETE' });
-    expect(hostOk(h, ['contract', 'finalize', '--draft-id', id])).toMatchObject({ created: false, unchanged_reason: 'complete_write_once' });
+    expect(hostOk(h, ['contract', 'finalize', '--draft-id', id])).toMatchObject({
+      created: false,
+      unchanged_reason: 'complete_write_once',
+    });
     const before = await pgRow(h.url, id);
     // The draft changed behind the verbs' back (a write would open a continuation): still nothing is written.
     const file = join(h.home, 'drafts', `${id}.json`);
     const draft = JSON.parse(readFileSync(file, 'utf8'));
     draft.agent_status.agent_state = 'BLOCKED';
     writeFileSync(file, JSON.stringify(draft));
-    expect(hostOk(h, ['contract', 'finalize', '--draft-id', id])).toMatchObject({ created: false, unchanged_reason: 'complete_write_once', agent_state: 'COMPLETE' });
+    expect(hostOk(h, ['contract', 'finalize', '--draft-id', id])).toMatchObject({
+      created: false,
+      unchanged_reason: 'complete_write_once',
+      agent_state: 'COMPLETE',
+    });
     expect(await pgRow(h.url, id)).toEqual(before);
   });
 
   it('an escaped NUL in the envelope is stored verbatim; a raw NUL PostgreSQL cannot hold is STORE_WRITE_REFUSED (exit 4)', async () => {
     const h = await host();
     const id = hostOk(h, ['contract', 'init', ...WS]).draft_id as string;
-    fill(h, id, { ...COMPLETE_PATCH, evidence_report: { verification: { type: 'command', command: 'npm\u0000test', result: 'pass' } } });
+    fill(h, id, {
+      ...COMPLETE_PATCH,
+      evidence_report: { verification: { type: 'command', command: 'npm\u0000test', result: 'pass' } },
+    });
     hostOk(h, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id]);
     expect(hostOk(h, ['contract', 'finalize', '--draft-id', id]).created).toBe(true);
-    expect(JSON.parse((await pgRow(h.url, id)).raw_handoff_json).evidence_report.verification.command).toBe('npm\u0000test');
+    expect(JSON.parse((await pgRow(h.url, id)).raw_handoff_json).evidence_report.verification.command).toBe(
+      'npm\u0000test',
+    );
 
     // Approval content is stored as text, byte for byte: a raw NUL is refused by the server, nothing written.
     const file = join(h.home, 'content.txt');
@@ -125,9 +155,13 @@ describe('approvals on PostgreSQL', () => {
     fill(h, id, { approval_request: { exact_content: 'deploy v2', approval_id: req.approval_id } });
     hostOk(h, ['contract', 'set', 'agent_status.agent_state', 'APPROVAL_REQUEST', '--draft-id', id]);
     expect(hostOk(h, ['contract', 'validate', '--draft-id', id])).toEqual({ status: 'ok', draft_id: id });
-    expect(hostOk(h, ['approval', 'list', '--contract-id', id]).approvals).toEqual([expect.objectContaining({ id: req.approval_id, approval_status: 'pending' })]);
+    expect(hostOk(h, ['approval', 'list', '--contract-id', id]).approvals).toEqual([
+      expect.objectContaining({ id: req.approval_id, approval_status: 'pending' }),
+    ]);
 
-    expect(hostOk(h, ['approval', 'decide', req.approval_id, '--decision', 'rejected', '--by', 'alice'])).toMatchObject({ changed: true, approval_status: 'rejected' });
+    expect(hostOk(h, ['approval', 'decide', req.approval_id, '--decision', 'rejected', '--by', 'alice'])).toMatchObject(
+      { changed: true, approval_status: 'rejected' },
+    );
     const redo = h.run(['approval', 'decide', req.approval_id, '--decision', 'approved', '--json']);
     expect([redo.code, redo.json.code]).toEqual([1, 'APPROVAL_TRANSITION_REFUSED']);
     const v = h.run(['contract', 'validate', '--draft-id', id, '--json']);
@@ -149,7 +183,9 @@ describe('approvals on PostgreSQL', () => {
         h.runAsync(['approval', 'decide', req.approval_id, '--decision', 'rejected', '--json']),
       ]);
       expect(dec.code, dec.stdout + dec.stderr).toBe(0);
-      const approval = (await sql<{ decided_at: string }>(h.url, 'SELECT decided_at FROM approvals WHERE id = $1', [req.approval_id]))[0];
+      const approval = (
+        await sql<{ decided_at: string }>(h.url, 'SELECT decided_at FROM approvals WHERE id = $1', [req.approval_id])
+      )[0];
       const row = await pgRow(h.url, id);
       if (fin.code === 0) {
         // Finalize committed first: the decision is dated after the turn ended, so the stop is not blocked by it.
@@ -182,9 +218,16 @@ describe('the stop gate on PostgreSQL', () => {
     const input = subagentStop({ agentId: 'sub-1', extra: { stop_reason: 'end_turn' } });
     const blocked = h.run(['contract', 'gate', '--json'], { input });
     expect(blocked.code, blocked.stderr).toBe(2);
-    expect(blocked.json).toMatchObject({ decision: 'block', lane: 'harness_id', contract_id: id, codes: ['ROW_NOT_FINALIZED'], captured: true, attempt: 1 });
+    expect(blocked.json).toMatchObject({
+      decision: 'block',
+      lane: 'harness_id',
+      contract_id: id,
+      codes: ['ROW_NOT_FINALIZED'],
+      captured: true,
+      attempt: 1,
+    });
     expect(await pgRow(h.url, id)).toMatchObject({ agent_state: 'IN_PROGRESS', cut_reason: 'backstop_capture' });
-    expect((await sql(h.url, 'SELECT attempts FROM gate_rejections'))).toEqual([{ attempts: 1 }]);
+    expect(await sql(h.url, 'SELECT attempts FROM gate_rejections')).toEqual([{ attempts: 1 }]);
     expect((await pgRow(h.url, id)).gate_seen_at).not.toBeNull();
 
     fill(h, id, COMPLETE_PATCH);
@@ -227,7 +270,10 @@ describe('an unreachable server', () => {
     const input = subagentStop({ agentId: 'run-1', extra: { stop_reason: 'end_turn' } });
     const open = run(home, ['contract', 'gate', '--draft-id', id], { env, input });
     expect(open.code).toBe(1);
-    const strict = run(home, ['contract', 'gate', '--draft-id', id, '--on-store-error', 'block', '--json'], { env, input });
+    const strict = run(home, ['contract', 'gate', '--draft-id', id, '--on-store-error', 'block', '--json'], {
+      env,
+      input,
+    });
     expect(strict.code, strict.stderr).toBe(2);
     expect(strict.json).toMatchObject({ decision: 'block', source: 'store_error', codes: ['STORE_UNREACHABLE'] });
   });

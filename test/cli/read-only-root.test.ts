@@ -42,7 +42,22 @@ function runReadOnly(home: string, target: string, args: string[], input = ''): 
 function populated(): { home: string; dispatched: string; closed: string } {
   const home = tempHome();
   expect(runJson(home, ['brief', 'add', 'b', '--workspace', 'ws', '--ac', 'AC-1=works']).code).toBe(0);
-  expect(runJson(home, ['evidence', 'add', '--brief', 'b', '--ac', 'AC-1', '--type', 'text', '--text', 'ok', '--workspace', 'ws']).code).toBe(0);
+  expect(
+    runJson(home, [
+      'evidence',
+      'add',
+      '--brief',
+      'b',
+      '--ac',
+      'AC-1',
+      '--type',
+      'text',
+      '--text',
+      'ok',
+      '--workspace',
+      'ws',
+    ]).code,
+  ).toBe(0);
   expect(runJson(home, ['approval', 'request', '--content', 'x']).code).toBe(0);
   const d = runJson(home, ['contract', 'dispatch', '--goal', 'g', '--workspace', 'ws']);
   const dispatched = d.json.contract_id as string;
@@ -78,7 +93,13 @@ describe('read verbs on a read-only data root', () => {
     const before = snapshot(home);
     const r = runReadOnly(home, home, ['contract', 'view', '--draft-id', dispatched, '--json']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.json).toMatchObject({ status: 'ok', draft_id: dispatched, envelope_source: 'row', agent_state: 'DISPATCHED', cut_reason: 'never_finalized' });
+    expect(r.json).toMatchObject({
+      status: 'ok',
+      draft_id: dispatched,
+      envelope_source: 'row',
+      agent_state: 'DISPATCHED',
+      cut_reason: 'never_finalized',
+    });
     expect(r.json.adopted).toBeUndefined();
     expect(snapshot(home)).toEqual(before);
   });
@@ -86,9 +107,25 @@ describe('read verbs on a read-only data root', () => {
   it("the gate's look-ups work: a finalized valid row is allowed; the counter that cannot be written is noted", () => {
     const { home, closed, dispatched } = populated();
     const before = snapshot(home);
-    const allow = runReadOnly(home, home, ['contract', 'gate', '--draft-id', closed, '--stop-reason', 'end_turn', '--json']);
+    const allow = runReadOnly(home, home, [
+      'contract',
+      'gate',
+      '--draft-id',
+      closed,
+      '--stop-reason',
+      'end_turn',
+      '--json',
+    ]);
     expect([allow.code, allow.json?.decision], allow.stderr).toEqual([0, 'allow']);
-    const block = runReadOnly(home, home, ['contract', 'gate', '--draft-id', dispatched, '--stop-reason', 'end_turn', '--json']);
+    const block = runReadOnly(home, home, [
+      'contract',
+      'gate',
+      '--draft-id',
+      dispatched,
+      '--stop-reason',
+      'end_turn',
+      '--json',
+    ]);
     expect([block.code, block.json?.codes]).toEqual([2, ['ROW_NOT_FINALIZED']]);
     expect(block.json.counter_error).toMatch(/read-only|readonly/i);
     expect(snapshot(home)).toEqual(before);
@@ -117,7 +154,10 @@ describe('read verbs on a read-only data root', () => {
       return r;
     };
     expect(ok(['contract', 'list']).json.count).toBe(2);
-    expect(ok(['brief', 'list', '--workspace', 'ws']).json.briefs.map((b: { name: string }) => b.name)).toEqual(['b', 'late']);
+    expect(ok(['brief', 'list', '--workspace', 'ws']).json.briefs.map((b: { name: string }) => b.name)).toEqual([
+      'b',
+      'late',
+    ]);
     expect(ok(['evidence', 'list', '--brief', 'b', '--workspace', 'ws']).json.count).toBe(1);
     ok(['evidence', 'show', '1', '--verify']);
     ok(['evidence', 'receipts', '--draft-id', closed]);
@@ -125,7 +165,9 @@ describe('read verbs on a read-only data root', () => {
     expect(ok(['approval', 'list']).json.count).toBe(1);
     ok(['contract', 'validate', '--draft-id', closed]);
     const gc = ok(['contract', 'gc', '--dry-run']);
-    expect(gc.json.removed.map((r: { draft_id: string; reason: string }) => [r.draft_id, r.reason])).toEqual([[aged, 'aged']]);
+    expect(gc.json.removed.map((r: { draft_id: string; reason: string }) => [r.draft_id, r.reason])).toEqual([
+      [aged, 'aged'],
+    ]);
     expect(snapshot(home)).toEqual(before);
   });
 

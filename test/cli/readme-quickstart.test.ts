@@ -49,8 +49,9 @@ describe('README quickstart', () => {
     expect(home).not.toBe(REPO);
   });
 
-  it('no command shown in the README runs the project\'s own test suite', () => {
+  it("no command shown in the README runs the project's own test suite", () => {
     const blocks = [...README.matchAll(/```bash\n([^]*?)```/g)].map((m) => m[1]);
-    for (const b of blocks) expect(b).not.toMatch(/--\s+npm\s+test|evidence run[^\n]*npm test|verification[^\n]*npm test/);
+    for (const b of blocks)
+      expect(b).not.toMatch(/--\s+npm\s+test|evidence run[^\n]*npm test|verification[^\n]*npm test/);
   });
 });

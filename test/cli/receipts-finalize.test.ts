@@ -2,8 +2,17 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { closeWith, fillClose, freshHome, gitRepo, hf, newDraft, nodeCmd, receipt, snapshot } from '../helpers/receipts-cli.js';
-
+import {
+  closeWith,
+  fillClose,
+  freshHome,
+  gitRepo,
+  hf,
+  newDraft,
+  nodeCmd,
+  receipt,
+  snapshot,
+} from '../helpers/receipts-cli.js';
 
 const V = 'evidence_report.verification';
 const pairs = (r: { json: any }): [string, string][] => (r.json.errors ?? []).map((e: any) => [e.code, e.path]);
@@ -28,7 +37,12 @@ function expectRejectedUnwritten(home: string, before: ReturnType<typeof snapsho
 describe('finalize step 9b: receipt checks', () => {
   it('a matching passing receipt of the contract finalizes', () => {
     const { home, d, rc } = withReceipt();
-    const r = closeWith(home, d, { type: 'command', command: ` ${rc.command} `, result: 'pass', receipt: rc.receipt_id });
+    const r = closeWith(home, d, {
+      type: 'command',
+      command: ` ${rc.command} `,
+      result: 'pass',
+      receipt: rc.receipt_id,
+    });
     expect(r.code).toBe(0);
     expect(r.json).toMatchObject({ status: 'ok', created: true, agent_state: 'COMPLETE' });
   });
@@ -36,7 +50,13 @@ describe('finalize step 9b: receipt checks', () => {
   it('RECEIPT_NOT_FOUND: an unknown id, also without any DB file', () => {
     const home = freshHome();
     const d = newDraft(home);
-    const verification = { type: 'command', command: 'npm test', result: 'pass', receipt: 'R-0123456789abcdef', receipts: ['R-00000000000000aa'] };
+    const verification = {
+      type: 'command',
+      command: 'npm test',
+      result: 'pass',
+      receipt: 'R-0123456789abcdef',
+      receipts: ['R-00000000000000aa'],
+    };
     const r = closeWith(home, d, verification);
     expect(pairs(r)).toEqual([
       ['RECEIPT_NOT_FOUND', `${V}.receipt`],
@@ -66,7 +86,13 @@ describe('finalize step 9b: receipt checks', () => {
     db.exec('DROP TRIGGER receipts_no_update');
     db.prepare('UPDATE receipts SET duration_ms = duration_ms + 1 WHERE receipt_id = ?').run(small.receipt_id);
     db.close();
-    const r = closeWith(home, d, { type: 'code', command: small.command, result: 'pass', receipt: big.receipt_id, receipts: [small.receipt_id] });
+    const r = closeWith(home, d, {
+      type: 'code',
+      command: small.command,
+      result: 'pass',
+      receipt: big.receipt_id,
+      receipts: [small.receipt_id],
+    });
     // Both fail integrity, so no receipt remains for the later checks (no COMMAND_MISMATCH).
     expect(pairs(r)).toEqual([
       ['RECEIPT_TAMPERED', `${V}.receipt`],
@@ -81,13 +107,23 @@ describe('finalize step 9b: receipt checks', () => {
     const r = closeWith(home, d, { type: 'command', command: rc.command, result: 'pass', receipt: rc.receipt_id });
     expect(pairs(r)).toEqual([['RECEIPT_FAILED', `${V}.receipt`]]);
     // An honest claim of the failure closes NEEDS_VERIFICATION.
-    const ok = closeWith(home, d, { type: 'command', command: rc.command, result: 'fail', receipt: rc.receipt_id }, { state: 'NEEDS_VERIFICATION' });
+    const ok = closeWith(
+      home,
+      d,
+      { type: 'command', command: rc.command, result: 'fail', receipt: rc.receipt_id },
+      { state: 'NEEDS_VERIFICATION' },
+    );
     expect(ok.code).toBe(0);
   });
 
   it('RECEIPT_COMMAND_MISMATCH: no cited receipt ran verification.command (one error, first reference)', () => {
     const { home, d, rc } = withReceipt();
-    const r = closeWith(home, d, { type: 'command', command: 'npm test', result: 'pass', receipts: [rc.receipt_id, rc.receipt_id] });
+    const r = closeWith(home, d, {
+      type: 'command',
+      command: 'npm test',
+      result: 'pass',
+      receipts: [rc.receipt_id, rc.receipt_id],
+    });
     expect(pairs(r)).toEqual([['RECEIPT_COMMAND_MISMATCH', `${V}.receipts[0]`]]);
   });
 
@@ -109,7 +145,14 @@ describe('finalize step 9b: receipt checks', () => {
   it('an unchanged tree is not stale; a receipt outside a git work tree is never stale', () => {
     const repo = gitRepo();
     const inRepo = withReceipt({ cwd: repo });
-    expect(closeWith(inRepo.home, inRepo.d, { type: 'command', command: inRepo.rc.command, result: 'pass', receipt: inRepo.rc.receipt_id }).code).toBe(0);
+    expect(
+      closeWith(inRepo.home, inRepo.d, {
+        type: 'command',
+        command: inRepo.rc.command,
+        result: 'pass',
+        receipt: inRepo.rc.receipt_id,
+      }).code,
+    ).toBe(0);
     const outside = withReceipt();
     expect(outside.rc.git_head).toBeNull();
     expect(outside.rc.tree_fingerprint).toBeNull();
@@ -123,13 +166,23 @@ describe('finalize step 9b: receipt checks', () => {
     const rc = receipt(home, d, nodeCmd('0'), { cwd: repo }).receipt;
     expect(rc.tree_fingerprint).toMatch(/^[0-9a-f]{64}$/);
     // Draft writes, blobs and the DB all change below .handoff; the code did not change.
-    expect(hf(home, ['contract', 'add', 'evidence_report.open_gaps', 'none', '--draft-id', d], { cwd: repo }).code).toBe(0);
-    expect(closeWith(home, d, { type: 'command', command: rc.command, result: 'pass', receipt: rc.receipt_id }, { cwd: repo }).code).toBe(0);
+    expect(
+      hf(home, ['contract', 'add', 'evidence_report.open_gaps', 'none', '--draft-id', d], { cwd: repo }).code,
+    ).toBe(0);
+    expect(
+      closeWith(
+        home,
+        d,
+        { type: 'command', command: rc.command, result: 'pass', receipt: rc.receipt_id },
+        { cwd: repo },
+      ).code,
+    ).toBe(0);
   });
 
   it('RECEIPT_REQUIRED: a --require-receipt dispatch closing a command claim without a receipt', () => {
     const home = freshHome();
-    const d = hf(home, ['contract', 'dispatch', '--goal', 'fix it', '--require-receipt', '--json']).json.contract_id as string;
+    const d = hf(home, ['contract', 'dispatch', '--goal', 'fix it', '--require-receipt', '--json']).json
+      .contract_id as string;
     const r = closeWith(home, d, { type: 'command', command: 'npm test', result: 'pass' });
     expect(r.code).toBe(1);
     expect(pairs(r)).toEqual([['RECEIPT_REQUIRED', `${V}.receipt`]]);
@@ -137,7 +190,8 @@ describe('finalize step 9b: receipt checks', () => {
     const rc = receipt(home, d, nodeCmd('0')).receipt;
     const ok = closeWith(home, d, { type: 'command', command: rc.command, result: 'pass', receipt: rc.receipt_id });
     expect(ok.code).toBe(0);
-    const d2 = hf(home, ['contract', 'dispatch', '--goal', 'review', '--require-receipt', '--json']).json.contract_id as string;
+    const d2 = hf(home, ['contract', 'dispatch', '--goal', 'review', '--require-receipt', '--json']).json
+      .contract_id as string;
     expect(closeWith(home, d2, { type: 'self_review', reviewed: 'diff read', result: 'pass' }).code).toBe(0);
   });
 
@@ -149,7 +203,13 @@ describe('finalize step 9b: receipt checks', () => {
     const foreign = receipt(home, other, nodeCmd('0')).receipt;
     const failed = receipt(home, d, nodeCmd('process.exitCode = 2'), { cwd: repo }).receipt;
     writeFileSync(join(repo, 'untracked.txt'), 'new');
-    const r = closeWith(home, d, { type: 'command', command: 'make check', result: 'pass', receipt: 'R-ffffffffffffffff', receipts: [foreign.receipt_id, failed.receipt_id] });
+    const r = closeWith(home, d, {
+      type: 'command',
+      command: 'make check',
+      result: 'pass',
+      receipt: 'R-ffffffffffffffff',
+      receipts: [foreign.receipt_id, failed.receipt_id],
+    });
     expect(pairs(r)).toEqual([
       ['RECEIPT_NOT_FOUND', `${V}.receipt`],
       ['RECEIPT_FOREIGN', `${V}.receipts[0]`],

@@ -14,7 +14,9 @@ describe('stop gate: the time-invariant receipt checks', () => {
     const home = freshHome();
     const d = newDraft(home);
     const rc = receipt(home, d, nodeCmd('0'), { cwd: repo }).receipt;
-    expect(closeWith(home, d, { type: 'command', command: rc.command, result: 'pass', receipt: rc.receipt_id }).code).toBe(0);
+    expect(
+      closeWith(home, d, { type: 'command', command: rc.command, result: 'pass', receipt: rc.receipt_id }).code,
+    ).toBe(0);
     writeFileSync(join(repo, 'app.js'), 'changed\n');
     const r = gate(home, d);
     expect(r.code).toBe(0);
@@ -25,7 +27,9 @@ describe('stop gate: the time-invariant receipt checks', () => {
     const home = freshHome();
     const d = newDraft(home);
     const rc = receipt(home, d, nodeCmd('process.stdout.write("q".repeat(5000))')).receipt;
-    expect(closeWith(home, d, { type: 'command', command: rc.command, result: 'pass', receipt: rc.receipt_id }).code).toBe(0);
+    expect(
+      closeWith(home, d, { type: 'command', command: rc.command, result: 'pass', receipt: rc.receipt_id }).code,
+    ).toBe(0);
     writeFileSync(rc.stdout_path, 'tampered');
     const r = gate(home, d);
     expect(r.code).toBe(2);

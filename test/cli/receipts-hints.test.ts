@@ -34,11 +34,14 @@ describe('evidence run hints', () => {
 
   it.each([
     ['a missing directory', (home: string) => join(home, 'no', 'such', 'dir')],
-    ['a regular file', (home: string) => {
-      const f = join(home, 'file.txt');
-      writeFileSync(f, 'x');
-      return f;
-    }],
+    [
+      'a regular file',
+      (home: string) => {
+        const f = join(home, 'file.txt');
+        writeFileSync(f, 'x');
+        return f;
+      },
+    ],
     ['an empty string', () => ''],
   ])('--cwd naming %s: CWD_NOT_FOUND, exit 2, nothing run or written, no "goes after --"', (_what, cwdOf) => {
     const home = tempHome();

@@ -24,7 +24,16 @@ describe('evidence run: our lines start on a fresh stderr line', () => {
   it('human mode: a child whose stderr ends with a newline gets no extra blank line; stdout stays byte-exact', () => {
     const home = freshHome();
     const d = newDraft(home);
-    const r = hfRaw(home, ['evidence', 'run', '--draft-id', d, '--', 'sh', '-c', 'printf "out-no-newline"; printf "line\\n" >&2']);
+    const r = hfRaw(home, [
+      'evidence',
+      'run',
+      '--draft-id',
+      d,
+      '--',
+      'sh',
+      '-c',
+      'printf "out-no-newline"; printf "line\\n" >&2',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout.toString()).toBe('out-no-newline');
     const err = lines(r.stderr.toString());
@@ -55,14 +64,37 @@ describe('evidence run: our lines start on a fresh stderr line', () => {
   it('a timeout: [TIMED OUT] starts its own line after a partial child line (human and --json)', () => {
     const home = freshHome();
     const d = newDraft(home);
-    const human = hf(home, ['evidence', 'run', '--timeout', '1', '--draft-id', d, '--', 'sh', '-c', 'printf partial >&2; exec sleep 30']);
+    const human = hf(home, [
+      'evidence',
+      'run',
+      '--timeout',
+      '1',
+      '--draft-id',
+      d,
+      '--',
+      'sh',
+      '-c',
+      'printf partial >&2; exec sleep 30',
+    ]);
     expect(human.code).toBe(124);
     const h = lines(human.stderr);
     expect(h[0]).toBe('partial');
     expect(h[1]).toMatch(/^\[TIMED OUT\] after 1 s/);
     expect(h[2]).toMatch(/^Receipt R-[0-9a-f]{16} recorded: /);
 
-    const json = hf(home, ['evidence', 'run', '--json', '--timeout', '1', '--draft-id', d, '--', 'sh', '-c', 'printf partial; exec sleep 30']);
+    const json = hf(home, [
+      'evidence',
+      'run',
+      '--json',
+      '--timeout',
+      '1',
+      '--draft-id',
+      d,
+      '--',
+      'sh',
+      '-c',
+      'printf partial; exec sleep 30',
+    ]);
     expect(json.code).toBe(124);
     expect(lines(json.stderr).slice(0, 2)).toEqual(['partial', expect.stringMatching(/^\[TIMED OUT\] after 1 s/)]);
   });

@@ -19,7 +19,15 @@ describe('evidence run: outcome classes and exit status', () => {
     const { r, receipt: rc } = receipt(home, d, nodeCmd(`process.exitCode = ${code}`));
     expect(r.code).toBe(exit);
     expect(r.json.status).toBe('ok');
-    expect(rc).toMatchObject({ exit_code: code, outcome, signal: null, timed_out: false, contract_id: d, workspace: WS, shell: false });
+    expect(rc).toMatchObject({
+      exit_code: code,
+      outcome,
+      signal: null,
+      timed_out: false,
+      contract_id: d,
+      workspace: WS,
+      shell: false,
+    });
     expect(rc.receipt_id).toMatch(/^R-[0-9a-f]{16}$/);
   });
 
@@ -34,7 +42,13 @@ describe('evidence run: outcome classes and exit status', () => {
     const home = freshHome();
     const { r, receipt: rc } = receipt(home, newDraft(home), ['no-such-command-for-handoff-tests']);
     expect(r.code).toBe(127);
-    expect(rc).toMatchObject({ exit_code: null, signal: null, timed_out: false, outcome: 'unproven', command: 'no-such-command-for-handoff-tests' });
+    expect(rc).toMatchObject({
+      exit_code: null,
+      signal: null,
+      timed_out: false,
+      outcome: 'unproven',
+      command: 'no-such-command-for-handoff-tests',
+    });
     expect(r.stderr).toContain('[NOT STARTED]');
   });
 
@@ -43,7 +57,12 @@ describe('evidence run: outcome classes and exit status', () => {
     const d = newDraft(home);
     const { r, receipt: rc } = receipt(home, d, ['echo "a b" && exit 0'], { flags: ['--shell'] });
     expect(r.code).toBe(0);
-    expect(rc).toMatchObject({ shell: true, argv: ['echo "a b" && exit 0'], command: 'echo "a b" && exit 0', stdout_text: 'a b\n' });
+    expect(rc).toMatchObject({
+      shell: true,
+      argv: ['echo "a b" && exit 0'],
+      command: 'echo "a b" && exit 0',
+      stdout_text: 'a b\n',
+    });
     const { r: r2, receipt: rc2 } = receipt(home, d, ['no-such-command-for-handoff-tests'], { flags: ['--shell'] });
     expect(r2.code).toBe(127);
     expect(rc2).toMatchObject({ exit_code: 127, outcome: 'unproven' });
@@ -101,7 +120,14 @@ describe('evidence run: output passed through unchanged and captured', () => {
   it('binary output passes through byte for byte and is stored as a blob', () => {
     const home = freshHome();
     const bytes = Buffer.from([0x00, 0xff, 0xfe, 0x80, 0x41]);
-    const r = hfRaw(home, ['evidence', 'run', '--draft-id', newDraft(home), '--', ...nodeCmd(`process.stdout.write(Buffer.from([0,255,254,128,65]))`)]);
+    const r = hfRaw(home, [
+      'evidence',
+      'run',
+      '--draft-id',
+      newDraft(home),
+      '--',
+      ...nodeCmd(`process.stdout.write(Buffer.from([0,255,254,128,65]))`),
+    ]);
     expect(r.stdout.equals(bytes)).toBe(true);
     const id = /Receipt (R-[0-9a-f]{16})/.exec(r.stderr.toString())?.[1] as string;
     const shown = hf(home, ['evidence', 'show', id, '--json']).json.receipt;
@@ -117,7 +143,11 @@ describe('evidence run: output passed through unchanged and captured', () => {
     const { receipt: small } = receipt(home, d, nodeCmd('process.stdout.write("x".repeat(4096))'));
     expect(small.stdout_text).toBe('x'.repeat(4096));
     expect(small.stdout_path).toBeNull();
-    const { receipt: big } = receipt(home, d, nodeCmd('process.stdout.write("y".repeat(200000)); process.stderr.write("z".repeat(4097))'));
+    const { receipt: big } = receipt(
+      home,
+      d,
+      nodeCmd('process.stdout.write("y".repeat(200000)); process.stderr.write("z".repeat(4097))'),
+    );
     expect(big.stdout_text).toBeNull();
     expect(big.stdout_bytes).toBe(200_000);
     expect(readFileSync(big.stdout_path, 'utf8')).toBe('y'.repeat(200_000));
@@ -135,12 +165,19 @@ describe('evidence run in a shell pipeline whose reader goes away', () => {
     const { BIN } = await import('../helpers/cli.js');
     const env = { ...process.env, HANDOFF_HOME: home, HANDOFF_WORKSPACE: WS };
     const pipeline = (cmd: string): string =>
-      execFileSync('bash', ['-c', `"${process.execPath}" "${BIN}" evidence run --draft-id ${d} -- ${cmd} | head -1 >/dev/null; echo \${PIPESTATUS[0]}`], {
-        env,
-        encoding: 'utf8',
-        timeout: 120_000,
-        stdio: ['ignore', 'pipe', 'ignore'],
-      }).trim();
+      execFileSync(
+        'bash',
+        [
+          '-c',
+          `"${process.execPath}" "${BIN}" evidence run --draft-id ${d} -- ${cmd} | head -1 >/dev/null; echo \${PIPESTATUS[0]}`,
+        ],
+        {
+          env,
+          encoding: 'utf8',
+          timeout: 120_000,
+          stdio: ['ignore', 'pipe', 'ignore'],
+        },
+      ).trim();
     expect(pipeline('yes')).toBe('141');
     const script = 'let i = 0; const w = () => { if (i++ < 20000) process.stdout.write(`line ${i}\\n`, w) }; w()';
     expect(pipeline(`"${process.execPath}" -e '${script}'`)).toBe('0');
@@ -179,7 +216,15 @@ describe('evidence run: refusals before anything runs write nothing and spawn no
   it('no draft → DRAFT_NOT_FOUND exit 3; unsafe workspace → UNSAFE_SLUG exit 2; nothing spawned or written', () => {
     const home = freshHome();
     const m = marker();
-    const r = hf(home, ['evidence', 'run', '--json', '--draft-id', 'a0123456789abcdef.0123456789ab', '--', ...touch(m)]);
+    const r = hf(home, [
+      'evidence',
+      'run',
+      '--json',
+      '--draft-id',
+      'a0123456789abcdef.0123456789ab',
+      '--',
+      ...touch(m),
+    ]);
     expect([r.code, r.json.code]).toEqual([3, 'DRAFT_NOT_FOUND']);
     const d = newDraft(home);
     const before = snapshot(home);
@@ -194,12 +239,36 @@ describe('evidence run: refusals before anything runs write nothing and spawn no
     const d = newDraft(home);
     const m = marker();
     const before = snapshot(home);
-    const r = hf(home, ['evidence', 'run', '--json', '--draft-id', d, '--brief', 'b1', '--ac', 'AC-1', '--', ...touch(m)]);
+    const r = hf(home, [
+      'evidence',
+      'run',
+      '--json',
+      '--draft-id',
+      d,
+      '--brief',
+      'b1',
+      '--ac',
+      'AC-1',
+      '--',
+      ...touch(m),
+    ]);
     expect([r.code, r.json.code]).toEqual([3, 'BRIEF_NOT_FOUND']);
     expect(snapshot(home)).toEqual(before);
     expect(hf(home, ['brief', 'add', 'b1', '--ac', 'AC-1=works', '--json']).code).toBe(0);
     const mid = snapshot(home);
-    const r2 = hf(home, ['evidence', 'run', '--json', '--draft-id', d, '--brief', 'b1', '--ac', 'AC-2', '--', ...touch(m)]);
+    const r2 = hf(home, [
+      'evidence',
+      'run',
+      '--json',
+      '--draft-id',
+      d,
+      '--brief',
+      'b1',
+      '--ac',
+      'AC-2',
+      '--',
+      ...touch(m),
+    ]);
     expect([r2.code, r2.json.status, r2.json.code]).toEqual([1, 'rejected', 'UNKNOWN_AC']);
     expect(existsSync(m)).toBe(false);
     expect(Object.keys(snapshot(home))).toEqual(Object.keys(mid));

@@ -4,7 +4,6 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { closeWith, freshHome, hf, newDraft, nodeCmd, receipt, WS } from '../helpers/receipts-cli.js';
 
-
 const draftOf = (home: string, id: string): any => JSON.parse(readFileSync(join(home, 'drafts', `${id}.json`), 'utf8'));
 
 describe('receipt rows are immutable', () => {
@@ -13,7 +12,9 @@ describe('receipt rows are immutable', () => {
     const { receipt: rc } = receipt(home, newDraft(home), nodeCmd('console.log(1)'));
     const db = new Database(join(home, 'handoff.db'));
     try {
-      expect(() => db.prepare("UPDATE receipts SET outcome = 'pass', exit_code = 0 WHERE receipt_id = ?").run(rc.receipt_id)).toThrow(/immutable/);
+      expect(() =>
+        db.prepare("UPDATE receipts SET outcome = 'pass', exit_code = 0 WHERE receipt_id = ?").run(rc.receipt_id),
+      ).toThrow(/immutable/);
       expect(() => db.prepare('DELETE FROM receipts WHERE receipt_id = ?').run(rc.receipt_id)).toThrow(/immutable/);
       const row = db.prepare('SELECT outcome, row_sha256 FROM receipts WHERE receipt_id = ?').get(rc.receipt_id) as any;
       expect(row).toEqual({ outcome: 'pass', row_sha256: rc.row_sha256 });
@@ -68,7 +69,13 @@ describe('the draft append', () => {
     const file = join(home, 'drafts', `${d}.json`);
     const { r } = receipt(home, d, ['sh', '-c', `printf 'not json' > '${file}'`]);
     expect(r.code).toBe(4);
-    expect(r.json).toMatchObject({ status: 'error', code: 'DRAFT_APPEND_FAILED', receipt_recorded: true, appended: false, cause: 'DRAFT_UNREADABLE' });
+    expect(r.json).toMatchObject({
+      status: 'error',
+      code: 'DRAFT_APPEND_FAILED',
+      receipt_recorded: true,
+      appended: false,
+      cause: 'DRAFT_UNREADABLE',
+    });
     const id = r.json.receipt.receipt_id as string;
     expect(hf(home, ['evidence', 'show', id, '--json']).json.receipt.outcome).toBe('pass');
   });
@@ -82,7 +89,12 @@ describe('the draft append', () => {
     writeFileSync(file, JSON.stringify(env, null, 2));
     const { r } = receipt(home, d, nodeCmd('0'));
     expect(r.code).toBe(4);
-    expect(r.json).toMatchObject({ code: 'DRAFT_APPEND_FAILED', cause: 'rejected', receipt_recorded: true, appended: false });
+    expect(r.json).toMatchObject({
+      code: 'DRAFT_APPEND_FAILED',
+      cause: 'rejected',
+      receipt_recorded: true,
+      appended: false,
+    });
     expect(r.json.codes).toContain('AGENT_ID_FORMAT');
     expect(r.json.errors[0]).toHaveProperty('path');
     expect(readFileSync(file, 'utf8')).toBe(JSON.stringify(env, null, 2));
@@ -94,14 +106,26 @@ describe('--brief/--ac evidence rows', () => {
     const home = freshHome();
     const d = newDraft(home);
     expect(hf(home, ['brief', 'add', 'b1', '--ac', 'AC-1=works', '--json']).code).toBe(0);
-    const { receipt: rc } = receipt(home, d, nodeCmd('process.stdout.write("y".repeat(5000)); process.stderr.write(Buffer.from([0xff]))'), {
+    const { receipt: rc } = receipt(
+      home,
+      d,
+      nodeCmd('process.stdout.write("y".repeat(5000)); process.stderr.write(Buffer.from([0xff]))'),
+      {
+        flags: ['--brief', 'b1', '--ac', 'AC-1'],
+      },
+    );
+    const { receipt: quiet } = receipt(home, d, nodeCmd('console.log("small")'), {
       flags: ['--brief', 'b1', '--ac', 'AC-1'],
     });
-    const { receipt: quiet } = receipt(home, d, nodeCmd('console.log("small")'), { flags: ['--brief', 'b1', '--ac', 'AC-1'] });
     const ev = hf(home, ['evidence', 'list', '--brief', 'b1', '--json']).json.evidence as any[];
     expect(ev).toHaveLength(3);
     for (const e of ev) {
-      expect(e).toMatchObject({ type: 'command_output', ac_id: 'AC-1', handoff_id: null, created_by_agent: d.split('.')[0] });
+      expect(e).toMatchObject({
+        type: 'command_output',
+        ac_id: 'AC-1',
+        handoff_id: null,
+        created_by_agent: d.split('.')[0],
+      });
     }
     const mine = ev.filter((e) => e.receipt_id === rc.receipt_id);
     expect(mine.map((e) => e.sha256).sort()).toEqual([rc.stdout_sha256, rc.stderr_sha256].sort());
@@ -120,12 +144,20 @@ describe('reading receipts', () => {
   it('evidence receipts lists the whole chain newest first; no store → empty; exactly one id flag', () => {
     const home = freshHome();
     const d = newDraft(home);
-    expect(hf(home, ['evidence', 'receipts', '--draft-id', d, '--json']).json).toEqual({ status: 'ok', count: 0, contract_id: d, receipts: [] });
+    expect(hf(home, ['evidence', 'receipts', '--draft-id', d, '--json']).json).toEqual({
+      status: 'ok',
+      count: 0,
+      contract_id: d,
+      receipts: [],
+    });
     expect(existsSync(join(home, 'handoff.db'))).toBe(false);
     const first = receipt(home, d, nodeCmd('0')).receipt;
-    expect(closeWith(home, d, { type: 'command', command: first.command, result: 'pass', receipt: first.receipt_id }).code).toBe(0);
+    expect(
+      closeWith(home, d, { type: 'command', command: first.command, result: 'pass', receipt: first.receipt_id }).code,
+    ).toBe(0);
     // A write to the closed contract opens a continuation link; a receipt there belongs to the same chain.
-    const link = hf(home, ['contract', 'add', 'evidence_report.open_gaps', 'more', '--draft-id', d, '--json']).json.draft_id as string;
+    const link = hf(home, ['contract', 'add', 'evidence_report.open_gaps', 'more', '--draft-id', d, '--json']).json
+      .draft_id as string;
     expect(link).not.toBe(d);
     const second = receipt(home, d, nodeCmd('0')).receipt;
     expect(second.contract_id).toBe(link);
@@ -148,7 +180,11 @@ describe('reading receipts', () => {
     const shown = hf(home, ['evidence', 'show', rc.receipt_id, '--json']);
     expect(shown.code).toBe(0);
     expect(shown.json).toEqual({ status: 'ok', receipt: rc });
-    expect(hf(home, ['evidence', 'show', rc.receipt_id, '--verify', '--json']).json).toEqual({ status: 'ok', receipt: rc, verified: true });
+    expect(hf(home, ['evidence', 'show', rc.receipt_id, '--verify', '--json']).json).toEqual({
+      status: 'ok',
+      receipt: rc,
+      verified: true,
+    });
     writeFileSync(rc.stdout_path, 'z'.repeat(4999));
     const bad = hf(home, ['evidence', 'show', rc.receipt_id, '--verify', '--json']);
     expect(bad.code).toBe(1);
@@ -169,7 +205,11 @@ describe('recording failures and interruptions', () => {
     db.exec("CREATE TRIGGER sabotage BEFORE INSERT ON receipts BEGIN SELECT RAISE(ABORT, 'sabotaged'); END");
     db.close();
     const before = readFileSync(join(home, 'drafts', `${d}.json`), 'utf8');
-    const { r } = receipt(home, d, nodeCmd('process.stdout.write("o".repeat(9000)); process.stderr.write("e".repeat(9000))'));
+    const { r } = receipt(
+      home,
+      d,
+      nodeCmd('process.stdout.write("o".repeat(9000)); process.stderr.write("e".repeat(9000))'),
+    );
     expect(r.code).toBe(4);
     expect(r.json).toMatchObject({ status: 'error', code: 'STORE_UNREADABLE' });
     expect(r.json.error).toContain('sabotaged');
@@ -183,7 +223,11 @@ describe('recording failures and interruptions', () => {
     const { spawn } = await import('node:child_process');
     const { BIN } = await import('../helpers/cli.js');
     const env = { ...process.env, HANDOFF_HOME: home, HANDOFF_WORKSPACE: WS };
-    const child = spawn(process.execPath, [BIN, 'evidence', 'run', '--json', '--draft-id', d, '--', 'sh', '-c', 'echo started >&2; sleep 30'], { env, cwd: home });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'evidence', 'run', '--json', '--draft-id', d, '--', 'sh', '-c', 'echo started >&2; sleep 30'],
+      { env, cwd: home },
+    );
     let stdout = '';
     child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
     await new Promise<void>((res) => child.stderr.on('data', (b: Buffer) => b.toString().includes('started') && res()));

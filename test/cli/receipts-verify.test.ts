@@ -22,9 +22,20 @@ describe('contract verify', () => {
     const r = hf(home, ['contract', 'verify', '--draft-id', d, '--json']);
     expect(r.code).toBe(0);
     expect(r.json).toMatchObject({ status: 'ok', draft_id: d, result: 'pass', appended: true });
-    expect(r.json.receipt).toMatchObject({ shell: true, argv: ['echo verified'], command: 'echo verified', outcome: 'pass', cwd: home });
+    expect(r.json.receipt).toMatchObject({
+      shell: true,
+      argv: ['echo verified'],
+      command: 'echo verified',
+      outcome: 'pass',
+      cwd: home,
+    });
     expect(r.stderr).toContain('verified\n');
-    expect(verificationOf(home, d)).toMatchObject({ type: 'command', command: 'echo verified', receipt: r.json.receipt.receipt_id, result: 'pass' });
+    expect(verificationOf(home, d)).toMatchObject({
+      type: 'command',
+      command: 'echo verified',
+      receipt: r.json.receipt.receipt_id,
+      result: 'pass',
+    });
     // The verified claim now finalizes COMPLETE with its receipt.
     const fin = closeWith(home, d, { ...verificationOf(home, d) });
     expect(fin.code).toBe(0);
@@ -62,7 +73,12 @@ describe('contract verify', () => {
     const marker = join(mkdtempSync(join(tmpdir(), 'handoff-verify-')), 'ran');
     const home = freshHome();
     const d = newDraft(home);
-    const fin = closeWith(home, d, { type: 'command', command: `touch ${marker}`, result: 'fail' }, { state: 'BLOCKED' });
+    const fin = closeWith(
+      home,
+      d,
+      { type: 'command', command: `touch ${marker}`, result: 'fail' },
+      { state: 'BLOCKED' },
+    );
     expect(fin.code).toBe(0);
     const before = snapshot(home);
     const r = hf(home, ['contract', 'verify', '--draft-id', d, '--json']);
@@ -99,7 +115,14 @@ describe('contract verify', () => {
     expect(hf(home, ['contract', 'fill', '--draft-id', d, '--json', JSON.stringify(patch)]).code).toBe(0);
     const r = hf(home, ['contract', 'verify', '--draft-id', d, '--json']);
     expect(r.code).toBe(4);
-    expect(r.json).toMatchObject({ status: 'error', code: 'DRAFT_APPEND_FAILED', receipt_recorded: true, appended: false, cause: 'rejected', draft_id: d });
+    expect(r.json).toMatchObject({
+      status: 'error',
+      code: 'DRAFT_APPEND_FAILED',
+      receipt_recorded: true,
+      appended: false,
+      cause: 'rejected',
+      draft_id: d,
+    });
     expect(verificationOf(home, d).receipt).toBeUndefined();
     expect(hf(home, ['evidence', 'receipts', '--draft-id', d, '--json']).json.count).toBe(1);
   });

@@ -47,7 +47,11 @@ describe('evidence run killed with SIGKILL', () => {
     // The command ignores TERM (so does the sleep it starts: an ignored signal is inherited) and writes its pid.
     const script = `trap '' TERM; echo $$ > '${pidFile}'; sleep 300; echo done`;
     const env = { ...process.env, HANDOFF_HOME: home, HANDOFF_WORKSPACE: WS };
-    const tool = spawn(process.execPath, [BIN, 'evidence', 'run', '--json', '--draft-id', d, '--', 'sh', '-c', script], { env, cwd: home, stdio: 'ignore' });
+    const tool = spawn(
+      process.execPath,
+      [BIN, 'evidence', 'run', '--json', '--draft-id', d, '--', 'sh', '-c', script],
+      { env, cwd: home, stdio: 'ignore' },
+    );
     onTestFinished(() => {
       // Whatever the outcome, nothing of this test runs on (a failure would otherwise leave the command behind).
       tool.kill('SIGKILL');
@@ -74,7 +78,17 @@ describe('evidence run killed with SIGKILL', () => {
     const home = freshHome();
     const d = newDraft(home);
     const pidFile = join(home, 'bg.pid');
-    const r = hf(home, ['evidence', 'run', '--json', '--draft-id', d, '--', 'sh', '-c', `sleep 300 >/dev/null 2>&1 & echo $! > '${pidFile}'`]);
+    const r = hf(home, [
+      'evidence',
+      'run',
+      '--json',
+      '--draft-id',
+      d,
+      '--',
+      'sh',
+      '-c',
+      `sleep 300 >/dev/null 2>&1 & echo $! > '${pidFile}'`,
+    ]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const pid = Number(await lineOf(pidFile));
     onTestFinished(() => {

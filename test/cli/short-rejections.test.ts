@@ -31,7 +31,9 @@ describe('short rejections', () => {
     const r = run(home, ['contract', 'set', 'work_phse', 'executing', '--draft-id', id]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expectShortBlock(r.stderr, /^Rejected: the write to draft .* failed validation; nothing was written\.$/, [/^ {2}UNKNOWN_FIELD \[work_phse\]: .*"work_phase"/]);
+    expectShortBlock(r.stderr, /^Rejected: the write to draft .* failed validation; nothing was written\.$/, [
+      /^ {2}UNKNOWN_FIELD \[work_phse\]: .*"work_phase"/,
+    ]);
     expect(bytes(r.stderr)).toBeLessThanOrEqual(500);
     expect(snapshot(home)).toEqual(before);
   });
@@ -55,7 +57,16 @@ describe('short rejections', () => {
     const plain = run(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id, '--json']);
     expect(plain.code).toBe(1);
     expect(Object.keys(plain.json)).toEqual(['status', 'draft_id', 'codes', 'errors']);
-    const explained = run(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id, '--json', '--explain']);
+    const explained = run(home, [
+      'contract',
+      'set',
+      'agent_status.agent_state',
+      'COMPLETE',
+      '--draft-id',
+      id,
+      '--json',
+      '--explain',
+    ]);
     expect(Object.keys(explained.json)).toEqual(['status', 'draft_id', 'codes', 'errors', 'repair']);
     expect(explained.json.repair).toContain(FULL_REPAIR);
     const add = run(home, ['contract', 'add', 'failure_report', 'x', '--draft-id', id, '--json']);
@@ -89,7 +100,10 @@ describe('short rejections', () => {
     writeFileSync(draftPath, JSON.stringify(envelope));
     const draft = run(home, ['contract', 'validate', '--draft-id', id]);
     expect(draft.code).toBe(1);
-    expectShortBlock(draft.stderr, /^Rejected: draft .* failed validation\.$/, [/^ {2}COMPLETE_SHAPE /, /^ {2}VERIFICATION_RESULT /]);
+    expectShortBlock(draft.stderr, /^Rejected: draft .* failed validation\.$/, [
+      /^ {2}COMPLETE_SHAPE /,
+      /^ {2}VERIFICATION_RESULT /,
+    ]);
     expect(run(home, ['contract', 'validate', '--draft-id', id, '--explain']).stderr).toContain(FULL_REPAIR);
     const h = run(home, ['contract', 'validate', '--file', file]);
     expect(h.code).toBe(1);
@@ -100,13 +114,24 @@ describe('short rejections', () => {
     expect(run(home, ['contract', 'validate', '--file', file, '--explain']).stderr).toContain(FULL_REPAIR);
     const j = run(home, ['contract', 'validate', '--file', file, '--json']);
     expect([j.code, 'repair' in j.json]).toEqual([1, false]);
-    expect(run(home, ['contract', 'validate', '--file', file, '--json', '--explain']).json.repair).toContain(FULL_REPAIR);
+    expect(run(home, ['contract', 'validate', '--file', file, '--json', '--explain']).json.repair).toContain(
+      FULL_REPAIR,
+    );
   });
 
   it('the approval cross-check paragraph comes with --explain too', () => {
     const home = tempHome();
     const d = dispatchJson(home, ['--goal', 'g']);
-    const r = run(home, ['contract', 'set', 'approval_request.approval_id', 'P-nope', '--draft-id', d.contract_id, '--json', '--explain']);
+    const r = run(home, [
+      'contract',
+      'set',
+      'approval_request.approval_id',
+      'P-nope',
+      '--draft-id',
+      d.contract_id,
+      '--json',
+      '--explain',
+    ]);
     expect([r.code, r.json.codes]).toEqual([1, ['APPROVAL_ID_NOT_PENDING']]);
     expect(r.json.repair).toContain('A turn closing APPROVAL_REQUEST cites a pending approval');
   });
@@ -114,8 +139,20 @@ describe('short rejections', () => {
   it('the gate block reason keeps the full repair text; the library result keeps repair', () => {
     const home = tempHome();
     const d = dispatchJson(home, ['--goal', 'needs approval']);
-    const req = run(home, ['approval', 'request', '--content', 'rm -rf build', '--draft-id', d.contract_id, '--workspace', 'ws', '--json']);
-    finalizeAs(home, d.contract_id, 'APPROVAL_REQUEST', { approval_request: { exact_content: 'rm -rf build', approval_id: req.json.approval_id } });
+    const req = run(home, [
+      'approval',
+      'request',
+      '--content',
+      'rm -rf build',
+      '--draft-id',
+      d.contract_id,
+      '--workspace',
+      'ws',
+      '--json',
+    ]);
+    finalizeAs(home, d.contract_id, 'APPROVAL_REQUEST', {
+      approval_request: { exact_content: 'rm -rf build', approval_id: req.json.approval_id },
+    });
     expect(run(home, ['approval', 'decide', req.json.approval_id, '--decision', 'approved']).code).toBe(0);
     // Dated before the row's finalized_at: a decision the turn should have seen (one after it is no violation).
     const db = rawStore(home);

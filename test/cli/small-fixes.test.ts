@@ -51,18 +51,38 @@ describe('error lines', () => {
 });
 
 describe('receipt commands are compared as argv', () => {
-  it('a claim quoted differently from the receipt\'s display names the same command and finalizes', () => {
+  it("a claim quoted differently from the receipt's display names the same command and finalizes", () => {
     const home = tempHome();
     const id = init(home);
-    const ran = run(home, ['evidence', 'run', '--draft-id', id, '--json', '--', 'node', '-e', 'process.exit(0)', 'a b']);
+    const ran = run(home, [
+      'evidence',
+      'run',
+      '--draft-id',
+      id,
+      '--json',
+      '--',
+      'node',
+      '-e',
+      'process.exit(0)',
+      'a b',
+    ]);
     expect(ran.code, ran.stderr).toBe(0);
     const receipt = ran.json.receipt;
     expect(receipt.command).toBe("node -e 'process.exit(0)' 'a b'");
     const claim = 'node -e "process.exit(0)" a\\ b';
-    const fill = run(home, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify({
-      agent_status: { pending_steps: [], next_action: 'done' },
-      evidence_report: { verification: { type: 'command', command: claim, result: 'pass', receipt: receipt.receipt_id } },
-    })]);
+    const fill = run(home, [
+      'contract',
+      'fill',
+      '--draft-id',
+      id,
+      '--json',
+      JSON.stringify({
+        agent_status: { pending_steps: [], next_action: 'done' },
+        evidence_report: {
+          verification: { type: 'command', command: claim, result: 'pass', receipt: receipt.receipt_id },
+        },
+      }),
+    ]);
     expect(fill.code, fill.stdout).toBe(0);
     expect(run(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id]).code).toBe(0);
     const fin = run(home, ['contract', 'finalize', '--draft-id', id, '--json']);

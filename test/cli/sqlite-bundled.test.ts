@@ -20,7 +20,12 @@ function modulesOf(home: string, args: string[]): { code: number | null; modules
     input: '',
     encoding: 'utf8',
   });
-  return { code: r.status, modules: readFileSync(file, 'utf8').split('\n').filter((l) => l !== '') };
+  return {
+    code: r.status,
+    modules: readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l !== ''),
+  };
 }
 
 describe('better-sqlite3 inside the bundle', () => {

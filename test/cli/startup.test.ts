@@ -43,7 +43,13 @@ function packageCopy(): string {
   const root = tempHome('handoff-pkg-');
   mkdirSync(join(root, 'bin'));
   mkdirSync(join(root, 'dist', 'cli'), { recursive: true });
-  const files = ['bin/run.js', 'bin/package.json', 'package.json', 'oclif.manifest.json', ...BUNDLES.map((b) => `dist/cli/${b}`)];
+  const files = [
+    'bin/run.js',
+    'bin/package.json',
+    'package.json',
+    'oclif.manifest.json',
+    ...BUNDLES.map((b) => `dist/cli/${b}`),
+  ];
   for (const f of files) copyFileSync(join(REPO, f), join(root, f));
   symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'));
   symlinkSync(join(REPO, 'migrations'), join(root, 'migrations'));
@@ -54,7 +60,12 @@ function runFrom(root: string, args: string[]) {
   const home = tempHome();
   const env: NodeJS.ProcessEnv = { ...process.env, HANDOFF_HOME: home, NO_COLOR: '1' };
   delete env.HANDOFF_DB;
-  const r = spawnSync(process.execPath, [join(root, 'bin', 'run.js'), ...args], { env, cwd: home, encoding: 'utf8', input: '' });
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'run.js'), ...args], {
+    env,
+    cwd: home,
+    encoding: 'utf8',
+    input: '',
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -81,14 +92,17 @@ describe('the two bundles and their V8 code caches', () => {
     expect(Object.values(manifest.commands).some((c) => /[^\0-\x7f]/.test(`${c.summary}${c.description}`))).toBe(true);
   });
 
-  it.each(BUNDLES)('%s carries its module wrapper: as a script its value is the module function; require() runs it', (bundle) => {
-    const file = join(REPO, 'dist', 'cli', bundle);
-    const wrapper: unknown = new Script(readFileSync(file, 'latin1'), { filename: file }).runInThisContext();
-    expect(typeof wrapper).toBe('function');
-    expect((wrapper as (...a: unknown[]) => unknown).length).toBe(5);
-    const required = createRequire(import.meta.url)(file) as Record<string, unknown>;
-    expect(typeof required.main).toBe('function');
-  });
+  it.each(BUNDLES)(
+    '%s carries its module wrapper: as a script its value is the module function; require() runs it',
+    (bundle) => {
+      const file = join(REPO, 'dist', 'cli', bundle);
+      const wrapper: unknown = new Script(readFileSync(file, 'latin1'), { filename: file }).runInThisContext();
+      expect(typeof wrapper).toBe('function');
+      expect((wrapper as (...a: unknown[]) => unknown).length).toBe(5);
+      const required = createRequire(import.meta.url)(file) as Record<string, unknown>;
+      expect(typeof required.main).toBe('function');
+    },
+  );
 
   it.each(BUNDLES)('the build wrote the cache of %s', (bundle) => {
     expect(statSync(join(REPO, 'dist', 'cli', `${bundle}.cache`)).size).toBeGreaterThan(10_000);
@@ -102,7 +116,14 @@ describe('the two bundles and their V8 code caches', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ status: 'ok' });
     expect(statSync(cacheOf(root, bundle)).size).toBeGreaterThan(10_000);
     // Only the bundle that ran wrote a cache.
-    expect(existsSync(cacheOf(root, BUNDLES.find((b) => b !== bundle)!))).toBe(false);
+    expect(
+      existsSync(
+        cacheOf(
+          root,
+          BUNDLES.find((b) => b !== bundle)!,
+        ),
+      ),
+    ).toBe(false);
   });
 
   it.each(CALLS)('a corrupt cache of %s is ignored and replaced', (bundle, args) => {
@@ -114,37 +135,59 @@ describe('the two bundles and their V8 code caches', () => {
     expect(readFileSync(cacheOf(root, bundle), 'utf8')).not.toBe('not a V8 code cache');
   });
 
-  it.each(CALLS)('a cache of %s that cannot be read or written (a folder in its place, as on a read-only install) costs nothing but time', (bundle, args) => {
-    const root = packageCopy();
-    mkdirSync(cacheOf(root, bundle));
-    const r = runFrom(root, args);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toBe('');
-    expect(JSON.parse(r.stdout)).toMatchObject({ status: 'ok' });
-    expect(statSync(cacheOf(root, bundle)).isDirectory()).toBe(true);
-  });
+  it.each(CALLS)(
+    'a cache of %s that cannot be read or written (a folder in its place, as on a read-only install) costs nothing but time',
+    (bundle, args) => {
+      const root = packageCopy();
+      mkdirSync(cacheOf(root, bundle));
+      const r = runFrom(root, args);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(JSON.parse(r.stdout)).toMatchObject({ status: 'ok' });
+      expect(statSync(cacheOf(root, bundle)).isDirectory()).toBe(true);
+    },
+  );
 });
 
-describe('the hot bundle: the hot verbs without the other verbs\' modules', () => {
+describe("the hot bundle: the hot verbs without the other verbs' modules", () => {
   const bin = createRequire(import.meta.url)(join(REPO, 'bin', 'run.js')) as {
     bundleFor(argv: string[]): string;
     BUNDLE: string;
     HOT_BUNDLE: string;
     HOT_VERBS: Set<string>;
   };
-  const manifest = JSON.parse(readFileSync(join(REPO, 'oclif.manifest.json'), 'utf8')) as { commands: Record<string, unknown> };
+  const manifest = JSON.parse(readFileSync(join(REPO, 'oclif.manifest.json'), 'utf8')) as {
+    commands: Record<string, unknown>;
+  };
   const ids = Object.keys(manifest.commands);
   const hotIds = [...bin.HOT_VERBS];
 
   it('bin/run.js sends exactly init, set, add, fill, view and validate to it, help included; everything else to the full bundle', () => {
-    expect(hotIds.sort()).toEqual(['contract:add', 'contract:fill', 'contract:init', 'contract:set', 'contract:validate', 'contract:view']);
+    expect(hotIds.sort()).toEqual([
+      'contract:add',
+      'contract:fill',
+      'contract:init',
+      'contract:set',
+      'contract:validate',
+      'contract:view',
+    ]);
     for (const id of ids) {
       const words = id.split(':');
       const want = hotIds.includes(id) ? bin.HOT_BUNDLE : bin.BUNDLE;
       expect(bin.bundleFor([...words, '--json']), id).toBe(want);
       expect(bin.bundleFor([...words, '--help']), `${id} --help`).toBe(want);
     }
-    const others = [[], ['--version'], ['help', 'contract', 'set'], ['contract'], ['contrat', 'set'], ['set', 'contract'], ['contract', '--help'], ['contract:set'], ['contract', 'set:x']];
+    const others = [
+      [],
+      ['--version'],
+      ['help', 'contract', 'set'],
+      ['contract'],
+      ['contrat', 'set'],
+      ['set', 'contract'],
+      ['contract', '--help'],
+      ['contract:set'],
+      ['contract', 'set:x'],
+    ];
     for (const argv of others) {
       expect(bin.bundleFor(argv), argv.join(' ')).toBe(bin.BUNDLE);
     }
@@ -161,12 +204,15 @@ describe('the hot bundle: the hot verbs without the other verbs\' modules', () =
     }
   });
 
-  it('it is the smaller file: a cold verb\'s module text is not in it', () => {
+  it("it is the smaller file: a cold verb's module text is not in it", () => {
     const hot = readFileSync(bin.HOT_BUNDLE, 'latin1');
     const full = readFileSync(bin.BUNDLE, 'latin1');
     expect(hot.length).toBeLessThan(full.length * 0.8);
     // The summary of `contract finalize` and of `store copy`, each written once, in its command class.
-    for (const text of ['Persist the draft in a closing state into the store', 'Copy the SQLite store into an empty PostgreSQL store']) {
+    for (const text of [
+      'Persist the draft in a closing state into the store',
+      'Copy the SQLite store into an empty PostgreSQL store',
+    ]) {
       expect(full, text).toContain(text);
       expect(hot, text).not.toContain(text);
     }
@@ -181,7 +227,11 @@ describe('lazy modules: what a hot verb does not load', () => {
   const D = 'a0123456789abcdef.0123456789ab';
 
   /** The public built-ins (`NativeModule x`, not internal/...) the call loaded, with stdout and stderr on pipes. */
-  function builtinsOf(home: string, args: string[], stdin: 'pipe' | 'ignore' = 'pipe'): { code: number | null; builtins: string[] } {
+  function builtinsOf(
+    home: string,
+    args: string[],
+    stdin: 'pipe' | 'ignore' = 'pipe',
+  ): { code: number | null; builtins: string[] } {
     const tag = args.join('-').replace(/[^a-z0-9-]/gi, '_');
     const env: NodeJS.ProcessEnv = {
       ...process.env,
@@ -199,7 +249,10 @@ describe('lazy modules: what a hot verb does not load', () => {
       stdio: [stdin, 'pipe', 'pipe'],
     });
     const lines = readFileSync(env.RECORD_BUILTINS_FILE!, 'utf8').split('\n');
-    return { code: r.status, builtins: lines.filter((l) => l.startsWith('NativeModule ') && !l.includes('internal/')).map((l) => l.slice(13)) };
+    return {
+      code: r.status,
+      builtins: lines.filter((l) => l.startsWith('NativeModule ') && !l.includes('internal/')).map((l) => l.slice(13)),
+    };
   }
 
   it('init, set, add, fill, view and validate load none of them (stdin a pipe, then /dev/null)', () => {
@@ -213,7 +266,10 @@ describe('lazy modules: what a hot verb does not load', () => {
       for (const args of calls) {
         const { code, builtins } = builtinsOf(home, args, stdin);
         expect([0, 1], args.join(' ')).toContain(code);
-        expect(builtins.filter((b) => AVOIDED.includes(b)), `${args.join(' ')} (stdin ${stdin})`).toEqual([]);
+        expect(
+          builtins.filter((b) => AVOIDED.includes(b)),
+          `${args.join(' ')} (stdin ${stdin})`,
+        ).toEqual([]);
       }
     }
   });
@@ -228,7 +284,9 @@ describe('lazy modules: what a hot verb does not load', () => {
   it('the recorder sees them where they are used: finalize hashes with crypto, help on a pipe loads net', () => {
     const home = tempHome();
     const d = JSON.parse(run(home, ['contract', 'init', '--json']).stdout).draft_id as string;
-    expect(run(home, ['contract', 'fill', '--draft-id', d, '--json', '{"agent_status":{"agent_state":"BLOCKED"}}']).code).toBe(0);
+    expect(
+      run(home, ['contract', 'fill', '--draft-id', d, '--json', '{"agent_status":{"agent_state":"BLOCKED"}}']).code,
+    ).toBe(0);
     const finalize = builtinsOf(home, ['contract', 'finalize', '--draft-id', d]);
     expect(finalize.code).toBe(0);
     expect(finalize.builtins).toContain('crypto');

@@ -12,7 +12,16 @@ import { run, tempHome, type RunResult } from '../helpers/cli.js';
 import { dropDatabase, freshDatabase, sql } from '../helpers/pg.js';
 import { envelopeIn, mintDraft, prefix, writeDraft } from '../helpers/store-cli.js';
 
-const TABLES = ['briefs', 'acceptance_criteria', 'handoffs', 'receipts', 'evidence', 'approvals', 'gate_rejections', 'attestations'];
+const TABLES = [
+  'briefs',
+  'acceptance_criteria',
+  'handoffs',
+  'receipts',
+  'evidence',
+  'approvals',
+  'gate_rejections',
+  'attestations',
+];
 
 let url: string;
 beforeEach(async () => {
@@ -30,12 +39,15 @@ const ok = (home: string, args: string[], extra: Record<string, string> = {}): a
   expect(r.code, `${args.join(' ')}\n${r.stderr}${r.stdout}`).toBe(0);
   return r.json;
 };
-const onPg = (home: string, args: string[]): RunResult => run(home, [...args, '--json'], { env: { ...env, HANDOFF_STORE_URL: url } });
+const onPg = (home: string, args: string[]): RunResult =>
+  run(home, [...args, '--json'], { env: { ...env, HANDOFF_STORE_URL: url } });
 
 function sqliteCounts(home: string): Record<string, number> {
   const db = new (loadSqlite())(join(home, 'handoff.db'), { readonly: true });
   try {
-    return Object.fromEntries(TABLES.map((t) => [t, (db.prepare(`SELECT COUNT(*) AS n FROM ${t}`).get() as { n: number }).n]));
+    return Object.fromEntries(
+      TABLES.map((t) => [t, (db.prepare(`SELECT COUNT(*) AS n FROM ${t}`).get() as { n: number }).n]),
+    );
   } finally {
     db.close();
   }
@@ -43,7 +55,8 @@ function sqliteCounts(home: string): Record<string, number> {
 
 async function pgCounts(): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const t of [...TABLES, 'blobs']) out[t] = Number((await sql<{ n: string }>(url, `SELECT COUNT(*) AS n FROM ${t}`))[0].n);
+  for (const t of [...TABLES, 'blobs'])
+    out[t] = Number((await sql<{ n: string }>(url, `SELECT COUNT(*) AS n FROM ${t}`))[0].n);
   return out;
 }
 
@@ -52,11 +65,47 @@ function populate(home: string): { blobEvidence: number; inlineEvidence: number;
   ok(home, ['brief', 'add', 'pay', '--ac', 'AC-1=works', '--ac', 'AC-2=fast']);
   const file = join(home, 'report.bin');
   writeFileSync(file, Buffer.alloc(7000, 3));
-  const blobEvidence = ok(home, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'file', '--artifact-file', file]).evidence.id as number;
+  const blobEvidence = ok(home, [
+    'evidence',
+    'add',
+    '--brief',
+    'pay',
+    '--ac',
+    'AC-1',
+    '--type',
+    'file',
+    '--artifact-file',
+    file,
+  ]).evidence.id as number;
   const draft = ok(home, ['contract', 'init']).draft_id as string;
-  const inlineEvidence = ok(home, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-2', '--type', 'text', '--text', 'fast enough', '--draft-id', draft]).evidence
-    .id as number;
-  const receipt = ok(home, ['evidence', 'run', '--draft-id', draft, '--brief', 'pay', '--ac', 'AC-1', '--', process.execPath, '-e', "process.stdout.write('o'.repeat(5000)); process.stderr.write('e'.repeat(4500))"]).receipt.receipt_id as string;
+  const inlineEvidence = ok(home, [
+    'evidence',
+    'add',
+    '--brief',
+    'pay',
+    '--ac',
+    'AC-2',
+    '--type',
+    'text',
+    '--text',
+    'fast enough',
+    '--draft-id',
+    draft,
+  ]).evidence.id as number;
+  const receipt = ok(home, [
+    'evidence',
+    'run',
+    '--draft-id',
+    draft,
+    '--brief',
+    'pay',
+    '--ac',
+    'AC-1',
+    '--',
+    process.execPath,
+    '-e',
+    "process.stdout.write('o'.repeat(5000)); process.stderr.write('e'.repeat(4500))",
+  ]).receipt.receipt_id as string;
   ok(home, ['approval', 'request', '--content', 'DROP TABLE payments_old;', '--draft-id', draft]);
   const closed = mintDraft();
   writeDraft(home, closed, envelopeIn(prefix(closed), 'COMPLETE'));
@@ -65,7 +114,9 @@ function populate(home: string): { blobEvidence: number; inlineEvidence: number;
   const used = ok(home, ['approval', 'request', '--content', 'deploy', '--draft-id', closed]).approval_id as string;
   ok(home, ['approval', 'decide', used, '--decision', 'approved']);
   const db = new (loadSqlite())(join(home, 'handoff.db'));
-  db.prepare("UPDATE approvals SET status = 'used', used_at = decided_at, used_by_handoff_id = (SELECT id FROM handoffs WHERE contract_id = ?) WHERE id = ?").run(closed, used);
+  db.prepare(
+    "UPDATE approvals SET status = 'used', used_at = decided_at, used_by_handoff_id = (SELECT id FROM handoffs WHERE contract_id = ?) WHERE id = ?",
+  ).run(closed, used);
   db.close();
   return { blobEvidence, inlineEvidence, receipt, draft };
 }
@@ -92,7 +143,11 @@ describe('store copy', () => {
     expect(onPg(other, ['brief', 'add', 'next']).json.brief.id).toBe(2);
 
     const shown = onPg(other, ['evidence', 'show', String(p.blobEvidence), '--verify']);
-    expect([shown.code, shown.json.verified, shown.json.evidence.artifact_path]).toEqual([0, true, `blob:sha256:${shown.json.evidence.sha256}`]);
+    expect([shown.code, shown.json.verified, shown.json.evidence.artifact_path]).toEqual([
+      0,
+      true,
+      `blob:sha256:${shown.json.evidence.sha256}`,
+    ]);
     expect(onPg(other, ['evidence', 'show', String(p.inlineEvidence), '--verify']).json.verified).toBe(true);
     const receipt = onPg(other, ['evidence', 'show', p.receipt, '--verify']);
     expect([receipt.code, receipt.json.verified]).toEqual([0, true]);
@@ -102,17 +157,29 @@ describe('store copy', () => {
     // Approvals and handoff rows arrive verbatim (their verbs read through the other half of the store rewiring).
     const db = new (loadSqlite())(join(home, 'handoff.db'), { readonly: true });
     try {
-      for (const [table, cols, key] of [['approvals', '*', 'id'], ['handoffs', '*', 'id'], ['evidence', 'id, contract_id', 'id']]) {
+      for (const [table, cols, key] of [
+        ['approvals', '*', 'id'],
+        ['handoffs', '*', 'id'],
+        ['evidence', 'id, contract_id', 'id'],
+      ]) {
         const want = db.prepare(`SELECT ${cols} FROM ${table} ORDER BY ${key}`).all();
         const got = await sql(url, `SELECT ${cols} FROM ${table} ORDER BY ${key}`);
         // bigint columns arrive as strings from the test's driver: compare numbers as numbers.
-        expect(JSON.parse(JSON.stringify(got, (_k, v: unknown) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v)))).toEqual(
-          JSON.parse(JSON.stringify(want, (_k, v: unknown) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v))),
+        expect(
+          JSON.parse(
+            JSON.stringify(got, (_k, v: unknown) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v)),
+          ),
+        ).toEqual(
+          JSON.parse(
+            JSON.stringify(want, (_k, v: unknown) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v)),
+          ),
         );
       }
       expect(db.prepare("SELECT COUNT(*) AS n FROM approvals WHERE status = 'used'").get()).toEqual({ n: 1 });
       expect(onPg(other, ['approval', 'list', '--status', 'used']).json.count).toBe(1);
-      expect(onPg(other, ['evidence', 'list', '--contract-id', p.draft]).json.evidence.map((e: any) => e.id)).toEqual([p.inlineEvidence]);
+      expect(onPg(other, ['evidence', 'list', '--contract-id', p.draft]).json.evidence.map((e: any) => e.id)).toEqual([
+        p.inlineEvidence,
+      ]);
     } finally {
       db.close();
     }

@@ -43,7 +43,10 @@ function broken(kind: 'corrupt' | 'foreign' | 'too-new' | 'truncated'): { home: 
   }
   if (kind === 'too-new') {
     const db = storeOf(home);
-    db.prepare("INSERT INTO schema_version VALUES (?, '9999_future.sql', ?, '2030-01-01T00:00:00.000Z')").run(latestVersion() + 1, 'e'.repeat(64));
+    db.prepare("INSERT INTO schema_version VALUES (?, '9999_future.sql', ?, '2030-01-01T00:00:00.000Z')").run(
+      latestVersion() + 1,
+      'e'.repeat(64),
+    );
     closeDb(db);
   }
   if (kind === 'truncated') {
@@ -72,12 +75,18 @@ describe('broken stores: one named code, exit 4, one stderr line, no stack, noth
         const human = run(home, args);
         expectStoreError(human, code, file, `${kind}: ${args.join(' ')}`);
         const json = run(home, [...args, '--json']);
-        expect({ exit: json.code, status: json.json?.status, code: json.json?.code }, args.join(' ')).toEqual({ exit: 4, status: 'error', code });
+        expect({ exit: json.code, status: json.json?.status, code: json.json?.code }, args.join(' ')).toEqual({
+          exit: 4,
+          status: 'error',
+          code,
+        });
       }
       // A probe (the cross-check of validate) reports the same code instead of a verdict.
       const agent = prefix(id);
       const validate = run(home, ['contract', 'validate', '--file', '-', '--json'], {
-        input: JSON.stringify(envelopeIn(agent, 'APPROVAL_REQUEST', { approval_request: { exact_content: 'x', approval_id: 'P-1' } })),
+        input: JSON.stringify(
+          envelopeIn(agent, 'APPROVAL_REQUEST', { approval_request: { exact_content: 'x', approval_id: 'P-1' } }),
+        ),
       });
       expect({ exit: validate.code, code: validate.json?.code }).toEqual({ exit: 4, code });
       expect(readFileSync(file).equals(bytes)).toBe(true);

@@ -50,7 +50,11 @@ describe('a symlinked store file at the default place', () => {
       symlinkSync(target, join(home, `handoff.db${suffix}`));
       const before = snapshot(home);
       const r = run(home, ['brief', 'add', 'other', '--json'], { env: { HANDOFF_WORKSPACE: 'ws' } });
-      expect([r.code, r.json?.code, r.json?.path], r.stdout + r.stderr).toEqual([4, 'DATA_ROOT_UNSAFE', join(home, `handoff.db${suffix}`)]);
+      expect([r.code, r.json?.code, r.json?.path], r.stdout + r.stderr).toEqual([
+        4,
+        'DATA_ROOT_UNSAFE',
+        join(home, `handoff.db${suffix}`),
+      ]);
       expect(existsSync(target)).toBe(false);
       expect(snapshot(home)).toEqual(before);
     }
@@ -61,7 +65,9 @@ describe('a symlinked store file at the default place', () => {
     const home = tempHome();
     const link = join(home, 'store-link.db');
     symlinkSync(join(elsewhere.home, 'handoff.db'), link);
-    expect(ok(home, ['brief', 'list'], { HANDOFF_DB: link }).briefs.map((b: { name: string }) => b.name)).toEqual(['pay']);
+    expect(ok(home, ['brief', 'list'], { HANDOFF_DB: link }).briefs.map((b: { name: string }) => b.name)).toEqual([
+      'pay',
+    ]);
     ok(home, ['brief', 'add', 'second'], { HANDOFF_DB: link });
     expect(ok(elsewhere.home, ['brief', 'list']).count).toBe(2);
   });

@@ -8,7 +8,7 @@ const ESCAPED = 'rm -rf\\tbuild\\nnext line\\r\\u001b[31mred\\\\end';
 
 const noRawControls = (text: string): void => {
   expect(text).not.toMatch(/[\t\r]/);
-    expect(text).not.toContain('\u001b');
+  expect(text).not.toContain('\u001b');
 };
 
 describe('tables escape control characters', () => {
@@ -25,7 +25,19 @@ describe('tables escape control characters', () => {
 
   it('brief show: title, objective and AC descriptions escaped, one line each', () => {
     const home = tempHome();
-    const add = run(home, ['brief', 'add', 'pay', '--workspace', 'ws', '--title', `T ${HOSTILE}`, '--objective', `O ${HOSTILE}`, '--ac', `AC-1=${HOSTILE}`]);
+    const add = run(home, [
+      'brief',
+      'add',
+      'pay',
+      '--workspace',
+      'ws',
+      '--title',
+      `T ${HOSTILE}`,
+      '--objective',
+      `O ${HOSTILE}`,
+      '--ac',
+      `AC-1=${HOSTILE}`,
+    ]);
     expect(add.code, add.stderr).toBe(0);
     const r = run(home, ['brief', 'show', 'pay', '--workspace', 'ws']);
     expect(r.code).toBe(0);
@@ -44,7 +56,22 @@ describe('tables escape control characters', () => {
     expect(briefs.stdout.trimEnd().split('\n')).toHaveLength(3);
     expect(briefs.stdout).toContain(ESCAPED);
     noRawControls(briefs.stdout);
-    const ev = run(home, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'text', '--text', 'x', '--created-by', HOSTILE, '--workspace', 'ws']);
+    const ev = run(home, [
+      'evidence',
+      'add',
+      '--brief',
+      'pay',
+      '--ac',
+      'AC-1',
+      '--type',
+      'text',
+      '--text',
+      'x',
+      '--created-by',
+      HOSTILE,
+      '--workspace',
+      'ws',
+    ]);
     expect(ev.code, ev.stderr).toBe(0);
     const list = run(home, ['evidence', 'list', '--brief', 'pay', '--workspace', 'ws']);
     expect(list.stdout.trimEnd().split('\n')).toHaveLength(3);
@@ -55,7 +82,21 @@ describe('tables escape control characters', () => {
   it('evidence show: one `key: value` line per field, inline text escaped', () => {
     const home = tempHome();
     expect(run(home, ['brief', 'add', 'pay', '--workspace', 'ws']).code).toBe(0);
-    const ev = run(home, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'text', '--text', HOSTILE, '--workspace', 'ws', '--json']);
+    const ev = run(home, [
+      'evidence',
+      'add',
+      '--brief',
+      'pay',
+      '--ac',
+      'AC-1',
+      '--type',
+      'text',
+      '--text',
+      HOSTILE,
+      '--workspace',
+      'ws',
+      '--json',
+    ]);
     expect(ev.code, ev.stderr).toBe(0);
     const show = run(home, ['evidence', 'show', String(ev.json.evidence.id)]);
     expect(show.code).toBe(0);

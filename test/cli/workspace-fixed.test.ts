@@ -18,7 +18,8 @@ function folder(name: string): string {
   return d;
 }
 
-const at = (home: string, cwd: string, args: string[], env: Record<string, string> = {}): RunResult => run(home, args, { cwd, env });
+const at = (home: string, cwd: string, args: string[], env: Record<string, string> = {}): RunResult =>
+  run(home, args, { cwd, env });
 const metaPath = (home: string, id: string): string => join(home, 'drafts', `${id}.meta.json`);
 const meta = (home: string, id: string): unknown => JSON.parse(readFileSync(metaPath(home, id), 'utf8'));
 
@@ -29,7 +30,14 @@ function initIn(home: string, cwd: string, args: string[] = []): string {
 }
 
 function closeBlocked(home: string, cwd: string, id: string): void {
-  const f = at(home, cwd, ['contract', 'fill', '--draft-id', id, '--json', '{"agent_status":{"agent_state":"BLOCKED"}}']);
+  const f = at(home, cwd, [
+    'contract',
+    'fill',
+    '--draft-id',
+    id,
+    '--json',
+    '{"agent_status":{"agent_state":"BLOCKED"}}',
+  ]);
   expect(f.code, f.stdout).toBe(0);
 }
 
@@ -86,11 +94,21 @@ describe('later verbs use the recorded workspace whatever the cwd', () => {
     const id = initIn(home, proj);
     closeBlocked(home, elsewhere, id);
     const before = snapshot(home);
-    const mismatch = at(home, elsewhere, ['contract', 'finalize', '--draft-id', id, '--workspace', 'elsewhere', '--json']);
+    const mismatch = at(home, elsewhere, [
+      'contract',
+      'finalize',
+      '--draft-id',
+      id,
+      '--workspace',
+      'elsewhere',
+      '--json',
+    ]);
     expect([mismatch.code, mismatch.json.code]).toEqual([2, 'WORKSPACE_MISMATCH']);
     expect(mismatch.json).toMatchObject({ draft_id: id, workspace: 'proj', requested_workspace: 'elsewhere' });
     expect(snapshot(home)).toEqual(before);
-    const fin = at(home, elsewhere, ['contract', 'finalize', '--draft-id', id, '--json'], { HANDOFF_WORKSPACE: 'env-ws' });
+    const fin = at(home, elsewhere, ['contract', 'finalize', '--draft-id', id, '--json'], {
+      HANDOFF_WORKSPACE: 'env-ws',
+    });
     expect(fin.code, fin.stdout).toBe(0);
     expect(fin.json.workspace).toBe('proj');
     expect(row(home, id).workspace).toBe('proj');
@@ -108,19 +126,47 @@ describe('later verbs use the recorded workspace whatever the cwd', () => {
     const home = tempHome();
     const id = initIn(home, folder('proj'));
     const elsewhere = folder('elsewhere');
-    const ran = at(home, elsewhere, ['evidence', 'run', '--draft-id', id, '--json', '--', process.execPath, '-e', "process.stdout.write('y'.repeat(5000))"]);
+    const ran = at(home, elsewhere, [
+      'evidence',
+      'run',
+      '--draft-id',
+      id,
+      '--json',
+      '--',
+      process.execPath,
+      '-e',
+      "process.stdout.write('y'.repeat(5000))",
+    ]);
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.json.receipt.workspace).toBe('proj');
     expect(ran.json.receipt.stdout_path).toContain(join('evidence', 'proj', '_receipts'));
 
     const marker = join(elsewhere, 'ran');
     const before = snapshot(home);
-    const refused = at(home, elsewhere, ['evidence', 'run', '--draft-id', id, '--workspace', 'other', '--json', '--', 'touch', marker]);
+    const refused = at(home, elsewhere, [
+      'evidence',
+      'run',
+      '--draft-id',
+      id,
+      '--workspace',
+      'other',
+      '--json',
+      '--',
+      'touch',
+      marker,
+    ]);
     expect([refused.code, refused.json.code]).toEqual([2, 'WORKSPACE_MISMATCH']);
     expect(existsSync(marker)).toBe(false);
     expect(snapshot(home)).toEqual(before);
 
-    const fill = at(home, elsewhere, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify({ evidence_report: { verification: { type: 'command', command: 'true' } } })]);
+    const fill = at(home, elsewhere, [
+      'contract',
+      'fill',
+      '--draft-id',
+      id,
+      '--json',
+      JSON.stringify({ evidence_report: { verification: { type: 'command', command: 'true' } } }),
+    ]);
     expect(fill.code, fill.stdout).toBe(0);
     const verified = at(home, folder('third'), ['contract', 'verify', '--draft-id', id, '--json']);
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
@@ -137,7 +183,10 @@ describe('later verbs use the recorded workspace whatever the cwd', () => {
     const g = at(home, folder('elsewhere'), ['contract', 'gate', '--draft-id', id, '--workspace', 'other', '--json']);
     expect([g.code, g.json.captured]).toEqual([2, true]);
     expect(row(home, id).workspace).toBe('proj');
-    const hook = run(home, ['contract', 'gate', '--draft-id', id, '--json'], { cwd: folder('x'), input: stopInput({ session: 's', cwd: '/tmp' }) });
+    const hook = run(home, ['contract', 'gate', '--draft-id', id, '--json'], {
+      cwd: folder('x'),
+      input: stopInput({ session: 's', cwd: '/tmp' }),
+    });
     expect(hook.code).toBe(2);
   });
 
@@ -146,12 +195,30 @@ describe('later verbs use the recorded workspace whatever the cwd', () => {
     const d = at(home, folder('proj'), ['contract', 'dispatch', '--goal', 'g', '--json']).json;
     rmSync(join(home, 'drafts', `${d.contract_id}.json`));
     rmSync(metaPath(home, d.contract_id));
-    const adopt = at(home, folder('elsewhere'), ['contract', 'fill', '--draft-id', d.contract_id, '--json', JSON.stringify(COMPLETE_PATCH)]);
+    const adopt = at(home, folder('elsewhere'), [
+      'contract',
+      'fill',
+      '--draft-id',
+      d.contract_id,
+      '--json',
+      JSON.stringify(COMPLETE_PATCH),
+    ]);
     expect([adopt.code, adopt.json.adopted]).toEqual([0, true]);
     expect(meta(home, d.contract_id)).toEqual({ workspace: 'proj' });
-    expect(at(home, folder('e2'), ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', d.contract_id]).code).toBe(0);
+    expect(
+      at(home, folder('e2'), ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', d.contract_id])
+        .code,
+    ).toBe(0);
     expect(at(home, folder('e3'), ['contract', 'finalize', '--draft-id', d.contract_id]).code).toBe(0);
-    const link = at(home, folder('e4'), ['contract', 'add', 'evidence_report.open_gaps', 'more', '--draft-id', d.contract_id, '--json']);
+    const link = at(home, folder('e4'), [
+      'contract',
+      'add',
+      'evidence_report.open_gaps',
+      'more',
+      '--draft-id',
+      d.contract_id,
+      '--json',
+    ]);
     expect(link.code, link.stdout).toBe(0);
     const linkId = link.json.continuation.contract_id as string;
     expect(meta(home, linkId)).toEqual({ workspace: 'proj' });
@@ -195,7 +262,12 @@ describe('the sidecar goes with its draft (gc)', () => {
     expect(existsSync(metaPath(home, id))).toBe(false);
     expect(existsSync(metaPath(home, orphan))).toBe(false);
     expect(existsSync(metaPath(home, fresh))).toBe(true);
-    expect(r.json.removed.map((x: any) => [x.draft_id, x.reason])).toEqual(expect.arrayContaining([[id, 'aged'], [orphan, 'temp']]));
+    expect(r.json.removed.map((x: any) => [x.draft_id, x.reason])).toEqual(
+      expect.arrayContaining([
+        [id, 'aged'],
+        [orphan, 'temp'],
+      ]),
+    );
   });
 });
 
@@ -207,7 +279,19 @@ describe('briefs in another workspace are named', () => {
     const tmp = folder('tmp');
     const before = snapshot(home);
     const checks: RunResult[] = [
-      at(home, tmp, ['evidence', 'add', '--brief', 'payments', '--ac', 'AC-1', '--type', 'text', '--text', 'x', '--json']),
+      at(home, tmp, [
+        'evidence',
+        'add',
+        '--brief',
+        'payments',
+        '--ac',
+        'AC-1',
+        '--type',
+        'text',
+        '--text',
+        'x',
+        '--json',
+      ]),
       at(home, tmp, ['evidence', 'list', '--brief', 'payments', '--json']),
       at(home, tmp, ['brief', 'show', 'payments', '--json']),
       at(home, tmp, ['contract', 'dispatch', '--goal', 'g', '--brief', 'payments', '--json']),
@@ -219,10 +303,24 @@ describe('briefs in another workspace are named', () => {
     }
     expect(snapshot(home)).toEqual(before);
     const id = initIn(home, tmp);
-    const ran = at(home, tmp, ['evidence', 'run', '--draft-id', id, '--brief', 'payments', '--ac', 'AC-1', '--json', '--', 'true']);
+    const ran = at(home, tmp, [
+      'evidence',
+      'run',
+      '--draft-id',
+      id,
+      '--brief',
+      'payments',
+      '--ac',
+      'AC-1',
+      '--json',
+      '--',
+      'true',
+    ]);
     expect([ran.code, ran.json.code, ran.json.workspaces]).toEqual([3, 'BRIEF_NOT_FOUND', ['other-proj', 'proj']]);
     const human = at(home, tmp, ['brief', 'show', 'payments']);
-    expect(human.stderr).toMatch(/^Error: no brief "payments" in workspace "tmp".*"other-proj", "proj".* \[BRIEF_NOT_FOUND\]\n$/);
+    expect(human.stderr).toMatch(
+      /^Error: no brief "payments" in workspace "tmp".*"other-proj", "proj".* \[BRIEF_NOT_FOUND\]\n$/,
+    );
   });
 
   it('no other workspace has one: the message says so plainly (no list)', () => {
@@ -232,4 +330,3 @@ describe('briefs in another workspace are named', () => {
     expect([r.code, r.json.code, r.json.workspaces]).toEqual([3, 'BRIEF_NOT_FOUND', []]);
   });
 });
-

@@ -44,7 +44,9 @@ describe('per-verb exit overrides', () => {
   });
 
   it('the override is applied where the failure becomes output, with the status of the exit it gives', () => {
-    const e = new HandoffError('RECEIPT_NOT_FOUND', 'no receipt R-0123456789abcdef;', { receipt_id: 'R-0123456789abcdef' });
+    const e = new HandoffError('RECEIPT_NOT_FOUND', 'no receipt R-0123456789abcdef;', {
+      receipt_id: 'R-0123456789abcdef',
+    });
     const shown = errorOutput(e, true, verb('evidence show'), {});
     expect(shown.exit).toBe(3);
     expect(JSON.parse(shown.stdout ?? '')).toMatchObject({ status: 'error', code: 'RECEIPT_NOT_FOUND' });
@@ -79,7 +81,8 @@ describe('throw sites', () => {
     for (const file of walk(join(import.meta.dirname, '..', '..', 'src'))) {
       const text = readFileSync(file, 'utf8');
       // The one rethrow that keeps an error's own exit while adding to its message passes `e.exit` on purpose.
-      for (const m of text.matchAll(/new HandoffError\(\s*([^,]+),\s*(EXIT\.[A-Z_]+|\d+),/g)) restated.push(`${file}: ${m[1].trim()} ${m[2]}`);
+      for (const m of text.matchAll(/new HandoffError\(\s*([^,]+),\s*(EXIT\.[A-Z_]+|\d+),/g))
+        restated.push(`${file}: ${m[1].trim()} ${m[2]}`);
     }
     expect(restated).toEqual([]);
   });

@@ -69,7 +69,9 @@ describe('draft files', () => {
     // The target name is a non-empty directory, so the rename fails after the temp file was written.
     mkdirSync(join(home, 'drafts', `${ID}.json`), { recursive: true });
     writeFileSync(join(home, 'drafts', `${ID}.json`, 'keep'), 'x');
-    expect(() => saveDraft(envOf(home), ID, { a: 1 })).toThrow(expect.objectContaining({ code: 'DRAFT_WRITE_FAILED', exit: 4 }));
+    expect(() => saveDraft(envOf(home), ID, { a: 1 })).toThrow(
+      expect.objectContaining({ code: 'DRAFT_WRITE_FAILED', exit: 4 }),
+    );
     expect(readdirSync(join(home, 'drafts'))).toEqual([`${ID}.json`]);
   });
 
@@ -79,7 +81,13 @@ describe('draft files', () => {
     mkdirSync(dir);
     const ids = ['a0000000000000001.aaaaaa', 'a0000000000000002.bbbbbb', 'a0000000000000002.cccccc'];
     for (const id of ids) writeFileSync(join(dir, `${id}.json`), '{}');
-    for (const junk of ['A0000000000000001.aaaaaa.json', 'x.json', `${ids[0]}.lock`, `.${ids[0]}.1.abcd1234.tmp`, 'a0000000000000001.json']) {
+    for (const junk of [
+      'A0000000000000001.aaaaaa.json',
+      'x.json',
+      `${ids[0]}.lock`,
+      `.${ids[0]}.1.abcd1234.tmp`,
+      'a0000000000000001.json',
+    ]) {
       writeFileSync(join(dir, junk), '{}');
     }
     const t = new Date('2030-01-01T00:00:00.000Z');
@@ -160,7 +168,10 @@ describe('per-draft lock', () => {
     mkdirSync(join(home, 'drafts'));
     const path = join(home, 'drafts', `${ID}.lock`);
     const write = (extra: Record<string, unknown>): void =>
-      writeFileSync(path, JSON.stringify({ pid: process.ppid, host: hostname(), start: Date.now(), token: 'x', ...extra }));
+      writeFileSync(
+        path,
+        JSON.stringify({ pid: process.ppid, host: hostname(), start: Date.now(), token: 'x', ...extra }),
+      );
     write({});
     expect(tryLock(envOf(home), ID)).toBeUndefined();
     write({ proc_start: procStart(process.ppid) });
@@ -169,7 +180,10 @@ describe('per-draft lock', () => {
     const reused = tryLock(envOf(home), ID);
     expect(reused).toBeDefined();
     reused?.release();
-    writeFileSync(path, JSON.stringify({ pid: process.pid, host: hostname(), start: Date.now(), token: 'x', proc_start: '1' }));
+    writeFileSync(
+      path,
+      JSON.stringify({ pid: process.pid, host: hostname(), start: Date.now(), token: 'x', proc_start: '1' }),
+    );
     const own = tryLock(envOf(home), ID);
     expect(own).toBeDefined();
     own?.release();
@@ -178,7 +192,10 @@ describe('per-draft lock', () => {
   it('a live lock on another host inside 120 s is respected', async () => {
     const home = tempHome();
     mkdirSync(join(home, 'drafts'));
-    writeFileSync(join(home, 'drafts', `${ID}.lock`), JSON.stringify({ pid: 1, host: 'elsewhere', start: Date.now(), token: 'x' }));
+    writeFileSync(
+      join(home, 'drafts', `${ID}.lock`),
+      JSON.stringify({ pid: 1, host: 'elsewhere', start: Date.now(), token: 'x' }),
+    );
     expect((await caught(acquireLock(envOf(home), ID, { waitMs: 100 }))).code).toBe('DRAFT_LOCKED');
   });
 
@@ -209,7 +226,8 @@ describe('breaking a stale lock (race-safe)', () => {
     mkdirSync(join(home, 'drafts'), { recursive: true });
     return join(home, 'drafts', `${ID}.lock`);
   };
-  const info = (pid: number, token: string): string => `${JSON.stringify({ pid, host: hostname(), start: Date.now(), token })}\n`;
+  const info = (pid: number, token: string): string =>
+    `${JSON.stringify({ pid, host: hostname(), start: Date.now(), token })}\n`;
 
   it('removes the judged lock of a dead owner, and leaves no guard file', () => {
     const path = lockAt(tempHome());

@@ -34,8 +34,15 @@ describe('the list rule', () => {
   };
 
   it('re-sending the stored list is not a collision; empty, null or absent lists are written freely', () => {
-    expect(findListCollisions(withCommands(['a']), mergePatch(withCommands(['a']), { evidence_report: { commands_run: ['a'] } }))).toEqual([]);
-    expect(findListCollisions(seed(), mergePatch(seed(), { evidence_report: { commands_run: ['x', 'y'] } }))).toEqual([]);
+    expect(
+      findListCollisions(
+        withCommands(['a']),
+        mergePatch(withCommands(['a']), { evidence_report: { commands_run: ['a'] } }),
+      ),
+    ).toEqual([]);
+    expect(findListCollisions(seed(), mergePatch(seed(), { evidence_report: { commands_run: ['x', 'y'] } }))).toEqual(
+      [],
+    );
   });
 
   it.each([
@@ -69,8 +76,13 @@ describe('the list rule', () => {
     const err = caught as HandoffError;
     expect([err.code, err.exit]).toEqual(['FILL_LIST_COLLISION', 1]);
     expect(Object.keys(err.data)).toEqual(['draft_id', 'collisions']);
-    expect((err.data.collisions as { path: string }[]).map((c) => c.path)).toEqual(['agent_status.pending_steps', 'memory_suggestions']);
-    expect(findListCollisions(base, mergePatch(base, { evidence_report: { key_outputs: [{ inner: [1] }] } }))).toEqual([]);
+    expect((err.data.collisions as { path: string }[]).map((c) => c.path)).toEqual([
+      'agent_status.pending_steps',
+      'memory_suggestions',
+    ]);
+    expect(findListCollisions(base, mergePatch(base, { evidence_report: { key_outputs: [{ inner: [1] }] } }))).toEqual(
+      [],
+    );
   });
 });
 
@@ -122,7 +134,11 @@ describe('sanitization', () => {
       ['agent_status.agent_id', 'removed'],
       ['evidence_report.verification', 'removed'],
     ]);
-    expect(envelope.agent_status).toEqual({ agent_state: 'IN_PROGRESS', pending_steps: ['one'], next_action: 'pending' });
+    expect(envelope.agent_status).toEqual({
+      agent_state: 'IN_PROGRESS',
+      pending_steps: ['one'],
+      next_action: 'pending',
+    });
     expect(envelope.evidence_report).toHaveProperty('open_gaps', [{ a: 1 }]);
     expect(validateEnvelope(envelope).codes).toEqual(['MISSING_FIELD']);
   });

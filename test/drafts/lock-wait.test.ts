@@ -23,7 +23,13 @@ const ID = 'a0123456789abcdef.0123456789ab';
 function liveLock(home: string): string {
   mkdirSync(join(home, 'drafts'), { recursive: true, mode: 0o700 });
   const path = join(home, 'drafts', `${ID}.lock`);
-  const info = { pid: process.pid, host: hostname(), start: Date.now(), token: 'held', proc_start: judge.procStart('self') };
+  const info = {
+    pid: process.pid,
+    host: hostname(),
+    start: Date.now(),
+    token: 'held',
+    proc_start: judge.procStart('self'),
+  };
   writeFileSync(path, `${JSON.stringify(info)}\n`);
   return path;
 }

@@ -14,7 +14,11 @@ const base = (): JsonObject => ({
 describe('applyMergePatch (RFC 7396 through json-merge-patch)', () => {
   it('null removes a key, objects merge, arrays replace whole (a populated list included)', () => {
     const b = base();
-    const out = applyMergePatch(b, { approval_request: null, evidence_report: { files_checked: ['c.ts'] }, work_phase: 'executing' }, ID);
+    const out = applyMergePatch(
+      b,
+      { approval_request: null, evidence_report: { files_checked: ['c.ts'] }, work_phase: 'executing' },
+      ID,
+    );
     expect(out).toEqual({
       agent_status: b.agent_status,
       evidence_report: { files_checked: ['c.ts'], open_gaps: [] },
@@ -25,7 +29,11 @@ describe('applyMergePatch (RFC 7396 through json-merge-patch)', () => {
   });
 
   it('an unchanged agent_id or system key may be re-sent', () => {
-    const out = applyMergePatch(base(), { agent_status: { agent_id: 'a0123456789abcdef', next_action: 'y' }, _contract_tag: 'tag' }, ID);
+    const out = applyMergePatch(
+      base(),
+      { agent_status: { agent_id: 'a0123456789abcdef', next_action: 'y' }, _contract_tag: 'tag' },
+      ID,
+    );
     expect(out.agent_status).toMatchObject({ agent_id: 'a0123456789abcdef', next_action: 'y' });
   });
 

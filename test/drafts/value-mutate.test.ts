@@ -63,7 +63,12 @@ describe('set and add', () => {
     const out = setField(base, ['evidence_report', 'verification'], { result: 'pass' }, ID);
     expect(Object.keys(out.evidence_report as object).at(-1)).toBe('verification');
     expect(JSON.stringify(base)).toBe(before);
-    const cleared = setField(setField(base, ['evidence_report', 'open_gaps'], ['x'], ID), ['evidence_report', 'open_gaps'], [], ID);
+    const cleared = setField(
+      setField(base, ['evidence_report', 'open_gaps'], ['x'], ID),
+      ['evidence_report', 'open_gaps'],
+      [],
+      ID,
+    );
     expect((cleared.evidence_report as any).open_gaps).toEqual([]);
   });
 
@@ -91,7 +96,12 @@ describe('set and add', () => {
   it('add: absent or null → [VALUE]; a list grows; an array VALUE is one nested entry', () => {
     expect(addToList(base, ['failure_report'], 'x', ID).failure_report).toEqual(['x']);
     expect(addToList(base, ['user_facing_summary'], 1, ID).user_facing_summary).toEqual([1]);
-    const twice = addToList(addToList(base, ['evidence_report', 'commands_run'], 'a', ID), ['evidence_report', 'commands_run'], ['b', 'c'], ID);
+    const twice = addToList(
+      addToList(base, ['evidence_report', 'commands_run'], 'a', ID),
+      ['evidence_report', 'commands_run'],
+      ['b', 'c'],
+      ID,
+    );
     expect((twice.evidence_report as any).commands_run).toEqual(['a', ['b', 'c']]);
   });
 
@@ -133,6 +143,10 @@ describe('view --field walk', () => {
     [['nope'], 'nope', '(root)'],
     [['agent_status', 'pending_steps', '0'], '0', 'agent_status.pending_steps'],
   ])('%j → FIELD_NOT_FOUND (missing %s under %s)', (segments, missing, walked) => {
-    expect(codeOf(() => readField(base, segments))).toMatchObject({ code: 'FIELD_NOT_FOUND', exit: 3, data: { missing, walked } });
+    expect(codeOf(() => readField(base, segments))).toMatchObject({
+      code: 'FIELD_NOT_FOUND',
+      exit: 3,
+      data: { missing, walked },
+    });
   });
 });

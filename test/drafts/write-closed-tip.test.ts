@@ -24,7 +24,14 @@ const PARENT = `${AGENT}.aaaaaaaaaaaa`;
 const LINK = `${AGENT}.bbbbbbbbbbbb`;
 
 const row = (id: number, contractId: string, state: string): HandoffRow =>
-  ({ id, contract_id: contractId, agent_state: state, consolidation: 0, raw_handoff_json: '{}', cut_reason: null }) as unknown as HandoffRow;
+  ({
+    id,
+    contract_id: contractId,
+    agent_state: state,
+    consolidation: 0,
+    raw_handoff_json: '{}',
+    cut_reason: null,
+  }) as unknown as HandoffRow;
 
 /** PARENT in `parentState`; with `continued`, LINK (DISPATCHED) continues it. Counts link inserts. */
 function session(parentState: string, continued: boolean): { session: StoreSession; inserts: () => number } {
@@ -64,7 +71,8 @@ function request(home: string, applied: string[], onClosedTip?: 'skip') {
   };
 }
 
-const drafts = (home: string): string[] => (existsSync(join(home, 'drafts')) ? readdirSync(join(home, 'drafts')).filter((f) => f.endsWith('.json')) : []);
+const drafts = (home: string): string[] =>
+  existsSync(join(home, 'drafts')) ? readdirSync(join(home, 'drafts')).filter((f) => f.endsWith('.json')) : [];
 
 describe("writeDraft onClosedTip: 'skip'", () => {
   it('a closed tip: closed_tip, the change is never applied, no link opened, nothing saved', async () => {

@@ -25,7 +25,15 @@ const AGENT = 'a0123456789abcdef';
 const ID = `${AGENT}.aaaaaaaaaaaa`;
 
 const rowOf = (state: string, mirrorRev = 0): HandoffRow =>
-  ({ id: 1, contract_id: ID, agent_state: state, consolidation: 0, raw_handoff_json: '{}', cut_reason: null, mirror_rev: mirrorRev }) as unknown as HandoffRow;
+  ({
+    id: 1,
+    contract_id: ID,
+    agent_state: state,
+    consolidation: 0,
+    raw_handoff_json: '{}',
+    cut_reason: null,
+    mirror_rev: mirrorRev,
+  }) as unknown as HandoffRow;
 
 /**
  * A store holding one row; `calls` records each store call with whether the draft's lock was held at that moment.
@@ -73,8 +81,16 @@ describe('a dispatched write holds the draft lock for file work only', () => {
     const home = tempHome();
     const s = store(home, () => 'DISPATCHED');
     fake.session = s.session;
-    expect(await writeDraft(add(home, 'one'))).toMatchObject({ kind: 'ok', draftId: ID, mirror: { outcome: 'mirrored' } });
-    expect(await writeDraft(add(home, 'two'))).toMatchObject({ kind: 'ok', draftId: ID, mirror: { outcome: 'mirrored' } });
+    expect(await writeDraft(add(home, 'one'))).toMatchObject({
+      kind: 'ok',
+      draftId: ID,
+      mirror: { outcome: 'mirrored' },
+    });
+    expect(await writeDraft(add(home, 'two'))).toMatchObject({
+      kind: 'ok',
+      draftId: ID,
+      mirror: { outcome: 'mirrored' },
+    });
     expect(s.calls).toEqual(['row free', 'mirror row rev 1 free', 'row free', 'mirror row rev 2 free']);
     expect(readRevision({ HANDOFF_HOME: home }, ID)).toEqual({ rev: 2, closes: 0 });
   });
@@ -83,13 +99,20 @@ describe('a dispatched write holds the draft lock for file work only', () => {
     const home = tempHome();
     let state = 'DISPATCHED';
     // What a finalize does under the lock while this write waits for it: it closes the row and counts itself.
-    const s = store(home, () => state, () => {
-      state = 'BLOCKED';
-      noteClose({ HANDOFF_HOME: home }, ID);
-    });
+    const s = store(
+      home,
+      () => state,
+      () => {
+        state = 'BLOCKED';
+        noteClose({ HANDOFF_HOME: home }, ID);
+      },
+    );
     fake.session = s.session;
     const outcome = await writeDraft(add(home, 'late'));
-    expect(outcome).toMatchObject({ kind: 'ok', continuation: { status: 'opened', continues_contract_id: ID, closedState: 'BLOCKED' } });
+    expect(outcome).toMatchObject({
+      kind: 'ok',
+      continuation: { status: 'opened', continues_contract_id: ID, closedState: 'BLOCKED' },
+    });
     expect(outcome.draftId).not.toBe(ID);
     expect(s.calls).toEqual(['row free', 'row locked', 'insertContinuation locked', 'mirror link rev 1 free']);
     // The closed contract's own draft was not written.

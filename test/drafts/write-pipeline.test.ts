@@ -25,7 +25,14 @@ const PARENT = `${AGENT}.aaaaaaaaaaaa`;
 const LINK = `${AGENT}.bbbbbbbbbbbb`;
 
 const row = (id: number, contractId: string, state: string, raw = '{}'): HandoffRow =>
-  ({ id, contract_id: contractId, agent_state: state, consolidation: 0, raw_handoff_json: raw, cut_reason: null }) as unknown as HandoffRow;
+  ({
+    id,
+    contract_id: contractId,
+    agent_state: state,
+    consolidation: 0,
+    raw_handoff_json: raw,
+    cut_reason: null,
+  }) as unknown as HandoffRow;
 
 /** A store where PARENT is closed and, once `raced` is set, LINK (opened by "another writer") continues it. */
 function racingStore(racesLeft: number): { session: StoreSession; inserts: number } {
@@ -105,30 +112,36 @@ describe('success rendering', () => {
     ['store_busy', /^\[MIRROR SKIPPED: store_busy\] /],
     ['store_error', /^\[MIRROR SKIPPED: store_error\] .*disk I\/O error/],
   ] as const)('mirror %s → mirrored false with the reason and a notice', (outcome, notice) => {
-    const { result: r, notices: lines } = renderWriteOutcome({ ...base, mirror: { outcome, message: 'disk I/O error' } });
+    const { result: r, notices: lines } = renderWriteOutcome({
+      ...base,
+      mirror: { outcome, message: 'disk I/O error' },
+    });
     expect(r.json).toEqual({ status: 'ok', draft_id: LINK, mirrored: false, mirror_skipped_reason: outcome });
     expect(lines).toEqual([expect.stringMatching(notice)]);
   });
 
   it('notices in order: ADOPTED, CONTINUATION, CANONICALIZED, MIRROR SKIPPED; JSON carries the same facts', () => {
-    const { result: r, notices: lines } = renderWriteOutcome(
-      {
-        ...base,
-        adopted: true,
-        mirror: { outcome: 'store_busy' },
-        continuation: {
-          status: 'opened',
-          contract_id: LINK,
-          handoff_id: 2,
-          continues_contract_id: PARENT,
-          continues_handoff_id: 1,
-          closedState: 'BLOCKED',
-        },
-        canonicalized: [{ path: 'work_phase', from: 'X', to: 'x' }],
-        sanitized: [{ path: 'commands_run', action: 'removed', home: 'evidence_report.commands_run', note: 'n' }],
+    const { result: r, notices: lines } = renderWriteOutcome({
+      ...base,
+      adopted: true,
+      mirror: { outcome: 'store_busy' },
+      continuation: {
+        status: 'opened',
+        contract_id: LINK,
+        handoff_id: 2,
+        continues_contract_id: PARENT,
+        continues_handoff_id: 1,
+        closedState: 'BLOCKED',
       },
-    );
-    expect(lines.map((l) => l.split(']')[0])).toEqual(['[ADOPTED', '[CONTINUATION opened', '[CANONICALIZED', '[MIRROR SKIPPED: store_busy']);
+      canonicalized: [{ path: 'work_phase', from: 'X', to: 'x' }],
+      sanitized: [{ path: 'commands_run', action: 'removed', home: 'evidence_report.commands_run', note: 'n' }],
+    });
+    expect(lines.map((l) => l.split(']')[0])).toEqual([
+      '[ADOPTED',
+      '[CONTINUATION opened',
+      '[CANONICALIZED',
+      '[MIRROR SKIPPED: store_busy',
+    ]);
     expect(Object.keys(r.json ?? {})).toEqual([
       'status',
       'draft_id',
@@ -148,8 +161,14 @@ describe('success rendering', () => {
       continues_state: 'BLOCKED',
     });
     // The notice names the closed row, its handoff id and state, and the new contract.
-    expect(lines[1]).toMatch(new RegExp(`^\\[CONTINUATION opened\\] ${PARENT} \\(handoff_id 1\\) is closed \\(BLOCKED\\).*new contract ${LINK}`));
-    expect(r.json?.sanitized).toEqual([{ path: 'commands_run', action: 'removed', home: 'evidence_report.commands_run' }]);
+    expect(lines[1]).toMatch(
+      new RegExp(
+        `^\\[CONTINUATION opened\\] ${PARENT} \\(handoff_id 1\\) is closed \\(BLOCKED\\).*new contract ${LINK}`,
+      ),
+    );
+    expect(r.json?.sanitized).toEqual([
+      { path: 'commands_run', action: 'removed', home: 'evidence_report.commands_run' },
+    ]);
     expect(r.text).toBe(`OK: draft ${LINK} updated and valid.`);
   });
 });

@@ -38,7 +38,9 @@ import { loadValidatorCases, repoRoot } from '../helpers/validator-corpus.js';
 const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
 const published = ajv.compile(envelopeJsonSchema());
 // What zod prints before json-schema.ts tidies it; a second Ajv instance, since both carry the same $defs names.
-const raw = new Ajv2020({ strict: false }).compile(z.toJSONSchema(envelopeSchema, { metadata: jsonSchemaMeta, target: 'draft-2020-12' }));
+const raw = new Ajv2020({ strict: false }).compile(
+  z.toJSONSchema(envelopeSchema, { metadata: jsonSchemaMeta, target: 'draft-2020-12' }),
+);
 const corpus = loadValidatorCases().map((c) => c.envelope);
 
 describe('schemas/envelope.schema.json', () => {
@@ -54,17 +56,21 @@ describe('schemas/envelope.schema.json', () => {
     expect(schema.required).toEqual(['agent_status', 'evidence_report']);
     expect(schema.$defs.agentStatus.properties.agent_state).toMatchObject({ type: 'string', pattern: '\\S' });
     expect(schema.$defs.agentStatus.properties.agent_state).not.toHaveProperty('enum');
-    for (const def of ['agentStatus', 'evidenceReport', 'fileReference']) expect(schema.$defs[def].additionalProperties).toBe(false);
+    for (const def of ['agentStatus', 'evidenceReport', 'fileReference'])
+      expect(schema.$defs[def].additionalProperties).toBe(false);
     expect(schema.$defs.verification).not.toHaveProperty('additionalProperties');
   });
 });
 
 describe('one declaration, three readers agree', () => {
-  it.each(corpus.map((e, i) => [i, e] as const))('corpus envelope %i: zod, the tidied and the raw JSON Schema agree', (_i, e) => {
-    const verdict = published(e);
-    expect(envelopeSchema.safeParse(e).success).toBe(verdict);
-    expect(raw(e)).toBe(verdict);
-  });
+  it.each(corpus.map((e, i) => [i, e] as const))(
+    'corpus envelope %i: zod, the tidied and the raw JSON Schema agree',
+    (_i, e) => {
+      const verdict = published(e);
+      expect(envelopeSchema.safeParse(e).success).toBe(verdict);
+      expect(raw(e)).toBe(verdict);
+    },
+  );
 
   it('on mutated envelopes: zod and both JSON Schemas agree, and every envelope the validator accepts is accepted', () => {
     let accepted = 0;
@@ -92,9 +98,24 @@ describe('the vocabulary reads the declaration', () => {
     expect(AGENT_STATUS_KEYS).toEqual(Object.keys(agentStatusShape));
     expect(EVIDENCE_REPORT_KEYS).toEqual(Object.keys(evidenceReportShape));
     expect([...ACCEPTED_KEYS.root]).toEqual(Object.keys(envelopeSchema.def.shape));
-    expect(EVIDENCE_LISTS_UPPER).toEqual(['PATTERNS_CHECKED', 'FILES_CHECKED', 'COMMANDS_RUN', 'KEY_OUTPUTS', 'VERBATIM_OUTPUTS', 'CROSS_LAYER_IMPACTS', 'OPEN_GAPS']);
+    expect(EVIDENCE_LISTS_UPPER).toEqual([
+      'PATTERNS_CHECKED',
+      'FILES_CHECKED',
+      'COMMANDS_RUN',
+      'KEY_OUTPUTS',
+      'VERBATIM_OUTPUTS',
+      'CROSS_LAYER_IMPACTS',
+      'OPEN_GAPS',
+    ]);
     expect(SUGGESTED_KEYS.evidence_report).toEqual([
-      'patterns_checked', 'files_checked', 'commands_run', 'key_outputs', 'verbatim_outputs', 'cross_layer_impacts', 'open_gaps', 'verification',
+      'patterns_checked',
+      'files_checked',
+      'commands_run',
+      'key_outputs',
+      'verbatim_outputs',
+      'cross_layer_impacts',
+      'open_gaps',
+      'verification',
     ]);
   });
 
@@ -121,7 +142,15 @@ describe('the vocabulary reads the declaration', () => {
       ['next_action', 'string'],
     ]);
     expect(TYPED_FIELDS.evidence_report).toEqual([
-      ...['patterns_checked', 'files_checked', 'commands_run', 'key_outputs', 'verbatim_outputs', 'cross_layer_impacts', 'open_gaps'].map((k) => [k, 'array']),
+      ...[
+        'patterns_checked',
+        'files_checked',
+        'commands_run',
+        'key_outputs',
+        'verbatim_outputs',
+        'cross_layer_impacts',
+        'open_gaps',
+      ].map((k) => [k, 'array']),
       ['verification', 'object'],
     ]);
   });

@@ -1,4 +1,13 @@
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +37,12 @@ describe('writeBlob', () => {
     expect({ sha256: blob.sha256, size: blob.size }).toEqual({ sha256: sha(bytes), size: 5000 });
     expect(statSync(blob.path).mode & 0o777).toBe(0o600);
     for (const d of ['', 'ws', 'ws/brief', 'ws/brief/AC-1']) expect(statSync(join(root, d)).mode & 0o777).toBe(0o700);
-    expect(blob.createdDirs).toEqual([root, join(root, 'ws'), join(root, 'ws', 'brief'), join(root, 'ws', 'brief', 'AC-1')]);
+    expect(blob.createdDirs).toEqual([
+      root,
+      join(root, 'ws'),
+      join(root, 'ws', 'brief'),
+      join(root, 'ws', 'brief', 'AC-1'),
+    ]);
     expect(readdirSync(join(root, 'ws', 'brief', 'AC-1'))).toEqual([name]);
   });
 
@@ -36,7 +50,10 @@ describe('writeBlob', () => {
     const src = join(home, 'big.bin');
     const bytes = Buffer.alloc(200_000, 7);
     writeFileSync(src, bytes);
-    const blob = writeBlob({ evidenceRoot: root, segments: ['ws', 'b', 'a'], name: 'x.bin' }, { kind: 'file', path: src });
+    const blob = writeBlob(
+      { evidenceRoot: root, segments: ['ws', 'b', 'a'], name: 'x.bin' },
+      { kind: 'file', path: src },
+    );
     expect({ sha256: blob.sha256, size: blob.size }).toEqual({ sha256: sha(bytes), size: 200_000 });
   });
 
@@ -53,7 +70,12 @@ describe('writeBlob', () => {
     mkdirSync(real);
     symlinkSync(real, root);
     const before = snapshot(home);
-    const err = failure(() => writeBlob({ evidenceRoot: root, segments: ['ws', 'b', 'a'], name: 'x.txt' }, { kind: 'bytes', bytes: Buffer.from('1') }));
+    const err = failure(() =>
+      writeBlob(
+        { evidenceRoot: root, segments: ['ws', 'b', 'a'], name: 'x.txt' },
+        { kind: 'bytes', bytes: Buffer.from('1') },
+      ),
+    );
     expect({ code: err?.code, exit: err?.exit }).toEqual({ code: 'DATA_ROOT_UNSAFE', exit: 4 });
     expect(snapshot(home)).toEqual(before);
   });
@@ -63,7 +85,12 @@ describe('writeBlob', () => {
     mkdirSync(root);
     symlinkSync(elsewhere, join(root, 'ws'));
     const before = { home: snapshot(home), elsewhere: snapshot(elsewhere) };
-    const err = failure(() => writeBlob({ evidenceRoot: root, segments: ['ws', 'b', 'a'], name: 'x.txt' }, { kind: 'bytes', bytes: Buffer.from('1') }));
+    const err = failure(() =>
+      writeBlob(
+        { evidenceRoot: root, segments: ['ws', 'b', 'a'], name: 'x.txt' },
+        { kind: 'bytes', bytes: Buffer.from('1') },
+      ),
+    );
     expect({ code: err?.code, exit: err?.exit }).toEqual({ code: 'EVIDENCE_PATH_ESCAPE', exit: 1 });
     expect({ home: snapshot(home), elsewhere: snapshot(elsewhere) }).toEqual(before);
   });
@@ -73,7 +100,10 @@ describe('writeBlob', () => {
     symlinkSync(join(root, 'ws', 'other'), join(root, 'ws', 'brief'));
     const before = snapshot(home);
     const err = failure(() =>
-      writeBlob({ evidenceRoot: root, segments: ['ws', 'brief', 'AC-1'], name: 'x.txt' }, { kind: 'bytes', bytes: Buffer.from('1') }),
+      writeBlob(
+        { evidenceRoot: root, segments: ['ws', 'brief', 'AC-1'], name: 'x.txt' },
+        { kind: 'bytes', bytes: Buffer.from('1') },
+      ),
     );
     expect(err?.code).toBe('EVIDENCE_PATH_ESCAPE');
     expect(snapshot(home)).toEqual(before);
@@ -84,7 +114,12 @@ describe('writeBlob', () => {
     mkdirSync(join(root, 'ws'), { recursive: true });
     writeFileSync(join(root, 'ws', 'brief'), 'not a dir');
     const before = snapshot(home);
-    const err = failure(() => writeBlob({ evidenceRoot: root, segments: ['ws', 'brief', 'a'], name: 'x' }, { kind: 'bytes', bytes: Buffer.from('1') }));
+    const err = failure(() =>
+      writeBlob(
+        { evidenceRoot: root, segments: ['ws', 'brief', 'a'], name: 'x' },
+        { kind: 'bytes', bytes: Buffer.from('1') },
+      ),
+    );
     expect(err?.code).toBe('EVIDENCE_PATH_ESCAPE');
     expect(snapshot(home)).toEqual(before);
   });
@@ -92,7 +127,10 @@ describe('writeBlob', () => {
   it('a source that vanished fails with UNREADABLE_INPUT and leaves nothing (no temp, no dirs)', () => {
     const before = snapshot(home);
     const err = failure(() =>
-      writeBlob({ evidenceRoot: root, segments: ['ws', 'b', 'a'], name: 'x.bin' }, { kind: 'file', path: join(home, 'gone') }),
+      writeBlob(
+        { evidenceRoot: root, segments: ['ws', 'b', 'a'], name: 'x.bin' },
+        { kind: 'file', path: join(home, 'gone') },
+      ),
     );
     expect({ code: err?.code, exit: err?.exit }).toEqual({ code: 'UNREADABLE_INPUT', exit: 2 });
     expect(snapshot(home)).toEqual(before);
@@ -100,7 +138,12 @@ describe('writeBlob', () => {
 
   it('a source swapped for a directory is never read: INPUT_NOT_REGULAR, nothing left', () => {
     mkdirSync(join(home, 'dir'));
-    const err = failure(() => writeBlob({ evidenceRoot: root, segments: ['ws', 'b', 'a'], name: 'x.bin' }, { kind: 'file', path: join(home, 'dir') }));
+    const err = failure(() =>
+      writeBlob(
+        { evidenceRoot: root, segments: ['ws', 'b', 'a'], name: 'x.bin' },
+        { kind: 'file', path: join(home, 'dir') },
+      ),
+    );
     expect(err?.code).toBe('INPUT_NOT_REGULAR');
     expect(snapshot(home)).toEqual({ 'dir/': { size: 0, mtimeMs: 0, content: '' } });
   });
@@ -109,16 +152,30 @@ describe('writeBlob', () => {
     mkdirSync(join(root, 'ws', 'b', 'a'), { recursive: true });
     writeFileSync(join(root, 'ws', 'b', 'a', 'x.txt'), 'first');
     const before = snapshot(home);
-    const err = failure(() => writeBlob({ evidenceRoot: root, segments: ['ws', 'b', 'a'], name: 'x.txt' }, { kind: 'bytes', bytes: Buffer.from('2') }));
+    const err = failure(() =>
+      writeBlob(
+        { evidenceRoot: root, segments: ['ws', 'b', 'a'], name: 'x.txt' },
+        { kind: 'bytes', bytes: Buffer.from('2') },
+      ),
+    );
     expect({ code: err?.code, exit: err?.exit }).toEqual({ code: 'EVIDENCE_WRITE_FAILED', exit: 4 });
     expect(snapshot(home)).toEqual(before);
   });
 
   it('discardBlob restores the evidence tree byte-identically and keeps sibling blobs', () => {
-    const sibling = writeBlob({ evidenceRoot: root, segments: ['ws', 'b', 'AC-1'], name: 'keep.txt' }, { kind: 'bytes', bytes: Buffer.from('k') });
+    const sibling = writeBlob(
+      { evidenceRoot: root, segments: ['ws', 'b', 'AC-1'], name: 'keep.txt' },
+      { kind: 'bytes', bytes: Buffer.from('k') },
+    );
     const before = snapshot(home);
-    const a = writeBlob({ evidenceRoot: root, segments: ['ws', 'b', 'AC-1'], name: 'a.txt' }, { kind: 'bytes', bytes: Buffer.from('a') });
-    const b = writeBlob({ evidenceRoot: root, segments: ['ws', 'c', 'AC-9'], name: 'b.txt' }, { kind: 'bytes', bytes: Buffer.from('b') });
+    const a = writeBlob(
+      { evidenceRoot: root, segments: ['ws', 'b', 'AC-1'], name: 'a.txt' },
+      { kind: 'bytes', bytes: Buffer.from('a') },
+    );
+    const b = writeBlob(
+      { evidenceRoot: root, segments: ['ws', 'c', 'AC-9'], name: 'b.txt' },
+      { kind: 'bytes', bytes: Buffer.from('b') },
+    );
     discardBlob(a);
     discardBlob(b);
     expect(snapshot(home)).toEqual(before);
@@ -127,7 +184,12 @@ describe('writeBlob', () => {
 
   it('discardBlob of the first blob also removes the evidence root it created', () => {
     const before = snapshot(home);
-    discardBlob(writeBlob({ evidenceRoot: root, segments: ['ws', 'b', 'a'], name: 'a.txt' }, { kind: 'bytes', bytes: Buffer.from('a') }));
+    discardBlob(
+      writeBlob(
+        { evidenceRoot: root, segments: ['ws', 'b', 'a'], name: 'a.txt' },
+        { kind: 'bytes', bytes: Buffer.from('a') },
+      ),
+    );
     expect(snapshot(home)).toEqual(before);
   });
 });

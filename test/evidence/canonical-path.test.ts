@@ -27,7 +27,10 @@ describe('canonical-path rule', () => {
   });
 
   it('accepts a path spelled with ".." or through an inner symlink that resolves below the root, stored resolved', () => {
-    expect(checkCanonicalPath(join(root, 'ws', 'brief', '..', 'brief', 'AC-1', 'x.txt'), root)).toEqual({ ok: true, real: blob });
+    expect(checkCanonicalPath(join(root, 'ws', 'brief', '..', 'brief', 'AC-1', 'x.txt'), root)).toEqual({
+      ok: true,
+      real: blob,
+    });
     symlinkSync(blob, join(root, 'ws', 'alias.txt'));
     expect(checkCanonicalPath(join(root, 'ws', 'alias.txt'), root)).toEqual({ ok: true, real: blob });
   });
@@ -49,7 +52,10 @@ describe('canonical-path rule', () => {
   ])('refuses %j: %s', (p, want) => expect(detail(p)).toContain(want));
 
   it('refuses when the evidence root does not exist', () => {
-    expect(checkCanonicalPath(blob, join(home, 'nope'))).toMatchObject({ ok: false, detail: expect.stringContaining('no evidence has been deposited') });
+    expect(checkCanonicalPath(blob, join(home, 'nope'))).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining('no evidence has been deposited'),
+    });
   });
 
   it('refuses outside paths, prefix look-alikes and symlinks leading out', () => {

@@ -34,7 +34,9 @@ const input = (over: Partial<DepositInput> = {}): DepositInput => ({
 });
 
 const forceInsertFailure = (): void => {
-  db.exec("CREATE TRIGGER evidence_forced_failure BEFORE INSERT ON evidence BEGIN SELECT RAISE(ABORT, 'forced failure'); END");
+  db.exec(
+    "CREATE TRIGGER evidence_forced_failure BEFORE INSERT ON evidence BEGIN SELECT RAISE(ABORT, 'forced failure'); END",
+  );
 };
 
 describe('depositEvidence: a blob written, then the row insert failing', () => {
@@ -53,7 +55,13 @@ describe('depositEvidence: a blob written, then the row insert failing', () => {
     writeFileSync(src, Buffer.alloc(9000, 1));
     const before = snapshot(join(home, 'evidence'));
     forceInsertFailure();
-    expect((await failureAsync(() => depositEvidence(env, home, input({ type: 'file', text: undefined, artifactFile: src }))))?.exit).toBe(4);
+    expect(
+      (
+        await failureAsync(() =>
+          depositEvidence(env, home, input({ type: 'file', text: undefined, artifactFile: src })),
+        )
+      )?.exit,
+    ).toBe(4);
     expect((await failureAsync(() => depositEvidence(env, home, input())))?.exit).toBe(4);
     expect(snapshot(join(home, 'evidence'))).toEqual(before);
     expect((db.prepare('SELECT COUNT(*) AS n FROM evidence').get() as { n: number }).n).toBe(1);

@@ -20,10 +20,22 @@ describe('inline or blob', () => {
 
   it('file: ≤ 4096 valid UTF-8 is inline (decoded), binary or larger is a blob keeping the suffix', () => {
     const ok = Buffer.from('b'.repeat(4096));
-    expect(filePayload('/x/out.log', 4096, reader(ok))).toMatchObject({ storage: 'inline', size: 4096, sha256: sha(ok) });
+    expect(filePayload('/x/out.log', 4096, reader(ok))).toMatchObject({
+      storage: 'inline',
+      size: 4096,
+      sha256: sha(ok),
+    });
     const bin = Buffer.from([0xff, 0xfe, 0x00]);
-    expect(filePayload('/x/img.png', 3, reader(bin))).toEqual({ storage: 'blob', source: { kind: 'bytes', bytes: bin }, ext: '.png' });
-    expect(filePayload('/x/big.log', 4097, reader(Buffer.alloc(0)))).toEqual({ storage: 'blob', source: { kind: 'file', path: '/x/big.log' }, ext: '.log' });
+    expect(filePayload('/x/img.png', 3, reader(bin))).toEqual({
+      storage: 'blob',
+      source: { kind: 'bytes', bytes: bin },
+      ext: '.png',
+    });
+    expect(filePayload('/x/big.log', 4097, reader(Buffer.alloc(0)))).toEqual({
+      storage: 'blob',
+      source: { kind: 'file', path: '/x/big.log' },
+      ext: '.log',
+    });
   });
 
   it('sizes come from the bytes read, not the earlier stat', () => {

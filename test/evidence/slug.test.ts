@@ -3,7 +3,24 @@ import { checkSlug, isSafeSlug, workspaceSlug } from '../../src/evidence/slug.js
 import { HandoffError } from '../../src/errors.js';
 
 const accepted = ['payments-hardening', 'AC-1', 'ac_2.b', 'v1.2', 'a', '9', 'x'.repeat(64)];
-const refused = ['../x', '..', 'a..b', 'a/b', 'a\\b', '.hidden', '-x', '_x', '', 'a b', 'AC-1\n', 'é', 'x'.repeat(65), 'a\0b', ' a', 'AC-1 '];
+const refused = [
+  '../x',
+  '..',
+  'a..b',
+  'a/b',
+  'a\\b',
+  '.hidden',
+  '-x',
+  '_x',
+  '',
+  'a b',
+  'AC-1\n',
+  'é',
+  'x'.repeat(65),
+  'a\0b',
+  ' a',
+  'AC-1 ',
+];
 
 function codeOf(fn: () => unknown): string | undefined {
   try {

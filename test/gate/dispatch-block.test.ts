@@ -43,22 +43,58 @@ const TABLE_ORDER = [
 
 describe('close rules', () => {
   it.each<[string, Partial<BlockInfo>, string[]]>([
-    ['unbound, nothing else', {}, ['draft_id', 'finalize', 'closing_states', 'complete', 'approval_request', 'stop_gate']],
+    [
+      'unbound, nothing else',
+      {},
+      ['draft_id', 'finalize', 'closing_states', 'complete', 'approval_request', 'stop_gate'],
+    ],
     [
       'bound, brief, can-write (the documented example)',
-      { kind: 'task_execution', planTaskId: 'T-42', brief: { id: 7, name: 'payments-hardening' }, canWrite: ['api_surface'] },
-      ['draft_id', 'finalize', 'closing_states', 'blind_verification', 'approval_request', 'evidence', 'can_write', 'stop_gate'],
+      {
+        kind: 'task_execution',
+        planTaskId: 'T-42',
+        brief: { id: 7, name: 'payments-hardening' },
+        canWrite: ['api_surface'],
+      },
+      [
+        'draft_id',
+        'finalize',
+        'closing_states',
+        'blind_verification',
+        'approval_request',
+        'evidence',
+        'can_write',
+        'stop_gate',
+      ],
     ],
     [
       'verifier',
-      { kind: 'verifier', parent: { id: 40, contractId: 'a1111111111111111.111111111111', state: 'NEEDS_VERIFICATION' } },
+      {
+        kind: 'verifier',
+        parent: { id: 40, contractId: 'a1111111111111111.111111111111', state: 'NEEDS_VERIFICATION' },
+      },
       ['draft_id', 'finalize', 'closing_states', 'complete', 'verifier', 'approval_request', 'stop_gate'],
     ],
-    ['plan task "0" is bound', { planTaskId: '0' }, ['draft_id', 'finalize', 'closing_states', 'blind_verification', 'approval_request', 'stop_gate']],
+    [
+      'plan task "0" is bound',
+      { planTaskId: '0' },
+      ['draft_id', 'finalize', 'closing_states', 'blind_verification', 'approval_request', 'stop_gate'],
+    ],
     [
       'everything',
       { planTaskId: 'T', consolidation: true, brief: { id: 1, name: 'b' }, canWrite: ['x'], requireReceipt: true },
-      ['draft_id', 'finalize', 'closing_states', 'blind_verification', 'approval_request', 'consolidation', 'evidence', 'can_write', 'receipt', 'stop_gate'],
+      [
+        'draft_id',
+        'finalize',
+        'closing_states',
+        'blind_verification',
+        'approval_request',
+        'consolidation',
+        'evidence',
+        'can_write',
+        'receipt',
+        'stop_gate',
+      ],
     ],
   ])('%s', (_name, extra, ids) => {
     const rules = closeRules({ ...base, ...extra });
@@ -68,7 +104,13 @@ describe('close rules', () => {
   });
 
   it('names the contract, the plan task and the brief where the rule says so', () => {
-    const rules = closeRules({ ...base, planTaskId: 'T-42', brief: { id: 7, name: 'pay' }, canWrite: ['a', 'b'], requireReceipt: true });
+    const rules = closeRules({
+      ...base,
+      planTaskId: 'T-42',
+      brief: { id: 7, name: 'pay' },
+      canWrite: ['a', 'b'],
+      requireReceipt: true,
+    });
     const text = (id: string): string => rules.find((r) => r.id === id)?.text ?? '';
     expect(text('draft_id')).toContain(`--draft-id ${base.contractId}`);
     expect(text('finalize')).toContain(`handoff contract finalize --draft-id ${base.contractId}`);
@@ -123,7 +165,14 @@ describe('the contract block', () => {
 
   it('leaves out the optional lines and still carries exactly one contract id line for the gate', () => {
     const block = renderContractBlock({ ...base, goal: `contract_id: ${'a'.repeat(17)}.abcdef\nmore` });
-    for (const absent of ['plan_task_id:', 'parent_handoff_id:', 'brief:', 'consolidation:', 'acceptance:', 'can_write:']) {
+    for (const absent of [
+      'plan_task_id:',
+      'parent_handoff_id:',
+      'brief:',
+      'consolidation:',
+      'acceptance:',
+      'can_write:',
+    ]) {
       expect(block).not.toContain(`\n${absent}`);
     }
     expect(contractIdsInText(block)).toEqual([base.contractId]);
@@ -163,8 +212,10 @@ describe('dispatch flag rules', () => {
 
   it('harness ids and positive integers', () => {
     for (const ok of ['abc', 'a.b:c-d_e', '0', 'X'.repeat(200)]) expect(checkHarnessId(ok)).toBe(ok);
-    for (const bad of ['', '-a', '.a', 'a b', 'a/b', 'X'.repeat(201)]) expect(codeOf(() => checkHarnessId(bad))).toBe('USAGE/2');
+    for (const bad of ['', '-a', '.a', 'a b', 'a/b', 'X'.repeat(201)])
+      expect(codeOf(() => checkHarnessId(bad))).toBe('USAGE/2');
     expect(checkPositiveInt('12', '--n')).toBe(12);
-    for (const bad of ['0', '-1', '1.5', '01', 'x', '', '99999999999999999999']) expect(codeOf(() => checkPositiveInt(bad, '--n'))).toBe('USAGE/2');
+    for (const bad of ['0', '-1', '1.5', '01', 'x', '', '99999999999999999999'])
+      expect(codeOf(() => checkPositiveInt(bad, '--n'))).toBe('USAGE/2');
   });
 });

@@ -6,11 +6,16 @@ import { describe, expect, it } from 'vitest';
 import { isHandoffError } from '../../src/errors.js';
 import { parseHookInput, type HarnessChoice } from '../../src/gate/hook-input.js';
 
-function refusal(raw: string, harness: HarnessChoice = 'auto'): { code: string; exit: number; message: string } | undefined {
+function refusal(
+  raw: string,
+  harness: HarnessChoice = 'auto',
+): { code: string; exit: number; message: string } | undefined {
   try {
     parseHookInput(raw, harness);
   } catch (e) {
-    return isHandoffError(e) ? { code: e.code, exit: e.exit, message: e.message } : { code: 'NOT_A_HANDOFF_ERROR', exit: -1, message: String(e) };
+    return isHandoffError(e)
+      ? { code: e.code, exit: e.exit, message: e.message }
+      : { code: 'NOT_A_HANDOFF_ERROR', exit: -1, message: String(e) };
   }
   return undefined;
 }
@@ -48,8 +53,12 @@ describe('parseHookInput refusals: HOOK_INPUT_INVALID, exit 1, the same messages
   });
 
   it('an event of another harness under an explicit --harness is refused', () => {
-    expect(refusal('{"hook_event_name":"Stop","session_id":"s"}', 'gemini')?.message).toBe('unknown hook_event_name "Stop" for --harness gemini (expected "AfterAgent")');
-    expect(refusal('{"hook_event_name":"AfterAgent"}', 'cursor')?.message).toBe('unknown hook_event_name "AfterAgent" for --harness cursor (expected "stop")');
+    expect(refusal('{"hook_event_name":"Stop","session_id":"s"}', 'gemini')?.message).toBe(
+      'unknown hook_event_name "Stop" for --harness gemini (expected "AfterAgent")',
+    );
+    expect(refusal('{"hook_event_name":"AfterAgent"}', 'cursor')?.message).toBe(
+      'unknown hook_event_name "AfterAgent" for --harness cursor (expected "stop")',
+    );
   });
 
   it('names the parser error for text that is not JSON', () => {
@@ -81,8 +90,17 @@ describe('parseHookInput fields', () => {
   });
 
   it('keeps a field exactly as given (no trimming of a non-blank value)', () => {
-    const input = parseHookInput(JSON.stringify({ hook_event_name: 'SubagentStop', agent_id: ' a-1 ', cwd: '/w d', stop_reason: 'end_turn' }));
-    expect(JSON.parse(JSON.stringify(input))).toEqual({ harness: 'claude', event: 'SubagentStop', subagent: true, agentId: ' a-1 ', cwd: '/w d', stopReason: 'end_turn' });
+    const input = parseHookInput(
+      JSON.stringify({ hook_event_name: 'SubagentStop', agent_id: ' a-1 ', cwd: '/w d', stop_reason: 'end_turn' }),
+    );
+    expect(JSON.parse(JSON.stringify(input))).toEqual({
+      harness: 'claude',
+      event: 'SubagentStop',
+      subagent: true,
+      agentId: ' a-1 ',
+      cwd: '/w d',
+      stopReason: 'end_turn',
+    });
     expect(input.transcriptPath).toBeUndefined();
   });
 });

@@ -50,7 +50,14 @@ describe('parseHookInput', () => {
   });
 
   it('reads Stop: the session id is the harness value and transcript_path the own transcript', () => {
-    const input = parseHookInput(JSON.stringify({ hook_event_name: 'Stop', session_id: 'S', transcript_path: '/t.jsonl', stop_reason: 'max_tokens' }));
+    const input = parseHookInput(
+      JSON.stringify({
+        hook_event_name: 'Stop',
+        session_id: 'S',
+        transcript_path: '/t.jsonl',
+        stop_reason: 'max_tokens',
+      }),
+    );
     expect(harnessValue(input)).toBe('S');
     expect(ownTranscript(input)).toBe('/t.jsonl');
     expect(input.stopReason).toBe('max_tokens');
@@ -79,7 +86,12 @@ describe('parseHookInput', () => {
 });
 
 describe('breakerKey', () => {
-  const sub = (o: Partial<HookInput>): HookInput => ({ harness: 'claude', event: 'SubagentStop', subagent: true, ...o });
+  const sub = (o: Partial<HookInput>): HookInput => ({
+    harness: 'claude',
+    event: 'SubagentStop',
+    subagent: true,
+    ...o,
+  });
   const top = (o: Partial<HookInput>): HookInput => ({ harness: 'claude', event: 'Stop', subagent: false, ...o });
   it.each<[string | undefined, HookInput | undefined, string | undefined, boolean | undefined]>([
     ['a0123456789abcdef.012345', sub({ sessionId: 's', agentId: 'x' }), 'draft:a0123456789abcdef.012345', true],
@@ -148,8 +160,26 @@ describe('decision table', () => {
     ['row 5', { kind: 'unfinalized' }, 'truncation', 'block', 5, 'allow', 'row_unfinalized', true],
     ['row 6 (violation)', { kind: 'unfinalized' }, 'violation', 'block', 6, 'block', 'row_unfinalized', false],
     ['row 6 (unknown)', { kind: 'unfinalized' }, 'unknown', 'allow', 6, 'block', 'row_unfinalized', false],
-    ['no contract is never excused (truncation)', { kind: 'missing' }, 'truncation', 'block', 8, 'block', 'row_missing', false],
-    ['no contract, truncation, --on-missing allow', { kind: 'missing' }, 'truncation', 'allow', 8, 'allow', 'row_missing', false],
+    [
+      'no contract is never excused (truncation)',
+      { kind: 'missing' },
+      'truncation',
+      'block',
+      8,
+      'block',
+      'row_missing',
+      false,
+    ],
+    [
+      'no contract, truncation, --on-missing allow',
+      { kind: 'missing' },
+      'truncation',
+      'allow',
+      8,
+      'allow',
+      'row_missing',
+      false,
+    ],
     ['row 8 (block)', { kind: 'missing' }, 'violation', 'block', 8, 'block', 'row_missing', false],
     ['row 8 (unknown)', { kind: 'missing' }, 'unknown', 'block', 8, 'block', 'row_missing', false],
     ['row 8 (--on-missing allow)', { kind: 'missing' }, 'violation', 'allow', 8, 'allow', 'row_missing', false],
@@ -183,7 +213,12 @@ describe('capturedEnvelope', () => {
     expect(JSON.stringify(draft)).toBe(before);
     expect((env.agent_status as Record<string, unknown>).agent_state).toBe('IN_PROGRESS');
     expect(env.degraded).toBe(true);
-    expect(env.auto_captured).toEqual({ by: 'gate', at: '2026-01-01T00:00:00.000Z', declared_agent_state: 'COMPLETE', stop_reason: 'end_turn' });
+    expect(env.auto_captured).toEqual({
+      by: 'gate',
+      at: '2026-01-01T00:00:00.000Z',
+      declared_agent_state: 'COMPLETE',
+      stop_reason: 'end_turn',
+    });
     expect(env.evidence_report).toEqual(draft.evidence_report);
   });
 
@@ -198,14 +233,23 @@ describe('capturedEnvelope', () => {
 describe('reason texts', () => {
   it('starts with [CONTRACT REJECTED] and ends with the attempt line', () => {
     const text = blockReason(
-      { kind: 'unfinalized', contractId: 'a0123456789abcdef.0123456789ab', state: 'DISPATCHED', cutReason: 'never_finalized', captured: true },
+      {
+        kind: 'unfinalized',
+        contractId: 'a0123456789abcdef.0123456789ab',
+        state: 'DISPATCHED',
+        cutReason: 'never_finalized',
+        captured: true,
+      },
       { key: 'k', attempt: 2, max: 3, previousCodes: ['ROW_NOT_FINALIZED'] },
     );
     const lines = text.split('\n');
     expect(lines[0]).toMatch(/^\[CONTRACT REJECTED\] /);
     expect(text).toContain('handoff contract finalize --draft-id a0123456789abcdef.0123456789ab');
-    for (const s of ['COMPLETE', 'NEEDS_VERIFICATION', 'BLOCKED', 'NEEDS_INPUT', 'APPROVAL_REQUEST']) expect(text).toContain(s);
-    expect(lines[lines.length - 1]).toMatch(/^This is block 2 of 2: after block 2 of 2 .*Previous block: ROW_NOT_FINALIZED\.$/);
+    for (const s of ['COMPLETE', 'NEEDS_VERIFICATION', 'BLOCKED', 'NEEDS_INPUT', 'APPROVAL_REQUEST'])
+      expect(text).toContain(s);
+    expect(lines[lines.length - 1]).toMatch(
+      /^This is block 2 of 2: after block 2 of 2 .*Previous block: ROW_NOT_FINALIZED\.$/,
+    );
   });
 
   it('says when there is no ceiling, and when the counter is unavailable', () => {
@@ -215,7 +259,13 @@ describe('reason texts', () => {
 
   it('prints the claim command with the real harness value for ROW_NOT_FOUND', () => {
     const text = blockReason(
-      { kind: 'missing', lanes: [{ lane: 'draft_id', note: 'no --draft-id given' }], candidates: ['x', 'y'], harnessValue: 'agent-7', harnessField: 'agent_id' },
+      {
+        kind: 'missing',
+        lanes: [{ lane: 'draft_id', note: 'no --draft-id given' }],
+        candidates: ['x', 'y'],
+        harnessValue: 'agent-7',
+        harnessField: 'agent_id',
+      },
       { max: 3 },
     );
     expect(text).toContain('--harness-id agent-7');
@@ -224,11 +274,17 @@ describe('reason texts', () => {
   });
 
   it('systemMessage texts name the contract or say none was found', () => {
-    expect(excusedMessage('max_tokens', undefined, '')).toBe('handoff: turn cut by the harness (max_tokens); no contract was found for this turn.');
-    expect(excusedMessage('tool_use', 'c1', 'captured as IN_PROGRESS')).toContain('contract c1 is not complete (captured as IN_PROGRESS)');
+    expect(excusedMessage('max_tokens', undefined, '')).toBe(
+      'handoff: turn cut by the harness (max_tokens); no contract was found for this turn.',
+    );
+    expect(excusedMessage('tool_use', 'c1', 'captured as IN_PROGRESS')).toContain(
+      'contract c1 is not complete (captured as IN_PROGRESS)',
+    );
     expect(tripMessage(3, 3, 'implementer a', undefined, ['ROW_NOT_FOUND'])).toBe(
       'handoff: contract gate gave up after block 2 of 2; implementer a closed DEGRADED; contract none is NOT complete (last: ROW_NOT_FOUND).',
     );
-    expect(tripMessage(1, 1, 'implementer a', 'c1', ['ROW_NOT_FINALIZED'])).toMatch(/^handoff: contract gate gave up without blocking \(--max-rejections 1 allows no block\); /);
+    expect(tripMessage(1, 1, 'implementer a', 'c1', ['ROW_NOT_FINALIZED'])).toMatch(
+      /^handoff: contract gate gave up without blocking \(--max-rejections 1 allows no block\); /,
+    );
   });
 });

@@ -59,7 +59,15 @@ describe('birth, claim and harness lookup', () => {
   it('inserts the DISPATCHED row and claims set-once', async () => {
     const db = store();
     const row = born(db, A, { consolidation: true, require_receipt: true, plan_task_id: 'T' });
-    expect(row).toMatchObject({ agent_state: 'DISPATCHED', cut_reason: 'never_finalized', consolidation: 1, require_receipt: 1, plan_task_id: 'T', created_at: NOW, updated_at: NOW });
+    expect(row).toMatchObject({
+      agent_state: 'DISPATCHED',
+      cut_reason: 'never_finalized',
+      consolidation: 1,
+      require_receipt: 1,
+      plan_task_id: 'T',
+      created_at: NOW,
+      updated_at: NOW,
+    });
     expect(setHarnessIdIfNull(db, row.id, 'h1', NOW)).toBe(true);
     expect(setHarnessIdIfNull(db, row.id, 'h2', NOW)).toBe(false);
     expect(rowsWithHarnessId(db, 'h1').map((r) => r.contract_id)).toEqual([A]);
@@ -90,7 +98,12 @@ describe('backstop capture SQL', () => {
     const db = store();
     const a = born(db, A, { harness_id: 'keep' });
     expect(captureOpenRow(db, { id: a.id, json: '{"x":1}', harnessId: 'other', now: NOW })).toBe(true);
-    expect(getHandoffByContractId(db, A)).toMatchObject({ agent_state: 'IN_PROGRESS', cut_reason: 'backstop_capture', raw_handoff_json: '{"x":1}', harness_id: 'keep' });
+    expect(getHandoffByContractId(db, A)).toMatchObject({
+      agent_state: 'IN_PROGRESS',
+      cut_reason: 'backstop_capture',
+      raw_handoff_json: '{"x":1}',
+      harness_id: 'keep',
+    });
     db.prepare("UPDATE handoffs SET agent_state = 'BLOCKED', cut_reason = NULL WHERE id = ?").run(a.id);
     expect(captureOpenRow(db, { id: a.id, json: '{"y":2}', harnessId: null, now: NOW })).toBe(false);
     expect(getHandoffByContractId(db, A)).toMatchObject({ agent_state: 'BLOCKED', raw_handoff_json: '{"x":1}' });
@@ -99,9 +112,32 @@ describe('backstop capture SQL', () => {
 
   it('inserts a row for a draft without one, and does nothing when a row appeared meanwhile', () => {
     const db = store();
-    expect(captureNewRow(db, { contractId: B, agentId: B.split('.')[0], workspace: 'ws', json: '{}', harnessId: 'h', now: NOW })).toBe(true);
-    expect(getHandoffByContractId(db, B)).toMatchObject({ agent_state: 'IN_PROGRESS', cut_reason: 'backstop_capture', harness_id: 'h', kind: null });
-    expect(captureNewRow(db, { contractId: B, agentId: B.split('.')[0], workspace: 'ws', json: '{"z":1}', harnessId: null, now: NOW })).toBe(false);
+    expect(
+      captureNewRow(db, {
+        contractId: B,
+        agentId: B.split('.')[0],
+        workspace: 'ws',
+        json: '{}',
+        harnessId: 'h',
+        now: NOW,
+      }),
+    ).toBe(true);
+    expect(getHandoffByContractId(db, B)).toMatchObject({
+      agent_state: 'IN_PROGRESS',
+      cut_reason: 'backstop_capture',
+      harness_id: 'h',
+      kind: null,
+    });
+    expect(
+      captureNewRow(db, {
+        contractId: B,
+        agentId: B.split('.')[0],
+        workspace: 'ws',
+        json: '{"z":1}',
+        harnessId: null,
+        now: NOW,
+      }),
+    ).toBe(false);
     expect(getHandoffByContractId(db, B)?.raw_handoff_json).toBe('{}');
     closeDb(db);
   });
@@ -195,10 +231,23 @@ describe('rejection counter', () => {
   it('counts, trips at the ceiling, stays tripped, and resets', async () => {
     const db = store();
     const s = storeOn(db);
-    expect(await countBlock(s, 'k', ['ROW_NOT_FOUND'], null, 2)).toEqual({ attempt: 1, tripped: false, previousCodes: undefined });
-    expect(await countBlock(s, 'k', ['ROW_NOT_FINALIZED'], A, 2)).toEqual({ attempt: 2, tripped: true, previousCodes: ['ROW_NOT_FOUND'] });
+    expect(await countBlock(s, 'k', ['ROW_NOT_FOUND'], null, 2)).toEqual({
+      attempt: 1,
+      tripped: false,
+      previousCodes: undefined,
+    });
+    expect(await countBlock(s, 'k', ['ROW_NOT_FINALIZED'], A, 2)).toEqual({
+      attempt: 2,
+      tripped: true,
+      previousCodes: ['ROW_NOT_FOUND'],
+    });
     expect(await countBlock(s, 'k', ['ROW_NOT_FINALIZED'], A, 2)).toMatchObject({ attempt: 2, tripped: true });
-    expect(getRejection(db, 'k')).toMatchObject({ attempts: 2, tripped: 1, last_codes_json: '["ROW_NOT_FINALIZED"]', contract_id: A });
+    expect(getRejection(db, 'k')).toMatchObject({
+      attempts: 2,
+      tripped: 1,
+      last_codes_json: '["ROW_NOT_FINALIZED"]',
+      contract_id: A,
+    });
     await resetKey(s, 'k');
     await s.close();
     expect(getRejection(db, 'k')).toBeUndefined();

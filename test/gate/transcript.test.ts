@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { contractIdsInText, lastAssistantStopReason, messageText, promptContractIds } from '../../src/gate/transcript.js';
+import {
+  contractIdsInText,
+  lastAssistantStopReason,
+  messageText,
+  promptContractIds,
+} from '../../src/gate/transcript.js';
 
 const ID = 'a0123456789abcdef.0123456789ab';
 const ID2 = 'afedcba9876543210.ba9876543210';
@@ -17,7 +22,10 @@ function transcript(lines: (object | string)[]): string {
 }
 
 const user = (content: unknown): object => ({ type: 'user', message: { role: 'user', content } });
-const assistant = (stop_reason: unknown): object => ({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'x' }], stop_reason } });
+const assistant = (stop_reason: unknown): object => ({
+  type: 'assistant',
+  message: { role: 'assistant', content: [{ type: 'text', text: 'x' }], stop_reason },
+});
 
 describe('contract ids in a prompt', () => {
   it.each<[string, string[]]>([
@@ -35,26 +43,54 @@ describe('contract ids in a prompt', () => {
   });
 
   it('concatenates text blocks with no separator, ignoring other blocks', () => {
-    expect(messageText([{ type: 'text', text: 'task\n' }, { type: 'image' }, { type: 'text', text: `contract_id: ${ID}` }])).toBe(`task\ncontract_id: ${ID}`);
-    expect(messageText([{ type: 'text', text: 'task' }, { type: 'text', text: `contract_id: ${ID}` }])).toBe(`taskcontract_id: ${ID}`);
+    expect(
+      messageText([{ type: 'text', text: 'task\n' }, { type: 'image' }, { type: 'text', text: `contract_id: ${ID}` }]),
+    ).toBe(`task\ncontract_id: ${ID}`);
+    expect(
+      messageText([
+        { type: 'text', text: 'task' },
+        { type: 'text', text: `contract_id: ${ID}` },
+      ]),
+    ).toBe(`taskcontract_id: ${ID}`);
     expect(messageText(42)).toBeUndefined();
   });
 
   it('a block boundary is not a line break: only lines of the concatenated text carry an id', () => {
-    const mid = [{ type: 'text', text: 'see ' }, { type: 'text', text: `contract_id: ${ID}` }];
+    const mid = [
+      { type: 'text', text: 'see ' },
+      { type: 'text', text: `contract_id: ${ID}` },
+    ];
     expect(contractIdsInText(messageText(mid) as string)).toEqual([]);
-    const split = [{ type: 'text', text: 'contract_id: ' }, { type: 'text', text: ID }];
+    const split = [
+      { type: 'text', text: 'contract_id: ' },
+      { type: 'text', text: ID },
+    ];
     expect(contractIdsInText(messageText(split) as string)).toEqual([ID]);
   });
 });
 
 describe('promptContractIds (lane 3)', () => {
   it('reads only the first user line (string content or text blocks)', () => {
-    const p = transcript([{ type: 'summary' }, user(`do it\n\ncontract_id: ${ID}`), assistant(null), user(`contract_id: ${ID2}`)]);
+    const p = transcript([
+      { type: 'summary' },
+      user(`do it\n\ncontract_id: ${ID}`),
+      assistant(null),
+      user(`contract_id: ${ID2}`),
+    ]);
     expect(promptContractIds(p)).toEqual({ foundPrompt: true, ids: [ID] });
-    const q = transcript([user([{ type: 'text', text: 'do it\n\n' }, { type: 'text', text: `contract_id: ${ID2}` }])]);
+    const q = transcript([
+      user([
+        { type: 'text', text: 'do it\n\n' },
+        { type: 'text', text: `contract_id: ${ID2}` },
+      ]),
+    ]);
     expect(promptContractIds(q).ids).toEqual([ID2]);
-    const glued = transcript([user([{ type: 'text', text: 'do it' }, { type: 'text', text: `contract_id: ${ID2}` }])]);
+    const glued = transcript([
+      user([
+        { type: 'text', text: 'do it' },
+        { type: 'text', text: `contract_id: ${ID2}` },
+      ]),
+    ]);
     expect(promptContractIds(glued)).toEqual({ foundPrompt: true, ids: [] });
   });
 
@@ -82,7 +118,13 @@ describe('promptContractIds (lane 3)', () => {
 
 describe('lastAssistantStopReason (fallback)', () => {
   it('takes the last assistant line, skipping later non-assistant lines', () => {
-    const p = transcript([user('hi'), assistant('tool_use'), user([{ type: 'tool_result' }]), assistant('end_turn'), { type: 'system' }]);
+    const p = transcript([
+      user('hi'),
+      assistant('tool_use'),
+      user([{ type: 'tool_result' }]),
+      assistant('end_turn'),
+      { type: 'system' },
+    ]);
     expect(lastAssistantStopReason(p)).toBe('end_turn');
   });
 
@@ -96,7 +138,10 @@ describe('lastAssistantStopReason (fallback)', () => {
     const p = transcript([assistant('max_tokens'), { type: 'system', text: 'y'.repeat(2 * 1024 * 1024) }]);
     expect(lastAssistantStopReason(p)).toBeUndefined();
     // The big assistant line is cut by the bound; its tail fragment must not be parsed as a line.
-    const q = transcript([assistant('end_turn'), { type: 'assistant', message: { stop_reason: 'tool_use', text: 'z'.repeat(2 * 1024 * 1024) } }]);
+    const q = transcript([
+      assistant('end_turn'),
+      { type: 'assistant', message: { stop_reason: 'tool_use', text: 'z'.repeat(2 * 1024 * 1024) } },
+    ]);
     expect(lastAssistantStopReason(q)).toBeUndefined();
   });
 });

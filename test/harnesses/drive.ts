@@ -31,7 +31,12 @@ export function harnessBin(harness: HarnessName): string {
 /** Fresh folders for one run; the project is a git repository (Codex runs inside one). */
 export function runDirs(harness: HarnessName): RunDirs {
   const root = mkdtempSync(join(tmpdir(), `handoff-${harness}-`));
-  const dirs: RunDirs = { root, home: join(root, 'home'), project: join(root, 'project'), codexHome: join(root, 'codex-home') };
+  const dirs: RunDirs = {
+    root,
+    home: join(root, 'home'),
+    project: join(root, 'project'),
+    codexHome: join(root, 'codex-home'),
+  };
   for (const d of [dirs.home, dirs.project, join(root, 'tmp')]) mkdirSync(d, { recursive: true });
   const git = spawnSync('git', ['init', '-q', dirs.project], { encoding: 'utf8' });
   if (git.status !== 0) throw new Error(`git init failed: ${git.stderr}`);

@@ -14,7 +14,11 @@ afterEach(async () => {
 });
 
 const post = (path: string, body: unknown) =>
-  fetch(fake.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(fake.url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 /** The `data:` payloads of an SSE body, parsed where they are JSON. */
 async function events(res: Response): Promise<{ event?: string; data: any }[]> {
@@ -34,20 +38,43 @@ describe('fake model server', () => {
   });
 
   it('Anthropic Messages: a streamed text turn ending end_turn; a plain JSON answer; token counts are not turns', async () => {
-    const streamed = await events(await post('/v1/messages?beta=true', { model: 'm', stream: true, messages: [{ role: 'user', content: 'hi' }] }));
-    expect(streamed.map((e) => e.event)).toEqual(['message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop']);
+    const streamed = await events(
+      await post('/v1/messages?beta=true', { model: 'm', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    );
+    expect(streamed.map((e) => e.event)).toEqual([
+      'message_start',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
     expect(streamed[2].data.delta).toEqual({ type: 'text_delta', text: FAKE_REPLY });
     expect(streamed[4].data.delta.stop_reason).toBe('end_turn');
     const plain: any = await (await post('/v1/messages', { model: 'm', messages: [] })).json();
-    expect(plain).toMatchObject({ type: 'message', stop_reason: 'end_turn', content: [{ type: 'text', text: FAKE_REPLY }] });
+    expect(plain).toMatchObject({
+      type: 'message',
+      stop_reason: 'end_turn',
+      content: [{ type: 'text', text: FAKE_REPLY }],
+    });
     expect(await (await post('/v1/messages/count_tokens', {})).json()).toEqual({ input_tokens: 10 });
-    expect(fake.requests.map((r) => [r.api, r.turn])).toEqual([['anthropic', true], ['anthropic', true], ['anthropic', false]]);
+    expect(fake.requests.map((r) => [r.api, r.turn])).toEqual([
+      ['anthropic', true],
+      ['anthropic', true],
+      ['anthropic', false],
+    ]);
     expect(fake.turns('anthropic')[0].text).toContain('"content":"hi"');
   });
 
   it('OpenAI Responses: the output item and response.completed carry the text', async () => {
     const e = await events(await post('/v1/responses', { model: 'm', input: [] }));
-    expect(e.map((x) => x.event)).toEqual(['response.created', 'response.output_item.added', 'response.output_text.delta', 'response.output_item.done', 'response.completed']);
+    expect(e.map((x) => x.event)).toEqual([
+      'response.created',
+      'response.output_item.added',
+      'response.output_text.delta',
+      'response.output_item.done',
+      'response.completed',
+    ]);
     expect(e[3].data.item.content[0]).toMatchObject({ type: 'output_text', text: FAKE_REPLY });
     expect(e[4].data.response).toMatchObject({ status: 'completed', output: [{ type: 'message', role: 'assistant' }] });
     expect(fake.turns('responses')).toHaveLength(1);
@@ -55,10 +82,18 @@ describe('fake model server', () => {
 
   it('OpenAI chat completions: chunks ending finish_reason stop and [DONE]; a plain JSON answer', async () => {
     const e = await events(await post('/v1/chat/completions', { model: 'm', stream: true, messages: [] }));
-    expect(e.map((x) => (x.data === '[DONE]' ? x.data : x.data.choices[0].finish_reason))).toEqual([null, null, 'stop', '[DONE]']);
+    expect(e.map((x) => (x.data === '[DONE]' ? x.data : x.data.choices[0].finish_reason))).toEqual([
+      null,
+      null,
+      'stop',
+      '[DONE]',
+    ]);
     expect(e[1].data.choices[0].delta.content).toBe(FAKE_REPLY);
     const plain: any = await (await post('/v1/chat/completions', { model: 'm', messages: [] })).json();
-    expect(plain.choices[0]).toMatchObject({ message: { role: 'assistant', content: FAKE_REPLY }, finish_reason: 'stop' });
+    expect(plain.choices[0]).toMatchObject({
+      message: { role: 'assistant', content: FAKE_REPLY },
+      finish_reason: 'stop',
+    });
     expect(fake.turns('chat')).toHaveLength(2);
   });
 
@@ -68,7 +103,10 @@ describe('fake model server', () => {
     expect(choice).toMatchObject({ model_choice: 'flash', complexity_score: 1, next_speaker: 'user' });
     const e = await events(await post('/v1beta/models/pro:streamGenerateContent?alt=sse', {}));
     expect(e).toHaveLength(1);
-    expect(e[0].data.candidates[0]).toMatchObject({ content: { role: 'model', parts: [{ text: FAKE_REPLY }] }, finishReason: 'STOP' });
+    expect(e[0].data.candidates[0]).toMatchObject({
+      content: { role: 'model', parts: [{ text: FAKE_REPLY }] },
+      finishReason: 'STOP',
+    });
     expect(await (await post('/v1beta/models/pro:countTokens', {})).json()).toEqual({ totalTokens: 10 });
     expect(fake.turns('gemini').map((r) => r.path)).toEqual(['/v1beta/models/pro:streamGenerateContent?alt=sse']);
   });

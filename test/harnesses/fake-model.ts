@@ -61,17 +61,51 @@ function anthropic(res: ServerResponse, body: Record<string, unknown>, n: number
   const model = typeof body.model === 'string' ? body.model : MODEL;
   if (body.stream !== true) {
     json(res, 200, {
-      id, type: 'message', role: 'assistant', model, stop_reason: 'end_turn', stop_sequence: null, usage,
+      id,
+      type: 'message',
+      role: 'assistant',
+      model,
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+      usage,
       content: [{ type: 'text', text: FAKE_REPLY }],
     });
     return;
   }
   sse(res, [
-    { event: 'message_start', data: { type: 'message_start', message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } } },
-    { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } } },
-    { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: FAKE_REPLY } } },
+    {
+      event: 'message_start',
+      data: {
+        type: 'message_start',
+        message: {
+          id,
+          type: 'message',
+          role: 'assistant',
+          model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { ...usage, output_tokens: 1 },
+        },
+      },
+    },
+    {
+      event: 'content_block_start',
+      data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+    },
+    {
+      event: 'content_block_delta',
+      data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: FAKE_REPLY } },
+    },
     { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } },
-    { event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 5 } } },
+    {
+      event: 'message_delta',
+      data: {
+        type: 'message_delta',
+        delta: { stop_reason: 'end_turn', stop_sequence: null },
+        usage: { output_tokens: 5 },
+      },
+    },
     { event: 'message_stop', data: { type: 'message_stop' } },
   ]);
 }
@@ -79,15 +113,49 @@ function anthropic(res: ServerResponse, body: Record<string, unknown>, n: number
 function responses(res: ServerResponse, body: Record<string, unknown>, n: number): void {
   const id = `resp_fake_${n}`;
   const model = typeof body.model === 'string' ? body.model : MODEL;
-  const item = { id: `msg_fake_${n}`, type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: FAKE_REPLY, annotations: [] }] };
-  const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 };
+  const item = {
+    id: `msg_fake_${n}`,
+    type: 'message',
+    role: 'assistant',
+    status: 'completed',
+    content: [{ type: 'output_text', text: FAKE_REPLY, annotations: [] }],
+  };
+  const usage = {
+    input_tokens: 10,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: 5,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: 15,
+  };
   const base = { id, object: 'response', created_at: Math.floor(Date.now() / 1000), model };
   sse(res, [
-    { event: 'response.created', data: { type: 'response.created', response: { ...base, status: 'in_progress', output: [] } } },
-    { event: 'response.output_item.added', data: { type: 'response.output_item.added', output_index: 0, item: { ...item, status: 'in_progress', content: [] } } },
-    { event: 'response.output_text.delta', data: { type: 'response.output_text.delta', item_id: item.id, output_index: 0, content_index: 0, delta: FAKE_REPLY } },
+    {
+      event: 'response.created',
+      data: { type: 'response.created', response: { ...base, status: 'in_progress', output: [] } },
+    },
+    {
+      event: 'response.output_item.added',
+      data: {
+        type: 'response.output_item.added',
+        output_index: 0,
+        item: { ...item, status: 'in_progress', content: [] },
+      },
+    },
+    {
+      event: 'response.output_text.delta',
+      data: {
+        type: 'response.output_text.delta',
+        item_id: item.id,
+        output_index: 0,
+        content_index: 0,
+        delta: FAKE_REPLY,
+      },
+    },
     { event: 'response.output_item.done', data: { type: 'response.output_item.done', output_index: 0, item } },
-    { event: 'response.completed', data: { type: 'response.completed', response: { ...base, status: 'completed', output: [item], usage } } },
+    {
+      event: 'response.completed',
+      data: { type: 'response.completed', response: { ...base, status: 'completed', output: [item], usage } },
+    },
   ]);
 }
 
@@ -98,13 +166,24 @@ function chat(res: ServerResponse, body: Record<string, unknown>, n: number): vo
   const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
   if (body.stream !== true) {
     json(res, 200, {
-      id, object: 'chat.completion', created, model, usage,
+      id,
+      object: 'chat.completion',
+      created,
+      model,
+      usage,
       choices: [{ index: 0, message: { role: 'assistant', content: FAKE_REPLY }, finish_reason: 'stop' }],
     });
     return;
   }
   const chunk = (delta: unknown, finish: string | null, extra: Record<string, unknown> = {}) => ({
-    data: { id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra },
+    data: {
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+      ...extra,
+    },
   });
   sse(res, [
     chunk({ role: 'assistant', content: '' }, null),
@@ -115,14 +194,22 @@ function chat(res: ServerResponse, body: Record<string, unknown>, n: number): vo
 }
 
 /** Gemini's router and helpers ask for JSON; one object answers each of them (the lite model, no next speaker). */
-const ROUTER_ANSWER = { reasoning: 'fake', model_choice: 'flash', complexity_reasoning: 'fake', complexity_score: 1, next_speaker: 'user' };
+const ROUTER_ANSWER = {
+  reasoning: 'fake',
+  model_choice: 'flash',
+  complexity_reasoning: 'fake',
+  complexity_score: 1,
+  next_speaker: 'user',
+};
 
 /** Gemini: the router and other helpers call generateContent and expect JSON text; the turn streams. */
 function gemini(res: ServerResponse, method: string, n: number): void {
   const usageMetadata = { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 };
   const answer = (text: string) => ({
     candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
-    usageMetadata, modelVersion: MODEL, responseId: `gem_fake_${n}`,
+    usageMetadata,
+    modelVersion: MODEL,
+    responseId: `gem_fake_${n}`,
   });
   if (method === 'countTokens') json(res, 200, { totalTokens: 10 });
   else if (method === 'streamGenerateContent') sse(res, [{ data: answer(FAKE_REPLY) }]);

@@ -14,7 +14,15 @@ const command = Buffer.from(encoded, 'base64').toString('utf8');
 const input = readFileSync(0);
 const r = spawnSync('/bin/sh', ['-c', command], { input, env: process.env, maxBuffer: 64 * 1024 * 1024 });
 const exit = r.status ?? 128;
-appendFileSync(log, JSON.stringify({ input: input.toString('utf8'), exit, stdout: r.stdout.toString('utf8'), stderr: r.stderr.toString('utf8') }) + '\n');
+appendFileSync(
+  log,
+  JSON.stringify({
+    input: input.toString('utf8'),
+    exit,
+    stdout: r.stdout.toString('utf8'),
+    stderr: r.stderr.toString('utf8'),
+  }) + '\n',
+);
 process.stdout.write(r.stdout);
 process.stderr.write(r.stderr);
 process.exitCode = exit;

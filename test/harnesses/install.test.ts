@@ -34,14 +34,23 @@ function fakeCache(recorded: Record<string, string> | null): string {
   const dir = join(tempHome('handoff-harness-cache-'), 'cache');
   mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
   for (const b of ['claude', 'codex', 'gemini', 'copilot']) writeFileSync(join(dir, 'node_modules', '.bin', b), '');
-  if (recorded) writeFileSync(join(dir, 'handoff-harnesses.json'), JSON.stringify({ pins: recorded, versions: { claude: '1.2.3' } }));
+  if (recorded)
+    writeFileSync(
+      join(dir, 'handoff-harnesses.json'),
+      JSON.stringify({ pins: recorded, versions: { claude: '1.2.3' } }),
+    );
   return dir;
 }
 
 describe('harness install cache', () => {
   it('pins exact versions of the four harnesses', () => {
     const p = pins();
-    expect(Object.keys(p).sort()).toEqual(['@anthropic-ai/claude-code', '@github/copilot', '@google/gemini-cli', '@openai/codex']);
+    expect(Object.keys(p).sort()).toEqual([
+      '@anthropic-ai/claude-code',
+      '@github/copilot',
+      '@google/gemini-cli',
+      '@openai/codex',
+    ]);
     for (const v of Object.values(p)) expect(v).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
@@ -49,7 +58,12 @@ describe('harness install cache', () => {
     const dir = fakeCache(pins());
     const r = withModule('console.log(JSON.stringify(m.ensureHarnesses()));', { HANDOFF_HARNESS_CACHE: dir });
     expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ dir, reused: true, bins: { codex: join(dir, 'node_modules', '.bin', 'codex') }, versions: { claude: '1.2.3' } });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      dir,
+      reused: true,
+      bins: { codex: join(dir, 'node_modules', '.bin', 'codex') },
+      versions: { claude: '1.2.3' },
+    });
   });
 
   it('a cache of other pins, without its marker, or missing a binary is not complete', () => {

@@ -46,7 +46,13 @@ function installGate(harness: HarnessName, dirs: RunDirs, log: string): void {
     env: { HOME: dirs.home, CODEX_HOME: dirs.codexHome },
   });
   expect(r.code, r.stdout + r.stderr).toBe(0);
-  expect(r.json).toMatchObject({ status: 'ok', harness, scope: 'project', path: projectConfigFile(harness, dirs), action: 'created' });
+  expect(r.json).toMatchObject({
+    status: 'ok',
+    harness,
+    scope: 'project',
+    path: projectConfigFile(harness, dirs),
+    action: 'created',
+  });
   const commands = tapConfig(r.json.path as string, log);
   expect(commands.length).toBeGreaterThan(0);
   for (const c of commands) {
@@ -66,7 +72,10 @@ async function runTurn(harness: HarnessName, handoffHome: string, prompt: string
   const dirs = runDirs(harness);
   const log = join(dirs.root, 'hook-calls.jsonl');
   installGate(harness, dirs, log);
-  const run = await driveHarness(harness, dirs, fake.url, prompt, { HANDOFF_HOME: handoffHome, HANDOFF_WORKSPACE: 'ws' });
+  const run = await driveHarness(harness, dirs, fake.url, prompt, {
+    HANDOFF_HOME: handoffHome,
+    HANDOFF_WORKSPACE: 'ws',
+  });
   expect(run.timedOut, run.stderr).toBe(false);
   // The turn's requests carry the prompt; side requests (a router, a title) are left out by the API's turn flag.
   const turns = fake.turns(RECIPES[harness].api).filter((r) => r.text.includes(marker));

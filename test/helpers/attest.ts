@@ -23,10 +23,12 @@ export function runOk(home: string, args: string[], env: Record<string, string> 
 }
 
 export function generate(home: string, dir: string, type = 'ecdsa-p256'): SignedChain['storeKey'] {
-  return runOk(home, ['key', 'generate', '--type', type, '--out', join(home, dir), '--json']).json as SignedChain['storeKey'];
+  return runOk(home, ['key', 'generate', '--type', type, '--out', join(home, dir), '--json'])
+    .json as SignedChain['storeKey'];
 }
 
-const COMPLETE = '{"evidence_report":{"verification":{"type":"command","command":"npm test","result":"PASS"}},"agent_status":{"next_action":"done"}}';
+const COMPLETE =
+  '{"evidence_report":{"verification":{"type":"command","command":"npm test","result":"PASS"}},"agent_status":{"next_action":"done"}}';
 
 /** Opens the continuation of a closed contract (a write to it) and returns the new contract id. */
 function continueFrom(home: string, id: string, env: Record<string, string>): string {
@@ -34,22 +36,57 @@ function continueFrom(home: string, id: string, env: Record<string, string>): st
   return (add.json as { continuation: { contract_id: string } }).continuation.contract_id;
 }
 
-export function signedChain(opts: { storeType?: string; approverType?: string; env?: Record<string, string> } = {}): SignedChain {
+export function signedChain(
+  opts: { storeType?: string; approverType?: string; env?: Record<string, string> } = {},
+): SignedChain {
   const home = tempHome('handoff-attest-');
   const storeKey = generate(home, 'store-keys', opts.storeType);
   const approverKey = generate(home, 'approver-keys', opts.approverType ?? 'ed25519');
   const env = { ...opts.env, HANDOFF_SIGNING_KEY: storeKey.private_key };
 
   const first = (runOk(home, ['contract', 'init', '--json'], env).json as { draft_id: string }).draft_id;
-  const req = runOk(home, ['approval', 'request', '--content', 'deploy the release', '--draft-id', first, '--json'], env).json as { approval_id: string };
-  runOk(home, ['contract', 'fill', '--draft-id', first, '--json', JSON.stringify({ approval_request: { exact_content: 'deploy the release', approval_id: req.approval_id } })], env);
+  const req = runOk(
+    home,
+    ['approval', 'request', '--content', 'deploy the release', '--draft-id', first, '--json'],
+    env,
+  ).json as { approval_id: string };
+  runOk(
+    home,
+    [
+      'contract',
+      'fill',
+      '--draft-id',
+      first,
+      '--json',
+      JSON.stringify({ approval_request: { exact_content: 'deploy the release', approval_id: req.approval_id } }),
+    ],
+    env,
+  );
   runOk(home, ['contract', 'set', 'agent_status.agent_state', 'APPROVAL_REQUEST', '--draft-id', first], env);
   runOk(home, ['contract', 'finalize', '--draft-id', first, '--json'], env);
-  runOk(home, ['approval', 'decide', req.approval_id, '--decision', 'approved', '--by', 'alice', '--key', approverKey.private_key], env);
+  runOk(
+    home,
+    [
+      'approval',
+      'decide',
+      req.approval_id,
+      '--decision',
+      'approved',
+      '--by',
+      'alice',
+      '--key',
+      approverKey.private_key,
+    ],
+    env,
+  );
 
   const second = continueFrom(home, first, env);
   runOk(home, ['contract', 'fill', '--draft-id', second, '--json', COMPLETE], env);
-  runOk(home, ['evidence', 'run', '--draft-id', second, '--', process.execPath, '-e', 'console.log("tests pass")'], env);
+  runOk(
+    home,
+    ['evidence', 'run', '--draft-id', second, '--', process.execPath, '-e', 'console.log("tests pass")'],
+    env,
+  );
   runOk(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', second], env);
   runOk(home, ['contract', 'finalize', '--draft-id', second, '--json'], env);
 

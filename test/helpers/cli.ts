@@ -136,7 +136,10 @@ export function runInProcess(home: string | undefined, args: string[], opts: Run
   const flag = new Int32Array(new SharedArrayBuffer(4));
   const input = opts.input ?? '';
   const stdin = typeof input === 'string' ? input : new Uint8Array(input);
-  worker.postMessage({ argv: args, env: baseEnv(home, opts.env), cwd: opts.cwd ?? home ?? process.cwd(), stdin, flag, port: port2 }, [port2]);
+  worker.postMessage(
+    { argv: args, env: baseEnv(home, opts.env), cwd: opts.cwd ?? home ?? process.cwd(), stdin, flag, port: port2 },
+    [port2],
+  );
   // A budget for a hang, as spawnSync's timeout: the worker is then dropped and the next call makes a new one.
   if (Atomics.wait(flag, 0, 0, opts.timeout ?? 60_000) === 'timed-out') {
     port1.close();
@@ -146,7 +149,12 @@ export function runInProcess(home: string | undefined, args: string[], opts: Run
   }
   const got = receiveMessageOnPort(port1)?.message as { exit: number; stdout: string; stderr: string };
   port1.close();
-  return toResult({ status: got.exit, signal: null, stdout: got.stdout, stderr: got.stderr } as unknown as SpawnSyncReturns<string>);
+  return toResult({
+    status: got.exit,
+    signal: null,
+    stdout: got.stdout,
+    stderr: got.stderr,
+  } as unknown as SpawnSyncReturns<string>);
 }
 
 /** Runs `handoff ...args` asynchronously (for concurrency tests). */

@@ -13,9 +13,14 @@ export interface ManifestCommand {
 }
 
 export function manifestCommands(): ManifestCommand[] {
-  const manifest = JSON.parse(readFileSync(join(REPO, 'oclif.manifest.json'), 'utf8')) as { commands: Record<string, ManifestCommand> };
+  const manifest = JSON.parse(readFileSync(join(REPO, 'oclif.manifest.json'), 'utf8')) as {
+    commands: Record<string, ManifestCommand>;
+  };
   return Object.values(manifest.commands);
 }
 
 /** Every verb as typed: `contract set` (the `help` verb included). */
-export const verbIds = (): string[] => manifestCommands().map((c) => c.id.replaceAll(':', ' ')).sort();
+export const verbIds = (): string[] =>
+  manifestCommands()
+    .map((c) => c.id.replaceAll(':', ' '))
+    .sort();

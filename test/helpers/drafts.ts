@@ -47,7 +47,14 @@ export function expectOneLineError(r: RunResult): void {
 
 /** A COMPLETE-able build: verification with result pass (companion included), next_action done. */
 export const completeWrites = (id: string): string[][] => [
-  ['contract', 'fill', '--draft-id', id, '--json', '{"evidence_report":{"verification":{"type":"command","command":"npm test","result":"PASS"}}}'],
+  [
+    'contract',
+    'fill',
+    '--draft-id',
+    id,
+    '--json',
+    '{"evidence_report":{"verification":{"type":"command","command":"npm test","result":"PASS"}}}',
+  ],
   ['contract', 'set', 'agent_status.next_action', 'done', '--draft-id', id],
   ['contract', 'set', 'agent_status.agent_state', 'complete', '--draft-id', id],
 ];

@@ -11,7 +11,15 @@ export { WS };
 
 /** Runs `handoff brief add NAME --ac …` in workspace `ws` and returns the parsed JSON. */
 export function addBrief(home: string, name: string, acs: string[] = [], ws = WS): any {
-  const r = run(home, ['brief', 'add', name, ...acs.flatMap((a) => ['--ac', `${a}=criterion ${a}`]), '--workspace', ws, '--json']);
+  const r = run(home, [
+    'brief',
+    'add',
+    name,
+    ...acs.flatMap((a) => ['--ac', `${a}=criterion ${a}`]),
+    '--workspace',
+    ws,
+    '--json',
+  ]);
   expect(r.code, r.stderr + r.stdout).toBe(0);
   return r.json;
 }

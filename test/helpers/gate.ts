@@ -20,18 +20,34 @@ export function dispatchJson(home: string, args: string[]): any {
 }
 
 /** A Claude Code transcript: the prompt as the first user line, then assistant lines with their stop reasons. */
-export function writeTranscript(dir: string, name: string, prompt: unknown, stopReasons: (string | null)[] = ['end_turn']): string {
+export function writeTranscript(
+  dir: string,
+  name: string,
+  prompt: unknown,
+  stopReasons: (string | null)[] = ['end_turn'],
+): string {
   const p = join(dir, name);
   const lines: object[] = [{ type: 'user', message: { role: 'user', content: prompt }, uuid: 'u1', sessionId: 'sess' }];
   stopReasons.forEach((stop_reason, i) => {
-    lines.push({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: `turn ${i}` }], stop_reason }, uuid: `a${i}` });
+    lines.push({
+      type: 'assistant',
+      message: { role: 'assistant', content: [{ type: 'text', text: `turn ${i}` }], stop_reason },
+      uuid: `a${i}`,
+    });
   });
   writeFileSync(p, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
   return p;
 }
 
 /** Recorded-shape SubagentStop hook input. */
-export function subagentStop(o: { session?: string; agentId?: string; agentType?: string; transcript?: string; cwd?: string; extra?: object }): string {
+export function subagentStop(o: {
+  session?: string;
+  agentId?: string;
+  agentType?: string;
+  transcript?: string;
+  cwd?: string;
+  extra?: object;
+}): string {
   return JSON.stringify({
     session_id: o.session ?? 'sess-1',
     transcript_path: '/nonexistent/parent-session.jsonl',

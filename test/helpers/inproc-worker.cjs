@@ -17,5 +17,7 @@ parentPort.on('message', (msg) => {
   };
   bundle
     .execute(argv, { env, cwd, stdin, script: workerData.bin })
-    .then(done, (e) => done({ exit: 70, stdout: '', stderr: `execute threw: ${e && e.stack ? e.stack : String(e)}\n` }));
+    .then(done, (e) =>
+      done({ exit: 70, stdout: '', stderr: `execute threw: ${e && e.stack ? e.stack : String(e)}\n` }),
+    );
 });

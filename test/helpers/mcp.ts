@@ -50,9 +50,14 @@ export async function connect(
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString('utf8')));
   let roots = opts.roots ?? [];
-  const client = new Client({ name: 'handoff-tests', version: '1.0.0' }, opts.roots === undefined ? {} : { capabilities: { roots: { listChanged: true } } });
+  const client = new Client(
+    { name: 'handoff-tests', version: '1.0.0' },
+    opts.roots === undefined ? {} : { capabilities: { roots: { listChanged: true } } },
+  );
   if (opts.roots !== undefined) {
-    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((dir) => ({ uri: pathToFileURL(dir).href })) }));
+    client.setRequestHandler(ListRootsRequestSchema, () => ({
+      roots: roots.map((dir) => ({ uri: pathToFileURL(dir).href })),
+    }));
   }
   await client.connect(transport);
   return {

@@ -28,7 +28,11 @@ export function pgHost(url: string, prefix = 'handoff-pg-host-'): PgHost {
     runAsync: (args, opts) => runAsync(home, args, env(opts)),
     drafts: () => {
       const dir = join(home, 'drafts');
-      return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json') && !f.endsWith('.meta.json')).map((f) => f.slice(0, -5)) : [];
+      return existsSync(dir)
+        ? readdirSync(dir)
+            .filter((f) => f.endsWith('.json') && !f.endsWith('.meta.json'))
+            .map((f) => f.slice(0, -5))
+        : [];
     },
   };
 }
@@ -50,7 +54,8 @@ export function fill(host: PgHost, id: string, patch: object): void {
 export async function pgRow(url: string, contractId: string): Promise<any> {
   const row = (await sql(url, 'SELECT * FROM handoffs WHERE contract_id = $1', [contractId]))[0];
   if (row === undefined) return undefined;
-  for (const k of ['id', 'parent_handoff_id', 'brief_id', 'continues_handoff_id']) if (typeof row[k] === 'string') row[k] = Number(row[k]);
+  for (const k of ['id', 'parent_handoff_id', 'brief_id', 'continues_handoff_id'])
+    if (typeof row[k] === 'string') row[k] = Number(row[k]);
   return row;
 }
 

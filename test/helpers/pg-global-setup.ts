@@ -28,7 +28,10 @@ function started(child: ChildProcess): Promise<string> {
   return new Promise((done, fail) => {
     let out = '';
     let err = '';
-    const timer = setTimeout(() => fail(new Error(`the PostgreSQL server did not start within ${START_TIMEOUT_MS / 1000} s: ${err}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => fail(new Error(`the PostgreSQL server did not start within ${START_TIMEOUT_MS / 1000} s: ${err}`)),
+      START_TIMEOUT_MS,
+    );
     child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
     child.stdout?.on('data', (c: Buffer) => {
       out += c.toString();

@@ -13,7 +13,11 @@ export const serverUrl = (): string => inject('handoffPgUrl');
 const name = (prefix: string): string => `${prefix}_${randomBytes(6).toString('hex')}`;
 
 /** Runs one statement with a short-lived connection to `url`. */
-export async function sql<R = Record<string, unknown>>(url: string, text: string, values: unknown[] = []): Promise<R[]> {
+export async function sql<R = Record<string, unknown>>(
+  url: string,
+  text: string,
+  values: unknown[] = [],
+): Promise<R[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -61,7 +65,10 @@ export function freshDatabaseSync(): string {
   const db = name('handoff_test');
   const script = `const pg = require('pg'); const c = new pg.Client({ connectionString: process.argv[1] });
     c.connect().then(() => c.query('CREATE DATABASE ' + process.argv[2] + ' TEMPLATE template0')).then(() => c.end(), (e) => { console.error(e.message); process.exit(1); });`;
-  const r = spawnSync(process.execPath, ['-e', script, serverUrl(), db], { encoding: 'utf8', cwd: import.meta.dirname });
+  const r = spawnSync(process.execPath, ['-e', script, serverUrl(), db], {
+    encoding: 'utf8',
+    cwd: import.meta.dirname,
+  });
   if (r.status !== 0) throw new Error(`CREATE DATABASE ${db} failed: ${r.stderr}`);
   return withDatabase(serverUrl(), db);
 }

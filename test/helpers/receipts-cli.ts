@@ -23,8 +23,15 @@ export function hfRaw(home: string, args: string[], cwd = home): { code: number;
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
-export const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8' });
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@t',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@t',
+};
+export const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8' });
 
 /** A git work tree with one commit, outside the handoff home. */
 export function gitRepo(): string {
@@ -52,18 +59,30 @@ export function receipt(home: string, draftId: string, argv: string[], opts: Run
 export const nodeCmd = (script: string): string[] => [NODE, '-e', script];
 
 /** Fills a close (COMPLETE by default) with the given verification into the draft (no finalize). */
-export function fillClose(home: string, draftId: string, verification: Record<string, unknown>, opts: { state?: string; cwd?: string } = {}): void {
+export function fillClose(
+  home: string,
+  draftId: string,
+  verification: Record<string, unknown>,
+  opts: { state?: string; cwd?: string } = {},
+): void {
   const state = opts.state ?? 'COMPLETE';
   const patch = {
     agent_status: { agent_state: state, next_action: state === 'COMPLETE' ? 'done' : 'review' },
     evidence_report: { verification },
   };
-  const fill = hf(home, ['contract', 'fill', '--draft-id', draftId, '--json', JSON.stringify(patch)], { cwd: opts.cwd });
+  const fill = hf(home, ['contract', 'fill', '--draft-id', draftId, '--json', JSON.stringify(patch)], {
+    cwd: opts.cwd,
+  });
   expect(fill.code, fill.stdout + fill.stderr).toBe(0);
 }
 
 /** fillClose, then finalize; returns the finalize result. */
-export function closeWith(home: string, draftId: string, verification: Record<string, unknown>, opts: { state?: string; flags?: string[]; cwd?: string } = {}) {
+export function closeWith(
+  home: string,
+  draftId: string,
+  verification: Record<string, unknown>,
+  opts: { state?: string; flags?: string[]; cwd?: string } = {},
+) {
   fillClose(home, draftId, verification, opts);
   return hf(home, ['contract', 'finalize', '--draft-id', draftId, '--json', ...(opts.flags ?? [])], { cwd: opts.cwd });
 }

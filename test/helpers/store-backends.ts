@@ -138,9 +138,14 @@ async function pgSchemaOf(url: string, schema: string): Promise<unknown> {
       ),
     ),
     constraints: strip(
-      await sql(url, `SELECT conrelid::regclass::text AS t, conname, pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE connamespace = ${ns} ORDER BY 1, 2`),
+      await sql(
+        url,
+        `SELECT conrelid::regclass::text AS t, conname, pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE connamespace = ${ns} ORDER BY 1, 2`,
+      ),
     ),
-    indexes: strip(await sql(url, `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = '${schema}' ORDER BY 1`)),
+    indexes: strip(
+      await sql(url, `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = '${schema}' ORDER BY 1`),
+    ),
     triggers: strip(
       await sql(
         url,
@@ -165,9 +170,16 @@ export async function rejection(p: Promise<unknown>): Promise<{ code?: string; e
 }
 
 /** Runs a module script (ESM, top-level await) in a child node process; its exit code and stdout. */
-export function runNode(script: string, args: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runNode(
+  script: string,
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script, ...args], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

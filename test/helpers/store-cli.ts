@@ -22,7 +22,11 @@ export function envelopeIn(agentId: string, state: string, extra: Obj = {}): Obj
   e.agent_status.agent_state = state;
   if (state === 'COMPLETE' || state === 'NEEDS_VERIFICATION') {
     e.agent_status.next_action = state === 'COMPLETE' ? 'done' : 'verify';
-    e.evidence_report.verification = { type: 'command', command: 'npm test', result: state === 'COMPLETE' ? 'pass' : 'fail' };
+    e.evidence_report.verification = {
+      type: 'command',
+      command: 'npm test',
+      result: state === 'COMPLETE' ? 'pass' : 'fail',
+    };
   }
   if (state === 'APPROVAL_REQUEST') e.approval_request = { exact_content: 'git push origin main' };
   return { ...e, ...extra };
@@ -38,7 +42,8 @@ export function writeDraft(home: string, id: string, envelope: unknown): string 
   return path;
 }
 
-export const readDraftFile = (home: string, id: string): Obj => JSON.parse(readFileSync(draftPath(home, id), 'utf8')) as Obj;
+export const readDraftFile = (home: string, id: string): Obj =>
+  JSON.parse(readFileSync(draftPath(home, id), 'utf8')) as Obj;
 
 /** Opens (creating and migrating) the home's store in this process; close it before spawning writers. */
 export function storeOf(home: string): Db {
@@ -80,7 +85,14 @@ export function seedRow(home: string, r: SeedRow): number {
 
 export function insertRow(db: Db, r: SeedRow): number {
   const state = r.agent_state ?? 'DISPATCHED';
-  const cut = r.cut_reason !== undefined ? r.cut_reason : state === 'DISPATCHED' ? 'never_finalized' : state === 'IN_PROGRESS' ? 'backstop_capture' : null;
+  const cut =
+    r.cut_reason !== undefined
+      ? r.cut_reason
+      : state === 'DISPATCHED'
+        ? 'never_finalized'
+        : state === 'IN_PROGRESS'
+          ? 'backstop_capture'
+          : null;
   const now = r.created_at ?? new Date().toISOString();
   const out = db
     .prepare(
@@ -111,7 +123,10 @@ export function insertRow(db: Db, r: SeedRow): number {
 }
 
 export function rowOf(home: string, contractId: string): Obj | undefined {
-  return withStore(home, (db) => db.prepare('SELECT * FROM handoffs WHERE contract_id = ?').get(contractId) as Obj | undefined);
+  return withStore(
+    home,
+    (db) => db.prepare('SELECT * FROM handoffs WHERE contract_id = ?').get(contractId) as Obj | undefined,
+  );
 }
 
 export function countRows(home: string, table = 'handoffs'): number {

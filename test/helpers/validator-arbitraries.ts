@@ -8,7 +8,10 @@ export const BASES: Env[] = [
   inProgress(),
   complete(),
   approval(),
-  env((e) => (e.consolidation_report = fullConsolidation()), () => withState('BLOCKED')),
+  env(
+    (e) => (e.consolidation_report = fullConsolidation()),
+    () => withState('BLOCKED'),
+  ),
   env((e) => {
     e.evidence_report.verification.receipt = 'R-0123456789abcdef';
     e.evidence_report.verification.receipts = ['R-0123456789abcdef', 'R-fedcba9876543210'];
@@ -20,7 +23,20 @@ export const BASES: Env[] = [
     .map((c) => c.envelope as Env),
 ];
 
-export const ENVELOPE_KEYS = [...ROOT_KEYS, ...AGENT_STATUS_KEYS, ...EVIDENCE_REPORT_KEYS, 'type', 'command', 'result', 'receipts', 'path', 'commit', 'exact_content', '__proto__', 'constructor'];
+export const ENVELOPE_KEYS = [
+  ...ROOT_KEYS,
+  ...AGENT_STATUS_KEYS,
+  ...EVIDENCE_REPORT_KEYS,
+  'type',
+  'command',
+  'result',
+  'receipts',
+  'path',
+  'commit',
+  'exact_content',
+  '__proto__',
+  'constructor',
+];
 
 /** Every object or array inside `root`, root included, in document order. */
 function containers(root: unknown): (Env | unknown[])[] {
@@ -41,7 +57,10 @@ const mutation: fc.Arbitrary<Mutation> = fc.record({
   op: fc.constantFrom('delete', 'replace', 'add'),
   pick: fc.nat(),
   key: fc.oneof(fc.constantFrom(...ENVELOPE_KEYS), fc.string({ maxLength: 12 })),
-  value: fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constantFrom('', ' ', 'done', 'COMPLETE', 'pass', 'abcdef0', 'R-0123456789abcdef')),
+  value: fc.oneof(
+    fc.jsonValue({ maxDepth: 3 }),
+    fc.constantFrom('', ' ', 'done', 'COMPLETE', 'pass', 'abcdef0', 'R-0123456789abcdef'),
+  ),
 });
 
 function mutate(base: Env, mutations: Mutation[]): Env {
@@ -59,7 +78,12 @@ function mutate(base: Env, mutations: Mutation[]): Env {
     } else if (m.op === 'delete') {
       delete target[keys[m.pick % keys.length]];
     } else {
-      Object.defineProperty(target, keys[m.pick % keys.length], { value: m.value, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(target, keys[m.pick % keys.length], {
+        value: m.value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
   }
   return copy;
@@ -69,4 +93,3 @@ function mutate(base: Env, mutations: Mutation[]): Env {
 export const mutated = fc
   .tuple(fc.nat({ max: BASES.length - 1 }), fc.array(mutation, { minLength: 1, maxLength: 4 }))
   .map(([i, ms]) => mutate(BASES[i], ms));
-

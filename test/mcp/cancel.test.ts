@@ -56,10 +56,14 @@ describe('cancelling evidence_run', () => {
     ].join('\n');
     const abort = new AbortController();
     const call = s.client
-      .callTool({ name: 'evidence_run', arguments: { command: [process.execPath, '-e', script], draft_id: D } }, undefined, {
-        signal: abort.signal,
-        timeout: 600_000,
-      })
+      .callTool(
+        { name: 'evidence_run', arguments: { command: [process.execPath, '-e', script], draft_id: D } },
+        undefined,
+        {
+          signal: abort.signal,
+          timeout: 600_000,
+        },
+      )
       .then(
         () => 'answered',
         () => 'cancelled',

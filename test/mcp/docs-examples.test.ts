@@ -47,7 +47,13 @@ function exampleSteps(): Step[] {
     const [structured, last] = json(i, answer[2]);
     const text: string[] = [];
     for (i = last + 1; i < lines.length && lines[i].startsWith('  '); i++) text.push(lines[i].slice(2));
-    steps.push({ tool: call[1], args: args as Record<string, unknown>, isError: answer[1] !== undefined, structured: structured as Record<string, unknown>, text: text.join('\n') });
+    steps.push({
+      tool: call[1],
+      args: args as Record<string, unknown>,
+      isError: answer[1] !== undefined,
+      structured: structured as Record<string, unknown>,
+      text: text.join('\n'),
+    });
   }
   return steps;
 }

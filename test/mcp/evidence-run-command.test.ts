@@ -25,7 +25,12 @@ describe('evidence_run command', () => {
     const { s } = await open();
     const r = await s.call('evidence_run', { command: 'echo one && echo two | tr a-z A-Z', shell: true, draft_id: D });
     expect(r.isError, textOf(r)).toBe(false);
-    expect(r.structuredContent?.receipt).toMatchObject({ shell: true, argv: ['echo one && echo two | tr a-z A-Z'], command: 'echo one && echo two | tr a-z A-Z', outcome: 'pass' });
+    expect(r.structuredContent?.receipt).toMatchObject({
+      shell: true,
+      argv: ['echo one && echo two | tr a-z A-Z'],
+      command: 'echo one && echo two | tr a-z A-Z',
+      outcome: 'pass',
+    });
     expect(textOf(r)).toContain('one\nTWO');
   });
 

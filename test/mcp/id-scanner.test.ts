@@ -13,14 +13,30 @@ const scan = (text: string, pieceSize = Infinity): string | number | undefined =
 describe('IdScanner', () => {
   it.each([
     ['id first', '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{}}', 7],
-    ['id last, after the params (as the SDK client writes it)', '{"method":"tools/call","params":{"arguments":{"value":"x"}},"jsonrpc":"2.0","id":12}', 12],
+    [
+      'id last, after the params (as the SDK client writes it)',
+      '{"method":"tools/call","params":{"arguments":{"value":"x"}},"jsonrpc":"2.0","id":12}',
+      12,
+    ],
     ['a string id', '{ "id" : "req-1" , "method":"ping"}', 'req-1'],
-    ['an id nested in the params is not the request id', '{"method":"m","params":{"id":5,"x":[{"id":6}]},"jsonrpc":"2.0"}', undefined],
-    ['"id" inside a string value is not a key', '{"method":"m","params":{"s":"\\"id\\":9,"},"note":"id","jsonrpc":"2.0"}', undefined],
+    [
+      'an id nested in the params is not the request id',
+      '{"method":"m","params":{"id":5,"x":[{"id":6}]},"jsonrpc":"2.0"}',
+      undefined,
+    ],
+    [
+      '"id" inside a string value is not a key',
+      '{"method":"m","params":{"s":"\\"id\\":9,"},"note":"id","jsonrpc":"2.0"}',
+      undefined,
+    ],
     ['a notification has none', '{"jsonrpc":"2.0","method":"notifications/cancelled"}', undefined],
     ['escaped quotes and multibyte text before the id', '{"params":{"v":"é\\\\\\"}{ ]"},"id":3}', 3],
     ['an object is not an id', '{"id":{"a":1},"method":"m"}', undefined],
-    ['many short strings with escapes, the id last', `{"params":${JSON.stringify(Array.from({ length: 200 }, (_, i) => `s${i}"\\`))},"id":"last"}`, 'last'],
+    [
+      'many short strings with escapes, the id last',
+      `{"params":${JSON.stringify(Array.from({ length: 200 }, (_, i) => `s${i}"\\`))},"id":"last"}`,
+      'last',
+    ],
   ])('%s', (_what, text, id) => {
     expect(scan(text)).toEqual(id);
     expect(scan(text, 1)).toEqual(id);

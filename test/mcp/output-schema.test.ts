@@ -32,7 +32,17 @@ const SESSION: [string, Record<string, unknown>, 'ok' | 'refused'][] = [
   ['contract_set', { field: 'work_phas', value: 'x', draft_id: D, explain: true }, 'refused'],
   ['contract_add', { field: 'evidence_report.files_checked', value: 'src/a.ts', draft_id: D }, 'ok'],
   ['contract_add', { field: 'evidence_report.files_checked', value: ['b'], draft_id: D }, 'refused'],
-  ['contract_fill', { patch: { report_prose: 'p', evidence_report: { verification: { type: 'command', command: 'npm test', result: 'pass' } } }, draft_id: D }, 'ok'],
+  [
+    'contract_fill',
+    {
+      patch: {
+        report_prose: 'p',
+        evidence_report: { verification: { type: 'command', command: 'npm test', result: 'pass' } },
+      },
+      draft_id: D,
+    },
+    'ok',
+  ],
   ['contract_fill', { patch: { evidence_report: { files_checked: ['other'] } }, draft_id: D }, 'refused'],
   ['contract_patch', { patch: { report_prose: 'q' }, draft_id: D }, 'ok'],
   ['contract_patch', { patch: { agent_status: { agent_id: null } }, draft_id: D }, 'refused'],
@@ -76,13 +86,16 @@ describe('outputSchema', () => {
       const schema = t.outputSchema as Record<string, any> | undefined;
       expect(schema?.type, t.name).toBe('object');
       const verb = t.name.replace('_', ' ');
-      expect(schema?.anyOf.map((r: { $ref: string }) => r.$ref.replace('#/$defs/', '')), t.name).toEqual(VERB_SCHEMAS[verb]);
+      expect(
+        schema?.anyOf.map((r: { $ref: string }) => r.$ref.replace('#/$defs/', '')),
+        t.name,
+      ).toEqual(VERB_SCHEMAS[verb]);
       expect(() => ajv.compile(schema!), t.name).not.toThrow();
       expect(() => sdk.getValidator(schema as never), t.name).not.toThrow();
     }
   });
 
-  it('every real result, success or refusal, follows its tool\'s outputSchema; a wrong one does not', async () => {
+  it("every real result, success or refusal, follows its tool's outputSchema; a wrong one does not", async () => {
     const home = tempHome();
     expect(run(home, ['brief', 'add', 'payments', '--ac', 'AC-1=replay'], { env: WS }).code).toBe(0);
     const s = await open(home);
@@ -94,7 +107,8 @@ describe('outputSchema', () => {
     for (const [tool, given, expected] of SESSION) {
       const args = given.approval_id === 'APPROVAL_ID' ? { approval_id: approvalId } : given;
       const r: ToolCallResult = await s.call(tool, args);
-      if (tool === 'approval_request' && expected === 'ok') approvalId = (r.structuredContent as { approval_id: string }).approval_id;
+      if (tool === 'approval_request' && expected === 'ok')
+        approvalId = (r.structuredContent as { approval_id: string }).approval_id;
       expect(r.isError ?? false, `${tool} ${JSON.stringify(args)}: ${textOf(r)}`).toBe(expected === 'refused');
       const check = validators.get(tool)!;
       expect(check(r.structuredContent), `${tool} ${JSON.stringify(args)}: ${ajv.errorsText(check.errors)}`).toBe(true);

@@ -33,7 +33,12 @@ function setup(): { home: string; project: string; secret: string; elsewhere: st
   return { home, project, secret, elsewhere };
 }
 
-async function open(home: string, project: string, flags: string[] = [], opts: ConnectOptions = {}): Promise<McpSession> {
+async function open(
+  home: string,
+  project: string,
+  flags: string[] = [],
+  opts: ConnectOptions = {},
+): Promise<McpSession> {
   const s = await connect(home, flags, WS, { cwd: project, ...opts });
   sessions.push(s);
   return s;
@@ -41,7 +46,12 @@ async function open(home: string, project: string, flags: string[] = [], opts: C
 
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-async function expectOutside(s: McpSession, home: string, args: Record<string, unknown>, tool = 'evidence_add'): Promise<void> {
+async function expectOutside(
+  s: McpSession,
+  home: string,
+  args: Record<string, unknown>,
+  tool = 'evidence_add',
+): Promise<void> {
   const before = snapshot(home);
   const r = await s.call(tool, args);
   expect(r.isError, textOf(r)).toBe(true);
@@ -57,7 +67,10 @@ describe('file inputs outside the roots are refused, nothing read', () => {
     symlinkSync(elsewhere, join(project, 'linked-dir'));
     const s = await open(home, project);
     await expectOutside(s, home, { ...ADD, artifact_file: secret });
-    await expectOutside(s, home, { ...ADD, artifact_file: `../${join(elsewhere, 'shadow').split('/').slice(-2).join('/')}` });
+    await expectOutside(s, home, {
+      ...ADD,
+      artifact_file: `../${join(elsewhere, 'shadow').split('/').slice(-2).join('/')}`,
+    });
     await expectOutside(s, home, { ...ADD, artifact_file: 'innocent.log' });
     await expectOutside(s, home, { ...ADD, artifact_file: 'linked-dir/shadow' });
     // Whether a path outside exists is not told apart.

@@ -26,10 +26,12 @@ describe('a message over the limit', () => {
     const first = await s.call('contract_init', { draft_id: D });
     expect(first.isError, textOf(first)).toBe(false);
     const before = snapshot(home);
-    const big = await s.call('contract_set', { field: 'report_prose', value: 'x'.repeat(12_000_000), draft_id: D }).then(
-      () => undefined,
-      (e: unknown) => e as { code?: number; message?: string; data?: Record<string, unknown> },
-    );
+    const big = await s
+      .call('contract_set', { field: 'report_prose', value: 'x'.repeat(12_000_000), draft_id: D })
+      .then(
+        () => undefined,
+        (e: unknown) => e as { code?: number; message?: string; data?: Record<string, unknown> },
+      );
     expect(big?.code).toBe(-32600);
     expect(big?.message).toContain(String(LIMIT));
     expect(big?.data).toMatchObject({ code: 'MESSAGE_TOO_LARGE', limit_bytes: LIMIT });
@@ -67,17 +69,31 @@ describe('a message that is not UTF-8', () => {
   it('is answered with a parse error naming INVALID_UTF8 and nothing of it is done; the next call is served', () => {
     const home = tempHome();
     const head = [
-      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
     ].map((m) => Buffer.from(`${JSON.stringify(m)}\n`));
     // Written by hand: a JSON client cannot send a byte that is not UTF-8. Read leniently, this call would succeed.
     const bad = Buffer.concat([
-      Buffer.from(`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"contract_init","arguments":{"draft_id":"${D}"},"_meta":{"note":"caf`),
+      Buffer.from(
+        `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"contract_init","arguments":{"draft_id":"${D}"},"_meta":{"note":"caf`,
+      ),
       Buffer.from([0xe9]),
       Buffer.from('"}},"id":2}\n'),
     ]);
-    const next = Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'contract_view', arguments: { draft_id: D } } })}\n`);
-    const r = spawnSync(process.execPath, [BIN, 'mcp'], { env: baseEnv(home), cwd: home, input: Buffer.concat([...head, bad, next]), timeout: 60_000 });
+    const next = Buffer.from(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'contract_view', arguments: { draft_id: D } } })}\n`,
+    );
+    const r = spawnSync(process.execPath, [BIN, 'mcp'], {
+      env: baseEnv(home),
+      cwd: home,
+      input: Buffer.concat([...head, bad, next]),
+      timeout: 60_000,
+    });
     expect(r.status).toBe(0);
     const answers = r.stdout
       .toString('utf8')
@@ -85,7 +101,10 @@ describe('a message that is not UTF-8', () => {
       .filter((l) => l !== '')
       .map((l) => JSON.parse(l) as Record<string, any>);
     expect(answers.find((m) => m.id === 2)?.error).toMatchObject({ code: -32700, data: { code: 'INVALID_UTF8' } });
-    expect(answers.find((m) => m.id === 3)?.result).toMatchObject({ isError: true, structuredContent: { code: 'DRAFT_NOT_FOUND' } });
+    expect(answers.find((m) => m.id === 3)?.result).toMatchObject({
+      isError: true,
+      structuredContent: { code: 'DRAFT_NOT_FOUND' },
+    });
     expect(snapshot(home)).toEqual({});
   });
 });

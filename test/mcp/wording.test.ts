@@ -18,14 +18,44 @@ const flagsIn = (text: string): string[] => text.replace(/"(?:[^"\\\n]|\\.)*"/g,
 
 describe('rejections name parameters, never flags', () => {
   const cases: [string, string, Record<string, unknown>, string, string][] = [
-    ['a short write rejection', 'contract_set', { field: 'work_phas', value: 'x', draft_id: D }, 'UNKNOWN_FIELD', 'explain: true'],
+    [
+      'a short write rejection',
+      'contract_set',
+      { field: 'work_phas', value: 'x', draft_id: D },
+      'UNKNOWN_FIELD',
+      'explain: true',
+    ],
     ['a short validation rejection', 'contract_validate', { envelope: {} }, 'MISSING_FIELD', 'explain: true'],
-    ['an array value for add', 'contract_add', { field: 'evidence_report.files_checked', value: ['a', 'b'], draft_id: D }, 'ADD_LIST_VALUE', 'each: true'],
-    ['each with a value that is no array', 'contract_add', { field: 'evidence_report.files_checked', value: 'a', each: true, draft_id: D }, 'USAGE', 'each: true needs an array value'],
+    [
+      'an array value for add',
+      'contract_add',
+      { field: 'evidence_report.files_checked', value: ['a', 'b'], draft_id: D },
+      'ADD_LIST_VALUE',
+      'each: true',
+    ],
+    [
+      'each with a value that is no array',
+      'contract_add',
+      { field: 'evidence_report.files_checked', value: 'a', each: true, draft_id: D },
+      'USAGE',
+      'each: true needs an array value',
+    ],
     ['a limit out of range', 'contract_list', { limit: 0 }, 'USAGE', 'limit "0" must be'],
     ['an unknown state', 'contract_list', { state: 'nope' }, 'USAGE', 'state "nope" is not a row state'],
-    ['a draft that does not exist', 'contract_view', { draft_id: 'a0123456789abcdef.ffffffffffff' }, 'DRAFT_NOT_FOUND', 'start one with contract_init'],
-    ['a shell command given as words', 'evidence_run', { command: ['echo', 'a'], shell: true, draft_id: D }, 'USAGE', 'with shell: true, command is one shell string'],
+    [
+      'a draft that does not exist',
+      'contract_view',
+      { draft_id: 'a0123456789abcdef.ffffffffffff' },
+      'DRAFT_NOT_FOUND',
+      'start one with contract_init',
+    ],
+    [
+      'a shell command given as words',
+      'evidence_run',
+      { command: ['echo', 'a'], shell: true, draft_id: D },
+      'USAGE',
+      'with shell: true, command is one shell string',
+    ],
   ];
 
   it.each(cases)('%s: %s says %s', async (_what, tool, args, code, says) => {

@@ -14,11 +14,20 @@ const eslint = new ESLint({ cwd: ROOT });
 /** The boundary rules' messages for `text` as if it were the file `path` (only those rules, no type program). */
 async function boundaryErrors(path: string, text: string): Promise<string[]> {
   const config = (await eslint.calculateConfigForFile(path)) as { rules?: Record<string, Linter.RuleEntry> };
-  const rules = Object.fromEntries(RULES.filter((r) => config.rules?.[r] !== undefined).map((r) => [r, config.rules![r]]));
+  const rules = Object.fromEntries(
+    RULES.filter((r) => config.rules?.[r] !== undefined).map((r) => [r, config.rules![r]]),
+  );
   const linter = new Linter({ configType: 'flat' });
   const messages = linter.verify(
     text,
-    [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser }, plugins: { '@typescript-eslint': tseslint.plugin }, rules }],
+    [
+      {
+        files: ['**/*.ts'],
+        languageOptions: { parser: tseslint.parser },
+        plugins: { '@typescript-eslint': tseslint.plugin },
+        rules,
+      },
+    ],
     path,
   );
   return messages.map((m) => `${m.ruleId}: ${m.message}`);
@@ -40,7 +49,11 @@ describe('the import-boundary lint rule', () => {
     ['src/codes/x.ts', "import { showReceipt } from '../receipts/show.js';", 'no-restricted-imports'],
     ['src/render/x.ts', "import * as Flags from '@oclif/core/flags';", 'no-restricted-imports'],
     ['src/render/x.ts', "import { writeDraft } from '../drafts/write.js';", '@typescript-eslint/no-restricted-imports'],
-    ['src/render/x.ts', "import { openStore } from '../store/open-store.js';", '@typescript-eslint/no-restricted-imports'],
+    [
+      'src/render/x.ts',
+      "import { openStore } from '../store/open-store.js';",
+      '@typescript-eslint/no-restricted-imports',
+    ],
     ['src/render/x.ts', "import { writeFileSync } from 'node:fs';", '@typescript-eslint/no-restricted-imports'],
   ])('%s: %s is reported (%s)', async (path, text, rule) => {
     const errors = await boundaryErrors(path, text);

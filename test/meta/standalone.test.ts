@@ -44,7 +44,9 @@ describe('the repository stands alone', () => {
 
   it('docs/architecture.md shows every folder of src/', () => {
     const page = readFileSync(join(REPO, 'docs', 'architecture.md'), 'utf8');
-    const folders = readdirSync(join(REPO, 'src'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const folders = readdirSync(join(REPO, 'src'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
     expect(folders.length).toBeGreaterThan(10);
     for (const f of folders) expect(page, f).toMatch(new RegExp(`src/${f}/`));
   });

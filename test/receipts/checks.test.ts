@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkReceiptsIn, checkReceiptsWith, citedReceipts, type ReceiptCheckOptions } from '../../src/receipts/checks.js';
+import {
+  checkReceiptsIn,
+  checkReceiptsWith,
+  citedReceipts,
+  type ReceiptCheckOptions,
+} from '../../src/receipts/checks.js';
 import type { ReceiptRow } from '../../src/receipts/row.js';
 import { sampleRow } from '../helpers/receipts.js';
 
@@ -32,7 +37,8 @@ function checker(rows: ReceiptRow[], seams: { tampered?: string[]; stale?: strin
     ).map((e) => [e.code, e.path]);
 }
 
-const pass = (n: number, over: Partial<ReceiptRow> = {}): ReceiptRow => sampleRow({ receipt_id: id(n), contract_id: TIP, ...over });
+const pass = (n: number, over: Partial<ReceiptRow> = {}): ReceiptRow =>
+  sampleRow({ receipt_id: id(n), contract_id: TIP, ...over });
 const V = 'evidence_report.verification';
 
 describe('cited receipts', () => {
@@ -48,10 +54,20 @@ describe('cited receipts', () => {
 });
 
 describe('receipt checks', () => {
-  const check = checker([pass(1), pass(2, { contract_id: PARENT }), pass(3, { contract_id: OTHER }), pass(4, { exit_code: 1, outcome: 'fail' }), pass(5, { command: 'npm run lint' }), pass(6)], {
-    tampered: [id(6)],
-    stale: [id(2)],
-  });
+  const check = checker(
+    [
+      pass(1),
+      pass(2, { contract_id: PARENT }),
+      pass(3, { contract_id: OTHER }),
+      pass(4, { exit_code: 1, outcome: 'fail' }),
+      pass(5, { command: 'npm run lint' }),
+      pass(6),
+    ],
+    {
+      tampered: [id(6)],
+      stale: [id(2)],
+    },
+  );
 
   it('passes a matching, passing receipt of the chain', () => {
     expect(check(envelope({ type: 'command', command: ' npm test ', result: 'pass', receipt: id(1) }))).toEqual([]);
@@ -59,7 +75,13 @@ describe('receipt checks', () => {
   });
 
   it('reports each code at its reference, grouped by check in the normative order', () => {
-    const env = envelope({ type: 'command', command: 'npm test', result: 'pass', receipt: id(9), receipts: [id(3), id(6), id(4), id(2), id(8)] });
+    const env = envelope({
+      type: 'command',
+      command: 'npm test',
+      result: 'pass',
+      receipt: id(9),
+      receipts: [id(3), id(6), id(4), id(2), id(8)],
+    });
     expect(check(env)).toEqual([
       ['RECEIPT_NOT_FOUND', `${V}.receipt`],
       ['RECEIPT_NOT_FOUND', `${V}.receipts[4]`],
@@ -71,7 +93,8 @@ describe('receipt checks', () => {
   });
 
   it('RECEIPT_COMMAND_MISMATCH: one error at the first remaining reference, only for command/code claims', () => {
-    const env = (type: unknown, command: unknown) => envelope({ type, command, result: 'pass', receipts: [id(3), id(5), id(1)] });
+    const env = (type: unknown, command: unknown) =>
+      envelope({ type, command, result: 'pass', receipts: [id(3), id(5), id(1)] });
     expect(check(env('command', 'npm run lint'))).toEqual([['RECEIPT_FOREIGN', `${V}.receipts[0]`]]);
     expect(check(env('code', 'make'))).toEqual([
       ['RECEIPT_FOREIGN', `${V}.receipts[0]`],
@@ -86,8 +109,12 @@ describe('receipt checks', () => {
   });
 
   it('RECEIPT_FAILED only when the claim says pass', () => {
-    expect(check(envelope({ type: 'command', command: 'npm test', result: 'fail', receipt: id(4) }, 'NEEDS_VERIFICATION'))).toEqual([]);
-    expect(check(envelope({ type: 'command', command: 'npm test', result: ' Pass ', receipt: id(4) }))).toEqual([['RECEIPT_FAILED', `${V}.receipt`]]);
+    expect(
+      check(envelope({ type: 'command', command: 'npm test', result: 'fail', receipt: id(4) }, 'NEEDS_VERIFICATION')),
+    ).toEqual([]);
+    expect(check(envelope({ type: 'command', command: 'npm test', result: ' Pass ', receipt: id(4) }))).toEqual([
+      ['RECEIPT_FAILED', `${V}.receipt`],
+    ]);
   });
 
   it('--allow-stale skips RECEIPT_STALE only', () => {
@@ -97,8 +124,12 @@ describe('receipt checks', () => {
 
   it('RECEIPT_REQUIRED: required turn, COMPLETE or NEEDS_VERIFICATION, command/code claim, nothing cited', () => {
     const req = { requireReceipt: true };
-    expect(check(envelope({ type: 'command', command: 'npm test', result: 'pass' }), req)).toEqual([['RECEIPT_REQUIRED', `${V}.receipt`]]);
-    expect(check(envelope({ type: ' CODE ', command: 'x' }, 'needs_verification.'), req)).toEqual([['RECEIPT_REQUIRED', `${V}.receipt`]]);
+    expect(check(envelope({ type: 'command', command: 'npm test', result: 'pass' }), req)).toEqual([
+      ['RECEIPT_REQUIRED', `${V}.receipt`],
+    ]);
+    expect(check(envelope({ type: ' CODE ', command: 'x' }, 'needs_verification.'), req)).toEqual([
+      ['RECEIPT_REQUIRED', `${V}.receipt`],
+    ]);
     expect(check(envelope({ type: 'command', command: 'npm test' }, 'BLOCKED'), req)).toEqual([]);
     expect(check(envelope({ type: 'semantic', requires_human: true, result: 'pass' }), req)).toEqual([]);
     expect(check(envelope({ type: 'command', command: 'npm test', result: 'pass' }))).toEqual([]);
@@ -108,8 +139,12 @@ describe('receipt checks', () => {
   it('gate mode: RECEIPT_REQUIRED first, never RECEIPT_STALE', () => {
     const gate = { mode: 'gate' as const, requireReceipt: true };
     expect(check(envelope({ type: 'command', command: 'npm test', result: 'pass', receipt: id(2) }), gate)).toEqual([]);
-    expect(check(envelope({ type: 'command', command: 'npm test', result: 'pass' }), gate)).toEqual([['RECEIPT_REQUIRED', `${V}.receipt`]]);
-    expect(check(envelope({ type: 'command', command: 'npm test', result: 'pass', receipts: [id(9), id(4)] }), gate)).toEqual([
+    expect(check(envelope({ type: 'command', command: 'npm test', result: 'pass' }), gate)).toEqual([
+      ['RECEIPT_REQUIRED', `${V}.receipt`],
+    ]);
+    expect(
+      check(envelope({ type: 'command', command: 'npm test', result: 'pass', receipts: [id(9), id(4)] }), gate),
+    ).toEqual([
       ['RECEIPT_NOT_FOUND', `${V}.receipts[0]`],
       ['RECEIPT_FAILED', `${V}.receipts[1]`],
     ]);
@@ -141,15 +176,23 @@ describe('receipt checks', () => {
     expect(await real(row)).toEqual([]);
     expect(await real({ ...row, stdout_text: 'ok!\n' })).toEqual(['RECEIPT_TAMPERED']);
     expect(await real({ ...row, exit_code: 0, command: 'npm  test' })).toEqual(['RECEIPT_TAMPERED']);
-    expect(await real({ ...row, stdout_text: null, stdout_path: join(root, 'evidence', 'gone.txt') })).toEqual(['RECEIPT_TAMPERED']);
+    expect(await real({ ...row, stdout_text: null, stdout_path: join(root, 'evidence', 'gone.txt') })).toEqual([
+      'RECEIPT_TAMPERED',
+    ]);
     expect(await real({ ...row, stdout_text: null, stdout_path: '/etc/hostname' })).toEqual(['EVIDENCE_PATH_ESCAPE']);
-    expect(await real({ ...row, stdout_text: null, stdout_path: join(root, 'evidence', '..', 'x') })).toEqual(['EVIDENCE_PATH_ESCAPE']);
+    expect(await real({ ...row, stdout_text: null, stdout_path: join(root, 'evidence', '..', 'x') })).toEqual([
+      'EVIDENCE_PATH_ESCAPE',
+    ]);
   });
 });
 
 describe('receipt checks: whole-command comparison (mutation audit)', () => {
   it('RECEIPT_COMMAND_MISMATCH: a receipt of a longer command never matches a claim that is only its prefix', () => {
-    const check = checker([pass(1, { command: 'npm test -- --grep only-one' }), pass(2, { command: 'npm testing' }), pass(3, { command: ' npm test ' })]);
+    const check = checker([
+      pass(1, { command: 'npm test -- --grep only-one' }),
+      pass(2, { command: 'npm testing' }),
+      pass(3, { command: ' npm test ' }),
+    ]);
     const claim = (receipt: string) => envelope({ type: 'command', command: 'npm test', result: 'pass', receipt });
     expect(check(claim(id(1)))).toEqual([['RECEIPT_COMMAND_MISMATCH', `${V}.receipt`]]);
     expect(check(claim(id(2)))).toEqual([['RECEIPT_COMMAND_MISMATCH', `${V}.receipt`]]);

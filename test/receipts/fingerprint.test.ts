@@ -5,8 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { computeFingerprint, isStale, storeFiles, untrackedPaths } from '../../src/receipts/fingerprint.js';
 
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
-const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8' });
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@t',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@t',
+};
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8' });
 
 function repo(): string {
   const dir = mkdtempSync(join(tmpdir(), 'handoff-fp-'));
@@ -83,7 +90,9 @@ describe('tree fingerprint', () => {
     // Clean again, so status and diff equal the original ones: only HEAD tells the trees apart.
     expect(computeFingerprint(dir)?.treeFingerprint).toBe(fp?.treeFingerprint);
     expect(isStale(receipt)).toBe(true);
-    expect(isStale({ cwd: join(dir, 'gone'), git_head: receipt.git_head, tree_fingerprint: receipt.tree_fingerprint })).toBe(true);
+    expect(
+      isStale({ cwd: join(dir, 'gone'), git_head: receipt.git_head, tree_fingerprint: receipt.tree_fingerprint }),
+    ).toBe(true);
     expect(isStale({ cwd: '/nonexistent', git_head: null, tree_fingerprint: null })).toBe(false);
   });
 
@@ -109,7 +118,9 @@ describe('the store inside the work tree', () => {
     expect(computeFingerprint(dir, env)?.treeFingerprint).not.toBe(base?.treeFingerprint);
     writeFileSync(join(dir, 'README'), 'edited\n');
     expect(computeFingerprint(dir, env, excluded)?.treeFingerprint).not.toBe(base?.treeFingerprint);
-    expect(isStale({ cwd: dir, git_head: base?.gitHead ?? null, tree_fingerprint: base?.treeFingerprint ?? null }, env)).toBe(true);
+    expect(
+      isStale({ cwd: dir, git_head: base?.gitHead ?? null, tree_fingerprint: base?.treeFingerprint ?? null }, env),
+    ).toBe(true);
   });
 
   it('with nothing to exclude inside the tree, the plain formula is used', () => {

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { displayCommand, shellQuote } from '../../src/receipts/quote.js';
 import { canonicalJson, sha256Hex } from '../../src/receipts/jcs.js';
-import { computeRowSha256, exitToken, formatDuration, outcomeOf, receiptJson, receiptSummary } from '../../src/receipts/row.js';
+import {
+  computeRowSha256,
+  exitToken,
+  formatDuration,
+  outcomeOf,
+  receiptJson,
+  receiptSummary,
+} from '../../src/receipts/row.js';
 import { SpillArea, StreamCapture, INLINE_MAX_BYTES } from '../../src/receipts/capture.js';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,7 +49,9 @@ describe('RFC 8785 canonical JSON', () => {
     };
     // (Object.keys would list the integer-like key first; read the order from the text.)
     const text = canonicalJson(obj);
-    const order = ['\r', '1', '\u0080', '\u00f6', '\u20ac', '\ud83d\ude00', '\ufb33'].map((k) => text.indexOf(`${JSON.stringify(k)}:`));
+    const order = ['\r', '1', '\u0080', '\u00f6', '\u20ac', '\ud83d\ude00', '\ufb33'].map((k) =>
+      text.indexOf(`${JSON.stringify(k)}:`),
+    );
     expect(order.every((pos, i) => pos >= 0 && (i === 0 || pos > order[i - 1]))).toBe(true);
   });
 
@@ -95,7 +104,8 @@ describe('receipt row', () => {
 });
 
 /** A spill area in a fresh temp folder (the CLI's is <root>/tmp). */
-const spillArea = (parent: string = mkdtempSync(join(tmpdir(), 'spill-parent-'))): SpillArea => new SpillArea(() => parent);
+const spillArea = (parent: string = mkdtempSync(join(tmpdir(), 'spill-parent-'))): SpillArea =>
+  new SpillArea(() => parent);
 
 describe('stream capture', () => {
   it('keeps up to 4096 bytes inline, with text when valid UTF-8 (a BOM is content)', () => {

@@ -9,7 +9,10 @@ import { waitGone } from '../helpers/process.js';
 
 const NODE = process.execPath;
 
-async function run(argv: string[], opts: { shell?: boolean; timeoutMs?: number; killGraceMs?: number; spillParent?: string } = {}) {
+async function run(
+  argv: string[],
+  opts: { shell?: boolean; timeoutMs?: number; killGraceMs?: number; spillParent?: string } = {},
+) {
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   const r: ChildRun = await runChild({
@@ -34,7 +37,11 @@ async function run(argv: string[], opts: { shell?: boolean; timeoutMs?: number; 
 describe('runChild', () => {
   it('exit 0, 1, 3: the status is recorded and both streams are passed through and captured', async () => {
     for (const code of [0, 1, 3]) {
-      const { r, out, err } = await run([NODE, '-e', `process.stdout.write("out${code}"); process.stderr.write("err"); process.exitCode = ${code}`]);
+      const { r, out, err } = await run([
+        NODE,
+        '-e',
+        `process.stdout.write("out${code}"); process.stderr.write("err"); process.exitCode = ${code}`,
+      ]);
       expect(r.exitCode).toBe(code);
       expect(r.signal).toBeNull();
       expect(r.timedOut).toBe(false);
@@ -77,12 +84,20 @@ describe('runChild', () => {
   });
 
   it('stdin is /dev/null', async () => {
-    const { out } = await run([NODE, '-e', 'let n=0; process.stdin.on("data", d => n += d.length).on("end", () => console.log("read", n))']);
+    const { out } = await run([
+      NODE,
+      '-e',
+      'let n=0; process.stdin.on("data", d => n += d.length).on("end", () => console.log("read", n))',
+    ]);
     expect(out.toString()).toBe('read 0\n');
   });
 
   it('passes binary and large output through byte for byte and captures the same bytes', async () => {
-    const { r, out } = await run([NODE, '-e', 'const b = Buffer.alloc(300000); for (let i = 0; i < b.length; i++) b[i] = (i * 7) & 255; process.stdout.write(b)']);
+    const { r, out } = await run([
+      NODE,
+      '-e',
+      'const b = Buffer.alloc(300000); for (let i = 0; i < b.length; i++) b[i] = (i * 7) & 255; process.stdout.write(b)',
+    ]);
     expect(out.length).toBe(300_000);
     expect(r.stdout.bytes).toBe(300_000);
     expect(r.stdout.sha256).toBe(sha256Hex(out));
@@ -139,7 +154,11 @@ describe('runChild: a timeout is never a proven exit status (mutation audit)', (
   it('a child that exits 0 on SIGTERM after its timeout is recorded with exit_code null, timed_out true', async () => {
     // A shell sets its trap in milliseconds (a node child might still be starting when TERM comes, on a loaded
     // machine, and die by the signal instead); the trap runs once the current 1 s sleep ends, well inside the grace.
-    const { r } = await run(["trap 'exit 0' TERM; while :; do sleep 1; done"], { shell: true, timeoutMs: 1500, killGraceMs: 30_000 });
+    const { r } = await run(["trap 'exit 0' TERM; while :; do sleep 1; done"], {
+      shell: true,
+      timeoutMs: 1500,
+      killGraceMs: 30_000,
+    });
     // The child chose its own status (it was not killed by the signal): only the timeout makes it unproven.
     expect(r.timedOut).toBe(true);
     expect(r.exitCode).toBeNull();

@@ -10,7 +10,7 @@ describe('splitWords', () => {
     ['  npm   test  ', ['npm', 'test']],
     ['echo "x\\"y" \'$HOME\' "$HOME"', ['echo', 'x"y', '$HOME', '$HOME']],
     ['echo "a\\nb"', ['echo', 'a\\nb']],
-    ["a''b \"\"", ['ab', '']],
+    ['a\'\'b ""', ['ab', '']],
     ['a \\\nb', ['a', 'b']],
     ['', []],
   ])('%j splits into %j', (text, words) => {
@@ -25,11 +25,15 @@ describe('splitWords', () => {
 describe('claimMatchesReceipt', () => {
   const argvReceipt = { command: "echo 'a b'", shell: false, argv: ['echo', 'a b'] };
   it('a row whose argv does not show as its command matches by string only', () => {
-    expect(claimMatchesReceipt('npm test', { command: 'npm test -- --grep x', shell: false, argv: ['npm', 'test'] })).toBe(false);
+    expect(
+      claimMatchesReceipt('npm test', { command: 'npm test -- --grep x', shell: false, argv: ['npm', 'test'] }),
+    ).toBe(false);
   });
   it('an argv receipt matches every quoting of its argv, and the trimmed string itself', () => {
-    for (const claim of ['echo "a b"', "echo 'a b'", 'echo a\\ b', "  echo 'a b' "]) expect(claimMatchesReceipt(claim, argvReceipt), claim).toBe(true);
-    for (const claim of ['echo a b', 'echo "a b" c', 'echo "a b', 'echo']) expect(claimMatchesReceipt(claim, argvReceipt), claim).toBe(false);
+    for (const claim of ['echo "a b"', "echo 'a b'", 'echo a\\ b', "  echo 'a b' "])
+      expect(claimMatchesReceipt(claim, argvReceipt), claim).toBe(true);
+    for (const claim of ['echo a b', 'echo "a b" c', 'echo "a b', 'echo'])
+      expect(claimMatchesReceipt(claim, argvReceipt), claim).toBe(false);
   });
 
   it('a shell receipt compares strings only', () => {

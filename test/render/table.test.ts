@@ -20,10 +20,13 @@ describe('escapeCell', () => {
 
 describe('renderTable', () => {
   it('keeps one line per row whatever the cells hold', () => {
-    const text = renderTable(['id', 'content'], [
-      [1, 'rm -rf\tbuild\nthen\r\u001b[2Jreboot\\now'],
-      [2, 'ok'],
-    ]);
+    const text = renderTable(
+      ['id', 'content'],
+      [
+        [1, 'rm -rf\tbuild\nthen\r\u001b[2Jreboot\\now'],
+        [2, 'ok'],
+      ],
+    );
     const lines = text.split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[1]).toBe('1   rm -rf\\tbuild\\nthen\\r\\u001b[2Jreboot\\\\now');

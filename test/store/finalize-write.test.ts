@@ -48,8 +48,19 @@ describe('finalize step 10 with no store file', () => {
     envelope.agent_status.agent_state = 'BLOCKED';
     mkdirSync(join(dir, 'drafts'), { recursive: true });
     writeFileSync(join(dir, 'drafts', `${id}.json`), `${JSON.stringify(envelope, null, 2)}\n`);
-    deepOverride.envelope = { ...envelope, evidence_report: { ...envelope.evidence_report, key_outputs: [nested(1200)] } };
-    const req = { env, cwd: dir, addressing: { draftId: id }, workspace: 'ws', planTaskId: undefined, allowStale: false, notice: () => undefined };
+    deepOverride.envelope = {
+      ...envelope,
+      evidence_report: { ...envelope.evidence_report, key_outputs: [nested(1200)] },
+    };
+    const req = {
+      env,
+      cwd: dir,
+      addressing: { draftId: id },
+      workspace: 'ws',
+      planTaskId: undefined,
+      allowStale: false,
+      notice: () => undefined,
+    };
     const err = await caught(finalizeDraft(req));
     expect(err).toMatchObject({ code: 'STORE_WRITE_REFUSED', exit: 4 });
     expect(err.message).toContain(file);
@@ -57,7 +68,10 @@ describe('finalize step 10 with no store file', () => {
     expect(existsSync(file)).toBe(false);
 
     // The same draft at an accepted depth is written, creating the store.
-    deepOverride.envelope = { ...envelope, evidence_report: { ...envelope.evidence_report, key_outputs: [nested(400)] } };
+    deepOverride.envelope = {
+      ...envelope,
+      evidence_report: { ...envelope.evidence_report, key_outputs: [nested(400)] },
+    };
     const ok = await finalizeDraft(req);
     expect(ok).toMatchObject({ kind: 'ok', created: true });
     expect(existsSync(file)).toBe(true);

@@ -4,11 +4,19 @@ import { describe, expect, it } from 'vitest';
 import { APPLICATION_ID, closeDb, openProbe, openReader, openWriter, type Db } from '../../src/store/db.js';
 import { approvalLookup, getApproval, listApprovals, markApprovalUsed } from '../../src/store/approvals.js';
 import { currentVersion, latestVersion, listMigrations, migrate } from '../../src/store/migrate.js';
-import { buildAt, caught, migrationsDir, rawDb, schemaOf, schemaSnapshot, tempDir, tempStore } from '../helpers/store.js';
+import {
+  buildAt,
+  caught,
+  migrationsDir,
+  rawDb,
+  schemaOf,
+  schemaSnapshot,
+  tempDir,
+  tempStore,
+} from '../helpers/store.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const SNAPSHOT = join(REPO, 'test', 'fixtures', 'schema.snapshot.sql');
-
 
 function fresh(): Db {
   const { env } = tempStore();
@@ -21,10 +29,20 @@ describe('migration files', () => {
   it('are numbered 0001… contiguously and contain no transaction or journal/foreign_keys statements', () => {
     const list = listMigrations();
     expect(list.map((m) => m.version)).toEqual(list.map((_, i) => i + 1));
-    expect(list.map((m) => m.name)).toEqual(['0001_init.sql', '0002_receipts.sql', '0003_turn_times.sql', '0004_approval_use.sql', '0005_attestations.sql', '0006_list_indexes.sql', '0007_mirror_rev.sql']);
+    expect(list.map((m) => m.name)).toEqual([
+      '0001_init.sql',
+      '0002_receipts.sql',
+      '0003_turn_times.sql',
+      '0004_approval_use.sql',
+      '0005_attestations.sql',
+      '0006_list_indexes.sql',
+      '0007_mirror_rev.sql',
+    ]);
     for (const m of list) {
       const sql = readFileSync(m.path, 'utf8').replace(/--.*$/gm, '');
-      expect(sql).not.toMatch(/^\s*(BEGIN\s*(TRANSACTION|IMMEDIATE|DEFERRED|EXCLUSIVE)?\s*;|COMMIT|ROLLBACK|END\s+TRANSACTION)/im);
+      expect(sql).not.toMatch(
+        /^\s*(BEGIN\s*(TRANSACTION|IMMEDIATE|DEFERRED|EXCLUSIVE)?\s*;|COMMIT|ROLLBACK|END\s+TRANSACTION)/im,
+      );
       expect(sql).not.toMatch(/PRAGMA\s+(journal_mode|foreign_keys)/i);
     }
   });
@@ -109,10 +127,22 @@ describe('upgrade paths equal a fresh build', () => {
 
     const db = openWriter(env, undefined, { create: false })!;
     expect(currentVersion(db)).toBe(latestVersion());
-    const rows = db.prepare('SELECT contract_id, agent_state, plan_task_id, require_receipt FROM handoffs ORDER BY id').all();
+    const rows = db
+      .prepare('SELECT contract_id, agent_state, plan_task_id, require_receipt FROM handoffs ORDER BY id')
+      .all();
     expect(rows).toEqual([
-      { contract_id: 'a0000000000000001.000000000001', agent_state: 'DISPATCHED', plan_task_id: 'T-1', require_receipt: 0 },
-      { contract_id: 'a0000000000000001.000000000002', agent_state: 'COMPLETE', plan_task_id: null, require_receipt: 0 },
+      {
+        contract_id: 'a0000000000000001.000000000001',
+        agent_state: 'DISPATCHED',
+        plan_task_id: 'T-1',
+        require_receipt: 0,
+      },
+      {
+        contract_id: 'a0000000000000001.000000000002',
+        agent_state: 'COMPLETE',
+        plan_task_id: null,
+        require_receipt: 0,
+      },
     ]);
     expect(db.prepare('SELECT ac_id, text, receipt_id, handoff_id FROM evidence').all()).toEqual([
       { ac_id: 'AC-1', text: 'hello', receipt_id: null, handoff_id: 2 },
@@ -141,14 +171,29 @@ describe('upgrade paths equal a fresh build', () => {
     expect(currentVersion(probe)).toBe(3);
     expect(approvalLookup(probe)('P-2')).toMatchObject({ found: true, status: 'approved', usedByHandoffId: null });
     expect(getApproval(probe, 'P-2')).toMatchObject({ status: 'approved', used_at: null, used_by_handoff_id: null });
-    expect(listApprovals(probe, { limit: 10 }).map((r) => r.id).sort()).toEqual(['P-1', 'P-2']);
+    expect(
+      listApprovals(probe, { limit: 10 })
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(['P-1', 'P-2']);
     closeDb(probe);
 
     const db = openWriter(env, undefined, { create: false })!;
     expect(currentVersion(db)).toBe(latestVersion());
-    expect(db.prepare('SELECT id, status, decided_at, decided_by, used_at, used_by_handoff_id FROM approvals ORDER BY id').all()).toEqual([
+    expect(
+      db
+        .prepare('SELECT id, status, decided_at, decided_by, used_at, used_by_handoff_id FROM approvals ORDER BY id')
+        .all(),
+    ).toEqual([
       { id: 'P-1', status: 'pending', decided_at: null, decided_by: null, used_at: null, used_by_handoff_id: null },
-      { id: 'P-2', status: 'approved', decided_at: '2026-01-01T00:00:00.000Z', decided_by: 'alice', used_at: null, used_by_handoff_id: null },
+      {
+        id: 'P-2',
+        status: 'approved',
+        decided_at: '2026-01-01T00:00:00.000Z',
+        decided_by: 'alice',
+        used_at: null,
+        used_by_handoff_id: null,
+      },
     ]);
     const refused = (sql: string): string => {
       try {
@@ -159,15 +204,28 @@ describe('upgrade paths equal a fresh build', () => {
       return 'accepted';
     };
     const now = "'2026-02-01T00:00:00.000Z'";
-    expect(refused(`UPDATE approvals SET status = 'used', used_at = ${now}, used_by_handoff_id = 1 WHERE id = 'P-1'`)).toMatch(/transition refused/);
+    expect(
+      refused(`UPDATE approvals SET status = 'used', used_at = ${now}, used_by_handoff_id = 1 WHERE id = 'P-1'`),
+    ).toMatch(/transition refused/);
     expect(refused(`UPDATE approvals SET status = 'used' WHERE id = 'P-2'`)).toMatch(/CHECK constraint/);
-    expect(refused(`UPDATE approvals SET status = 'used', used_at = ${now}, used_by_handoff_id = 1, decided_at = ${now} WHERE id = 'P-2'`)).toMatch(/keeps its decision/);
+    expect(
+      refused(
+        `UPDATE approvals SET status = 'used', used_at = ${now}, used_by_handoff_id = 1, decided_at = ${now} WHERE id = 'P-2'`,
+      ),
+    ).toMatch(/keeps its decision/);
     expect(markApprovalUsed(db, 'P-1', 1, '2026-02-01T00:00:00.000Z')).toBe(false);
     expect(markApprovalUsed(db, 'P-2', 1, '2026-02-01T00:00:00.000Z')).toBe(true);
-    expect(getApproval(db, 'P-2')).toMatchObject({ status: 'used', decided_at: '2026-01-01T00:00:00.000Z', decided_by: 'alice', used_by_handoff_id: 1 });
+    expect(getApproval(db, 'P-2')).toMatchObject({
+      status: 'used',
+      decided_at: '2026-01-01T00:00:00.000Z',
+      decided_by: 'alice',
+      used_by_handoff_id: 1,
+    });
     expect(refused(`UPDATE approvals SET status = 'revoked' WHERE id = 'P-2'`)).toMatch(/transition refused|final/);
     expect(refused(`UPDATE approvals SET used_by_handoff_id = NULL WHERE id = 'P-2'`)).toMatch(/final|CHECK/);
-    expect(db.prepare("SELECT COUNT(*) AS n FROM pragma_table_info('evidence') WHERE name = 'contract_id'").get()).toEqual({ n: 1 });
+    expect(
+      db.prepare("SELECT COUNT(*) AS n FROM pragma_table_info('evidence') WHERE name = 'contract_id'").get(),
+    ).toEqual({ n: 1 });
     closeDb(db);
   });
 
@@ -187,10 +245,17 @@ describe('refusals', () => {
   it('a store stamped N+1 is refused on every path with exit 4 and stays byte-identical', () => {
     const { file, env } = tempStore();
     const db = buildAt(file, latestVersion());
-    db.prepare("INSERT INTO schema_version VALUES (?, '9999_future.sql', ?, '2030-01-01T00:00:00.000Z')").run(latestVersion() + 1, 'f'.repeat(64));
+    db.prepare("INSERT INTO schema_version VALUES (?, '9999_future.sql', ?, '2030-01-01T00:00:00.000Z')").run(
+      latestVersion() + 1,
+      'f'.repeat(64),
+    );
     closeDb(db);
     const before = readFileSync(file);
-    for (const open of [() => openWriter(env, undefined, { create: true }), () => openReader(env), () => openProbe(env)]) {
+    for (const open of [
+      () => openWriter(env, undefined, { create: true }),
+      () => openReader(env),
+      () => openProbe(env),
+    ]) {
       const e = caught(open);
       expect(e).toMatchObject({ code: 'STORE_SCHEMA_TOO_NEW', exit: 4 });
       expect(e.message).toContain(file);
@@ -202,7 +267,7 @@ describe('refusals', () => {
   it('a tampered checksum is STORE_MIGRATION_MISMATCH and nothing is applied', () => {
     const { file, env } = tempStore();
     const db = buildAt(file, 1);
-    db.prepare("UPDATE schema_version SET checksum = ? WHERE version = 1").run('0'.repeat(64));
+    db.prepare('UPDATE schema_version SET checksum = ? WHERE version = 1').run('0'.repeat(64));
     closeDb(db);
     const e = caught(() => openWriter(env, undefined, { create: false }));
     expect(e).toMatchObject({ code: 'STORE_MIGRATION_MISMATCH', exit: 4 });
@@ -214,7 +279,9 @@ describe('refusals', () => {
   it('an edited migration file is STORE_MIGRATION_MISMATCH', () => {
     const { file } = tempStore();
     const db = buildAt(file, 2);
-    const edited = migrationsDir(1, { '0002_receipts.sql': `${readFileSync(listMigrations()[1].path, 'utf8')}\n-- edited\n` });
+    const edited = migrationsDir(1, {
+      '0002_receipts.sql': `${readFileSync(listMigrations()[1].path, 'utf8')}\n-- edited\n`,
+    });
     expect(caught(() => migrate(db, file, edited))).toMatchObject({ code: 'STORE_MIGRATION_MISMATCH', exit: 4 });
     closeDb(db);
   });
@@ -238,7 +305,8 @@ describe('refusals', () => {
     const { file } = tempStore();
     const db = buildAt(file, 2);
     const dir = migrationsDir(2, {
-      '0003_fk.sql': "INSERT INTO acceptance_criteria (brief_id, ac_id, description, position) VALUES (999, 'A', 'd', 1);",
+      '0003_fk.sql':
+        "INSERT INTO acceptance_criteria (brief_id, ac_id, description, position) VALUES (999, 'A', 'd', 1);",
     });
     expect(caught(() => migrate(db, file, dir))).toMatchObject({ code: 'STORE_MIGRATION_FAILED', exit: 4 });
     expect(db.prepare('SELECT COUNT(*) AS n FROM acceptance_criteria').get()).toEqual({ n: 0 });
@@ -265,7 +333,11 @@ describe('refusals', () => {
     ] as const) {
       const env = { HANDOFF_DB: file };
       const before = readFileSync(file);
-      for (const open of [() => openWriter(env, undefined, { create: true }), () => openReader(env), () => openProbe(env)]) {
+      for (const open of [
+        () => openWriter(env, undefined, { create: true }),
+        () => openReader(env),
+        () => openProbe(env),
+      ]) {
         const e = caught(open);
         expect(e, file).toMatchObject({ code, exit: 4 });
         expect(e.message).toContain(file);

@@ -28,7 +28,8 @@ const ok = (home: string, args: string[]): any => {
   expect(r.code, `${args.join(' ')}\n${r.stderr}${r.stdout}`).toBe(0);
   return r.json;
 };
-const blobCount = async (): Promise<number> => Number((await sql<{ n: string }>(url, 'SELECT COUNT(*) AS n FROM blobs'))[0].n);
+const blobCount = async (): Promise<number> =>
+  Number((await sql<{ n: string }>(url, 'SELECT COUNT(*) AS n FROM blobs'))[0].n);
 
 describe('evidence across hosts', () => {
   it('evidence add and evidence run on host B; evidence show --verify on host A', () => {
@@ -37,9 +38,33 @@ describe('evidence across hosts', () => {
     ok(hostB, ['brief', 'add', 'pay', '--ac', 'AC-1=works']);
     const file = join(hostB, 'trace.bin');
     writeFileSync(file, Buffer.from(Array.from({ length: 9000 }, (_, i) => i % 251)));
-    const deposited = ok(hostB, ['evidence', 'add', '--brief', 'pay', '--ac', 'AC-1', '--type', 'file', '--artifact-file', file]).evidence;
+    const deposited = ok(hostB, [
+      'evidence',
+      'add',
+      '--brief',
+      'pay',
+      '--ac',
+      'AC-1',
+      '--type',
+      'file',
+      '--artifact-file',
+      file,
+    ]).evidence;
     const draft = ok(hostB, ['contract', 'init']).draft_id as string;
-    const receipt = ok(hostB, ['evidence', 'run', '--draft-id', draft, '--brief', 'pay', '--ac', 'AC-1', '--', process.execPath, '-e', "process.stdout.write(Buffer.alloc(5000, 1)); process.stderr.write('done')"]).receipt;
+    const receipt = ok(hostB, [
+      'evidence',
+      'run',
+      '--draft-id',
+      draft,
+      '--brief',
+      'pay',
+      '--ac',
+      'AC-1',
+      '--',
+      process.execPath,
+      '-e',
+      "process.stdout.write(Buffer.alloc(5000, 1)); process.stderr.write('done')",
+    ]).receipt;
 
     expect(existsSync(join(hostA, 'evidence'))).toBe(false);
     const shown = ok(hostA, ['evidence', 'show', String(deposited.id), '--verify']);

@@ -43,7 +43,13 @@ describe('two hosts sharing one PostgreSQL store', () => {
     fill(b, id, COMPLETE_PATCH);
     hostOk(b, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id]);
     const fin = hostOk(b, ['contract', 'finalize', '--draft-id', id]);
-    expect(fin).toMatchObject({ created: true, draft_id: id, handoff_id: d.handoff_id, agent_state: 'COMPLETE', workspace: 'fleet' });
+    expect(fin).toMatchObject({
+      created: true,
+      draft_id: id,
+      handoff_id: d.handoff_id,
+      agent_state: 'COMPLETE',
+      workspace: 'fleet',
+    });
     const closed = await pgRow(url, id);
     expect(closed.agent_state).toBe('COMPLETE');
     expect(closed.finalized_at).not.toBeNull();
@@ -51,7 +57,12 @@ describe('two hosts sharing one PostgreSQL store', () => {
     // Host B: the stop gate allows the finalized, valid contract and records that it saw the stop.
     const gate = b.run(['contract', 'gate', '--draft-id', id, '--json']);
     expect(gate.code, gate.stdout + gate.stderr).toBe(0);
-    expect(gate.json).toMatchObject({ decision: 'allow', contract_id: id, handoff_id: d.handoff_id, agent_state: 'COMPLETE' });
+    expect(gate.json).toMatchObject({
+      decision: 'allow',
+      contract_id: id,
+      handoff_id: d.handoff_id,
+      agent_state: 'COMPLETE',
+    });
     expect((await pgRow(url, id)).gate_seen_at).not.toBeNull();
 
     // Evidence and receipts across hosts (evidence add/run on B, `evidence show --verify` on A) join here.
@@ -64,7 +75,10 @@ describe('two hosts sharing one PostgreSQL store', () => {
     expect(chain).toMatchObject({ contract_id: id, live_contract_id: id, links: 1 });
 
     // A repeat finalize on B changes nothing (write-once COMPLETE); one row in the store, no SQLite file anywhere.
-    expect(hostOk(b, ['contract', 'finalize', '--draft-id', id])).toMatchObject({ created: false, unchanged_reason: 'complete_write_once' });
+    expect(hostOk(b, ['contract', 'finalize', '--draft-id', id])).toMatchObject({
+      created: false,
+      unchanged_reason: 'complete_write_once',
+    });
     expect(await pgCount(url, 'handoffs')).toBe(1);
     expect(noSqliteFile(a) && noSqliteFile(b)).toBe(true);
   });
@@ -103,7 +117,9 @@ describe('racing finalizes from several data roots', () => {
       fill(h, id, COMPLETE_PATCH);
       hostOk(h, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id]);
     }
-    const results = await Promise.all(roots.flatMap((h) => [h, h]).map((h) => h.runAsync(['contract', 'finalize', '--draft-id', id, '--json'])));
+    const results = await Promise.all(
+      roots.flatMap((h) => [h, h]).map((h) => h.runAsync(['contract', 'finalize', '--draft-id', id, '--json'])),
+    );
     for (const r of results) expect(r.code, r.stdout + r.stderr).toBe(0);
     const outs = results.map((r) => JSON.parse(r.stdout));
     expect(outs.filter((o) => o.created === true)).toHaveLength(1);

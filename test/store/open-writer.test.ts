@@ -6,7 +6,6 @@ import { closeDb, openReader, openWriter } from '../../src/store/db.js';
 import { sqliteAcceptsJson } from '../../src/store/finalize-row.js';
 import { buildAt, caught, migrationsDir, tempStore } from '../helpers/store.js';
 
-
 /** PRAGMA synchronous: 2 = FULL (better-sqlite3's build default under WAL is 1 = NORMAL). */
 const FULL = 2;
 
@@ -47,7 +46,10 @@ describe('openWriter loads the migration list before touching the file', () => {
     closeDb(openWriter(env, undefined, { create: true }));
     const before = readFileSync(file);
     const dup = migrationsDir(2, { '0002_again.sql': 'SELECT 1;' });
-    expect(caught(() => openWriter(env, undefined, { create: false, migrationsDir: dup }))).toMatchObject({ code: 'INTERNAL', exit: 70 });
+    expect(caught(() => openWriter(env, undefined, { create: false, migrationsDir: dup }))).toMatchObject({
+      code: 'INTERNAL',
+      exit: 70,
+    });
     expect(readFileSync(file).equals(before)).toBe(true);
     expect(existsSync(`${file}-wal`)).toBe(false);
   });
@@ -69,4 +71,3 @@ describe('sqliteAcceptsJson (the raw_handoff_json CHECK, asked in memory)', () =
     expect(sqliteAcceptsJson(JSON.stringify({ a: [1, 'x', null] }))).toBe(true);
   });
 });
-

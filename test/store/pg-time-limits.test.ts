@@ -16,7 +16,11 @@ afterAll(async () => {
   await dropDatabase(dbUrl);
 });
 
-const failure = async (p: Promise<unknown>): Promise<unknown> => p.then(() => undefined, (e: unknown) => toPgStoreError(e, 'the-store'));
+const failure = async (p: Promise<unknown>): Promise<unknown> =>
+  p.then(
+    () => undefined,
+    (e: unknown) => toPgStoreError(e, 'the-store'),
+  );
 
 describe('HANDOFF_STORE_TIMEOUT_MS', () => {
   it('defaults to 10 s; a whole number of ms up to a day is taken; anything else is USAGE (exit 2)', () => {
@@ -24,7 +28,9 @@ describe('HANDOFF_STORE_TIMEOUT_MS', () => {
     expect(storeTimeoutMs({ HANDOFF_STORE_TIMEOUT_MS: '' })).toBe(10_000);
     expect(storeTimeoutMs({ HANDOFF_STORE_TIMEOUT_MS: '1500' })).toBe(1500);
     for (const bad of ['0', '-1', '1.5', '10s', 'abc', '086400001', '86400001']) {
-      expect(() => storeTimeoutMs({ HANDOFF_STORE_TIMEOUT_MS: bad }), bad).toThrow(expect.objectContaining({ code: 'USAGE', exit: 2 }));
+      expect(() => storeTimeoutMs({ HANDOFF_STORE_TIMEOUT_MS: bad }), bad).toThrow(
+        expect.objectContaining({ code: 'USAGE', exit: 2 }),
+      );
     }
   });
 
@@ -45,7 +51,10 @@ describe('HANDOFF_STORE_TIMEOUT_MS', () => {
     try {
       await client.query('SELECT pg_advisory_lock(4242)');
       expect((await waiter.query('SHOW lock_timeout')).rows[0].lock_timeout).toBe('1s');
-      expect(await failure(waiter.query('SELECT pg_advisory_lock(4242)'))).toMatchObject({ code: 'STORE_BUSY', exit: 4 });
+      expect(await failure(waiter.query('SELECT pg_advisory_lock(4242)'))).toMatchObject({
+        code: 'STORE_BUSY',
+        exit: 4,
+      });
     } finally {
       client.release(true);
       await holder.end();

@@ -99,7 +99,10 @@ describe('chains', () => {
     for (let n = 2; n <= 64; n++) prev = row(db, n, { continues_handoff_id: prev.id });
     const root = getHandoffByContractId(db, cid(1))!;
     expect(followChain(db, root)).toHaveLength(64);
-    expect(caught(() => insertContinuation(db, prev, cid(65), '{}'))).toMatchObject({ code: 'CHAIN_TOO_LONG', exit: 4 });
+    expect(caught(() => insertContinuation(db, prev, cid(65), '{}'))).toMatchObject({
+      code: 'CHAIN_TOO_LONG',
+      exit: 4,
+    });
     expect(getHandoffByContractId(db, cid(65))).toBeUndefined();
     row(db, 65, { continues_handoff_id: prev.id });
     expect(caught(() => followChain(db, root))).toMatchObject({ code: 'CHAIN_TOO_LONG', exit: 4 });
@@ -126,7 +129,11 @@ describe('mirror, spent probe, approval lookup', () => {
     expect(mirrorEnvelope(db, cid(2), '{"a":2}', 1)).toBe('mirrored');
     expect(mirrorEnvelope(db, cid(3), '{"a":3}', 1)).toBe('closed');
     expect(mirrorEnvelope(db, cid(4), '{"a":4}', 1)).toBe('no_row');
-    expect(getHandoffByContractId(db, cid(1))).toMatchObject({ raw_handoff_json: '{"a":1}', agent_state: 'DISPATCHED', cut_reason: 'never_finalized' });
+    expect(getHandoffByContractId(db, cid(1))).toMatchObject({
+      raw_handoff_json: '{"a":1}',
+      agent_state: 'DISPATCHED',
+      cut_reason: 'never_finalized',
+    });
     expect(getHandoffByContractId(db, cid(3))!.raw_handoff_json).toBe('{}');
     closeDb(db);
   });
@@ -168,9 +175,23 @@ describe('mirror, spent probe, approval lookup', () => {
     const a = insertApproval(db, { workspace: 'ws', agent_id: null, contract_id: null, exact_content: 'c' });
     const lookup = approvalLookup(db);
     const none = { agentId: null, usedByHandoffId: null };
-    expect(lookup(a.id)).toEqual({ found: true, status: 'pending', contractId: null, fingerprint: a.fingerprint, decidedAt: null, ...none });
+    expect(lookup(a.id)).toEqual({
+      found: true,
+      status: 'pending',
+      contractId: null,
+      fingerprint: a.fingerprint,
+      decidedAt: null,
+      ...none,
+    });
     const decided = decideApproval(db, a.id, 'rejected', null, null);
-    expect(lookup(a.id)).toEqual({ found: true, status: 'rejected', contractId: null, fingerprint: a.fingerprint, decidedAt: decided.row.decided_at, ...none });
+    expect(lookup(a.id)).toEqual({
+      found: true,
+      status: 'rejected',
+      contractId: null,
+      fingerprint: a.fingerprint,
+      decidedAt: decided.row.decided_at,
+      ...none,
+    });
     expect(lookup('P-x')).toEqual({ found: false });
     closeDb(db);
     const empty = tempStore();
@@ -255,7 +276,9 @@ describe('process-level rules (built dist/)', () => {
       s.file = fresh.file;
       expect(await Promise.all([once(), once(), once()])).toEqual([0, 0, 0]);
       const db = new (loadSqlite())(fresh.file);
-      expect(db.prepare('SELECT version FROM schema_version ORDER BY version').all()).toEqual(migrationVersions.map((version) => ({ version })));
+      expect(db.prepare('SELECT version FROM schema_version ORDER BY version').all()).toEqual(
+        migrationVersions.map((version) => ({ version })),
+      );
       db.close();
     }
   });

@@ -26,7 +26,13 @@ describe('readStoredJson', () => {
     ['not JSON', '{"a":'],
     ['empty text', ''],
   ])('%s reads as undefined for every column', (_name, text) => {
-    const columns: StoredColumn<ZodMiniType>[] = [stringListColumn, acceptanceColumn, argvColumn, envelopeColumn, jsonColumn];
+    const columns: StoredColumn<ZodMiniType>[] = [
+      stringListColumn,
+      acceptanceColumn,
+      argvColumn,
+      envelopeColumn,
+      jsonColumn,
+    ];
     for (const column of columns) {
       expect(readStoredJson(text, column)).toBeUndefined();
     }
@@ -35,13 +41,22 @@ describe('readStoredJson', () => {
   it('a string list keeps its strings and drops other elements; a non-list does not fit', () => {
     expect(readStoredJson('["notes",5,null,"docs"]', stringListColumn)).toEqual(['notes', 'docs']);
     expect(readStoredJson('[]', stringListColumn)).toEqual([]);
-    for (const text of ['{"notes":true}', '"notes"', 'null', '7']) expect(readStoredJson(text, stringListColumn)).toBeUndefined();
+    for (const text of ['{"notes":true}', '"notes"', 'null', '7'])
+      expect(readStoredJson(text, stringListColumn)).toBeUndefined();
   });
 
   it('acceptance: a list of {ac_id: string|null, description: string}', () => {
-    const good = [{ ac_id: 'AC-1', description: 'passes' }, { ac_id: null, description: 'free' }];
+    const good = [
+      { ac_id: 'AC-1', description: 'passes' },
+      { ac_id: null, description: 'free' },
+    ];
     expect(readStoredJson(JSON.stringify(good), acceptanceColumn)).toEqual(good);
-    for (const bad of [[{ ac_id: 'AC-1' }], [{ ac_id: 1, description: 'x' }], ['AC-1'], { ac_id: null, description: 'x' }]) {
+    for (const bad of [
+      [{ ac_id: 'AC-1' }],
+      [{ ac_id: 1, description: 'x' }],
+      ['AC-1'],
+      { ac_id: null, description: 'x' },
+    ]) {
       expect(readStoredJson(JSON.stringify(bad), acceptanceColumn), JSON.stringify(bad)).toBeUndefined();
     }
   });
@@ -74,10 +89,24 @@ describe('readers of damaged columns keep their fallback', () => {
   });
 
   it('list/chain --json: a damaged column is exposed as null', () => {
-    const out = exposeHandoff(handoffRow({ can_write_json: '{"notes":1}', acceptance_json: '[{"ac_id":7}]', raw_handoff_json: 'nope' }), true);
+    const out = exposeHandoff(
+      handoffRow({ can_write_json: '{"notes":1}', acceptance_json: '[{"ac_id":7}]', raw_handoff_json: 'nope' }),
+      true,
+    );
     expect([out.can_write, out.acceptance, out.envelope]).toEqual([null, null, null]);
-    const fine = exposeHandoff(handoffRow({ can_write_json: '["notes"]', acceptance_json: '[{"ac_id":null,"description":"d"}]', raw_handoff_json: '[1]' }), true);
-    expect([fine.can_write, fine.acceptance, fine.envelope]).toEqual([['notes'], [{ ac_id: null, description: 'd' }], [1]]);
+    const fine = exposeHandoff(
+      handoffRow({
+        can_write_json: '["notes"]',
+        acceptance_json: '[{"ac_id":null,"description":"d"}]',
+        raw_handoff_json: '[1]',
+      }),
+      true,
+    );
+    expect([fine.can_write, fine.acceptance, fine.envelope]).toEqual([
+      ['notes'],
+      [{ ac_id: null, description: 'd' }],
+      [1],
+    ]);
   });
 
   it('a receipt whose argv_json is not a list of strings exposes the stored text', () => {

@@ -20,16 +20,28 @@ interface Ap {
   content?: string;
   decidedAt?: string | null;
 }
-const lookupOf =
-  (ap: Ap | undefined) =>
-  (): ApprovalLookupResult =>
-    ap === undefined
-      ? { found: false }
-      : { found: true, status: ap.status, contractId: ap.contractId ?? null, fingerprint: sha(ap.content ?? CONTENT), decidedAt: ap.decidedAt ?? null };
+const lookupOf = (ap: Ap | undefined) => (): ApprovalLookupResult =>
+  ap === undefined
+    ? { found: false }
+    : {
+        found: true,
+        status: ap.status,
+        contractId: ap.contractId ?? null,
+        fingerprint: sha(ap.content ?? CONTENT),
+        decidedAt: ap.decidedAt ?? null,
+      };
 const citing = (content: string = CONTENT): Env =>
   env((e) => (e.approval_request = { exact_content: content, approval_id: 'P-1' }), approval);
-const verdict = (ap: Ap | undefined, e: Env = citing(), extra: { turnEndedAt?: string | null; chain?: string[] } = {}) =>
-  fullVerdict(e, { lookupApproval: lookupOf(ap), approvalChain: extra.chain ?? [MINE, LINK], turnEndedAt: extra.turnEndedAt });
+const verdict = (
+  ap: Ap | undefined,
+  e: Env = citing(),
+  extra: { turnEndedAt?: string | null; chain?: string[] } = {},
+) =>
+  fullVerdict(e, {
+    lookupApproval: lookupOf(ap),
+    approvalChain: extra.chain ?? [MINE, LINK],
+    turnEndedAt: extra.turnEndedAt,
+  });
 
 const ID: [string, string] = ['APPROVAL_ID_NOT_PENDING', 'approval_request.approval_id'];
 const FOREIGN: [string, string] = ['APPROVAL_FOREIGN', 'approval_request.approval_id'];
@@ -75,7 +87,14 @@ describe('approval binding', () => {
     fullVerdict(citing(), { lookupApproval: lookupOf(undefined), approvalChain: chain });
     fullVerdict(citing(), { lookupApproval: lookupOf({ status: 'pending', contractId: null }), approvalChain: chain });
     expect(walked).toBe(0);
-    expect(pairs(fullVerdict(citing(), { lookupApproval: lookupOf({ status: 'pending', contractId: OTHER }), approvalChain: chain }))).toEqual([FOREIGN]);
+    expect(
+      pairs(
+        fullVerdict(citing(), {
+          lookupApproval: lookupOf({ status: 'pending', contractId: OTHER }),
+          approvalChain: chain,
+        }),
+      ),
+    ).toEqual([FOREIGN]);
     expect(walked).toBe(1);
   });
 });
@@ -84,22 +103,37 @@ describe('decisions after the turn', () => {
   const ENDED = '2026-03-01T10:00:00.000Z';
   it('decided after the turn ended: not a violation, whatever the decision', () => {
     for (const status of ['approved', 'rejected', 'expired']) {
-      expect(verdict({ status, contractId: MINE, decidedAt: '2026-03-01T10:00:00.001Z' }, citing(), { turnEndedAt: ENDED }).ok).toBe(true);
+      expect(
+        verdict({ status, contractId: MINE, decidedAt: '2026-03-01T10:00:00.001Z' }, citing(), { turnEndedAt: ENDED })
+          .ok,
+      ).toBe(true);
     }
   });
 
   it('decided before or at the end of the turn, or no end known: still APPROVAL_ID_NOT_PENDING', () => {
     for (const decidedAt of ['2026-03-01T09:59:59.999Z', ENDED]) {
-      expect(pairs(verdict({ status: 'approved', contractId: MINE, decidedAt }, citing(), { turnEndedAt: ENDED }))).toEqual([ID]);
+      expect(
+        pairs(verdict({ status: 'approved', contractId: MINE, decidedAt }, citing(), { turnEndedAt: ENDED })),
+      ).toEqual([ID]);
     }
-    expect(pairs(verdict({ status: 'approved', contractId: MINE, decidedAt: '2027-01-01T00:00:00.000Z' }, citing(), { turnEndedAt: null }))).toEqual([ID]);
+    expect(
+      pairs(
+        verdict({ status: 'approved', contractId: MINE, decidedAt: '2027-01-01T00:00:00.000Z' }, citing(), {
+          turnEndedAt: null,
+        }),
+      ),
+    ).toEqual([ID]);
   });
 
   it('after the turn ended, unresolved, foreign and mismatched approvals still fail', () => {
     const late = '2026-03-02T00:00:00.000Z';
     const opts = { turnEndedAt: ENDED };
     expect(pairs(verdict(undefined, citing(), opts))).toEqual([ID]);
-    expect(pairs(verdict({ status: 'approved', contractId: OTHER, decidedAt: late }, citing(), opts))).toEqual([FOREIGN]);
-    expect(pairs(verdict({ status: 'approved', contractId: MINE, decidedAt: late }, citing('other'), opts))).toEqual([MISMATCH]);
+    expect(pairs(verdict({ status: 'approved', contractId: OTHER, decidedAt: late }, citing(), opts))).toEqual([
+      FOREIGN,
+    ]);
+    expect(pairs(verdict({ status: 'approved', contractId: MINE, decidedAt: late }, citing('other'), opts))).toEqual([
+      MISMATCH,
+    ]);
   });
 });

@@ -23,31 +23,38 @@ interface Ap {
   decidedAt?: string | null;
   usedBy?: number | null;
 }
-const lookupOf =
-  (ap: Ap | undefined) =>
-  (): ApprovalLookupResult =>
-    ap === undefined
-      ? { found: false }
-      : {
-          found: true,
-          status: ap.status,
-          contractId: ap.contractId === undefined ? MINE : ap.contractId,
-          agentId: ap.agentId ?? null,
-          fingerprint: sha(ap.content ?? CONTENT),
-          decidedAt: ap.decidedAt ?? (ap.status === 'pending' ? null : '2026-03-01T10:00:00.000Z'),
-          usedByHandoffId: ap.usedBy ?? null,
-        };
+const lookupOf = (ap: Ap | undefined) => (): ApprovalLookupResult =>
+  ap === undefined
+    ? { found: false }
+    : {
+        found: true,
+        status: ap.status,
+        contractId: ap.contractId === undefined ? MINE : ap.contractId,
+        agentId: ap.agentId ?? null,
+        fingerprint: sha(ap.content ?? CONTENT),
+        decidedAt: ap.decidedAt ?? (ap.status === 'pending' ? null : '2026-03-01T10:00:00.000Z'),
+        usedByHandoffId: ap.usedBy ?? null,
+      };
 
 /** An envelope in `state` citing approval P-1 with `content` (undefined: no exact_content key). */
 function citing(start: () => Env, content: string | undefined = CONTENT): Env {
   return env((e) => {
-    e.approval_request = content === undefined ? { approval_id: 'P-1' } : { exact_content: content, approval_id: 'P-1' };
+    e.approval_request =
+      content === undefined ? { approval_id: 'P-1' } : { exact_content: content, approval_id: 'P-1' };
   }, start);
 }
 const blocked = (): Env => withState('BLOCKED');
 
 const verdict = (ap: Ap | undefined, e: Env, extra: Partial<FullVerdictOptions> = {}) =>
-  pairs(fullVerdict(e, { lookupApproval: lookupOf(ap), approvalChain: [MINE, LINK], citingHandoffId: 5, citingAgentId: 'a0123456789abcdef', ...extra }));
+  pairs(
+    fullVerdict(e, {
+      lookupApproval: lookupOf(ap),
+      approvalChain: [MINE, LINK],
+      citingHandoffId: 5,
+      citingAgentId: 'a0123456789abcdef',
+      ...extra,
+    }),
+  );
 
 const ID: [string, string] = ['APPROVAL_ID_NOT_PENDING', 'approval_request.approval_id'];
 const FOREIGN: [string, string] = ['APPROVAL_FOREIGN', 'approval_request.approval_id'];
@@ -81,7 +88,9 @@ describe('which status each state and caller accepts', () => {
     expect(verdict({ status: 'used', usedBy: 4 }, citing(complete), CLOSE)).toEqual([USED]);
     expect(verdict({ status: 'used', usedBy: 4 }, citing(inProgress))).toEqual([USED]);
     // A contract without a row yet (a new continuation) never used it.
-    expect(verdict({ status: 'used', usedBy: 5 }, citing(complete), { ...CLOSE, citingHandoffId: null })).toEqual([USED]);
+    expect(verdict({ status: 'used', usedBy: 5 }, citing(complete), { ...CLOSE, citingHandoffId: null })).toEqual([
+      USED,
+    ]);
     expect(verdict({ status: 'used', usedBy: 5 }, citing(approval))).toEqual([ID]);
     expect(verdict({ status: 'used', usedBy: 4 }, citing(approval))).toEqual([USED]);
   });
@@ -98,7 +107,12 @@ describe('the content of an approved approval', () => {
     ['not a string', 42],
     ['other text', `${CONTENT} --force`],
   ])('%s: APPROVAL_CONTENT_MISMATCH', (_what, content) => {
-    const e = env((x) => (x.approval_request = content === undefined ? { approval_id: 'P-1' } : { exact_content: content, approval_id: 'P-1' }), complete);
+    const e = env(
+      (x) =>
+        (x.approval_request =
+          content === undefined ? { approval_id: 'P-1' } : { exact_content: content, approval_id: 'P-1' }),
+      complete,
+    );
     expect(verdict({ status: 'approved' }, e, CLOSE)).toEqual([MISMATCH]);
     expect(verdict({ status: 'approved' }, e)).toEqual([MISMATCH]);
     expect(verdict({ status: 'used', usedBy: 5 }, e, CLOSE)).toEqual([MISMATCH]);
@@ -116,16 +130,26 @@ describe('ownership of an approved or used approval', () => {
   });
 
   it('without a contract, its agent must be the citing agent; neither set is no one', () => {
-    expect(verdict({ status: 'approved', contractId: null, agentId: 'a0123456789abcdef' }, citing(complete), CLOSE)).toEqual([]);
-    expect(verdict({ status: 'approved', contractId: null, agentId: 'afedcba9876543210' }, citing(complete), CLOSE)).toEqual([FOREIGN]);
-    expect(verdict({ status: 'approved', contractId: null, agentId: null }, citing(complete), CLOSE)).toEqual([FOREIGN]);
-    expect(verdict({ status: 'used', contractId: null, agentId: null, usedBy: 5 }, citing(complete), CLOSE)).toEqual([FOREIGN]);
+    expect(
+      verdict({ status: 'approved', contractId: null, agentId: 'a0123456789abcdef' }, citing(complete), CLOSE),
+    ).toEqual([]);
+    expect(
+      verdict({ status: 'approved', contractId: null, agentId: 'afedcba9876543210' }, citing(complete), CLOSE),
+    ).toEqual([FOREIGN]);
+    expect(verdict({ status: 'approved', contractId: null, agentId: null }, citing(complete), CLOSE)).toEqual([
+      FOREIGN,
+    ]);
+    expect(verdict({ status: 'used', contractId: null, agentId: null, usedBy: 5 }, citing(complete), CLOSE)).toEqual([
+      FOREIGN,
+    ]);
     // A pending one without a contract stays anyone's to wait for (as before).
     expect(verdict({ status: 'pending', contractId: null, agentId: null }, citing(approval))).toEqual([]);
   });
 
   it('without a citing contract (validate --file) ownership is not judged', () => {
-    const r = fullVerdict(citing(complete), { lookupApproval: lookupOf({ status: 'approved', contractId: null, agentId: null }) });
+    const r = fullVerdict(citing(complete), {
+      lookupApproval: lookupOf({ status: 'approved', contractId: null, agentId: null }),
+    });
     expect(r.ok).toBe(true);
   });
 });
@@ -144,7 +168,17 @@ describe('the check order: not found, foreign, content, already used, status', (
 describe('the gate on a turn that ended waiting for approval', () => {
   const ENDED = '2026-03-01T09:00:00.000Z';
   it('an approval decided, then used by the executing turn, after the turn ended is not its violation', () => {
-    expect(verdict({ status: 'used', usedBy: 9, decidedAt: '2026-03-01T10:00:00.000Z' }, citing(approval), { ...CLOSE, turnEndedAt: ENDED })).toEqual([]);
-    expect(verdict({ status: 'used', usedBy: 9, decidedAt: '2026-03-01T08:00:00.000Z' }, citing(approval), { ...CLOSE, turnEndedAt: ENDED })).toEqual([USED]);
+    expect(
+      verdict({ status: 'used', usedBy: 9, decidedAt: '2026-03-01T10:00:00.000Z' }, citing(approval), {
+        ...CLOSE,
+        turnEndedAt: ENDED,
+      }),
+    ).toEqual([]);
+    expect(
+      verdict({ status: 'used', usedBy: 9, decidedAt: '2026-03-01T08:00:00.000Z' }, citing(approval), {
+        ...CLOSE,
+        turnEndedAt: ENDED,
+      }),
+    ).toEqual([USED]);
   });
 });

@@ -6,30 +6,61 @@ import { complete, env, inProgress, withState, type Env } from '../helpers/valid
 type Row = [name: string, envelope: Env, changes: [path: string, from: unknown, to: unknown][]];
 
 const rows: Row[] = [
-  ['agent_state normalized', withState('  complete. ', complete), [['agent_status.agent_state', '  complete. ', 'COMPLETE']]],
+  [
+    'agent_state normalized',
+    withState('  complete. ', complete),
+    [['agent_status.agent_state', '  complete. ', 'COMPLETE']],
+  ],
   ['agent_state invalid kept', withState('COMPLETE .'), []],
   ['agent_state non-string kept', withState(5), []],
   ['agent_state already canonical reports nothing', inProgress(), []],
-  ['next_action token done', env((e) => (e.agent_status.next_action = ' DONE '), complete), [['agent_status.next_action', ' DONE ', 'done']]],
+  [
+    'next_action token done',
+    env((e) => (e.agent_status.next_action = ' DONE '), complete),
+    [['agent_status.next_action', ' DONE ', 'done']],
+  ],
   ['next_action "done." kept', env((e) => (e.agent_status.next_action = 'done.')), []],
   ['work_phase token', env((e) => (e.work_phase = ' Executing\n')), [['work_phase', ' Executing\n', 'executing']]],
   ['work_phase non-phase kept', env((e) => (e.work_phase = 'Coding')), []],
-  ['result: any string', env((e) => (e.evidence_report.verification = { result: ' Fail ' })), [['evidence_report.verification.result', ' Fail ', 'fail']]],
+  [
+    'result: any string',
+    env((e) => (e.evidence_report.verification = { result: ' Fail ' })),
+    [['evidence_report.verification.result', ' Fail ', 'fail']],
+  ],
   ['result non-string kept', env((e) => (e.evidence_report.verification = { result: true })), []],
-  ['type folded, unknown words too', env((e) => (e.evidence_report.verification = { type: 'Dry-Run' })), [['evidence_report.verification.type', 'Dry-Run', 'dry_run']]],
+  [
+    'type folded, unknown words too',
+    env((e) => (e.evidence_report.verification = { type: 'Dry-Run' })),
+    [['evidence_report.verification.type', 'Dry-Run', 'dry_run']],
+  ],
   ['type folding to "" kept', env((e) => (e.evidence_report.verification = { type: ' _-_ ' })), []],
   ['type non-string kept', env((e) => (e.evidence_report.verification = { type: 5 })), []],
-  ['commit lower-cased and trimmed', env((e) => (e.evidence_report.files_checked = ['x', { path: 'a', commit: ' ABCDEF0 ' }])), [['evidence_report.files_checked[1].commit', ' ABCDEF0 ', 'abcdef0']]],
+  [
+    'commit lower-cased and trimmed',
+    env((e) => (e.evidence_report.files_checked = ['x', { path: 'a', commit: ' ABCDEF0 ' }])),
+    [['evidence_report.files_checked[1].commit', ' ABCDEF0 ', 'abcdef0']],
+  ],
   ['bad commit kept', env((e) => (e.evidence_report.files_checked = [{ path: 'a', commit: 'HEAD' }])), []],
-  ['severity token', env((e) => (e.failure_report = { severity: 'WARNING ' })), [['failure_report.severity', 'WARNING ', 'warning']]],
-  ['ownership token, marked or not', env((e) => (e.consolidation_report = { ownership_assessment: 'Owned_Here' })), [['consolidation_report.ownership_assessment', 'Owned_Here', 'owned_here']]],
+  [
+    'severity token',
+    env((e) => (e.failure_report = { severity: 'WARNING ' })),
+    [['failure_report.severity', 'WARNING ', 'warning']],
+  ],
+  [
+    'ownership token, marked or not',
+    env((e) => (e.consolidation_report = { ownership_assessment: 'Owned_Here' })),
+    [['consolidation_report.ownership_assessment', 'Owned_Here', 'owned_here']],
+  ],
   [
     'change order follows the canonicalization table, then document order within a row',
     env((e) => {
       e.consolidation_report = { ownership_assessment: ' NOT_MY_SURFACE' };
       e.failure_report = { attempted: 'a', symptom: 's', evidence: ['e'], severity: 'Info' };
       e.evidence_report.FILES_CHECKED = [{ path: 'b', commit: 'BBBBBBB' }];
-      e.evidence_report.files_checked = [{ path: 'a', commit: 'AAAAAAA' }, { path: 'c', commit: 'CCCCCCC' }];
+      e.evidence_report.files_checked = [
+        { path: 'a', commit: 'AAAAAAA' },
+        { path: 'c', commit: 'CCCCCCC' },
+      ];
       e.evidence_report.verification = { type: 'COMMAND', command: 'npm test', result: 'PASS' };
       e.work_phase = 'VERIFYING';
       e.agent_status.next_action = 'Done';
@@ -82,7 +113,8 @@ describe('canonicalizeEnvelope', () => {
   });
 
   it('handles non-objects and very deep values without throwing', () => {
-    for (const v of [null, 5, 'x', [1, [2]], true]) expect(canonicalizeEnvelope(v)).toEqual({ envelope: v, changes: [] });
+    for (const v of [null, 5, 'x', [1, [2]], true])
+      expect(canonicalizeEnvelope(v)).toEqual({ envelope: v, changes: [] });
     const deep: unknown[] = [];
     let cursor = deep;
     for (let i = 0; i < 200_000; i++) cursor = cursor[0] = [] as unknown[];

@@ -33,7 +33,10 @@ describe('the vendored validator cases', () => {
   it('still match the upstream copy when one is present (optional drift check)', () => {
     const source = upstream();
     if (source === undefined) return; // no upstream here: the pinned hash above is the check
-    expect(sha256(source), `${source} differs from test/fixtures: run node scripts/vendor-cases.mjs ${source} and update CASES_SHA256`).toBe(CASES_SHA256);
+    expect(
+      sha256(source),
+      `${source} differs from test/fixtures: run node scripts/vendor-cases.mjs ${source} and update CASES_SHA256`,
+    ).toBe(CASES_SHA256);
   });
 
   it('live in the repository, not outside it', () => {

@@ -31,15 +31,26 @@ describe('UNKNOWN_FIELD nearest match', () => {
   });
 
   it('root files_checkd gets the list of the 14 agent-writable keys, never a system key', () => {
-    const detail = detailAt(env((e) => (e.files_checkd = [])), 'files_checkd');
+    const detail = detailAt(
+      env((e) => (e.files_checkd = [])),
+      'files_checkd',
+    );
     expect(detail).not.toContain('Did you mean');
     for (const key of AGENT_WRITABLE_ROOT_KEYS) expect(detail).toContain(key);
     for (const key of SYSTEM_ROOT_KEYS) expect(detail).not.toContain(key);
   });
 
   it('agent_status and evidence_report lists name their keys', () => {
-    expect(detailAt(env((e) => (e.agent_status.zzz = 1)), 'agent_status.zzz')).toContain('pending_steps');
-    const d = detailAt(env((e) => (e.evidence_report.zzz = 1)), 'evidence_report.zzz');
+    expect(
+      detailAt(
+        env((e) => (e.agent_status.zzz = 1)),
+        'agent_status.zzz',
+      ),
+    ).toContain('pending_steps');
+    const d = detailAt(
+      env((e) => (e.evidence_report.zzz = 1)),
+      'evidence_report.zzz',
+    );
     expect(d).toContain('cross_layer_impacts');
     expect(d).toContain('verification');
     expect(d).not.toContain('OPEN_GAPS');
@@ -61,9 +72,24 @@ describe('details carry the required words', () => {
   it('MISSING_FIELD: object envelope; lists and pending_steps accept []; agent_id origin', () => {
     expect(only([]).detail).toMatch(/JSON object/);
     expect(only('x', { source: 'row' }).detail).toMatch(/stored value is not an object/);
-    expect(detailAt(env((e) => delete e.evidence_report.open_gaps), 'evidence_report.open_gaps')).toContain('[]');
-    expect(detailAt(env((e) => delete e.agent_status.pending_steps), 'agent_status.pending_steps')).toContain('[]');
-    expect(detailAt(env((e) => (e.agent_status.agent_id = '')), 'agent_status.agent_id')).toMatch(/init/);
+    expect(
+      detailAt(
+        env((e) => delete e.evidence_report.open_gaps),
+        'evidence_report.open_gaps',
+      ),
+    ).toContain('[]');
+    expect(
+      detailAt(
+        env((e) => delete e.agent_status.pending_steps),
+        'agent_status.pending_steps',
+      ),
+    ).toContain('[]');
+    expect(
+      detailAt(
+        env((e) => (e.agent_status.agent_id = '')),
+        'agent_status.agent_id',
+      ),
+    ).toMatch(/init/);
   });
 
   it('PLAN_STATUS: the value, the six states, DISPATCHED is row-only', () => {
@@ -74,14 +100,19 @@ describe('details carry the required words', () => {
   });
 
   it('AGENT_ID_FORMAT: the value and the pattern', () => {
-    const d = detailAt(env((e) => (e.agent_status.agent_id = 'agent-7')), 'agent_status.agent_id');
+    const d = detailAt(
+      env((e) => (e.agent_status.agent_id = 'agent-7')),
+      'agent_status.agent_id',
+    );
     expect(d).toContain('"agent-7"');
     expect(d).toContain('^a[0-9a-f]{16,}$');
     expect(d).toMatch(/verbatim/);
   });
 
   it('FIELD_TYPE: "<path> must be a(n) <expected>, got <received>"', () => {
-    expect(only(env((e) => (e.evidence_report.key_outputs = 'x'))).detail).toContain('evidence_report.key_outputs must be an array, got string');
+    expect(only(env((e) => (e.evidence_report.key_outputs = 'x'))).detail).toContain(
+      'evidence_report.key_outputs must be an array, got string',
+    );
     expect(only(env((e) => (e.agent_status = 5))).detail).toContain('agent_status must be an object, got number');
     expect(only(env((e) => (e.report_prose = []))).detail).toContain('report_prose must be a string, got array');
     expect(only(env((e) => (e.approval_request = true))).detail).toContain('must be an object, got boolean');
@@ -98,57 +129,130 @@ describe('details carry the required words', () => {
   });
 
   const orderCases: [string, Env, string, Record<string, unknown>?][] = [
-    ['VERIFICATION_SHAPE companion', env((e) => (e.evidence_report.verification = { type: 'semantic' })), 'evidence_report.verification.requires_human'],
-    ['VERIFICATION_SHAPE unknown word', env((e) => (e.evidence_report.verification = { type: 'oracle' })), 'evidence_report.verification'],
-    ['VERIFICATION_RESULT block', env((e) => delete e.evidence_report.verification, complete), 'evidence_report.verification'],
-    ['VERIFICATION_RESULT result', env((e) => (e.evidence_report.verification.result = 'fail'), complete), 'evidence_report.verification.result'],
-    ['COMPLETE_SHAPE next_action', env((e) => (e.agent_status.next_action = 'later'), complete), 'agent_status.next_action'],
-    ['COMPLETE_SHAPE pending_steps', env((e) => (e.agent_status.pending_steps = ['x']), complete), 'agent_status.pending_steps'],
+    [
+      'VERIFICATION_SHAPE companion',
+      env((e) => (e.evidence_report.verification = { type: 'semantic' })),
+      'evidence_report.verification.requires_human',
+    ],
+    [
+      'VERIFICATION_SHAPE unknown word',
+      env((e) => (e.evidence_report.verification = { type: 'oracle' })),
+      'evidence_report.verification',
+    ],
+    [
+      'VERIFICATION_RESULT block',
+      env((e) => delete e.evidence_report.verification, complete),
+      'evidence_report.verification',
+    ],
+    [
+      'VERIFICATION_RESULT result',
+      env((e) => (e.evidence_report.verification.result = 'fail'), complete),
+      'evidence_report.verification.result',
+    ],
+    [
+      'COMPLETE_SHAPE next_action',
+      env((e) => (e.agent_status.next_action = 'later'), complete),
+      'agent_status.next_action',
+    ],
+    [
+      'COMPLETE_SHAPE pending_steps',
+      env((e) => (e.agent_status.pending_steps = ['x']), complete),
+      'agent_status.pending_steps',
+    ],
     ['APPROVAL_REQUEST_SHAPE block', env((e) => (e.approval_request = null), approval), 'approval_request'],
-    ['APPROVAL_REQUEST_SHAPE exact_content', env((e) => (e.approval_request = { a: 1 }), approval), 'approval_request.exact_content'],
-    ['CONSOLIDATION_REPORT_SHAPE', env((e) => (e.consolidation_report = null), blocked), 'consolidation_report', { consolidation: true }],
+    [
+      'APPROVAL_REQUEST_SHAPE exact_content',
+      env((e) => (e.approval_request = { a: 1 }), approval),
+      'approval_request.exact_content',
+    ],
+    [
+      'CONSOLIDATION_REPORT_SHAPE',
+      env((e) => (e.consolidation_report = null), blocked),
+      'consolidation_report',
+      { consolidation: true },
+    ],
   ];
   it.each(orderCases)('%s says "order"', (_n, envelope, path, options) => {
     expect(detailAt(envelope, path, options)).toContain('order');
   });
 
   it('VERIFICATION_SHAPE names the folded type, the companion and "none"', () => {
-    const d = detailAt(env((e) => (e.evidence_report.verification = { type: 'Self Review' })), 'evidence_report.verification.reviewed');
+    const d = detailAt(
+      env((e) => (e.evidence_report.verification = { type: 'Self Review' })),
+      'evidence_report.verification.reviewed',
+    );
     expect(d).toContain('"self_review"');
     expect(d).toContain('reviewed');
-    const u = detailAt(env((e) => (e.evidence_report.verification = { type: 'Dry-Run' })), 'evidence_report.verification');
+    const u = detailAt(
+      env((e) => (e.evidence_report.verification = { type: 'Dry-Run' })),
+      'evidence_report.verification',
+    );
     for (const w of ['"dry_run"', 'command', 'reviewed', 'requires_human', '"none"']) expect(u).toContain(w);
   });
 
   it('VERIFICATION_RESULT gives a ready-to-run fill line and names other states', () => {
-    const d = detailAt(env((e) => delete e.evidence_report.verification, complete), 'evidence_report.verification');
+    const d = detailAt(
+      env((e) => delete e.evidence_report.verification, complete),
+      'evidence_report.verification',
+    );
     const line = /handoff contract fill --json '([^']+)'/.exec(d);
     expect(line).not.toBeNull();
     const patch = JSON.parse(line?.[1] ?? '{}') as Env;
     // The line writes a valid block: applying it to the rejected envelope makes it pass.
-    expect(validateEnvelope(env((e) => (e.evidence_report.verification = patch.evidence_report.verification), complete)).ok).toBe(true);
-    const r = detailAt(env((e) => (e.evidence_report.verification.result = 'passed'), complete), 'evidence_report.verification.result');
+    expect(
+      validateEnvelope(env((e) => (e.evidence_report.verification = patch.evidence_report.verification), complete)).ok,
+    ).toBe(true);
+    const r = detailAt(
+      env((e) => (e.evidence_report.verification.result = 'passed'), complete),
+      'evidence_report.verification.result',
+    );
     expect(r).toContain('"passed"');
     expect(r).toContain('NEEDS_VERIFICATION');
   });
 
   it('COMPLETE_SHAPE gives the set that fixes it', () => {
-    expect(detailAt(env((e) => (e.agent_status.next_action = 'x'), complete), 'agent_status.next_action')).toContain('set agent_status.next_action done');
-    expect(detailAt(env((e) => (e.agent_status.pending_steps = [1]), complete), 'agent_status.pending_steps')).toContain("set agent_status.pending_steps '[]'");
+    expect(
+      detailAt(
+        env((e) => (e.agent_status.next_action = 'x'), complete),
+        'agent_status.next_action',
+      ),
+    ).toContain('set agent_status.next_action done');
+    expect(
+      detailAt(
+        env((e) => (e.agent_status.pending_steps = [1]), complete),
+        'agent_status.pending_steps',
+      ),
+    ).toContain("set agent_status.pending_steps '[]'");
   });
 
   it('APPROVAL_REQUEST_SHAPE, CONSOLIDATION_REPORT_SHAPE and FAILURE_REPORT_SHAPE name their rule', () => {
-    expect(detailAt(env((e) => (e.approval_request = {}), approval), 'approval_request')).toContain('exact_content');
-    const c = detailAt(env((e) => (e.consolidation_report = { ownership_assessment: 'x' }), blocked), 'consolidation_report.ownership_assessment', { consolidation: true });
+    expect(
+      detailAt(
+        env((e) => (e.approval_request = {}), approval),
+        'approval_request',
+      ),
+    ).toContain('exact_content');
+    const c = detailAt(
+      env((e) => (e.consolidation_report = { ownership_assessment: 'x' }), blocked),
+      'consolidation_report.ownership_assessment',
+      { consolidation: true },
+    );
     for (const w of ['owned_here', 'cross_surface_dependency', 'not_my_surface', 'fill --json']) expect(c).toContain(w);
-    const f = detailAt(env((e) => (e.failure_report = { attempted: 'a', symptom: 's', evidence: [] })), 'failure_report.evidence');
+    const f = detailAt(
+      env((e) => (e.failure_report = { attempted: 'a', symptom: 's', evidence: [] })),
+      'failure_report.evidence',
+    );
     expect(f).toContain('fill --json');
     expect(f).toMatch(/omitting it .*always valid/);
   });
 
   it('RECEIPT_REF_SHAPE: value, pattern, origin, null cites nothing', () => {
-    const d = detailAt(env((e) => (e.evidence_report.verification = { receipt: 'R-1' })), 'evidence_report.verification.receipt');
-    for (const w of ['"R-1"', '^R-[0-9a-f]{16}$', 'handoff evidence run', 'handoff contract verify', 'null or absent']) expect(d).toContain(w);
+    const d = detailAt(
+      env((e) => (e.evidence_report.verification = { receipt: 'R-1' })),
+      'evidence_report.verification.receipt',
+    );
+    for (const w of ['"R-1"', '^R-[0-9a-f]{16}$', 'handoff evidence run', 'handoff contract verify', 'null or absent'])
+      expect(d).toContain(w);
   });
 
   it('WORK_PHASE_SHAPE: value, phases, null allowed', () => {
@@ -198,7 +302,24 @@ describe('repair text', () => {
   });
 
   it('conveys the required content', () => {
-    for (const w of ['build order', '^a[0-9a-f]{16,}$', 'init', '"done"', 'exact_content', 'consolidation_report', 'NEEDS_VERIFICATION', 'method', 'requires_human', 'reviewed', '"none"', 'write-once', 'add ', 'set ', 'fill --json', '--json-file']) {
+    for (const w of [
+      'build order',
+      '^a[0-9a-f]{16,}$',
+      'init',
+      '"done"',
+      'exact_content',
+      'consolidation_report',
+      'NEEDS_VERIFICATION',
+      'method',
+      'requires_human',
+      'reviewed',
+      '"none"',
+      'write-once',
+      'add ',
+      'set ',
+      'fill --json',
+      '--json-file',
+    ]) {
       expect(declaration).toContain(w);
     }
     for (const s of AGENT_STATES) expect(declaration).toContain(s);
@@ -209,6 +330,10 @@ describe('repair text', () => {
     const template = JSON.parse(line ?? 'null') as Env;
     template.agent_status.agent_id = 'a0123456789abcdef';
     expect(validateEnvelope(template).ok).toBe(true);
-    expect(template.evidence_report.verification).toMatchObject({ type: 'command', command: expect.any(String), result: 'pass' });
+    expect(template.evidence_report.verification).toMatchObject({
+      type: 'command',
+      command: expect.any(String),
+      result: 'pass',
+    });
   });
 });

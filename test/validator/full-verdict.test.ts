@@ -89,7 +89,8 @@ describe('fullVerdict', () => {
       expect(r.repair.startsWith(`${base}\n\n`)).toBe(true);
       const paragraph = r.repair.slice(base.length + 2);
       expect(paragraph).not.toContain('\n');
-      for (const w of ['handoff approval request', 'handoff approval list', 'remove approval_id']) expect(paragraph).toContain(w);
+      for (const w of ['handoff approval request', 'handoff approval list', 'remove approval_id'])
+        expect(paragraph).toContain(w);
     }
   });
 

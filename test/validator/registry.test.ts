@@ -13,7 +13,8 @@ const EMITTERS: Record<ErrorCode, () => string[]> = {
   MISPLACED_KEY: () => validateEnvelope(env((e) => (e.agent_id = 'x'))).codes,
   UNKNOWN_FIELD: () => validateEnvelope(env((e) => (e.x = 1))).codes,
   VERIFICATION_SHAPE: () => validateEnvelope(env((e) => (e.evidence_report.verification = { type: 'code' }))).codes,
-  VERIFICATION_RESULT: () => validateEnvelope(env((e) => (e.evidence_report.verification.result = 'fail'), complete)).codes,
+  VERIFICATION_RESULT: () =>
+    validateEnvelope(env((e) => (e.evidence_report.verification.result = 'fail'), complete)).codes,
   COMPLETE_SHAPE: () => validateEnvelope(env((e) => (e.agent_status.pending_steps = ['x']), complete)).codes,
   RECEIPT_REF_SHAPE: () => validateEnvelope(env((e) => (e.evidence_report.verification = { receipt: 1 }))).codes,
   APPROVAL_REQUEST_SHAPE: () => validateEnvelope(env((e) => (e.approval_request = {}), approval)).codes,
@@ -22,26 +23,41 @@ const EMITTERS: Record<ErrorCode, () => string[]> = {
   WORK_PHASE_SHAPE: () => validateEnvelope(env((e) => (e.work_phase = 'x'))).codes,
   FILE_REFERENCE_SHAPE: () => validateEnvelope(env((e) => (e.evidence_report.files_checked = [{}]))).codes,
   APPROVAL_ID_NOT_PENDING: () =>
-    fullVerdict(env((e) => (e.approval_request = { approval_id: 'x' }), inProgress), { lookupApproval: () => ({ found: false }) }).codes,
+    fullVerdict(
+      env((e) => (e.approval_request = { approval_id: 'x' }), inProgress),
+      { lookupApproval: () => ({ found: false }) },
+    ).codes,
   APPROVAL_FOREIGN: () =>
-    fullVerdict(env((e) => (e.approval_request = { approval_id: 'x' }), inProgress), {
-      lookupApproval: () => ({ found: true, status: 'pending', contractId: 'a0000000000000000.000000' }),
-      approvalChain: ['a1111111111111111.111111'],
-    }).codes,
+    fullVerdict(
+      env((e) => (e.approval_request = { approval_id: 'x' }), inProgress),
+      {
+        lookupApproval: () => ({ found: true, status: 'pending', contractId: 'a0000000000000000.000000' }),
+        approvalChain: ['a1111111111111111.111111'],
+      },
+    ).codes,
   APPROVAL_CONTENT_MISMATCH: () =>
-    fullVerdict(env((e) => (e.approval_request = { approval_id: 'x', exact_content: 'y' }), inProgress), {
-      lookupApproval: () => ({ found: true, status: 'pending', fingerprint: '0'.repeat(64) }),
-    }).codes,
+    fullVerdict(
+      env((e) => (e.approval_request = { approval_id: 'x', exact_content: 'y' }), inProgress),
+      {
+        lookupApproval: () => ({ found: true, status: 'pending', fingerprint: '0'.repeat(64) }),
+      },
+    ).codes,
   APPROVAL_ALREADY_USED: () =>
-    fullVerdict(env((e) => (e.approval_request = { approval_id: 'x' }), inProgress), {
-      lookupApproval: () => ({ found: true, status: 'used', usedByHandoffId: 7 }),
-      citingHandoffId: 8,
-    }).codes,
+    fullVerdict(
+      env((e) => (e.approval_request = { approval_id: 'x' }), inProgress),
+      {
+        lookupApproval: () => ({ found: true, status: 'used', usedByHandoffId: 7 }),
+        citingHandoffId: 8,
+      },
+    ).codes,
   APPROVAL_NOT_APPROVED: () =>
-    fullVerdict(env((e) => (e.approval_request = { approval_id: 'x' }), complete), {
-      lookupApproval: () => ({ found: true, status: 'pending' }),
-      approvalUse: 'close',
-    }).codes,
+    fullVerdict(
+      env((e) => (e.approval_request = { approval_id: 'x' }), complete),
+      {
+        lookupApproval: () => ({ found: true, status: 'pending' }),
+        approvalUse: 'close',
+      },
+    ).codes,
 };
 
 describe('validator code registry', () => {

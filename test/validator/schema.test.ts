@@ -32,7 +32,11 @@ describe('envelope.schema.json', () => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
   });
 
-  it.each(loadValidatorCases().filter((c) => c.ok).map((c) => [c.name, c.envelope] as const))('accepts valid case %s', (_name, envelope) => {
+  it.each(
+    loadValidatorCases()
+      .filter((c) => c.ok)
+      .map((c) => [c.name, c.envelope] as const),
+  )('accepts valid case %s', (_name, envelope) => {
     expect(validate(envelope), JSON.stringify(validate.errors)).toBe(true);
   });
 

@@ -32,7 +32,15 @@ describe('vocabulary', () => {
     expect(new Set(ROOT_KEYS).size).toBe(31);
     expect(AGENT_STATUS_KEYS).toHaveLength(4);
     expect(new Set(EVIDENCE_REPORT_KEYS).size).toBe(15);
-    expect(EVIDENCE_LISTS).toEqual(['patterns_checked', 'files_checked', 'commands_run', 'key_outputs', 'verbatim_outputs', 'cross_layer_impacts', 'open_gaps']);
+    expect(EVIDENCE_LISTS).toEqual([
+      'patterns_checked',
+      'files_checked',
+      'commands_run',
+      'key_outputs',
+      'verbatim_outputs',
+      'cross_layer_impacts',
+      'open_gaps',
+    ]);
     expect(ROW_STATES).toHaveLength(7);
     expect(CLOSING_STATES).toEqual(['APPROVAL_REQUEST', 'COMPLETE', 'BLOCKED', 'NEEDS_INPUT', 'NEEDS_VERIFICATION']);
   });
@@ -82,7 +90,14 @@ describe('value semantics', () => {
   });
 
   it('jsonTypeName', () => {
-    expect([{}, [], 'x', 1, true, null].map(jsonTypeName)).toEqual(['object', 'array', 'string', 'number', 'boolean', 'null']);
+    expect([{}, [], 'x', 1, true, null].map(jsonTypeName)).toEqual([
+      'object',
+      'array',
+      'string',
+      'number',
+      'boolean',
+      'null',
+    ]);
   });
 
   it.each([

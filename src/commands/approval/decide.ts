@@ -17,16 +17,20 @@ export default class ApprovalDecide extends HandoffCommand {
     APPROVAL_ID: Args.string({ required: true, description: 'The approval id (P- and 32 hex)', ignoreStdin: true }),
   };
   static override description =
-    'Decides an approval: pending becomes approved, rejected or expired; an approved one may be revoked until its executing turn uses it (`used` is set by that turn\'s finalize, is final, and is no decision). Any other transition is refused (APPROVAL_TRANSITION_REFUSED). Deciding again with the same decision is a no-op. The output repeats the fingerprint and the first lines of the content (control and invisible format characters shown as <U+XXXX>); an approval decided approved also gets the ready input of `handoff contract fill --json-file -` for the executing turn.';
+    "Decides an approval: pending becomes approved, rejected or expired; an approved one may be revoked until its executing turn uses it (`used` is set by that turn's finalize, is final, and is no decision). Any other transition is refused (APPROVAL_TRANSITION_REFUSED). Deciding again with the same decision is a no-op. The output repeats the fingerprint and the first lines of the content (control and invisible format characters shown as <U+XXXX>); an approval decided approved also gets the ready input of `handoff contract fill --json-file -` for the executing turn.";
   static override flags = {
     decision: Flags.option({ options: DECISIONS })({
       required: true,
       helpValue: 'DECISION',
-      description: 'approved, rejected, revoked or expired (used is set by the finalize of the executing turn, never decided)',
+      description:
+        'approved, rejected, revoked or expired (used is set by the finalize of the executing turn, never decided)',
     }),
     by: Flags.string({ helpValue: 'NAME', description: 'Who decided' }),
     note: Flags.string({ helpValue: 'TEXT', description: 'A note stored with the decision' }),
-    key: Flags.string({ helpValue: 'PATH', description: "The approver's private key: signs the decision (default: HANDOFF_SIGNING_KEY, if set)" }),
+    key: Flags.string({
+      helpValue: 'PATH',
+      description: "The approver's private key: signs the decision (default: HANDOFF_SIGNING_KEY, if set)",
+    }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
   static override examples = [
@@ -36,7 +40,8 @@ export default class ApprovalDecide extends HandoffCommand {
 
   protected async perform(ctx: CommandContext<FlagsOf<typeof ApprovalDecide>>): Promise<CommandResult> {
     const id = ctx.args.APPROVAL_ID!;
-    if (!APPROVAL_ID_RE.test(id)) throw usage(`APPROVAL_ID ${jsonQuote(id)} is not an approval id (pattern ^P-[0-9a-f]{32}$)`);
+    if (!APPROVAL_ID_RE.test(id))
+      throw usage(`APPROVAL_ID ${jsonQuote(id)} is not an approval id (pattern ^P-[0-9a-f]{32}$)`);
     const decision = ctx.flags.decision;
     const by = nonBlank(ctx.flags.by, '--by') ?? null;
     const note = nonBlank(ctx.flags.note, '--note') ?? null;
@@ -48,7 +53,15 @@ export default class ApprovalDecide extends HandoffCommand {
     const { approvalDecideText, fillFields } = await import('../../render/approval.js');
     const fill = row.status === 'approved' ? fillFields(row) : {};
     return {
-      json: { status: 'ok', approval_id: id, approval_status: row.status, previous_status: previous, changed, fingerprint: row.fingerprint, ...fill },
+      json: {
+        status: 'ok',
+        approval_id: id,
+        approval_status: row.status,
+        previous_status: previous,
+        changed,
+        fingerprint: row.fingerprint,
+        ...fill,
+      },
       text: approvalDecideText(row, previous, changed),
     };
   }

@@ -10,14 +10,24 @@ import { cut, renderTable } from '../../render/table.js';
 import type { ApprovalRow, ApprovalStatus } from '../../store/approvals.js';
 
 // The store's status list (src/store/approvals.ts), spelled here so that help never loads the store module.
-const STATUSES = ['pending', 'approved', 'rejected', 'revoked', 'expired', 'used'] as const satisfies readonly ApprovalStatus[];
+const STATUSES = [
+  'pending',
+  'approved',
+  'rejected',
+  'revoked',
+  'expired',
+  'used',
+] as const satisfies readonly ApprovalStatus[];
 
 export default class ApprovalList extends HandoffCommand {
   static override summary = 'List approvals';
   static override description =
     'Lists approvals, newest first, filtered by status, requesting agent or contract, and workspace. The table cuts the content (`handoff approval show ID` prints it whole); --json has every field. Reads only; a missing store lists nothing.';
   static override flags = {
-    status: Flags.option({ options: STATUSES })({ helpValue: 'S', description: 'pending, approved, rejected, revoked, expired or used' }),
+    status: Flags.option({ options: STATUSES })({
+      helpValue: 'S',
+      description: 'pending, approved, rejected, revoked, expired or used',
+    }),
     'agent-id': Flags.string({ helpValue: 'ID', description: 'Only approvals requested by this agent' }),
     'contract-id': Flags.string({ helpValue: 'ID', description: 'Only approvals requested by this contract' }),
     workspace: Flags.string({ helpValue: 'NAME', description: 'Only approvals of this workspace' }),
@@ -50,7 +60,15 @@ export default class ApprovalList extends HandoffCommand {
         ? 'No approvals matched.'
         : `${renderTable(
             ['id', 'approval_status', 'created_at', 'agent_id', 'contract_id', 'decided_by', 'content'],
-            rows.map((r) => [r.id, r.status, r.created_at, r.agent_id, r.contract_id, shown(r.decided_by), shown(cut(r.exact_content, 60))]),
+            rows.map((r) => [
+              r.id,
+              r.status,
+              r.created_at,
+              r.agent_id,
+              r.contract_id,
+              shown(r.decided_by),
+              shown(cut(r.exact_content, 60)),
+            ]),
           )}\n${rows.length} approval(s).`;
     return { json: { status: 'ok', count: rows.length, approvals: out }, text };
   }

@@ -9,7 +9,6 @@ import { usage } from '../../errors.js';
 import { checkIdFlags } from '../../ids.js';
 import { resolveWorkspace } from '../../paths.js';
 
-
 export default class ApprovalRequest extends HandoffCommand {
   static override summary = 'Request an approval for exact content';
   static override description =
@@ -17,10 +16,20 @@ export default class ApprovalRequest extends HandoffCommand {
   static override oneOf = [['content', 'content-file']];
   static override flags = {
     content: Flags.string({ helpValue: 'TEXT', description: 'The exact content to approve' }),
-    'content-file': Flags.string({ exclusive: ['content'], helpValue: 'PATH', description: 'Read the exact content from a file (UTF-8)' }),
-    'draft-id': Flags.string({ helpValue: 'ID', description: 'The requesting contract (sets contract_id and agent_id)' }),
+    'content-file': Flags.string({
+      exclusive: ['content'],
+      helpValue: 'PATH',
+      description: 'Read the exact content from a file (UTF-8)',
+    }),
+    'draft-id': Flags.string({
+      helpValue: 'ID',
+      description: 'The requesting contract (sets contract_id and agent_id)',
+    }),
     'agent-id': Flags.string({ helpValue: 'ID', description: 'The requesting agent' }),
-    workspace: Flags.string({ helpValue: 'NAME', description: 'Workspace (default: $HANDOFF_WORKSPACE, else the git top-level name)' }),
+    workspace: Flags.string({
+      helpValue: 'NAME',
+      description: 'Workspace (default: $HANDOFF_WORKSPACE, else the git top-level name)',
+    }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
   static override examples = [
@@ -34,20 +43,45 @@ export default class ApprovalRequest extends HandoffCommand {
     if ((content === undefined) === (contentFile === undefined)) {
       throw usage('pass exactly one of --content and --content-file');
     }
-    const { draftId, agentId } = checkIdFlags(ctx.flags['draft-id'] as string | undefined, ctx.flags['agent-id'] as string | undefined);
-    const workspace = resolveWorkspace(nonBlank(ctx.flags.workspace as string | undefined, '--workspace'), ctx.env, ctx.cwd);
+    const { draftId, agentId } = checkIdFlags(
+      ctx.flags['draft-id'] as string | undefined,
+      ctx.flags['agent-id'] as string | undefined,
+    );
+    const workspace = resolveWorkspace(
+      nonBlank(ctx.flags.workspace as string | undefined, '--workspace'),
+      ctx.env,
+      ctx.cwd,
+    );
     const text = content ?? readUtf8File(contentFile!, ctx.cwd);
     if (text.trim() === '') throw usage('the approval content must not be blank');
 
     const { requestApproval } = await import('../../approvals/request.js');
-    const { row, fillCommand } = await requestApproval({ env: ctx.env, cwd: ctx.cwd, content: text, workspace, draftId, agentId });
+    const { row, fillCommand } = await requestApproval({
+      env: ctx.env,
+      cwd: ctx.cwd,
+      content: text,
+      workspace,
+      draftId,
+      agentId,
+    });
     const { exceedsCut } = await import('../../approvals/display.js');
     // A long content is not printed whole here (its fill line would carry all of it): `approval show` prints it.
     const how = exceedsCut(text)
-      ? [`The content is ${Buffer.byteLength(text, 'utf8')} bytes: \`handoff approval show ${row.id}\` prints it whole with the fill input that writes approval_request.exact_content and approval_request.approval_id; then finalize in state APPROVAL_REQUEST.`]
-      : [`Write approval_request.exact_content (this exact content) and approval_request.approval_id ${row.id} with this line, then finalize in state APPROVAL_REQUEST:`, fillCommand];
+      ? [
+          `The content is ${Buffer.byteLength(text, 'utf8')} bytes: \`handoff approval show ${row.id}\` prints it whole with the fill input that writes approval_request.exact_content and approval_request.approval_id; then finalize in state APPROVAL_REQUEST.`,
+        ]
+      : [
+          `Write approval_request.exact_content (this exact content) and approval_request.approval_id ${row.id} with this line, then finalize in state APPROVAL_REQUEST:`,
+          fillCommand,
+        ];
     return {
-      json: { status: 'ok', approval_id: row.id, fingerprint: row.fingerprint, approval_status: row.status, fill_command: fillCommand },
+      json: {
+        status: 'ok',
+        approval_id: row.id,
+        fingerprint: row.fingerprint,
+        approval_status: row.status,
+        fill_command: fillCommand,
+      },
       text: [`OK: approval ${row.id} requested (pending).`, `fingerprint: ${row.fingerprint}`, ...how].join('\n'),
     };
   }

@@ -23,7 +23,8 @@ export default class ApprovalShow extends HandoffCommand {
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const id = ctx.args.APPROVAL_ID!;
-    if (!APPROVAL_ID_RE.test(id)) throw usage(`APPROVAL_ID ${jsonQuote(id)} is not an approval id (pattern ^P-[0-9a-f]{32}$)`);
+    if (!APPROVAL_ID_RE.test(id))
+      throw usage(`APPROVAL_ID ${jsonQuote(id)} is not an approval id (pattern ^P-[0-9a-f]{32}$)`);
     const { showApproval } = await import('../../approvals/decide.js');
     const row = await showApproval(ctx.env, ctx.cwd, id);
     const { exposeApproval } = await import('../../store/approvals.js');

@@ -9,11 +9,15 @@ import { checkDraftId } from '../../ids.js';
 export default class AttestExport extends HandoffCommand {
   static override summary = 'Export a chain as signed in-toto statements';
   static override description =
-    'Writes FILE as JSON Lines, one Sigstore bundle (v0.3, DSSE, application/vnd.in-toto+json) per line, each an in-toto Statement v1: every finalized handoff of the chain, root first, each linked to the previous one inside its signed payload; every receipt of the chain\'s contracts (the test-result predicate); every approval the chain cites; and last a head statement (the tip\'s digest, the count of each kind of line and every line\'s digest in order). --chain ID exports the whole chain ID belongs to; --contract-id ID the chain up to ID. Statements signed when they were written are exported as stored; the others are signed now with HANDOFF_SIGNING_KEY, and the line says so outside the signed payload. Without a key: KEY_REQUIRED. Check a file with handoff attest verify.';
+    "Writes FILE as JSON Lines, one Sigstore bundle (v0.3, DSSE, application/vnd.in-toto+json) per line, each an in-toto Statement v1: every finalized handoff of the chain, root first, each linked to the previous one inside its signed payload; every receipt of the chain's contracts (the test-result predicate); every approval the chain cites; and last a head statement (the tip's digest, the count of each kind of line and every line's digest in order). --chain ID exports the whole chain ID belongs to; --contract-id ID the chain up to ID. Statements signed when they were written are exported as stored; the others are signed now with HANDOFF_SIGNING_KEY, and the line says so outside the signed payload. Without a key: KEY_REQUIRED. Check a file with handoff attest verify.";
   static override oneOf = [['contract-id', 'chain']];
   static override flags = {
     'contract-id': Flags.string({ helpValue: 'ID', description: 'Export the chain from its root up to this contract' }),
-    chain: Flags.string({ exclusive: ['contract-id'], helpValue: 'ID', description: 'Export the whole chain this contract belongs to' }),
+    chain: Flags.string({
+      exclusive: ['contract-id'],
+      helpValue: 'ID',
+      description: 'Export the whole chain this contract belongs to',
+    }),
     out: Flags.string({ helpValue: 'FILE', description: 'The JSON Lines file to write (replaced atomically)' }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
@@ -31,7 +35,15 @@ export default class AttestExport extends HandoffCommand {
     const { exportChain } = await import('../../attest/export.js');
     const r = await exportChain(ctx.env, ctx.cwd, { id, whole: chain !== undefined, out });
     return {
-      json: { status: 'ok', out: r.out, lines: r.lines, counts: r.counts, signed_now: r.signedNow, tip: r.tip, key_id: r.keyId },
+      json: {
+        status: 'ok',
+        out: r.out,
+        lines: r.lines,
+        counts: r.counts,
+        signed_now: r.signedNow,
+        tip: r.tip,
+        key_id: r.keyId,
+      },
       text: `OK: wrote ${r.lines} line(s) to ${r.out}: ${r.counts.handoff} handoff(s), ${r.counts.receipt} receipt(s), ${r.counts.approval} approval(s), 1 head; ${r.signedNow} signed now (key ${r.keyId}).`,
     };
   }

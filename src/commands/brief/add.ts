@@ -9,14 +9,22 @@ import { checkSlug, workspaceSlug } from '../../evidence/slug.js';
 
 export default class BriefAdd extends HandoffCommand {
   static override summary = 'Create or extend a brief with acceptance criteria';
-  static override description = 'NAME and each AC_ID are safe slugs (1-64 of A-Z a-z 0-9 . _ -, first one alphanumeric, no ".."); ids are unique ignoring case. ' +
+  static override description =
+    'NAME and each AC_ID are safe slugs (1-64 of A-Z a-z 0-9 . _ -, first one alphanumeric, no ".."); ids are unique ignoring case. ' +
     'With --extend the brief must exist and the given criteria are appended (no --title/--objective).';
   static override flags = {
     title: Flags.string({ description: 'Title (blank = none)', helpValue: 'TEXT' }),
     objective: Flags.string({ description: 'Objective (blank = none)', helpValue: 'TEXT' }),
-    ac: Flags.string({ multiple: true, description: 'Acceptance criterion, repeatable, in order', helpValue: 'AC_ID=DESCRIPTION' }),
+    ac: Flags.string({
+      multiple: true,
+      description: 'Acceptance criterion, repeatable, in order',
+      helpValue: 'AC_ID=DESCRIPTION',
+    }),
     extend: Flags.boolean({ description: 'Append criteria to an existing brief' }),
-    workspace: Flags.string({ description: 'Workspace slug (default: $HANDOFF_WORKSPACE, git top-level or cwd name)', helpValue: 'NAME' }),
+    workspace: Flags.string({
+      description: 'Workspace slug (default: $HANDOFF_WORKSPACE, git top-level or cwd name)',
+      helpValue: 'NAME',
+    }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
   static override args = {
@@ -35,11 +43,19 @@ export default class BriefAdd extends HandoffCommand {
     const title = str(ctx.flags.title);
     const objective = str(ctx.flags.objective);
     if (extend && acs.length === 0) throw usage('--extend needs at least one --ac AC_ID=DESCRIPTION');
-    if (extend && (title !== undefined || objective !== undefined)) throw usage('--title and --objective cannot be used with --extend');
+    if (extend && (title !== undefined || objective !== undefined))
+      throw usage('--title and --objective cannot be used with --extend');
     const workspace = workspaceSlug(str(ctx.flags.workspace), ctx.env, ctx.cwd);
 
     const { addBrief } = await import('../../evidence/brief-service.js');
-    const r = await addBrief(ctx.env, ctx.cwd, { workspace, name, title: blankToNull(title), objective: blankToNull(objective), acs, extend });
+    const r = await addBrief(ctx.env, ctx.cwd, {
+      workspace,
+      name,
+      title: blankToNull(title),
+      objective: blankToNull(objective),
+      acs,
+      extend,
+    });
     const text = r.created
       ? `Brief ${r.brief.name} (id=${r.brief.id}) created with ${r.acceptance_criteria.length} acceptance criteria.`
       : `Brief ${r.brief.name} (id=${r.brief.id}) extended: ${r.added.join(', ')}.`;

@@ -10,13 +10,13 @@ export default class BriefList extends HandoffCommand {
   static override description =
     'Lists the briefs of the workspace with their acceptance criteria counts and evidence counts. Reads only.';
   static override flags = {
-    workspace: Flags.string({ description: 'Workspace slug (default: $HANDOFF_WORKSPACE, git top-level or cwd name)', helpValue: 'NAME' }),
+    workspace: Flags.string({
+      description: 'Workspace slug (default: $HANDOFF_WORKSPACE, git top-level or cwd name)',
+      helpValue: 'NAME',
+    }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
-  static override examples = [
-    'handoff brief list',
-    'handoff brief list --workspace payments --json',
-  ];
+  static override examples = ['handoff brief list', 'handoff brief list --workspace payments --json'];
   static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {

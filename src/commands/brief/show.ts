@@ -11,16 +11,16 @@ export default class BriefShow extends HandoffCommand {
   static override description =
     'Shows one brief of the workspace: its title, objective, and each acceptance criterion with the evidence recorded for it. Reads only.';
   static override flags = {
-    workspace: Flags.string({ description: 'Workspace slug (default: $HANDOFF_WORKSPACE, git top-level or cwd name)', helpValue: 'NAME' }),
+    workspace: Flags.string({
+      description: 'Workspace slug (default: $HANDOFF_WORKSPACE, git top-level or cwd name)',
+      helpValue: 'NAME',
+    }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
   static override args = {
     NAME: Args.string({ required: true, description: 'Brief name (safe slug, exact)', ignoreStdin: true }),
   };
-  static override examples = [
-    'handoff brief show payments',
-    'handoff brief show payments --json',
-  ];
+  static override examples = ['handoff brief show payments', 'handoff brief show payments --json'];
   static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {

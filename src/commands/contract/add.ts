@@ -22,7 +22,11 @@ export default class ContractAdd extends HandoffCommand {
     json: JSON_FLAG,
   };
   static override args = {
-    FIELD: Args.string({ required: true, description: 'Dotted path of a list, e.g. evidence_report.commands_run', ignoreStdin: true }),
+    FIELD: Args.string({
+      required: true,
+      description: 'Dotted path of a list, e.g. evidence_report.commands_run',
+      ignoreStdin: true,
+    }),
     VALUE: Args.string({ required: true, description: 'JSON value, or any other text as a string', ignoreStdin: true }),
   };
   static override examples = [

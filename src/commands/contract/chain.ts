@@ -34,10 +34,7 @@ export default class ContractChain extends HandoffCommand {
   static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
-    const id = contractIdFrom(
-      ctx.flags,
-      'pass exactly one of --contract-id and --draft-id',
-    );
+    const id = contractIdFrom(ctx.flags, 'pass exactly one of --contract-id and --draft-id');
     const { withStore } = await import('../../store/open-store.js');
     const chain = await withStore(
       ctx.env,
@@ -65,7 +62,15 @@ export default class ContractChain extends HandoffCommand {
     }));
     const table = renderTable(
       ['link', 'id', 'contract_id', 'agent_state', 'cut_reason', 'created_at', 'continues_handoff_id'],
-      links.map((l) => [l.link, l.id, l.contract_id, l.agent_state, l.cut_reason, l.created_at, l.continues_handoff_id]),
+      links.map((l) => [
+        l.link,
+        l.id,
+        l.contract_id,
+        l.agent_state,
+        l.cut_reason,
+        l.created_at,
+        l.continues_handoff_id,
+      ]),
     );
     return {
       json: { status: 'ok', contract_id: id, live_contract_id: tip.contract_id, links: chain.length, chain: links },

@@ -6,14 +6,18 @@ import { contractIdFrom } from '../../drafts/cli-flags.js';
 import type { FlagsOf } from '../../cli/flags.js';
 import { checkHarnessId } from '../../dispatch/options.js';
 
-
 export default class ContractClaim extends HandoffCommand {
   static override summary = 'Tie a harness run id to a contract';
-  static override description = "Sets the contract chain's live tip harness_id (set-once) so the stop gate finds the contract from the hook " +
+  static override description =
+    "Sets the contract chain's live tip harness_id (set-once) so the stop gate finds the contract from the hook " +
     "input (a Claude Code subagent's agent_id, or a session's session_id). Allowed in every state. Never creates the store.";
   static override oneOf = [['draft-id', 'contract-id']];
   static override flags = {
-    'harness-id': Flags.string({ required: true, helpValue: 'HID', description: 'The harness run id (^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$)' }),
+    'harness-id': Flags.string({
+      required: true,
+      helpValue: 'HID',
+      description: 'The harness run id (^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$)',
+    }),
     'draft-id': Flags.string({ helpValue: 'ID', description: 'The contract id (any id of its chain)' }),
     'contract-id': Flags.string({ exclusive: ['draft-id'], helpValue: 'ID', description: 'Same as --draft-id' }),
     json: Flags.boolean({ description: 'Print one JSON object on stdout' }),
@@ -30,7 +34,13 @@ export default class ContractClaim extends HandoffCommand {
     const { claim } = await import('../../dispatch/claim.js');
     const r = await claim(ctx.env, ctx.cwd, id, hid);
     return {
-      json: { status: 'ok', contract_id: r.tip.contract_id, handoff_id: r.tip.id, harness_id: r.harnessId, changed: r.changed },
+      json: {
+        status: 'ok',
+        contract_id: r.tip.contract_id,
+        handoff_id: r.tip.id,
+        harness_id: r.harnessId,
+        changed: r.changed,
+      },
       text: r.changed
         ? `OK: contract ${r.tip.contract_id} (handoff_id=${r.tip.id}) claimed by harness id ${r.harnessId}.`
         : `OK: contract ${r.tip.contract_id} (handoff_id=${r.tip.id}) already carries harness id ${r.harnessId}; no-op.`,

@@ -7,24 +7,57 @@ import { parseDispatchFlags } from '../../dispatch/options.js';
 
 export default class ContractDispatch extends HandoffCommand {
   static override summary = 'Open a contract for an agent before it runs';
-  static override description = 'Mints the agent and contract ids, writes the draft and a DISPATCHED row, and prints the contract block to paste ' +
+  static override description =
+    'Mints the agent and contract ids, writes the draft and a DISPATCHED row, and prints the contract block to paste ' +
     "into the agent's prompt (stdout carries only the block; a one-line summary goes to stderr). Every check runs " +
     'before anything is written; the store is created only after all of them passed.';
   static override oneOf = [['goal', 'goal-file']];
   static override flags = {
     goal: Flags.string({ helpValue: 'TEXT', description: 'What the agent must achieve (or --goal-file)' }),
-    'goal-file': Flags.string({ exclusive: ['goal'], helpValue: 'PATH', description: 'Read the goal from a UTF-8 file' }),
-    kind: Flags.string({ helpValue: 'KIND', description: 'task_execution, verifier, investigation or any tag (^[a-z][a-z0-9_-]{0,31}$)' }),
-    'plan-task-id': Flags.string({ helpValue: 'ID', description: 'Bind the turn to a plan task: it must close NEEDS_VERIFICATION' }),
-    'parent-handoff-id': Flags.string({ helpValue: 'N', description: 'The row this turn follows up (a verifier: the producer row)' }),
-    brief: Flags.string({ helpValue: 'NAME', description: "A brief of the workspace; its acceptance criteria join the contract" }),
-    consolidation: Flags.boolean({ description: 'Consolidation / cross-check work: every close needs a consolidation_report' }),
+    'goal-file': Flags.string({
+      exclusive: ['goal'],
+      helpValue: 'PATH',
+      description: 'Read the goal from a UTF-8 file',
+    }),
+    kind: Flags.string({
+      helpValue: 'KIND',
+      description: 'task_execution, verifier, investigation or any tag (^[a-z][a-z0-9_-]{0,31}$)',
+    }),
+    'plan-task-id': Flags.string({
+      helpValue: 'ID',
+      description: 'Bind the turn to a plan task: it must close NEEDS_VERIFICATION',
+    }),
+    'parent-handoff-id': Flags.string({
+      helpValue: 'N',
+      description: 'The row this turn follows up (a verifier: the producer row)',
+    }),
+    brief: Flags.string({
+      helpValue: 'NAME',
+      description: 'A brief of the workspace; its acceptance criteria join the contract',
+    }),
+    consolidation: Flags.boolean({
+      description: 'Consolidation / cross-check work: every close needs a consolidation_report',
+    }),
     'require-receipt': Flags.boolean({ description: 'A command/code verification claim must cite a receipt' }),
-    'can-write': Flags.string({ multiple: true, helpValue: 'SECTION', description: 'A section update_contracts may write (repeatable)' }),
-    acceptance: Flags.string({ multiple: true, helpValue: 'TEXT', description: 'One extra acceptance criterion (repeatable)' }),
+    'can-write': Flags.string({
+      multiple: true,
+      helpValue: 'SECTION',
+      description: 'A section update_contracts may write (repeatable)',
+    }),
+    acceptance: Flags.string({
+      multiple: true,
+      helpValue: 'TEXT',
+      description: 'One extra acceptance criterion (repeatable)',
+    }),
     'agent-id': Flags.string({ helpValue: 'ID', description: 'Reuse an agent id instead of minting one' }),
-    'harness-id': Flags.string({ helpValue: 'HID', description: "Tie a harness run id (e.g. a headless session's id) at birth" }),
-    workspace: Flags.string({ helpValue: 'NAME', description: 'Workspace of the row (else $HANDOFF_WORKSPACE, else the git top-level name)' }),
+    'harness-id': Flags.string({
+      helpValue: 'HID',
+      description: "Tie a harness run id (e.g. a headless session's id) at birth",
+    }),
+    workspace: Flags.string({
+      helpValue: 'NAME',
+      description: 'Workspace of the row (else $HANDOFF_WORKSPACE, else the git top-level name)',
+    }),
     json: Flags.boolean({ description: 'Print one JSON object on stdout' }),
   };
   static override examples = [

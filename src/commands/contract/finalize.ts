@@ -19,10 +19,14 @@ const HEADER = 'finalize refused -- nothing was persisted.';
 export default class ContractFinalize extends HandoffCommand {
   static override summary = 'Persist the draft in a closing state into the store';
   static override description =
-    'Closes the turn: persists the addressed draft, which must be valid and in a closing state (COMPLETE, BLOCKED, NEEDS_INPUT, NEEDS_VERIFICATION, APPROVAL_REQUEST), as a row of the handoff store. Before writing it checks, in order, the envelope, the agent id against the contract, the plan-task binding (blind verification), approvals, update_contracts and every cited receipt; a refusal writes nothing. A dispatched contract\'s row is updated in place; otherwise a new row is inserted in the workspace. Idempotent: finalizing the same envelope again is a no-op, and a COMPLETE row is write-once. Without --draft-id or --agent-id it finalizes the newest draft born in the current workspace (--workspace, else $HANDOFF_WORKSPACE, else the git top-level name) and names it on stderr. An id whose contract was closed and continued finalizes the live tip of its chain, named on stderr ([FOLLOWED]). A validation rejection lists the errors; --explain adds the full repair text.';
+    "Closes the turn: persists the addressed draft, which must be valid and in a closing state (COMPLETE, BLOCKED, NEEDS_INPUT, NEEDS_VERIFICATION, APPROVAL_REQUEST), as a row of the handoff store. Before writing it checks, in order, the envelope, the agent id against the contract, the plan-task binding (blind verification), approvals, update_contracts and every cited receipt; a refusal writes nothing. A dispatched contract's row is updated in place; otherwise a new row is inserted in the workspace. Idempotent: finalizing the same envelope again is a no-op, and a COMPLETE row is write-once. Without --draft-id or --agent-id it finalizes the newest draft born in the current workspace (--workspace, else $HANDOFF_WORKSPACE, else the git top-level name) and names it on stderr. An id whose contract was closed and continued finalizes the live tip of its chain, named on stderr ([FOLLOWED]). A validation rejection lists the errors; --explain adds the full repair text.";
   static override flags = {
     ...ADDRESSING_FLAGS,
-    workspace: Flags.string({ helpValue: 'NAME', description: 'Workspace of a new row; a draft born with a workspace keeps it (a different value is WORKSPACE_MISMATCH). Default: $HANDOFF_WORKSPACE, else the git top-level name' }),
+    workspace: Flags.string({
+      helpValue: 'NAME',
+      description:
+        'Workspace of a new row; a draft born with a workspace keeps it (a different value is WORKSPACE_MISMATCH). Default: $HANDOFF_WORKSPACE, else the git top-level name',
+    }),
     'plan-task-id': Flags.string({ helpValue: 'ID', description: 'Bind an unbound turn to this plan task' }),
     'allow-stale': Flags.boolean({ description: 'Skip RECEIPT_STALE (every other receipt check still runs)' }),
     explain: EXPLAIN_FLAG,

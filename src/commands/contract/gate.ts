@@ -10,7 +10,6 @@ import type { Answer, GateBudget } from '../../gate/budget.js';
 import { HARNESSES, parseHookInput, type Harness, type HarnessChoice, type HookInput } from '../../gate/hook-input.js';
 import type { GateOptions, GateRun } from '../../gate/service.js';
 
-
 /** `--max-rejections`: a whole number from 1 (at most nine digits). */
 const nonBlankWorkspace = (raw: string): string => {
   if (raw.trim() === '') throw usage('--workspace must be non-blank');
@@ -24,15 +23,35 @@ function maxRejections(raw: string): number {
 
 /** The gate's options from its typed flags (every value was checked by the parse; a bad one failed open, exit 1). */
 function gateOptions(flags: FlagsOf<typeof ContractGate>): GateOptions & { timeout?: string } {
-  const { 'max-rejections': max, 'on-missing': onMissing, 'on-store-error': onStoreError, 'stop-reason': stopReason, workspace, timeout } = flags;
-  return { draftId: checkDraftId(flags['draft-id']), maxRejections: max ?? 3, onMissing, onStoreError, stopReason, workspace, timeout };
+  const {
+    'max-rejections': max,
+    'on-missing': onMissing,
+    'on-store-error': onStoreError,
+    'stop-reason': stopReason,
+    workspace,
+    timeout,
+  } = flags;
+  return {
+    draftId: checkDraftId(flags['draft-id']),
+    maxRejections: max ?? 3,
+    onMissing,
+    onStoreError,
+    stopReason,
+    workspace,
+    timeout,
+  };
 }
 
 /**
  * The gate's output of a decided run in the harness's form (the one place that turns a verdict into what the hook
  * sees); `--json` prints the verdict with the harness and the exit that harness gets.
  */
-function gateResult(r: GateRun, harness: Harness, json: boolean, answerFor: typeof import('../../gate/answer.js').answerFor): CommandResult & { jsonStderr?: string } {
+function gateResult(
+  r: GateRun,
+  harness: Harness,
+  json: boolean,
+  answerFor: typeof import('../../gate/answer.js').answerFor,
+): CommandResult & { jsonStderr?: string } {
   const a = answerFor(harness, r);
   if (json) return { exit: a.exit, json: { ...r.verdict, harness, exit: a.exit }, jsonStderr: r.reason };
   return { exit: a.exit, text: a.stdout, errText: a.stderr };
@@ -51,8 +70,8 @@ export default class ContractGate extends HandoffCommand {
   static override summary = 'Stop hook: block a stop without a valid, finalized contract';
   static override description =
     'Reads the stop hook JSON of Claude Code or Codex (Stop, SubagentStop), Gemini CLI (AfterAgent), Copilot CLI (agentStop) or ' +
-    'Cursor (stop) on stdin (optional with --draft-id), finds the turn\'s contract (--draft-id, the claimed run id, or the ' +
-    'contract block in the turn\'s own prompt) and judges its stored row. The verdict is the same for every harness; the ' +
+    "Cursor (stop) on stdin (optional with --draft-id), finds the turn's contract (--draft-id, the claimed run id, or the " +
+    "contract block in the turn's own prompt) and judges its stored row. The verdict is the same for every harness; the " +
     'answer is the form that harness continues on: Claude Code and Codex block with exit 2 and the reason on stderr, Gemini ' +
     'and Copilot with {"decision":"block","reason":...}, Cursor with {"followup_message":...}. A problem of the gate itself ' +
     'exits 1 ("stop not gated"). See docs/hooks.md.';
@@ -75,16 +94,25 @@ export default class ContractGate extends HandoffCommand {
     }),
     'on-store-error': Flags.option({ options: ['block', 'allow'] as const, default: 'allow' as const })({
       helpValue: 'block|allow',
-      description: 'A store or data-root problem (STORE_*, DATA_ROOT_*): allow = exit 1, stop not gated (default); block = block the stop, naming the code',
+      description:
+        'A store or data-root problem (STORE_*, DATA_ROOT_*): allow = exit 1, stop not gated (default); block = block the stop, naming the code',
     }),
-    'stop-reason': Flags.string({ helpValue: 'VALUE', description: 'Override the stop reason from stdin or the transcript' }),
+    'stop-reason': Flags.string({
+      helpValue: 'VALUE',
+      description: 'Override the stop reason from stdin or the transcript',
+    }),
     timeout: Flags.string({
       helpValue: '20s|MSms',
       description:
         "The gate's time budget, counted from its start, with its unit (default 20s; 100ms to 600s). Past it: before the contract is found, STORE_UNREACHABLE (exit 1, or a block under --on-store-error block); after, a GATE_BUDGET_EXCEEDED block; once decided, unfinished store writes are abandoned",
     }),
-    workspace: checkedText(nonBlankWorkspace, { helpValue: 'NAME', description: 'Workspace for a capture that inserts a row' }),
-    json: Flags.boolean({ description: 'Print only the verdict object on stdout; the verdict counts and captures exactly as a hook call' }),
+    workspace: checkedText(nonBlankWorkspace, {
+      helpValue: 'NAME',
+      description: 'Workspace for a capture that inserts a row',
+    }),
+    json: Flags.boolean({
+      description: 'Print only the verdict object on stdout; the verdict counts and captures exactly as a hook call',
+    }),
   };
   static override examples = [
     'handoff contract gate --draft-id a0123456789abcdef.0123456789ab --json',

@@ -35,7 +35,13 @@ export default class ContractInit extends HandoffCommand {
     const flags = addressingFrom(ctx.flags);
     const r = await initDraft(ctx.env, ctx.cwd, { ...flags, workspaceFlag: ctx.flags.workspace });
     return {
-      json: { status: 'ok', draft_id: r.draftId, agent_id: r.agentId, agent_id_minted: r.agentIdMinted, workspace: r.workspace },
+      json: {
+        status: 'ok',
+        draft_id: r.draftId,
+        agent_id: r.agentId,
+        agent_id_minted: r.agentIdMinted,
+        workspace: r.workspace,
+      },
       text: [
         `OK: draft ${r.draftId} created.`,
         `agent_id: ${r.agentId}`,

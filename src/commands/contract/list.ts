@@ -17,11 +17,14 @@ const BARE_CUT = '\u0000';
 export default class ContractList extends HandoffCommand {
   static override summary = 'List handoff rows';
   static override description =
-    'Lists handoff rows of the store, newest first, filtered by any combination of the flags (exact matches; --since/--until compare UTC time prefixes). --cut lists rows whose turn ended without a finalized contract: bare for any cut row, or one cut_reason; a DISPATCHED row counts as cut once it is older than --stale-after or the gate has seen its turn end. --with-envelope adds each row\'s stored envelope to the --json output. Reads only; a missing store lists nothing.';
+    "Lists handoff rows of the store, newest first, filtered by any combination of the flags (exact matches; --since/--until compare UTC time prefixes). --cut lists rows whose turn ended without a finalized contract: bare for any cut row, or one cut_reason; a DISPATCHED row counts as cut once it is older than --stale-after or the gate has seen its turn end. --with-envelope adds each row's stored envelope to the --json output. Reads only; a missing store lists nothing.";
   static override flags = {
     'agent-id': Flags.string({ helpValue: 'ID', description: 'Only rows of this agent' }),
     // Case-insensitive (written upper case), so its values are checked by the parse rather than by oclif's options.
-    state: checkedText((raw) => rowStateFlag(raw) as string, { helpValue: 'STATE', description: 'Only rows in this state (any of the seven row states)' }),
+    state: checkedText((raw) => rowStateFlag(raw) as string, {
+      helpValue: 'STATE',
+      description: 'Only rows in this state (any of the seven row states)',
+    }),
     'contract-id': Flags.string({ helpValue: 'ID', description: 'Only the row of this contract' }),
     'harness-id': Flags.string({ helpValue: 'HID', description: 'Only rows claimed by this harness run id' }),
     workspace: Flags.string({ helpValue: 'NAME', description: 'Only rows of this workspace' }),
@@ -30,16 +33,23 @@ export default class ContractList extends HandoffCommand {
     'parent-handoff-id': Flags.string({ helpValue: 'N', description: 'Only rows whose parent is this handoff id' }),
     cut: Flags.string({
       helpValue: '[REASON]',
-      description: 'Only cut rows (bare), or those with this cut_reason; a DISPATCHED row is cut once stale or seen by the gate',
+      description:
+        'Only cut rows (bare), or those with this cut_reason; a DISPATCHED row is cut once stale or seen by the gate',
     }),
     'stale-after': Flags.string({
       helpValue: 'DURATION',
       description: 'A DISPATCHED row not written for this long is cut, not running (30m, 2h, 1d; default 2h)',
     }),
-    since: checkedText((raw) => timeFlag(raw, '--since') as string, { helpValue: 'ISO', description: 'Created at or after (YYYY-MM-DD[THH:MM[:SS[.sss]]][Z])' }),
-    until: checkedText((raw) => timeFlag(raw, '--until') as string, { helpValue: 'ISO', description: 'Created up to and including this prefix' }),
+    since: checkedText((raw) => timeFlag(raw, '--since') as string, {
+      helpValue: 'ISO',
+      description: 'Created at or after (YYYY-MM-DD[THH:MM[:SS[.sss]]][Z])',
+    }),
+    until: checkedText((raw) => timeFlag(raw, '--until') as string, {
+      helpValue: 'ISO',
+      description: 'Created up to and including this prefix',
+    }),
     limit: wholeNumber('limit', 1, 1000, { helpValue: 'N', description: 'At most N rows, 1-1000 (default 20)' }),
-    'with-envelope': Flags.boolean({ description: 'Include each row\'s stored envelope (--json)' }),
+    'with-envelope': Flags.boolean({ description: "Include each row's stored envelope (--json)" }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
   static override preprocess = (argv: string[]): string[] =>
@@ -80,21 +90,50 @@ export default class ContractList extends HandoffCommand {
     const withEnvelope = f['with-envelope'] === true;
 
     const { withStore } = await import('../../store/open-store.js');
-    const rows = await withStore(ctx.env, ctx.cwd, 'reader', (s) => s.listHandoffs(filters), () => []);
+    const rows = await withStore(
+      ctx.env,
+      ctx.cwd,
+      'reader',
+      (s) => s.listHandoffs(filters),
+      () => [],
+    );
     const { livenessOf } = await import('../../store/handoff-list.js');
     const { exposeHandoff } = await import('../../store/handoff-row.js');
     const text =
       rows.length === 0
         ? 'No handoffs matched.'
         : `${renderTable(
-            ['id', 'created_at', 'agent_id', 'agent_state', 'cut_reason', 'kind', 'plan_task_id', 'parent_handoff_id', 'contract_id'],
-            rows.map((r) => [r.id, r.created_at, r.agent_id, r.agent_state, r.cut_reason, r.kind, r.plan_task_id, r.parent_handoff_id, r.contract_id]),
+            [
+              'id',
+              'created_at',
+              'agent_id',
+              'agent_state',
+              'cut_reason',
+              'kind',
+              'plan_task_id',
+              'parent_handoff_id',
+              'contract_id',
+            ],
+            rows.map((r) => [
+              r.id,
+              r.created_at,
+              r.agent_id,
+              r.agent_state,
+              r.cut_reason,
+              r.kind,
+              r.plan_task_id,
+              r.parent_handoff_id,
+              r.contract_id,
+            ]),
           )}\n${rows.length} handoff(s).`;
     return {
       json: {
         status: 'ok',
         count: rows.length,
-        handoffs: rows.map((r) => ({ ...exposeHandoff(r, withEnvelope), liveness: livenessOf(r, filters.stale_before) })),
+        handoffs: rows.map((r) => ({
+          ...exposeHandoff(r, withEnvelope),
+          liveness: livenessOf(r, filters.stale_before),
+        })),
       },
       text,
     };

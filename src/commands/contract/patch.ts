@@ -25,7 +25,10 @@ export default class ContractPatch extends HandoffCommand {
   static override oneOf = [['json', 'json-file']];
   static override flags = {
     json: Flags.string({ helpValue: 'PATCH', description: 'The merge patch: a JSON object' }),
-    'json-file': Flags.string({ helpValue: 'PATH|-', description: 'Read the merge patch from a file, or `-` for stdin' }),
+    'json-file': Flags.string({
+      helpValue: 'PATH|-',
+      description: 'Read the merge patch from a file, or `-` for stdin',
+    }),
     ...ADDRESSING_FLAGS,
     explain: EXPLAIN_FLAG,
   };

@@ -21,7 +21,11 @@ export default class ContractSet extends HandoffCommand {
     json: JSON_FLAG,
   };
   static override args = {
-    FIELD: Args.string({ required: true, description: 'Dotted path, e.g. agent_status.next_action', ignoreStdin: true }),
+    FIELD: Args.string({
+      required: true,
+      description: 'Dotted path, e.g. agent_status.next_action',
+      ignoreStdin: true,
+    }),
     VALUE: Args.string({ required: true, description: 'JSON value, or any other text as a string', ignoreStdin: true }),
   };
   static override examples = [

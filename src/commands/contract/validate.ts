@@ -10,7 +10,6 @@ import { validateDraft, validateText } from '../../drafts/validate.js';
 import { withAmbiguityRendering } from '../../render/ambiguity.js';
 import { SUBJECT_REJECTED, validationRejection } from '../../render/rejection.js';
 
-
 export default class ContractValidate extends HandoffCommand {
   static override summary = 'Validate a draft or a JSON file without writing';
   static override description = [
@@ -26,7 +25,9 @@ export default class ContractValidate extends HandoffCommand {
       helpValue: 'PATH|-',
       description: 'Validate this JSON file instead of a draft (`-` = stdin)',
     }),
-    consolidation: Flags.boolean({ description: 'Judge the turn as marked consolidation work (closing then needs a full consolidation_report)' }),
+    consolidation: Flags.boolean({
+      description: 'Judge the turn as marked consolidation work (closing then needs a full consolidation_report)',
+    }),
     explain: EXPLAIN_FLAG,
     json: JSON_FLAG,
   };
@@ -42,17 +43,32 @@ export default class ContractValidate extends HandoffCommand {
     const explain = explainFrom(ctx.flags);
     if (file !== undefined) {
       const what = file === '-' ? 'stdin' : file;
-      const text = decodeUtf8(await readInput(file, ctx.cwd, ctx.readStdin), file === '-' ? 'stdin' : JSON.stringify(file));
+      const text = decodeUtf8(
+        await readInput(file, ctx.cwd, ctx.readStdin),
+        file === '-' ? 'stdin' : JSON.stringify(file),
+      );
       const verdict = await validateText(ctx.env, ctx.cwd, text, what, consolidation);
       if (verdict.ok) return { json: { status: 'ok', source: file }, text: `OK: ${what} is valid.` };
       return validationRejection({ subject: { source: file }, verdict, header: SUBJECT_REJECTED(what), explain });
     }
     const addressing = addressingFrom(ctx.flags);
     return withAmbiguityRendering(async () => {
-      const { draftId, verdict, resolved } = await validateDraft(ctx.env, ctx.cwd, addressing, consolidation, ctx.notice);
+      const { draftId, verdict, resolved } = await validateDraft(
+        ctx.env,
+        ctx.cwd,
+        addressing,
+        consolidation,
+        ctx.notice,
+      );
       const extra = resolvedJson(resolved);
       if (verdict.ok) return { json: { status: 'ok', draft_id: draftId, ...extra }, text: `OK: ${draftId} is valid.` };
-      return validationRejection({ subject: { draft_id: draftId }, verdict, header: SUBJECT_REJECTED(`draft ${draftId}`), explain, extra });
+      return validationRejection({
+        subject: { draft_id: draftId },
+        verdict,
+        header: SUBJECT_REJECTED(`draft ${draftId}`),
+        explain,
+        extra,
+      });
     });
   }
 }

@@ -20,9 +20,7 @@ export default class ContractVerify extends HandoffCommand {
     workspace: WORKSPACE_FLAG,
     json: JSON_FLAG,
   };
-  static override examples = [
-    'handoff contract verify --draft-id a0123456789abcdef.0123456789ab --timeout 300',
-  ];
+  static override examples = ['handoff contract verify --draft-id a0123456789abcdef.0123456789ab --timeout 300'];
   static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
@@ -36,6 +34,8 @@ export default class ContractVerify extends HandoffCommand {
     const { withAmbiguityRendering } = await import('../../render/ambiguity.js');
     const { withLineDiscipline } = await import('../../receipts/sinks.js');
     const { contractVerify } = await import('../../receipts/verify-service.js');
-    return withLineDiscipline(ctx.passthrough, ctx.json, ctx.notice, (sinks, notice) => withAmbiguityRendering(() => contractVerify({ ...request, sinks, notice })));
+    return withLineDiscipline(ctx.passthrough, ctx.json, ctx.notice, (sinks, notice) =>
+      withAmbiguityRendering(() => contractVerify({ ...request, sinks, notice })),
+    );
   }
 }

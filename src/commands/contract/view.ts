@@ -27,7 +27,11 @@ export default class ContractView extends HandoffCommand {
     json: JSON_FLAG,
   };
   static override args = {
-    FIELD: Args.string({ required: false, description: 'Dotted path of the one value to print, e.g. agent_status', ignoreStdin: true }),
+    FIELD: Args.string({
+      required: false,
+      description: 'Dotted path of the one value to print, e.g. agent_status',
+      ignoreStdin: true,
+    }),
   };
   static override examples = [
     'handoff contract view --draft-id a0123456789abcdef.0123456789ab',

@@ -12,19 +12,33 @@ const WS = 'Workspace slug (default: $HANDOFF_WORKSPACE, git top-level or cwd na
 
 export default class EvidenceAdd extends HandoffCommand {
   static override summary = 'Deposit evidence for an acceptance criterion';
-  static override description = 'Up to 4096 bytes (UTF-8 text) is stored inline; anything larger or binary is copied to a hashed blob at ' +
+  static override description =
+    'Up to 4096 bytes (UTF-8 text) is stored inline; anything larger or binary is copied to a hashed blob at ' +
     '<root>/evidence/<workspace>/<brief>/<ac_id>/<uuid><ext>, whose path --json prints as evidence.artifact_path. On a PostgreSQL store (HANDOFF_STORE_URL) the blob goes into the store instead and artifact_path is blob:sha256:<hex>, readable from every host.';
   static override oneOf = [['text', 'artifact-file']];
   static override flags = {
     brief: Flags.string({ required: true, description: 'Brief name (safe slug)', helpValue: 'NAME' }),
-    ac: Flags.string({ required: true, description: 'Acceptance criterion id (safe slug; one the brief declares, if it declares any)', helpValue: 'AC_ID' }),
-    type: Flags.option({ options: EVIDENCE_TYPES })({ required: true, description: `One of ${EVIDENCE_TYPES.join(', ')}`, helpValue: 'TYPE' }),
+    ac: Flags.string({
+      required: true,
+      description: 'Acceptance criterion id (safe slug; one the brief declares, if it declares any)',
+      helpValue: 'AC_ID',
+    }),
+    type: Flags.option({ options: EVIDENCE_TYPES })({
+      required: true,
+      description: `One of ${EVIDENCE_TYPES.join(', ')}`,
+      helpValue: 'TYPE',
+    }),
     text: Flags.string({ description: 'The evidence as text (non-blank)', helpValue: 'TEXT' }),
-    'artifact-file': Flags.string({ exclusive: ['text'], description: 'A regular file to copy (never moved or linked)', helpValue: 'PATH' }),
+    'artifact-file': Flags.string({
+      exclusive: ['text'],
+      description: 'A regular file to copy (never moved or linked)',
+      helpValue: 'PATH',
+    }),
     task: Flags.string({ description: 'Opaque task id', helpValue: 'TASK_ID' }),
     'created-by': Flags.string({ description: 'Producer label (stored as created_by_agent)', helpValue: 'NAME' }),
     'draft-id': Flags.string({
-      description: 'Link the evidence to this contract (its draft or row must exist); `evidence list --contract-id` finds it',
+      description:
+        'Link the evidence to this contract (its draft or row must exist); `evidence list --contract-id` finds it',
       helpValue: 'ID',
     }),
     workspace: Flags.string({ description: WS, helpValue: 'NAME' }),
@@ -41,7 +55,8 @@ export default class EvidenceAdd extends HandoffCommand {
     const { type, text, 'artifact-file': artifactFile } = ctx.flags;
     const brief = checkSlug(ctx.flags.brief, '--brief');
     const acId = checkSlug(ctx.flags.ac, '--ac');
-    if ((text === undefined) === (artifactFile === undefined)) throw usage('give exactly one of --text and --artifact-file');
+    if ((text === undefined) === (artifactFile === undefined))
+      throw usage('give exactly one of --text and --artifact-file');
     if (text !== undefined && isBlank(text)) throw usage('--text must not be blank');
     if (artifactFile === '') throw usage('--artifact-file must not be empty');
     const taskId = nonBlankFlag(ctx.flags.task, '--task') ?? null;
@@ -50,7 +65,17 @@ export default class EvidenceAdd extends HandoffCommand {
     const workspace = workspaceSlug(ctx.flags.workspace, ctx.env, ctx.cwd);
 
     const { depositEvidence } = await import('../../evidence/deposit.js');
-    const r = await depositEvidence(ctx.env, ctx.cwd, { workspace, brief, acId, type, text, artifactFile, taskId, createdBy, contractId });
+    const r = await depositEvidence(ctx.env, ctx.cwd, {
+      workspace,
+      brief,
+      acId,
+      type,
+      text,
+      artifactFile,
+      taskId,
+      createdBy,
+      contractId,
+    });
     const e = r.evidence;
     const path = e.artifact_path === null ? '' : ` path=${e.artifact_path}`;
     const linked = e.contract_id === null ? '' : ` contract=${e.contract_id}`;

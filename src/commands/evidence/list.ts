@@ -7,7 +7,6 @@ import { str } from '../../evidence/flags.js';
 import { checkDraftId } from '../../ids.js';
 import { checkSlug, workspaceSlug } from '../../evidence/slug.js';
 
-
 export default class EvidenceList extends HandoffCommand {
   static override summary = 'List evidence of a brief';
   static override description =
@@ -15,8 +14,14 @@ export default class EvidenceList extends HandoffCommand {
   static override flags = {
     brief: Flags.string({ description: 'Brief name (safe slug)', helpValue: 'NAME' }),
     ac: Flags.string({ description: 'Only this acceptance criterion (exact; with --brief)', helpValue: 'AC_ID' }),
-    'contract-id': Flags.string({ description: 'Only evidence linked to this contract (by evidence add --draft-id)', helpValue: 'ID' }),
-    workspace: Flags.string({ description: 'Workspace slug (default: $HANDOFF_WORKSPACE, git top-level or cwd name)', helpValue: 'NAME' }),
+    'contract-id': Flags.string({
+      description: 'Only evidence linked to this contract (by evidence add --draft-id)',
+      helpValue: 'ID',
+    }),
+    workspace: Flags.string({
+      description: 'Workspace slug (default: $HANDOFF_WORKSPACE, git top-level or cwd name)',
+      helpValue: 'NAME',
+    }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
   static override examples = [
@@ -29,7 +34,8 @@ export default class EvidenceList extends HandoffCommand {
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const briefFlag = str(ctx.flags.brief);
     const contractId = checkDraftId(str(ctx.flags['contract-id']), '--contract-id');
-    if (briefFlag === undefined && contractId === undefined) throw usage(`--brief or --contract-id is required; see --help`);
+    if (briefFlag === undefined && contractId === undefined)
+      throw usage(`--brief or --contract-id is required; see --help`);
     const brief = briefFlag === undefined ? undefined : checkSlug(briefFlag, '--brief');
     const acFlag = str(ctx.flags.ac);
     if (acFlag !== undefined && brief === undefined) throw usage('--ac needs --brief (ac ids belong to a brief)');
@@ -41,7 +47,14 @@ export default class EvidenceList extends HandoffCommand {
     const n = r.evidence.length;
     const text = n === 0 ? '0 evidence row(s).' : `${evidenceTable(r.evidence)}\n${n} evidence row(s).`;
     return {
-      json: { status: 'ok', count: n, brief: r.brief?.name ?? null, brief_id: r.brief?.id ?? null, contract_id: contractId ?? null, evidence: r.evidence },
+      json: {
+        status: 'ok',
+        count: n,
+        brief: r.brief?.name ?? null,
+        brief_id: r.brief?.id ?? null,
+        contract_id: contractId ?? null,
+        evidence: r.evidence,
+      },
       text,
     };
   }

@@ -4,10 +4,10 @@ import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { contractIdFrom } from '../../drafts/cli-flags.js';
 
-
 export default class EvidenceReceipts extends HandoffCommand {
   static override summary = "List the receipts of a contract's chain";
-  static override description = "Lists every receipt recorded for the contract's whole continuation chain, newest first. Without a store the list is empty.";
+  static override description =
+    "Lists every receipt recorded for the contract's whole continuation chain, newest first. Without a store the list is empty.";
   static override oneOf = [['draft-id', 'contract-id']];
   static override flags = {
     'draft-id': Flags.string({ helpValue: 'ID', description: 'The contract (draft) id' }),

@@ -19,10 +19,19 @@ export default class EvidenceRun extends HandoffCommand {
   static override passthrough = true;
   static override flags = {
     ...ADDRESSING_FLAGS,
-    brief: Flags.string({ helpValue: 'NAME', description: 'Also record each non-empty output stream as evidence of this brief (with --ac)' }),
-    ac: Flags.string({ helpValue: 'AC_ID', description: 'The acceptance criterion of --brief the output is evidence for' }),
+    brief: Flags.string({
+      helpValue: 'NAME',
+      description: 'Also record each non-empty output stream as evidence of this brief (with --ac)',
+    }),
+    ac: Flags.string({
+      helpValue: 'AC_ID',
+      description: 'The acceptance criterion of --brief the output is evidence for',
+    }),
     timeout: TIMEOUT_FLAG,
-    cwd: Flags.string({ helpValue: 'DIR', description: 'Run the command in this existing directory (default: the current one)' }),
+    cwd: Flags.string({
+      helpValue: 'DIR',
+      description: 'Run the command in this existing directory (default: the current one)',
+    }),
     shell: Flags.boolean({ description: 'Run the one argument after -- with /bin/sh -c' }),
     workspace: WORKSPACE_FLAG,
     json: JSON_FLAG,
@@ -39,6 +48,8 @@ export default class EvidenceRun extends HandoffCommand {
     const { withAmbiguityRendering } = await import('../../render/ambiguity.js');
     const { withLineDiscipline } = await import('../../receipts/sinks.js');
     const { evidenceRun } = await import('../../receipts/run-service.js');
-    return withLineDiscipline(ctx.passthrough, ctx.json, ctx.notice, (sinks, notice) => withAmbiguityRendering(() => evidenceRun({ ...request, sinks, notice })));
+    return withLineDiscipline(ctx.passthrough, ctx.json, ctx.notice, (sinks, notice) =>
+      withAmbiguityRendering(() => evidenceRun({ ...request, sinks, notice })),
+    );
   }
 }

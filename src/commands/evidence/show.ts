@@ -8,7 +8,8 @@ import { parseShowId } from '../../evidence/flags.js';
 
 export default class EvidenceShow extends HandoffCommand {
   static override summary = 'Show (and verify) one evidence row or receipt';
-  static override description = 'ID is an evidence id (a positive integer) or a receipt id (R- and 16 lowercase hex). --verify recomputes the sha256 ' +
+  static override description =
+    'ID is an evidence id (a positive integer) or a receipt id (R- and 16 lowercase hex). --verify recomputes the sha256 ' +
     'of the stored payload; a missing or altered payload is EVIDENCE_HASH_MISMATCH (exit 1): --json still prints the ' +
     'object (status rejected); human mode prints only the Rejected: line on stderr.';
   static override flags = {
@@ -18,10 +19,7 @@ export default class EvidenceShow extends HandoffCommand {
   static override args = {
     ID: Args.string({ required: true, description: 'Evidence id or receipt id (R-…)', ignoreStdin: true }),
   };
-  static override examples = [
-    'handoff evidence show 1 --verify',
-    'handoff evidence show R-0123456789abcdef --json',
-  ];
+  static override examples = ['handoff evidence show 1 --verify', 'handoff evidence show R-0123456789abcdef --json'];
   static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
@@ -35,9 +33,16 @@ export default class EvidenceShow extends HandoffCommand {
     const { showEvidence } = await import('../../evidence/read.js');
     const { fields } = await import('../../evidence/format.js');
     const r = await showEvidence(ctx.env, ctx.cwd, id.id, verify);
-    const text = fields({ ...r.evidence, ...(r.blob_exists === undefined ? {} : { blob_exists: r.blob_exists }), ...extra(r) });
+    const text = fields({
+      ...r.evidence,
+      ...(r.blob_exists === undefined ? {} : { blob_exists: r.blob_exists }),
+      ...extra(r),
+    });
     if (!verify || r.verified === true) return { json: { status: 'ok', ...r }, text };
-    const why = r.evidence.artifact_path !== null && r.blob_exists === false ? 'its blob is missing' : 'its payload no longer matches';
+    const why =
+      r.evidence.artifact_path !== null && r.blob_exists === false
+        ? 'its blob is missing'
+        : 'its payload no longer matches';
     const error = `evidence ${r.evidence.id} failed verification: ${why} (recorded sha256 ${r.evidence.sha256}, actual ${r.actual_sha256 ?? 'none'})`;
     // A failure prints nothing on stdout in human mode; --json keeps the whole object.
     return {

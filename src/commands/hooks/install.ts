@@ -18,17 +18,27 @@ export default class HooksInstall extends HandoffCommand {
     '--on-store-error block; --dry-run prints the diff and writes nothing. A config that is not valid JSON is refused ' +
     '(HOOK_CONFIG_INVALID) and nothing is written.';
   static override flags = {
-    harness: Flags.option({ options: HOOK_HARNESSES })({ required: true, helpValue: 'claude|codex|gemini|copilot|cursor|opencode', description: 'The harness to wire' }),
+    harness: Flags.option({ options: HOOK_HARNESSES })({
+      required: true,
+      helpValue: 'claude|codex|gemini|copilot|cursor|opencode',
+      description: 'The harness to wire',
+    }),
     scope: Flags.option({ options: ['project', 'user'] as const, default: 'project' as const })({
       helpValue: 'project|user',
       description: "project (default): the project's config; user: your own",
     }),
     strict: Flags.boolean({ description: 'A store or data-root problem blocks the stop (--on-store-error block)' }),
-    matcher: Flags.string({ helpValue: 'REGEX', description: 'Claude Code: the subagent types that carry contracts (default implementer|verifier|investigator)' }),
+    matcher: Flags.string({
+      helpValue: 'REGEX',
+      description: 'Claude Code: the subagent types that carry contracts (default implementer|verifier|investigator)',
+    }),
     'dry-run': Flags.boolean({ description: 'Print the diff; write nothing' }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
-  static override examples = ['handoff hooks install --harness claude --dry-run', 'handoff hooks install --harness gemini --strict --dry-run --json'];
+  static override examples = [
+    'handoff hooks install --harness claude --dry-run',
+    'handoff hooks install --harness gemini --strict --dry-run --json',
+  ];
   static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext<FlagsOf<typeof HooksInstall>>): Promise<CommandResult> {
@@ -40,7 +50,9 @@ export default class HooksInstall extends HandoffCommand {
       { harness, scope, dryRun: ctx.flags['dry-run'] === true, env: ctx.env, cwd: ctx.cwd, script: ctx.script },
       { strict: ctx.flags.strict === true, matcher },
     );
-    const text = r.diff ?? `${r.action === 'unchanged' ? 'Already installed' : r.dry_run ? 'Would write' : 'Installed'}: ${r.harness} (${r.scope}) in ${r.path}`;
+    const text =
+      r.diff ??
+      `${r.action === 'unchanged' ? 'Already installed' : r.dry_run ? 'Would write' : 'Installed'}: ${r.harness} (${r.scope}) in ${r.path}`;
     return { json: { status: 'ok', ...r }, text };
   }
 }

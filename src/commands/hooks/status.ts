@@ -22,7 +22,10 @@ export default class HooksStatus extends HandoffCommand {
     '(node and handoff exist at the written paths), and for Codex whether the project is trusted (Codex runs project hooks ' +
     'only then). Also the data root and the store a hook started from here would use.';
   static override flags = {
-    harness: Flags.option({ options: HOOK_HARNESSES })({ helpValue: 'claude|codex|gemini|copilot|cursor|opencode', description: 'Only this harness' }),
+    harness: Flags.option({ options: HOOK_HARNESSES })({
+      helpValue: 'claude|codex|gemini|copilot|cursor|opencode',
+      description: 'Only this harness',
+    }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
   static override examples = ['handoff hooks status', 'handoff hooks status --harness codex --json'];
@@ -40,7 +43,8 @@ export default class HooksStatus extends HandoffCommand {
       const state = h.error !== undefined ? `unreadable: ${h.error}` : h.installed ? 'installed' : 'not installed';
       lines.push(`${h.harness} (${h.scope}): ${state} - ${h.path}`);
       for (const c of h.commands) lines.push(`  ${c.event}: ${c.command}${c.resolves ? '' : '  [does not resolve]'}`);
-      if (h.codex_project_trusted === false) lines.push('  the project is not trusted by Codex: its hooks will not run (trust it in Codex first)');
+      if (h.codex_project_trusted === false)
+        lines.push('  the project is not trusted by Codex: its hooks will not run (trust it in Codex first)');
     }
     return { json: r, text: lines.join('\n') };
   }

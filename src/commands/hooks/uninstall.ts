@@ -12,7 +12,11 @@ export default class HooksUninstall extends HandoffCommand {
     'and the groups and lists only they held; everything else stays as it was. A file left with nothing of its own (and the ' +
     'OpenCode plugin) is removed. --dry-run prints the diff.';
   static override flags = {
-    harness: Flags.option({ options: HOOK_HARNESSES })({ required: true, helpValue: 'claude|codex|gemini|copilot|cursor|opencode', description: 'The harness to unwire' }),
+    harness: Flags.option({ options: HOOK_HARNESSES })({
+      required: true,
+      helpValue: 'claude|codex|gemini|copilot|cursor|opencode',
+      description: 'The harness to unwire',
+    }),
     scope: Flags.option({ options: ['project', 'user'] as const, default: 'project' as const })({
       helpValue: 'project|user',
       description: "project (default): the project's config; user: your own",
@@ -26,8 +30,17 @@ export default class HooksUninstall extends HandoffCommand {
   protected async perform(ctx: CommandContext<FlagsOf<typeof HooksUninstall>>): Promise<CommandResult> {
     const { harness, scope } = ctx.flags;
     const { uninstallHooks } = await import('../../hooks/service.js');
-    const r = uninstallHooks({ harness, scope, dryRun: ctx.flags['dry-run'] === true, env: ctx.env, cwd: ctx.cwd, script: ctx.script });
-    const text = r.diff ?? `${r.action === 'removed' || r.action === 'updated' ? (r.dry_run ? 'Would remove' : 'Removed') : 'Not installed'}: ${r.harness} (${r.scope}) in ${r.path}`;
+    const r = uninstallHooks({
+      harness,
+      scope,
+      dryRun: ctx.flags['dry-run'] === true,
+      env: ctx.env,
+      cwd: ctx.cwd,
+      script: ctx.script,
+    });
+    const text =
+      r.diff ??
+      `${r.action === 'removed' || r.action === 'updated' ? (r.dry_run ? 'Would remove' : 'Removed') : 'Not installed'}: ${r.harness} (${r.scope}) in ${r.path}`;
     return { json: { status: 'ok', ...r }, text };
   }
 }

@@ -13,11 +13,20 @@ export default class KeyGenerate extends HandoffCommand {
   static override description =
     'Writes a new private key (PEM PKCS#8, mode 0600) and its public key (PEM SPKI) into DIR, by default $XDG_CONFIG_HOME/handoff/keys (else ~/.config/handoff/keys): outside the data root, so the folder an agent writes its handoffs to never holds the key that signs them. ECDSA P-256 by default (what cosign and most Sigstore verifiers accept). Point HANDOFF_SIGNING_KEY at the private key to sign finalize, receipts, approval decisions and exports; give the public key to whoever verifies (handoff attest verify --key). An existing file is never overwritten (KEY_EXISTS).';
   static override flags = {
-    type: Flags.option({ options: TYPES, default: 'ecdsa-p256' as const })({ helpValue: 'TYPE', description: 'ecdsa-p256 (default) or ed25519' }),
-    out: Flags.string({ helpValue: 'DIR', description: 'The folder to write the two files to (created 0700 when missing)' }),
+    type: Flags.option({ options: TYPES, default: 'ecdsa-p256' as const })({
+      helpValue: 'TYPE',
+      description: 'ecdsa-p256 (default) or ed25519',
+    }),
+    out: Flags.string({
+      helpValue: 'DIR',
+      description: 'The folder to write the two files to (created 0700 when missing)',
+    }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
-  static override examples = ['handoff key generate --out keys', 'handoff key generate --type ed25519 --out keys --json'];
+  static override examples = [
+    'handoff key generate --out keys',
+    'handoff key generate --type ed25519 --out keys --json',
+  ];
   static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext<FlagsOf<typeof KeyGenerate>>): Promise<CommandResult> {

@@ -8,9 +8,12 @@ import { usage } from '../../errors.js';
 export default class StoreCopy extends HandoffCommand {
   static override summary = 'Copy the SQLite store into an empty PostgreSQL store';
   static override description =
-    'Copies the SQLite store of the current data root (HANDOFF_HOME / HANDOFF_DB) into the empty PostgreSQL database at URL: every table verbatim, ids preserved (sequences reset after), receipts unchanged, and every blob under the data root into the store\'s blob table (an evidence row\'s file path becomes its blob:sha256: reference). Then row counts, table digests and blob hashes are verified before the copy commits. A target that already holds rows is refused (STORE_COPY_TARGET_NOT_EMPTY) and nothing is written. The SQLite store is left as it was; set HANDOFF_STORE_URL to the URL to use the copy.';
+    "Copies the SQLite store of the current data root (HANDOFF_HOME / HANDOFF_DB) into the empty PostgreSQL database at URL: every table verbatim, ids preserved (sequences reset after), receipts unchanged, and every blob under the data root into the store's blob table (an evidence row's file path becomes its blob:sha256: reference). Then row counts, table digests and blob hashes are verified before the copy commits. A target that already holds rows is refused (STORE_COPY_TARGET_NOT_EMPTY) and nothing is written. The SQLite store is left as it was; set HANDOFF_STORE_URL to the URL to use the copy.";
   static override flags = {
-    to: Flags.string({ description: 'The PostgreSQL store to fill: postgres://user:password@host:port/database', helpValue: 'URL' }),
+    to: Flags.string({
+      description: 'The PostgreSQL store to fill: postgres://user:password@host:port/database',
+      helpValue: 'URL',
+    }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
   static override examples = [

@@ -2,15 +2,7 @@
  * Step 4.1–4.4: the agent_status block and its four fields. Never suppressed by STATE (it is what sets STATE).
  * A non-object agent_status was already reported by FIELD_TYPE and skips everything here.
  */
-import {
-  has,
-  isAgentId,
-  isBlank,
-  isEmptyObject,
-  normalizeState,
-  own,
-  validState,
-} from '../../envelope/vocabulary.js';
+import { has, isAgentId, isBlank, isEmptyObject, normalizeState, own, validState } from '../../envelope/vocabulary.js';
 import type { Rule } from '../context.js';
 import { details } from '../details.js';
 

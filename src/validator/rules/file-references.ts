@@ -15,8 +15,10 @@ function checkList(ctx: RuleContext, report: JsonObject, key: string): void {
     const element: unknown = list[i];
     if (!isObject(element)) continue;
     const base = `evidence_report.${key}[${i}]`;
-    if (!isNonEmptyString(own(element, 'path'))) ctx.report(CODE, `${base}.path`, details.fileReference(`${base}.path`, 'path'));
-    if (!isCommit(own(element, 'commit'))) ctx.report(CODE, `${base}.commit`, details.fileReference(`${base}.commit`, 'commit'));
+    if (!isNonEmptyString(own(element, 'path')))
+      ctx.report(CODE, `${base}.path`, details.fileReference(`${base}.path`, 'path'));
+    if (!isCommit(own(element, 'commit')))
+      ctx.report(CODE, `${base}.commit`, details.fileReference(`${base}.commit`, 'commit'));
     for (const extra of Object.keys(element)) {
       if (extra !== 'path' && extra !== 'commit') {
         ctx.report(CODE, `${base}.${extra}`, details.fileReference(`${base}.${extra}`, extra));

@@ -40,13 +40,15 @@ export const verificationCompanion: Rule = (ctx) => {
       if (!hasCommand) ctx.report('VERIFICATION_SHAPE', `${BASE}.command`, details.companion(word, 'command'));
       return;
     case 'semantic':
-      if (!hasHuman) ctx.report('VERIFICATION_SHAPE', `${BASE}.requires_human`, details.companion(word, 'requires_human'));
+      if (!hasHuman)
+        ctx.report('VERIFICATION_SHAPE', `${BASE}.requires_human`, details.companion(word, 'requires_human'));
       return;
     case 'self_review':
       if (!hasReviewed) ctx.report('VERIFICATION_SHAPE', `${BASE}.reviewed`, details.companion(word, 'reviewed'));
       return;
     default:
-      if (!hasCommand && !hasReviewed && !hasHuman) ctx.report('VERIFICATION_SHAPE', BASE, details.unknownClaim(type, word));
+      if (!hasCommand && !hasReviewed && !hasHuman)
+        ctx.report('VERIFICATION_SHAPE', BASE, details.unknownClaim(type, word));
   }
 };
 
@@ -59,7 +61,8 @@ export const verificationResult: Rule = (ctx) => {
     return;
   }
   const result = own(v, 'result');
-  if (!tokenMatch(result, PASS)) ctx.report('VERIFICATION_RESULT', `${BASE}.result`, details.verificationResult(result));
+  if (!tokenMatch(result, PASS))
+    ctx.report('VERIFICATION_RESULT', `${BASE}.result`, details.verificationResult(result));
 };
 
 /** Step 5.4: `receipt` first, then `receipts`; absent or null cites nothing. */
@@ -78,6 +81,7 @@ export const receiptRefs: Rule = (ctx) => {
   }
   for (let i = 0; i < receipts.length; i++) {
     const id: unknown = receipts[i];
-    if (!isReceiptId(id)) ctx.report('RECEIPT_REF_SHAPE', `${BASE}.receipts[${i}]`, details.receiptRef(`${BASE}.receipts[${i}]`, id));
+    if (!isReceiptId(id))
+      ctx.report('RECEIPT_REF_SHAPE', `${BASE}.receipts[${i}]`, details.receiptRef(`${BASE}.receipts[${i}]`, id));
   }
 };

@@ -27,25 +27,36 @@ const PREAMBLE = `
   const hold = () => new Promise((r) => setTimeout(r, 150));`;
 
 /** Starts `n` racers, releases them together once all are ready; each one's exit code and last stdout line. */
-async function race(n: number, body: string, env: NodeJS.ProcessEnv, args: (i: number) => string[]): Promise<{ code: number | null; out: string; err: string }[]> {
+async function race(
+  n: number,
+  body: string,
+  env: NodeJS.ProcessEnv,
+  args: (i: number) => string[],
+): Promise<{ code: number | null; out: string; err: string }[]> {
   const barrier = join(mkdtempSync(join(tmpdir(), 'handoff-race-')), 'go');
   let ready = 0;
-  const runs = Array.from({ length: n }, (_, i) =>
-    new Promise<{ code: number | null; out: string; err: string }>((done) => {
-      const child = spawn(process.execPath, ['--input-type=module', '-e', `${PREAMBLE}\n${body}\nawait store.close();`, ...args(i)], {
-        env: { ...process.env, ...env, BARRIER: barrier },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (c: Buffer) => {
-        const before = out.includes('ready');
-        out += c.toString();
-        if (!before && out.includes('ready') && ++ready === n) writeFileSync(barrier, '');
-      });
-      child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-      child.on('exit', (code) => done({ code, out: out.trim().split('\n').pop() ?? '', err }));
-    }),
+  const runs = Array.from(
+    { length: n },
+    (_, i) =>
+      new Promise<{ code: number | null; out: string; err: string }>((done) => {
+        const child = spawn(
+          process.execPath,
+          ['--input-type=module', '-e', `${PREAMBLE}\n${body}\nawait store.close();`, ...args(i)],
+          {
+            env: { ...process.env, ...env, BARRIER: barrier },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        );
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (c: Buffer) => {
+          const before = out.includes('ready');
+          out += c.toString();
+          if (!before && out.includes('ready') && ++ready === n) writeFileSync(barrier, '');
+        });
+        child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+        child.on('exit', (code) => done({ code, out: out.trim().split('\n').pop() ?? '', err }));
+      }),
   );
   const results = await Promise.all(runs);
   expect(existsSync(barrier)).toBe(true);
@@ -74,13 +85,17 @@ describe.each(BACKENDS)('$name: writers in several processes', (b) => {
     const outs = runs.map((r) => JSON.parse(r.out) as { created: boolean; id: number });
     expect(outs.filter((o) => o.created)).toHaveLength(1);
     expect(new Set(outs.map((o) => o.id)).size).toBe(1);
-    expect(await f.all(`SELECT agent_state FROM handoffs WHERE contract_id = '${ID}'`)).toEqual([{ agent_state: 'BLOCKED' }]);
+    expect(await f.all(`SELECT agent_state FROM handoffs WHERE contract_id = '${ID}'`)).toEqual([
+      { agent_state: 'BLOCKED' },
+    ]);
   });
 
   it('four processes deciding one pending approval at once: exactly one changes it, the others see its decision', async () => {
     const f = await b.fresh();
     const s = await f.writer();
-    const a = await s.tx((t) => t.insertApproval({ workspace: 'ws', agent_id: null, contract_id: null, exact_content: 'c' }));
+    const a = await s.tx((t) =>
+      t.insertApproval({ workspace: 'ws', agent_id: null, contract_id: null, exact_content: 'c' }),
+    );
     await s.close();
     const body = `
       const [id, decision] = process.argv.slice(1);
@@ -132,7 +147,14 @@ describe.each(BACKENDS)('$name: writers in several processes', (b) => {
       s.tx(
         async (t) => {
           ran = true;
-          await t.upsertFinalRow({ contract_id: ID, agent_id: AGENT, workspace: 'ws', agent_state: 'BLOCKED', json: '{}', plan_task_id: null });
+          await t.upsertFinalRow({
+            contract_id: ID,
+            agent_id: AGENT,
+            workspace: 'ws',
+            agent_state: 'BLOCKED',
+            json: '{}',
+            plan_task_id: null,
+          });
         },
         { lock: ID, attempts: 1 },
       ),

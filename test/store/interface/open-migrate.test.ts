@@ -30,7 +30,9 @@ describe('migration files', () => {
   it('no PostgreSQL file holds a transaction statement of its own (the runner owns them)', () => {
     for (const name of readdirSync(BACKENDS[1].migrations)) {
       const text = readFileSync(join(BACKENDS[1].migrations, name), 'utf8').replace(/--.*$/gm, '');
-      expect(text, name).not.toMatch(/^\s*(BEGIN\s*(TRANSACTION|WORK|ISOLATION.*)?\s*;|COMMIT|ROLLBACK|START\s+TRANSACTION|END\s*;)/im);
+      expect(text, name).not.toMatch(
+        /^\s*(BEGIN\s*(TRANSACTION|WORK|ISOLATION.*)?\s*;|COMMIT|ROLLBACK|START\s+TRANSACTION|END\s*;)/im,
+      );
     }
   });
 });
@@ -42,7 +44,10 @@ describe.each(BACKENDS)('$name: open modes', (b) => {
     expect(await f.open('reader')).toBeNull();
     expect(await f.open('writer', { create: false })).toBeNull();
     if (b.name === 'sqlite') expect(existsSync(f.env.HANDOFF_DB as string)).toBe(false);
-    else expect(await f.all("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")).toEqual([]);
+    else
+      expect(
+        await f.all('SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()'),
+      ).toEqual([]);
   });
 
   it('a writer with create migrates to the latest version; probes and readers then open it', async () => {
@@ -120,14 +125,20 @@ describe.each(BACKENDS)('$name: migrations', (b) => {
     );
     const probe = (await f.open('probe'))!;
     expect(probe.version).toBe(1);
-    expect(await probe.getHandoffByContractId(`${AGENT}.000000000001`)).toMatchObject({ require_receipt: 0, agent_state: 'COMPLETE' });
+    expect(await probe.getHandoffByContractId(`${AGENT}.000000000001`)).toMatchObject({
+      require_receipt: 0,
+      agent_state: 'COMPLETE',
+    });
     expect(await probe.getReceipt('R-0123456789abcdef')).toBeUndefined();
     await probe.close();
     expect(await f.version()).toBe(1);
 
     const reader = (await f.open('reader'))!;
     expect(reader.version).toBe(LATEST);
-    expect(await reader.getHandoffByContractId(`${AGENT}.000000000001`)).toMatchObject({ require_receipt: 0, raw_handoff_json: '{"x":1}' });
+    expect(await reader.getHandoffByContractId(`${AGENT}.000000000001`)).toMatchObject({
+      require_receipt: 0,
+      raw_handoff_json: '{"x":1}',
+    });
     expect(await reader.getEvidence(1)).toMatchObject({ text: 'hello', receipt_id: null, handoff_id: 1, brief: 'b1' });
     await reader.close();
   });
@@ -135,7 +146,9 @@ describe.each(BACKENDS)('$name: migrations', (b) => {
   it('a store stamped N+1 is refused on every path (STORE_SCHEMA_TOO_NEW, exit 4) and left as it was', async () => {
     const f = await b.fresh();
     await (await f.writer()).close();
-    await f.exec(`INSERT INTO schema_version VALUES (${LATEST + 1}, '9999_future.sql', '${'f'.repeat(64)}', '2030-01-01T00:00:00.000Z')`);
+    await f.exec(
+      `INSERT INTO schema_version VALUES (${LATEST + 1}, '9999_future.sql', '${'f'.repeat(64)}', '2030-01-01T00:00:00.000Z')`,
+    );
     const before = await f.schema();
     for (const mode of ['writer', 'reader', 'probe'] as const) {
       const e = await rejection(f.open(mode, { create: true }));
@@ -160,7 +173,10 @@ describe.each(BACKENDS)('$name: migrations', (b) => {
     await (await f.writer({ migrationsDir: cut(b, 2) })).close();
     const second = listMigrations(b.migrations)[1];
     const edited = cut(b, 1, { [second.name]: `${readFileSync(second.path, 'utf8')}\n-- edited\n` });
-    expect(await rejection(f.open('writer', { migrationsDir: edited }))).toMatchObject({ code: 'STORE_MIGRATION_MISMATCH', exit: 4 });
+    expect(await rejection(f.open('writer', { migrationsDir: edited }))).toMatchObject({
+      code: 'STORE_MIGRATION_MISMATCH',
+      exit: 4,
+    });
     expect(await f.version()).toBe(2);
   });
 
@@ -179,7 +195,10 @@ describe.each(BACKENDS)('$name: migrations', (b) => {
     const f = await b.fresh();
     await f.exec('CREATE TABLE other (a INTEGER)');
     for (const mode of ['writer', 'reader', 'probe'] as const) {
-      expect(await rejection(f.open(mode, { create: true })), mode).toMatchObject({ code: 'STORE_FOREIGN_DB', exit: 4 });
+      expect(await rejection(f.open(mode, { create: true })), mode).toMatchObject({
+        code: 'STORE_FOREIGN_DB',
+        exit: 4,
+      });
     }
     expect(await f.version()).toBe(0);
   });

@@ -47,9 +47,12 @@ describe('blobs (PostgreSQL keeps evidence and receipt output blobs in the store
     expect(other.sha256).not.toBe(first.sha256);
     expect(await blobs.getBlob('0'.repeat(64))).toBeUndefined();
     // A transaction reads the blobs it can see through its own handle.
-    expect(await s.tx(async (t) => [...(await t.blobs!.blobSizes([first.sha256, other.sha256])).values()])).toEqual([6, 5]);
+    expect(await s.tx(async (t) => [...(await t.blobs!.blobSizes([first.sha256, other.sha256])).values()])).toEqual([
+      6, 5,
+    ]);
 
-    const refused = async (text: string): Promise<void> => expect(isConstraintViolation(await rejection(f.exec(text)))).toBe(true);
+    const refused = async (text: string): Promise<void> =>
+      expect(isConstraintViolation(await rejection(f.exec(text)))).toBe(true);
     await refused(`INSERT INTO blobs (sha256, bytes, size) VALUES ('${'0'.repeat(64)}', '\\x00', 1)`);
     await refused(`INSERT INTO blobs (sha256, bytes, size) VALUES ('${first.sha256}', '\\x0001', 2)`);
     await refused(`UPDATE blobs SET bytes = '\\x00', size = 1`);
@@ -69,7 +72,10 @@ describe('blobs (PostgreSQL keeps evidence and receipt output blobs in the store
     const pg = await POSTGRES.fresh();
     const s = await pg.writer();
     const sqlite = await (await SQLITE.fresh()).writer();
-    expect(await rejection(sqlite.tx((t) => s.blobs!.putBlob(t, Buffer.from('x'))))).toMatchObject({ code: 'INTERNAL', exit: 70 });
+    expect(await rejection(sqlite.tx((t) => s.blobs!.putBlob(t, Buffer.from('x'))))).toMatchObject({
+      code: 'INTERNAL',
+      exit: 70,
+    });
     expect(await pg.all('SELECT COUNT(*)::int AS n FROM blobs')).toEqual([{ n: 0 }]);
     await sqlite.close();
     await s.close();
@@ -96,7 +102,9 @@ describe('selection and reachability', () => {
     expect(redactUrl(`postgres://alice:${SECRET}@db.example:5433/handoff?sslmode=require`)).toBe(
       'postgres://alice:***@db.example:5433/handoff?sslmode=require',
     );
-    expect(redactUrl(`postgresql://db/handoff?user=a&password=${SECRET}`)).toBe('postgresql://db/handoff?user=a&password=***');
+    expect(redactUrl(`postgresql://db/handoff?user=a&password=${SECRET}`)).toBe(
+      'postgresql://db/handoff?user=a&password=***',
+    );
     expect(redactUrl('postgres://alice@db/handoff')).toBe('postgres://alice@db/handoff');
     expect(redactUrl(`postgres://alice:${SECRET}@[::1`)).not.toContain(SECRET);
   });
@@ -118,7 +126,9 @@ describe('selection and reachability', () => {
     await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
     const { port } = silent.address() as { port: number };
     try {
-      const e = await rejection(openStore({ HANDOFF_STORE_URL: `postgres://handoff:${SECRET}@127.0.0.1:${port}/x` }, undefined, 'probe'));
+      const e = await rejection(
+        openStore({ HANDOFF_STORE_URL: `postgres://handoff:${SECRET}@127.0.0.1:${port}/x` }, undefined, 'probe'),
+      );
       expect(e).toMatchObject({ code: 'STORE_UNREACHABLE', exit: 4 });
       expect(e.message).not.toContain(SECRET);
       expect(sockets.length).toBeGreaterThan(0);
@@ -149,7 +159,14 @@ describe('the store clock', () => {
     try {
       for (const [name, s] of Object.entries(stores)) {
         await s.tx((t) =>
-          t.upsertFinalRow({ contract_id: `${AGENT}.000000000001`, agent_id: AGENT, workspace: 'ws', agent_state: 'BLOCKED', json: '{}', plan_task_id: null }),
+          t.upsertFinalRow({
+            contract_id: `${AGENT}.000000000001`,
+            agent_id: AGENT,
+            workspace: 'ws',
+            agent_state: 'BLOCKED',
+            json: '{}',
+            plan_task_id: null,
+          }),
         );
         const row = (await s.getHandoffByContractId(`${AGENT}.000000000001`))!;
         if (name === 'sqlite') expect(row.created_at).toBe('2001-02-03T04:05:06.007Z');
@@ -172,18 +189,19 @@ describe('schema parity and PostgreSQL text', () => {
     const post = await POSTGRES.fresh();
     await (await lite.writer()).close();
     await (await post.writer()).close();
-    const liteTables = (await lite.all("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")).map(
-      (r) => String(r.name),
-    );
-    const postTables = (await post.all('SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1')).map((r) =>
-      String(r.table_name),
-    );
+    const liteTables = (
+      await lite.all("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    ).map((r) => String(r.name));
+    const postTables = (
+      await post.all(
+        'SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1',
+      )
+    ).map((r) => String(r.table_name));
     expect(postTables).toEqual([...liteTables, 'blobs'].sort());
     for (const table of liteTables) {
-      const liteCols = (await lite.all(`SELECT name, "notnull", pk FROM pragma_table_info('${table}') ORDER BY cid`)).map((c) => [
-        c.name,
-        Number(c.notnull) === 1 || Number(c.pk) > 0,
-      ]);
+      const liteCols = (
+        await lite.all(`SELECT name, "notnull", pk FROM pragma_table_info('${table}') ORDER BY cid`)
+      ).map((c) => [c.name, Number(c.notnull) === 1 || Number(c.pk) > 0]);
       const postCols = (
         await post.all(
           `SELECT column_name, is_nullable FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = '${table}' ORDER BY ordinal_position`,
@@ -196,12 +214,23 @@ describe('schema parity and PostgreSQL text', () => {
   it('text with a NUL character, which PostgreSQL cannot hold, is refused by the store and nothing is written', async () => {
     const f = await POSTGRES.fresh();
     const s = await f.writer();
-    const e = await rejection(s.tx((t) => t.insertApproval({ workspace: 'ws', agent_id: null, contract_id: null, exact_content: 'a\u0000b' })));
+    const e = await rejection(
+      s.tx((t) => t.insertApproval({ workspace: 'ws', agent_id: null, contract_id: null, exact_content: 'a\u0000b' })),
+    );
     expect(isConstraintViolation(e)).toBe(true);
     expect(await s.listApprovals({ limit: 5 })).toEqual([]);
     // Inside JSON the character is an escape, so envelopes holding it are stored byte for byte.
     const json = JSON.stringify({ note: 'a\u0000b' });
-    await s.tx((t) => t.upsertFinalRow({ contract_id: `${AGENT}.000000000001`, agent_id: AGENT, workspace: 'ws', agent_state: 'BLOCKED', json, plan_task_id: null }));
+    await s.tx((t) =>
+      t.upsertFinalRow({
+        contract_id: `${AGENT}.000000000001`,
+        agent_id: AGENT,
+        workspace: 'ws',
+        agent_state: 'BLOCKED',
+        json,
+        plan_task_id: null,
+      }),
+    );
     expect((await s.getHandoffByContractId(`${AGENT}.000000000001`))!.raw_handoff_json).toBe(json);
     await s.close();
   });
@@ -210,8 +239,8 @@ describe('schema parity and PostgreSQL text', () => {
     const f = await POSTGRES.fresh();
     await f.exec('CREATE TABLE schema_version (version integer)');
     expect(await rejection(f.open('writer', { create: true }))).toMatchObject({ code: 'STORE_FOREIGN_DB', exit: 4 });
-    expect(await f.all("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")).toEqual([
-      { table_name: 'schema_version' },
-    ]);
+    expect(
+      await f.all('SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()'),
+    ).toEqual([{ table_name: 'schema_version' }]);
   });
 });

@@ -12,7 +12,11 @@ const AGENT = 'a0123456789abcdef';
 const cid = (n: number): string => `${AGENT}.${n.toString(16).padStart(12, '0')}`;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-const birth = (t: StoreTx, n: number, extra: Partial<Parameters<StoreTx['insertBirthRow']>[0]> = {}): Promise<HandoffRow> =>
+const birth = (
+  t: StoreTx,
+  n: number,
+  extra: Partial<Parameters<StoreTx['insertBirthRow']>[0]> = {},
+): Promise<HandoffRow> =>
   t.insertBirthRow({
     contract_id: cid(n),
     agent_id: AGENT,
@@ -31,11 +35,28 @@ const birth = (t: StoreTx, n: number, extra: Partial<Parameters<StoreTx['insertB
     ...extra,
   });
 
-const finalize = (t: StoreTx, n: number, state: string, json: string, planTaskId: string | null = null): Promise<number | undefined> =>
-  t.upsertFinalRow({ contract_id: cid(n), agent_id: AGENT, workspace: 'ws', agent_state: state, json, plan_task_id: planTaskId });
+const finalize = (
+  t: StoreTx,
+  n: number,
+  state: string,
+  json: string,
+  planTaskId: string | null = null,
+): Promise<number | undefined> =>
+  t.upsertFinalRow({
+    contract_id: cid(n),
+    agent_id: AGENT,
+    workspace: 'ws',
+    agent_state: state,
+    json,
+    plan_task_id: planTaskId,
+  });
 
 /** A closed row continued by n-1 links (each closed but the last): the chain's rows, root first. */
-async function chainOf(s: Store, n: number, root: Partial<Parameters<StoreTx['insertBirthRow']>[0]> = {}): Promise<HandoffRow[]> {
+async function chainOf(
+  s: Store,
+  n: number,
+  root: Partial<Parameters<StoreTx['insertBirthRow']>[0]> = {},
+): Promise<HandoffRow[]> {
   return s.tx(async (t) => {
     let row = await birth(t, 1, root);
     await finalize(t, 1, 'BLOCKED', '{}');
@@ -55,7 +76,9 @@ describe.each(BACKENDS)('$name: handoff rows', (b) => {
   it('birth, claim, capture and finalize write the documented rows, stamped by the store clock', async () => {
     const f = await b.fresh();
     const s = await f.writer();
-    const born = await s.tx((t) => birth(t, 1, { consolidation: true, can_write_json: '["api"]', plan_task_id: 'T-1' }));
+    const born = await s.tx((t) =>
+      birth(t, 1, { consolidation: true, can_write_json: '["api"]', plan_task_id: 'T-1' }),
+    );
     expect(born).toMatchObject({
       contract_id: cid(1),
       agent_state: 'DISPATCHED',
@@ -75,7 +98,11 @@ describe.each(BACKENDS)('$name: handoff rows', (b) => {
     expect((await s.rowsWithHarnessId('h1')).map((r) => r.id)).toEqual([born.id]);
 
     expect(await s.tx((t) => t.captureOpenRow({ id: born.id, json: '{"captured":1}', harnessId: 'h3' }))).toBe(true);
-    expect(await s.getHandoffById(born.id)).toMatchObject({ agent_state: 'IN_PROGRESS', cut_reason: 'backstop_capture', harness_id: 'h1' });
+    expect(await s.getHandoffById(born.id)).toMatchObject({
+      agent_state: 'IN_PROGRESS',
+      cut_reason: 'backstop_capture',
+      harness_id: 'h1',
+    });
     const capture = { contractId: cid(2), agentId: AGENT, workspace: 'ws', json: '{}', harnessId: null };
     expect(await s.tx((t) => t.captureNewRow(capture))).toBe(true);
     expect(await s.tx((t) => t.captureNewRow(capture))).toBe(false);
@@ -83,11 +110,21 @@ describe.each(BACKENDS)('$name: handoff rows', (b) => {
     const id = await s.tx((t) => finalize(t, 1, 'NEEDS_VERIFICATION', '{"v":1}', 'T-9'));
     expect(id).toBe(born.id);
     const closed = (await s.getHandoffById(born.id))!;
-    expect(closed).toMatchObject({ agent_state: 'NEEDS_VERIFICATION', cut_reason: null, raw_handoff_json: '{"v":1}', plan_task_id: 'T-1' });
+    expect(closed).toMatchObject({
+      agent_state: 'NEEDS_VERIFICATION',
+      cut_reason: null,
+      raw_handoff_json: '{"v":1}',
+      plan_task_id: 'T-1',
+    });
     expect(closed.created_at).toBe(born.created_at);
     expect(closed.updated_at >= born.updated_at).toBe(true);
     const inserted = await s.tx((t) => finalize(t, 3, 'BLOCKED', '{}', 'T-3'));
-    expect(await s.getHandoffById(inserted!)).toMatchObject({ contract_id: cid(3), plan_task_id: 'T-3', workspace: 'ws', cut_reason: null });
+    expect(await s.getHandoffById(inserted!)).toMatchObject({
+      contract_id: cid(3),
+      plan_task_id: 'T-3',
+      workspace: 'ws',
+      cut_reason: null,
+    });
     expect([...(await s.spentProbe([cid(1), cid(2), cid(3), cid(4)]))].sort()).toEqual([
       [cid(1), 'NEEDS_VERIFICATION'],
       [cid(2), 'IN_PROGRESS'],
@@ -106,7 +143,10 @@ describe.each(BACKENDS)('$name: handoff rows', (b) => {
     expect(await s.tx((t) => t.mirrorEnvelope(cid(1), '{"a":1}', 1))).toBe('mirrored');
     expect(await s.tx((t) => t.mirrorEnvelope(cid(2), '{"a":2}', 1))).toBe('closed');
     expect(await s.tx((t) => t.mirrorEnvelope(cid(3), '{"a":3}', 1))).toBe('no_row');
-    expect(await s.getHandoffByContractId(cid(1))).toMatchObject({ raw_handoff_json: '{"a":1}', agent_state: 'DISPATCHED' });
+    expect(await s.getHandoffByContractId(cid(1))).toMatchObject({
+      raw_handoff_json: '{"a":1}',
+      agent_state: 'DISPATCHED',
+    });
     expect((await s.getHandoffByContractId(cid(2)))!.raw_handoff_json).toBe('{}');
     await s.close();
   });
@@ -139,16 +179,45 @@ describe.each(BACKENDS)('$name: handoff rows', (b) => {
     await s.tx(async (t) => {
       await birth(t, 1);
       await birth(t, 2);
-      await t.upsertFinalRow({ contract_id: cid(1), agent_id: AGENT, workspace: 'ws', agent_state: 'BLOCKED', json: '{"final":1}', plan_task_id: null, mirror_rev: 4 });
+      await t.upsertFinalRow({
+        contract_id: cid(1),
+        agent_id: AGENT,
+        workspace: 'ws',
+        agent_state: 'BLOCKED',
+        json: '{"final":1}',
+        plan_task_id: null,
+        mirror_rev: 4,
+      });
       // A close that knows no revision (the gate's capture, an older build) never lowers the row's.
-      await t.upsertFinalRow({ contract_id: cid(2), agent_id: AGENT, workspace: 'ws', agent_state: 'BLOCKED', json: '{"final":2}', plan_task_id: null });
+      await t.upsertFinalRow({
+        contract_id: cid(2),
+        agent_id: AGENT,
+        workspace: 'ws',
+        agent_state: 'BLOCKED',
+        json: '{"final":2}',
+        plan_task_id: null,
+      });
     });
     expect((await s.getHandoffByContractId(cid(1)))!.mirror_rev).toBe(4);
     expect(await s.tx((t) => t.mirrorEnvelope(cid(1), '{"late":4}', 4))).toBe('superseded');
     expect(await s.tx((t) => t.mirrorEnvelope(cid(1), '{"late":5}', 5))).toBe('closed');
     expect(await s.tx((t) => t.mirrorEnvelope(cid(2), '{"late":1}', 1))).toBe('closed');
-    expect((await s.getHandoffByContractId(cid(1)))!).toMatchObject({ raw_handoff_json: '{"final":1}', agent_state: 'BLOCKED', mirror_rev: 4 });
-    await s.tx((t) => t.upsertFinalRow({ contract_id: cid(1), agent_id: AGENT, workspace: 'ws', agent_state: 'BLOCKED', json: '{"final":3}', plan_task_id: null, mirror_rev: 2 }));
+    expect((await s.getHandoffByContractId(cid(1)))!).toMatchObject({
+      raw_handoff_json: '{"final":1}',
+      agent_state: 'BLOCKED',
+      mirror_rev: 4,
+    });
+    await s.tx((t) =>
+      t.upsertFinalRow({
+        contract_id: cid(1),
+        agent_id: AGENT,
+        workspace: 'ws',
+        agent_state: 'BLOCKED',
+        json: '{"final":3}',
+        plan_task_id: null,
+        mirror_rev: 2,
+      }),
+    );
     expect((await s.getHandoffByContractId(cid(1)))!).toMatchObject({ raw_handoff_json: '{"final":3}', mirror_rev: 4 });
     await s.close();
   });
@@ -156,8 +225,20 @@ describe.each(BACKENDS)('$name: handoff rows', (b) => {
   it('chains: follow, walk back, the whole chain, the inherited binding; a link inherits the parent bindings', async () => {
     const f = await b.fresh();
     const s = await f.writer();
-    const [a, l2, l3] = await chainOf(s, 3, { plan_task_id: 'T-1', harness_id: 'h', require_receipt: true, goal: 'goal' });
-    expect(l2).toMatchObject({ continues_handoff_id: a.id, plan_task_id: 'T-1', harness_id: 'h', require_receipt: 1, goal: 'goal', agent_state: 'BLOCKED' });
+    const [a, l2, l3] = await chainOf(s, 3, {
+      plan_task_id: 'T-1',
+      harness_id: 'h',
+      require_receipt: true,
+      goal: 'goal',
+    });
+    expect(l2).toMatchObject({
+      continues_handoff_id: a.id,
+      plan_task_id: 'T-1',
+      harness_id: 'h',
+      require_receipt: 1,
+      goal: 'goal',
+      agent_state: 'BLOCKED',
+    });
     expect((await s.followChain(a)).map((r) => r.id)).toEqual([a.id, l2.id, l3.id]);
     expect((await s.followChain(l3)).map((r) => r.id)).toEqual([l3.id]);
     expect((await s.walkBack(l3)).map((r) => r.id)).toEqual([l3.id, l2.id, a.id]);
@@ -183,7 +264,10 @@ describe.each(BACKENDS)('$name: handoff rows', (b) => {
     expect(await s.walkBack(tip)).toHaveLength(64);
     await s.tx((t) => finalize(t, 64, 'BLOCKED', '{}'));
     const closedTip = (await s.getHandoffById(tip.id))!;
-    expect(await rejection(s.tx((t) => t.insertContinuation(closedTip, cid(65), '{}')))).toMatchObject({ code: 'CHAIN_TOO_LONG', exit: 4 });
+    expect(await rejection(s.tx((t) => t.insertContinuation(closedTip, cid(65), '{}')))).toMatchObject({
+      code: 'CHAIN_TOO_LONG',
+      exit: 4,
+    });
     expect(await s.getHandoffByContractId(cid(65))).toBeUndefined();
     await s.close();
 
@@ -204,7 +288,8 @@ describe.each(BACKENDS)('$name: handoff rows', (b) => {
     const dangling = (await loop.getHandoffByContractId(cid(3)))!;
     expect(await rejection(loop.walkBack(dangling))).toMatchObject({ code: 'CHAIN_BROKEN', exit: 4 });
     expect(await loop.followChain(dangling)).toEqual([dangling]);
-    if (b.name !== 'sqlite') expect(await rejection(loop.chainOfContract!(cid(1)))).toMatchObject({ code: 'CHAIN_BROKEN', exit: 4 });
+    if (b.name !== 'sqlite')
+      expect(await rejection(loop.chainOfContract!(cid(1)))).toMatchObject({ code: 'CHAIN_BROKEN', exit: 4 });
     await loop.close();
   });
 
@@ -215,8 +300,18 @@ describe.each(BACKENDS)('$name: handoff rows', (b) => {
     const row = (n: number, at: string, cols: string, values: string): Promise<void> =>
       f.exec(`INSERT INTO handoffs (contract_id, agent_id, workspace, raw_handoff_json, created_at, ${cols})
               VALUES ('${cid(n)}', '${AGENT}', 'ws', '{}', '${at}', ${values})`);
-    await row(1, '2024-01-01T10:00:00.000Z', 'agent_state, cut_reason, kind, harness_id', "'DISPATCHED', 'never_finalized', 'verifier', 'h1'");
-    await row(2, '2024-01-02T10:00:00.000Z', 'agent_state, cut_reason, plan_task_id', "'DISPATCHED', 'never_finalized', 'T-2'");
+    await row(
+      1,
+      '2024-01-01T10:00:00.000Z',
+      'agent_state, cut_reason, kind, harness_id',
+      "'DISPATCHED', 'never_finalized', 'verifier', 'h1'",
+    );
+    await row(
+      2,
+      '2024-01-02T10:00:00.000Z',
+      'agent_state, cut_reason, plan_task_id',
+      "'DISPATCHED', 'never_finalized', 'T-2'",
+    );
     await row(3, '2024-01-02T10:00:00.000Z', 'agent_state, cut_reason', "'COMPLETE', NULL");
     const ids = async (filters: Partial<Parameters<Store['listHandoffs']>[0]>): Promise<string[]> =>
       (await s.listHandoffs({ limit: 20, ...filters })).map((r) => r.contract_id);
@@ -244,23 +339,51 @@ describe.each(BACKENDS)('$name: briefs, evidence, approvals list, the gate count
     const { brief, handoffId } = await s.tx(async (t) => {
       const brief = await t.insertBrief({ workspace: 'ws', name: 'beta', title: 'B', objective: null });
       await t.insertBrief({ workspace: 'ws', name: 'Alpha', title: null, objective: 'o' });
-      expect(await t.appendAcs(brief.id, [{ ac_id: 'AC-1', description: 'one' }, { ac_id: 'AC-2', description: 'two' }])).toEqual([
+      expect(
+        await t.appendAcs(brief.id, [
+          { ac_id: 'AC-1', description: 'one' },
+          { ac_id: 'AC-2', description: 'two' },
+        ]),
+      ).toEqual([
         { ac_id: 'AC-1', description: 'one', position: 1 },
         { ac_id: 'AC-2', description: 'two', position: 2 },
       ]);
-      expect(await t.appendAcs(brief.id, [{ ac_id: 'AC-3', description: 'three' }])).toEqual([{ ac_id: 'AC-3', description: 'three', position: 3 }]);
+      expect(await t.appendAcs(brief.id, [{ ac_id: 'AC-3', description: 'three' }])).toEqual([
+        { ac_id: 'AC-3', description: 'three', position: 3 },
+      ]);
       const handoffId = (await finalize(t, 1, 'BLOCKED', '{}'))!;
       return { brief, handoffId };
     });
     expect(brief).toMatchObject({ workspace: 'ws', name: 'beta', title: 'B', objective: null });
     expect(brief.created_at).toMatch(ISO);
-    const row = { brief_id: brief.id, task_id: null, type: 'text' as const, artifact_path: null, size_bytes: 1, sha256: 'a'.repeat(64), created_by_agent: AGENT };
+    const row = {
+      brief_id: brief.id,
+      task_id: null,
+      type: 'text' as const,
+      artifact_path: null,
+      size_bytes: 1,
+      sha256: 'a'.repeat(64),
+      created_by_agent: AGENT,
+    };
     const ids = await s.tx(async (t) => [
       await t.insertEvidence({ ...row, ac_id: 'AC-2', text: 'x', handoff_id: handoffId }),
       await t.insertEvidence({ ...row, ac_id: 'AC-1', text: 'y', handoff_id: null }),
-      await t.insertEvidence({ ...row, ac_id: 'AC-9', text: null, artifact_path: '/e/blob.bin', handoff_id: handoffId }),
+      await t.insertEvidence({
+        ...row,
+        ac_id: 'AC-9',
+        text: null,
+        artifact_path: '/e/blob.bin',
+        handoff_id: handoffId,
+      }),
     ]);
-    expect(await s.getEvidence(ids[0])).toMatchObject({ id: ids[0], brief: 'beta', ac_id: 'AC-2', text: 'x', receipt_id: null, size_bytes: 1 });
+    expect(await s.getEvidence(ids[0])).toMatchObject({
+      id: ids[0],
+      brief: 'beta',
+      ac_id: 'AC-2',
+      text: 'x',
+      receipt_id: null,
+      size_bytes: 1,
+    });
     expect((await s.listEvidence({ briefId: brief.id })).map((e) => e.ac_id)).toEqual(['AC-1', 'AC-2', 'AC-9']);
     expect((await s.listEvidence({ briefId: brief.id, acId: 'AC-2' })).map((e) => e.id)).toEqual([ids[0]]);
     expect([...(await s.evidenceCountsByAc(brief.id))]).toEqual([
@@ -292,7 +415,9 @@ describe.each(BACKENDS)('$name: briefs, evidence, approvals list, the gate count
     await approval(a1.id, '2024-01-01T00:00:00.000Z', `'${cid(1)}'`);
     await approval(a2.id, '2024-01-02T00:00:00.000Z', 'NULL');
     expect((await s.listApprovals({ limit: 20 })).map((a) => a.id)).toEqual([a2.id, a1.id]);
-    expect((await s.listApprovals({ limit: 20, contract_id: cid(1), status: 'pending' })).map((a) => a.id)).toEqual([a1.id]);
+    expect((await s.listApprovals({ limit: 20, contract_id: cid(1), status: 'pending' })).map((a) => a.id)).toEqual([
+      a1.id,
+    ]);
     expect(await s.listApprovals({ limit: 20, status: 'approved' })).toEqual([]);
 
     await s.tx((t) => t.putRejection({ key: 'k', attempts: 1, tripped: false, codes: ['A'], contractId: cid(1) }));
@@ -371,7 +496,8 @@ describe.each(BACKENDS)('$name: the reads and writes the services added (phase 2
     const f = await b.fresh();
     const s = await f.writer();
     await s.tx(async (t) => {
-      for (const ws of ['zeta', 'Alpha', 'beta']) await t.insertBrief({ workspace: ws, name: 'api', title: null, objective: null });
+      for (const ws of ['zeta', 'Alpha', 'beta'])
+        await t.insertBrief({ workspace: ws, name: 'api', title: null, objective: null });
       await t.insertBrief({ workspace: 'gamma', name: 'API', title: null, objective: null });
     });
     expect(await s.workspacesWithBrief('api')).toEqual(['Alpha', 'beta', 'zeta']);

@@ -23,8 +23,11 @@ function insertRow(f: Fresh, cols: Record<string, string | number | null> = {}):
     raw_handoff_json: '{}',
     ...cols,
   };
-  const lit = (v: string | number | null): string => (v === null ? 'NULL' : typeof v === 'number' ? String(v) : `'${v.replace(/'/g, "''")}'`);
-  return f.exec(`INSERT INTO handoffs (${Object.keys(row).join(', ')}) VALUES (${Object.values(row).map(lit).join(', ')})`);
+  const lit = (v: string | number | null): string =>
+    v === null ? 'NULL' : typeof v === 'number' ? String(v) : `'${v.replace(/'/g, "''")}'`;
+  return f.exec(
+    `INSERT INTO handoffs (${Object.keys(row).join(', ')}) VALUES (${Object.values(row).map(lit).join(', ')})`,
+  );
 }
 
 /** The statement is refused by the store itself: a constraint or trigger violation, with `message` when given. */
@@ -68,7 +71,14 @@ describe.each(BACKENDS)('$name: handoffs rules', (b) => {
 
     const before = await s.getHandoffByContractId(ID);
     const upsert = await s.tx((t) =>
-      t.upsertFinalRow({ contract_id: ID, agent_id: AGENT, workspace: 'ws', agent_state: 'BLOCKED', json: '{"b":2}', plan_task_id: null }),
+      t.upsertFinalRow({
+        contract_id: ID,
+        agent_id: AGENT,
+        workspace: 'ws',
+        agent_state: 'BLOCKED',
+        json: '{"b":2}',
+        plan_task_id: null,
+      }),
     );
     expect(upsert).toBeUndefined();
     expect(await s.tx((t) => t.captureOpenRow({ id: before!.id, json: '{"c":3}', harnessId: null }))).toBe(false);
@@ -98,7 +108,9 @@ describe.each(BACKENDS)('$name: handoffs rules', (b) => {
     ]) {
       await refused(f.exec(`UPDATE handoffs SET ${set}`), /frozen column/);
     }
-    await f.exec("UPDATE handoffs SET plan_task_id = 'T-1', harness_id = 'h1', finalized_at = '2024-01-01T00:00:00.000Z'");
+    await f.exec(
+      "UPDATE handoffs SET plan_task_id = 'T-1', harness_id = 'h1', finalized_at = '2024-01-01T00:00:00.000Z'",
+    );
     await refused(f.exec("UPDATE handoffs SET plan_task_id = 'T-2'"), /set-once/);
     await refused(f.exec('UPDATE handoffs SET plan_task_id = NULL'), /set-once/);
     await refused(f.exec("UPDATE handoffs SET harness_id = 'h2'"), /set-once/);
@@ -106,7 +118,12 @@ describe.each(BACKENDS)('$name: handoffs rules', (b) => {
     await f.exec("UPDATE handoffs SET gate_seen_at = '2025-01-01T00:00:00.000Z', updated_at = 'x'");
     await f.exec("UPDATE handoffs SET gate_seen_at = '2025-02-01T00:00:00.000Z'");
     expect(await f.all('SELECT plan_task_id, harness_id, finalized_at, gate_seen_at FROM handoffs')).toEqual([
-      { plan_task_id: 'T-1', harness_id: 'h1', finalized_at: '2024-01-01T00:00:00.000Z', gate_seen_at: '2025-02-01T00:00:00.000Z' },
+      {
+        plan_task_id: 'T-1',
+        harness_id: 'h1',
+        finalized_at: '2024-01-01T00:00:00.000Z',
+        gate_seen_at: '2025-02-01T00:00:00.000Z',
+      },
     ]);
   });
 
@@ -115,11 +132,20 @@ describe.each(BACKENDS)('$name: handoffs rules', (b) => {
     const s = await f.writer();
     await insertRow(f, { agent_state: 'BLOCKED', cut_reason: null });
     const parent = (await s.getHandoffByContractId(ID))!;
-    const link = await s.tx((t) => t.insertContinuation(parent, `${AGENT}.000000000001`, '{"continues_contract_id":"x"}'));
-    expect(link).toMatchObject({ continues_handoff_id: parent.id, agent_state: 'DISPATCHED', cut_reason: 'never_finalized' });
+    const link = await s.tx((t) =>
+      t.insertContinuation(parent, `${AGENT}.000000000001`, '{"continues_contract_id":"x"}'),
+    );
+    expect(link).toMatchObject({
+      continues_handoff_id: parent.id,
+      agent_state: 'DISPATCHED',
+      cut_reason: 'never_finalized',
+    });
     expect(await s.tx((t) => t.insertContinuation(parent, `${AGENT}.000000000002`, '{}'))).toBeUndefined();
     expect(await s.getHandoffByContractId(`${AGENT}.000000000002`)).toBeUndefined();
-    await refused(insertRow(f, { contract_id: `${AGENT}.000000000003`, continues_handoff_id: parent.id }), /unique|UNIQUE/);
+    await refused(
+      insertRow(f, { contract_id: `${AGENT}.000000000003`, continues_handoff_id: parent.id }),
+      /unique|UNIQUE/,
+    );
     await s.close();
   });
 });
@@ -182,7 +208,9 @@ describe.each(BACKENDS)('$name: receipts and approvals', (b) => {
   it('approval transitions: allowed ones change, a repeat is a no-op, the rest is refused with nothing written', async () => {
     const f = await b.fresh();
     const s = await f.writer();
-    const a = await s.tx((t) => t.insertApproval({ workspace: 'ws', agent_id: AGENT, contract_id: ID, exact_content: 'ship it' }));
+    const a = await s.tx((t) =>
+      t.insertApproval({ workspace: 'ws', agent_id: AGENT, contract_id: ID, exact_content: 'ship it' }),
+    );
     expect(a).toMatchObject({ status: 'pending', decided_at: null, exact_content: 'ship it' });
     expect(a.id).toMatch(/^P-[0-9a-f]{32}$/);
     expect(await s.approvalStatus(a.id)).toEqual({
@@ -199,12 +227,23 @@ describe.each(BACKENDS)('$name: receipts and approvals', (b) => {
       exit: 1,
     });
     const approved = await s.tx((t) => t.decideApproval(a.id, 'approved', 'me', 'ok'));
-    expect(approved).toMatchObject({ previous: 'pending', changed: true, row: { status: 'approved', decided_by: 'me', decision_note: 'ok' } });
+    expect(approved).toMatchObject({
+      previous: 'pending',
+      changed: true,
+      row: { status: 'approved', decided_by: 'me', decision_note: 'ok' },
+    });
     expect(approved.row.decided_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    expect(await s.tx((t) => t.decideApproval(a.id, 'approved', 'other', null))).toMatchObject({ changed: false, row: approved.row });
-    expect(await rejection(s.tx((t) => t.decideApproval(a.id, 'expired', null, null)))).toMatchObject({ code: 'APPROVAL_TRANSITION_REFUSED' });
+    expect(await s.tx((t) => t.decideApproval(a.id, 'approved', 'other', null))).toMatchObject({
+      changed: false,
+      row: approved.row,
+    });
+    expect(await rejection(s.tx((t) => t.decideApproval(a.id, 'expired', null, null)))).toMatchObject({
+      code: 'APPROVAL_TRANSITION_REFUSED',
+    });
     expect(await s.getApproval(a.id)).toEqual(approved.row);
-    expect(await rejection(s.tx((t) => t.decideApproval('P-00000000000000000000000000000000', 'approved', null, null)))).toMatchObject({
+    expect(
+      await rejection(s.tx((t) => t.decideApproval('P-00000000000000000000000000000000', 'approved', null, null))),
+    ).toMatchObject({
       code: 'APPROVAL_NOT_FOUND',
       exit: 3,
     });
@@ -217,17 +256,28 @@ describe.each(BACKENDS)('$name: receipts and approvals', (b) => {
     const s = await f.writer();
     await insertRow(f, { agent_state: 'BLOCKED', cut_reason: null });
     const handoff = (await s.getHandoffByContractId(ID))!.id;
-    const a = await s.tx((t) => t.insertApproval({ workspace: 'ws', agent_id: AGENT, contract_id: ID, exact_content: 'ship it' }));
+    const a = await s.tx((t) =>
+      t.insertApproval({ workspace: 'ws', agent_id: AGENT, contract_id: ID, exact_content: 'ship it' }),
+    );
     expect(await s.tx((t) => t.markApprovalUsed(a.id, handoff))).toBe(false);
     const approved = (await s.tx((t) => t.decideApproval(a.id, 'approved', 'me', 'ok'))).row;
     expect(await s.tx((t) => t.markApprovalUsed(a.id, handoff))).toBe(true);
     expect(await s.tx((t) => t.markApprovalUsed(a.id, handoff))).toBe(false);
     const used = (await s.getApproval(a.id))!;
-    expect(used).toMatchObject({ status: 'used', decided_at: approved.decided_at, decided_by: 'me', decision_note: 'ok', used_by_handoff_id: handoff });
+    expect(used).toMatchObject({
+      status: 'used',
+      decided_at: approved.decided_at,
+      decided_by: 'me',
+      decision_note: 'ok',
+      used_by_handoff_id: handoff,
+    });
     expect(used.used_at! >= approved.decided_at!).toBe(true);
     expect(await s.approvalStatus(a.id)).toMatchObject({ found: true, status: 'used', usedByHandoffId: handoff });
     for (const d of ['revoked', 'approved', 'expired', 'used'] as const) {
-      expect(await rejection(s.tx((t) => t.decideApproval(a.id, d, null, null)))).toMatchObject({ code: 'APPROVAL_TRANSITION_REFUSED', exit: 1 });
+      expect(await rejection(s.tx((t) => t.decideApproval(a.id, d, null, null)))).toMatchObject({
+        code: 'APPROVAL_TRANSITION_REFUSED',
+        exit: 1,
+      });
     }
     await refused(f.exec(`UPDATE approvals SET status = 'revoked' WHERE id = '${a.id}'`));
     await refused(f.exec(`UPDATE approvals SET used_by_handoff_id = NULL WHERE id = '${a.id}'`));
@@ -240,9 +290,14 @@ describe.each(BACKENDS)('$name: receipts and approvals', (b) => {
     const f = await b.fresh();
     await (await f.writer()).close();
     await f.exec("INSERT INTO approvals (id, workspace, exact_content, fingerprint) VALUES ('P-1', 'ws', 'c', 'f')");
-    await refused(f.exec("INSERT INTO approvals (id, workspace, exact_content, fingerprint) VALUES ('X-1', 'ws', 'c', 'f')"));
+    await refused(
+      f.exec("INSERT INTO approvals (id, workspace, exact_content, fingerprint) VALUES ('X-1', 'ws', 'c', 'f')"),
+    );
     await refused(f.exec("UPDATE approvals SET status = 'approved' WHERE id = 'P-1'"));
-    await refused(f.exec("UPDATE approvals SET status = 'revoked', decided_at = 'now' WHERE id = 'P-1'"), /transition refused/);
+    await refused(
+      f.exec("UPDATE approvals SET status = 'revoked', decided_at = 'now' WHERE id = 'P-1'"),
+      /transition refused/,
+    );
     await f.exec("UPDATE approvals SET status = 'approved', decided_at = 'now' WHERE id = 'P-1'");
     await refused(f.exec("UPDATE approvals SET status = 'expired' WHERE id = 'P-1'"), /transition refused/);
     await f.exec("UPDATE approvals SET status = 'revoked' WHERE id = 'P-1'");
@@ -250,7 +305,9 @@ describe.each(BACKENDS)('$name: receipts and approvals', (b) => {
     for (const set of ["exact_content = 'd'", "fingerprint = 'g'", "created_at = 'x'", "id = 'P-2'"]) {
       await refused(f.exec(`UPDATE approvals SET ${set}`), /immutable/);
     }
-    expect(await f.all('SELECT id, status, exact_content FROM approvals')).toEqual([{ id: 'P-1', status: 'revoked', exact_content: 'c' }]);
+    expect(await f.all('SELECT id, status, exact_content FROM approvals')).toEqual([
+      { id: 'P-1', status: 'revoked', exact_content: 'c' },
+    ]);
   });
 
   it('evidence: exactly one of text and artifact_path; a lowercase hex sha256; a receipt_id must exist', async () => {
@@ -258,14 +315,20 @@ describe.each(BACKENDS)('$name: receipts and approvals', (b) => {
     await (await f.writer()).close();
     await f.exec("INSERT INTO briefs (workspace, name) VALUES ('ws', 'b')");
     const ev = (cols: string, vals: string, sha = 'a'.repeat(64)): Promise<void> =>
-      f.exec(`INSERT INTO evidence (brief_id, ac_id, type, size_bytes, sha256, ${cols}) VALUES (1, 'AC-1', 'text', 1, '${sha}', ${vals})`);
+      f.exec(
+        `INSERT INTO evidence (brief_id, ac_id, type, size_bytes, sha256, ${cols}) VALUES (1, 'AC-1', 'text', 1, '${sha}', ${vals})`,
+      );
     await ev('text', "'x'");
     await refused(ev('text, artifact_path', "'x', '/p'"));
     await refused(ev('task_id', "'t'"));
     await refused(ev('text, receipt_id', "'x', 'R-0000000000000000'"));
     await refused(ev('text', "'x'", 'A'.repeat(64)));
     await refused(ev('text', "'x'", 'a'.repeat(63)));
-    await refused(f.exec("INSERT INTO evidence (brief_id, ac_id, type, size_bytes, sha256, text) VALUES (1, 'AC-1', 'photo', 1, 'x', 'x')"));
+    await refused(
+      f.exec(
+        "INSERT INTO evidence (brief_id, ac_id, type, size_bytes, sha256, text) VALUES (1, 'AC-1', 'photo', 1, 'x', 'x')",
+      ),
+    );
     expect(await f.all('SELECT text FROM evidence')).toEqual([{ text: 'x' }]);
   });
 

@@ -26,15 +26,29 @@ process.on('exit', () => fs.writeFileSync(process.env.LOAD_LOG, JSON.stringify({
 `;
 
 /** Runs node with the load-recording hook; what it required and what stayed in require.cache. */
-function recordLoads(args: string[], env: NodeJS.ProcessEnv): { status: number | null; stdout: string; requests: string[]; cache: string[]; pg: boolean; sqlite: boolean } {
+function recordLoads(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): { status: number | null; stdout: string; requests: string[]; cache: string[]; pg: boolean; sqlite: boolean } {
   const dir = mkdtempSync(join(tmpdir(), 'handoff-loads-'));
   const hook = join(dir, 'hook.cjs');
   writeFileSync(hook, HOOK);
   const log = join(dir, 'loads.json');
-  const r = spawnSync(process.execPath, ['--require', hook, ...args], { env: { ...env, LOAD_LOG: log, NO_COLOR: '1' }, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--require', hook, ...args], {
+    env: { ...env, LOAD_LOG: log, NO_COLOR: '1' },
+    encoding: 'utf8',
+  });
   const seen = JSON.parse(readFileSync(log, 'utf8')) as { requests: string[]; cache: string[] };
-  const has = (name: string): boolean => seen.requests.includes(name) || seen.cache.some((p) => p.includes(`${sep}node_modules${sep}${name}${sep}`));
-  return { status: r.status, stdout: r.stdout, requests: seen.requests, cache: seen.cache, pg: has('pg'), sqlite: has('better-sqlite3') };
+  const has = (name: string): boolean =>
+    seen.requests.includes(name) || seen.cache.some((p) => p.includes(`${sep}node_modules${sep}${name}${sep}`));
+  return {
+    status: r.status,
+    stdout: r.stdout,
+    requests: seen.requests,
+    cache: seen.cache,
+    pg: has('pg'),
+    sqlite: has('better-sqlite3'),
+  };
 }
 
 const baseEnv = (home: string): NodeJS.ProcessEnv => {
@@ -82,7 +96,10 @@ describe('pg loads only when HANDOFF_STORE_URL selects PostgreSQL', () => {
     }
     const url = await freshDatabase();
     try {
-      const post = recordLoads(['--input-type=module', '-e', script, 'writer'], { ...baseEnv(home), HANDOFF_STORE_URL: url });
+      const post = recordLoads(['--input-type=module', '-e', script, 'writer'], {
+        ...baseEnv(home),
+        HANDOFF_STORE_URL: url,
+      });
       expect(post.status).toBe(0);
       expect(JSON.parse(post.stdout)).toEqual({ kind: 'postgres', pgLoaded: true });
       expect(post.pg).toBe(true);
@@ -95,7 +112,9 @@ describe('pg loads only when HANDOFF_STORE_URL selects PostgreSQL', () => {
 
 describe('npm run postgres', () => {
   it('starts a server, prints a HANDOFF_STORE_URL that works, and on SIGTERM stops it and removes its folder', async () => {
-    const child = spawn(process.execPath, [join(REPO, 'scripts', 'postgres.mjs')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(REPO, 'scripts', 'postgres.mjs')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
