@@ -386,7 +386,7 @@ describe("the budget's answers in each harness's form", () => {
 
       const strict = await call(
         home,
-        ['contract', 'gate', '--draft-id', id, '--on-store-error', 'block', '--timeout', '3s'],
+        ['contract', 'gate', '--draft-id', id, '--on-store-error', 'block', '--timeout', '8s'],
         { HANDOFF_STORE_URL: via },
         cursorInput,
       );
@@ -407,12 +407,7 @@ describe("the budget's answers in each harness's form", () => {
     holder.prepare('BEGIN IMMEDIATE').run();
     let r: Ended;
     try {
-      r = await call(
-        home,
-        ['contract', 'gate', '--draft-id', d.json.contract_id, '--timeout', '1500ms'],
-        {},
-        copilotInput,
-      );
+      r = await call(home, ['contract', 'gate', '--draft-id', d.json.contract_id, '--timeout', '5s'], {}, copilotInput);
     } finally {
       holder.prepare('ROLLBACK').run();
       holder.close();
