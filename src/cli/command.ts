@@ -4,8 +4,7 @@
  * tests read directly.
  */
 import type { FlagValues } from '../input/flag-values.js';
-import type { Rendered } from '../render/result.js';
-import type { Writer } from './io.js';
+import type { Rendered, Writer } from '../render/result.js';
 
 export type { FlagValues };
 

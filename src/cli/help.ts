@@ -4,7 +4,7 @@
  */
 import type { Command } from '@oclif/core/command';
 import { Help } from '@oclif/core/help';
-import type { Writer } from './io.js';
+import type { Writer } from '../render/result.js';
 
 export const EXIT_TABLE = `EXIT CODES
   0   success, including an idempotent no-op

@@ -4,11 +4,9 @@
  * verb on an ExecuteIO and touches nothing process-wide (process.env, the cwd, process.exitCode); bin/run.js builds
  * one from the process (processIO) and tests build one over buffers (bufferIO).
  */
+import type { Writer } from '../render/result.js';
 import { readStdin } from './stdin.js';
 import { isTerminal, stdStream, writeStd } from './stdio.js';
-
-/** Writes raw bytes or text; false once the reader went away (EPIPE), so a pass-through can stop. */
-export type Writer = (chunk: string | Uint8Array) => boolean;
 
 export interface ExecuteIO {
   env: NodeJS.ProcessEnv;

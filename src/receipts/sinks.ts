@@ -8,7 +8,7 @@
  * one when it was not, so our line never runs onto the child's last one. It writes nothing otherwise, so the
  * pass-through stays byte-exact when we print nothing of our own.
  */
-import type { Rendered } from '../render/result.js';
+import type { Rendered, Writer } from '../render/result.js';
 import type { Sinks } from './execute.js';
 
 type Sink = (chunk: Buffer) => void | 'closed';
@@ -43,9 +43,6 @@ export interface PassThroughSinks extends Sinks {
   /** Writes a newline to that stream when the pass-through left it mid-line; a no-op otherwise. */
   endLine(stream: 'stdout' | 'stderr'): void;
 }
-
-/** Writes raw bytes or text; false once the reader went away (EPIPE). */
-export type Writer = (chunk: string | Uint8Array) => boolean;
 
 /** The two writers a child's output passes through (the process's stream objects, or a caller's buffers). */
 export interface PassThroughWriters {

@@ -13,3 +13,9 @@ export interface Rendered {
   /** Human mode: printed on stderr (rejection blocks). */
   errText?: string;
 }
+
+/**
+ * Where rendered bytes or text go (a verb's stdout or stderr, a child's pass-through); false once the reader went
+ * away (EPIPE), so a pass-through can stop.
+ */
+export type Writer = (chunk: string | Uint8Array) => boolean;

@@ -14,7 +14,7 @@ import type { BirthRow } from './dispatch-rows.js';
 import type { EvidenceFilter, EvidenceRow, NewEvidence } from './evidence-rows.js';
 import type { FinalRow } from './finalize-row.js';
 import type { RejectionRow } from './gate-rejections.js';
-import type { HandoffFilters } from './handoff-list.js';
+import type { HandoffFilters } from './handoff-filters.js';
 import type { HandoffRow } from './handoffs.js';
 
 /** A content-addressed blob kept in the store (PostgreSQL). */

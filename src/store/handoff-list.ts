@@ -4,47 +4,14 @@
  * or the stop gate has judged a stop of it (gate_seen_at); a captured IN_PROGRESS row is always cut.
  */
 import { guard, hasTable, type Db } from './db.js';
+import { EXACT_FILTERS, type HandoffFilters } from './handoff-filters.js';
 import { toHandoffRow, type HandoffRow } from './handoff-row.js';
-
-export interface HandoffFilters {
-  agent_id?: string;
-  contract_id?: string;
-  agent_state?: string;
-  harness_id?: string;
-  workspace?: string;
-  kind?: string;
-  plan_task_id?: string;
-  parent_handoff_id?: number;
-  /** `true`: any cut_reason; a string: that reason. Either way a DISPATCHED row must be stale or gate-seen. */
-  cut?: true | string;
-  /**
-   * `--stale-after` as a time: with `cut`, a DISPATCHED row counts only once last written before it (or seen by the
-   * gate). Omitted: the cut rows as stored.
-   */
-  stale_before?: string;
-  /** Compared as text: `created_at >= since`. */
-  since?: string;
-  /** Includes the whole given prefix: `substr(created_at, 1, length(until)) <= until`. */
-  until?: string;
-  limit: number;
-}
-
-const EXACT = [
-  'agent_id',
-  'contract_id',
-  'agent_state',
-  'harness_id',
-  'workspace',
-  'kind',
-  'plan_task_id',
-  'parent_handoff_id',
-] as const;
 
 export function listHandoffs(db: Db, f: HandoffFilters): HandoffRow[] {
   if (!hasTable(db, 'handoffs')) return [];
   const where: string[] = [];
   const params: Record<string, unknown> = { limit: f.limit };
-  for (const key of EXACT) {
+  for (const key of EXACT_FILTERS) {
     if (f[key] !== undefined) {
       where.push(`${key} = @${key}`);
       params[key] = f[key];

@@ -7,7 +7,7 @@
 import { chainBroken, chainTooLong, MAX_CHAIN_ROWS } from './chain.js';
 import type { BirthRow } from './dispatch-rows.js';
 import { FINAL_ROW_MERGE, type FinalRow } from './finalize-row.js';
-import type { HandoffFilters } from './handoff-list.js';
+import { EXACT_FILTERS, type HandoffFilters } from './handoff-filters.js';
 import { mirrorMiss, toHandoffRow, type HandoffRow, type MirrorOutcome } from './handoff-row.js';
 import type { Run } from './pg-driver.js';
 import type { CaptureNew, CaptureOpen } from './store.js';
@@ -101,23 +101,12 @@ export async function spentProbe(run: Run, contractIds: readonly string[]): Prom
   return out;
 }
 
-const EXACT = [
-  'agent_id',
-  'contract_id',
-  'agent_state',
-  'harness_id',
-  'workspace',
-  'kind',
-  'plan_task_id',
-  'parent_handoff_id',
-] as const;
-
 /** `contract list`: every filter before LIMIT, `created_at DESC, id DESC` (byte order, as SQLite). */
 export async function listHandoffs(run: Run, f: HandoffFilters): Promise<HandoffRow[]> {
   const where: string[] = [];
   const values: unknown[] = [];
   const param = (v: unknown): string => `$${values.push(v)}`;
-  for (const key of EXACT) if (f[key] !== undefined) where.push(`${key} = ${param(f[key])}`);
+  for (const key of EXACT_FILTERS) if (f[key] !== undefined) where.push(`${key} = ${param(f[key])}`);
   if (f.cut === true) where.push('cut_reason IS NOT NULL');
   else if (f.cut !== undefined) where.push(`cut_reason = ${param(f.cut)}`);
   if (f.cut !== undefined && f.stale_before !== undefined) {
