@@ -12,13 +12,12 @@
  * is named with the nearest one, and envelope content is never copied by a schema parse.
  *
  * Calls run concurrently (the SDK does not wait for one handler before the next message). Each call gets its own
- * notices and output buffers; the verbs open and close their own store connections, and writers to one draft are
- * serialized by the draft lock, which waits asynchronously.
+ * notices and output buffers; the verbs open and close their own store connections (on SQLite, a closed one is kept
+ * for the next call), and writers to one draft are serialized by the draft lock, which waits asynchronously.
  */
 import type { CommandIO, CommandResult } from '../cli/command.js';
 import { usage } from '../errors.js';
 import { closest, didYouMean } from '../cli/suggest.js';
-import { storeKeeper } from './store-keeper.js';
 import { checkArgs, inputJsonSchema, type ToJsonSchema } from './inputs.js';
 import { listResources, readResource, RESOURCE_TEMPLATES } from './resources.js';
 import { errorResult, toolResult, type Extra, type Reword, type ToolResult } from './results.js';
@@ -65,6 +64,11 @@ export async function serveMcp(opts: McpOptions): Promise<void> {
   } = types;
 
   const tools = opts.allowRun ? [...TOOLS, EVIDENCE_RUN] : TOOLS;
+  // The calls' SQLite connections stay open between calls (db.ts keepConnections): a fresh one costs more than a
+  // call's statements, and while one is open, no call's close is the store's last (which checkpoints the write-ahead
+  // log into the database file and removes it). Loading db.ts loads no SQLite addon, and on PostgreSQL none is kept.
+  const { keepConnections } = await import('../store/db.js');
+  keepConnections(true);
   const server = new Server(
     { name: 'handoff', version: opts.version },
     { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
@@ -84,13 +88,8 @@ export async function serveMcp(opts: McpOptions): Promise<void> {
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: (listing ??= tools.map((tool) => describeTool(tool, toJSONSchema))),
   }));
-  const keeper = storeKeeper(process.env, process.cwd());
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    track(
-      callTool(tools, request.params.name, request.params.arguments ?? {}, opts, roots, extra.signal).finally(() =>
-        keeper.touch(),
-      ),
-    ),
+    track(callTool(tools, request.params.name, request.params.arguments ?? {}, opts, roots, extra.signal)),
   );
   server.setRequestHandler(ListResourcesRequestSchema, () => ({
     resources: listResources(process.env, process.cwd()),
@@ -113,7 +112,7 @@ export async function serveMcp(opts: McpOptions): Promise<void> {
     void Promise.allSettled([...inFlight]).then(() => server.close());
   });
   await closed;
-  await keeper.close();
+  keepConnections(false);
 }
 
 function describeTool(tool: ToolSpec, toJSONSchema: ToJsonSchema): Record<string, unknown> {

@@ -10,6 +10,7 @@
  *   writeTx(db, fn, {attempts?})    BEGIN IMMEDIATE, whole-transaction retry on busy, then STORE_BUSY
  *   guard(db, fn)                   runs reads, mapping SQLite failures to the store codes
  *   hasTable(db, name), dbFileOf(db), closeDb(db)
+ *   keepConnections(on)             a long-running process keeps closed connections open for its next calls
  */
 import { accessSync, closeSync, constants, existsSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -41,11 +42,89 @@ const files = new WeakMap<Db, string>();
 export const dbFileOf = (db: Db): string => files.get(db) ?? db.name;
 
 export function closeDb(db: Db | null | undefined): void {
+  if (db != null && keep(db)) return;
   try {
     if (db?.open) db.close();
   } catch {
     // closing never fails a verb
   }
+}
+
+/**
+ * Connections kept between calls (keepConnections): a long-running process (the MCP server) makes many calls on one
+ * store, and a fresh connection costs more than the call's own statements (opening, reading the schema for the first
+ * statement, closing). Only connections on a store this process can write and at the build's version are kept, each
+ * with the store file's identity and state when it was put back; a probe takes one only when the file is still the
+ * same (same device, inode, size and modification time: anything else, a replaced or rewritten file or another
+ * process's checkpoint, opens a fresh one).
+ */
+interface Kept {
+  db: Db;
+  stamp: string;
+}
+let kept: Map<string, Kept[]> | undefined;
+const KEPT_PER_FILE = 4;
+/** Connections that may be kept: opened on a writable store, inspected at the build's version. */
+const keepable = new WeakSet<Db>();
+
+/** Turns keeping on or off; off closes every kept connection. */
+export function keepConnections(on: boolean): void {
+  if (on) {
+    kept ??= new Map();
+    return;
+  }
+  const all = kept;
+  kept = undefined;
+  for (const list of all?.values() ?? []) for (const k of list) closeDb(k.db);
+}
+
+/** The store file's identity and state, or undefined when it cannot be read. */
+function fileStamp(file: string): string | undefined {
+  try {
+    const st = statSync(file, { bigint: true });
+    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Puts `db` back for a later call instead of closing it: true when kept. */
+function keep(db: Db): boolean {
+  if (kept === undefined || !db.open || !keepable.has(db) || db.inTransaction) return false;
+  const file = dbFileOf(db);
+  const list = kept.get(file) ?? [];
+  if (list.some((k) => k.db === db)) return true; // closed twice (a promoted probe and its store)
+  if (list.length >= KEPT_PER_FILE) return false;
+  try {
+    db.pragma('query_only = ON');
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  } catch {
+    return false;
+  }
+  const stamp = fileStamp(file);
+  if (stamp === undefined) return false;
+  list.push({ db, stamp });
+  kept.set(file, list);
+  return true;
+}
+
+/** A kept connection on `file` whose file is unchanged since it was put back; stale ones are closed. */
+function takeKept(file: string, waitUntil?: number): Db | undefined {
+  const list = kept?.get(file);
+  if (list === undefined || list.length === 0) return undefined;
+  const stamp = fileStamp(file);
+  for (let k = list.pop(); k !== undefined; k = list.pop()) {
+    if (stamp !== undefined && k.stamp === stamp && k.db.open && !storeIsReadOnly(file)) {
+      limitBusyWait(k.db, waitUntil);
+      return k.db;
+    }
+    try {
+      k.db.close();
+    } catch {
+      // a stale kept connection is only dropped
+    }
+  }
+  return undefined;
 }
 
 /** The busy timeout that ends a wait by `waitUntil` (performance.now() ms), at most the usual one. */
@@ -227,18 +306,29 @@ export const isReadOnlyHere = (db: Db): boolean => readOnlyHere.has(db);
 export function openProbe(env: Env, cwd?: string, waitUntil?: number): Db | null {
   const file = storeFile(env, cwd);
   if (!existsSync(file)) return null;
-  const db = openReadOnly(file, waitUntil);
-  checked(db, file, () => inspect(db, file));
+  const db = takeKept(file, waitUntil) ?? openReadOnly(file, waitUntil);
+  markKeepable(
+    db,
+    checked(db, file, () => inspect(db, file)),
+  );
   return db;
+}
+
+/** Marks a connection inspected at `version` keepable when it is on a writable store at the build's version. */
+function markKeepable(db: Db, version: number): void {
+  if (kept === undefined) return;
+  if (version === latestVersion() && !readOnlyHere.has(db) && !olderSchema.has(db)) keepable.add(db);
+  else keepable.delete(db);
 }
 
 /** Connection for read verbs: read-only, unless the file is older than the build (then migrated first). */
 export function openReader(env: Env, cwd?: string, waitUntil?: number): Db | null {
   const file = storeFile(env, cwd);
   if (!existsSync(file)) return null;
-  const db = openReadOnly(file, waitUntil);
+  const db = takeKept(file, waitUntil) ?? openReadOnly(file, waitUntil);
   const version = checked(db, file, () => inspect(db, file));
   const latest = latestVersion();
+  markKeepable(db, version);
   if (version === latest) return db;
   if (isReadOnlyHere(db)) {
     // Nothing can migrate a read-only store; read it as it is, and a query its older schema cannot answer is
@@ -297,6 +387,7 @@ export function openWriter(env: Env, cwd?: string, opts: WriterOptions = { creat
     db.pragma('foreign_keys = ON');
     migrate(db, file, opts.migrationsDir);
   });
+  if (opts.migrationsDir === undefined) markKeepable(db, latestVersion());
   return db;
 }
 

@@ -1,0 +1,93 @@
+/**
+ * db.ts keepConnections: a long-running process (the MCP server) keeps its closed SQLite connections for the next
+ * call, and takes one back only while the store file is the very file it was opened on, unchanged since.
+ */
+import { copyFileSync, renameSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { closeDb, keepConnections, openProbe, openReader, openWriter, promoteProbe } from '../../src/store/db.js';
+import { buildAt, tempStore } from '../helpers/store.js';
+
+afterEach(() => keepConnections(false));
+
+const ids = (db: NonNullable<ReturnType<typeof openProbe>>): unknown[] =>
+  db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all();
+
+describe('kept connections', () => {
+  it('without keeping, a closed connection is closed; with it, the next probe gets the same one back', () => {
+    const { env } = tempStore();
+    closeDb(openWriter(env, undefined, { create: true }));
+    const first = openProbe(env)!;
+    closeDb(first);
+    expect(first.open).toBe(false);
+
+    keepConnections(true);
+    const kept = openProbe(env)!;
+    closeDb(kept);
+    expect(kept.open).toBe(true);
+    const again = openProbe(env)!;
+    expect(again).toBe(kept);
+    // A second probe while the first is out is a connection of its own.
+    const other = openProbe(env)!;
+    expect(other).not.toBe(again);
+    closeDb(again);
+    closeDb(other);
+    keepConnections(false);
+    expect(kept.open).toBe(false);
+    expect(other.open).toBe(false);
+  });
+
+  it('a promoted probe comes back read-only: a write through the kept connection is refused', () => {
+    const { env } = tempStore();
+    closeDb(openWriter(env, undefined, { create: true }));
+    keepConnections(true);
+    const probe = openProbe(env)!;
+    expect(promoteProbe(probe)).toBe(true);
+    probe.exec('CREATE TABLE scratch (x)');
+    closeDb(probe);
+    closeDb(probe); // a promoted probe and its store both close it: kept once
+    const back = openProbe(env)!;
+    expect(back).toBe(probe);
+    expect(back.pragma('query_only', { simple: true })).toBe(1);
+    expect(() => back.exec('INSERT INTO scratch VALUES (1)')).toThrow(/readonly/i);
+    const next = openProbe(env)!;
+    expect(next).not.toBe(back); // it was taken only once
+    closeDb(back);
+    closeDb(next);
+  });
+
+  it('a store file replaced between calls is read through a fresh connection, never the kept one', () => {
+    const { env, file } = tempStore();
+    closeDb(openWriter(env, undefined, { create: true }));
+    const other = tempStore();
+    const w = openWriter(other.env, undefined, { create: true })!;
+    w.exec('CREATE TABLE only_in_the_other (x)');
+    w.pragma('wal_checkpoint(TRUNCATE)');
+    closeDb(w);
+
+    keepConnections(true);
+    const kept = openProbe(env)!;
+    expect(ids(kept)).not.toContain('only_in_the_other');
+    closeDb(kept);
+    copyFileSync(other.file, `${file}.new`);
+    renameSync(`${file}.new`, file);
+    const fresh = openProbe(env)!;
+    expect(fresh).not.toBe(kept);
+    expect(ids(fresh)).toContain('only_in_the_other');
+    expect(kept.open).toBe(false);
+    closeDb(fresh);
+  });
+
+  it('a connection on an older store is never kept; the writer that migrated it is', () => {
+    const { env, file } = tempStore();
+    closeDb(buildAt(file, 1));
+    keepConnections(true);
+    const older = openProbe(env)!;
+    closeDb(older);
+    expect(older.open).toBe(false);
+    const migrated = openReader(env)!;
+    closeDb(migrated);
+    const now = openProbe(env)!;
+    expect(now).toBe(migrated);
+    closeDb(now);
+  });
+});
