@@ -174,10 +174,7 @@ export function sessionOver(
       try {
         const s = await getWriter();
         if (s === null) return { outcome: 'no_store' };
-        const outcome =
-          s.mirrorNow !== undefined
-            ? await s.mirrorNow(contractId, json, rev)
-            : await s.tx((t) => t.mirrorEnvelope(contractId, json, rev), { lock: contractId });
+        const outcome = await s.mirrorNow(contractId, json, rev);
         return { outcome: outcome === 'superseded' ? 'mirrored' : outcome };
       } catch (e) {
         if (isHandoffError(e) && e.code === 'STORE_BUSY') return { outcome: 'store_busy', message: e.message };

@@ -108,6 +108,28 @@ export function mirrorEnvelope(db: Db, contractId: string, json: string, rev: nu
         { mirror_rev: number } | undefined,
   );
   if (seen !== undefined && seen.mirror_rev >= rev) return 'superseded';
+  return relaxedCommit(db, () => mirrorTx(db, contractId, json, rev));
+}
+
+/**
+ * Runs `fn`'s transaction with `synchronous = NORMAL`, then restores the connection's level. The mirror's commit is
+ * not fsynced: the draft it copies is already fsynced, WAL keeps the commit against a killed process, and an
+ * operating-system crash can only leave the row a few mirrors behind its draft, which the next write re-mirrors (as
+ * after a write killed between its draft and its mirror). Inside a caller's open transaction the level cannot
+ * change, and the commit is the caller's.
+ */
+function relaxedCommit<T>(db: Db, fn: () => T): T {
+  if (db.inTransaction) return fn();
+  const level = db.pragma('synchronous', { simple: true }) as number;
+  db.pragma('synchronous = NORMAL');
+  try {
+    return fn();
+  } finally {
+    db.pragma(`synchronous = ${level}`);
+  }
+}
+
+function mirrorTx(db: Db, contractId: string, json: string, rev: number): MirrorOutcome {
   return writeTx(db, () => {
     const updated = db
       .prepare(

@@ -191,6 +191,24 @@ class SqliteStore extends SqliteReads implements Store {
     }
   }
 
+  /**
+   * The mirror outside `tx`: handoffs.mirrorEnvelope reads the row's revision first (no write lock when the row holds
+   * it already) and commits its UPDATE in a transaction of its own, at synchronous = NORMAL. Queued behind this
+   * store's open transaction, like `tx`.
+   */
+  mirrorNow(contractId: string, json: string, rev: number): Promise<MirrorOutcome> {
+    if (!this.writable)
+      return Promise.reject(new HandoffError('INTERNAL', 'a store opened for reading cannot write; open a writer'));
+    const run = this.queue.then(() =>
+      settle(() => {
+        limitBusyWait(this.db, this.waitUntil);
+        return handoffs.mirrorEnvelope(this.db, contractId, json, rev);
+      }),
+    );
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
   now = (): Promise<string> => Promise.resolve(now());
   acceptsJson = (json: string): Promise<boolean> => settle(() => sqliteAcceptsJson(json));
   /**

@@ -147,11 +147,11 @@ export interface Store extends StoreReads {
    */
   currentWriter?(): Promise<Store | undefined>;
   /**
-   * PostgreSQL only, writers only: the mirror (StoreTx.mirrorEnvelope) as one statement in a transaction of its own.
-   * The UPDATE is atomic and re-checks the row's state and revision under its row lock, so it needs neither the
-   * contract's lock nor an explicit transaction: one round trip where `tx` takes six.
+   * Writers only: the mirror (StoreTx.mirrorEnvelope) in a transaction of its own. The UPDATE re-checks the row's
+   * state and revision itself, so it needs neither the contract's lock nor `tx`: on PostgreSQL one round trip where
+   * `tx` takes six; on SQLite a commit without fsync (handoffs.ts mirrorEnvelope), which `tx` cannot give.
    */
-  mirrorNow?(contractId: string, json: string, rev: number): Promise<MirrorOutcome>;
+  mirrorNow(contractId: string, json: string, rev: number): Promise<MirrorOutcome>;
   close(): Promise<void>;
 }
 

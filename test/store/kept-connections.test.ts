@@ -90,4 +90,29 @@ describe('kept connections', () => {
     expect(now).toBe(migrated);
     closeDb(now);
   });
+
+  it('a kept connection compiles a statement once, and hands it back with its result modes reset', () => {
+    const { env } = tempStore();
+    closeDb(openWriter(env, undefined, { create: true }));
+    const plain = openProbe(env)!;
+    const sql = 'SELECT version FROM schema_version ORDER BY version LIMIT 1';
+    expect(plain.prepare(sql)).not.toBe(plain.prepare(sql));
+    closeDb(plain);
+
+    keepConnections(true);
+    const db = openProbe(env)!;
+    const first = db.prepare(sql);
+    expect(first.pluck().get()).toBe(1);
+    const again = db.prepare(sql);
+    expect(again).toBe(first);
+    expect(again.get()).toEqual({ version: 1 });
+    // One still iterating is not handed out twice.
+    const it = first.iterate();
+    it.next();
+    const other = db.prepare(sql);
+    expect(other).not.toBe(first);
+    it.return?.();
+    expect(db.prepare(sql)).toBe(first);
+    closeDb(db);
+  });
 });

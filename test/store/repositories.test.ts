@@ -17,6 +17,7 @@ import {
 } from '../../src/store/handoffs.js';
 import { approvalLookup, decideApproval, insertApproval } from '../../src/store/approvals.js';
 import { loadSqlite } from '../../src/store/sqlite.js';
+import { openSqlite } from '../../src/store/sqlite-store.js';
 import { buildAt, caught, tempStore } from '../helpers/store.js';
 
 /** The version of every SQLite migration the repository ships (NNNN_name.sql). */
@@ -154,6 +155,62 @@ describe('mirror, spent probe, approval lookup', () => {
     }
     expect(getHandoffByContractId(db, cid(1))).toMatchObject({ raw_handoff_json: '{"rev":2}', mirror_rev: 2 });
     closeDb(db);
+  }, 60_000);
+
+  it('mirrorEnvelope commits at synchronous = NORMAL (the draft is fsynced already) and gives the connection its level back', () => {
+    const { db } = store();
+    row(db, 1, { agent_state: 'DISPATCHED', cut_reason: 'never_finalized' });
+    expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL, the store's level
+    const seen: string[] = [];
+    const pragma = db.pragma.bind(db);
+    const prepare = db.prepare.bind(db);
+    db.pragma = (source: string, options?: { simple?: boolean }) => {
+      seen.push(`pragma ${source}`);
+      return pragma(source, options);
+    };
+    db.prepare = (source: string) => {
+      if (/^\s*UPDATE handoffs/.test(source))
+        seen.push(`level during the UPDATE: ${String(pragma('synchronous', { simple: true }))}`);
+      return prepare(source);
+    };
+    expect(mirrorEnvelope(db, cid(1), '{"a":1}', 1)).toBe('mirrored');
+    expect(seen).toContain('level during the UPDATE: 1');
+    expect(pragma('synchronous', { simple: true })).toBe(2);
+    // Inside a caller's transaction the commit is the caller's: the level is left alone.
+    seen.length = 0;
+    writeTx(db, () => expect(mirrorEnvelope(db, cid(1), '{"a":2}', 2)).toBe('mirrored'));
+    expect(seen.filter((x) => x.startsWith('pragma synchronous ='))).toEqual([]);
+    expect(seen).toContain('level during the UPDATE: 2');
+    closeDb(db);
+  });
+
+  it("the store's mirrorNow runs mirrorEnvelope outside a transaction of its own: a held revision is answered while another connection holds the write lock", async () => {
+    const { db, env, file } = store();
+    row(db, 1, { agent_state: 'DISPATCHED', cut_reason: 'never_finalized' });
+    closeDb(db);
+    const writer = openSqlite(env, undefined, 'writer', { waitUntil: performance.now() + 200 })!;
+    const reader = openSqlite(env, undefined, 'probe')!;
+    try {
+      expect(await writer.mirrorNow(cid(1), '{"rev":2}', 2)).toBe('mirrored');
+      await expect(reader.mirrorNow(cid(1), '{"rev":3}', 3)).rejects.toMatchObject({ code: 'INTERNAL' });
+      const blocker = new (loadSqlite())(file);
+      blocker.exec('BEGIN IMMEDIATE');
+      try {
+        // Through `tx` (BEGIN IMMEDIATE first) this waited out the busy timeout and was STORE_BUSY.
+        expect(await writer.mirrorNow(cid(1), '{"rev":1}', 1)).toBe('superseded');
+      } finally {
+        blocker.exec('ROLLBACK');
+        blocker.close();
+      }
+      expect(await writer.mirrorNow(cid(2), '{}', 1)).toBe('no_row');
+      expect(await writer.getHandoffByContractId(cid(1))).toMatchObject({
+        raw_handoff_json: '{"rev":2}',
+        mirror_rev: 2,
+      });
+    } finally {
+      await writer.close();
+      await reader.close();
+    }
   }, 60_000);
 
   it('spentProbe maps the ids that have rows to their state', () => {
