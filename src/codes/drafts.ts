@@ -193,7 +193,7 @@ export const draftCodes = [
     code: 'DRAFT_LOCKED',
     exit: 4,
     where: 'init, set, add, fill, view (adoption), finalize, evidence run, contract verify',
-    when: "The per-draft lock was not obtained within 15 s (another writer holds it); the message names the holder's pid. Nothing was written.",
+    when: "The per-draft lock stayed with one other writer for 15 s of the wait (a lock that keeps changing hands, a queue of writers that moves, is waited for up to 120 s in all); the message names the holder's pid. Nothing was written.",
     repair:
       'Retry once the other writer is done. A lock whose process died, or older than 120 s, is broken automatically.',
   },

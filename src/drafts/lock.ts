@@ -4,7 +4,9 @@
  * `/proc/<pid>/stat`) and a random token. It is published with link(2) from a fully written temp file, so the lock is
  * never visible half-written: a writer killed at any moment leaves either no lock or a complete one whose dead pid
  * makes it stale at once (an O_EXCL create followed by a write would leave an empty lock that nobody could judge).
- * Waiting: jittered 10–50 ms sleeps for up to 15 s, then DRAFT_LOCKED (exit 4). Stale = dead pid on this host, a
+ * Waiting: jittered 10–50 ms sleeps, then DRAFT_LOCKED (exit 4) once one holder kept the lock for 15 s of the wait, or
+ * after 120 s in all: a lock that keeps changing hands is a queue that moves (a hundred parallel writers on a busy
+ * machine), and a writer in it is not turned away while the writers ahead of it land. Stale = dead pid on this host, a
  * live pid whose process start time differs from the recorded one (the pid was reused), older than 120 s, or a lock
  * path of the wrong form (a symlink, dangling or not, a directory, any non-regular file), which is stale at once and
  * removed itself, never followed. Breaking is serialized by a guard file and removes the lock only if it is still the
@@ -24,6 +26,8 @@ import { breakStale, inspect, isStale, ownProcStart, type LockInfo, type LockSta
 export { breakStale, inspect, procStart } from './lock-judge.js';
 
 export const LOCK_WAIT_MS = 15_000;
+/** The longest wait in all, while the lock keeps changing hands (a lock older than this is stale anyway). */
+export const LOCK_QUEUE_MS = 120_000;
 
 export interface DraftLock {
   readonly draftId: string;
@@ -34,7 +38,10 @@ export interface DraftLock {
 
 export interface LockOptions {
   cwd?: string;
-  /** Give up after this long (default 15 s). 0 = try once (gc). */
+  /**
+   * Give up once one holder kept the lock this long while we waited (default 15 s), or after LOCK_QUEUE_MS in all
+   * (at least this long). 0 = try once (gc).
+   */
   waitMs?: number;
 }
 
@@ -51,6 +58,8 @@ export async function acquireLock(env: Env, draftId: string, opts: LockOptions =
   const path = lockFile(env, draftId, opts.cwd);
   let live: { state: LockState; at: number } | undefined;
   let holderPid: number | undefined;
+  /** The holder's lock (its token) and when this wait first saw it. */
+  let holder: { token: string | undefined; since: number } | undefined;
   for (;;) {
     // A hundred writers waiting on one draft poll it every 10-50 ms each: a retry that finds the very lock file it
     // judged live a moment ago (same inode and mtime) costs one lstat, so the waiters leave the CPU to the holder.
@@ -59,8 +68,13 @@ export async function acquireLock(env: Env, draftId: string, opts: LockOptions =
       if ('lock' in got) return got.lock;
       holderPid = got.holderPid;
       live = got.judged === undefined ? undefined : { state: got.judged, at: Date.now() };
+      const token = got.judged?.info?.token;
+      if (holder === undefined || holder.token !== token) holder = { token, since: Date.now() };
     }
-    if (Date.now() - started >= waitMs) throw draftLocked(draftId, holderPid, Date.now() - started);
+    const now = Date.now();
+    if (now - (holder?.since ?? started) >= waitMs || now - started >= Math.max(waitMs, LOCK_QUEUE_MS)) {
+      throw draftLocked(draftId, holderPid, now - started);
+    }
     await sleep(10 + Math.floor(Math.random() * 41));
   }
 }

@@ -3,7 +3,7 @@
  * mtime) does not read and judge it again until a second has passed, so a hundred waiters leave the CPU to the holder.
  * A changed lock (released, re-taken, replaced) is judged at once.
  */
-import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -64,4 +64,55 @@ describe('waiting for a held lock', () => {
     unlinkSync(path);
     expect(await waiting).toBe('acquired');
   });
+
+  it('a lock that keeps changing hands is waited for past the wait limit, and taken once the writers ahead are done', async () => {
+    const home = tempHome();
+    const path = liveLock(home);
+    // Writers ahead of us: the lock goes from one to the next (a new lock, published by rename, so it is never free)
+    // every 50 ms for three times the wait limit, then the last one releases it.
+    let n = 0;
+    const churn = setInterval(() => {
+      const info = {
+        pid: process.pid,
+        host: hostname(),
+        start: Date.now(),
+        token: `next-${++n}`,
+        proc_start: judge.procStart('self'),
+      };
+      writeFileSync(`${path}.tmp`, `${JSON.stringify(info)}\n`);
+      renameSync(`${path}.tmp`, path);
+    }, 50);
+    const t0 = Date.now();
+    const waiting = outcome(acquireLock({ HANDOFF_HOME: home }, ID, { waitMs: 2000 }));
+    await new Promise((done) => setTimeout(done, 6000));
+    clearInterval(churn);
+    const handedOn = n;
+    unlinkSync(path);
+    expect(await waiting).toBe('acquired');
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(6000);
+    expect(handedOn).toBeGreaterThan(10);
+  }, 60_000);
+
+  it('one holder that keeps the lock for the wait limit still turns the waiter away, however long it waited before', async () => {
+    const home = tempHome();
+    const path = liveLock(home);
+    let n = 0;
+    const churn = setInterval(() => {
+      const info = {
+        pid: process.pid,
+        host: hostname(),
+        start: Date.now(),
+        token: `next-${++n}`,
+        proc_start: judge.procStart('self'),
+      };
+      writeFileSync(`${path}.tmp`, `${JSON.stringify(info)}\n`);
+      renameSync(`${path}.tmp`, path);
+    }, 50);
+    const t0 = Date.now();
+    const waiting = outcome(acquireLock({ HANDOFF_HOME: home }, ID, { waitMs: 1000 }));
+    await new Promise((done) => setTimeout(done, 1500));
+    clearInterval(churn); // the last writer now keeps it
+    expect(await waiting).toBe('DRAFT_LOCKED');
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(2000);
+  }, 60_000);
 });
