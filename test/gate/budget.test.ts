@@ -1,7 +1,8 @@
 /** `contract gate --timeout`: a duration with its unit, 100ms to 600s, default 20 s; anything else is bad input. */
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_GATE_TIMEOUT_MS, parseGateTimeout } from '../../src/gate/budget.js';
-import { run, tempHome } from '../helpers/cli.js';
+import { BIN, run, tempHome } from '../helpers/cli.js';
 
 describe('--timeout', () => {
   it('takes 20s or 1500ms forms; the default is 20 s', () => {
@@ -23,4 +24,27 @@ describe('--timeout', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/--timeout "20" must be a duration.*stop not gated/);
   });
+
+  it('a harness that never closes the hook input still gets the answer within the budget, and the gate ends', async () => {
+    const home = tempHome();
+    const gate = spawn(process.execPath, [BIN, 'contract', 'gate', '--timeout', '2s'], {
+      env: { ...process.env, HANDOFF_HOME: home },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    // Half a hook input, and the writing end left open.
+    gate.stdin.write('{"hook_event_name":"Stop","session_id":"s1"');
+    let stdout = '';
+    let stderr = '';
+    gate.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    gate.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    // A gate that answered but could not end would be killed here (a budget for hangs, not a speed bar).
+    const hang = setTimeout(() => gate.kill('SIGKILL'), 60_000);
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((done) =>
+      gate.on('exit', (c, s) => done([c, s])),
+    );
+    clearTimeout(hang);
+    gate.stdin.destroy();
+    expect([code, signal, stdout]).toEqual([1, null, '']);
+    expect(stderr).toMatch(/budget of 2 s ran out before the turn's contract was found.*stop not gated/);
+  }, 90_000);
 });
