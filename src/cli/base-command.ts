@@ -78,7 +78,12 @@ export abstract class HandoffCommand extends Command {
   async invoke(io: CommandIO): Promise<CommandResult> {
     const { json, parse } = this.split();
     const { flags, args, rest } = await parse();
-    const base: ExecuteIO = { ...io, isTTY: (fd) => (fd === 0 ? io.stdinIsTTY : false) };
+    // A call of a long-running caller starts now (a time budget counts from here, not from the caller's start).
+    const base: ExecuteIO = {
+      ...io,
+      startedAt: performance.now(),
+      isTTY: (fd) => (fd === 0 ? io.stdinIsTTY : false),
+    };
     return this.perform({ ...this.context(flags, args, rest, json, base), ...io });
   }
 
@@ -138,6 +143,8 @@ export abstract class HandoffCommand extends Command {
       get stdinIsTTY() {
         return io.isTTY(0);
       },
+      startedAt: io.startedAt ?? 0,
+      exitProcess: io.exitProcess,
     };
   }
 }

@@ -31,6 +31,10 @@ export interface CommandContext<F extends object = FlagValues> {
   /** Reads all of stdin (UNREADABLE_INPUT on failure). */
   readStdin: () => Promise<Buffer>;
   stdinIsTTY: boolean;
+  /** ExecuteIO.startedAt: when the call started (performance.now()); 0 when it is the process's start. */
+  startedAt?: number;
+  /** ExecuteIO.exitProcess: absent where nothing may end the process (in-process, the MCP tools). */
+  exitProcess?: (code: number) => void;
 }
 
 /** What a caller without a terminal supplies to `HandoffCommand.invoke` (the MCP tools): where the verb runs and

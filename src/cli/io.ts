@@ -23,6 +23,16 @@ export interface ExecuteIO {
   isTTY: (fd: 0 | 1 | 2) => boolean;
   /** The executable's script (bin/run.js): hooks install writes its absolute path into harness configs. */
   script: string;
+  /**
+   * When the call started, in performance.now() of this process: a time budget (the gate's --timeout) counts from
+   * there. Absent: 0, the process's start, which a hook's own timeout includes; an in-process call starts when made.
+   */
+  startedAt?: number;
+  /**
+   * Ends the process at once (the gate after its budget ran out, with calls still pending; its watchdog thread).
+   * Absent in-process: nothing there may end the process, and the gate then answers without a watchdog.
+   */
+  exitProcess?: (code: number) => void;
 }
 
 export interface ExecuteResult {
@@ -49,6 +59,8 @@ export function processIO(): ExecuteIO {
     },
     isTTY: isTerminal,
     script: process.argv[1] ?? '',
+    startedAt: 0,
+    exitProcess: (code) => process.exit(code),
   };
 }
 
@@ -59,10 +71,13 @@ export interface BufferIOOptions {
   /** Pretend these descriptors are terminals (default: none is). */
   tty?: readonly (0 | 1 | 2)[];
   script: string;
+  /** ExecuteIO.startedAt (default: now, when the io is made). */
+  startedAt?: number;
 }
 
 /** An ExecuteIO over buffers: stdin from `opts.stdin`, stdout and stderr collected (read them with `collected()`). */
 export function bufferIO(opts: BufferIOOptions): ExecuteIO & { collected(): { stdout: string; stderr: string } } {
+  const startedAt = opts.startedAt ?? performance.now();
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   const into =
@@ -89,6 +104,7 @@ export function bufferIO(opts: BufferIOOptions): ExecuteIO & { collected(): { st
     passthrough: { stdout, stderr },
     isTTY: (fd) => tty.has(fd),
     script: opts.script,
+    startedAt,
     collected: () => ({ stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
   };
 }

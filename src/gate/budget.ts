@@ -83,6 +83,13 @@ export type Answer = { run: GateRun } | { error: unknown };
 
 export interface BudgetOptions {
   budgetMs: number;
+  /** When the call started (performance.now()): the budget counts from there (0: the process's start). */
+  origin?: number;
+  /**
+   * Ends the process (after an overrun answer, calls may still be pending). Without it (in-process) no watchdog thread
+   * is started and nothing ends the process: the answer is still given within the budget by this thread.
+   */
+  exitProcess?: (code: number) => void;
   /** An answer as the command prints it (the watchdog writes these bytes itself). */
   output: (a: Answer) => Fallback;
   /**
@@ -95,8 +102,9 @@ export interface BudgetOptions {
 }
 
 /**
- * The budget of one gate call. `times` (ms since the process started): `storeAt` when store calls are cut off,
- * `lateAt` when the main thread answers from what it knows, `hardAt` when the worker answers instead.
+ * The budget of one gate call. Its times are performance.now() values, counted from `origin` (the process's start, or
+ * an in-process call's): `storeAt` when store calls are cut off, `lateAt` when the main thread answers from what it
+ * knows, `hardAt` when the worker answers instead.
  */
 export class GateBudget implements GateWatch {
   phase: Phase = 'lookup';
@@ -117,9 +125,10 @@ export class GateBudget implements GateWatch {
 
   constructor(private readonly o: BudgetOptions) {
     const reserve = Math.min(2000, o.budgetMs / 4);
-    this.storeAt = o.budgetMs - reserve;
-    this.lateAt = o.budgetMs - reserve / 2;
-    this.hardAt = o.budgetMs - Math.min(50, o.budgetMs / 20);
+    const origin = o.origin ?? 0;
+    this.storeAt = origin + o.budgetMs - reserve;
+    this.lateAt = origin + o.budgetMs - reserve / 2;
+    this.hardAt = origin + o.budgetMs - Math.min(50, o.budgetMs / 20);
     this.abandoned = new Promise((done) => (this.abandon = done));
   }
 
@@ -128,6 +137,7 @@ export class GateBudget implements GateWatch {
   }
 
   arm(): void {
+    if (this.o.exitProcess === undefined) return;
     this.dog ??= startWatchdog(this.hardAt, this.o.output(this.fallback()));
   }
 
@@ -254,6 +264,6 @@ export class GateBudget implements GateWatch {
   written(): void {
     if (!this.overrun) return;
     if (this.dog !== undefined) this.dog.end();
-    else process.exit(this.exit);
+    else this.o.exitProcess?.(this.exit);
   }
 }

@@ -6,7 +6,6 @@
  */
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unlinkQuiet } from '../fs-util.js';
 import { mintTempTag } from '../ids.js';
@@ -26,8 +25,18 @@ export type CounterPlace = 'root' | 'tmp';
 
 const uid = (): number => process.getuid?.() ?? 0;
 
-/** `$TMPDIR/handoff-gate-<uid>/` (for messages too). */
-export const tmpCounterDir = (): string => join(tmpdir(), `handoff-gate-${uid()}`);
+/**
+ * The temp folder as os.tmpdir() finds it, but from the call's environment (`env`), not this process's: TMPDIR, TMP
+ * or TEMP (a trailing slash dropped), else /tmp.
+ */
+function tmpdirOf(env: Env): string {
+  const dir = env.TMPDIR || env.TMP || env.TEMP;
+  if (dir === undefined || dir === '') return '/tmp';
+  return dir.length > 1 && dir.endsWith('/') ? dir.slice(0, -1) : dir;
+}
+
+/** `$TMPDIR/handoff-gate-<uid>/`. */
+const tmpCounterDir = (env: Env): string => join(tmpdirOf(env), `handoff-gate-${uid()}`);
 
 const mkdirQuiet = (dir: string): void => {
   try {
@@ -50,7 +59,7 @@ function counterDir(place: CounterPlace, env: Env, cwd: string, create: boolean)
     }
     return dir;
   }
-  const dir = tmpCounterDir();
+  const dir = tmpCounterDir(env);
   if (create) mkdirQuiet(dir);
   const st = lstatSync(dir);
   if (!st.isDirectory() || st.uid !== uid() || (st.mode & 0o022) !== 0) {

@@ -15,7 +15,7 @@ interface Result {
 }
 type Execute = (
   argv: string[],
-  io: { env: NodeJS.ProcessEnv; cwd: string; stdin?: string; tty?: number[]; script: string },
+  io: { env: NodeJS.ProcessEnv; cwd: string; stdin?: string; tty?: number[]; script: string; startedAt?: number },
 ) => Promise<Result>;
 
 const { loadBundle, BUNDLE } = createRequire(import.meta.url)(BIN) as {
@@ -95,5 +95,29 @@ describe('execute(argv, io)', () => {
     });
     expect(r.exit, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain(join('bin', 'run.js'));
+  });
+
+  it("the stop gate runs in-process: its budget counts from the call's start (io.startedAt), not the process's", async () => {
+    const home = tempHome();
+    const io = { env: { PATH: process.env.PATH, HANDOFF_HOME: home, HANDOFF_WORKSPACE: 'ws' }, cwd: home, script: BIN };
+    const d = await execute(['contract', 'dispatch', '--goal', 'g', '--json'], io);
+    const id = JSON.parse(d.stdout).contract_id as string;
+    const hook = JSON.stringify({ hook_event_name: 'Stop', session_id: 's1', stop_reason: 'end_turn' });
+    // A call made now judges the stop (its draft is not finalized: a block), though this process is older than the
+    // budget: counted from the process's start, the 2 s would be spent before the call began.
+    const age = performance.now();
+    if (age < 3000) await new Promise((done) => setTimeout(done, 3000 - age));
+    const now = await execute(['contract', 'gate', '--draft-id', id, '--timeout', '2s'], { ...io, stdin: hook });
+    expect(now.exit, now.stderr).toBe(2);
+    expect(now.stderr).toMatch(/ROW_NOT_FINALIZED/);
+    // A call that started a minute ago has spent its 2 s: the budget's answer at once (fails open), the process
+    // left running.
+    const late = await execute(['contract', 'gate', '--draft-id', id, '--timeout', '2s'], {
+      ...io,
+      stdin: hook,
+      startedAt: performance.now() - 60_000,
+    });
+    expect([late.exit, late.stdout]).toEqual([1, '']);
+    expect(late.stderr).toMatch(/budget of 2 s ran out before the turn's contract was found.*stop not gated/);
   });
 });

@@ -90,9 +90,14 @@ export function run(home: string | undefined, args: string[], opts: RunOptions =
   return needsProcess(args, opts) ? runProcess(home, args, opts) : runInProcess(home, args, opts);
 }
 
-/** The verbs that always run as a process: the stop gate (a hook, with its watchdog) and the MCP server. */
+/**
+ * The verbs that always run as a process: the MCP server, and the stop gate with a `--timeout` (the tests of its
+ * budget: only a process has the watchdog thread and the process-wide end). The gate without one runs in-process,
+ * where its default budget counts from the call's start.
+ */
 function needsProcess(args: string[], opts: RunOptions): boolean {
-  return opts.process === true || (args[0] === 'contract' && args[1] === 'gate') || args[0] === 'mcp';
+  const gate = args[0] === 'contract' && args[1] === 'gate';
+  return opts.process === true || (gate && args.includes('--timeout')) || args[0] === 'mcp';
 }
 
 /**

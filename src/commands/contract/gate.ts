@@ -144,6 +144,8 @@ export default class ContractGate extends HandoffCommand {
     });
     const budget: GateBudget = new Budget({
       budgetMs,
+      origin: ctx.startedAt ?? 0,
+      exitProcess: ctx.exitProcess,
       output: answerOutput,
       lookupAnswer: (e, count) => (opts.onStoreError === 'block' ? block(e, count) : { error: e }),
       exceededAnswer: (e, count): Answer => block(e, count, budget.contractId),
