@@ -19,19 +19,34 @@ vi.mock('../../src/drafts/lock-judge.js', async (original) => {
 
 const ID = 'a0123456789abcdef.0123456789ab';
 
-/** A lock held by this very process (live: its pid and start time are ours). */
+/** A lock of this very process (live: its pid and start time are ours), with `token`. */
+const lockText = (token: string): string =>
+  `${JSON.stringify({ pid: process.pid, host: hostname(), start: Date.now(), token, proc_start: judge.procStart('self') })}\n`;
+
+/** A lock held by this very process. */
 function liveLock(home: string): string {
   mkdirSync(join(home, 'drafts'), { recursive: true, mode: 0o700 });
   const path = join(home, 'drafts', `${ID}.lock`);
-  const info = {
-    pid: process.pid,
-    host: hostname(),
-    start: Date.now(),
-    token: 'held',
-    proc_start: judge.procStart('self'),
-  };
-  writeFileSync(path, `${JSON.stringify(info)}\n`);
+  writeFileSync(path, lockText('held'));
   return path;
+}
+
+/**
+ * Writers taking the lock one after another: every 50 ms a new lock replaces the last (published by rename, so the
+ * lock is never free) until `stop()`, which answers how many there were.
+ */
+function handOn(path: string): { stop(): number } {
+  let n = 0;
+  const timer = setInterval(() => {
+    writeFileSync(`${path}.tmp`, lockText(`next-${++n}`));
+    renameSync(`${path}.tmp`, path);
+  }, 50);
+  return {
+    stop() {
+      clearInterval(timer);
+      return n;
+    },
+  };
 }
 
 async function outcome(p: Promise<unknown>): Promise<string> {
@@ -68,25 +83,12 @@ describe('waiting for a held lock', () => {
   it('a lock that keeps changing hands is waited for past the wait limit, and taken once the writers ahead are done', async () => {
     const home = tempHome();
     const path = liveLock(home);
-    // Writers ahead of us: the lock goes from one to the next (a new lock, published by rename, so it is never free)
-    // every 50 ms for three times the wait limit, then the last one releases it.
-    let n = 0;
-    const churn = setInterval(() => {
-      const info = {
-        pid: process.pid,
-        host: hostname(),
-        start: Date.now(),
-        token: `next-${++n}`,
-        proc_start: judge.procStart('self'),
-      };
-      writeFileSync(`${path}.tmp`, `${JSON.stringify(info)}\n`);
-      renameSync(`${path}.tmp`, path);
-    }, 50);
+    // Writers ahead of us, for three times the wait limit; then the last one releases the lock.
+    const queue = handOn(path);
     const t0 = Date.now();
     const waiting = outcome(acquireLock({ HANDOFF_HOME: home }, ID, { waitMs: 2000 }));
     await new Promise((done) => setTimeout(done, 6000));
-    clearInterval(churn);
-    const handedOn = n;
+    const handedOn = queue.stop();
     unlinkSync(path);
     expect(await waiting).toBe('acquired');
     expect(Date.now() - t0).toBeGreaterThanOrEqual(6000);
@@ -96,22 +98,11 @@ describe('waiting for a held lock', () => {
   it('one holder that keeps the lock for the wait limit still turns the waiter away, however long it waited before', async () => {
     const home = tempHome();
     const path = liveLock(home);
-    let n = 0;
-    const churn = setInterval(() => {
-      const info = {
-        pid: process.pid,
-        host: hostname(),
-        start: Date.now(),
-        token: `next-${++n}`,
-        proc_start: judge.procStart('self'),
-      };
-      writeFileSync(`${path}.tmp`, `${JSON.stringify(info)}\n`);
-      renameSync(`${path}.tmp`, path);
-    }, 50);
+    const queue = handOn(path);
     const t0 = Date.now();
     const waiting = outcome(acquireLock({ HANDOFF_HOME: home }, ID, { waitMs: 1000 }));
     await new Promise((done) => setTimeout(done, 1500));
-    clearInterval(churn); // the last writer now keeps it
+    queue.stop(); // the last writer now keeps it
     expect(await waiting).toBe('DRAFT_LOCKED');
     expect(Date.now() - t0).toBeGreaterThanOrEqual(2000);
   }, 60_000);
