@@ -133,6 +133,8 @@ function takeKept(file: string, waitUntil?: number): Db | undefined {
   const stamp = fileStamp(file);
   for (let k = list.pop(); k !== undefined; k = list.pop()) {
     if (stamp !== undefined && k.stamp === stamp && k.db.open && !storeIsReadOnly(file)) {
+      // Kept again only once inspected again (markKeepable): one that fails now is closed for real.
+      keepable.delete(k.db);
       limitBusyWait(k.db, waitUntil);
       return k.db;
     }

@@ -5,6 +5,7 @@
 import { copyFileSync, renameSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeDb, keepConnections, openProbe, openReader, openWriter, promoteProbe } from '../../src/store/db.js';
+import { loadSqlite } from '../../src/store/sqlite.js';
 import { buildAt, tempStore } from '../helpers/store.js';
 
 afterEach(() => keepConnections(false));
@@ -114,5 +115,23 @@ describe('kept connections', () => {
     it.return?.();
     expect(db.prepare(sql)).toBe(first);
     closeDb(db);
+  });
+
+  it('a kept connection that fails its check when taken again (a newer build migrated the store) is closed, not kept', () => {
+    const { env, file } = tempStore();
+    closeDb(openWriter(env, undefined, { create: true }));
+    keepConnections(true);
+    const kept = openProbe(env)!;
+    closeDb(kept);
+    expect(kept.open).toBe(true);
+    // Another process's newer build records a version above this build's (through the WAL: the file is unchanged).
+    const newer = new (loadSqlite())(file);
+    newer
+      .prepare('INSERT INTO schema_version (version, name, checksum, applied_at) VALUES (999, ?, ?, ?)')
+      .run('x', 'x', 'x');
+    newer.close();
+    expect(() => openProbe(env)).toThrow(expect.objectContaining({ exit: 4 }));
+    expect(kept.open).toBe(false);
+    expect(() => openProbe(env)).toThrow(expect.objectContaining({ exit: 4 }));
   });
 });
