@@ -5,7 +5,7 @@
  * is never created: a strict gate then counts in `$TMPDIR/handoff-gate-<uid>/`, a private folder of this user.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { unlinkQuiet } from '../fs-util.js';
 import { mintTempTag } from '../ids.js';
@@ -121,11 +121,16 @@ export function countBlockInFile(
   return { attempt: next.attempts, tripped: next.tripped, previousCodes: prev?.last_codes };
 }
 
-/** An allow forgets the key's file counters in both places (best effort: a missing or unusable folder holds none). */
+/**
+ * An allow forgets the key's file counters in both places (best effort: a missing or unusable folder holds none). A
+ * folder that is not there is not looked into: the counters usually live in the store, and naming a counter file
+ * hashes its key, which loads node:crypto (milliseconds of every allowed stop).
+ */
 export function resetFileCounter(env: Env, cwd: string, key: string): void {
   for (const place of ['root', 'tmp'] as const) {
     try {
-      unlinkQuiet(fileOf(counterDir(place, env, cwd, false), place, env, cwd, key));
+      const dir = counterDir(place, env, cwd, false);
+      if (existsSync(dir)) unlinkQuiet(fileOf(dir, place, env, cwd, key));
     } catch {
       // the folder is absent or not ours: it holds no counter of this key
     }

@@ -46,7 +46,7 @@ function recordedGate(home: string, args: string[], input: string): Recorded {
 const hook = stopInput({ session: 'watchdog', extra: { stop_reason: 'end_turn' } });
 
 describe('the common gate call starts no watchdog thread', () => {
-  it('a block, an allow and a call without a store load no node:worker_threads', () => {
+  it('a block, an allow and a call without a store load no node:worker_threads; the block and the allow no node:crypto', () => {
     const home = tempHome();
     const open = dispatchJson(home, ['--goal', 'g']).contract_id as string;
     const closed = dispatchJson(home, ['--goal', 'g']).contract_id as string;
@@ -59,6 +59,9 @@ describe('the common gate call starts no watchdog thread', () => {
     const none = recordedGate(tempHome(), ['--draft-id', open, '--on-missing', 'allow', '--json'], hook);
     expect(none.code, none.stderr).toBe(0);
     for (const r of [block, allow, none]) expect(r.builtins).not.toContain('worker_threads');
+    // The breaker counts in the store: with no counter folder, no key is hashed for a file name, and node:crypto
+    // (milliseconds of every stop) is not loaded.
+    for (const r of [block, allow]) expect(r.builtins).not.toContain('crypto');
   });
 
   it('an older store is migrated with the watchdog armed: the recorder sees it, and the answer is the same', async () => {
