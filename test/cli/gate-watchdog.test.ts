@@ -109,7 +109,8 @@ describe('a busy SQLite store cannot hold the gate past its budget', () => {
       r = await new Promise((done) => {
         const child = spawn(
           process.execPath,
-          [BIN, 'contract', 'gate', '--draft-id', id, '--json', '--timeout', '1500ms'],
+          // Room to reach the verdict before the budget's cut-off, on a loaded machine too.
+          [BIN, 'contract', 'gate', '--draft-id', id, '--json', '--timeout', '6s'],
           { env: baseEnv(home), cwd: home },
         );
         let stdout = '';

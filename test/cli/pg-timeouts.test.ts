@@ -153,7 +153,8 @@ describe('the gate budget on PostgreSQL', () => {
     const p = await startPgProxy(url, { kind: 'at-statement', pattern: /WITH RECURSIVE/, nth: 2 });
     let r: Ended;
     try {
-      r = await call(home, ['contract', 'gate', '--draft-id', id, '--json', '--timeout', '3s'], {
+      // The budget counts from the gate's start and must leave room to find the contract first, on a loaded machine too.
+      r = await call(home, ['contract', 'gate', '--draft-id', id, '--json', '--timeout', '6s'], {
         HANDOFF_STORE_URL: p.via(url),
       });
     } finally {
@@ -286,7 +287,8 @@ describe('the gate budget while the main thread waits in a synchronous call', ()
     holder.prepare('BEGIN IMMEDIATE').run();
     let r: Ended;
     try {
-      r = await call(home, ['contract', 'gate', '--draft-id', d.json.contract_id, '--json', '--timeout', '1500ms'], {});
+      // Room to reach the verdict before the budget's cut-off, on a loaded machine too (1.5 s failed under load 8).
+      r = await call(home, ['contract', 'gate', '--draft-id', d.json.contract_id, '--json', '--timeout', '6s'], {});
     } finally {
       holder.prepare('ROLLBACK').run();
       holder.close();
@@ -342,7 +344,7 @@ describe("the budget's answers in each harness's form", () => {
     for (const json of [false, true]) {
       const p = await startPgProxy(url, { kind: 'at-statement', pattern: /WITH RECURSIVE/, nth: 2 });
       try {
-        const args = ['contract', 'gate', '--draft-id', id, '--timeout', '3s', ...(json ? ['--json'] : [])];
+        const args = ['contract', 'gate', '--draft-id', id, '--timeout', '6s', ...(json ? ['--json'] : [])];
         answers.push(await call(home, args, { HANDOFF_STORE_URL: p.via(url) }, geminiInput));
       } finally {
         await p.close();
