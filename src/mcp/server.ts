@@ -64,10 +64,10 @@ export async function serveMcp(opts: McpOptions): Promise<void> {
   } = types;
 
   const tools = opts.allowRun ? [...TOOLS, EVIDENCE_RUN] : TOOLS;
-  // The calls' SQLite connections stay open between calls (db.ts keepConnections): a fresh one costs more than a
+  // The calls' SQLite connections stay open between calls (kept-connections.ts): a fresh one costs more than a
   // call's statements, and while one is open, no call's close is the store's last (which checkpoints the write-ahead
-  // log into the database file and removes it). Loading db.ts loads no SQLite addon, and on PostgreSQL none is kept.
-  const { keepConnections } = await import('../store/db.js');
+  // log into the database file and removes it). Loading it loads no SQLite addon, and on PostgreSQL none is kept.
+  const { keepConnections } = await import('../store/kept-connections.js');
   keepConnections(true);
   const server = new Server(
     { name: 'handoff', version: opts.version },

@@ -10,7 +10,7 @@
  *   writeTx(db, fn, {attempts?})    BEGIN IMMEDIATE, whole-transaction retry on busy, then STORE_BUSY
  *   guard(db, fn)                   runs reads, mapping SQLite failures to the store codes
  *   hasTable(db, name), dbFileOf(db), closeDb(db)
- *   keepConnections(on)             a long-running process keeps closed connections open for its next calls
+ *   (kept-connections.ts: a long-running process keeps closed connections open for its next calls)
  */
 import { accessSync, closeSync, constants, existsSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -18,6 +18,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { HandoffError, isHandoffError } from '../errors.js';
 import { dataRoot, ensureDataRoot, makeDirs, storeFile, type Env } from '../paths.js';
 import { currentVersion, latestVersion, listMigrations, migrate, tooNew } from './migrate.js';
+import { cacheStatements, keeping, mayKeep, putBack, takeBack } from './kept-connections.js';
 import { loadSqlite } from './sqlite.js';
 import {
   isBusyError,
@@ -42,7 +43,7 @@ const files = new WeakMap<Db, string>();
 export const dbFileOf = (db: Db): string => files.get(db) ?? db.name;
 
 export function closeDb(db: Db | null | undefined): void {
-  if (db != null && keep(db)) return;
+  if (db != null && putBack(db, dbFileOf(db), BUSY_TIMEOUT_MS)) return;
   try {
     if (db?.open) db.close();
   } catch {
@@ -50,101 +51,11 @@ export function closeDb(db: Db | null | undefined): void {
   }
 }
 
-/**
- * Connections kept between calls (keepConnections): a long-running process (the MCP server) makes many calls on one
- * store, and a fresh connection costs more than the call's own statements (opening, reading the schema for the first
- * statement, closing). Only connections on a store this process can write and at the build's version are kept, each
- * with the store file's identity and state when it was put back; a probe takes one only when the file is still the
- * same (same device, inode, size and modification time: anything else, a replaced or rewritten file or another
- * process's checkpoint, opens a fresh one).
- */
-interface Kept {
-  db: Db;
-  stamp: string;
-}
-let kept: Map<string, Kept[]> | undefined;
-const KEPT_PER_FILE = 4;
-/** Connections that may be kept: opened on a writable store, inspected at the build's version. */
-const keepable = new WeakSet<Db>();
-
-/**
- * A connection that will be kept compiles each statement once: `prepare` answers a statement it compiled before for
- * the same text (SQLite re-checks it against the schema on every run), with its result modes reset, unless that one
- * is still iterating. The store's modules prepare their statements where they run them, so a kept connection would
- * otherwise compile the same dozen statements on every call.
- */
-function cacheStatements(db: Db): void {
-  const compiled = new Map<string, BetterSqlite3.Statement>();
-  const prepare = db.prepare.bind(db);
-  db.prepare = ((source: string) => {
-    const known = compiled.get(source);
-    if (known !== undefined && !known.busy) return known.reader ? known.pluck(false).raw(false).expand(false) : known;
-    const statement = prepare(source);
-    if (known === undefined) compiled.set(source, statement);
-    return statement;
-  }) as Db['prepare'];
-}
-
-/** Turns keeping on or off; off closes every kept connection. */
-export function keepConnections(on: boolean): void {
-  if (on) {
-    kept ??= new Map();
-    return;
-  }
-  const all = kept;
-  kept = undefined;
-  for (const list of all?.values() ?? []) for (const k of list) closeDb(k.db);
-}
-
-/** The store file's identity and state, or undefined when it cannot be read. */
-function fileStamp(file: string): string | undefined {
-  try {
-    const st = statSync(file, { bigint: true });
-    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Puts `db` back for a later call instead of closing it: true when kept. */
-function keep(db: Db): boolean {
-  if (kept === undefined || !db.open || !keepable.has(db) || db.inTransaction) return false;
-  const file = dbFileOf(db);
-  const list = kept.get(file) ?? [];
-  if (list.some((k) => k.db === db)) return true; // closed twice (a promoted probe and its store)
-  if (list.length >= KEPT_PER_FILE) return false;
-  try {
-    db.pragma('query_only = ON');
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  } catch {
-    return false;
-  }
-  const stamp = fileStamp(file);
-  if (stamp === undefined) return false;
-  list.push({ db, stamp });
-  kept.set(file, list);
-  return true;
-}
-
-/** A kept connection on `file` whose file is unchanged since it was put back; stale ones are closed. */
+/** A kept connection on `file` (kept-connections.ts), its busy waits bounded by `waitUntil`. */
 function takeKept(file: string, waitUntil?: number): Db | undefined {
-  const list = kept?.get(file);
-  if (list === undefined || list.length === 0) return undefined;
-  const stamp = fileStamp(file);
-  for (let k = list.pop(); k !== undefined; k = list.pop()) {
-    if (stamp !== undefined && k.stamp === stamp && k.db.open && !storeIsReadOnly(file)) {
-      // Kept again only once inspected again (markKeepable): one that fails now is closed for real.
-      keepable.delete(k.db);
-      limitBusyWait(k.db, waitUntil);
-      return k.db;
-    }
-    try {
-      k.db.close();
-    } catch {
-      // a stale kept connection is only dropped
-    }
-  }
-  return undefined;
+  const db = takeBack(file, () => !storeIsReadOnly(file));
+  if (db !== undefined) limitBusyWait(db, waitUntil);
+  return db;
 }
 
 /** The busy timeout that ends a wait by `waitUntil` (performance.now() ms), at most the usual one. */
@@ -171,7 +82,7 @@ function openRaw(name: string, options: BetterSqlite3.Options, file: string = na
     throw toStoreError(e, file);
   }
   files.set(db, file);
-  if (kept !== undefined) cacheStatements(db);
+  if (keeping()) cacheStatements(db);
   try {
     db.pragma(`busy_timeout = ${busyTimeoutMs(waitUntil)}`);
   } catch (e) {
@@ -335,11 +246,9 @@ export function openProbe(env: Env, cwd?: string, waitUntil?: number): Db | null
   return db;
 }
 
-/** Marks a connection inspected at `version` keepable when it is on a writable store at the build's version. */
+/** A connection inspected at `version` may be kept when it is on a writable store at the build's version. */
 function markKeepable(db: Db, version: number): void {
-  if (kept === undefined) return;
-  if (version === latestVersion() && !readOnlyHere.has(db) && !olderSchema.has(db)) keepable.add(db);
-  else keepable.delete(db);
+  mayKeep(db, version === latestVersion() && !readOnlyHere.has(db) && !olderSchema.has(db));
 }
 
 /** Connection for read verbs: read-only, unless the file is older than the build (then migrated first). */

@@ -1,5 +1,5 @@
 /**
- * The MCP server keeps its SQLite connections between calls (db.ts keepConnections), so a call's own close is not the
+ * The MCP server keeps its SQLite connections between calls (src/store/kept-connections.ts), so a call's own close is not the
  * store's last: SQLite does not checkpoint and remove the write-ahead log after every call (a write and an fsync
  * each time). Seen from outside: the -wal file stays while the server runs, and goes when it stops.
  */

@@ -1,10 +1,11 @@
 /**
- * db.ts keepConnections: a long-running process (the MCP server) keeps its closed SQLite connections for the next
+ * src/store/kept-connections.ts, through db.ts: a long-running process (the MCP server) keeps its closed SQLite connections for the next
  * call, and takes one back only while the store file is the very file it was opened on, unchanged since.
  */
 import { copyFileSync, renameSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeDb, keepConnections, openProbe, openReader, openWriter, promoteProbe } from '../../src/store/db.js';
+import { closeDb, openProbe, openReader, openWriter, promoteProbe } from '../../src/store/db.js';
+import { keepConnections } from '../../src/store/kept-connections.js';
 import { loadSqlite } from '../../src/store/sqlite.js';
 import { buildAt, tempStore } from '../helpers/store.js';
 
