@@ -11,7 +11,7 @@ import { agentPrefix, isDraftId } from '../ids.js';
 import { draftsDir, type Env } from '../paths.js';
 import { noDrafts } from './errors.js';
 import { readDraft } from './files.js';
-import { inWorkspace, type WorkspaceScope } from './resolve-workspace.js';
+import { inWorkspace, scopeOver, type WorkspaceScope } from './resolve-workspace.js';
 import { getOwn, isPlainObject } from './mutate.js';
 
 export interface Candidate {
@@ -74,6 +74,21 @@ export function listCandidates(env: Env, cwd?: string, agentId?: string): Candid
 
 /** A scope that cannot look rows up: a draft without a birth record counts as born in every workspace. */
 const WITHOUT_ROWS: WorkspaceScope = { rowWorkspace: () => Promise.resolve(undefined) };
+
+/**
+ * resolveDraftId over a store session (or anything that answers spent ids and finds a row by contract id): its spent
+ * probe, and its rows for the workspace scope, with `notice` and the --workspace `flag`.
+ */
+export function resolveInStore(
+  env: Env,
+  cwd: string | undefined,
+  addr: Addressing,
+  store: { spent: SpentProbe; row(id: string): Promise<{ workspace: string } | undefined> },
+  notice?: (line: string) => void,
+  flag?: string,
+): Promise<Resolution> {
+  return resolveDraftId(env, cwd, addr, (ids) => store.spent(ids), scopeOver(store, notice, flag));
+}
 
 /**
  * Resolves the one draft id a verb works on. Throws DRAFT_NOT_FOUND or an ambiguity refusal. Without either id,

@@ -9,8 +9,7 @@ import type { Env } from '../paths.js';
 import type { ValidationResult } from '../validator/index.js';
 import { draftNotFound } from './errors.js';
 import { readDraft } from './files.js';
-import { resolveDraftId, type Addressing, type ImplicitResolution } from './resolve.js';
-import { scopeOver } from './resolve-workspace.js';
+import { resolveInStore, type Addressing, type ImplicitResolution } from './resolve.js';
 import { isClosedRow, isOpenRow, openStoreSession, type HandoffRow } from './store-access.js';
 
 /** Draft mode: the resolved draft as stored; binding = its row's mark when a row exists, else the flag. */
@@ -23,13 +22,7 @@ export async function validateDraft(
 ): Promise<{ draftId: string; verdict: ValidationResult; resolved?: ImplicitResolution }> {
   const store = await openStoreSession(env, cwd);
   try {
-    const { draftId, implicit } = await resolveDraftId(
-      env,
-      cwd,
-      addr,
-      (ids) => store.spent(ids),
-      scopeOver(store, notice),
-    );
+    const { draftId, implicit } = await resolveInStore(env, cwd, addr, store, notice);
     const read = readDraft(env, draftId, cwd);
     const row = await store.row(draftId);
     if (read.state === 'missing') {

@@ -11,8 +11,7 @@ import { draftNotFound, rowEnvelopeUnreadable } from './errors.js';
 import { readDraft, saveDraft } from './files.js';
 import { LockSet } from './lock.js';
 import { readField } from './mutate.js';
-import { resolveDraftId, type Addressing, type ImplicitResolution } from './resolve.js';
-import { scopeOver } from './resolve-workspace.js';
+import { resolveInStore, type Addressing, type ImplicitResolution } from './resolve.js';
 import { isOpenRow, openStoreSession, type HandoffRow, type StoreSession } from './store-access.js';
 import { adoptionMeta, materializeFromRow } from './target.js';
 
@@ -41,13 +40,7 @@ export async function viewDraft(
     field === undefined ? {} : { field: { value: readField(envelope, field) } };
   const store = await openStoreSession(env, cwd);
   try {
-    const { draftId, implicit } = await resolveDraftId(
-      env,
-      cwd,
-      addr,
-      (ids) => store.spent(ids),
-      scopeOver(store, notice),
-    );
+    const { draftId, implicit } = await resolveInStore(env, cwd, addr, store, notice);
     const resolved = implicit === undefined ? {} : { resolved: implicit };
     const read = readDraft(env, draftId, cwd);
     if (read.state === 'ok') {

@@ -16,9 +16,8 @@ import { envelopeTooLarge } from './errors.js';
 import { saveDraft } from './files.js';
 import { foreseeRefusals, type FinalizeWarning } from './foresight.js';
 import { LockSet } from './lock.js';
-import { resolveDraftId, type Addressing, type ImplicitResolution } from './resolve.js';
+import { resolveInStore, type Addressing, type ImplicitResolution } from './resolve.js';
 import { bumpRevision } from './revision.js';
-import { scopeOver } from './resolve-workspace.js';
 import { sanitizeEnvelope, sanitizedNotice, type Repair } from './sanitize.js';
 import { isClosedRow, openStoreSession, type HandoffRow, type MirrorOutcome } from './store-access.js';
 import { metaFor, type DraftMeta } from './meta.js';
@@ -117,12 +116,12 @@ async function attempt(
   const locks = new LockSet(env, cwd);
   let succeeded = false;
   try {
-    const { draftId, implicit: resolved } = await resolveDraftId(
+    const { draftId, implicit: resolved } = await resolveInStore(
       env,
       cwd,
       req.addressing,
-      (ids) => store.spent(ids),
-      scopeOver(store, restarted ? undefined : req.notice),
+      store,
+      restarted ? undefined : req.notice,
     );
     // Connected, and the row read, before the lock is taken: a hundred parallel writers each hold the lock only for
     // the file work (no store round trip under it unless a finalize came in between; target.ts).

@@ -16,8 +16,7 @@ import { dbPath, type Env } from '../paths.js';
 import { citedApprovalKey, type ValidationResult } from '../validator/index.js';
 import { approvalLock } from '../approvals/decide.js';
 import { LockSet } from '../drafts/lock.js';
-import { resolveDraftId, type Addressing, type ImplicitResolution } from '../drafts/resolve.js';
-import { scopeOver } from '../drafts/resolve-workspace.js';
+import { resolveInStore, type Addressing, type ImplicitResolution } from '../drafts/resolve.js';
 import { followedNotice } from '../render/notices.js';
 import { sessionOver, type StoreSession } from '../drafts/store-access.js';
 import { recordedWorkspace } from '../drafts/meta.js';
@@ -126,13 +125,13 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
   try {
     // Step 2: resolve, lock along the chain, follow it to the live tip, load or materialize the draft.
     let session = sessionOf(store, { env, cwd });
-    const scope = scopeOver(session, req.notice, req.workspaceFlag);
-    const { draftId, implicit: resolved } = await resolveDraftId(
+    const { draftId, implicit: resolved } = await resolveInStore(
       env,
       cwd,
       req.addressing,
-      (ids) => session.spent(ids),
-      scope,
+      session,
+      req.notice,
+      req.workspaceFlag,
     );
     let tip = await lockChainToTip(locks, session, draftId);
     if (store === null && (store = await existingWriter(env, cwd)) !== null) {

@@ -4,8 +4,7 @@
  */
 import { draftNotFound } from '../drafts/errors.js';
 import { draftEntryExists, readDraft } from '../drafts/files.js';
-import { resolveDraftId, type Addressing, type ImplicitResolution } from '../drafts/resolve.js';
-import { scopeOver } from '../drafts/resolve-workspace.js';
+import { resolveInStore, type Addressing, type ImplicitResolution } from '../drafts/resolve.js';
 import { isClosedRow, openStoreSession, type HandoffRow } from '../drafts/store-access.js';
 import { materializeFromRow } from '../drafts/target.js';
 import type { JsonObject } from '../envelope/vocabulary.js';
@@ -31,8 +30,7 @@ export async function resolveContract(
 ): Promise<ResolvedContract> {
   const store = await openStoreSession(env, cwd);
   try {
-    const scoped = scopeOver(store, scope.notice, scope.workspaceFlag);
-    const { draftId, implicit } = await resolveDraftId(env, cwd, addressing, (ids) => store.spent(ids), scoped);
+    const { draftId, implicit } = await resolveInStore(env, cwd, addressing, store, scope.notice, scope.workspaceFlag);
     const resolved = implicit === undefined ? {} : { resolved: implicit };
     const row = await store.row(draftId);
     if (row === undefined) {
