@@ -27,7 +27,11 @@ it(`${N} parallel adds to one draft all land; the row mirrors the final draft`, 
   const id = hostOk(h, ['contract', 'dispatch', '--workspace', 'ws', '--goal', 'g']).contract_id as string;
   const values = Array.from({ length: N }, (_, i) => `cmd-${i}`);
   const results = await Promise.all(
-    values.map((v) => h.runAsync(['contract', 'add', 'evidence_report.commands_run', v, '--draft-id', id, '--json'])),
+    values.map((v) =>
+      h.runAsync(['contract', 'add', 'evidence_report.commands_run', v, '--draft-id', id, '--json'], {
+        background: true,
+      }),
+    ),
   );
   const failed = results.filter((r) => r.code !== 0);
   const codes = failed.map((r) => String(r.json?.code ?? r.code));

@@ -336,7 +336,13 @@ const cursorInput = JSON.stringify({
 });
 
 describe("the budget's answers in each harness's form", () => {
-  it('GATE_BUDGET_EXCEEDED reaches a Gemini input as {"decision":"block"} on exit 0, and --json names the harness and its exit', async () => {
+  /**
+   * Both forms (human, then --json) of one gate call on a fresh finalized contract whose second recursive statement
+   * never gets an answer. Undefined when a gate never sent that statement: on a machine too busy to start the gate,
+   * find the contract and reach it before the store calls' deadline, the budget cut it off earlier (a different
+   * answer, not this test's); the caller then runs it again with a budget that leaves more room.
+   */
+  async function budgetRun(budget: string): Promise<{ id: string; answers: Ended[] } | undefined> {
     const home = tempHome();
     const { url, id } = await storeWithContract(home);
     expect(finalizeComplete(home, url, id).code).toBe(0);
@@ -344,13 +350,28 @@ describe("the budget's answers in each harness's form", () => {
     for (const json of [false, true]) {
       const p = await startPgProxy(url, { kind: 'at-statement', pattern: /WITH RECURSIVE/, nth: 2 });
       try {
-        const args = ['contract', 'gate', '--draft-id', id, '--timeout', '6s', ...(json ? ['--json'] : [])];
-        answers.push(await call(home, args, { HANDOFF_STORE_URL: p.via(url) }, geminiInput));
+        const args = ['contract', 'gate', '--draft-id', id, '--timeout', budget, ...(json ? ['--json'] : [])];
+        // The store's own time limit beyond the budget: the budget is what ends the wait.
+        const env = { HANDOFF_STORE_URL: p.via(url), HANDOFF_STORE_TIMEOUT_MS: '60000' };
+        answers.push(await call(home, args, env, geminiInput));
       } finally {
         await p.close();
       }
-      expect(p.tripped).toBe(true);
+      if (!p.tripped) {
+        console.warn(
+          `gate within ${budget} never reached the statement; it answered: ${JSON.stringify(answers.at(-1))}`,
+        );
+        return undefined;
+      }
     }
+    return { id, answers };
+  }
+
+  it('GATE_BUDGET_EXCEEDED reaches a Gemini input as {"decision":"block"} on exit 0, and --json names the harness and its exit', async () => {
+    // 6 s is room enough on an idle machine; 20 s when a flood of processes of another test file starved this one.
+    const ran = (await budgetRun('6s')) ?? (await budgetRun('20s'));
+    expect(ran, 'the gate never reached its second store statement within its budget').toBeDefined();
+    const { id, answers } = ran!;
     const [human, json] = answers;
     expect([human.hung, human.code], human.stderr).toEqual([false, 0]);
     const answer = JSON.parse(human.stdout);
