@@ -151,6 +151,23 @@ describe('selection and reachability', () => {
   });
 });
 
+describe('closing', () => {
+  const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+
+  it('leaves no timer behind: a closed store, and an open that found no store, let the process end at once', async () => {
+    const f = await POSTGRES.fresh();
+    const before = timers();
+    // No store yet: a probe finds an empty schema, answers null and ends its pool.
+    expect(await f.open('probe')).toBeNull();
+    expect(timers()).toBe(before);
+    const s = await f.writer();
+    expect(await s.getHandoffByContractId('a1.b2')).toBeUndefined();
+    await s.close();
+    // The wait for the server's acknowledgement of the end was still pending for half a second.
+    expect(timers()).toBe(before);
+  });
+});
+
 describe('the store clock', () => {
   it('PostgreSQL stamps rows with the server clock, SQLite with the process clock (as it always did)', async () => {
     const backends = { sqlite: await SQLITE.fresh(), postgres: await POSTGRES.fresh() };
