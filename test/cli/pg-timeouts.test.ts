@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, REPO, baseEnv, tempHome, run } from '../helpers/cli.js';
+import { BIN, REPO, baseEnv, tempHome } from '../helpers/cli.js';
 import { dropDatabase, freshDatabase, freshSchema } from '../helpers/pg.js';
 import { pgRow } from '../helpers/pg-cli.js';
 import { startPgProxy, type PgProxy } from '../helpers/pg-proxy.js';
@@ -72,19 +72,21 @@ afterAll(async () => {
 /** A store on its own schema with one dispatched contract (and its draft in `home`). */
 async function storeWithContract(home: string): Promise<{ url: string; id: string }> {
   const url = await freshSchema(dbUrl);
-  const r = run(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'g', '--json'], {
-    env: { HANDOFF_STORE_URL: url },
+  const r = await call(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'g', '--json'], {
+    HANDOFF_STORE_URL: url,
   });
   expect(r.code, r.stderr).toBe(0);
   return { url, id: r.json.contract_id as string };
 }
 
 /** Writes the closing fields and closes `id` on the store at `url`: a finalized COMPLETE row; returns finalize's result. */
-function finalizeComplete(home: string, url: string, id: string): ReturnType<typeof run> {
-  const env = { env: { HANDOFF_STORE_URL: url } };
-  expect(run(home, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify(COMPLETE_PATCH)], env).code).toBe(0);
-  expect(run(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id], env).code).toBe(0);
-  return run(home, ['contract', 'finalize', '--draft-id', id, '--json'], env);
+async function finalizeComplete(home: string, url: string, id: string): Promise<Ended> {
+  const env = { HANDOFF_STORE_URL: url };
+  const fill = await call(home, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify(COMPLETE_PATCH)], env);
+  expect(fill.code, fill.stderr).toBe(0);
+  const set = await call(home, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', id], env);
+  expect(set.code, set.stderr).toBe(0);
+  return call(home, ['contract', 'finalize', '--draft-id', id, '--json'], env);
 }
 
 /**
@@ -153,7 +155,7 @@ describe.concurrent('PostgreSQL time limits', () => {
     it('an overrun after the contract was found blocks with GATE_BUDGET_EXCEEDED, counted, even without --on-store-error block', async () => {
       const home = tempHome();
       const { url, id } = await storeWithContract(home);
-      expect(finalizeComplete(home, url, id).code).toBe(0);
+      expect((await finalizeComplete(home, url, id)).code).toBe(0);
       // The lookup reads the chain once; the check of the closed row reads it again: the network drops there.
       const p = await startPgProxy(url, { kind: 'at-statement', pattern: /WITH RECURSIVE/, nth: 2 });
       let r: Ended;
@@ -177,13 +179,13 @@ describe.concurrent('PostgreSQL time limits', () => {
       it(`dispatch keeps its draft and reports the unknown outcome; a later finalize converges (COMMIT ${forward ? 'delivered' : 'lost'})`, async () => {
         const home = tempHome();
         const url = await freshSchema(dbUrl);
-        expect(run(home, ['contract', 'list', '--json'], { env: { HANDOFF_STORE_URL: url } }).code).toBe(0);
+        expect((await call(home, ['contract', 'list', '--json'], { HANDOFF_STORE_URL: url })).code).toBe(0);
         const p = await startPgProxy(url, { kind: 'at-commit', forward });
         let r: Ended;
         try {
           // Create the store first (its migrations commit too), then cut at the dispatch's COMMIT.
-          const direct = run(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'first', '--json'], {
-            env: { HANDOFF_STORE_URL: url },
+          const direct = await call(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'first', '--json'], {
+            HANDOFF_STORE_URL: url,
           });
           expect(direct.code, direct.stderr).toBe(0);
           r = await call(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'g', '--json'], {
@@ -199,7 +201,7 @@ describe.concurrent('PostgreSQL time limits', () => {
         const id = r.json.contract_id as string;
         expect(drafts(home)).toContain(`${id}.json`);
 
-        const fin = finalizeComplete(home, url, id);
+        const fin = await finalizeComplete(home, url, id);
         expect(fin.code, fin.stdout + fin.stderr).toBe(0);
         expect((await pgRow(url, id)).agent_state).toBe('COMPLETE');
       });
@@ -241,8 +243,8 @@ describe.concurrent('PostgreSQL time limits', () => {
       try {
         const url = server.url('postgres');
         const home = tempHome();
-        const d = run(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'g', '--json'], {
-          env: { HANDOFF_STORE_URL: url },
+        const d = await call(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'g', '--json'], {
+          HANDOFF_STORE_URL: url,
         });
         expect(d.code, d.stderr).toBe(0);
 
@@ -286,7 +288,7 @@ describe.concurrent('PostgreSQL time limits', () => {
   describe('the gate budget while the main thread waits in a synchronous call', () => {
     it('the answer is the verdict, its writes abandoned (SQLite: a capture busy-waiting on a locked store, a wait the budget bounds)', async () => {
       const home = tempHome();
-      const d = run(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'g', '--json']);
+      const d = await call(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'g', '--json'], {});
       expect(d.code, d.stderr).toBe(0);
       const holder = rawStore(home);
       holder.prepare('BEGIN IMMEDIATE').run();
@@ -355,7 +357,7 @@ describe("the budget's answers in each harness's form", () => {
   async function budgetRun(budget: string): Promise<{ id: string; answers: Ended[] } | undefined> {
     const home = tempHome();
     const { url, id } = await storeWithContract(home);
-    expect(finalizeComplete(home, url, id).code).toBe(0);
+    expect((await finalizeComplete(home, url, id)).code).toBe(0);
     const answers: Ended[] = [];
     for (const json of [false, true]) {
       const p = await startPgProxy(url, { kind: 'at-statement', pattern: /WITH RECURSIVE/, nth: 2 });
@@ -436,7 +438,7 @@ describe("the budget's answers in each harness's form", () => {
 
   it('the budget\'s answer while the main thread waits on a locked SQLite store is Copilot\'s {"decision":"block"} for a Copilot input', async () => {
     const home = tempHome();
-    const d = run(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'g', '--json']);
+    const d = await call(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'g', '--json'], {});
     expect(d.code, d.stderr).toBe(0);
     const holder = rawStore(home);
     holder.prepare('BEGIN IMMEDIATE').run();
