@@ -90,6 +90,24 @@ async function finalizeComplete(home: string, url: string, id: string): Promise<
 }
 
 /**
+ * The gate on a dispatched, unfinalized contract of a SQLite store whose write lock another connection holds for the
+ * whole call: the gate finds the contract (reads are not blocked), and its writes busy-wait on the main thread.
+ */
+async function gateOnLockedStore(flags: string[], input = ''): Promise<Ended> {
+  const home = tempHome();
+  const d = await call(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'g', '--json'], {});
+  expect(d.code, d.stderr).toBe(0);
+  const holder = rawStore(home);
+  holder.prepare('BEGIN IMMEDIATE').run();
+  try {
+    return await call(home, ['contract', 'gate', '--draft-id', d.json.contract_id, ...flags], {}, input);
+  } finally {
+    holder.prepare('ROLLBACK').run();
+    holder.close();
+  }
+}
+
+/**
  * The tests run side by side: each has its own schema (or server) and its own proxy, and each mostly waits for a
  * time limit to run out, so one after another the file waited over a minute.
  */
@@ -287,19 +305,8 @@ describe.concurrent('PostgreSQL time limits', () => {
 
   describe('the gate budget while the main thread waits in a synchronous call', () => {
     it('the answer is the verdict, its writes abandoned (SQLite: a capture busy-waiting on a locked store, a wait the budget bounds)', async () => {
-      const home = tempHome();
-      const d = await call(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'g', '--json'], {});
-      expect(d.code, d.stderr).toBe(0);
-      const holder = rawStore(home);
-      holder.prepare('BEGIN IMMEDIATE').run();
-      let r: Ended;
-      try {
-        // Room to reach the verdict before the budget's cut-off, on a loaded machine too (1.5 s failed under load 8).
-        r = await call(home, ['contract', 'gate', '--draft-id', d.json.contract_id, '--json', '--timeout', '6s'], {});
-      } finally {
-        holder.prepare('ROLLBACK').run();
-        holder.close();
-      }
+      // Room to reach the verdict before the budget's cut-off, on a loaded machine too (1.5 s failed under load 8).
+      const r = await gateOnLockedStore(['--json', '--timeout', '6s']);
       expect([r.hung, r.code], r.stderr).toEqual([false, 2]);
       expect(r.json).toMatchObject({
         decision: 'block',
@@ -437,25 +444,9 @@ describe("the budget's answers in each harness's form", () => {
   });
 
   it('the budget\'s answer while the main thread waits on a locked SQLite store is Copilot\'s {"decision":"block"} for a Copilot input', async () => {
-    const home = tempHome();
-    const d = await call(home, ['contract', 'dispatch', ...WS_FLAGS, '--goal', 'g', '--json'], {});
-    expect(d.code, d.stderr).toBe(0);
-    const holder = rawStore(home);
-    holder.prepare('BEGIN IMMEDIATE').run();
-    let r: Ended;
-    try {
-      // Reads are not blocked by the held write lock: the contract is found, then its writes wait. Finding it took over
-      // 4 s with the suite on 4 workers (2 cores), hence a budget that leaves room for that.
-      r = await call(
-        home,
-        ['contract', 'gate', '--draft-id', d.json.contract_id, '--timeout', '10s'],
-        {},
-        copilotInput,
-      );
-    } finally {
-      holder.prepare('ROLLBACK').run();
-      holder.close();
-    }
+    // Reads are not blocked by the held write lock: the contract is found, then its writes wait. Finding it took over
+    // 4 s with the suite on 4 workers (2 cores), hence a budget that leaves room for that.
+    const r = await gateOnLockedStore(['--timeout', '10s'], copilotInput);
     expect([r.hung, r.code], r.stderr).toEqual([false, 0]);
     const answer = JSON.parse(r.stdout);
     expect(Object.keys(answer)).toEqual(['decision', 'reason']);
