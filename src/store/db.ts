@@ -18,7 +18,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { HandoffError, isHandoffError } from '../errors.js';
 import { dataRoot, ensureDataRoot, makeDirs, storeFile, type Env } from '../paths.js';
 import { currentVersion, latestVersion, listMigrations, migrate, tooNew } from './migrate.js';
-import { cacheStatements, keeping, mayKeep, putBack, takeBack } from './kept-connections.js';
+import { cacheStatements, closeQuietly, keeping, mayKeep, putBack, takeBack } from './kept-connections.js';
 import { loadSqlite } from './sqlite.js';
 import {
   isBusyError,
@@ -43,12 +43,7 @@ const files = new WeakMap<Db, string>();
 export const dbFileOf = (db: Db): string => files.get(db) ?? db.name;
 
 export function closeDb(db: Db | null | undefined): void {
-  if (db != null && putBack(db, dbFileOf(db), BUSY_TIMEOUT_MS)) return;
-  try {
-    if (db?.open) db.close();
-  } catch {
-    // closing never fails a verb
-  }
+  if (db != null && !putBack(db, dbFileOf(db), BUSY_TIMEOUT_MS)) closeQuietly(db);
 }
 
 /** A kept connection on `file` (kept-connections.ts), its busy waits bounded by `waitUntil`. */

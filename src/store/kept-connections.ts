@@ -112,10 +112,11 @@ function fileStamp(file: string): string | undefined {
   }
 }
 
-function closeQuietly(db: Db): void {
+/** Closes `db` if it is open; a failure to close is ignored (closing never fails a verb). */
+export function closeQuietly(db: Db): void {
   try {
     if (db.open) db.close();
   } catch {
-    // a kept connection is only dropped
+    // nothing to do: the connection is gone either way
   }
 }

@@ -1,6 +1,7 @@
 /**
- * src/store/kept-connections.ts, through db.ts: a long-running process (the MCP server) keeps its closed SQLite connections for the next
- * call, and takes one back only while the store file is the very file it was opened on, unchanged since.
+ * src/store/kept-connections.ts, through db.ts: a long-running process (the MCP server) keeps its closed SQLite
+ * connections for the next call, and takes one back only while the store file is the very file it was opened on,
+ * unchanged since.
  */
 import { copyFileSync, renameSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
