@@ -79,12 +79,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: {
-          ...shared,
-          name: 'process',
-          include: PROCESS,
-          env: { HANDOFF_TEST_PROJECT: 'process' },
-        },
+        test: { ...shared, name: 'process', include: PROCESS, env: { HANDOFF_TEST_PROJECT: 'process' } },
       },
     ],
   },

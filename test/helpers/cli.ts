@@ -33,7 +33,7 @@ export interface RunOptions {
   process?: boolean;
   /**
    * `runAsync` only: the process at the lowest CPU priority. For a test that starts a flood of processes to show
-   * they all land: at normal priority a hundred of them starve the other worker's tests of the CPU, and a test with
+   * they all land: at normal priority a hundred of them starve the other workers' tests of the CPU, and a test with
    * a time budget there (the gate's) runs out of it. Only the order in which the kernel hands out CPU changes.
    */
   background?: boolean;
