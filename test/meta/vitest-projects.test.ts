@@ -1,0 +1,45 @@
+/**
+ * The split of vitest.config.ts holds: the `in-process` project shares modules between files (not isolated), so a
+ * file that replaces a module or an export (`vi.mock`, `vi.doMock`, `vi.spyOn`) must run isolated, in `mocking` or
+ * `process`, and `mocking` lists only files that do.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MOCKING, PROCESS } from '../../vitest.config.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const REPLACES = /\bvi\.(mock|doMock|spyOn|stubGlobal|stubEnv)\(/;
+
+/** Every test file, relative to the repository (`test/...`). */
+function testFiles(dir = join(ROOT, 'test')): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return testFiles(path);
+    return e.name.endsWith('.test.ts') ? [relative(ROOT, path)] : [];
+  });
+}
+
+/** A config entry as a pattern: `*` stands for any part of one file name. */
+const matches = (entry: string, file: string): boolean =>
+  new RegExp(`^${entry.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`).test(file);
+
+describe('the vitest projects', () => {
+  const files = testFiles();
+  const replacing = files.filter((f) => REPLACES.test(readFileSync(join(ROOT, f), 'utf8')));
+
+  it('finds the test files, some of which replace a module', () => {
+    expect(files.length).toBeGreaterThan(150);
+    expect(replacing).toContain('test/ids.test.ts');
+  });
+
+  it('runs every file that replaces a module or an export isolated (mocking or process)', () => {
+    const shared = replacing.filter((f) => ![...MOCKING, ...PROCESS].some((entry) => matches(entry, f)));
+    expect(shared).toEqual([]);
+  });
+
+  it('lists in mocking only existing files that replace something, none of them also in process', () => {
+    expect(MOCKING.filter((f) => !replacing.includes(f))).toEqual([]);
+    expect(MOCKING.filter((f) => PROCESS.some((entry) => matches(entry, f)))).toEqual([]);
+  });
+});
