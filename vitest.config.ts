@@ -55,8 +55,9 @@ export const PROCESS = [
  * The files that replace modules (`vi.mock`) or their exports (`vi.spyOn`): they run isolated, each in a fresh
  * process, so a replaced module never reaches another file (test/meta/vitest-projects.test.ts keeps this list true).
  * The other files are not isolated: a worker runs file after file with its modules kept, the loaded bundle and its
- * worker thread among them, so they load once per worker, not once per file. Isolated, the in-process files took 120
- * CPU-s, against 72; the whole suite 261 CPU-s, against 235.
+ * worker thread among them, so they load once per worker, not once per file. Isolated, the in-process files alone took
+ * 120 CPU-s, against 72; in alternating runs of the whole suite, every file isolated on three workers took 214 and
+ * 207 s (355 and 334 CPU-s), this set-up 158 and 151 s (276 and 267 CPU-s).
  */
 export const MOCKING = [
   'test/drafts/lock-wait.test.ts',
