@@ -3,8 +3,9 @@
 // pre-warmed by `npm run build`): every call is a fresh process, and the cache spares it compiling the functions it
 // runs (docs/decisions.md, "Fast start"). The hot verbs, which an agent calls dozens of times per turn, run from
 // dist/cli/handoff-hot.cjs, the same program without the other verbs' modules; everything else runs from
-// dist/cli/handoff.cjs. bin/package.json makes this file CommonJS too, so start-up never enters the ES module loader.
-// A missing, stale or unwritable cache only costs time.
+// dist/cli/handoff.cjs (`handoff mcp` from dist/cli/handoff-mcp.cjs, the only one with the MCP SDK inside).
+// bin/package.json makes this file CommonJS too, so start-up never enters the ES module loader. A missing, stale or
+// unwritable cache only costs time.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -16,6 +17,8 @@ const DIST = path.join(__dirname, '..', 'dist', 'cli');
 const BUNDLE = path.join(DIST, 'handoff.cjs');
 /** The hot verbs only. */
 const HOT_BUNDLE = path.join(DIST, 'handoff-hot.cjs');
+/** Every verb and the MCP SDK, for `handoff mcp`. */
+const MCP_BUNDLE = path.join(DIST, 'handoff-mcp.cjs');
 /**
  * The hot verbs, by command id: the one list of them. The build reads it to write the hot bundle's command table
  * (every other verb's module is left out of that file), and the routing below reads it on every call, so it stays a
@@ -30,9 +33,13 @@ const HOT_VERBS = new Set([
   'contract:validate',
 ]);
 
-/** The bundle that serves `argv`: the hot one for a hot verb (its help included), the full one for anything else. */
+/**
+ * The bundle that serves `argv`: the hot one for a hot verb (its help included), the MCP one for `mcp`, the full one
+ * for anything else.
+ */
 function bundleFor(argv) {
-  return HOT_VERBS.has(`${argv[0]}:${argv[1]}`) ? HOT_BUNDLE : BUNDLE;
+  if (HOT_VERBS.has(`${argv[0]}:${argv[1]}`)) return HOT_BUNDLE;
+  return argv[0] === 'mcp' ? MCP_BUNDLE : BUNDLE;
 }
 
 /**
@@ -110,5 +117,5 @@ if (require.main === module) {
   if (!cacheUsable) process.once('exit', () => writeCache(script, file));
   exports.main(argv);
 } else {
-  module.exports = { loadBundle, writeCache, bundleFor, BUNDLE, HOT_BUNDLE, HOT_VERBS };
+  module.exports = { loadBundle, writeCache, bundleFor, BUNDLE, HOT_BUNDLE, MCP_BUNDLE, HOT_VERBS };
 }

@@ -1,12 +1,13 @@
 // npm run build:
 // 1. tsc emits dist/ (the library entry dist/index.js and its types); type errors fail the build (after the
 //    bundle is written, so one unfinished file does not stop everybody's binary tests).
-// 2. esbuild bundles the CLI, oclif included, into one CommonJS file, dist/cli/handoff.cjs (docs/decisions.md,
-//    "Fast start"), and the same entry once more into dist/cli/handoff-hot.cjs, which holds only the hot verbs
-//    (bin/run.js's HOT_VERBS, which also picks the file; scripts/bundle/hot-table.mjs). Libraries oclif needs only for plugin discovery, globbing,
-//    spinners or TypeScript are replaced by stubs; Node built-ins oclif needs only now and then are required lazily;
-//    oclif sources are patched at build. Every patch fails the build when its pattern is gone (a new oclif version
-//    must be looked at, not guessed at).
+// 2. esbuild bundles the CLI, oclif included, into one CommonJS file, dist/cli/handoff.cjs (docs/decisions.md, "Fast
+//    start"), and the same entry once more into dist/cli/handoff-hot.cjs, which holds only the hot verbs (bin/run.js's
+//    HOT_VERBS, which also picks the file; scripts/bundle/hot-table.mjs). `handoff mcp` runs from a third,
+//    dist/cli/handoff-mcp.cjs, the only one holding the MCP SDK. Libraries oclif needs only for plugin discovery,
+//    globbing, spinners or TypeScript are replaced by stubs; Node built-ins oclif needs only now and then are required
+//    lazily; oclif sources are patched at build. Every patch fails the build when its pattern is gone (a new oclif
+//    version must be looked at, not guessed at).
 // 3. oclif.manifest.json is generated from the command classes, so help and routing load no command module.
 // 4. The V8 code cache beside each bundle is written by one warm-up process that runs the verbs that bundle serves.
 // 5. schemas/envelope.schema.json is generated from the envelope's zod declaration (scripts/gen-envelope-schema.mjs,
@@ -57,6 +58,9 @@ const BUNDLE = join(ROOT, 'dist', 'cli', 'handoff.cjs');
 // so the calls an agent makes dozens of times per turn read, compile and run less (bin/run.js picks the file, from
 // its HOT_VERBS, the list this build reads too).
 const HOT_BUNDLE = join(ROOT, 'dist', 'cli', 'handoff-hot.cjs');
+// `handoff mcp`'s own bundle: the same entry with the MCP SDK and zod's JSON Schema generator inside, so the server
+// starts from its code cache instead of loading those packages from node_modules (bin/run.js picks it for `mcp`).
+const MCP_BUNDLE = join(ROOT, 'dist', 'cli', 'handoff-mcp.cjs');
 const hot = hotTable(hotVerbs(ROOT));
 const lazy = lazyModules(ROOT);
 const esbuild = require('esbuild');
@@ -64,7 +68,8 @@ const esbuild = require('esbuild');
 /** `text` with every non-ASCII character written as a \u escape (which means the same in JS and JSON text). */
 const toAscii = (text) => text.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
-async function bundle(outfile, hotOnly) {
+/** Writes one bundle: `kind` is `full` (every verb), `hot` (the hot verbs only) or `mcp` (every verb, the SDK inside). */
+async function bundle(outfile, kind) {
   await esbuild.build({
     entryPoints: [join(ROOT, 'src', 'cli', 'main.ts')],
     outfile,
@@ -75,16 +80,14 @@ async function bundle(outfile, hotOnly) {
     // Native or optional at run time: required from node_modules only when a verb opens that store. `pg` loads only
     // with HANDOFF_STORE_URL set (src/store/pg-driver.ts); bundling it would not make it lazier, only the bundle
     // larger. The MCP SDK and zod's JSON Schema generator (`zod/v4/core`; the verbs' zod/mini is bundled) are
-    // required by `handoff mcp` alone, so the bundle every other call reads holds neither.
+    // required by `handoff mcp` alone: only its bundle holds them, so the bundles every other call reads hold neither.
     // better-sqlite3's JavaScript is bundled (in the code cache, nothing to resolve at run time: src/store/sqlite.ts);
     // its native addon is required by path, never through `bindings`.
     external: [
       'bindings',
       'pg',
       'pg-native',
-      '@modelcontextprotocol/sdk',
-      '@modelcontextprotocol/sdk/*',
-      'zod/v4/core',
+      ...(kind === 'mcp' ? [] : ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'zod/v4/core']),
     ],
     // The bundles sit at dist/cli/, the same depth as every emitted module, so `new URL('../../x', import.meta.url)`
     // resolves to the same place in every build.
@@ -92,11 +95,11 @@ async function bundle(outfile, hotOnly) {
     define: { 'import.meta.url': '__bundle_import_meta_url' },
     minify: true,
     keepNames: true,
-    plugins: hotOnly ? [hot.plugin, oclifPatches, lazy.plugin] : [oclifPatches, lazy.plugin],
+    plugins: kind === 'hot' ? [hot.plugin, oclifPatches, lazy.plugin] : [oclifPatches, lazy.plugin],
     logLevel: 'warning',
   });
   // The full bundle holds every module the hot one does: each patch must have met its text there.
-  if (!hotOnly) checkPatchesUsed(patched, stubbed);
+  if (kind === 'full') checkPatchesUsed(patched, stubbed);
   // Two changes to the text esbuild wrote (docs/decisions.md, "Fast start"):
   // - ASCII only. A source with one non-ASCII character is held by V8 as two bytes per character (twice the memory,
   //   a slower read and compile); esbuild leaves such characters raw inside regular expression literals. An escape
@@ -112,8 +115,9 @@ async function bundle(outfile, hotOnly) {
     `((module) => (typeof arguments === 'undefined' ? module : module.apply(this, arguments)))((function (exports, require, module, __filename, __dirname) {\n${ascii}\n}));\n`,
   );
 }
-await bundle(BUNDLE, false);
-await bundle(HOT_BUNDLE, true);
+await bundle(BUNDLE, 'full');
+await bundle(HOT_BUNDLE, 'hot');
+await bundle(MCP_BUNDLE, 'mcp');
 hot.check();
 checkLazySeen(lazy.seen);
 
@@ -136,10 +140,12 @@ writeFileSync(join(ROOT, 'oclif.manifest.json'), `${toAscii(JSON.stringify(manif
 delete require.cache[BUNDLE];
 
 // 4. The code caches, each written by one process that ran the verbs its bundle serves (so it holds their compiled
-//    functions): the hot verbs for the hot bundle, finalize and list for the full one.
+//    functions): the hot verbs for the hot bundle, finalize and list for the full one, a served session for the MCP
+//    one.
 for (const [file, verbs] of [
   [HOT_BUNDLE, 'hot'],
   [BUNDLE, 'store'],
+  [MCP_BUNDLE, 'mcp'],
 ]) {
   rmSync(`${file}.cache`, { force: true });
   const warm = spawnSync(process.execPath, [join(import.meta.dirname, 'warm-cache.cjs'), file, verbs], {

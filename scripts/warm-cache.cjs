@@ -1,4 +1,4 @@
-// Writes the V8 code cache of one CLI bundle (run by scripts/build.mjs: `warm-cache.cjs <bundle> hot|store`): one
+// Writes the V8 code cache of one CLI bundle (run by scripts/build.mjs: `warm-cache.cjs <bundle> hot|store|mcp`): one
 // process loads the bundle without a cache, runs the verbs that bundle serves most on a throw-away data root, then
 // saves the code V8 compiled meanwhile. Only those paths: every function in a cache is deserialized by every call
 // that reads it, used or not.
@@ -8,6 +8,8 @@
 // - store: finalize and list, the store verbs an agent's turn ends with, and the stop gate that runs at every stop
 //   (its block and allow paths, on contracts dispatched by child processes so dispatch's own code stays out);
 //   dist/cli/handoff.cjs serves all others.
+// - mcp: a session of `handoff mcp` (dist/cli/handoff-mcp.cjs): initialize, the tool list, and writes that land and
+//   one that is refused.
 'use strict';
 const { spawnSync } = require('node:child_process');
 const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
@@ -43,6 +45,24 @@ const RUNS = {
     await cli.main(['contract', 'finalize', '--draft-id', closed]);
     await withStdin(HOOK, () => cli.main(['contract', 'gate', '--draft-id', open]));
     await withStdin(HOOK, () => cli.main(['contract', 'gate', '--draft-id', closed]));
+  },
+  async mcp(cli) {
+    const call = (id, name, args) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+    const session = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'warm', version: '1' } },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      call(3, 'contract_init', { draft_id: D }),
+      call(4, 'contract_set', { draft_id: D, field: 'work_phase', value: 'executing' }),
+      call(5, 'contract_add', { draft_id: D, field: 'evidence_report.commands_run', value: 'npm test' }),
+      call(6, 'contract_set', { draft_id: D, field: 'work_phase', value: 'no such phase' }),
+    ];
+    await withStdin(session.map((m) => `${JSON.stringify(m)}\n`).join(''), () => cli.main(['mcp']));
   },
 };
 

@@ -50,8 +50,8 @@ export async function serveMcp(opts: McpOptions): Promise<void> {
   const { Server } =
     require('@modelcontextprotocol/sdk/server/index.js') as typeof import('@modelcontextprotocol/sdk/server/index.js');
   const types = require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js');
-  // zod's JSON Schema generator from node_modules (external to the bundle, like the SDK), which reads the bundle's
-  // zod/mini schemas by their structure: bundling it would put it on every verb's start-up path.
+  // zod's JSON Schema generator, which reads the bundle's zod/mini schemas by their structure. Like the SDK, only
+  // `handoff mcp`'s own bundle holds it: in the others it would be on every verb's start-up path.
   const { toJSONSchema } = require('zod/v4/core') as typeof import('zod/v4/core');
   /* eslint-enable @typescript-eslint/no-require-imports */
   const {
