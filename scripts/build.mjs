@@ -68,7 +68,7 @@ const esbuild = require('esbuild');
 /** `text` with every non-ASCII character written as a \u escape (which means the same in JS and JSON text). */
 const toAscii = (text) => text.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
-/** Writes one bundle: `kind` is `full` (every verb), `hot` (the hot verbs only) or `mcp` (every verb, the SDK inside). */
+/** Writes one bundle; `kind` is `full` (every verb), `hot` (the hot verbs only) or `mcp` (every verb and the SDK). */
 async function bundle(outfile, kind) {
   await esbuild.build({
     entryPoints: [join(ROOT, 'src', 'cli', 'main.ts')],

@@ -8,8 +8,9 @@
  *
  * The build writes three bundles from this table (docs/decisions.md, "Fast start"): dist/cli/handoff.cjs with every
  * verb, dist/cli/handoff-mcp.cjs with every verb and the MCP SDK (for `handoff mcp`), and dist/cli/handoff-hot.cjs
- * with only the hot verbs, the ones bin/run.js lists in HOT_VERBS and sends there. For the hot bundle the build replaces each other verb's module with one that throws a named internal error
- * (scripts/bundle/hot-table.mjs), so this table is written once, with no per-verb mark of hotness.
+ * with only the hot verbs, the ones bin/run.js lists in HOT_VERBS and sends there. For the hot bundle the build
+ * replaces each other verb's module with one that throws a named internal error (scripts/bundle/hot-table.mjs), so
+ * this table is written once, with no per-verb mark of hotness.
  */
 import type { Command } from '@oclif/core/command';
 
