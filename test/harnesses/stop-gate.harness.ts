@@ -82,6 +82,14 @@ async function runTurn(harness: HarnessName, handoffHome: string, prompt: string
   return { run, calls: readTap(log), turns };
 }
 
+/**
+ * A failure message: what the harness printed, then each hook call (its input, exit, stdout and stderr), so a wrong
+ * count shows what the gate was given and answered.
+ */
+function told(run: HarnessRun, calls: HookCall[]): string {
+  return `${run.stdout}${run.stderr}\nhook calls:\n${calls.map((c) => JSON.stringify(c)).join('\n')}`;
+}
+
 function dispatched(home: string): { id: string; prompt: string } {
   const d = dispatchJson(home, ['--goal', 'Add a health check endpoint.']);
   return { id: d.contract_id as string, prompt: `Add a health check endpoint.\n\n${d.contract_block as string}` };
@@ -93,7 +101,7 @@ describe.each(HARNESSES)('%s', (harness) => {
     const { id, prompt } = dispatched(home);
     const { run, calls, turns } = await runTurn(harness, home, prompt, id);
     recordObservation(harness, 'blocked', { run, calls, turns });
-    expect(calls.length, run.stdout + run.stderr).toBe(MAX);
+    expect(calls.length, told(run, calls)).toBe(MAX);
     const blocks = calls.slice(0, MAX - 1);
     for (const c of blocks) expect(blockForm(harness, c), JSON.stringify(c)).toBe('block');
     for (const c of blocks) expect(c.stdout + c.stderr).toContain(BLOCK_CODE);
@@ -116,7 +124,7 @@ describe.each(HARNESSES)('%s', (harness) => {
     finalizeAs(home, id, 'COMPLETE', COMPLETE_PATCH);
     const { run, calls, turns } = await runTurn(harness, home, prompt, id);
     recordObservation(harness, 'finalized', { run, calls, turns });
-    expect(calls, run.stdout + run.stderr).toHaveLength(1);
+    expect(calls, told(run, calls)).toHaveLength(1);
     expect(blockForm(harness, calls[0]), JSON.stringify(calls[0])).toBe('allow');
     expect(turns).toHaveLength(1);
     expect(run.code).toBe(0);
@@ -127,7 +135,7 @@ describe.each(HARNESSES)('%s', (harness) => {
     const marker = 'contract_id: a0123456789abcdef.0123456789ab';
     const { run, calls, turns } = await runTurn(harness, home, `Do the task.\n\n${marker}\n`, marker);
     recordObservation(harness, 'exit1', { run, calls, turns });
-    expect(calls, run.stdout + run.stderr).toHaveLength(1);
+    expect(calls, told(run, calls)).toHaveLength(1);
     expect(calls[0].exit).toBe(1);
     expect(turns).toHaveLength(1);
     expect(run.code).toBe(0);
