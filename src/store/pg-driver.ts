@@ -15,9 +15,27 @@ let cached: PgModule | undefined;
 export function loadPg(): PgModule {
   if (cached === undefined) {
     const require = createRequire(import.meta.url);
-    cached = require('pg') as PgModule;
+    cached = withNavigator(() => require('pg') as PgModule);
   }
   return cached;
+}
+
+/**
+ * Runs `load` with a global `navigator` whose user agent is Node's, as Node 21 and later define it, when this Node has
+ * none. While it loads, pg asks whether it runs in a Cloudflare Worker: it reads `navigator.userAgent`, and where
+ * there is no `navigator` it builds a `Response` instead, which on Node 20 loads and compiles Node's whole fetch
+ * implementation (about 15 ms of every PostgreSQL call, measured, for an answer the user agent gives). The global is
+ * gone again when `load` returns, so nothing else in the process sees it.
+ */
+function withNavigator<T>(load: () => T): T {
+  if ('navigator' in globalThis) return load();
+  const userAgent = `Node.js/${process.versions.node.split('.')[0]}`;
+  Object.defineProperty(globalThis, 'navigator', { value: { userAgent }, configurable: true, writable: true });
+  try {
+    return load();
+  } finally {
+    delete (globalThis as { navigator?: unknown }).navigator;
+  }
 }
 
 /** True once `pg` has been loaded in this process (tests pin the lazy-load rule with it). */

@@ -1,7 +1,8 @@
 /**
  * The driver rule and the server tooling: `pg` is not loaded on the SQLite path (a hot
  * verb of the built CLI, and openStore itself), which a `--require` hook that records every module load shows; the
- * same hook sees it load once a postgres:// URL is set, so it can tell. `npm run postgres` prints a working
+ * same hook sees it load once a postgres:// URL is set, so it can tell (and that loading it leaves Node's fetch
+ * unloaded and no global behind). `npm run postgres` prints a working
  * HANDOFF_STORE_URL and stops cleanly on SIGTERM.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -22,14 +23,28 @@ Module._load = function (request, ...rest) {
   requests.push(request);
   return load.call(this, request, ...rest);
 };
-process.on('exit', () => fs.writeFileSync(process.env.LOAD_LOG, JSON.stringify({ requests, cache: Object.keys(require.cache) })));
+process.on('exit', () =>
+  fs.writeFileSync(
+    process.env.LOAD_LOG,
+    JSON.stringify({ requests, cache: Object.keys(require.cache), builtins: process.moduleLoadList }),
+  ),
+);
 `;
 
 /** Runs node with the load-recording hook; what it required and what stayed in require.cache. */
 function recordLoads(
   args: string[],
   env: NodeJS.ProcessEnv,
-): { status: number | null; stdout: string; requests: string[]; cache: string[]; pg: boolean; sqlite: boolean } {
+): {
+  status: number | null;
+  stdout: string;
+  requests: string[];
+  cache: string[];
+  pg: boolean;
+  sqlite: boolean;
+  /** Node's fetch implementation (undici) was loaded. */
+  fetch: boolean;
+} {
   const dir = mkdtempSync(join(tmpdir(), 'handoff-loads-'));
   const hook = join(dir, 'hook.cjs');
   writeFileSync(hook, HOOK);
@@ -38,7 +53,7 @@ function recordLoads(
     env: { ...env, LOAD_LOG: log, NO_COLOR: '1' },
     encoding: 'utf8',
   });
-  const seen = JSON.parse(readFileSync(log, 'utf8')) as { requests: string[]; cache: string[] };
+  const seen = JSON.parse(readFileSync(log, 'utf8')) as { requests: string[]; cache: string[]; builtins: string[] };
   const has = (name: string): boolean =>
     seen.requests.includes(name) || seen.cache.some((p) => p.includes(`${sep}node_modules${sep}${name}${sep}`));
   return {
@@ -48,6 +63,7 @@ function recordLoads(
     cache: seen.cache,
     pg: has('pg'),
     sqlite: has('better-sqlite3'),
+    fetch: seen.builtins.some((b) => b.includes('undici')),
   };
 }
 
@@ -85,13 +101,19 @@ describe('pg loads only when HANDOFF_STORE_URL selects PostgreSQL', () => {
     const script = `
       const { openStore } = await import(${dist('store/open-store.js')});
       const { pgLoaded } = await import(${dist('store/pg-driver.js')});
+      const before = typeof globalThis.navigator;
       const s = await openStore(process.env, undefined, process.argv[1], { create: true });
-      console.log(JSON.stringify({ kind: s?.kind ?? null, pgLoaded: pgLoaded() }));
+      const navigatorKept = typeof globalThis.navigator === before;
+      console.log(JSON.stringify({ kind: s?.kind ?? null, pgLoaded: pgLoaded(), navigatorKept }));
       await s?.close();`;
     for (const mode of ['probe', 'writer']) {
       const lite = recordLoads(['--input-type=module', '-e', script, mode], baseEnv(home));
       expect(lite.status).toBe(0);
-      expect(JSON.parse(lite.stdout)).toEqual({ kind: mode === 'probe' ? null : 'sqlite', pgLoaded: false });
+      expect(JSON.parse(lite.stdout)).toEqual({
+        kind: mode === 'probe' ? null : 'sqlite',
+        pgLoaded: false,
+        navigatorKept: true,
+      });
       expect(lite.pg).toBe(false);
     }
     const url = await freshDatabase();
@@ -101,9 +123,12 @@ describe('pg loads only when HANDOFF_STORE_URL selects PostgreSQL', () => {
         HANDOFF_STORE_URL: url,
       });
       expect(post.status).toBe(0);
-      expect(JSON.parse(post.stdout)).toEqual({ kind: 'postgres', pgLoaded: true });
+      expect(JSON.parse(post.stdout)).toEqual({ kind: 'postgres', pgLoaded: true, navigatorKept: true });
       expect(post.pg).toBe(true);
       expect(post.sqlite).toBe(false);
+      // pg asks whether it runs in a Cloudflare Worker; answered without building a `Response`, Node's fetch stays
+      // unloaded (about 15 ms of every PostgreSQL call on Node 20).
+      expect(post.fetch).toBe(false);
     } finally {
       await dropDatabase(url);
     }
