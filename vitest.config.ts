@@ -46,6 +46,7 @@ export const PROCESS = [
   'test/drafts/files-lock.test.ts',
   'test/gate/budget.test.ts',
   'test/harnesses/install.test.ts',
+  'test/meta/typecheck-lint.test.ts',
   'test/store/interface/tooling.test.ts',
   'test/store/multi-host.test.ts',
   'test/store/repositories.test.ts',
