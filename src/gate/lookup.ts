@@ -11,7 +11,7 @@ import type { Store, StoreReads } from '../store/store.js';
 import { claimTip, harnessLock, harnessTips } from '../dispatch/harness.js';
 import { harnessField, harnessValue, ownTranscript, type HookInput } from './hook-input.js';
 import type { LaneNote } from './reason.js';
-import { contractIdsInText, promptContractIds } from './transcript.js';
+import { contractIdsInText, promptContractIds, type PromptScan } from './transcript.js';
 
 export type Lane = LaneNote['lane'];
 
@@ -40,6 +40,35 @@ export interface LookupInput {
   cwd: string;
   draftId?: string;
   input?: HookInput;
+  /**
+   * Until when (performance.now() ms) the prompt lane reads again a transcript that does not hold the turn's first
+   * user message yet; undefined: it reads it once.
+   */
+  transcriptWaitUntil?: number;
+}
+
+/**
+ * The longest wait for a transcript that lacks the turn's first user message. A harness may call its stop hook before
+ * its own transcript holds the prompt. Seen once in the real-harness suite: Copilot CLI's hook got its events.jsonl path,
+ * the gate found no contract, and under `--on-missing allow` it let an unfinished dispatched turn stop. A turn whose
+ * transcript already holds its prompt (every interactive one) never waits.
+ */
+export const TRANSCRIPT_WAIT_MS = 5000;
+const TRANSCRIPT_POLL_MS = 50;
+
+/** The transcript's first-prompt scan, read again every TRANSCRIPT_POLL_MS while it has no prompt, until `until`. */
+async function scanTranscript(
+  path: string,
+  harness: HookInput['harness'],
+  until: number | undefined,
+): Promise<PromptScan & { waitedMs: number }> {
+  const started = performance.now();
+  let scan = promptContractIds(path, harness);
+  while (!scan.foundPrompt && until !== undefined && performance.now() + TRANSCRIPT_POLL_MS <= until) {
+    await new Promise((done) => setTimeout(done, TRANSCRIPT_POLL_MS));
+    scan = promptContractIds(path, harness);
+  }
+  return { ...scan, waitedMs: performance.now() - started };
 }
 
 const tipOf = async (s: StoreReads, row: HandoffRow): Promise<HandoffRow> => {
@@ -126,9 +155,14 @@ async function promptLane(
           ? 'no transcript path of this turn in the hook input'
           : 'no "contract_id: <id>" line in the prompt, and no transcript path',
       );
-    scan = promptContractIds(path, harness);
+    const read = await scanTranscript(path, harness, l.transcriptWaitUntil);
+    scan = read;
+    if (!scan.foundPrompt) {
+      const waited =
+        read.waitedMs >= TRANSCRIPT_POLL_MS ? ` (waited ${(read.waitedMs / 1000).toFixed(1)} s for it)` : '';
+      return note(`no readable first user message in ${path}${waited}`);
+    }
   }
-  if (!scan.foundPrompt) return note(`no readable first user message in ${path}`);
   if (scan.ids.length === 0) return note('no "contract_id: <id>" line in the first user message');
   if (scan.ids.length > 1)
     return note(`${scan.ids.length} distinct contract ids in the first user message (${scan.ids.join(', ')})`);

@@ -15,7 +15,7 @@ import { backstopCapture } from './capture.js';
 import { checkClosedRow } from './check.js';
 import { decide, type OnMissing, type Verdict } from './decision.js';
 import { harnessValue, ownTranscript, type HookInput } from './hook-input.js';
-import { findContract } from './lookup.js';
+import { findContract, TRANSCRIPT_WAIT_MS } from './lookup.js';
 import type { AttemptInfo } from './reason.js';
 import { classifyStop, resolveStopReason, type StopClass, type StopReasonSource } from './stop-class.js';
 import { GATE_FOLDER, storeCondition, type OnStoreError, type StoreCondition } from './store-condition.js';
@@ -195,11 +195,27 @@ export async function runGate(
   }
 }
 
+/**
+ * How long the lookup may wait for a transcript that lacks the turn's prompt: TRANSCRIPT_WAIT_MS at most, and never so
+ * long that less than that is left before the budget cuts off store calls (a short --timeout waits not at all).
+ */
+function transcriptWaitUntil(watch: GateWatch | undefined): number | undefined {
+  if (watch === undefined) return undefined;
+  return Math.min(performance.now() + TRANSCRIPT_WAIT_MS, watch.storeDeadline - TRANSCRIPT_WAIT_MS);
+}
+
 async function judge(call: GateCall): Promise<GateRun> {
   const { opts, input, env, cwd, key, stopReason, stopClass } = call;
   const store = await GateStore.open(env, cwd, call.watch);
   try {
-    const lookup = await findContract({ store: store.store, env, cwd, draftId: opts.draftId, input });
+    const lookup = await findContract({
+      store: store.store,
+      env,
+      cwd,
+      draftId: opts.draftId,
+      input,
+      transcriptWaitUntil: transcriptWaitUntil(call.watch),
+    });
     const found = lookup.found;
     if (found !== undefined) call.watch?.found(found.contractId);
     const tip = found?.tip;

@@ -2,6 +2,7 @@
  * One verdict, each harness's answer: the gate reads the stop hook input and the transcript of Codex CLI, Gemini CLI,
  * Copilot CLI and Cursor in the shapes those harnesses write, and answers in the form each one continues on.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -262,6 +263,32 @@ describe('Copilot CLI', () => {
     expect(trip.stderr).toMatch(/gave up after block 2 of 2/);
     finalizeAs(home, d.contract_id, 'COMPLETE', COMPLETE_PATCH);
     expect(gate(home, agentStop('c-1', events))).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('a stop hook called before events.jsonl holds the prompt: the gate waits for it, finds the contract and blocks', () => {
+    const home = tempHome();
+    const d = dispatchJson(home, ['--goal', 'g']);
+    const start = {
+      type: 'session.start',
+      data: { sessionId: 'c-2', copilotVersion: '1.0.102' },
+      id: 'e1',
+      timestamp: '2026-12-03T07:00:00.000Z',
+    };
+    const prompt = {
+      type: 'user.message',
+      data: { content: `Work.\n\n${d.contract_block}`, attachments: [] },
+      id: 'e2',
+      timestamp: '2026-12-03T07:00:01.000Z',
+    };
+    // When the hook is called the transcript holds only the session's start; the prompt lands 0.3 s later, put in
+    // place whole by a process of its own (this thread waits on the in-process gate meanwhile).
+    const events = lines(home, 'events.jsonl', [start]);
+    const full = lines(home, 'events.full', [start, prompt]);
+    const writer = spawn('sh', ['-c', 'sleep 0.3 && mv "$0" "$1"', full, events], { stdio: 'ignore' });
+    const blocked = gate(home, agentStop('c-2', events), ['--on-missing', 'allow', '--json']);
+    expect(blocked.json).toMatchObject({ decision: 'block', lane: 'prompt_block', contract_id: d.contract_id });
+    expect(row(home, d.contract_id).harness_id).toBe('c-2');
+    writer.kill();
   });
 });
 
