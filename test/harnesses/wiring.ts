@@ -21,6 +21,8 @@ export interface HookCall {
   exit: number;
   stdout: string;
   stderr: string;
+  /** Bytes in the transcript the input named when the hook was called (null: none named, or no such file yet). */
+  transcript_bytes: number | null;
 }
 
 function parseInput(text: string): Record<string, unknown> {
@@ -42,7 +44,7 @@ export function readTap(log: string): HookCall[] {
     .split('\n')
     .filter((l) => l !== '')
     .map((l) => {
-      const raw = JSON.parse(l) as { input: string; exit: number; stdout: string; stderr: string };
+      const raw = JSON.parse(l) as Omit<HookCall, 'input'> & { input: string };
       return { ...raw, input: parseInput(raw.input) };
     });
 }
