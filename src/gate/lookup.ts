@@ -49,9 +49,9 @@ export interface LookupInput {
 
 /**
  * The longest wait for a transcript that lacks the turn's first user message. A harness may call its stop hook before
- * its own transcript holds the prompt. Seen once in the real-harness suite: Copilot CLI's hook got its events.jsonl path,
- * the gate found no contract, and under `--on-missing allow` it let an unfinished dispatched turn stop. A turn whose
- * transcript already holds its prompt (every interactive one) never waits.
+ * its own transcript holds the prompt. Seen once in the real-harness suite: Copilot CLI's hook got its events.jsonl
+ * path, the gate found no contract, and under `--on-missing allow` it let an unfinished dispatched turn stop. A turn
+ * whose transcript already holds its prompt (every interactive one) never waits.
  */
 export const TRANSCRIPT_WAIT_MS = 5000;
 const TRANSCRIPT_POLL_MS = 50;
