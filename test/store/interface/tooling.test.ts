@@ -1,9 +1,8 @@
 /**
- * The driver rule and the server tooling: `pg` is not loaded on the SQLite path (a hot
- * verb of the built CLI, and openStore itself), which a `--require` hook that records every module load shows; the
- * same hook sees it load once a postgres:// URL is set, so it can tell (and that loading it leaves Node's fetch
- * unloaded and no global behind). `npm run postgres` prints a working
- * HANDOFF_STORE_URL and stops cleanly on SIGTERM.
+ * The driver rule and the server tooling: `pg` is not loaded on the SQLite path (a hot verb of the built CLI, and
+ * openStore itself), which a `--require` hook that records every module load shows; the same hook sees it load once a
+ * postgres:// URL is set, so it can tell (and that loading it leaves Node's fetch unloaded and no global behind).
+ * `npm run postgres` prints a working HANDOFF_STORE_URL and stops cleanly on SIGTERM.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
