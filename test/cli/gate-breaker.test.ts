@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO, tempHome } from '../helpers/cli.js';
-import { dispatchJson, finalizeAs, gate, rejections, stopInput, subagentStop } from '../helpers/gate.js';
+import {
+  dispatchJson,
+  finalizeAs,
+  gate,
+  rejections,
+  stopInput,
+  subagentStop,
+  writeTranscript,
+} from '../helpers/gate.js';
 
 describe('circuit breaker', () => {
   it('default 3: "block 1 of 2", "block 2 of 2", then the third trips (exit 0, systemMessage); sticky; an accepted stop resets', () => {
@@ -130,17 +138,13 @@ describe('circuit breaker', () => {
 
   it('without agent_id the key uses the agent transcript; with nothing usable there is no ceiling', () => {
     const home = tempHome();
+    const transcript = writeTranscript(home, 'agent-1.jsonl', 'Look around.');
     const viaTranscript = gate(
       home,
       ['--json'],
-      subagentStop({
-        session: 's',
-        agentId: undefined,
-        transcript: '/x/agent-1.jsonl',
-        extra: { stop_reason: 'end_turn' },
-      }),
+      subagentStop({ session: 's', agentId: undefined, transcript, extra: { stop_reason: 'end_turn' } }),
     );
-    expect(viaTranscript.json.breaker_key).toBe('subagent:s:transcript:/x/agent-1.jsonl');
+    expect(viaTranscript.json.breaker_key).toBe(`subagent:s:transcript:${transcript}`);
     const noKey = gate(
       home,
       ['--json'],

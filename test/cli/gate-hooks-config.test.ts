@@ -73,7 +73,12 @@ describe('docs/examples/claude-settings.json', () => {
     const none = runHook(
       home,
       command,
-      subagentStop({ session: 'sess', agentId: 'run-2', transcript: join(home, 'absent.jsonl'), cwd: home }),
+      subagentStop({
+        session: 'sess',
+        agentId: 'run-2',
+        transcript: writeTranscript(home, 'agent-2.jsonl', 'Look around.', ['end_turn']),
+        cwd: home,
+      }),
     );
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('(ROW_NOT_FOUND)');

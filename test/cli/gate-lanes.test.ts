@@ -128,7 +128,8 @@ describe('lane 2 (harness_id)', () => {
     const db = rawStore(home);
     db.prepare('UPDATE handoffs SET harness_id = ? WHERE contract_id = ?').run('dup', b.contract_id);
     db.close();
-    const r = g(home, subagentStop({ agentId: 'dup', transcript: '/none.jsonl' }));
+    const plain = writeTranscript(home, 'plain.jsonl', 'Look around.');
+    const r = g(home, subagentStop({ agentId: 'dup', transcript: plain }));
     expect(r.json).toMatchObject({ source: 'row_missing', candidates: [a.contract_id, b.contract_id] });
     expect(r.stderr).toContain('ambiguous');
     expect(r.stderr).toContain(`Candidates (ambiguous): ${a.contract_id}, ${b.contract_id}`);

@@ -3,7 +3,7 @@
  * the harness runs it (through a shell, its own input on stdin), `handoff` resolved to the built binary.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO, tempHome } from '../helpers/cli.js';
@@ -26,12 +26,22 @@ function runHook(home: string, command: string, input: object): { code: number; 
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** Each harness: its example's one command, an input with the run id of a dispatched contract, one without. */
+/** A transcript in `home` whose first user message names no contract, as an interactive turn's does. */
+function transcript(home: string, name: string, line: object): string {
+  const path = join(home, name);
+  writeFileSync(path, `${JSON.stringify(line)}\n`);
+  return path;
+}
+
+/**
+ * Each harness: its example's one command, its input (the run id of a dispatched contract, or another; the transcript
+ * of the turn, in `home`), and what the gate answers with and without a contract.
+ */
 const cases: [
   string,
   string,
   (j: any) => { command: string; timeoutS: number },
-  (run: string) => object,
+  (run: string, home: string) => object,
   (r: ReturnType<typeof runHook>) => void,
   (r: ReturnType<typeof runHook>) => void,
 ][] = [
@@ -60,9 +70,9 @@ const cases: [
       command: j.hooks.AfterAgent[0].hooks[0].command,
       timeoutS: j.hooks.AfterAgent[0].hooks[0].timeout / 1000,
     }),
-    (run) => ({
+    (run, home) => ({
       session_id: run,
-      transcript_path: '/none.json',
+      transcript_path: transcript(home, 'session.jsonl', { type: 'user', content: 'Fix the failing test.' }),
       cwd: '/tmp',
       hook_event_name: 'AfterAgent',
       timestamp: '2026-12-03T07:00:00Z',
@@ -77,11 +87,14 @@ const cases: [
     'copilot',
     'copilot-hooks.json',
     (j) => ({ command: j.hooks.agentStop[0].bash, timeoutS: j.hooks.agentStop[0].timeoutSec }),
-    (run) => ({
+    (run, home) => ({
       sessionId: run,
       timestamp: 1764745200000,
       cwd: '/tmp',
-      transcriptPath: '/none.jsonl',
+      transcriptPath: transcript(home, 'events.jsonl', {
+        type: 'user.message',
+        data: { content: 'Fix the failing test.' },
+      }),
       stopReason: 'end_turn',
       stop_hook_active: false,
     }),
@@ -113,8 +126,8 @@ describe('docs/hooks.md: the example config of each harness', () => {
       const { command, timeoutS } = pick(example(file));
       expect(timeoutS).toBeGreaterThanOrEqual(30);
       dispatchJson(home, ['--goal', 'g', '--harness-id', 'run-1']);
-      blocked(runHook(home, command, input('run-1')));
-      free(runHook(home, command, input('interactive')));
+      blocked(runHook(home, command, input('run-1', home)));
+      free(runHook(home, command, input('interactive', home)));
     },
   );
 });
