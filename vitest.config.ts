@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { spreadWaits } from './test/helpers/sequencer.js';
 
 /**
  * The test files that start processes: the real binary where only a process shows the behaviour (start-up and module
@@ -69,6 +70,26 @@ export const MOCKING = [
   'test/store/finalize-write.test.ts',
 ];
 
+/**
+ * The files that spend most of their time waiting out a time limit (a lock held for its full wait, a busy timeout, a
+ * server that stops answering, a command's timeout), with about how many seconds each waits in all. The pool starts
+ * them spread out, at most two at a time (test/helpers/sequencer.ts), so that the other workers keep both cores busy.
+ */
+export const WAITING: Readonly<Record<string, number>> = {
+  'test/cli/pg-timeouts.test.ts': 50,
+  'test/cli/gate-failopen.test.ts': 20,
+  'test/cli/drafts-concurrency.test.ts': 15,
+  'test/cli/store-errors.test.ts': 15,
+  'test/cli/lock-forms.test.ts': 15,
+  'test/store/interface/concurrency.test.ts': 10,
+  'test/drafts/lock-wait.test.ts': 9,
+  'test/cli/receipts-run.test.ts': 8,
+  'test/cli/gate-watchdog.test.ts': 5,
+  'test/cli/receipts-watchdog.test.ts': 5,
+  'test/receipts/spawn.test.ts': 5,
+  'test/gate/store-repos.test.ts': 5,
+};
+
 const shared = {
   // A budget for hangs, never a speed bar: under three copies of the suite on 2 cores a test that spawns a few dozen
   // CLI processes against a real server took 60 s (pg-verbs, finalize racing decide).
@@ -78,15 +99,26 @@ const shared = {
 
 export default defineConfig({
   test: {
-    // pg-global-setup first: its server's temp folder goes in the machine's temp folder, not the suite's private one.
-    // Run once, for the root project; the projects below do not extend this config, since a project that did would
-    // run them again (with three projects, four PostgreSQL servers and a private temp folder nested four deep). What
-    // the setups provide reaches every project through the root's.
+    // pg-global-setup first: its server's temp folder goes beside the suite's private one (test/helpers/temp-base.ts),
+    // not in it. Run once, for the root project; the projects below do not extend this config, since a project that
+    // did would run them again (with three projects, four PostgreSQL servers and a private temp folder nested four
+    // deep). What the setups provide reaches every project through the root's.
     globalSetup: ['test/helpers/pg-global-setup.ts', 'test/helpers/global-setup.ts'],
-    // Four workers on 2 cores, all projects' files in one pool: the process project's files mostly wait (on locks,
-    // time limits, servers and the processes they start), and the in-process files use the CPU they leave. On an idle
-    // machine the suite took 154 s on three workers, 136 s on four and 142 s on five.
+    // Four workers on 2 cores, all projects' files in one pool, one project's after another's (a worker keeps its
+    // loaded modules only from one file to the next of the same project). Many files wait part of the time (on locks,
+    // time limits, servers and the processes they start), and the other workers use the CPU they leave; the files that
+    // mostly wait are spread out (WAITING). On an idle machine the suite took 154 s on three workers, 136 s on four
+    // and 142 s on five.
     maxWorkers: 4,
+    // At most two waiting files at a time; a file vitest has no record of is guessed at its project's usual length.
+    sequence: {
+      sequencer: spreadWaits({
+        waiting: WAITING,
+        guess: { 'in-process': 1, mocking: 2, process: 5 },
+        slots: 4,
+        cap: 2,
+      }),
+    },
     projects: [
       {
         test: {

@@ -10,6 +10,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { suiteTempBase } from './temp-base.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -60,8 +61,11 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // The server's data folder goes where the suite's temp folders do (in memory when the machine allows), but not in the
+  // suite's own folder, which the server's user may not be able to enter.
   const child = spawn(process.execPath, [SCRIPT, '--attached', ...SETTINGS.flatMap((s) => ['--setting', s])], {
     stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, TMPDIR: suiteTempBase() },
   });
   const stop = async (): Promise<void> => {
     const gone = exited(child);

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MOCKING, PROCESS } from '../../vitest.config.js';
+import { MOCKING, PROCESS, WAITING } from '../../vitest.config.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const REPLACES = /\bvi\.(mock|doMock|spyOn|stubGlobal|stubEnv)\(/;
@@ -37,5 +37,11 @@ describe('the vitest projects', () => {
   it('lists in mocking only existing files that replace something, none of them also in process', () => {
     expect(MOCKING.filter((f) => !replacing.includes(f))).toEqual([]);
     expect(MOCKING.filter((f) => PROCESS.some((entry) => matches(entry, f)))).toEqual([]);
+  });
+
+  it('spreads only existing files, each with a positive wait', () => {
+    const listed = Object.entries(WAITING);
+    expect(listed.length).toBeGreaterThan(5);
+    expect(listed.filter(([f, s]) => !files.includes(f) || !(s > 0))).toEqual([]);
   });
 });

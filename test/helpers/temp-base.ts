@@ -1,0 +1,52 @@
+/**
+ * Where the suite keeps its temp folders (the HANDOFF_HOME roots, fixtures, the PostgreSQL server's data): an explicit
+ * TMPDIR when one is set; else the machine's memory file system (/dev/shm) when it is a tmpfs we can write with room
+ * to spare; else the machine's temp folder. The suite makes and removes thousands of small files and folders, and on
+ * this kind of machine the disk's file system spent 0.03 to 0.4 ms of system CPU on each file or folder made, against
+ * 0.01 ms in memory: the whole suite took 165 and 155 s on disk against 132 and 130 s in memory, in alternating runs
+ * (270 and 247 CPU-s against 213 and 207). It used at most 390 MB there.
+ */
+import { accessSync, constants, statfsSync, type StatsFs } from 'node:fs';
+import { tmpdir } from 'node:os';
+
+/** statfs's f_type of a tmpfs (linux/magic.h). */
+const TMPFS_MAGIC = 0x01021994;
+/** Free room the memory file system must have, five times the suite's use, else the disk is used. */
+export const MIN_ROOM = 2 * 1024 ** 3;
+
+interface Probe {
+  /** The environment (TMPDIR). */
+  env: NodeJS.ProcessEnv;
+  /** The memory file system's mount point. */
+  shm: string;
+  /** statfs of a path; throws when there is none. */
+  statfs: (path: string) => Pick<StatsFs, 'type' | 'bavail' | 'bsize'>;
+  /** Throws unless the path is a folder this process may write in. */
+  writable: (path: string) => void;
+  /** The machine's temp folder. */
+  fallback: () => string;
+}
+
+const MACHINE: Probe = {
+  env: process.env,
+  shm: '/dev/shm',
+  statfs: (path) => statfsSync(path),
+  writable: (path) => accessSync(path, constants.W_OK | constants.X_OK),
+  fallback: tmpdir,
+};
+
+/** The folder below which the suite makes its temp folders (see the module comment for the order). */
+export function suiteTempBase(probe: Probe = MACHINE): string {
+  const explicit = probe.env.TMPDIR;
+  if (explicit !== undefined && explicit !== '') return explicit;
+  try {
+    const fs = probe.statfs(probe.shm);
+    if (fs.type === TMPFS_MAGIC && fs.bavail * fs.bsize >= MIN_ROOM) {
+      probe.writable(probe.shm);
+      return probe.shm;
+    }
+  } catch {
+    // no such mount, or not ours to write: the disk
+  }
+  return probe.fallback();
+}
