@@ -90,6 +90,19 @@ export const WAITING: Readonly<Record<string, number>> = {
   'test/gate/store-repos.test.ts': 5,
 };
 
+/** The files that run longest without mostly waiting, with about how many seconds each takes: started first. */
+export const LONG: Readonly<Record<string, number>> = {
+  'test/cli/pg-parallel-adds.test.ts': 30,
+  'test/cli/demo-pg.test.ts': 25,
+  'test/cli/mcp.test.ts': 20,
+  'test/cli/finalize.test.ts': 11,
+  'test/cli/pg-verbs.test.ts': 10,
+  'test/meta/typecheck-lint.test.ts': 10,
+  'test/mcp/output-schema.test.ts': 6,
+  'test/cli/startup.test.ts': 6,
+  'test/cli/read-only-root.test.ts': 6,
+};
+
 const shared = {
   // A budget for hangs, never a speed bar: under three copies of the suite on 2 cores a test that spawns a few dozen
   // CLI processes against a real server took 60 s (pg-verbs, finalize racing decide).
@@ -110,10 +123,12 @@ export default defineConfig({
     // mostly wait are spread out (WAITING). On an idle machine the suite took 154 s on three workers, 136 s on four
     // and 142 s on five.
     maxWorkers: 4,
-    // At most two waiting files at a time; a file vitest has no record of is guessed at its project's usual length.
+    // At most two waiting files at a time; a file vitest has no record of, and not listed, is guessed at its project's
+    // usual length.
     sequence: {
       sequencer: spreadWaits({
         waiting: WAITING,
+        long: LONG,
         guess: { 'in-process': 1, mocking: 2, process: 5 },
         slots: 4,
         cap: 2,

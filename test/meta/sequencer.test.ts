@@ -1,6 +1,6 @@
 /**
- * The pool's file order (test/helpers/sequencer.ts): each project's files stay together and in vitest's order, except
- * its waiting files, which a simulated pool starts, longest first, only while fewer than `cap` waiting files run.
+ * The pool's file order (test/helpers/sequencer.ts): each project's files stay together, longest first, except its
+ * waiting files, which a simulated pool starts, longest first, only while fewer than `cap` waiting files run.
  */
 import { describe, expect, it } from 'vitest';
 import { spread, type Estimate } from '../helpers/sequencer.js';
@@ -24,7 +24,9 @@ describe('spreading the waiting files', () => {
     expect(spread([['a1', 'a2', 'wB', 'wA']], estimate, 3, 2)).toEqual(['wA', 'wB', 'a1', 'a2']);
   });
 
-  it('leaves an order without waiting files as it was', () => {
+  it('runs the other files longest first, in their given order where equal', () => {
+    const long = (f: string): Estimate => ({ seconds: f === 'b' ? 5 : 1, waits: false });
+    expect(spread([['c', 'a', 'b'], ['z']], long, 4, 2)).toEqual(['b', 'c', 'a', 'z']);
     expect(spread([['c', 'a', 'b'], ['z']], estimate, 4, 2)).toEqual(['c', 'a', 'b', 'z']);
   });
 });
