@@ -7,8 +7,8 @@
  * waiting files run, so the other workers keep both cores busy, and as early as that allows, so that none is left
  * waiting alone at the end. Each file's duration comes from vitest's record of the last run, else from a list of the
  * long files, else from a guess per project (a clean clone has no record: there vitest's order, by file size, started
- * the two longest files last, and one ran alone for 17 s at the end). It changes only the order, never which files
- * run or how.
+ * the two longest files last, and one ran alone for 17 s at the end). Unlike vitest's, this order does not put the
+ * files that failed last time first. It changes only the order, never which files run or how.
  */
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
