@@ -9,7 +9,14 @@ const TMPFS = 0x01021994;
 const EXT4 = 0xef53;
 
 /** A machine whose /dev/shm has file system `type` with `room` bytes free, writable unless `readOnly`. */
-function machine(opts: { tmpdir?: string; type?: number; room?: number; readOnly?: boolean; noShm?: boolean }) {
+function machine(opts: {
+  tmpdir?: string;
+  type?: number;
+  room?: number;
+  readOnly?: boolean;
+  noShm?: boolean;
+  options?: string[];
+}) {
   return {
     env: opts.tmpdir === undefined ? {} : { TMPDIR: opts.tmpdir },
     shm: '/mem',
@@ -20,6 +27,7 @@ function machine(opts: { tmpdir?: string; type?: number; room?: number; readOnly
     writable: (path: string) => {
       if (opts.readOnly || path !== '/mem') throw Object.assign(new Error('EACCES'), { code: 'EACCES' });
     },
+    mountOptions: (path: string) => (path === '/mem' ? (opts.options ?? ['rw', 'nosuid', 'nodev']) : []),
     fallback: () => '/disk-tmp',
   };
 }
@@ -34,10 +42,11 @@ describe('the suite temp base', () => {
     expect(suiteTempBase(machine({ tmpdir: '' }))).toBe('/mem');
   });
 
-  it('is the machine temp folder when /dev/shm is missing, not a tmpfs, too small or not writable', () => {
+  it('is the machine temp folder when /dev/shm is missing, not a tmpfs, too small, not writable or noexec', () => {
     expect(suiteTempBase(machine({ noShm: true }))).toBe('/disk-tmp');
     expect(suiteTempBase(machine({ type: EXT4 }))).toBe('/disk-tmp');
     expect(suiteTempBase(machine({ room: MIN_ROOM - 4096 }))).toBe('/disk-tmp');
     expect(suiteTempBase(machine({ readOnly: true }))).toBe('/disk-tmp');
+    expect(suiteTempBase(machine({ options: ['rw', 'nosuid', 'nodev', 'noexec'] }))).toBe('/disk-tmp');
   });
 });
