@@ -103,6 +103,9 @@ export const LONG: Readonly<Record<string, number>> = {
   'test/cli/read-only-root.test.ts': 6,
 };
 
+/** The pool's size (maxWorkers below), which the sequencer's simulation also needs. */
+const WORKERS = 4;
+
 const shared = {
   // A budget for hangs, never a speed bar: under three copies of the suite on 2 cores a test that spawns a few dozen
   // CLI processes against a real server took 60 s (pg-verbs, finalize racing decide).
@@ -122,7 +125,7 @@ export default defineConfig({
     // time limits, servers and the processes they start), and the other workers use the CPU they leave; the files that
     // mostly wait are spread out (WAITING). On an idle machine the suite took 154 s on three workers, 136 s on four
     // and 142 s on five.
-    maxWorkers: 4,
+    maxWorkers: WORKERS,
     // At most two waiting files at a time; a file vitest has no record of, and not listed, is guessed at its project's
     // usual length.
     sequence: {
@@ -130,7 +133,7 @@ export default defineConfig({
         waiting: WAITING,
         long: LONG,
         guess: { 'in-process': 1, mocking: 2, process: 5 },
-        slots: 4,
+        slots: WORKERS,
         cap: 2,
       }),
     },
