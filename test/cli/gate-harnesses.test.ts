@@ -8,21 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, tempHome } from '../helpers/cli.js';
-import { COMPLETE_PATCH, dispatchJson, finalizeAs, row } from '../helpers/gate.js';
+import { COMPLETE_PATCH, dispatchJson, finalizeAs, row, writeJsonLines } from '../helpers/gate.js';
 
 const gate = (home: string, input: object | string, args: string[] = []) =>
   run(home, ['contract', 'gate', ...args], { input: typeof input === 'string' ? input : JSON.stringify(input) });
 
-const lines = (dir: string, name: string, items: object[]): string => {
-  const p = join(dir, name);
-  writeFileSync(p, items.map((l) => JSON.stringify(l)).join('\n') + '\n');
-  return p;
-};
-
 /** A Codex rollout (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-….jsonl`): Codex's own context comes before the prompt. */
 function codexRollout(dir: string, prompt: string): string {
   const ts = '2026-12-03T07:00:00.000Z';
-  return lines(dir, 'rollout-2026-12-03T07-00-00-0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl', [
+  return writeJsonLines(dir, 'rollout-2026-12-03T07-00-00-0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl', [
     {
       timestamp: ts,
       type: 'session_meta',
@@ -225,7 +219,7 @@ describe('Copilot CLI', () => {
   it('camelCase input and its events.jsonl transcript; blocks only through {"decision":"block"}', () => {
     const home = tempHome();
     const d = dispatchJson(home, ['--goal', 'g']);
-    const events = lines(home, 'events.jsonl', [
+    const events = writeJsonLines(home, 'events.jsonl', [
       {
         type: 'session.start',
         data: { sessionId: 'c-1', copilotVersion: '1.0.100' },
@@ -282,8 +276,8 @@ describe('Copilot CLI', () => {
     };
     // When the hook is called the transcript holds only the session's start; the prompt lands 0.3 s later, put in
     // place whole by a process of its own (this thread waits on the in-process gate meanwhile).
-    const events = lines(home, 'events.jsonl', [start]);
-    const full = lines(home, 'events.full', [start, prompt]);
+    const events = writeJsonLines(home, 'events.jsonl', [start]);
+    const full = writeJsonLines(home, 'events.full', [start, prompt]);
     const writer = spawn('sh', ['-c', 'sleep 0.3 && mv "$0" "$1"', full, events], { stdio: 'ignore' });
     const blocked = gate(home, agentStop('c-2', events), ['--on-missing', 'allow', '--json']);
     expect(blocked.json).toMatchObject({ decision: 'block', lane: 'prompt_block', contract_id: d.contract_id });
@@ -309,7 +303,7 @@ describe('Cursor (documented input)', () => {
   it('blocks with {"followup_message"}, allows with {}; a user abort allows; a BOM in front of the payload is read', () => {
     const home = tempHome();
     const d = dispatchJson(home, ['--goal', 'g']);
-    const t = lines(home, 'transcript.jsonl', [
+    const t = writeJsonLines(home, 'transcript.jsonl', [
       {
         role: 'user',
         message: { content: [{ type: 'text', text: `<user_query>\nWork.\n\n${d.contract_block}\n</user_query>` }] },

@@ -3,11 +3,11 @@
  * the harness runs it (through a shell, its own input on stdin), `handoff` resolved to the built binary.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO, tempHome } from '../helpers/cli.js';
-import { dispatchJson } from '../helpers/gate.js';
+import { dispatchJson, writeJsonLines } from '../helpers/gate.js';
 
 const doc = readFileSync(join(REPO, 'docs', 'hooks.md'), 'utf8');
 const example = (name: string): any => {
@@ -24,13 +24,6 @@ function runHook(home: string, command: string, input: object): { code: number; 
   delete env.HANDOFF_STORE_URL;
   const r = spawnSync('/bin/sh', ['-c', shell], { input: JSON.stringify(input), env, cwd: home, encoding: 'utf8' });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-}
-
-/** A transcript in `home` whose first user message names no contract, as an interactive turn's does. */
-function transcript(home: string, name: string, line: object): string {
-  const path = join(home, name);
-  writeFileSync(path, `${JSON.stringify(line)}\n`);
-  return path;
 }
 
 /**
@@ -72,7 +65,8 @@ const cases: [
     }),
     (run, home) => ({
       session_id: run,
-      transcript_path: transcript(home, 'session.jsonl', { type: 'user', content: 'Fix the failing test.' }),
+      // The turn's transcript: its first user message names no contract, as an interactive turn's does.
+      transcript_path: writeJsonLines(home, 'session.jsonl', [{ type: 'user', content: 'Fix the failing test.' }]),
       cwd: '/tmp',
       hook_event_name: 'AfterAgent',
       timestamp: '2026-12-03T07:00:00Z',
@@ -91,10 +85,9 @@ const cases: [
       sessionId: run,
       timestamp: 1764745200000,
       cwd: '/tmp',
-      transcriptPath: transcript(home, 'events.jsonl', {
-        type: 'user.message',
-        data: { content: 'Fix the failing test.' },
-      }),
+      transcriptPath: writeJsonLines(home, 'events.jsonl', [
+        { type: 'user.message', data: { content: 'Fix the failing test.' } },
+      ]),
       stopReason: 'end_turn',
       stop_hook_active: false,
     }),

@@ -19,6 +19,13 @@ export function dispatchJson(home: string, args: string[]): any {
   return r.json;
 }
 
+/** `items` as a JSON Lines file `dir/name` (a transcript in any harness's shape); returns its path. */
+export function writeJsonLines(dir: string, name: string, items: object[]): string {
+  const p = join(dir, name);
+  writeFileSync(p, items.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  return p;
+}
+
 /** A Claude Code transcript: the prompt as the first user line, then assistant lines with their stop reasons. */
 export function writeTranscript(
   dir: string,
@@ -26,7 +33,6 @@ export function writeTranscript(
   prompt: unknown,
   stopReasons: (string | null)[] = ['end_turn'],
 ): string {
-  const p = join(dir, name);
   const lines: object[] = [{ type: 'user', message: { role: 'user', content: prompt }, uuid: 'u1', sessionId: 'sess' }];
   stopReasons.forEach((stop_reason, i) => {
     lines.push({
@@ -35,8 +41,7 @@ export function writeTranscript(
       uuid: `a${i}`,
     });
   });
-  writeFileSync(p, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-  return p;
+  return writeJsonLines(dir, name, lines);
 }
 
 /** Recorded-shape SubagentStop hook input. */

@@ -27,24 +27,21 @@ export interface Estimate {
  */
 export function spread<T>(groups: T[][], estimate: (f: T) => Estimate, slots: number, cap: number): T[] {
   const order: T[] = [];
-  const running: Estimate[] = [];
-  const ends: number[] = [];
+  /** The simulated pool: when each running file ends, and whether it waits. */
+  const running: { end: number; waits: boolean }[] = [];
   let now = 0;
   for (const group of groups) {
     const waiters = group.filter((f) => estimate(f).waits).sort((a, b) => estimate(b).seconds - estimate(a).seconds);
     const others = group.filter((f) => !estimate(f).waits).sort((a, b) => estimate(b).seconds - estimate(a).seconds);
     while (waiters.length + others.length > 0) {
       if (running.length >= slots) {
-        const first = ends.indexOf(Math.min(...ends));
-        now = ends[first]!;
-        running.splice(first, 1);
-        ends.splice(first, 1);
+        const first = running.reduce((best, r, i) => (r.end < running[best].end ? i : best), 0);
+        now = running.splice(first, 1)[0].end;
       }
       const waiting = running.filter((r) => r.waits).length;
       const file = waiters.length > 0 && (waiting < cap || others.length === 0) ? waiters.shift()! : others.shift()!;
       order.push(file);
-      running.push(estimate(file));
-      ends.push(now + estimate(file).seconds);
+      running.push({ end: now + estimate(file).seconds, waits: estimate(file).waits });
     }
   }
   return order;
