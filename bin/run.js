@@ -2,8 +2,10 @@
 // The CLI runs from a bundled CommonJS file, compiled through vm.Script with a V8 code cache beside it (written and
 // pre-warmed by `npm run build`): every call is a fresh process, and the cache spares it compiling the functions it
 // runs (docs/decisions.md, "Fast start"). The hot verbs, which an agent calls dozens of times per turn, run from
-// dist/cli/handoff-hot.cjs, the same program without the other verbs' modules; everything else runs from
-// dist/cli/handoff.cjs (`handoff mcp` from dist/cli/handoff-mcp.cjs, the only one with the MCP SDK inside).
+// dist/cli/handoff-hot.cjs, the same program without the other verbs' modules. The two that end a turn, the stop gate
+// (at every stop of every agent) and finalize, run from dist/cli/handoff-stop.cjs, built the same way. Everything
+// else runs from dist/cli/handoff.cjs (`handoff mcp` from dist/cli/handoff-mcp.cjs, the only one with the MCP SDK
+// inside).
 // bin/package.json makes this file CommonJS too, so start-up never enters the ES module loader. A missing, stale or
 // unwritable cache only costs time.
 'use strict';
@@ -17,6 +19,8 @@ const DIST = path.join(__dirname, '..', 'dist', 'cli');
 const BUNDLE = path.join(DIST, 'handoff.cjs');
 /** The hot verbs only. */
 const HOT_BUNDLE = path.join(DIST, 'handoff-hot.cjs');
+/** The stop gate and finalize only. */
+const STOP_BUNDLE = path.join(DIST, 'handoff-stop.cjs');
 /** Every verb and the MCP SDK, for `handoff mcp`. */
 const MCP_BUNDLE = path.join(DIST, 'handoff-mcp.cjs');
 /**
@@ -32,13 +36,17 @@ const HOT_VERBS = new Set([
   'contract:view',
   'contract:validate',
 ]);
+/** The verbs that end a turn, by command id: the stop bundle's table, read by the build like HOT_VERBS. */
+const STOP_VERBS = new Set(['contract:gate', 'contract:finalize']);
 
 /**
- * The bundle that serves `argv`: the hot one for a hot verb (its help included), the MCP one for `mcp`, the full one
- * for anything else.
+ * The bundle that serves `argv`: the hot one for a hot verb (its help included), the stop one for the gate and
+ * finalize, the MCP one for `mcp`, the full one for anything else.
  */
 function bundleFor(argv) {
-  if (HOT_VERBS.has(`${argv[0]}:${argv[1]}`)) return HOT_BUNDLE;
+  const id = `${argv[0]}:${argv[1]}`;
+  if (HOT_VERBS.has(id)) return HOT_BUNDLE;
+  if (STOP_VERBS.has(id)) return STOP_BUNDLE;
   return argv[0] === 'mcp' ? MCP_BUNDLE : BUNDLE;
 }
 
@@ -117,5 +125,15 @@ if (require.main === module) {
   if (!cacheUsable) process.once('exit', () => writeCache(script, file));
   exports.main(argv);
 } else {
-  module.exports = { loadBundle, writeCache, bundleFor, BUNDLE, HOT_BUNDLE, MCP_BUNDLE, HOT_VERBS };
+  module.exports = {
+    loadBundle,
+    writeCache,
+    bundleFor,
+    BUNDLE,
+    HOT_BUNDLE,
+    STOP_BUNDLE,
+    MCP_BUNDLE,
+    HOT_VERBS,
+    STOP_VERBS,
+  };
 }

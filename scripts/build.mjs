@@ -3,7 +3,8 @@
 //    bundle is written, so one unfinished file does not stop everybody's binary tests).
 // 2. esbuild bundles the CLI, oclif included, into one CommonJS file, dist/cli/handoff.cjs (docs/decisions.md, "Fast
 //    start"), and the same entry once more into dist/cli/handoff-hot.cjs, which holds only the hot verbs (bin/run.js's
-//    HOT_VERBS, which also picks the file; scripts/bundle/hot-table.mjs). `handoff mcp` runs from a third,
+//    HOT_VERBS, which also picks the file; scripts/bundle/verb-tables.mjs), and into dist/cli/handoff-stop.cjs, which
+//    holds only the stop gate and finalize (STOP_VERBS). `handoff mcp` runs from a fourth,
 //    dist/cli/handoff-mcp.cjs, the only one holding the MCP SDK. Libraries oclif needs only for plugin discovery,
 //    globbing, spinners or TypeScript are replaced by stubs; Node built-ins oclif needs only now and then are required
 //    lazily; oclif sources are patched at build. Every patch fails the build when its pattern is gone (a new oclif
@@ -16,7 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { hotTable, hotVerbs } from './bundle/hot-table.mjs';
+import { routedVerbs, verbTable } from './bundle/verb-tables.mjs';
 import { checkLazySeen, lazyModules } from './bundle/lazy-modules.mjs';
 import {
   checkPatchesUsed,
@@ -54,21 +55,32 @@ const oclifPatches = {
 };
 
 const BUNDLE = join(ROOT, 'dist', 'cli', 'handoff.cjs');
-// The hot verbs' own bundle: the same entry with every other verb's module left out (scripts/bundle/hot-table.mjs),
+// The hot verbs' own bundle: the same entry with every other verb's module left out (scripts/bundle/verb-tables.mjs),
 // so the calls an agent makes dozens of times per turn read, compile and run less (bin/run.js picks the file, from
 // its HOT_VERBS, the list this build reads too).
 const HOT_BUNDLE = join(ROOT, 'dist', 'cli', 'handoff-hot.cjs');
+// The verbs that end a turn, the stop gate (at every stop of every agent) and finalize, in a bundle of their own made
+// the same way (bin/run.js's STOP_VERBS): they read, compile and deserialize less than from the full one.
+const STOP_BUNDLE = join(ROOT, 'dist', 'cli', 'handoff-stop.cjs');
 // `handoff mcp`'s own bundle: the same entry with the MCP SDK and zod's JSON Schema generator inside, so the server
 // starts from its code cache instead of loading those packages from node_modules (bin/run.js picks it for `mcp`).
 const MCP_BUNDLE = join(ROOT, 'dist', 'cli', 'handoff-mcp.cjs');
-const hot = hotTable(hotVerbs(ROOT));
+const routed = routedVerbs(ROOT);
+/** The command table of each bundle that holds only some verbs, by kind. */
+const tables = {
+  hot: verbTable(routed.hot, 'handoff-hot.cjs'),
+  stop: verbTable(routed.stop, 'handoff-stop.cjs'),
+};
 const lazy = lazyModules(ROOT);
 const esbuild = require('esbuild');
 
 /** `text` with every non-ASCII character written as a \u escape (which means the same in JS and JSON text). */
 const toAscii = (text) => text.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
-/** Writes one bundle; `kind` is `full` (every verb), `hot` (the hot verbs only) or `mcp` (every verb and the SDK). */
+/**
+ * Writes one bundle; `kind` is `full` (every verb), `hot` (the hot verbs only), `stop` (the gate and finalize only) or
+ * `mcp` (every verb and the SDK).
+ */
 async function bundle(outfile, kind) {
   await esbuild.build({
     entryPoints: [join(ROOT, 'src', 'cli', 'main.ts')],
@@ -95,7 +107,7 @@ async function bundle(outfile, kind) {
     define: { 'import.meta.url': '__bundle_import_meta_url' },
     minify: true,
     keepNames: true,
-    plugins: kind === 'hot' ? [hot.plugin, oclifPatches, lazy.plugin] : [oclifPatches, lazy.plugin],
+    plugins: [...(kind in tables ? [tables[kind].plugin] : []), oclifPatches, lazy.plugin],
     logLevel: 'warning',
   });
   // The full bundle holds every module the hot one does: each patch must have met its text there.
@@ -117,8 +129,9 @@ async function bundle(outfile, kind) {
 }
 await bundle(BUNDLE, 'full');
 await bundle(HOT_BUNDLE, 'hot');
+await bundle(STOP_BUNDLE, 'stop');
 await bundle(MCP_BUNDLE, 'mcp');
-hot.check();
+for (const table of Object.values(tables)) table.check();
 checkLazySeen(lazy.seen);
 
 // 3. The manifest: oclif's own Config, loading every command class from the bundle once.
@@ -140,11 +153,12 @@ writeFileSync(join(ROOT, 'oclif.manifest.json'), `${toAscii(JSON.stringify(manif
 delete require.cache[BUNDLE];
 
 // 4. The code caches, each written by one process that ran the verbs its bundle serves (so it holds their compiled
-//    functions): the hot verbs for the hot bundle, finalize and list for the full one, a served session for the MCP
-//    one.
+//    functions): the hot verbs for the hot bundle, the gate and finalize for the stop one, dispatch and list for the
+//    full one, a served session for the MCP one (scripts/warm-cache.cjs).
 for (const [file, verbs] of [
   [HOT_BUNDLE, 'hot'],
-  [BUNDLE, 'store'],
+  [STOP_BUNDLE, 'stop'],
+  [BUNDLE, 'full'],
   [MCP_BUNDLE, 'mcp'],
 ]) {
   rmSync(`${file}.cache`, { force: true });

@@ -1,13 +1,15 @@
-// Writes the V8 code cache of one CLI bundle (run by scripts/build.mjs: `warm-cache.cjs <bundle> hot|store|mcp`): one
-// process loads the bundle without a cache, runs the verbs that bundle serves most on a throw-away data root, then
+// Writes the V8 code cache of one CLI bundle (run by scripts/build.mjs: `warm-cache.cjs <bundle> hot|stop|full|mcp`):
+// one process loads the bundle without a cache, runs the verbs that bundle serves most on a throw-away data root, then
 // saves the code V8 compiled meanwhile. Only those paths: every function in a cache is deserialized by every call
-// that reads it, used or not.
-// - hot: the hot verbs (init, set, add, fill, view, validate), the only ones dist/cli/handoff-hot.cjs holds. Not
-//   their mirror onto a dispatched row: its functions in the cache cost every draft-only call what they save a
-//   dispatched one (measured: about 5 M instructions either way).
-// - store: finalize and list, the store verbs an agent's turn ends with, and the stop gate that runs at every stop
-//   (its block and allow paths, on contracts dispatched by child processes so dispatch's own code stays out);
-//   dist/cli/handoff.cjs serves all others.
+// that reads it, used or not. What a run needs but its bundle does not serve (a dispatch, a fill) runs in a child
+// process, so its code stays out.
+// - hot: the hot verbs (init, set, add, fill, view, validate), the only ones dist/cli/handoff-hot.cjs holds, on a
+//   draft and then on a dispatched contract, whose writes mirror onto its row. The mirror's functions cost a
+//   draft-only write about 1 ms to deserialize and spare a dispatched one about 3 ms of compiling; a dispatched turn
+//   is where agents make these calls.
+// - stop: the stop gate that runs at every stop (its block and allow paths) and finalize (of a draft and of a
+//   dispatched contract), the only verbs dist/cli/handoff-stop.cjs holds.
+// - full: dispatch and list, the orchestrator's verbs; dist/cli/handoff.cjs serves every verb the others do not.
 // - mcp: a session of `handoff mcp` (dist/cli/handoff-mcp.cjs): initialize, the tool list, and writes that land and
 //   one that is refused.
 'use strict';
@@ -15,7 +17,7 @@ const { spawnSync } = require('node:child_process');
 const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { loadBundle, writeCache, HOT_VERBS } = require('../bin/run.js');
+const { loadBundle, writeCache, HOT_VERBS, STOP_VERBS } = require('../bin/run.js');
 
 const D = 'a0123456789abcdef.0123456789ab';
 const d = ['--draft-id', D];
@@ -33,18 +35,25 @@ const RUNS = {
     await cli.main(['contract', 'validate', ...d]);
     writeFileSync(file, '{}');
     await cli.main(['contract', 'validate', '--file', file, '--json']);
+    const turn = dispatched();
+    await cli.main(['contract', 'set', 'work_phase', 'executing', '--draft-id', turn]);
+    await cli.main(['contract', 'set', 'agent_status.next_action', 'warm', '--draft-id', turn]);
+    await cli.main(['contract', 'add', 'evidence_report.commands_run', 'npm test', '--draft-id', turn]);
   },
-  async store(cli) {
-    await cli.main(['contract', 'init', '--json', ...d]);
-    await cli.main(['contract', 'fill', '--json', '{"agent_status":{"agent_state":"BLOCKED"}}', ...d]);
+  async stop(cli) {
+    child(['contract', 'init', ...d]);
+    child(['contract', 'fill', '--json', BLOCKED, ...d]);
     await cli.main(['contract', 'finalize', ...d]);
-    await cli.main(['contract', 'list', '--json']);
     const open = dispatched();
     const closed = dispatched();
-    await cli.main(['contract', 'fill', '--json', '{"agent_status":{"agent_state":"BLOCKED"}}', '--draft-id', closed]);
+    child(['contract', 'fill', '--json', BLOCKED, '--draft-id', closed]);
     await cli.main(['contract', 'finalize', '--draft-id', closed]);
     await withStdin(HOOK, () => cli.main(['contract', 'gate', '--draft-id', open]));
     await withStdin(HOOK, () => cli.main(['contract', 'gate', '--draft-id', closed]));
+  },
+  async full(cli) {
+    await cli.main(['contract', 'dispatch', '--goal', 'warm', '--json']);
+    await cli.main(['contract', 'list', '--json']);
   },
   async mcp(cli) {
     const call = (id, name, args) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
@@ -81,15 +90,18 @@ async function withStdin(text, fn) {
   }
 }
 
-/** A contract dispatched by a child process (its id), so the warm-up process never runs dispatch's code. */
-function dispatched() {
-  const r = spawnSync(
-    process.execPath,
-    [join(__dirname, '..', 'bin', 'run.js'), 'contract', 'dispatch', '--goal', 'warm', '--json'],
-    { encoding: 'utf8' },
-  );
-  return JSON.parse(r.stdout).contract_id;
+/** A closing fill. */
+const BLOCKED = '{"agent_status":{"agent_state":"BLOCKED"}}';
+
+/** Runs the CLI in a child process (its stdout), so its code stays out of this process's cache; a failure throws. */
+function child(args) {
+  const r = spawnSync(process.execPath, [join(__dirname, '..', 'bin', 'run.js'), ...args], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`warm-cache: ${args.slice(0, 2).join(' ')} exited ${r.status}: ${r.stderr}`);
+  return r.stdout;
 }
+
+/** A contract dispatched by a child process (its id), so the warm-up process never runs dispatch's code. */
+const dispatched = () => JSON.parse(child(['contract', 'dispatch', '--goal', 'warm', '--json'])).contract_id;
 
 async function main() {
   const [file, kind] = process.argv.slice(2);
@@ -103,9 +115,11 @@ async function main() {
     const ran = new Set();
     const main = (argv) => (ran.add(`${argv[0]}:${argv[1]}`), cli.main(argv));
     await RUNS[kind]({ main }, home);
-    // The hot bundle's cache must hold every hot verb: a verb added to bin/run.js's HOT_VERBS is added here too.
-    const unwarmed = kind === 'hot' ? [...HOT_VERBS].filter((id) => !ran.has(id)) : [];
-    if (unwarmed.length > 0) throw new Error(`warm-cache: the hot run does not call ${unwarmed.join(', ')}`);
+    // The cache of a bundle that holds only some verbs must hold every one of them: a verb added to bin/run.js's
+    // HOT_VERBS or STOP_VERBS is added here too.
+    const served = { hot: HOT_VERBS, stop: STOP_VERBS }[kind] ?? new Set();
+    const unwarmed = [...served].filter((id) => !ran.has(id));
+    if (unwarmed.length > 0) throw new Error(`warm-cache: the ${kind} run does not call ${unwarmed.join(', ')}`);
     writeCache(script, file);
   } finally {
     rmSync(home, { recursive: true, force: true });

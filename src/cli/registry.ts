@@ -6,11 +6,12 @@
  * The getters use `require`, which exists only in the CommonJS bundles the executable runs; esbuild turns each into a
  * lazily evaluated module of the bundle. Keep every specifier a string literal.
  *
- * The build writes three bundles from this table (docs/decisions.md, "Fast start"): dist/cli/handoff.cjs with every
- * verb, dist/cli/handoff-mcp.cjs with every verb and the MCP SDK (for `handoff mcp`), and dist/cli/handoff-hot.cjs
- * with only the hot verbs, the ones bin/run.js lists in HOT_VERBS and sends there. For the hot bundle the build
- * replaces each other verb's module with one that throws a named internal error (scripts/bundle/hot-table.mjs), so
- * this table is written once, with no per-verb mark of hotness.
+ * The build writes four bundles from this table (docs/decisions.md, "Fast start"): dist/cli/handoff.cjs with every
+ * verb, dist/cli/handoff-mcp.cjs with every verb and the MCP SDK (for `handoff mcp`), dist/cli/handoff-hot.cjs with
+ * only the hot verbs (bin/run.js's HOT_VERBS), and dist/cli/handoff-stop.cjs with only the gate and finalize (its
+ * STOP_VERBS); bin/run.js sends each verb to its bundle. For the last two the build replaces each other verb's module
+ * with one that throws a named internal error (scripts/bundle/verb-tables.mjs), so this table is written once, with
+ * no per-verb mark of where it goes.
  */
 import type { Command } from '@oclif/core/command';
 

@@ -1,6 +1,6 @@
 /**
- * The build's own safety nets (scripts/build.mjs, scripts/bundle/): the hot bundle's command table comes from the
- * one list of hot verbs in bin/run.js, and every build-time change to a library fails the build once what it
+ * The build's own safety nets (scripts/build.mjs, scripts/bundle/): the command tables of the hot and stop bundles
+ * come from the lists of verbs in bin/run.js, and every build-time change to a library fails the build once what it
  * changes is gone (patches of oclif's text, stubs, lazy modules).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -17,11 +17,11 @@ interface EsbuildPlugin {
 }
 const load = async <T>(file: string): Promise<T> =>
   (await import(pathToFileURL(join(REPO, 'scripts', 'bundle', file)).href)) as T;
-const hotTableModule = await load<{
-  hotVerbs(root: string): Set<string>;
+const verbTables = await load<{
+  routedVerbs(root: string): { hot: Set<string>; stop: Set<string> };
   commandIdOf(specifier: string): string | undefined;
-  hotTable(hot: Set<string>): { plugin: EsbuildPlugin; seen: Set<string>; check: () => void };
-}>('hot-table.mjs');
+  verbTable(verbs: Set<string>, bundle: string): { plugin: EsbuildPlugin; seen: Set<string>; check: () => void };
+}>('verb-tables.mjs');
 const patches = await load<{
   PATCHED_FILES: string[];
   PATCHES: Record<string, [string, string][]>;
@@ -37,7 +37,7 @@ const esbuild = createRequire(import.meta.url)('esbuild') as {
   build(options: Record<string, unknown>): Promise<unknown>;
 };
 
-describe("one list of hot verbs: the hot bundle's table is made from bin/run.js's HOT_VERBS", () => {
+describe("one list per bundle: the hot and stop bundles' tables are made from bin/run.js's HOT_VERBS and STOP_VERBS", () => {
   const registry = readFileSync(join(REPO, 'src', 'cli', 'registry.ts'), 'utf8');
   const entries = [...registry.matchAll(/get '?([a-z:-]+)'?\(\) \{ return load\(require\('([^']+)'\)\); \}/g)].map(
     (m) => [m[1], m[2]],
@@ -49,23 +49,29 @@ describe("one list of hot verbs: the hot bundle's table is made from bin/run.js'
         .map((c) => c.id)
         .sort(),
     );
-    for (const [id, specifier] of entries) expect(hotTableModule.commandIdOf(specifier), specifier).toBe(id);
+    for (const [id, specifier] of entries) expect(verbTables.commandIdOf(specifier), specifier).toBe(id);
     expect(registry).not.toMatch(/HANDOFF_HOT_BUNDLE|notHot/);
     // Every getter is one of the lines read above.
     expect(registry.match(/require\(/g)).toHaveLength(entries.length);
   });
 
-  it('the build reads the list from bin/run.js, which routes by it', () => {
-    const bin = createRequire(import.meta.url)(join(REPO, 'bin', 'run.js')) as { HOT_VERBS: Set<string> };
-    expect(hotTableModule.hotVerbs(REPO)).toBe(bin.HOT_VERBS);
-    for (const id of bin.HOT_VERBS) expect(entries.map(([e]) => e)).toContain(id);
+  it('the build reads the lists from bin/run.js, which routes by them', () => {
+    const bin = createRequire(import.meta.url)(join(REPO, 'bin', 'run.js')) as {
+      HOT_VERBS: Set<string>;
+      STOP_VERBS: Set<string>;
+    };
+    const routed = verbTables.routedVerbs(REPO);
+    expect(routed.hot).toBe(bin.HOT_VERBS);
+    expect(routed.stop).toBe(bin.STOP_VERBS);
+    for (const id of [...bin.HOT_VERBS, ...bin.STOP_VERBS]) expect(entries.map(([e]) => e)).toContain(id);
   });
 
-  /** A two-verb program bundled with the plugin: `a:x` hot, `b` not (or `hot` as given). */
+  /** A two-verb program bundled with the plugin as `bundle`, holding the verbs `own` (`a:x`, not `b`, say). */
   async function tinyBundle(
-    hot: string[],
+    own: string[],
+    bundle = 'handoff-hot.cjs',
   ): Promise<{ commands: Record<string, unknown>; seen: Set<string>; check: () => void }> {
-    const root = tempHome('handoff-hot-table-');
+    const root = tempHome('handoff-verb-table-');
     mkdirSync(join(root, 'src', 'cli'), { recursive: true });
     mkdirSync(join(root, 'src', 'commands', 'a'), { recursive: true });
     writeFileSync(join(root, 'src', 'commands', 'a', 'x.ts'), 'export default class X {}\n');
@@ -83,7 +89,7 @@ describe("one list of hot verbs: the hot bundle's table is made from bin/run.js'
         '};',
       ].join('\n'),
     );
-    const table = hotTableModule.hotTable(new Set(hot));
+    const table = verbTables.verbTable(new Set(own), bundle);
     const outfile = join(root, 'out.cjs');
     await esbuild.build({
       entryPoints: [join(root, 'src', 'cli', 'registry.ts')],
@@ -99,19 +105,24 @@ describe("one list of hot verbs: the hot bundle's table is made from bin/run.js'
     return { commands: COMMANDS, seen: table.seen, check: table.check };
   }
 
-  it('a verb off the list is left out of the bundle: its entry throws a named internal error; a hot one loads', async () => {
-    const t = await tinyBundle(['a:x']);
-    expect(typeof t.commands['a:x']).toBe('function');
-    expect(() => t.commands.b).toThrow(
-      'internal: b is not in dist/cli/handoff-hot.cjs; bin/run.js must run it from dist/cli/handoff.cjs',
-    );
-    expect([...t.seen].sort()).toEqual(['a:x', 'b']);
-    expect(() => t.check()).not.toThrow();
-  });
+  it.each(['handoff-hot.cjs', 'handoff-stop.cjs'])(
+    'a verb off the list is left out of %s: its entry throws an internal error naming that bundle; a listed one loads',
+    async (bundle) => {
+      const t = await tinyBundle(['a:x'], bundle);
+      expect(typeof t.commands['a:x']).toBe('function');
+      expect(() => t.commands.b).toThrow(
+        `internal: b is not in dist/cli/${bundle}; bin/run.js must run it from dist/cli/handoff.cjs`,
+      );
+      expect([...t.seen].sort()).toEqual(['a:x', 'b']);
+      expect(() => t.check()).not.toThrow();
+    },
+  );
 
-  it('a hot verb the table does not require fails the build', async () => {
+  it('a listed verb the table does not require fails the build', async () => {
     const t = await tinyBundle(['a:x', 'a:y']);
-    expect(() => t.check()).toThrow('build: the hot verb(s) a:y of bin/run.js are not required by src/cli/registry.ts');
+    expect(() => t.check()).toThrow(
+      'build: the verb(s) a:y of dist/cli/handoff-hot.cjs (bin/run.js) are not required by src/cli/registry.ts',
+    );
   });
 });
 

@@ -1,27 +1,40 @@
 /**
- * The CLI bundle is self-contained (scripts/build.mjs): the gate's receipt checks are bundled into
- * dist/cli/handoff.cjs, never loaded from the tsc output at run time. Run from a copy of the package that holds only
+ * The CLI bundle is self-contained (scripts/build.mjs): the gate's receipt checks are bundled into the bundle that
+ * runs the gate (dist/cli/handoff-stop.cjs), never loaded from the tsc output at run time. Run from a copy of the package that holds only
  * what the executable needs, a tampered receipt must still block (it used to be skipped silently: a module-not-found
  * fallback turned "no dist/receipts/checks.js" into "no receipt checks"), and an error raised inside the checks is
  * the bundle's own HandoffError (a second copy's class made a store error exit 70 instead of failing open).
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/cli.js';
 import { rawStore } from '../helpers/gate.js';
 import { closeWith, freshHome, hf, newDraft, nodeCmd, receipt, WS } from '../helpers/receipts-cli.js';
 
-/** bin/, dist/cli/handoff.cjs, migrations/, package.json and a node_modules symlink (for better-sqlite3). */
+/** The bundle bin/run.js runs the gate from (dist/cli/handoff-stop.cjs). */
+const GATE_BUNDLE = (
+  createRequire(import.meta.url)(join(REPO, 'bin', 'run.js')) as { bundleFor(argv: string[]): string }
+).bundleFor(['contract', 'gate']);
+
+/**
+ * bin/, the gate's bundle, oclif.manifest.json (the bundles that hold only some verbs list the others from it),
+ * migrations/, package.json and a node_modules symlink (for better-sqlite3). oclif's
+ * explicit strategy require()s dist/cli/handoff.cjs by name, and bin/run.js registers the bundle it loaded under that
+ * name; a require() still needs a file there to resolve, so one stands in that throws if it were ever run.
+ */
 function minimalPackage(): string {
   const root = mkdtempSync(join(tmpdir(), 'handoff-bundle-'));
   cpSync(join(REPO, 'bin'), join(root, 'bin'), { recursive: true });
   mkdirSync(join(root, 'dist', 'cli'), { recursive: true });
-  cpSync(join(REPO, 'dist', 'cli', 'handoff.cjs'), join(root, 'dist', 'cli', 'handoff.cjs'));
+  cpSync(GATE_BUNDLE, join(root, 'dist', 'cli', basename(GATE_BUNDLE)));
+  writeFileSync(join(root, 'dist', 'cli', 'handoff.cjs'), "throw new Error('the full bundle was loaded');\n");
   cpSync(join(REPO, 'migrations'), join(root, 'migrations'), { recursive: true });
   cpSync(join(REPO, 'package.json'), join(root, 'package.json'));
+  cpSync(join(REPO, 'oclif.manifest.json'), join(root, 'oclif.manifest.json'));
   symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'), 'dir');
   return root;
 }
@@ -41,7 +54,7 @@ function runFrom(pkg: string, home: string, args: string[], input: string) {
 }
 
 describe('the CLI bundle carries the gate receipt checks (no run-time load of dist/receipts)', () => {
-  it('a tampered receipt still blocks when the package holds only bin/, the bundle, migrations/ and package.json', () => {
+  it("a tampered receipt still blocks when the package holds only bin/, the gate's bundle, the manifest, migrations/ and package.json", () => {
     const pkg = minimalPackage();
     const home = freshHome();
     const d = newDraft(home);

@@ -75,7 +75,7 @@ describe('the MCP SDK stays off every other verb', () => {
     const text = (name: string) => readFileSync(join(REPO, 'dist', 'cli', name), 'latin1');
     // A message of the SDK's Server class, and one of zod's JSON Schema processors.
     const MARKS = ['Server does not support', 'cannot be represented in JSON Schema'];
-    for (const name of ['handoff.cjs', 'handoff-hot.cjs']) {
+    for (const name of ['handoff.cjs', 'handoff-hot.cjs', 'handoff-stop.cjs']) {
       for (const mark of MARKS) expect(text(name), `${name}: ${mark}`).not.toContain(mark);
     }
     for (const mark of MARKS) expect(text('handoff-mcp.cjs'), mark).toContain(mark);

@@ -36,7 +36,7 @@ describe('build-time patches of @oclif/core', () => {
   });
 });
 
-const BUNDLES = ['handoff.cjs', 'handoff-hot.cjs', 'handoff-mcp.cjs'];
+const BUNDLES = ['handoff.cjs', 'handoff-hot.cjs', 'handoff-stop.cjs', 'handoff-mcp.cjs'];
 
 /** A copy of the installed package (bin, bundles, manifest, package.json; node_modules and migrations linked). */
 function packageCopy(): string {
@@ -56,7 +56,7 @@ function packageCopy(): string {
   return root;
 }
 
-function runFrom(root: string, args: string[]) {
+function runFrom(root: string, args: string[], input = '') {
   const home = tempHome();
   const env: NodeJS.ProcessEnv = { ...process.env, HANDOFF_HOME: home, NO_COLOR: '1' };
   delete env.HANDOFF_DB;
@@ -64,17 +64,19 @@ function runFrom(root: string, args: string[]) {
     env,
     cwd: home,
     encoding: 'utf8',
-    input: '',
+    input,
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe('the bundles and their V8 code caches', () => {
   const cacheOf = (root: string, bundle: string): string => join(root, 'dist', 'cli', `${bundle}.cache`);
-  // One verb served by each bundle (bin/run.js bundleFor).
-  const CALLS: [string, string[]][] = [
-    ['handoff-hot.cjs', ['contract', 'init', '--json']],
-    ['handoff.cjs', ['contract', 'list', '--json']],
+  // One verb served by each bundle (bin/run.js bundleFor), with its stdin.
+  const HOOK = JSON.stringify({ hook_event_name: 'Stop', session_id: 's1', stop_reason: 'end_turn' });
+  const CALLS: [string, string[], string][] = [
+    ['handoff-hot.cjs', ['contract', 'init', '--json'], ''],
+    ['handoff-stop.cjs', ['contract', 'gate', '--on-missing', 'allow', '--json'], HOOK],
+    ['handoff.cjs', ['contract', 'list', '--json'], ''],
   ];
 
   it.each(BUNDLES)('%s is ASCII, so V8 holds its source one byte per character', (bundle) => {
@@ -108,21 +110,24 @@ describe('the bundles and their V8 code caches', () => {
     expect(statSync(join(REPO, 'dist', 'cli', `${bundle}.cache`)).size).toBeGreaterThan(10_000);
   });
 
-  it.each(CALLS)('a missing cache of %s is written by the first call, and the call works the same', (bundle, args) => {
-    const root = packageCopy();
-    expect(existsSync(cacheOf(root, bundle))).toBe(false);
-    const r = runFrom(root, args);
-    expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ status: 'ok' });
-    expect(statSync(cacheOf(root, bundle)).size).toBeGreaterThan(10_000);
-    // Only the bundle that ran wrote a cache.
-    expect(BUNDLES.filter((b) => b !== bundle && existsSync(cacheOf(root, b)))).toEqual([]);
-  });
+  it.each(CALLS)(
+    'a missing cache of %s is written by the first call, and the call works the same',
+    (bundle, args, input) => {
+      const root = packageCopy();
+      expect(existsSync(cacheOf(root, bundle))).toBe(false);
+      const r = runFrom(root, args, input);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ status: 'ok' });
+      expect(statSync(cacheOf(root, bundle)).size).toBeGreaterThan(10_000);
+      // Only the bundle that ran wrote a cache.
+      expect(BUNDLES.filter((b) => b !== bundle && existsSync(cacheOf(root, b)))).toEqual([]);
+    },
+  );
 
-  it.each(CALLS)('a corrupt cache of %s is ignored and replaced', (bundle, args) => {
+  it.each(CALLS)('a corrupt cache of %s is ignored and replaced', (bundle, args, input) => {
     const root = packageCopy();
     writeFileSync(cacheOf(root, bundle), 'not a V8 code cache');
-    const r = runFrom(root, args);
+    const r = runFrom(root, args, input);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     expect(readFileSync(cacheOf(root, bundle), 'utf8')).not.toBe('not a V8 code cache');
@@ -130,10 +135,10 @@ describe('the bundles and their V8 code caches', () => {
 
   it.each(CALLS)(
     'a cache of %s that cannot be read or written (a folder in its place, as on a read-only install) costs nothing but time',
-    (bundle, args) => {
+    (bundle, args, input) => {
       const root = packageCopy();
       mkdirSync(cacheOf(root, bundle));
-      const r = runFrom(root, args);
+      const r = runFrom(root, args, input);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toBe('');
       expect(JSON.parse(r.stdout)).toMatchObject({ status: 'ok' });
@@ -142,21 +147,29 @@ describe('the bundles and their V8 code caches', () => {
   );
 });
 
-describe("the hot bundle: the hot verbs without the other verbs' modules", () => {
+describe("the hot and stop bundles: their verbs without the other verbs' modules", () => {
   const bin = createRequire(import.meta.url)(join(REPO, 'bin', 'run.js')) as {
     bundleFor(argv: string[]): string;
     BUNDLE: string;
     HOT_BUNDLE: string;
+    STOP_BUNDLE: string;
     MCP_BUNDLE: string;
     HOT_VERBS: Set<string>;
+    STOP_VERBS: Set<string>;
   };
   const manifest = JSON.parse(readFileSync(join(REPO, 'oclif.manifest.json'), 'utf8')) as {
     commands: Record<string, unknown>;
   };
   const ids = Object.keys(manifest.commands);
   const hotIds = [...bin.HOT_VERBS];
+  const stopIds = [...bin.STOP_VERBS];
+  /** Each bundle that holds only some verbs, with its verbs and the summary of a verb it leaves out. */
+  const PARTIAL: [string, string, string[], string][] = [
+    ['handoff-hot.cjs', bin.HOT_BUNDLE, hotIds, 'Persist the draft in a closing state into the store'],
+    ['handoff-stop.cjs', bin.STOP_BUNDLE, stopIds, 'Start a new draft envelope'],
+  ];
 
-  it('bin/run.js sends exactly init, set, add, fill, view and validate to it, help included; mcp to its own bundle, everything else to the full one', () => {
+  it('bin/run.js sends exactly init, set, add, fill, view and validate to the hot one, the gate and finalize to the stop one, help included; mcp to its own bundle, everything else to the full one', () => {
     expect(hotIds.sort()).toEqual([
       'contract:add',
       'contract:fill',
@@ -165,9 +178,16 @@ describe("the hot bundle: the hot verbs without the other verbs' modules", () =>
       'contract:validate',
       'contract:view',
     ]);
+    expect(stopIds.sort()).toEqual(['contract:finalize', 'contract:gate']);
     for (const id of ids) {
       const words = id.split(':');
-      const want = hotIds.includes(id) ? bin.HOT_BUNDLE : id === 'mcp' ? bin.MCP_BUNDLE : bin.BUNDLE;
+      const want = hotIds.includes(id)
+        ? bin.HOT_BUNDLE
+        : stopIds.includes(id)
+          ? bin.STOP_BUNDLE
+          : id === 'mcp'
+            ? bin.MCP_BUNDLE
+            : bin.BUNDLE;
       expect(bin.bundleFor([...words, '--json']), id).toBe(want);
       expect(bin.bundleFor([...words, '--help']), `${id} --help`).toBe(want);
     }
@@ -175,11 +195,14 @@ describe("the hot bundle: the hot verbs without the other verbs' modules", () =>
       [],
       ['--version'],
       ['help', 'contract', 'set'],
+      ['help', 'contract', 'gate'],
       ['contract'],
       ['contrat', 'set'],
       ['set', 'contract'],
+      ['gate', 'contract'],
       ['contract', '--help'],
       ['contract:set'],
+      ['contract:gate'],
       ['contract', 'set:x'],
     ];
     for (const argv of others) {
@@ -187,30 +210,33 @@ describe("the hot bundle: the hot verbs without the other verbs' modules", () =>
     }
   });
 
-  it('its command table loads the hot verbs and refuses every other verb of the manifest by name', () => {
-    const hot = createRequire(import.meta.url)(bin.HOT_BUNDLE) as { COMMANDS: Record<string, unknown> };
-    const full = createRequire(import.meta.url)(bin.BUNDLE) as { COMMANDS: Record<string, unknown> };
-    expect(Object.keys(hot.COMMANDS)).toEqual(ids);
-    for (const id of ids) {
-      expect(typeof full.COMMANDS[id], id).toBe('function');
-      if (hotIds.includes(id)) expect(typeof hot.COMMANDS[id], id).toBe('function');
-      else expect(() => hot.COMMANDS[id], id).toThrow(`internal: ${id} is not in dist/cli/handoff-hot.cjs`);
-    }
-  });
+  it.each(PARTIAL)(
+    'the command table of %s loads its verbs and refuses every other verb of the manifest by name',
+    (name, file, own) => {
+      const partial = createRequire(import.meta.url)(file) as { COMMANDS: Record<string, unknown> };
+      const full = createRequire(import.meta.url)(bin.BUNDLE) as { COMMANDS: Record<string, unknown> };
+      expect(Object.keys(partial.COMMANDS)).toEqual(ids);
+      for (const id of ids) {
+        expect(typeof full.COMMANDS[id], id).toBe('function');
+        if (own.includes(id)) expect(typeof partial.COMMANDS[id], id).toBe('function');
+        else expect(() => partial.COMMANDS[id], id).toThrow(`internal: ${id} is not in dist/cli/${name}`);
+      }
+    },
+  );
 
-  it("it is the smaller file: a cold verb's module text is not in it", () => {
-    const hot = readFileSync(bin.HOT_BUNDLE, 'latin1');
-    const full = readFileSync(bin.BUNDLE, 'latin1');
-    expect(hot.length).toBeLessThan(full.length * 0.8);
-    // The summary of `contract finalize` and of `store copy`, each written once, in its command class.
-    for (const text of [
-      'Persist the draft in a closing state into the store',
-      'Copy the SQLite store into an empty PostgreSQL store',
-    ]) {
-      expect(full, text).toContain(text);
-      expect(hot, text).not.toContain(text);
-    }
-  });
+  it.each(PARTIAL)(
+    "%s is the smaller file: a verb's module text that it leaves out is not in it",
+    (_name, file, _own, left) => {
+      const partial = readFileSync(file, 'latin1');
+      const full = readFileSync(bin.BUNDLE, 'latin1');
+      expect(partial.length).toBeLessThan(full.length * 0.8);
+      // Summaries, each written once, in its command class: one verb this bundle leaves out, and `store copy`.
+      for (const text of [left, 'Copy the SQLite store into an empty PostgreSQL store']) {
+        expect(full, text).toContain(text);
+        expect(partial, text).not.toContain(text);
+      }
+    },
+  );
 });
 
 describe('lazy modules: what a hot verb does not load', () => {
