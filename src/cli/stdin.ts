@@ -1,25 +1,103 @@
-/** Reading all of stdin for a verb (`--file -`, `--json-file -`, hook JSON). */
-import { fstatSync } from 'node:fs';
+/**
+ * Reading all of stdin for a verb (`--file -`, `--json-file -`, the stop gate's hook JSON).
+ *
+ * The stop gate reads its hook input at every stop of every agent, so the common kinds of stdin are read without
+ * `process.stdin`: that stream loads `net` and the stream machinery, about 4 ms of a call that must stay near a bare
+ * `node -e 0` (docs/decisions.md, "Fast start").
+ * - A regular file is read with `readSync` until its end: a read of a file never waits.
+ * - A pipe or a socket (what a harness hands its hook, and what `cmd | handoff ...` gives) is opened as the pipe
+ *   handle Node's own `process.stdin` would open on it, which makes the descriptor non-blocking, and is read with
+ *   `readSync`: data, the end, or "nothing yet". Nothing yet is waited for with a timer, so the event loop stays free
+ *   (the gate's time budget still ends a call whose writer never closes its end).
+ * - Anything else (a character device such as /dev/null or a terminal), or a Node without that handle, is read
+ *   through `process.stdin`, as before.
+ */
+import { fstatSync, readSync, type Stats } from 'node:fs';
 import { HandoffError } from '../errors.js';
+
+const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
+
+/** Bytes asked for per read. */
+const CHUNK = 64 * 1024;
+/** The longest wait between two reads of an input that has nothing yet (ms); the first waits 1 ms, then doubling. */
+const MAX_POLL_MS = 16;
 
 export async function readStdin(): Promise<Buffer> {
   // The process.stdin stream reads a directory or a closed descriptor as an empty input, so look at fd 0 first: only
-  // a failed or impossible read is UNREADABLE_INPUT. The bytes themselves come from the stream, which (unlike a
-  // readFileSync(0) interrupted by EAGAIN on a non-blocking pipe) never drops a chunk.
-  let isDirectory: boolean;
+  // a failed or impossible read is UNREADABLE_INPUT.
+  let stat: Stats;
   try {
-    isDirectory = fstatSync(0).isDirectory();
+    stat = fstatSync(0);
   } catch (e) {
     throw unreadableStdin(e);
   }
-  if (isDirectory) throw unreadableStdin(new Error('stdin is a directory'));
-  const chunks: Buffer[] = [];
+  if (stat.isDirectory()) throw unreadableStdin(new Error('stdin is a directory'));
   try {
+    if (stat.isFile()) return await readAll(false);
+    if ((stat.isFIFO() || stat.isSocket()) && openNonBlocking()) return await readAll(true);
+    const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
   } catch (e) {
     throw unreadableStdin(e);
   }
-  return Buffer.concat(chunks);
+}
+
+/**
+ * fd 0 up to its end. `mayWait`: the descriptor is non-blocking and a read can answer EAGAIN (nothing yet), which is
+ * waited out on a timer; every byte read is kept (a chunk is never dropped on EAGAIN).
+ */
+async function readAll(mayWait: boolean): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let waitMs = 1;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(CHUNK);
+    let n: number;
+    try {
+      n = readSync(0, chunk, 0, CHUNK, null);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (!mayWait || (code !== 'EAGAIN' && code !== 'EWOULDBLOCK')) throw e;
+      await sleep(waitMs);
+      waitMs = Math.min(waitMs * 2, MAX_POLL_MS);
+      continue;
+    }
+    if (n === 0) return Buffer.concat(chunks);
+    chunks.push(chunk.subarray(0, n));
+    waitMs = 1;
+  }
+}
+
+/** The pipe handle kept open on fd 0 (closing it would close fd 0). */
+let stdinHandle: unknown;
+
+interface PipeBinding {
+  Pipe: new (type: number) => { open(fd: number): number | undefined };
+  constants: { SOCKET: number };
+}
+
+/**
+ * Opens Node's pipe handle on fd 0, as `process.stdin` does for a pipe or a socket, which sets the descriptor
+ * non-blocking; false when this Node does not offer it (`process.binding` is deprecated and may go, or be refused by
+ * the permission model) or the open fails: the caller then reads through `process.stdin`. A deprecation warning it
+ * may raise (`--pending-deprecation`) is kept off stderr, which a hook's harness reads.
+ */
+function openNonBlocking(): boolean {
+  if (stdinHandle !== undefined) return true;
+  const quiet = process.noDeprecation;
+  try {
+    process.noDeprecation = true;
+    const binding = (process as unknown as { binding(name: string): PipeBinding }).binding('pipe_wrap');
+    const handle = new binding.Pipe(binding.constants.SOCKET);
+    const err = handle.open(0);
+    if (typeof err === 'number' && err !== 0) return false;
+    stdinHandle = handle;
+    return true;
+  } catch {
+    return false;
+  } finally {
+    process.noDeprecation = quiet;
+  }
 }
 
 const unreadableStdin = (e: unknown): HandoffError =>
