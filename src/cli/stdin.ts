@@ -45,7 +45,8 @@ export async function readStdin(): Promise<Buffer> {
 
 /**
  * fd 0 up to its end. `mayWait`: the descriptor is non-blocking and a read can answer EAGAIN (nothing yet), which is
- * waited out on a timer; every byte read is kept (a chunk is never dropped on EAGAIN).
+ * waited out on a timer; every byte read is kept (a chunk is never dropped on EAGAIN). A read a signal interrupted
+ * (EINTR) is simply made again.
  */
 async function readAll(mayWait: boolean): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -57,6 +58,7 @@ async function readAll(mayWait: boolean): Promise<Buffer> {
       n = readSync(0, chunk, 0, CHUNK, null);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EINTR') continue;
       if (!mayWait || (code !== 'EAGAIN' && code !== 'EWOULDBLOCK')) throw e;
       await sleep(waitMs);
       waitMs = Math.min(waitMs * 2, MAX_POLL_MS);
