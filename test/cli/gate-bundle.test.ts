@@ -1,9 +1,10 @@
 /**
  * The CLI bundle is self-contained (scripts/build.mjs): the gate's receipt checks are bundled into the bundle that
- * runs the gate (dist/cli/handoff-stop.cjs), never loaded from the tsc output at run time. Run from a copy of the package that holds only
- * what the executable needs, a tampered receipt must still block (it used to be skipped silently: a module-not-found
- * fallback turned "no dist/receipts/checks.js" into "no receipt checks"), and an error raised inside the checks is
- * the bundle's own HandoffError (a second copy's class made a store error exit 70 instead of failing open).
+ * runs the gate (dist/cli/handoff-stop.cjs), never loaded from the tsc output at run time. Run from a copy of the
+ * package that holds only what the executable needs, a tampered receipt must still block (it used to be skipped
+ * silently: a module-not-found fallback turned "no dist/receipts/checks.js" into "no receipt checks"), and an error
+ * raised inside the checks is the bundle's own HandoffError (a second copy's class made a store error exit 70 instead
+ * of failing open).
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
