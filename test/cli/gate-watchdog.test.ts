@@ -5,15 +5,14 @@
  * its answer in time, from the main thread. More budget cases: test/cli/pg-timeouts.test.ts.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listMigrations } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open-store.js';
-import { BIN, REPO, baseEnv, run, tempHome } from '../helpers/cli.js';
+import { BIN, RECORDER, recordedBuiltins, REPO, baseEnv, run, tempHome } from '../helpers/cli.js';
 import { dispatchJson, finalizeAs, rawStore, rejections, stopInput } from '../helpers/gate.js';
 
-const RECORDER = join(REPO, 'test', 'fixtures', 'record-modules.cjs');
 /** A hang is a failure: the child is killed after this long (a hang guard, not a speed bar). */
 const HANG_MS = 60_000;
 
@@ -36,11 +35,7 @@ function recordedGate(home: string, args: string[], input: string): Recorded {
     encoding: 'utf8',
     timeout: HANG_MS,
   });
-  const lines = readFileSync(file, 'utf8').split('\n');
-  const builtins = lines
-    .filter((l) => l.startsWith('NativeModule ') && !l.includes('internal/'))
-    .map((l) => l.slice(13));
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, builtins };
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, builtins: recordedBuiltins(file) };
 }
 
 const hook = stopInput({ session: 'watchdog', extra: { stop_reason: 'end_turn' } });

@@ -8,9 +8,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, baseEnv, hotVerbCalls, REPO, tempHome } from '../helpers/cli.js';
+import { BIN, baseEnv, hotVerbCalls, RECORDER, REPO, tempHome } from '../helpers/cli.js';
 
-const RECORDER = join(REPO, 'test', 'fixtures', 'record-modules.cjs');
 const D = 'a0123456789abcdef.0123456789ab';
 const SDK = `${join('node_modules', '@modelcontextprotocol', 'sdk')}`;
 const ZOD = `${join('node_modules', 'zod')}`;

@@ -6,10 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, REPO, baseEnv, tempHome } from '../helpers/cli.js';
+import { BIN, RECORDER, baseEnv, tempHome } from '../helpers/cli.js';
 import { dispatchJson } from '../helpers/gate.js';
-
-const RECORDER = join(REPO, 'test', 'fixtures', 'record-modules.cjs');
 
 /** The files Node's module loader held at the end of `handoff ...args` (test/fixtures/record-modules.cjs). */
 function modulesOf(home: string, args: string[]): { code: number | null; modules: string[] } {

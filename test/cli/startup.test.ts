@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { hotVerbCalls, REPO, run, tempHome } from '../helpers/cli.js';
+import { hotVerbCalls, RECORDER, recordedBuiltins, REPO, run, tempHome } from '../helpers/cli.js';
 
 const patches = (await import(pathToFileURL(join(REPO, 'scripts', 'bundle', 'oclif-patches.mjs')).href)) as {
   PATCHED_FILES: string[];
@@ -243,7 +243,6 @@ describe('lazy modules: what a hot verb does not load', () => {
   // The built-ins a hot verb has no use for; each costs milliseconds of every call when a module-level import loads
   // it (docs/decisions.md, "Fast start"): stdout's stream machinery (net, stream, tty), crypto, child_process.
   const AVOIDED = ['crypto', 'child_process', 'fs/promises', 'net', 'stream', 'tty', 'readline', 'perf_hooks'];
-  const RECORDER = join(REPO, 'test', 'fixtures', 'record-modules.cjs');
   const D = 'a0123456789abcdef.0123456789ab';
 
   /** The public built-ins (`NativeModule x`, not internal/...) the call loaded, with stdout and stderr on pipes. */
@@ -268,11 +267,7 @@ describe('lazy modules: what a hot verb does not load', () => {
       encoding: 'utf8',
       stdio: [stdin, 'pipe', 'pipe'],
     });
-    const lines = readFileSync(env.RECORD_BUILTINS_FILE!, 'utf8').split('\n');
-    return {
-      code: r.status,
-      builtins: lines.filter((l) => l.startsWith('NativeModule ') && !l.includes('internal/')).map((l) => l.slice(13)),
-    };
+    return { code: r.status, builtins: recordedBuiltins(env.RECORD_BUILTINS_FILE!) };
   }
 
   it('init, set, add, fill, view and validate load none of them (stdin a pipe, then /dev/null)', () => {

@@ -4,13 +4,12 @@
  * about 4 ms; a writer that pauses is waited for; a Node without the pipe handle reads through `process.stdin`.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, baseEnv, FIXTURES, run, tempHome } from '../helpers/cli.js';
+import { BIN, baseEnv, FIXTURES, RECORDER, recordedBuiltins, run, tempHome } from '../helpers/cli.js';
 
 const D = 'a0123456789abcdef.0123456789ab';
-const RECORDER = join(FIXTURES, 'record-modules.cjs');
 /** A preload that takes process.binding away, as a Node that no longer offers it would. */
 const NO_BINDING = join(FIXTURES, 'no-process-binding.cjs');
 
@@ -28,11 +27,7 @@ function setUp(): { home: string; env: NodeJS.ProcessEnv; builtins: () => string
     RECORD_MODULES_FILE: join(home, 'modules.txt'),
     RECORD_BUILTINS_FILE: join(home, 'builtins.txt'),
   });
-  const builtins = () =>
-    readFileSync(join(home, 'builtins.txt'), 'utf8')
-      .split('\n')
-      .filter((l) => l.startsWith('NativeModule ') && !l.includes('internal/'))
-      .map((l) => l.slice(13));
+  const builtins = () => recordedBuiltins(join(home, 'builtins.txt'));
   return { home, env, builtins };
 }
 
@@ -45,6 +40,8 @@ const proseOf = (home: string): string =>
   ).envelope.report_prose;
 
 const FILL = [BIN, 'contract', 'fill', '--draft-id', D, '--json-file', '-'];
+/** `args` as one line of a /bin/sh command, each word quoted. */
+const shellWords = (args: string[]): string => args.map((a) => `"${a}"`).join(' ');
 
 describe('stdin without process.stdin', () => {
   it('a socket, a pipe and a file are read whole, and none of them loads net or the stream modules', () => {
@@ -59,7 +56,7 @@ describe('stdin without process.stdin', () => {
         'pipe',
         (env, home) => {
           writeFileSync(join(home, 'input.json'), input);
-          const cmd = `cat input.json | "${process.execPath}" --require "${RECORDER}" ${FILL.map((a) => `"${a}"`).join(' ')}`;
+          const cmd = `cat input.json | ${shellWords([process.execPath, '--require', RECORDER, ...FILL])}`;
           return spawnSync('/bin/sh', ['-c', cmd], { env, cwd: home }).status;
         },
       ],
@@ -116,7 +113,7 @@ describe('stdin without process.stdin', () => {
         kind === 'socket'
           ? spawn(process.execPath, FILL, { env, cwd: home, stdio: ['pipe', 'pipe', 'pipe'] })
           : // `cat` copies its stdin into a pipe it hands to the CLI.
-            spawn('/bin/sh', ['-c', `cat | "${process.execPath}" ${FILL.map((a) => `"${a}"`).join(' ')}`], {
+            spawn('/bin/sh', ['-c', `cat | ${shellWords([process.execPath, ...FILL])}`], {
               env,
               cwd: home,
               stdio: ['pipe', 'pipe', 'pipe'],

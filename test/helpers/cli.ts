@@ -11,6 +11,16 @@ export const REPO = resolve(import.meta.dirname, '..', '..');
 export const BIN = join(REPO, 'bin', 'run.js');
 /** Test data kept in the repository (the validator's public cases, fixtures). */
 export const FIXTURES = join(REPO, 'test', 'fixtures');
+/** Preloaded with `node --require`: records the modules a process loaded (test/fixtures/record-modules.cjs). */
+export const RECORDER = join(FIXTURES, 'record-modules.cjs');
+
+/** The public built-ins (`NativeModule x`, not internal/...) the recorder wrote to `file` ($RECORD_BUILTINS_FILE). */
+export function recordedBuiltins(file: string): string[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('NativeModule ') && !l.includes('internal/'))
+    .map((l) => l.slice(13));
+}
 
 export interface RunResult {
   code: number;
