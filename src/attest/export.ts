@@ -83,7 +83,10 @@ const predicateOf = (a: AttestationRow): Record<string, unknown> => {
   }
 };
 
-async function handoffLines(s: StoreReads, rows: readonly HandoffRow[]): Promise<{ lines: Line[]; tip: string }> {
+export async function handoffLines(
+  s: StoreReads,
+  rows: readonly HandoffRow[],
+): Promise<{ lines: Line[]; tip: string }> {
   const lines: Line[] = [];
   let previous = GENESIS;
   for (const row of rows) {
@@ -223,7 +226,7 @@ export async function assembleExport(
   return { text: `${texts.join('\n')}\n`, lines: texts.length, counts, signedNow };
 }
 
-function writeWhole(path: string, text: string): void {
+export function writeWhole(path: string, text: string): void {
   const tmp = `${path}.tmp-${process.pid}`;
   let fd: number | undefined;
   try {
