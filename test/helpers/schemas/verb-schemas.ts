@@ -37,6 +37,6 @@ export const VERB_SCHEMAS: Readonly<Record<string, readonly string[]>> = {
   'hooks uninstall': ['hooks-change', 'error'],
   'hooks status': ['hooks-status', 'error'],
   'key generate': ['key-generate', 'error'],
-  'attest export': ['attest-export', 'error'],
+  'attest export': ['attest-export', 'attest-export-a2a', 'error'],
   'attest verify': ['attest-verify', 'error'],
 };

@@ -47,6 +47,21 @@ export const ATTEST_CASES: ResultCase[] = [
   },
   {
     verb: 'attest export',
+    schema: 'attest-export-a2a',
+    name: '--format a2a: the chain as A2A v1 Tasks, no key needed',
+    exit: 0,
+    produce: (home) => {
+      const t = signedTurn(home);
+      return hf(home, ['attest', 'export', '--format', 'a2a', '--chain', t.id, '--out', join(home, 'x.jsonl'), '--json']);
+    },
+    expect: (j) => expect([j.tasks, j.states]).toEqual([1, { TASK_STATE_FAILED: 1 }]),
+    wrong: {
+      'a v0.3 state spelling': (j) => ({ ...j, states: { failed: 1 } }),
+      'no task': (j) => ({ ...j, tasks: 0, states: {} }),
+    },
+  },
+  {
+    verb: 'attest export',
     schema: 'error',
     name: 'no signing key: KEY_REQUIRED',
     exit: 2,
