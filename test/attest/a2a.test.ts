@@ -234,7 +234,7 @@ describe('a dispatched turn, then the gate captures it degraded', () => {
   });
 });
 
-describe('the state table (amendments-4 Z18)', () => {
+describe('the state table (docs/attest.md)', () => {
   const row = (agent_state: string, cut_reason: string | null = null) =>
     ({ agent_state, cut_reason }) as Pick<HandoffRow, 'agent_state' | 'cut_reason'>;
 
