@@ -199,6 +199,9 @@ describe('a chain with every closing state, continuations and an approval', () =
     const upto = readTasks(out);
     expectA2a(upto);
     expect(upto).toEqual(tasks.slice(0, 2));
+    // Without --json: one line saying what was written.
+    const text = runOk(home, ['attest', 'export', '--format', 'a2a', '--contract-id', links[1], '--out', out]);
+    expect(text.stdout).toBe(`OK: wrote 2 A2A task(s) to ${out} (context ${links[0]}, tip ${links[1]}).\n`);
   });
 });
 
