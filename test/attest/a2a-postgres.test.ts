@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freshDatabase } from '../helpers/pg.js';
 import { runOk, signedChain } from '../helpers/attest.js';
-import { a2aTaskProblems } from '../helpers/a2a.js';
+import { a2aTaskProblems, headDigests } from '../helpers/a2a.js';
 
 const lines = (file: string): string[] => readFileSync(file, 'utf8').trimEnd().split('\n');
 
@@ -29,6 +29,6 @@ describe('A2A export on PostgreSQL', () => {
     runOk(c.home, ['attest', 'export', '--chain', c.first, '--out', signed], c.env);
     const all = lines(signed);
     const head = JSON.parse(Buffer.from(JSON.parse(all[all.length - 1]).dsseEnvelope.payload, 'base64').toString());
-    expect(tasks.map((t) => t.metadata.handoff.statement.payload_sha256)).toEqual(head.predicate.lines.slice(0, 3));
+    expect(tasks.map((t) => t.metadata.handoff.statement.payload_sha256)).toEqual(headDigests(head).slice(0, 3));
   });
 });

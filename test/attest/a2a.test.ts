@@ -10,7 +10,7 @@ import { run, snapshot, tempHome } from '../helpers/cli.js';
 import { generate, runOk } from '../helpers/attest.js';
 import { dispatch } from '../helpers/drafts.js';
 import { rawStore } from '../helpers/gate.js';
-import { a2aTaskProblems, EXPORTED_STATES, sdkStateOf } from '../helpers/a2a.js';
+import { a2aTaskProblems, EXPORTED_STATES, headDigests, sdkStateOf } from '../helpers/a2a.js';
 import { a2aState, taskOf, type TurnFacts } from '../../src/attest/a2a.js';
 import { captureOpenRow } from '../../src/store/dispatch-rows.js';
 import { ROW_STATES } from '../../src/envelope/vocabulary.js';
@@ -188,7 +188,7 @@ describe('a chain with every closing state, continuations and an approval', () =
       Buffer.from(JSON.parse(lines[lines.length - 1]).dsseEnvelope.payload, 'base64').toString('utf8'),
     );
     const digests = tasks.map((t) => t.metadata.handoff.statement.payload_sha256);
-    expect(digests).toEqual(head.predicate.lines.slice(0, 5));
+    expect(digests).toEqual(headDigests(head).slice(0, 5));
     expect(tasks[4].metadata.handoff.statement.payload_sha256).toBe(head.predicate.tip);
   });
 

@@ -69,3 +69,10 @@ export function a2aTaskProblems(json: unknown): string[] {
 
 /** The SDK's reading of a state's name (TASK_STATE_UNSPECIFIED's number for a name it does not know). */
 export const sdkStateOf = (name: string): TaskState => taskStateFromJSON(name);
+
+/**
+ * The line digests a signed export's head statement lists, in order: each entry a digest, or an object carrying it
+ * as `sha256` (a head that also states how each line was signed).
+ */
+export const headDigests = (head: { predicate: { lines: unknown[] } }): string[] =>
+  head.predicate.lines.map((l) => (typeof l === 'string' ? l : (l as { sha256: string }).sha256));
