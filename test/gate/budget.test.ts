@@ -22,7 +22,7 @@ describe('--timeout', () => {
   it('a bad --timeout fails open: exit 1, stop not gated', () => {
     const r = run(tempHome(), ['contract', 'gate', '--draft-id', 'a0123456789abcdef.0123456789ab', '--timeout', '20']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/--timeout "20" must be a duration.*stop not gated/);
+    expect(r.stderr).toMatch(/--timeout "20" must be a duration.*Stop not gated\./);
   });
 
   it('a harness that never closes the hook input still gets the answer within the budget, and the gate ends', async () => {
@@ -45,6 +45,6 @@ describe('--timeout', () => {
     clearTimeout(hang);
     gate.stdin.destroy();
     expect([code, signal, stdout]).toEqual([1, null, '']);
-    expect(stderr).toMatch(/budget of 2 s ran out before the turn's contract was found.*stop not gated/);
+    expect(stderr).toMatch(/budget of 2 s ran out before the turn's contract was found.*Stop not gated\./);
   }, 90_000);
 });
