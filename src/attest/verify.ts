@@ -3,7 +3,9 @@
  * (ATTEST_FORMAT), the signature by a given key (ATTEST_SIGNATURE, through @sigstore/verify), the statement's subject
  * digests recomputed from its payload and the cited blobs when given (ATTEST_DIGEST, ATTEST_BLOB_MISSING), the
  * approver policy. Then the whole: the handoff statements walked from genesis with one successor at each step and the
- * head statement last, whose tip, counts and ordered line digests must match (ATTEST_CHAIN).
+ * head statement last, whose chain, tip, counts and ordered lines (each line's digest and how it was signed) must
+ * match (ATTEST_CHAIN); with `chain`/`tip` given, the file must be of that chain, up to that tip. How a line was signed
+ * is reported from the verified head only: the `handoffSigned` mark beside each bundle must agree with it.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -13,7 +15,7 @@ import { keyPath, loadPublicKeys } from '../keys/key-file.js';
 import type { Env } from '../paths.js';
 import { canonicalJson } from '../receipts/jcs.js';
 import { approverKeys, IN_FORCE } from './approver.js';
-import { lineText, offlineVerifier, sigstore, SIGNED_MARK, SIGNED_WHEN } from './bundle.js';
+import { lineText, offlineVerifier, sigstore, SIGNED_MARK, SIGNED_WHEN, type SignedWhen } from './bundle.js';
 import { IN_TOTO_PAYLOAD_TYPE } from './dsse.js';
 import { blobFinding } from './verify-blobs.js';
 import {
@@ -32,10 +34,31 @@ export interface VerifyRequest {
   file: string;
   keys: string[];
   blobs?: string;
+  /** The file must be of the chain this contract belongs to (its root, or a contract whose handoff it holds). */
+  chain?: string;
+  /** The file's verified tip must be this payload digest. */
+  tip?: string;
+}
+
+type LineKind = 'handoff' | 'receipt' | 'approval' | 'head';
+
+/** How one line was signed, as the signed head states it. */
+export interface SignedLine {
+  line: number;
+  kind: LineKind;
+  signed: SignedWhen;
 }
 
 export type VerifyOutcome =
-  | { ok: true; lines: number; counts: HeadCounts; tip: string; blobsChecked: number }
+  | {
+      ok: true;
+      lines: number;
+      counts: HeadCounts;
+      chain: string;
+      tip: string;
+      statements: SignedLine[];
+      blobsChecked: number;
+    }
   | { ok: false; code: string; line: number; message: string };
 
 export class LineFailure extends Error {
@@ -49,7 +72,7 @@ export class LineFailure extends Error {
 }
 
 const BUNDLE_V03 = 'application/vnd.dev.sigstore.bundle.v0.3+json';
-const KINDS: Record<string, 'handoff' | 'receipt' | 'approval' | 'head'> = {
+const KINDS: Record<string, LineKind> = {
   [HANDOFF_PREDICATE]: 'handoff',
   [RECEIPT_PREDICATE]: 'receipt',
   [APPROVAL_PREDICATE]: 'approval',
@@ -58,8 +81,12 @@ const KINDS: Record<string, 'handoff' | 'receipt' | 'approval' | 'head'> = {
 
 interface Parsed {
   line: number;
-  kind: 'handoff' | 'receipt' | 'approval' | 'head';
+  kind: LineKind;
   digest: string;
+  /** The `handoffSigned` mark beside the bundle (outside the signature: checked against the head). */
+  mark: string;
+  /** The statement's first subject name (a head's is `chain:<root>`). */
+  subject: string;
   predicate: Record<string, unknown>;
   /** Signed by a key of HANDOFF_APPROVER_KEYS. */
   byApprover: boolean;
@@ -179,13 +206,18 @@ function checkLine(
     line: n,
     kind: kind,
     digest: sha256Hex(env.payload),
+    mark: when as string,
+    subject: String((st.subject as { name?: unknown }[])[0]?.name),
     predicate: st.predicate,
     byApprover: trust.approvers?.has(hint!) ?? false,
   };
 }
 
 /** The lines together: one genesis, one successor per step in file order, the head last and matching. */
-function checkWhole(parsed: Parsed[], total: number): { counts: HeadCounts; tip: string } {
+function checkWhole(
+  parsed: Parsed[],
+  total: number,
+): { counts: HeadCounts; chain: string; tip: string; statements: SignedLine[] } {
   const fail = (line: number, message: string): never => {
     throw new LineFailure('ATTEST_CHAIN', line, message);
   };
@@ -218,19 +250,55 @@ function checkWhole(parsed: Parsed[], total: number): { counts: HeadCounts; tip:
   const counts: HeadCounts = { handoff: handoffs.length, receipt: 0, approval: 0 };
   for (const p of parsed) if (p.kind === 'receipt' || p.kind === 'approval') counts[p.kind]++;
   const stated = isObject(head.predicate.counts) ? head.predicate.counts : {};
-  const lines = Array.isArray(head.predicate.lines) ? head.predicate.lines : [];
+  const lines: unknown[] = Array.isArray(head.predicate.lines) ? head.predicate.lines : [];
+  const statements: SignedLine[] = [];
   for (let i = 0; i < Math.max(lines.length, parsed.length - 1); i++) {
-    if (lines[i] !== parsed[i]?.digest || i >= parsed.length - 1)
+    const listed = lines[i];
+    if (!isObject(listed) || listed.sha256 !== parsed[i]?.digest || i >= parsed.length - 1)
       fail(
         i < parsed.length - 1 ? parsed[i].line : head.line,
         `line ${i + 1} is not the line the head statement lists there: a line was dropped, added or moved`,
       );
+    const signed = (listed as Record<string, unknown>).signed;
+    if (typeof signed !== 'string' || !SIGNED_WHEN.includes(signed))
+      fail(head.line, `the head states no valid "signed" for line ${i + 1}`);
+    // The mark outside the signature is only a copy: one that differs from the signed head is a changed file.
+    if (parsed[i].mark !== signed)
+      fail(
+        parsed[i].line,
+        `"${SIGNED_MARK}": "${parsed[i].mark}" beside the bundle, but the signed head says "${String(signed)}"`,
+      );
+    statements.push({ line: parsed[i].line, kind: parsed[i].kind, signed: signed as SignedWhen });
   }
+  if (head.mark !== 'at-export') fail(head.line, `the head is signed by the export, not "${head.mark}"`);
+  statements.push({ line: head.line, kind: 'head', signed: 'at-export' });
   if (head.predicate.tip !== expected) fail(head.line, 'the head names another tip: the chain was cut');
+  const chain = head.subject.startsWith('chain:') ? head.subject.slice('chain:'.length) : '';
+  const root = handoffs[0]?.predicate.row;
+  if (chain === '' || (isObject(root) && root.contract_id !== chain))
+    fail(head.line, `the head names the chain ${JSON.stringify(chain)}, not the chain its first handoff roots`);
   for (const k of ['handoff', 'receipt', 'approval'] as const)
     if (stated[k] !== counts[k])
       fail(head.line, `the head counts ${String(stated[k])} ${k} line(s), the file holds ${counts[k]}`);
-  return { counts, tip: expected };
+  return { counts, chain, tip: expected, statements };
+}
+
+/** The file against the chain and tip the caller expects. */
+function checkExpected(req: VerifyRequest, parsed: Parsed[], whole: { chain: string; tip: string }): void {
+  const head = parsed[parsed.length - 1].line;
+  if (req.chain !== undefined && req.chain !== whole.chain) {
+    const held = parsed.some(
+      (p) => p.kind === 'handoff' && isObject(p.predicate.row) && p.predicate.row.contract_id === req.chain,
+    );
+    if (!held)
+      throw new LineFailure(
+        'ATTEST_CHAIN',
+        head,
+        `this file is the chain of ${whole.chain}, and ${req.chain} is not in it: a file of another chain`,
+      );
+  }
+  if (req.tip !== undefined && req.tip !== whole.tip)
+    throw new LineFailure('ATTEST_CHAIN', head, `the chain's tip is ${whole.tip}, not ${req.tip}`);
 }
 
 /**
@@ -286,8 +354,9 @@ export function verifyExport(env: Env, cwd: string, req: VerifyRequest): VerifyO
     if (!text.endsWith('\n'))
       throw new LineFailure('ATTEST_FORMAT', rows.length, 'the last line has no newline: the file is truncated');
     const whole = checkWhole(parsed, rows.length);
+    checkExpected(req, parsed, whole);
     if (trust.approvers !== undefined) checkApprovers(parsed);
-    return { ok: true, lines: rows.length, counts: whole.counts, tip: whole.tip, blobsChecked: counter.blobs };
+    return { ok: true, lines: rows.length, ...whole, blobsChecked: counter.blobs };
   } catch (e) {
     if (e instanceof LineFailure) return { ok: false, code: e.code, line: e.line, message: e.message };
     throw e;
