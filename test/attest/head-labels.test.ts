@@ -1,5 +1,5 @@
 /**
- * Labels through the head (amendments-4 T5, Z9): the signed head lists every line's payload digest with how it was
+ * Labels through the head: the signed head lists every line's payload digest with how it was
  * signed, `attest verify` reports a label only from that head, a `handoffSigned` mark changed beside a bundle is
  * rejected, and `--chain`/`--tip` refuse a file of another chain signed with the same key.
  */

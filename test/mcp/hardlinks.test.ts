@@ -1,7 +1,7 @@
 /**
  * A hard link inside the roots to a file outside them has no symlink to resolve: an MCP file input that is a regular
  * file with more than one link is PATH_HARDLINKED (exit 2 family), nothing read or stored; `handoff mcp
- * --allow-hardlinks` opts out (amendments-4 T6).
+ * --allow-hardlinks` opts out.
  */
 import { linkSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
