@@ -47,6 +47,7 @@ export const PROCESS = [
   'test/cli/store-errors.test.ts',
   'test/drafts/files-lock.test.ts',
   'test/gate/budget.test.ts',
+  'test/gate/hook-input-limit.test.ts',
   'test/harnesses/install.test.ts',
   'test/meta/typecheck-lint.test.ts',
   'test/store/interface/tooling.test.ts',

@@ -27,7 +27,10 @@ export function sigstore(): { sign: SignMod; bundle: BundleMod; verify: VerifyMo
   return mods;
 }
 
-/** Outside the signed payload: whether the line was signed when it was written, or by the export itself. */
+/**
+ * Outside the signed payload: whether the line was signed when it was written, or by the export itself. A copy for
+ * readers of the file; the signed head statement lists the same label for every line, and verify reports only that.
+ */
 export const SIGNED_MARK = 'handoffSigned';
 export type SignedWhen = 'at-write' | 'at-export';
 export const SIGNED_WHEN: readonly string[] = ['at-write', 'at-export'];

@@ -213,7 +213,7 @@ export async function assembleExport(
       collected.root,
       collected.tip,
       counts,
-      body.map((l) => l.digest),
+      body.map((l) => ({ sha256: l.digest, signed: l.stored !== undefined ? 'at-write' : 'at-export' })),
     ),
   );
   const texts: string[] = [];

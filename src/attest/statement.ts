@@ -14,7 +14,8 @@ export const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
 export const HANDOFF_PREDICATE = 'urn:handoff:predicate:handoff:v1';
 export const RECEIPT_PREDICATE = 'https://in-toto.io/attestation/test-result/v0.1';
 export const APPROVAL_PREDICATE = 'urn:handoff:predicate:approval:v1';
-export const HEAD_PREDICATE = 'urn:handoff:predicate:head:v1';
+/** v2: each listed line carries how it was signed (v1 listed bare digests and left the label outside the signature). */
+export const HEAD_PREDICATE = 'urn:handoff:predicate:head:v2';
 export const GENESIS = 'genesis';
 
 export type AttestKind = 'handoff' | 'receipt' | 'approval';
@@ -152,7 +153,18 @@ export interface HeadCounts {
   approval: number;
 }
 
-export function headStatement(chainName: string, tip: string, counts: HeadCounts, lines: readonly string[]): Statement {
+/** A line the head lists: its payload digest and the exporter's claim of when it was signed. */
+export interface HeadLine {
+  sha256: string;
+  signed: 'at-write' | 'at-export';
+}
+
+export function headStatement(
+  chainName: string,
+  tip: string,
+  counts: HeadCounts,
+  lines: readonly HeadLine[],
+): Statement {
   return {
     _type: STATEMENT_TYPE,
     subject: [{ name: `chain:${chainName}`, digest: { sha256: tip === GENESIS ? sha256Hex('') : tip } }],

@@ -2,8 +2,10 @@
  * `attest verify`: an export checked offline, line by line, then as a whole. Per line: the exact form export writes
  * (ATTEST_FORMAT), the signature by a given key (ATTEST_SIGNATURE, through @sigstore/verify), the statement's subject
  * digests recomputed from its payload and the cited blobs when given (ATTEST_DIGEST, ATTEST_BLOB_MISSING), the
- * approver policy. Then the whole: the handoff statements walked from genesis with one successor at each step and the
- * head statement last, whose tip, counts and ordered line digests must match (ATTEST_CHAIN).
+ * approver policy. Then the whole (verify-whole.ts): the handoff statements walked from genesis with one successor at
+ * each step and the head statement last, whose chain, tip, counts and ordered lines (each line's digest and how it was
+ * signed) must match (ATTEST_CHAIN); with `chain`/`tip` given, the file must be of that chain, up to that tip. How a
+ * line was signed is reported from the verified head only: the `handoffSigned` mark beside each bundle must agree.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -12,13 +14,12 @@ import { HandoffError } from '../errors.js';
 import { keyPath, loadPublicKeys } from '../keys/key-file.js';
 import type { Env } from '../paths.js';
 import { canonicalJson } from '../receipts/jcs.js';
-import { approverKeys, IN_FORCE } from './approver.js';
+import { approverKeys } from './approver.js';
 import { lineText, offlineVerifier, sigstore, SIGNED_MARK, SIGNED_WHEN } from './bundle.js';
 import { IN_TOTO_PAYLOAD_TYPE } from './dsse.js';
 import { blobFinding } from './verify-blobs.js';
 import {
   APPROVAL_PREDICATE,
-  GENESIS,
   HANDOFF_PREDICATE,
   HEAD_PREDICATE,
   RECEIPT_PREDICATE,
@@ -27,43 +28,46 @@ import {
   type HeadCounts,
 } from './statement.js';
 import { subjectFinding } from './verify-subjects.js';
+import {
+  checkApprovers,
+  checkExpected,
+  checkWhole,
+  isObject,
+  LineFailure,
+  type LineKind,
+  type Parsed,
+  type SignedLine,
+} from './verify-whole.js';
 
 export interface VerifyRequest {
   file: string;
   keys: string[];
   blobs?: string;
+  /** The file must be of the chain this contract belongs to (its root, or a contract whose handoff it holds). */
+  chain?: string;
+  /** The file's verified tip must be this payload digest. */
+  tip?: string;
 }
 
 export type VerifyOutcome =
-  | { ok: true; lines: number; counts: HeadCounts; tip: string; blobsChecked: number }
+  | {
+      ok: true;
+      lines: number;
+      counts: HeadCounts;
+      chain: string;
+      tip: string;
+      statements: SignedLine[];
+      blobsChecked: number;
+    }
   | { ok: false; code: string; line: number; message: string };
 
-export class LineFailure extends Error {
-  constructor(
-    readonly code: string,
-    readonly line: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 const BUNDLE_V03 = 'application/vnd.dev.sigstore.bundle.v0.3+json';
-const KINDS: Record<string, 'handoff' | 'receipt' | 'approval' | 'head'> = {
+const KINDS: Record<string, LineKind> = {
   [HANDOFF_PREDICATE]: 'handoff',
   [RECEIPT_PREDICATE]: 'receipt',
   [APPROVAL_PREDICATE]: 'approval',
   [HEAD_PREDICATE]: 'head',
 };
-
-interface Parsed {
-  line: number;
-  kind: 'handoff' | 'receipt' | 'approval' | 'head';
-  digest: string;
-  predicate: Record<string, unknown>;
-  /** Signed by a key of HANDOFF_APPROVER_KEYS. */
-  byApprover: boolean;
-}
 
 interface Trust {
   store: Map<string, KeyObject>;
@@ -91,8 +95,6 @@ function trustOf(env: Env, cwd: string, keys: readonly string[]): Trust {
   const approvers = list === undefined ? undefined : new Map(list.map((e) => [e.keyId, e.publicKey]));
   return { store, approvers, all: new Map([...store, ...(approvers ?? [])]) };
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** One line checked on its own; throws LineFailure. */
 function checkLine(
@@ -179,91 +181,11 @@ function checkLine(
     line: n,
     kind: kind,
     digest: sha256Hex(env.payload),
+    mark: when as string,
+    subject: String((st.subject as { name?: unknown }[])[0]?.name),
     predicate: st.predicate,
     byApprover: trust.approvers?.has(hint!) ?? false,
   };
-}
-
-/** The lines together: one genesis, one successor per step in file order, the head last and matching. */
-function checkWhole(parsed: Parsed[], total: number): { counts: HeadCounts; tip: string } {
-  const fail = (line: number, message: string): never => {
-    throw new LineFailure('ATTEST_CHAIN', line, message);
-  };
-  const handoffs = parsed.filter((p) => p.kind === 'handoff');
-  const successor = new Map<string, Parsed>();
-  for (const h of handoffs) {
-    const prev = String(h.predicate.previous);
-    const first = successor.get(prev);
-    if (first !== undefined)
-      fail(
-        h.line,
-        `a second successor of ${prev === GENESIS ? 'genesis' : prev} (line ${first.line} is the first): a duplicated or forked handoff line`,
-      );
-    successor.set(prev, h);
-  }
-  let expected = GENESIS;
-  for (const h of handoffs) {
-    if (h.predicate.previous !== expected)
-      fail(
-        h.line,
-        `this handoff does not follow ${expected === GENESIS ? 'genesis' : `the handoff ${expected}`}: a line before it was dropped or moved`,
-      );
-    expected = h.digest;
-  }
-  for (const p of parsed)
-    if (p.kind === 'head' && p.line !== total) fail(p.line, 'a head statement before the last line');
-  const head = parsed[parsed.length - 1];
-  if (head === undefined || head.kind !== 'head')
-    return fail(total, 'the last line is not the head statement: the file is truncated');
-  const counts: HeadCounts = { handoff: handoffs.length, receipt: 0, approval: 0 };
-  for (const p of parsed) if (p.kind === 'receipt' || p.kind === 'approval') counts[p.kind]++;
-  const stated = isObject(head.predicate.counts) ? head.predicate.counts : {};
-  const lines = Array.isArray(head.predicate.lines) ? head.predicate.lines : [];
-  for (let i = 0; i < Math.max(lines.length, parsed.length - 1); i++) {
-    if (lines[i] !== parsed[i]?.digest || i >= parsed.length - 1)
-      fail(
-        i < parsed.length - 1 ? parsed[i].line : head.line,
-        `line ${i + 1} is not the line the head statement lists there: a line was dropped, added or moved`,
-      );
-  }
-  if (head.predicate.tip !== expected) fail(head.line, 'the head names another tip: the chain was cut');
-  for (const k of ['handoff', 'receipt', 'approval'] as const)
-    if (stated[k] !== counts[k])
-      fail(head.line, `the head counts ${String(stated[k])} ${k} line(s), the file holds ${counts[k]}`);
-  return { counts, tip: expected };
-}
-
-/**
- * The approver policy over the approval lines: an approval with a decision in force (approved, used) needs a line
- * signed by an approver key, and the last such line must itself be in force over the same content.
- */
-function checkApprovers(parsed: Parsed[]): void {
-  const byId = new Map<string, Parsed[]>();
-  for (const p of parsed)
-    if (p.kind === 'approval')
-      byId.set(String(p.predicate.approval_id), [...(byId.get(String(p.predicate.approval_id)) ?? []), p]);
-  for (const [id, lines] of byId) {
-    const inForce = lines.find((l) => IN_FORCE.has(String(l.predicate.decision)));
-    if (inForce === undefined) continue;
-    const signed = lines.filter((l) => l.byApprover);
-    const last = signed[signed.length - 1];
-    if (last === undefined)
-      throw new LineFailure(
-        'APPROVAL_UNSIGNED',
-        inForce.line,
-        `approval ${id} is in force but no key of HANDOFF_APPROVER_KEYS signed a decision on it`,
-      );
-    if (
-      !IN_FORCE.has(String(last.predicate.decision)) ||
-      last.predicate.fingerprint !== inForce.predicate.fingerprint
-    ) {
-      throw new LineFailure(
-        'APPROVAL_SIGNATURE_INVALID',
-        last.line,
-        `the approver's latest signed decision on approval ${id} does not put this content in force`,
-      );
-    }
-  }
 }
 
 export function verifyExport(env: Env, cwd: string, req: VerifyRequest): VerifyOutcome {
@@ -286,8 +208,9 @@ export function verifyExport(env: Env, cwd: string, req: VerifyRequest): VerifyO
     if (!text.endsWith('\n'))
       throw new LineFailure('ATTEST_FORMAT', rows.length, 'the last line has no newline: the file is truncated');
     const whole = checkWhole(parsed, rows.length);
+    checkExpected(req, parsed, whole);
     if (trust.approvers !== undefined) checkApprovers(parsed);
-    return { ok: true, lines: rows.length, counts: whole.counts, tip: whole.tip, blobsChecked: counter.blobs };
+    return { ok: true, lines: rows.length, ...whole, blobsChecked: counter.blobs };
   } catch (e) {
     if (e instanceof LineFailure) return { ok: false, code: e.code, line: e.line, message: e.message };
     throw e;

@@ -5,6 +5,7 @@
  */
 import type { FlagValues } from '../input/flag-values.js';
 import type { Rendered, Writer } from '../render/result.js';
+import type { StdinLimit } from './stdin.js';
 
 export type { FlagValues };
 
@@ -28,8 +29,8 @@ export interface CommandContext<F extends object = FlagValues> {
   passthrough: { stdout: Writer; stderr: Writer };
   /** The executable's script path (hooks install writes it into harness configs). */
   script: string;
-  /** Reads all of stdin (UNREADABLE_INPUT on failure). */
-  readStdin: () => Promise<Buffer>;
+  /** Reads all of stdin (UNREADABLE_INPUT on failure); with a limit, the limit's error beyond it. */
+  readStdin: (limit?: StdinLimit) => Promise<Buffer>;
   stdinIsTTY: boolean;
   /** ExecuteIO.startedAt: when the call started (performance.now()); 0 when it is the process's start. */
   startedAt?: number;

@@ -5,15 +5,15 @@
  * one from the process (processIO) and tests build one over buffers (bufferIO).
  */
 import type { Writer } from '../render/result.js';
-import { readStdin } from './stdin.js';
+import { readStdin, type StdinLimit } from './stdin.js';
 import { isTerminal, stdStream, writeStd } from './stdio.js';
 
 export interface ExecuteIO {
   env: NodeJS.ProcessEnv;
   /** The directory relative paths resolve against. */
   cwd: string;
-  /** Reads all of stdin (UNREADABLE_INPUT on failure). */
-  readStdin: () => Promise<Buffer>;
+  /** Reads all of stdin (UNREADABLE_INPUT on failure); with a limit, the limit's error beyond it. */
+  readStdin: (limit?: StdinLimit) => Promise<Buffer>;
   stdout: Writer;
   stderr: Writer;
   /** Where a child's output passes through (evidence run, contract verify); the process's stream objects, so a
@@ -98,7 +98,10 @@ export function bufferIO(opts: BufferIOOptions): ExecuteIO & { collected(): { st
   return {
     env: opts.env,
     cwd: opts.cwd,
-    readStdin: () => Promise.resolve(stdin),
+    readStdin: (limit) =>
+      limit !== undefined && stdin.length > limit.maxBytes
+        ? Promise.reject(limit.tooLarge(limit.maxBytes))
+        : Promise.resolve(stdin),
     stdout,
     stderr,
     passthrough: { stdout, stderr },

@@ -11,6 +11,8 @@
  *   (the gate's time budget still ends a call whose writer never closes its end).
  * - Anything else (a character device such as /dev/null or a terminal), or a Node without that handle, is read
  *   through `process.stdin`, as before.
+ * Every way stops at a caller's limit (the gate's 64 MiB): once more than `maxBytes` arrived, the rest is never read
+ * and the caller's error is thrown.
  */
 import { fstatSync, readSync, type Stats } from 'node:fs';
 import { HandoffError } from '../errors.js';
@@ -22,7 +24,13 @@ const CHUNK = 64 * 1024;
 /** The longest wait between two reads of an input that has nothing yet (ms); the first waits 1 ms, then doubling. */
 const MAX_POLL_MS = 16;
 
-export async function readStdin(): Promise<Buffer> {
+/** The most a caller takes from stdin, and its error beyond that (thrown as is). */
+export interface StdinLimit {
+  maxBytes: number;
+  tooLarge: (maxBytes: number) => Error;
+}
+
+export async function readStdin(limit?: StdinLimit): Promise<Buffer> {
   // The process.stdin stream reads a directory or a closed descriptor as an empty input, so look at fd 0 first: only
   // a failed or impossible read is UNREADABLE_INPUT.
   let stat: Stats;
@@ -32,30 +40,43 @@ export async function readStdin(): Promise<Buffer> {
     throw unreadableStdin(e);
   }
   if (stat.isDirectory()) throw unreadableStdin(new Error('stdin is a directory'));
+  const maxBytes = limit?.maxBytes ?? Infinity;
   try {
-    if (stat.isFile()) return await readAll(false);
-    if ((stat.isFIFO() || stat.isSocket()) && openNonBlocking()) return await readAll(true);
+    if (stat.isFile()) return await readAll(false, maxBytes);
+    if ((stat.isFIFO() || stat.isSocket()) && openNonBlocking()) return await readAll(true, maxBytes);
     const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks);
+    let total = 0;
+    for await (const chunk of process.stdin) {
+      chunks.push(chunk as Buffer);
+      total += (chunk as Buffer).length;
+      // Leaving the loop destroys the stream: nothing more is read.
+      if (total > maxBytes) break;
+    }
+    if (total <= maxBytes) return Buffer.concat(chunks);
   } catch (e) {
-    throw unreadableStdin(e);
+    if (!(e instanceof TooLarge)) throw unreadableStdin(e);
   }
+  throw limit!.tooLarge(maxBytes);
 }
+
+/** readAll's signal that more than the limit arrived. */
+class TooLarge extends Error {}
 
 /**
  * fd 0 up to its end. `mayWait`: the descriptor is non-blocking and a read can answer EAGAIN (nothing yet), which is
  * waited out on a timer; every byte read is kept (a chunk is never dropped on EAGAIN). A read a signal interrupted
- * (EINTR) is simply made again.
+ * (EINTR) is simply made again. No read asks for more than one byte past `maxBytes` (TooLarge once it arrived).
  */
-async function readAll(mayWait: boolean): Promise<Buffer> {
+async function readAll(mayWait: boolean, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
+  let total = 0;
   let waitMs = 1;
   for (;;) {
-    const chunk = Buffer.allocUnsafe(CHUNK);
+    const want = Math.min(CHUNK, maxBytes + 1 - total);
+    const chunk = Buffer.allocUnsafe(want);
     let n: number;
     try {
-      n = readSync(0, chunk, 0, CHUNK, null);
+      n = readSync(0, chunk, 0, want, null);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'EINTR') continue;
@@ -66,6 +87,8 @@ async function readAll(mayWait: boolean): Promise<Buffer> {
     }
     if (n === 0) return Buffer.concat(chunks);
     chunks.push(chunk.subarray(0, n));
+    total += n;
+    if (total > maxBytes) throw new TooLarge();
     waitMs = 1;
   }
 }

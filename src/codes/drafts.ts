@@ -46,8 +46,8 @@ export const draftCodes = [
   {
     code: 'INVALID_JSON',
     exit: 2,
-    where: 'fill, validate --file (and every JSON argument of other verbs)',
-    when: 'The patch or file is not strict JSON (empty input included); the message carries the parser error.',
+    where: 'fill, validate --file (and every JSON argument of other verbs); mcp (a JSON-RPC message)',
+    when: 'The patch or file is not strict JSON (empty input included); the message carries the parser error. To `handoff mcp`, a message that is not JSON is answered with the JSON-RPC parse error (-32700) and `"id": null`, its data carrying the code; the server goes on serving.',
     repair: 'Fix the JSON (double-quoted keys and strings, no trailing commas, no comments).',
   },
   {

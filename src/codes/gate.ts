@@ -119,4 +119,19 @@ export const gateCodes = [
     when: 'The hook JSON on stdin is missing (and no --draft-id), not JSON, not an object, or names an unknown hook_event_name. The stop is not gated.',
     repair: 'Run the gate from a Claude Code Stop or SubagentStop hook, or pass --draft-id ID.',
   },
+  {
+    code: 'HOOK_INPUT_TIMEOUT',
+    exit: 1,
+    where: 'contract gate (exit 1, stop not gated; a block under --on-store-error block)',
+    when: "The hook input on stdin did not end within the gate's budget (--timeout, default 20 s): its writer never closed it. The gate answers at the budget, as when the store does not answer.",
+    repair:
+      "Check that the harness (or the script that runs the gate) closes the hook command's stdin after writing the input; pass --draft-id ID and no stdin to gate one draft by hand.",
+  },
+  {
+    code: 'HOOK_INPUT_TOO_LARGE',
+    exit: 1,
+    where: 'contract gate',
+    when: "The hook input on stdin is over 64 MiB (67108864 bytes); the rest is never read. A harness's stop input is a few kilobytes. The stop is not gated, as with HOOK_INPUT_INVALID.",
+    repair: "Pipe the harness's own hook input to the gate, not a file or a stream of another kind.",
+  },
 ] as const satisfies readonly CodeEntry[];

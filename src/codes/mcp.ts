@@ -22,6 +22,14 @@ export const mcpCodes = [
       'Name a path inside one of the roots the message lists, or start the server with --allow-path DIR for another directory.',
   },
   {
+    code: 'PATH_HARDLINKED',
+    exit: 2,
+    where: "mcp: evidence_add's artifact_file (every tool input naming a file)",
+    when: 'The file, inside the roots, is a regular file with more than one link: a hard link inside a root to a file outside it would otherwise be read, and its other names cannot be found. Nothing is read. `handoff mcp --allow-hardlinks` opts out. The command line has no such limit.',
+    repair:
+      'Copy the file into the roots (a copy, not a hard link), or start the server with --allow-hardlinks when every link to it is trusted.',
+  },
+  {
     code: 'MESSAGE_TOO_LARGE',
     exit: 2,
     where: 'mcp (any JSON-RPC message)',

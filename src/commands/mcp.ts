@@ -17,7 +17,9 @@ export default class Mcp extends HandoffCommand {
     'handoff://drafts/{draft_id}. It reads the same environment as every verb (HANDOFF_HOME, HANDOFF_DB,',
     "HANDOFF_WORKSPACE) and serves until the client closes stdin. A tool input naming a file (evidence_add's",
     "artifact_file, evidence_run's cwd) must lie inside the server's roots: the client's MCP roots, else the directory",
-    'the server runs in, plus each --allow-path DIR; anything else is PATH_OUTSIDE_ROOTS. --allow-run adds evidence_run,',
+    'the server runs in, plus each --allow-path DIR; anything else is PATH_OUTSIDE_ROOTS. A regular file with more than',
+    'one link is PATH_HARDLINKED, nothing read (its other names may lie outside the roots), unless --allow-hardlinks.',
+    '--allow-run adds evidence_run,',
     'which runs commands with the rights of the server. See docs/mcp.md.',
   ].join(' ');
   static override flags = {
@@ -29,6 +31,9 @@ export default class Mcp extends HandoffCommand {
         "Also let tools read files under this directory (repeatable); by default only inside the client's roots or the server's directory",
       helpValue: 'DIR',
       multiple: true,
+    }),
+    'allow-hardlinks': Flags.boolean({
+      description: 'Also let tools read a regular file that has more than one link (PATH_HARDLINKED otherwise)',
     }),
   };
   static override examples = ['handoff mcp', 'handoff mcp --allow-run', 'handoff mcp --allow-path /tmp'];
@@ -44,6 +49,7 @@ export default class Mcp extends HandoffCommand {
     await serveMcp({
       allowRun: ctx.flags['allow-run'] === true,
       allowPaths,
+      allowHardlinks: ctx.flags['allow-hardlinks'] === true,
       version: this.config.version,
       invoke: (id, argv, io) => invokeVerb(this.config, id, argv, io),
     });

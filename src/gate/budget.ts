@@ -2,6 +2,8 @@
  * The gate's time budget (`contract gate --timeout`, default 20 s, counted from the process start): the gate answers
  * within it, whatever the store does.
  *
+ * - A hook input that has not ended by the budget (its writer never closed it) is HOOK_INPUT_TIMEOUT, answered as
+ *   a store failure is (fail open, or a block under --on-store-error block).
  * - Every store call of the gate races the budget (`bound`). Past it, a call before the contract was found fails
  *   as STORE_UNREACHABLE (fail open, or a block under --on-store-error block); a call after the contract was found
  *   and before the verdict fails as GATE_BUDGET_EXCEEDED, a block that is counted and never excused; once a verdict
@@ -47,6 +49,12 @@ export const budgetExceeded = (budgetMs: number, contractId: string | undefined)
   new HandoffError(
     'GATE_BUDGET_EXCEEDED',
     `the gate's budget of ${seconds(budgetMs)} ran out after contract ${contractId ?? '(unknown)'} was found and before its verdict (the store did not answer in time)`,
+  );
+
+const inputTimeout = (budgetMs: number): HandoffError =>
+  new HandoffError(
+    'HOOK_INPUT_TIMEOUT',
+    `the hook input did not end within the gate's budget of ${seconds(budgetMs)} (its writer never closed it)`,
   );
 
 const lookupExceeded = (budgetMs: number): HandoffError =>
@@ -121,6 +129,8 @@ export class GateBudget implements GateWatch {
   private abandon: () => void = () => undefined;
   /** The exit code of the answer this thread claimed. */
   private exit = 0;
+  /** The hook input was read to its end (refresh): until then the gate only waits on stdin. */
+  private inputRead = false;
   overrun = false;
 
   constructor(private readonly o: BudgetOptions) {
@@ -150,6 +160,7 @@ export class GateBudget implements GateWatch {
   fallback(count = false): Answer {
     if (this.phase === 'verdict' && this.verdictRun !== undefined) return { run: this.verdictRun() };
     if (this.phase === 'found') return this.o.exceededAnswer(budgetExceeded(this.o.budgetMs, this.contractId), count);
+    if (!this.inputRead) return this.o.lookupAnswer(inputTimeout(this.o.budgetMs), count);
     return this.o.lookupAnswer(lookupExceeded(this.o.budgetMs), count);
   }
 
@@ -215,6 +226,7 @@ export class GateBudget implements GateWatch {
 
   /** The hook input was read (the answer's form is its harness's). */
   refresh(): void {
+    this.inputRead = true;
     this.tell();
   }
 

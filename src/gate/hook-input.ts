@@ -39,6 +39,20 @@ export interface HookInput {
 
 const invalid = (message: string): HandoffError => new HandoffError('HOOK_INPUT_INVALID', message);
 
+/** The most hook input the gate reads: a harness's stop input is a few kilobytes; 64 MiB is never a real one. */
+export const HOOK_INPUT_MAX_BYTES = 64 * 1024 * 1024;
+
+/** The gate's limit on stdin: past HOOK_INPUT_MAX_BYTES the rest is not read (HOOK_INPUT_TOO_LARGE). */
+export const HOOK_INPUT_LIMIT = {
+  maxBytes: HOOK_INPUT_MAX_BYTES,
+  tooLarge: (maxBytes: number): HandoffError =>
+    new HandoffError(
+      'HOOK_INPUT_TOO_LARGE',
+      `the hook input is over ${maxBytes} bytes (${maxBytes / 1024 / 1024} MiB); the rest was not read`,
+      { limit_bytes: maxBytes },
+    ),
+};
+
 /** A non-blank string field; blank, absent or any other type reads as absent (never a refusal). */
 const text = z.catch(z.optional(z.string().check(z.regex(/\S/))), undefined);
 const flag = z.catch(z.optional(z.boolean()), undefined);

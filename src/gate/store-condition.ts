@@ -38,7 +38,9 @@ export function storeErrorReason(c: StoreCondition, attempt: AttemptInfo, root: 
   return [
     budget
       ? `[CONTRACT REJECTED] the stop cannot be judged: the handoff store did not answer within the gate's time budget (${c.code})`
-      : `[CONTRACT REJECTED] the stop cannot be judged: the handoff store or data root is unusable (${c.code})`,
+      : c.code === 'HOOK_INPUT_TIMEOUT'
+        ? `[CONTRACT REJECTED] the stop cannot be judged: the hook input did not end within the gate's time budget (${c.code})`
+        : `[CONTRACT REJECTED] the stop cannot be judged: the handoff store or data root is unusable (${c.code})`,
     `  ${c.code} []: ${c.message}`,
     `The gate looked in the data root ${root}.`,
     budget

@@ -6,8 +6,10 @@
  * (PATH_OUTSIDE_ROOTS, exit 2, nothing read; a missing path outside says nothing about whether it exists). It is
  * then opened, and the opened descriptor itself is checked (its path as the kernel knows it, or its device and inode
  * against the checked path), so a symlink swapped in between the check and the open is caught. The verb reads a
- * private copy made from that descriptor, never the path again. A directory input (evidence_run's `cwd`) is
- * resolved the same way and handed on resolved.
+ * private copy made from that descriptor, never the path again. A regular file with more than one link is refused
+ * (PATH_HARDLINKED, exit 2, nothing read): a hard link inside a root to a file outside it has no symlink to resolve,
+ * and its other names cannot be found; `handoff mcp --allow-hardlinks` opts out. A directory input (evidence_run's
+ * `cwd`) is resolved the same way and handed on resolved.
  */
 import {
   closeSync,
@@ -73,9 +75,24 @@ function openedPath(fd: number, checked: string): string | undefined {
   }
 }
 
+/** How a server confines its file inputs beyond the roots. */
+export interface ConfineOptions {
+  /** `handoff mcp --allow-hardlinks`: read a regular file that has more than one link. */
+  allowHardlinks?: boolean;
+}
+
+const hardlinked = (param: string, raw: string, links: number): HandoffError =>
+  new HandoffError(
+    'PATH_HARDLINKED',
+    `${param} ${JSON.stringify(raw)} is a file with ${links} links: its other names may lie outside the server's roots; nothing was read`,
+    { param, path: raw, links },
+    'Copy the file into the roots (a copy, not a link), or start the server with --allow-hardlinks.',
+  );
+
 /**
  * Opens the file an MCP parameter names, inside the roots, and returns a private copy of what was opened. USAGE for
- * `-` (stdin is the MCP channel) and for an empty name, PATH_OUTSIDE_ROOTS, UNREADABLE_INPUT, INPUT_NOT_REGULAR.
+ * `-` (stdin is the MCP channel) and for an empty name, PATH_OUTSIDE_ROOTS, UNREADABLE_INPUT, INPUT_NOT_REGULAR,
+ * PATH_HARDLINKED.
  */
 export function confineFile(
   param: string,
@@ -83,6 +100,7 @@ export function confineFile(
   cwd: string,
   roots: readonly string[],
   seam: { beforeOpen?: () => void } = {},
+  options: ConfineOptions = {},
 ): Confined {
   if (raw === '-') throw usage(`${param} "-" would read stdin, which is the MCP channel: name a file`);
   if (raw === '') throw usage(`${param} must not be empty`);
@@ -105,6 +123,7 @@ export function confineFile(
         `${param} ${JSON.stringify(raw)} is a ${fileTypeName(st)}, not a regular file; it was not read`,
       );
     }
+    if (st.nlink > 1 && options.allowHardlinks !== true) throw hardlinked(param, raw, st.nlink);
     return copyOf(fd, basename(resolved.real), param, raw);
   } finally {
     closeSync(fd);
@@ -156,6 +175,7 @@ export function confineArgs(
   args: Record<string, unknown>,
   cwd: string,
   roots: readonly string[],
+  options: ConfineOptions = {},
 ): { args: Record<string, unknown>; dispose(): void } {
   const out = { ...args };
   const copies: Confined[] = [];
@@ -164,7 +184,7 @@ export function confineArgs(
     for (const p of spec.dirs ?? []) if (typeof args[p] === 'string') out[p] = confineDir(p, args[p], cwd, roots);
     for (const p of spec.files ?? []) {
       if (typeof args[p] !== 'string') continue;
-      const copy = confineFile(p, args[p], cwd, roots);
+      const copy = confineFile(p, args[p], cwd, roots, {}, options);
       copies.push(copy);
       out[p] = copy.path;
     }

@@ -33,6 +33,8 @@ export interface McpOptions {
   allowRun: boolean;
   /** `--allow-path` directories, resolved: roots besides the client's (or the server's directory). */
   allowPaths: readonly string[];
+  /** `--allow-hardlinks`: file inputs with more than one link are read (PATH_HARDLINKED otherwise). */
+  allowHardlinks?: boolean;
   version: string;
   /** Runs a verb by id on CLI arguments, as the command line would, without printing (HandoffCommand.invoke). */
   invoke(id: string, argv: string[], io: CommandIO): Promise<CommandResult>;
@@ -172,7 +174,7 @@ async function callTool(
     if (tool === undefined) throw unknownTool(name, tools, opts.allowRun);
     const args = checkArgs(tool.input, raw);
     const confined = namesPaths(tool, args)
-      ? confineArgs(tool, args, io.cwd, await roots.current())
+      ? confineArgs(tool, args, io.cwd, await roots.current(), { allowHardlinks: opts.allowHardlinks })
       : { args, dispose: () => undefined };
     try {
       return toolResult(await tool.run(confined.args, call), extra(), say);

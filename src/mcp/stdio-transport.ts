@@ -6,7 +6,9 @@
  * - a message over MAX_MESSAGE_BYTES is never held in memory: its bytes are skipped up to the next newline while a
  *   scanner picks its top-level `id`, and the request gets a JSON-RPC error naming the limit (MESSAGE_TOO_LARGE);
  *   the server goes on serving;
- * - a message that is not valid UTF-8 is refused with a JSON-RPC parse error (INVALID_UTF8), never read.
+ * - a message that is not valid UTF-8 is refused with a JSON-RPC parse error (INVALID_UTF8), never read;
+ * - a message that is not JSON gets the JSON-RPC parse error (-32700, INVALID_JSON) with `"id": null`, as JSON-RPC
+ *   2.0 answers a request whose id cannot be read (the client may be waiting on it); the server goes on serving.
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -113,12 +115,23 @@ export class StdioLineTransport implements Transport {
     } catch {
       const scanner = new IdScanner();
       scanner.push(body);
-      this.refuse(scanner.id, -32700, 'the message is not valid UTF-8; it was not read', { code: 'INVALID_UTF8' });
+      this.refuse(scanner.id ?? null, -32700, 'the message is not valid UTF-8; it was not read', {
+        code: 'INVALID_UTF8',
+      });
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      this.refuse(null, -32700, `the message is not JSON (${(e as Error).message}); it was not read`, {
+        code: 'INVALID_JSON',
+      });
       return;
     }
     let message: JSONRPCMessage;
     try {
-      message = this.check(JSON.parse(text));
+      message = this.check(value);
     } catch (e) {
       this.onerror?.(e as Error);
       return;
@@ -126,10 +139,19 @@ export class StdioLineTransport implements Transport {
     this.onmessage?.(message);
   }
 
-  /** A JSON-RPC error for a request whose id could be read; either way one line for the harness's log. */
-  private refuse(id: string | number | undefined, code: number, message: string, data: Record<string, unknown>): void {
+  /**
+   * A JSON-RPC error for a request whose id could be read, or with `"id": null` (JSON-RPC 2.0's answer to a message
+   * that cannot be parsed); either way one line for the harness's log.
+   */
+  private refuse(
+    id: string | number | null | undefined,
+    code: number,
+    message: string,
+    data: Record<string, unknown>,
+  ): void {
     this.onerror?.(new Error(`${message} [${String(data.code)}]`));
     if (id === undefined) return;
-    void this.send({ jsonrpc: '2.0', id, error: { code, message, data } });
+    // The SDK's message type has no null id; the line is written as JSON-RPC 2.0 spells it.
+    void this.send({ jsonrpc: '2.0', id, error: { code, message, data } } as unknown as JSONRPCMessage);
   }
 }

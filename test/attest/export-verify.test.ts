@@ -74,7 +74,7 @@ describe('a signed chain exports and verifies', () => {
       'urn:handoff:predicate:handoff:v1',
       'https://in-toto.io/attestation/test-result/v0.1',
       'urn:handoff:predicate:approval:v1',
-      'urn:handoff:predicate:head:v1',
+      'urn:handoff:predicate:head:v2',
     ]);
     for (const s of st) {
       expect(s.bundle.mediaType).toBe('application/vnd.dev.sigstore.bundle.v0.3+json');

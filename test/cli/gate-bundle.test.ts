@@ -91,6 +91,6 @@ describe('the CLI bundle carries the gate receipt checks (no run-time load of di
     const r = hf(home, ['contract', 'gate', '--draft-id', d, '--stop-reason', 'end_turn'], { input: hook });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^handoff contract gate: cannot use the store .*; stop not gated\n$/);
+    expect(r.stderr).toMatch(/^handoff contract gate: cannot use the store .*\. Stop not gated\.\n$/);
   });
 });

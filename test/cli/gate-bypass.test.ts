@@ -162,7 +162,7 @@ describe('the gate never creates a data root or a store', () => {
       expect(r.stdout).toBe('');
       expect(r.stderr.split('\n')).toHaveLength(2);
       expect(r.stderr).toContain(root);
-      expect(r.stderr).toMatch(/stop not gated\n$/);
+      expect(r.stderr).toMatch(/ Stop not gated\.\n$/);
     }
     expect(readdirSync(parent)).toEqual([]);
   });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { REPO, runAsync, snapshot, tempHome } from '../helpers/cli.js';
 import { dispatchJson, gate, rawStore, row, stopInput, subagentStop } from '../helpers/gate.js';
 
-const ONE_LINE = /^handoff contract gate: [^\n]*; stop not gated\n$/;
+const ONE_LINE = /^handoff contract gate: [^\n]*\. Stop not gated\.\n$/;
 
 function expectFailOpen(home: string, args: string[], input: string, code: string): void {
   const before = snapshot(home);

@@ -202,7 +202,7 @@ describe('Gemini CLI', () => {
     const home = tempHome();
     const r = gate(home, afterAgent('g-4', 'x'), ['--max-rejections', 'zero']);
     expect([r.code, r.stdout]).toEqual([1, '']);
-    expect(r.stderr).toMatch(/stop not gated\n$/);
+    expect(r.stderr).toMatch(/ Stop not gated\.\n$/);
   });
 });
 
@@ -336,7 +336,7 @@ describe('recognizing the harness', () => {
     const r = gate(home, { event: 'done', session: 'x' });
     expect([r.code, r.stdout]).toEqual([1, '']);
     expect(r.stderr.split('\n')).toHaveLength(2);
-    expect(r.stderr).toMatch(/unrecognized hook input .*; stop not gated\n$/);
+    expect(r.stderr).toMatch(/unrecognized hook input .*\. Stop not gated\.\n$/);
   });
 
   it('--harness pins the reading: a Claude Code input under --harness gemini is refused', () => {

@@ -86,7 +86,7 @@ describe('docs/examples/claude-settings.json', () => {
 
     const broken = runHook(home, command, 'not json');
     expect(broken.code).toBe(1);
-    expect(broken.stderr).toMatch(/^handoff contract gate: .*; stop not gated\n$/);
+    expect(broken.stderr).toMatch(/^handoff contract gate: .*\. Stop not gated\.\n$/);
   });
 
   it('SubagentStop: an agent cut by the harness is let through with a systemMessage (0)', () => {

@@ -42,7 +42,7 @@ describe('--on-store-error block', () => {
     const input = subagentStop({ agentId: 'run-1', extra: { stop_reason: 'end_turn' } });
     const open = gate(home, ['--draft-id', d.contract_id], input);
     expect(open.code).toBe(1);
-    expect(open.stderr).toMatch(/stop not gated/);
+    expect(open.stderr).toMatch(/Stop not gated\./);
 
     const r = gate(home, ['--draft-id', d.contract_id, ...STRICT, '--json'], input);
     expect(r.code, r.stderr).toBe(2);
@@ -116,7 +116,7 @@ describe('--on-store-error block', () => {
     const home = tempHome();
     const r = gate(home, ['--on-store-error', 'maybe'], stopInput({ session: 's' }));
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/--on-store-error .* must be block or allow.*stop not gated/);
+    expect(r.stderr).toMatch(/--on-store-error .* must be block or allow.*Stop not gated\./);
     expect(existsSync(join(home, 'gate'))).toBe(false);
   });
 

@@ -118,6 +118,6 @@ describe('execute(argv, io)', () => {
       startedAt: performance.now() - 60_000,
     });
     expect([late.exit, late.stdout]).toEqual([1, '']);
-    expect(late.stderr).toMatch(/budget of 2 s ran out before the turn's contract was found.*stop not gated/);
+    expect(late.stderr).toMatch(/budget of 2 s ran out before the turn's contract was found.*Stop not gated\./);
   });
 });

@@ -51,7 +51,7 @@ describe('id lengths', () => {
     // The gate's bad input is exit 1 (stop not gated), not 2.
     const g = run(home, ['contract', 'gate', '--draft-id', `${agentOf(116)}.000000`]);
     expect(g.code).toBe(1);
-    expect(g.stderr).toMatch(/stop not gated/);
+    expect(g.stderr).toMatch(/Stop not gated\./);
     expect(snapshot(home)).toEqual(before);
   });
 

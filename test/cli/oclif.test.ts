@@ -115,7 +115,7 @@ describe('mistakes are USAGE (exit 2, one line) with a suggestion', () => {
   it('the gate turns its own usage errors into exit 1 ("stop not gated"), never the blocking 2', () => {
     const r = run(tempHome(), ['contract', 'gate', '--max-rejections']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^handoff contract gate: flag --max-rejections needs a value.*; stop not gated\n$/);
+    expect(r.stderr).toMatch(/^handoff contract gate: flag --max-rejections needs a value.*\. Stop not gated\.\n$/);
   });
 });
 

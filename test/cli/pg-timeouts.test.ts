@@ -151,7 +151,7 @@ describe.concurrent('PostgreSQL time limits', () => {
         const via = p.via(url);
         const open = await call(home, ['contract', 'gate', '--draft-id', id], { HANDOFF_STORE_URL: via, ...FAST });
         expect([open.hung, open.code], open.stderr).toEqual([false, 1]);
-        expect(open.stderr).toMatch(/did not answer in time.*stop not gated/);
+        expect(open.stderr).toMatch(/did not answer in time.*Stop not gated\./);
 
         const strict = ['contract', 'gate', '--draft-id', id, '--on-store-error', 'block', '--json'];
         const byStore = await call(home, strict, { HANDOFF_STORE_URL: via, ...FAST });
@@ -424,7 +424,7 @@ describe("the budget's answers in each harness's form", () => {
         geminiInput,
       );
       expect([open.hung, open.code, open.stdout], open.stderr).toEqual([false, 1, '']);
-      expect(open.stderr).toMatch(/budget of 3 s.*stop not gated/);
+      expect(open.stderr).toMatch(/budget of 3 s.*Stop not gated\./);
 
       // The budget counts from the gate's start: its answer takes Cursor's form only once the hook input was read, which
       // took over 6 s with the suite on 4 workers (2 cores); the proxy holds the call for the whole budget anyway.

@@ -83,7 +83,7 @@ describe('typed flags', () => {
     const r = run(tempHome(), ['contract', 'gate', '--on-missing', 'maybe']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /^handoff contract gate: --on-missing "maybe" must be block or allow\. Usage: handoff contract gate .*; stop not gated\n$/,
+      /^handoff contract gate: --on-missing "maybe" must be block or allow\. Usage: handoff contract gate .*\. Stop not gated\.\n$/,
     );
   });
 });

@@ -55,7 +55,7 @@ describe('per-verb exit overrides', () => {
     expect(elsewhere.stderr).toMatch(/^Rejected: .*\[RECEIPT_NOT_FOUND\]\n$/);
     const gate = errorOutput(new HandoffError('USAGE', 'bad flag'), false, verb('contract gate'), {});
     expect(gate.exit).toBe(1);
-    expect(gate.stderr).toMatch(/stop not gated/);
+    expect(gate.stderr).toMatch(/Stop not gated\./);
   });
 
   it('every override names a registered code and an exit from the table', () => {

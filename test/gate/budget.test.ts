@@ -22,7 +22,7 @@ describe('--timeout', () => {
   it('a bad --timeout fails open: exit 1, stop not gated', () => {
     const r = run(tempHome(), ['contract', 'gate', '--draft-id', 'a0123456789abcdef.0123456789ab', '--timeout', '20']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/--timeout "20" must be a duration.*stop not gated/);
+    expect(r.stderr).toMatch(/--timeout "20" must be a duration.*Stop not gated\./);
   });
 
   it('a harness that never closes the hook input still gets the answer within the budget, and the gate ends', async () => {
@@ -45,6 +45,30 @@ describe('--timeout', () => {
     clearTimeout(hang);
     gate.stdin.destroy();
     expect([code, signal, stdout]).toEqual([1, null, '']);
-    expect(stderr).toMatch(/budget of 2 s ran out before the turn's contract was found.*stop not gated/);
+    // The input never ended: its own code, not the store's.
+    expect(stderr).toMatch(
+      /^handoff contract gate: the hook input did not end within the gate's budget of 2 s.*Stop not gated\.\n$/,
+    );
+    expect(stderr).not.toMatch(/STORE_UNREACHABLE|contract was found/);
+  }, 90_000);
+
+  it('under --on-store-error block, a hook input that never ends is blocked as HOOK_INPUT_TIMEOUT', async () => {
+    const home = tempHome();
+    const gate = spawn(process.execPath, [BIN, 'contract', 'gate', '--timeout', '2s', '--on-store-error', 'block'], {
+      env: { ...process.env, HANDOFF_HOME: home },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    gate.stdin.write('{"hook_event_name":"Stop","session_id":"s1"');
+    let stderr = '';
+    gate.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const hang = setTimeout(() => gate.kill('SIGKILL'), 60_000);
+    const code = await new Promise<number | null>((done) => gate.on('exit', (c) => done(c)));
+    clearTimeout(hang);
+    gate.stdin.destroy();
+    expect(code).toBe(2);
+    expect(stderr).toMatch(
+      /^\[CONTRACT REJECTED\] the stop cannot be judged: the hook input did not end .*\(HOOK_INPUT_TIMEOUT\)\n/,
+    );
+    expect(stderr).not.toMatch(/STORE_UNREACHABLE/);
   }, 90_000);
 });

@@ -108,3 +108,53 @@ describe('a message that is not UTF-8', () => {
     expect(snapshot(home)).toEqual({});
   });
 });
+
+describe('a message that is not JSON', () => {
+  it('is answered with -32700 and "id": null, nothing of it is done; the next call is served', () => {
+    const home = tempHome();
+    const lines = [
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      // A call cut short (its id unreadable as JSON), and text that is no JSON at all.
+      `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"contract_init","arguments":{"draft_id":"${D}"}`,
+      'not json',
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'contract_view', arguments: { draft_id: D } },
+      }),
+    ];
+    const r = spawnSync(process.execPath, [BIN, 'mcp'], {
+      env: baseEnv(home),
+      cwd: home,
+      input: `${lines.join('\n')}\n`,
+      timeout: 60_000,
+    });
+    expect(r.status).toBe(0);
+    const answers = r.stdout
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as Record<string, any>);
+    const parseErrors = answers.filter((m) => m.error?.code === -32700);
+    expect(parseErrors).toHaveLength(2);
+    for (const m of parseErrors) {
+      expect(m).toHaveProperty('id', null);
+      expect(m.error.data).toEqual({ code: 'INVALID_JSON' });
+    }
+    // The parse errors are written at once, maybe before the answer to initialize: their order is not asserted.
+    expect(answers).toHaveLength(4);
+    expect(answers.map((m) => m.id)).toEqual(expect.arrayContaining([1, null, null, 3]));
+    expect(answers.find((m) => m.id === 3)?.result).toMatchObject({
+      isError: true,
+      structuredContent: { code: 'DRAFT_NOT_FOUND' },
+    });
+    expect(snapshot(home)).toEqual({});
+  });
+});

@@ -7,7 +7,14 @@ import { errorOutput, resultOutput, type Output } from '../../cli/output.js';
 import { usage, type HandoffError } from '../../errors.js';
 import { checkDraftId } from '../../ids.js';
 import type { Answer, GateBudget } from '../../gate/budget.js';
-import { HARNESSES, parseHookInput, type Harness, type HarnessChoice, type HookInput } from '../../gate/hook-input.js';
+import {
+  HARNESSES,
+  HOOK_INPUT_LIMIT,
+  parseHookInput,
+  type Harness,
+  type HarnessChoice,
+  type HookInput,
+} from '../../gate/hook-input.js';
 import type { GateOptions, GateRun } from '../../gate/service.js';
 
 /** `--max-rejections`: a whole number from 1 (at most nine digits). */
@@ -153,9 +160,9 @@ export default class ContractGate extends HandoffCommand {
     const answer = await budget.run(async () => {
       if (opts.draftId === undefined) {
         // Never wait on a terminal: without --draft-id the hook JSON is required.
-        input = parseHookInput(ctx.stdinIsTTY ? '' : (await ctx.readStdin()).toString('utf8'), choice);
+        input = parseHookInput(ctx.stdinIsTTY ? '' : (await ctx.readStdin(HOOK_INPUT_LIMIT)).toString('utf8'), choice);
       } else if (!ctx.stdinIsTTY) {
-        const raw = (await ctx.readStdin()).toString('utf8');
+        const raw = (await ctx.readStdin(HOOK_INPUT_LIMIT)).toString('utf8');
         if (raw.trim() !== '') input = parseHookInput(raw, choice);
       }
       budget.refresh();
