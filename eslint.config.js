@@ -147,6 +147,20 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
   {
+    // The page of `handoff ui`, run by the browser as a classic script.
+    files: ['ui/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        location: 'readonly',
+        sessionStorage: 'readonly',
+        fetch: 'readonly',
+      },
+    },
+  },
+  {
     files: ['bin/**/*.js', 'scripts/**/*.cjs', 'test/fixtures/**/*.cjs', 'test/helpers/**/*.cjs'],
     languageOptions: {
       sourceType: 'commonjs',

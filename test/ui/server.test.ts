@@ -1,0 +1,221 @@
+/** `handoff ui`'s server, in-process: the token, the host and origin checks, the CSP, its reads and its one write. */
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { UiServer } from '../../src/ui/server.js';
+import { run, snapshot, tempHome } from '../helpers/cli.js';
+import {
+  CONTENT,
+  GOAL,
+  HOSTILE_GOAL,
+  RISK,
+  WORKSPACE,
+  decideRequest,
+  request,
+  seed,
+  serve,
+  type Seeded,
+} from '../helpers/ui.js';
+
+let seeded: Seeded;
+const servers: UiServer[] = [];
+const start = async (home = seeded.home, port = 0): Promise<UiServer> => {
+  const s = await serve(home, port);
+  servers.push(s);
+  return s;
+};
+
+beforeAll(() => {
+  seeded = seed(tempHome());
+});
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+const approvals = (home: string, status: string) =>
+  run(home, ['approval', 'list', '--status', status, '--json'], { env: { HANDOFF_WORKSPACE: WORKSPACE } }).json
+    .approvals as any[];
+
+describe('handoff ui: access', () => {
+  it('listens on 127.0.0.1 only, under a random token: without it, or with another, every path is 403', async () => {
+    const s = await start();
+    expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{43}\/$/);
+    const base = `http://127.0.0.1:${s.port}/`;
+    for (const path of ['', 'app.js', 'api/chains', 'api/approvals', `x${s.url.slice(base.length)}api/chains`]) {
+      expect((await request(base + path)).status, path).toBe(403);
+    }
+    const other = await start();
+    expect(other.url).not.toBe(s.url);
+    expect((await request(`${base}${other.url.split('/')[3]}/api/chains`)).status).toBe(403);
+    expect((await request(`${s.url}api/chains`)).status).toBe(200);
+  });
+
+  it('refuses a request naming another host (DNS rebinding) even with the token', async () => {
+    const s = await start();
+    const r = await request(`${s.url}api/chains`, { headers: { Host: `evil.example:${s.port}` } });
+    expect(r.status).toBe(403);
+    expect((await request(`${s.url}api/chains`, { headers: { Host: `localhost:${s.port}` } })).status).toBe(200);
+  });
+
+  it('every answer carries a CSP that runs only the page own script, and the page has no inline script', async () => {
+    const s = await start();
+    for (const path of ['', 'app.js', 'app.css', 'api/chains', 'nope']) {
+      const r = await request(s.url + path);
+      const csp = r.headers['content-security-policy'] as string;
+      expect(csp, path).toContain("script-src 'self'");
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).not.toContain('unsafe-inline');
+      expect(r.headers['x-content-type-options']).toBe('nosniff');
+    }
+    const html = (await request(s.url)).text;
+    expect(html).toMatch(/<script src="app.js" defer><\/script>/);
+    expect(html.match(/<script/g)).toHaveLength(1);
+    const js = (await request(`${s.url}app.js`)).text;
+    expect(js).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function/);
+  });
+
+  it('a port in use is UI_PORT_IN_USE', async () => {
+    const s = await start();
+    await expect(start(seeded.home, s.port)).rejects.toMatchObject({ code: 'UI_PORT_IN_USE', exit: 2 });
+  });
+});
+
+describe('handoff ui: reads', () => {
+  it("lists the workspace's chains newest first, one per chain, with state, liveness and cut marks", async () => {
+    const s = await start();
+    const r = await request(`${s.url}api/chains`);
+    expect(r.json.workspace).toBe(WORKSPACE);
+    const chains = r.json.chains as any[];
+    expect(chains.map((c) => c.live_contract_id)).toEqual([seeded.requester, seeded.hostile, seeded.next]);
+    expect(chains[2]).toMatchObject({ root_contract_id: seeded.first, links: 2, goal: GOAL, degraded: false });
+    expect(chains[1]).toMatchObject({
+      goal: HOSTILE_GOAL,
+      agent_state: 'DISPATCHED',
+      liveness: 'running',
+      cut_reason: 'never_finalized',
+    });
+  });
+
+  it('shows a chain root to tip with envelopes, the same merge patches as `contract chain --diff`, and receipts', async () => {
+    const s = await start();
+    const r = await request(`${s.url}api/chain?contract=${seeded.first}`);
+    expect(r.status).toBe(200);
+    expect(r.json.links.map((l: any) => l.contract_id)).toEqual([seeded.first, seeded.next]);
+    expect(r.json.links[1].envelope.report_prose).toBe('second turn');
+    const cli = run(seeded.home, ['contract', 'chain', '--contract-id', seeded.next, '--diff', '--json']);
+    expect(r.json.steps).toEqual(cli.json.steps);
+    expect(r.json.receipts).toHaveLength(1);
+    expect(r.json.receipts[0]).toMatchObject({
+      contract_id: seeded.next,
+      exit_code: 0,
+      outcome: 'pass',
+      freshness: 'unknown',
+      stdout_tail: '3 tests passed\n',
+    });
+  });
+
+  it('a chain of another workspace or an id that is not one is refused with a code', async () => {
+    const s = await start();
+    const other = run(seeded.home, ['contract', 'dispatch', '--goal', 'elsewhere', '--json'], {
+      env: { HANDOFF_WORKSPACE: 'other' },
+    }).json.contract_id as string;
+    const foreign = await request(`${s.url}api/chain?contract=${other}`);
+    expect({ status: foreign.status, code: foreign.json.code }).toEqual({ status: 404, code: 'ROW_NOT_FOUND' });
+    expect((await request(`${s.url}api/chains`)).json.chains.map((c: any) => c.live_contract_id)).not.toContain(other);
+    expect((await request(`${s.url}api/chain?contract=../../etc`)).json).toMatchObject({ code: 'INVALID_DRAFT_ID' });
+    const unknown = await request(`${s.url}api/chain?contract=a0123456789abcdef.0123456789ab`);
+    expect({ status: unknown.status, code: unknown.json.code }).toEqual({ status: 404, code: 'ROW_NOT_FOUND' });
+  });
+
+  it('lists pending approvals with exact content, risk and the requesting contract', async () => {
+    const s = await start();
+    const r = await request(`${s.url}api/approvals`);
+    expect(r.json.approvals).toEqual([
+      expect.objectContaining({
+        id: seeded.approvalId,
+        exact_content: CONTENT,
+        risk: RISK,
+        contract_id: seeded.requester,
+        contract_goal: 'Release 2.0',
+        contract_state: 'DISPATCHED',
+      }),
+    ]);
+    expect(r.json.signing).toBe('unsigned');
+  });
+
+  it('reading every page writes nothing, and a write method on a read path is 405', async () => {
+    const s = await start();
+    const before = snapshot(seeded.home);
+    for (const path of ['', 'app.js', 'api/chains', 'api/approvals', `api/chain?contract=${seeded.next}`])
+      expect((await request(s.url + path)).status).toBe(200);
+    for (const path of ['api/chains', 'api/approvals', '']) {
+      const r = await request(s.url + path, { method: 'POST', headers: { 'Sec-Fetch-Site': 'same-origin' } });
+      expect({ status: r.status, code: r.json?.code }).toEqual({ status: 405, code: 'UI_REQUEST_REFUSED' });
+    }
+    expect((await request(`${s.url}api/approvals/${seeded.approvalId}/decide`)).status).toBe(405);
+    expect(snapshot(seeded.home)).toEqual(before);
+  });
+});
+
+describe('handoff ui: deciding', () => {
+  it.each([
+    ['no Origin and no Sec-Fetch-Site', {}],
+    ['a cross-site Sec-Fetch-Site', { 'Sec-Fetch-Site': 'cross-site' }],
+    ['another Origin', { Origin: 'http://evil.example' }],
+    ['same-site but another origin', { Origin: 'http://127.0.0.1:1', 'Sec-Fetch-Site': 'same-site' }],
+  ])('refuses a decision with %s (403 UI_REQUEST_REFUSED) and writes nothing', async (_what, headers) => {
+    const home = tempHome();
+    const { approvalId } = seed(home);
+    const s = await start(home);
+    const before = snapshot(home);
+    const r = await decideRequest(s, approvalId, { decision: 'approved', by: 'alice' }, headers);
+    expect({ status: r.status, code: r.json.code }).toEqual({ status: 403, code: 'UI_REQUEST_REFUSED' });
+    expect(snapshot(home)).toEqual(before);
+  });
+
+  it('refuses a decision without the token (403), a form post (415), and bad bodies (400 USAGE); nothing is written', async () => {
+    const home = tempHome();
+    const { approvalId } = seed(home);
+    const s = await start(home);
+    const before = snapshot(home);
+    const noToken = await request(`http://127.0.0.1:${s.port}/api/approvals/${approvalId}/decide`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Sec-Fetch-Site': 'same-origin' },
+      body: '{"decision":"approved","by":"alice"}',
+    });
+    expect(noToken.status).toBe(403);
+    const form = await request(`${s.url}api/approvals/${approvalId}/decide`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain', 'Sec-Fetch-Site': 'same-origin' },
+      body: '{"decision":"approved","by":"alice"}',
+    });
+    expect(form.status).toBe(415);
+    for (const body of [
+      { decision: 'revoked', by: 'a' },
+      { decision: 'approved' },
+      { decision: 'approved', by: ' ' },
+    ]) {
+      const r = await decideRequest(s, approvalId, body);
+      expect({ status: r.status, code: r.json.code }, JSON.stringify(body)).toEqual({ status: 400, code: 'USAGE' });
+    }
+    const badId = await decideRequest(s, 'P-..', { decision: 'approved', by: 'a' });
+    expect(badId.json.code).toBe('USAGE');
+    expect(snapshot(home)).toEqual(before);
+    expect(approvals(home, 'pending').map((a) => a.id)).toEqual([approvalId]);
+  });
+
+  it('approves through the approval service: `approval list` shows it approved by the name given; a second decision is refused', async () => {
+    const home = tempHome();
+    const { approvalId } = seed(home);
+    const s = await start(home);
+    const r = await decideRequest(s, approvalId, { decision: 'approved', by: 'alice', note: 'ok to ship' });
+    expect(r.json).toMatchObject({ approval_status: 'approved', previous_status: 'pending', changed: true });
+    expect(approvals(home, 'approved')).toEqual([
+      expect.objectContaining({ id: approvalId, decided_by: 'alice', decision_note: 'ok to ship' }),
+    ]);
+    const again = await decideRequest(s, approvalId, { decision: 'rejected', by: 'bob' });
+    expect({ status: again.status, code: again.json.code }).toEqual({
+      status: 409,
+      code: 'APPROVAL_TRANSITION_REFUSED',
+    });
+    expect((await request(`${s.url}api/approvals`)).json.approvals).toEqual([]);
+  });
+});
