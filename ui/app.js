@@ -133,7 +133,7 @@
         el('code', { class: 'command' }, r.command),
         badge(`o-${r.outcome}`, r.outcome),
         el('span', {}, `exit ${r.exit_code ?? (r.timed_out ? 'timeout' : (r.signal ?? 'none'))}`),
-        badge(`f-${r.freshness}`, r.freshness),
+        badge(`f-${r.freshness}`, r.freshness === 'unknown' ? 'freshness unknown' : r.freshness),
         el('span', { class: 'muted' }, `${when(r.started_at)} · ${r.duration_ms} ms · ${r.receipt_id}`),
       ),
       out('stdout', r.stdout_tail, r.stdout_bytes, r.stdout_elsewhere),

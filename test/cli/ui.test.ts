@@ -1,7 +1,10 @@
 /** `handoff ui` as a process: it prints its URL, serves until SIGINT or SIGTERM and exits 0; refusals before serving. */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run, tempHome } from '../helpers/cli.js';
+import { hotVerbCalls, RECORDER, recordedBuiltins, REPO, run, tempHome } from '../helpers/cli.js';
 import { request, startUi, uiEnv } from '../helpers/ui.js';
 
 describe('handoff ui (process)', () => {
@@ -43,7 +46,54 @@ describe('handoff ui (process)', () => {
     const home = tempHome();
     const r = run(home, ['ui', '--key', `${home}/missing.key`], { process: true, env: uiEnv(home) });
     expect(r.code).toBe(2);
+    expect(r.stderr).toContain('[UNREADABLE_INPUT]');
     expect(r.stdout).toBe('');
     expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('handoff ui loads only for itself', () => {
+  /** The public built-ins `handoff …args` loaded (test/fixtures/record-modules.cjs). */
+  function builtinsOf(home: string, args: string[]): string[] {
+    const file = join(home, `builtins-${args.join('-').replace(/[^a-z0-9-]/gi, '_')}.txt`);
+    const r = spawnSync(process.execPath, ['--require', RECORDER, join(REPO, 'bin', 'run.js'), ...args], {
+      env: { ...uiEnv(home), RECORD_MODULES_FILE: join(home, 'modules.txt'), RECORD_BUILTINS_FILE: file },
+      cwd: home,
+      encoding: 'utf8',
+    });
+    expect([0, 1], `${args.join(' ')}: ${r.stderr}`).toContain(r.status);
+    return recordedBuiltins(file);
+  }
+
+  it('no other verb loads its HTTP server: the hot verbs, contract list and approval list load no http', () => {
+    const home = tempHome();
+    writeFileSync(join(home, 'envelope.json'), '{}');
+    const calls = [
+      ...hotVerbCalls('a0123456789abcdef.0123456789ab', join(home, 'envelope.json')),
+      ['contract', 'list'],
+      ['approval', 'list'],
+    ];
+    for (const args of calls) expect(builtinsOf(home, args), args.join(' ')).not.toContain('http');
+  });
+
+  it('the recorder sees it where it is used: `handoff ui` loads http', async () => {
+    const home = tempHome();
+    const file = join(home, 'builtins-ui.txt');
+    const ui = await startUi(home, [], ['--require', RECORDER], {
+      RECORD_MODULES_FILE: join(home, 'modules.txt'),
+      RECORD_BUILTINS_FILE: file,
+    });
+    ui.child.kill('SIGTERM');
+    expect((await ui.ended).code).toBe(0);
+    expect(recordedBuiltins(file)).toContain('http');
+  });
+
+  it("the page's code is in the full bundle only, and its files ship in the package", () => {
+    const bundle = (name: string): string => readFileSync(join(REPO, 'dist', 'cli', name), 'latin1');
+    expect(bundle('handoff.cjs')).toContain("frame-ancestors 'none'");
+    for (const name of ['handoff-hot.cjs', 'handoff-stop.cjs'])
+      expect(bundle(name), name).not.toContain("frame-ancestors 'none'");
+    const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { files: string[] };
+    expect(pkg.files).toContain('ui');
   });
 });

@@ -41,17 +41,7 @@ export function seed(home: string): Seeded {
   ok(home, ['contract', 'finalize', '--draft-id', first]);
   const cont = ok(home, ['contract', 'set', 'report_prose', 'second turn', '--draft-id', first, '--json']);
   const next = cont.continuation.contract_id as string;
-  ok(home, [
-    'evidence',
-    'run',
-    '--draft-id',
-    next,
-    '--json',
-    '--',
-    process.execPath,
-    '-e',
-    'console.log("3 tests passed")',
-  ]);
+  ok(home, ['evidence', 'run', '--draft-id', next, '--json', '--', 'echo', '3 tests passed']);
   const hostile = ok(home, ['contract', 'dispatch', '--goal', HOSTILE_GOAL, '--json']).contract_id as string;
   ok(home, ['contract', 'set', 'report_prose', HOSTILE_GOAL, '--draft-id', hostile]);
   const requester = ok(home, ['contract', 'dispatch', '--goal', 'Release 2.0', '--json']).contract_id as string;
@@ -120,9 +110,17 @@ export interface UiProcess {
 }
 
 /** `handoff ui …args` as a process (the built binary), once it has printed its URL. */
-export function startUi(home: string, args: string[] = []): Promise<UiProcess> {
+export function startUi(
+  home: string,
+  args: string[] = [],
+  nodeArgs: string[] = [],
+  env: Record<string, string> = {},
+): Promise<UiProcess> {
   assertProcessProject('handoff ui');
-  const child = spawn(process.execPath, [BIN, 'ui', ...args], { env: uiEnv(home), cwd: home });
+  const child = spawn(process.execPath, [...nodeArgs, BIN, 'ui', ...args], {
+    env: { ...uiEnv(home), ...env },
+    cwd: home,
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8');
