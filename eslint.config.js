@@ -24,6 +24,7 @@ const SERVICES = [
   'render',
   'retention',
   'store-copy',
+  'ui',
 ];
 
 /** `^(\.\.?\/)+(a|b)\/`, with `/` written `\x2F` so the same text also serves in an esquery attribute regex. */

@@ -26,7 +26,7 @@ export default class Ui extends HandoffCommand {
       description: "The approver's private key: signs the page's decisions (default: HANDOFF_SIGNING_KEY, if set)",
     }),
   };
-  static override examples = ['handoff ui', 'handoff ui --port 8417 --key ~/.handoff/alice.key'];
+  static override examples = ['handoff ui', 'handoff ui --port 0 --key keys/handoff.key'];
   static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext<FlagsOf<typeof Ui>>): Promise<CommandResult> {

@@ -1,10 +1,11 @@
 /** `handoff ui` as a process: it prints its URL, serves until SIGINT or SIGTERM and exits 0; refusals before serving. */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hotVerbCalls, RECORDER, recordedBuiltins, REPO, run, tempHome } from '../helpers/cli.js';
+import { manifestCommands } from '../helpers/commands.js';
 import { request, startUi, uiEnv } from '../helpers/ui.js';
 
 describe('handoff ui (process)', () => {
@@ -49,6 +50,26 @@ describe('handoff ui (process)', () => {
     expect(r.stderr).toContain('[UNREADABLE_INPUT]');
     expect(r.stdout).toBe('');
     expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('handoff ui examples', () => {
+  it('each example of its help starts, serves the page and stops on SIGTERM with exit 0', async () => {
+    const home = tempHome();
+    const key = run(home, ['key', 'generate', '--out', join(home, 'generated'), '--json']).json.private_key as string;
+    mkdirSync(join(home, 'keys'));
+    copyFileSync(key, join(home, 'keys', 'handoff.key'));
+    chmodSync(join(home, 'keys', 'handoff.key'), 0o600);
+    const examples = manifestCommands().find((c) => c.id === 'ui')?.examples ?? [];
+    expect(examples).toHaveLength(2);
+    for (const example of examples) {
+      const words = example.split(' ');
+      expect(words.slice(0, 2)).toEqual(['handoff', 'ui']);
+      const ui = await startUi(home, words.slice(2));
+      expect((await request(ui.url)).status, example).toBe(200);
+      ui.child.kill('SIGTERM');
+      expect((await ui.ended).code, example).toBe(0);
+    }
   });
 });
 

@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { expect } from 'vitest';
+import type { Signer } from '../../src/attest/record.js';
 import { startUiServer, type UiServer } from '../../src/ui/server.js';
 import { assertProcessProject, baseEnv, BIN, run } from './cli.js';
 
@@ -53,8 +54,8 @@ export function seed(home: string): Seeded {
 }
 
 /** The page's server for `home`'s workspace on a free port. */
-export const serve = (home: string, port = 0): Promise<UiServer> =>
-  startUiServer({ env: uiEnv(home), cwd: home, workspace: WORKSPACE, port });
+export const serve = (home: string, port = 0, signer?: Signer): Promise<UiServer> =>
+  startUiServer({ env: uiEnv(home), cwd: home, workspace: WORKSPACE, port, signer });
 
 export interface Answer {
   status: number;

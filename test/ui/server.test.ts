@@ -1,7 +1,11 @@
 /** `handoff ui`'s server, in-process: the token, the host and origin checks, the CSP, its reads and its one write. */
+import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Signer } from '../../src/attest/record.js';
+import { decisionSigner } from '../../src/attest/signer.js';
 import type { UiServer } from '../../src/ui/server.js';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
+import { withStore } from '../helpers/store-cli.js';
 import {
   CONTENT,
   GOAL,
@@ -11,14 +15,15 @@ import {
   decideRequest,
   request,
   seed,
+  uiEnv,
   serve,
   type Seeded,
 } from '../helpers/ui.js';
 
 let seeded: Seeded;
 const servers: UiServer[] = [];
-const start = async (home = seeded.home, port = 0): Promise<UiServer> => {
-  const s = await serve(home, port);
+const start = async (home = seeded.home, port = 0, signer?: Signer): Promise<UiServer> => {
+  const s = await serve(home, port, signer);
   servers.push(s);
   return s;
 };
@@ -217,5 +222,20 @@ describe('handoff ui: deciding', () => {
       code: 'APPROVAL_TRANSITION_REFUSED',
     });
     expect((await request(`${s.url}api/approvals`)).json.approvals).toEqual([]);
+  });
+
+  it('signs the decision with the approver key, as `approval decide --key` signs it', async () => {
+    const home = tempHome();
+    const { approvalId } = seed(home);
+    const key = run(home, ['key', 'generate', '--type', 'ed25519', '--out', join(home, 'approver'), '--json']).json;
+    const s = await start(home, 0, decisionSigner(uiEnv(home), home, key.private_key));
+    expect((await request(`${s.url}api/approvals`)).json.signing).toBe('approver');
+    expect((await decideRequest(s, approvalId, { decision: 'approved', by: 'alice' })).status).toBe(200);
+    const statements = withStore(home, (db) =>
+      db
+        .prepare("SELECT signer, key_id FROM attestations WHERE kind = 'approval' AND subject_id = ? ORDER BY id")
+        .all(approvalId),
+    );
+    expect(statements.at(-1)).toEqual({ signer: 'approver', key_id: key.key_id });
   });
 });
