@@ -5,7 +5,7 @@ import type { Signer } from '../../src/attest/record.js';
 import { decisionSigner } from '../../src/attest/signer.js';
 import type { UiServer } from '../../src/ui/server.js';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
-import { withStore } from '../helpers/store-cli.js';
+import { envelopeIn, insertRow, mintDraft, prefix, withStore } from '../helpers/store-cli.js';
 import {
   CONTENT,
   GOAL,
@@ -115,6 +115,39 @@ describe('handoff ui: reads', () => {
       freshness: 'unknown',
       stdout_tail: '3 tests passed\n',
     });
+  });
+
+  it("shows each link's evidence and declared test changes, and marks a captured link degraded and cut", async () => {
+    const home = tempHome();
+    const env = { HANDOFF_WORKSPACE: WORKSPACE };
+    const id = run(home, ['contract', 'dispatch', '--goal', 'g', '--json'], { env }).json.contract_id as string;
+    expect(run(home, ['brief', 'add', 'payments', '--ac', 'AC-1=replays are idempotent'], { env }).code).toBe(0);
+    const text = '<b>replayed twice</b>';
+    const added = ['evidence', 'add', '--brief', 'payments', '--ac', 'AC-1', '--type', 'text', '--text', text];
+    expect(run(home, [...added, '--draft-id', id], { env }).code).toBe(0);
+    const changes = [{ path: 'test/pay.test.ts', reason: 'new case' }];
+    const fill = { evidence_report: { verification: { test_changes: changes } } };
+    expect(run(home, ['contract', 'fill', '--draft-id', id, '--json', JSON.stringify(fill)], { env }).code).toBe(0);
+    const captured = mintDraft();
+    withStore(home, (db) =>
+      insertRow(db, {
+        contract_id: captured,
+        agent_state: 'IN_PROGRESS',
+        workspace: WORKSPACE,
+        raw: { ...envelopeIn(prefix(captured), 'IN_PROGRESS'), degraded: true, auto_captured: true },
+      }),
+    );
+    const s = await start(home);
+    const link = (await request(`${s.url}api/chain?contract=${id}`)).json.links[0];
+    expect(link.evidence).toEqual([expect.objectContaining({ type: 'text', text, ac_id: 'AC-1', brief: 'payments' })]);
+    expect(link.test_changes).toEqual(changes);
+    const chains = (await request(`${s.url}api/chains`)).json.chains as any[];
+    expect(chains.find((c) => c.live_contract_id === captured)).toMatchObject({
+      degraded: true,
+      liveness: 'cut',
+      cut_reason: 'backstop_capture',
+    });
+    expect(chains.find((c) => c.live_contract_id === id)).toMatchObject({ degraded: false, liveness: 'running' });
   });
 
   it('a chain of another workspace or an id that is not one is refused with a code', async () => {
