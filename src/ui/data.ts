@@ -3,7 +3,7 @@
  * chains, one chain with its envelopes, merge patches, receipts and evidence, and the pending approvals. Every read
  * opens the store as a reader, so a page left open never creates a store or holds it.
  */
-import { isStale } from '../receipts/fingerprint.js';
+import { computeFingerprint, storeFiles, type TreeFingerprint } from '../receipts/fingerprint.js';
 import { chainDiff, type DiffStep } from '../render/chain-diff.js';
 import { HandoffError } from '../errors.js';
 import type { Env } from '../paths.js';
@@ -114,7 +114,23 @@ export interface ReceiptView {
 const tail = (text: string | null): string | null =>
   text === null ? null : text.length > TAIL_CHARS ? text.slice(text.length - TAIL_CHARS) : text;
 
-function receiptView(r: ReceiptRow, env: Env): ReceiptView {
+/**
+ * Freshness as finalize judges it (src/receipts/fingerprint.ts isStale), with the work tree's fingerprint taken once
+ * per directory for the whole chain rather than once per receipt.
+ */
+function freshnessJudge(env: Env, cwd: string): (r: ReceiptRow) => ReceiptView['freshness'] {
+  const now = new Map<string, TreeFingerprint | null>();
+  return (r) => {
+    if (r.tree_fingerprint === null) return 'unknown';
+    if (!now.has(r.cwd)) now.set(r.cwd, computeFingerprint(r.cwd, env, storeFiles(env, cwd)));
+    const tree = now.get(r.cwd) ?? null;
+    return tree !== null && tree.gitHead === r.git_head && tree.treeFingerprint === r.tree_fingerprint
+      ? 'fresh'
+      : 'stale';
+  };
+}
+
+function receiptView(r: ReceiptRow, freshness: ReceiptView['freshness']): ReceiptView {
   return {
     receipt_id: r.receipt_id,
     contract_id: r.contract_id,
@@ -125,7 +141,7 @@ function receiptView(r: ReceiptRow, env: Env): ReceiptView {
     outcome: r.outcome,
     started_at: r.started_at,
     duration_ms: r.duration_ms,
-    freshness: r.tree_fingerprint === null ? 'unknown' : isStale(r, env) ? 'stale' : 'fresh',
+    freshness,
     stdout_tail: tail(r.stdout_text),
     stderr_tail: tail(r.stderr_text),
     stdout_bytes: r.stdout_bytes,
@@ -176,12 +192,13 @@ export async function chainView(ctx: ReadContext, contractId: string): Promise<C
         });
       }
       const receipts = await s.listReceiptsByContracts(chain.map((r) => r.contract_id));
+      const judge = freshnessJudge(ctx.env, ctx.cwd);
       return {
         workspace: ctx.workspace,
         live_contract_id: chain[chain.length - 1].contract_id,
         links,
         steps: chainDiff(chain, envelopes),
-        receipts: receipts.map((r) => receiptView(r, ctx.env)),
+        receipts: receipts.map((r) => receiptView(r, judge(r))),
       };
     },
     () => undefined,

@@ -1,4 +1,6 @@
 /** `handoff ui`'s server, in-process: the token, the host and origin checks, the CSP, its reads and its one write. */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Signer } from '../../src/attest/record.js';
@@ -148,6 +150,28 @@ describe('handoff ui: reads', () => {
       cut_reason: 'backstop_capture',
     });
     expect(chains.find((c) => c.live_contract_id === id)).toMatchObject({ degraded: false, liveness: 'running' });
+  });
+
+  it("judges a receipt's freshness against the work tree now: fresh, then stale once a file changes", async () => {
+    const home = tempHome();
+    const repo = join(home, 'repo');
+    mkdirSync(repo);
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd: repo });
+    git('init', '-q');
+    writeFileSync(join(repo, 'a.txt'), 'one\n');
+    git('add', 'a.txt');
+    git('commit', '-q', '-m', 'one');
+    const env = { HANDOFF_WORKSPACE: WORKSPACE };
+    const id = run(home, ['contract', 'dispatch', '--goal', 'g', '--json'], { env }).json.contract_id as string;
+    const ran = run(home, ['evidence', 'run', '--draft-id', id, '--', 'true'], { env, cwd: repo });
+    expect(ran.code, ran.stderr).toBe(0);
+    const s = await start(home);
+    const freshness = async () =>
+      (await request(`${s.url}api/chain?contract=${id}`)).json.receipts.map((r: any) => r.freshness);
+    expect(await freshness()).toEqual(['fresh']);
+    writeFileSync(join(repo, 'a.txt'), 'two\n');
+    expect(await freshness()).toEqual(['stale']);
   });
 
   it('a chain of another workspace or an id that is not one is refused with a code', async () => {
