@@ -214,7 +214,10 @@ export interface PendingApproval {
   created_at: string;
   agent_id: string | null;
   contract_id: string | null;
-  /** What the requesting contract's envelope says of the risk (approval_request.risk), as written; null if nothing. */
+  /**
+   * What the requesting contract's envelope says of the risk (approval_request.risk, when its approval_id is this
+   * approval's), as written; null if nothing.
+   */
   risk: unknown;
   /** The requesting contract's goal and state, when it has a row. */
   contract_goal: string | null;
@@ -239,7 +242,8 @@ export function pendingApprovals(ctx: ReadContext): Promise<PendingApproval[]> {
           created_at: a.created_at,
           agent_id: a.agent_id,
           contract_id: a.contract_id,
-          risk: isObject(request) && request.risk !== undefined ? request.risk : null,
+          // Only the request this approval answers: a contract may have asked for another one since.
+          risk: isObject(request) && request.approval_id === a.id && request.risk !== undefined ? request.risk : null,
           contract_goal: contract?.goal ?? null,
           contract_state: contract?.agent_state ?? null,
         });

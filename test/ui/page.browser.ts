@@ -187,4 +187,16 @@ describe('handoff ui in Chromium', () => {
     expect(await card.locator('.result').textContent()).toContain('APPROVAL_TRANSITION_REFUSED');
     await page.close();
   });
+
+  it('shows control and invisible format characters in approval content as <U+XXXX>, as approval show does', async () => {
+    const content = 'rm -rf build/ \u202e# harmless\u200b';
+    const r = run(seeded.home, ['approval', 'request', '--content', content, '--json'], {
+      env: { HANDOFF_WORKSPACE: WORKSPACE },
+    });
+    const page = await open('/approvals');
+    const shown = page.locator(`[data-approval="${r.json.approval_id}"] pre.content`);
+    expect(await shown.textContent()).toBe('rm -rf build/ <U+202E># harmless<U+200B>');
+    expect(await shown.locator('.cp').count()).toBe(2);
+    await page.close();
+  });
 });

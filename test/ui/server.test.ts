@@ -203,6 +203,20 @@ describe('handoff ui: reads', () => {
     expect(r.json.signing).toBe('unsigned');
   });
 
+  it('takes the risk only from the request that names this approval: another approval of the contract has none', async () => {
+    const home = tempHome();
+    const { requester, approvalId } = seed(home);
+    const env = { HANDOFF_WORKSPACE: WORKSPACE };
+    const other = run(home, ['approval', 'request', '--content', 'npm publish', '--draft-id', requester, '--json'], {
+      env,
+    }).json.approval_id as string;
+    const s = await start(home);
+    const risks = Object.fromEntries(
+      ((await request(`${s.url}api/approvals`)).json.approvals as any[]).map((a) => [a.id, a.risk]),
+    );
+    expect(risks).toEqual({ [approvalId]: RISK, [other]: null });
+  });
+
   it('reading every page writes nothing, and a write method on a read path is 405', async () => {
     const s = await start();
     const before = snapshot(seeded.home);
