@@ -24,6 +24,7 @@ const SERVICES = [
   'render',
   'retention',
   'store-copy',
+  'ui',
 ];
 
 /** `^(\.\.?\/)+(a|b)\/`, with `/` written `\x2F` so the same text also serves in an esquery attribute regex. */
@@ -145,6 +146,20 @@ export default tseslint.config(
   {
     files: ['scripts/**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
+  {
+    // The page of `handoff ui`, run by the browser as a classic script.
+    files: ['ui/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        location: 'readonly',
+        sessionStorage: 'readonly',
+        fetch: 'readonly',
+      },
+    },
   },
   {
     files: ['bin/**/*.js', 'scripts/**/*.cjs', 'test/fixtures/**/*.cjs', 'test/helpers/**/*.cjs'],

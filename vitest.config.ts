@@ -43,6 +43,7 @@ export const PROCESS = [
   'test/cli/receipts-verify.test.ts',
   'test/cli/receipts-watchdog.test.ts',
   'test/cli/startup.test.ts',
+  'test/cli/ui.test.ts',
   'test/cli/stdin-read.test.ts',
   'test/cli/store-errors.test.ts',
   'test/drafts/files-lock.test.ts',

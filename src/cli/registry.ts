@@ -55,6 +55,7 @@ export const COMMANDS: Record<string, CommandClass> = {
   get 'attest:export'() { return load(require('../commands/attest/export.js')); },
   get 'attest:verify'() { return load(require('../commands/attest/verify.js')); },
   get mcp() { return load(require('../commands/mcp.js')); },
+  get ui() { return load(require('../commands/ui.js')); },
   get 'store:copy'() { return load(require('../commands/store/copy.js')); },
   get autocomplete() { return load(require('../commands/autocomplete.js')); },
   get help() { return load(require('../commands/help.js')); },
