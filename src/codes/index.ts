@@ -9,6 +9,7 @@ import { gateCodes } from './gate.js';
 import { receiptCodes } from './receipts.js';
 import { mcpCodes } from './mcp.js';
 import { attestCodes } from './attest.js';
+import { testChangeCodes } from './tests.js';
 
 export type { CodeEntry } from './types.js';
 
@@ -21,6 +22,7 @@ export const AREAS: readonly { title: string; codes: readonly CodeEntry[] }[] = 
   { title: 'Receipts', codes: receiptCodes },
   { title: 'MCP server', codes: mcpCodes },
   { title: 'Keys, signed statements and export', codes: attestCodes },
+  { title: 'Test changes', codes: testChangeCodes },
 ];
 
 /** Every registered code: a literal union, so an unknown code at a throw site is a compile error. */
@@ -33,6 +35,7 @@ export type Code = (
   | typeof receiptCodes
   | typeof mcpCodes
   | typeof attestCodes
+  | typeof testChangeCodes
 )[number]['code'];
 
 export const ALL_CODES: readonly CodeEntry[] = AREAS.flatMap((a) => a.codes);

@@ -1,0 +1,285 @@
+/**
+ * The turn's test base (amendments-4 §E3, §Z11): at dispatch, in the work directory (`--workdir`, default the working
+ * directory), git HEAD, the tree fingerprint and the sha256 of each test file among the files `git ls-files -co
+ * --exclude-standard` lists there, selected by the globs (`--tests GLOB`, else HANDOFF_TEST_GLOBS, else the default
+ * list). Two values stand for files too: `package.json`'s `scripts.test` and `pyproject.toml`'s
+ * `[tool.pytest.ini_options]` table (their own sha256, under a `#` path), so a change to the test command or to
+ * pytest's options counts as a modified test file. Finalize scans the same way (src/finalize/test-changes.ts).
+ *
+ * Paths are relative to the work directory, as git lists them there (`/`-separated); the globs match them whole.
+ */
+import { spawnSync } from 'node:child_process';
+import { closeSync, lstatSync, openSync, readFileSync, readlinkSync, readSync, realpathSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import { HandoffError, jsonQuote, usage } from '../errors.js';
+import type { Env } from '../paths.js';
+import { computeFingerprint, storeFiles } from '../receipts/fingerprint.js';
+
+/** The exact default list of §Z11: test files of the common ecosystems, then the runners' configs. */
+export const DEFAULT_TEST_GLOBS: readonly string[] = [
+  '**/*.test.*',
+  '**/*.spec.*',
+  '**/__tests__/**',
+  'test/**',
+  'tests/**',
+  'spec/**',
+  '**/test_*.py',
+  '**/*_test.py',
+  '**/conftest.py',
+  '**/*_test.go',
+  '**/testdata/**',
+  'benches/**',
+  'src/test/**',
+  '**/*Test.java',
+  '**/*Test.kt',
+  '**/*Tests.cs',
+  '**/*Test.cs',
+  'vitest.config.*',
+  'jest.config.*',
+  'playwright.config.*',
+  '.mocharc*',
+  'karma.conf.*',
+  'pytest.ini',
+  'tox.ini',
+  '.rspec',
+];
+
+/** The entries that stand for a value inside a file, not for the file. */
+export const SCRIPTS_TEST_ENTRY = 'package.json#scripts.test';
+export const PYTEST_ENTRY = 'pyproject.toml#tool.pytest.ini_options';
+
+/** What dispatch stores on the row (`test_base_json`); `files` null: the work directory was not in a git work tree. */
+export interface TestBase {
+  workdir: string;
+  git_head: string | null;
+  tree_fingerprint: string | null;
+  globs: string[];
+  protect: boolean;
+  /** path → sha256, or null outside git (`test_changes: "unknown"`). */
+  files: Record<string, string> | null;
+}
+
+const MAX_GLOB_CHARS = 1024;
+const MAX_GLOBS = 256;
+
+/** One glob: relative, `/`-separated, no `..` segment, no control character, at most 1024 characters. */
+export function checkGlob(glob: string, where: string): string {
+  const bad = (why: string): never => {
+    throw usage(`${where} ${jsonQuote(glob)} ${why}`);
+  };
+  if (glob.trim() === '') bad('is blank');
+  if (glob.length > MAX_GLOB_CHARS) bad(`is longer than ${MAX_GLOB_CHARS} characters`);
+  if ([...glob].some((ch) => (ch.codePointAt(0) as number) < 0x20 || ch === '\x7f')) bad('holds a control character');
+  if (glob.startsWith('/') || glob.includes('\\')) bad('must be relative to the work directory, with / separators');
+  if (glob.split('/').includes('..')) bad('must not hold a .. segment');
+  return glob;
+}
+
+/** The globs of a dispatch: `--tests` (repeatable), else HANDOFF_TEST_GLOBS (comma-separated), else the default. */
+export function testGlobs(flags: readonly string[], env: Env): string[] {
+  const from = (list: readonly string[], where: string): string[] => {
+    if (list.length > MAX_GLOBS) throw usage(`${where} gives more than ${MAX_GLOBS} globs`);
+    return [...new Set(list.map((g) => checkGlob(g, where)))];
+  };
+  if (flags.length > 0) return from(flags, '--tests');
+  const raw = env.HANDOFF_TEST_GLOBS;
+  if (raw !== undefined && raw.trim() !== '') {
+    return from(
+      raw
+        .split(',')
+        .map((g) => g.trim())
+        .filter((g) => g !== ''),
+      'HANDOFF_TEST_GLOBS',
+    );
+  }
+  return [...DEFAULT_TEST_GLOBS];
+}
+
+const workdirError = (raw: string, why: string): HandoffError =>
+  new HandoffError(
+    'CWD_NOT_FOUND',
+    `--workdir ${jsonQuote(raw)} ${why}; nothing was dispatched`,
+    { workdir: raw },
+    'Pass an existing directory (the work tree the agent changes), or leave --workdir out to use the current one.',
+  );
+
+/** `--workdir`: an existing directory, as its real path (default: the caller's working directory). */
+export function resolveWorkdir(raw: string | undefined, cwd: string): string {
+  if (raw === undefined) return realpathSync(cwd);
+  if (raw === '') throw workdirError(raw, 'names no directory');
+  let real: string;
+  try {
+    real = realpathSync(resolve(cwd, raw));
+  } catch {
+    throw workdirError(raw, 'does not exist');
+  }
+  if (!statSync(real).isDirectory()) throw workdirError(raw, 'is not a directory');
+  return real;
+}
+
+/** A glob as an anchored expression: `**` any number of segments, `*` and `?` within one, `[…]` a class. */
+export function globRegExp(glob: string): RegExp {
+  let out = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === '*' && glob[i + 1] === '*') {
+      const atStart = i === 0 || glob[i - 1] === '/';
+      if (atStart && glob[i + 2] === '/') {
+        out += '(?:.*/)?';
+        i += 2;
+      } else {
+        out += '.*';
+        i += 1;
+      }
+    } else if (c === '*') out += '[^/]*';
+    else if (c === '?') out += '[^/]';
+    else if (c === '[') {
+      const end = glob.indexOf(']', i + 2);
+      if (end === -1) out += '\\[';
+      else {
+        let body = glob.slice(i + 1, end);
+        if (body.startsWith('!')) body = `^${body.slice(1)}`;
+        out += `[${body.replace(/\\/g, '\\\\')}]`;
+        i = end;
+      }
+    } else out += c.replace(/[.+^${}()|\\]/g, '\\$&');
+  }
+  return new RegExp(`^${out}$`);
+}
+
+export const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+
+let chunk: Buffer | undefined;
+
+/** sha256 of a regular file's bytes or a symlink's target; undefined when it is gone or anything else. */
+export function entryDigest(path: string): string | undefined {
+  try {
+    const st = lstatSync(path);
+    if (st.isSymbolicLink()) return sha256(`symlink:${readlinkSync(path)}`);
+    if (!st.isFile()) return undefined;
+    const h = createHash('sha256');
+    const fd = openSync(path, 'r');
+    try {
+      chunk ??= Buffer.allocUnsafe(1024 * 1024);
+      for (;;) {
+        const n = readSync(fd, chunk, 0, chunk.length, null);
+        if (n === 0) break;
+        h.update(chunk.subarray(0, n));
+      }
+    } finally {
+      closeSync(fd);
+    }
+    return h.digest('hex');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The files `git ls-files -co --exclude-standard` lists in `dir` (relative to it), or undefined outside git. */
+export function listedFiles(dir: string, env: Env): string[] | undefined {
+  try {
+    const r = spawnSync('git', ['--no-optional-locks', 'ls-files', '-co', '--exclude-standard', '-z'], {
+      cwd: dir,
+      env: { ...env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
+      stdio: ['ignore', 'pipe', 'ignore'],
+      maxBuffer: 1024 * 1024 * 1024,
+    });
+    if (r.status !== 0 || r.error !== undefined) return undefined;
+    return [...new Set(r.stdout.toString('utf8').split('\0'))].filter((p) => p !== '');
+  } catch {
+    return undefined;
+  }
+}
+
+/** `scripts.test` of the package.json in `dir`, as JSON text; undefined when there is none (or no readable JSON). */
+function scriptsTest(dir: string): string | undefined {
+  try {
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as unknown;
+    const scripts = pkg !== null && typeof pkg === 'object' ? (pkg as Record<string, unknown>).scripts : undefined;
+    const test =
+      scripts !== null && typeof scripts === 'object' ? (scripts as Record<string, unknown>).test : undefined;
+    return test === undefined ? undefined : JSON.stringify(test);
+  } catch {
+    return undefined;
+  }
+}
+
+const TOML_HEADER = /^\s*\[\[?\s*([^[\]#]+?)\s*\]\]?\s*(?:#.*)?$/;
+
+/**
+ * The lines of pyproject.toml's `[tool.pytest.ini_options]` table (trailing blanks trimmed, blank lines dropped),
+ * up to the next table header; undefined when the file or the table is absent.
+ */
+export function pytestTable(text: string): string | undefined {
+  const lines = text.split(/\r?\n/);
+  let inTable = false;
+  let found = false;
+  const out: string[] = [];
+  for (const line of lines) {
+    const header = TOML_HEADER.exec(line);
+    if (header !== null) {
+      const name = header[1].replace(/\s*\.\s*/g, '.').replace(/"/g, '');
+      inTable = name === 'tool.pytest.ini_options';
+      found ||= inTable;
+      continue;
+    }
+    if (inTable && line.trim() !== '') out.push(line.trimEnd());
+  }
+  return found ? out.join('\n') : undefined;
+}
+
+function pytestOptions(dir: string): string | undefined {
+  try {
+    return pytestTable(readFileSync(join(dir, 'pyproject.toml'), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The test files of `dir` now: path → sha256 over the listed files the globs select (plus the two values), or
+ * undefined outside git. `only`: hash these paths as well, listed or not (finalize passes the base's paths, so a
+ * file git no longer lists is still compared).
+ */
+export function scanTests(
+  dir: string,
+  globs: readonly string[],
+  env: Env,
+  only: readonly string[] = [],
+): Record<string, string> | undefined {
+  const listed = listedFiles(dir, env);
+  if (listed === undefined) return undefined;
+  const res = globs.map(globRegExp);
+  const wanted = new Set(only.filter((p) => !p.includes('#')));
+  for (const p of listed) if (res.some((re) => re.test(p))) wanted.add(p);
+  const out: Record<string, string> = {};
+  for (const p of [...wanted].sort()) {
+    const digest = entryDigest(join(dir, p));
+    if (digest !== undefined) out[p] = digest;
+  }
+  const set = new Set(listed);
+  if (set.has('package.json')) {
+    const v = scriptsTest(dir);
+    if (v !== undefined) out[SCRIPTS_TEST_ENTRY] = sha256(v);
+  }
+  if (set.has('pyproject.toml')) {
+    const v = pytestOptions(dir);
+    if (v !== undefined) out[PYTEST_ENTRY] = sha256(v);
+  }
+  return out;
+}
+
+/** The base of a dispatch in `workdir` (a real path). */
+export function takeTestBase(workdir: string, globs: string[], protect: boolean, env: Env, cwd: string): TestBase {
+  const files = scanTests(workdir, globs, env) ?? null;
+  const fp = files === null ? null : computeFingerprint(workdir, env, storeFiles(env, cwd));
+  return {
+    workdir,
+    git_head: fp?.gitHead ?? null,
+    tree_fingerprint: fp?.treeFingerprint ?? null,
+    globs,
+    protect,
+    files,
+  };
+}
