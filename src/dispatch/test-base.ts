@@ -58,6 +58,8 @@ export interface TestBase {
   protect: boolean;
   /** path → sha256, or null outside git (`test_changes: "unknown"`). */
   files: Record<string, string> | null;
+  /** path → the stat key of the file when it was hashed (finalize re-reads only the files whose key moved). */
+  stat?: Record<string, string>;
 }
 
 const MAX_GLOB_CHARS = 1024;
@@ -237,42 +239,82 @@ function pytestOptions(dir: string): string | undefined {
   }
 }
 
+/** What a scan gives: path → sha256, and path → the stat key each digest was read at (see statKey). */
+export interface Scan {
+  files: Record<string, string>;
+  stat: Record<string, string>;
+}
+
 /**
- * The test files of `dir` now: path → sha256 over the listed files the globs select (plus the two values), or
- * undefined outside git. `only`: hash these paths as well, listed or not (finalize passes the base's paths, so a
- * file git no longer lists is still compared).
+ * An entry's stat key: inode, size, mode, and the modification and change times in nanoseconds. A file whose key
+ * is unchanged since it was hashed is not read again (git decides what to re-read the same way); the change time
+ * moves with every write and every `touch`, and only the kernel sets it.
+ */
+function statKey(path: string, since: bigint): string | undefined {
+  try {
+    const st = lstatSync(path, { bigint: true });
+    // Racily clean (as git calls it): changed within the clock's grain of the scan, a later write could leave the
+    // same key on a file system with coarse times. Such a file gets a key no later scan matches: it is read again.
+    if (st.ctimeNs >= since || st.mtimeNs >= since) return `racy:${st.ino}`;
+    return `${st.ino}:${st.size}:${st.mode}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Two seconds before now, in nanoseconds: files changed after it are racily clean. */
+const racyLimit = (): bigint => BigInt(Date.now() - 2000) * 1_000_000n;
+
+/**
+ * The test files of `dir` now: the listed files the globs select (plus the two values), or undefined outside git.
+ * `prior`: an earlier scan (finalize passes the base): its paths are looked at too, listed or not (a test made ignored
+ * or dropped from the index still counts), and a path whose stat key is unchanged keeps its digest unread. `since`:
+ * files changed at or after it (ns) are racily clean (default: two seconds ago).
  */
 export function scanTests(
   dir: string,
   globs: readonly string[],
   env: Env,
-  only: readonly string[] = [],
-): Record<string, string> | undefined {
+  prior?: Scan,
+  since: bigint = racyLimit(),
+): Scan | undefined {
   const listed = listedFiles(dir, env);
   if (listed === undefined) return undefined;
-  const res = globs.map(globRegExp);
-  const wanted = new Set(only.filter((p) => !p.includes('#')));
-  for (const p of listed) if (res.some((re) => re.test(p))) wanted.add(p);
-  const out: Record<string, string> = {};
+  // One expression for all globs: one test per listed path (10,000 paths × 25 globs otherwise).
+  const re = new RegExp(globs.map((g) => globRegExp(g).source).join('|'));
+  const wanted = new Set(
+    prior === undefined ? [] : Object.keys(prior.files).filter((p) => p !== SCRIPTS_TEST_ENTRY && p !== PYTEST_ENTRY),
+  );
+  for (const p of listed) if (re.test(p)) wanted.add(p);
+  const out: Scan = { files: {}, stat: {} };
   for (const p of [...wanted].sort()) {
-    const digest = entryDigest(join(dir, p));
-    if (digest !== undefined) out[p] = digest;
+    // git lists normalized relative paths under `dir` (a real path): joined as text, not by path.join per file.
+    const path = `${dir}/${p}`;
+    const key = statKey(path, since);
+    if (key === undefined) continue;
+    const known = !key.startsWith('racy:') && prior?.stat[p] === key ? prior.files[p] : undefined;
+    // Read after the stat: a write between the two changes the key the next scan sees, never hides behind it.
+    const digest = known ?? entryDigest(path);
+    if (digest === undefined) continue;
+    out.files[p] = digest;
+    out.stat[p] = key;
   }
   const set = new Set(listed);
   if (set.has('package.json')) {
     const v = scriptsTest(dir);
-    if (v !== undefined) out[SCRIPTS_TEST_ENTRY] = sha256(v);
+    if (v !== undefined) out.files[SCRIPTS_TEST_ENTRY] = sha256(v);
   }
   if (set.has('pyproject.toml')) {
     const v = pytestOptions(dir);
-    if (v !== undefined) out[PYTEST_ENTRY] = sha256(v);
+    if (v !== undefined) out.files[PYTEST_ENTRY] = sha256(v);
   }
   return out;
 }
 
 /** The base of a dispatch in `workdir` (a real path). */
 export function takeTestBase(workdir: string, globs: string[], protect: boolean, env: Env, cwd: string): TestBase {
-  const files = scanTests(workdir, globs, env) ?? null;
+  const scan = scanTests(workdir, globs, env);
+  const files = scan?.files ?? null;
   const fp = files === null ? null : computeFingerprint(workdir, env, storeFiles(env, cwd));
   return {
     workdir,
@@ -281,5 +323,6 @@ export function takeTestBase(workdir: string, globs: string[], protect: boolean,
     globs,
     protect,
     files,
+    ...(scan === undefined ? {} : { stat: scan.stat }),
   };
 }

@@ -34,8 +34,8 @@ const parseBase = (text: string | null | undefined): TestBase | undefined => rea
 export function detectChanges(base: TestBase, env: Env): DetectedChange[] | 'unknown' {
   if (base.files === null) return 'unknown';
   const before = base.files;
-  // The base's own paths are hashed too, listed or not: a test made ignored or dropped from the index still counts.
-  const now = scanTests(base.workdir, base.globs, env, Object.keys(before)) ?? {};
+  // The base's own paths are looked at too, listed or not: a test made ignored or dropped from the index still counts.
+  const now = scanTests(base.workdir, base.globs, env, { files: before, stat: base.stat ?? {} })?.files ?? {};
   const out: DetectedChange[] = [];
   for (const path of [...new Set([...Object.keys(before), ...Object.keys(now)])].sort()) {
     const o = before[path] ?? null;

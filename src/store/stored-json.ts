@@ -47,6 +47,16 @@ export const envelopeColumn = column(() => z.custom<Record<string, unknown>>(isP
 /** `raw_handoff_json` handed to the validator as it is: any JSON value (a non-object is the validator's MISSING_FIELD). */
 export const jsonColumn = column(() => z.unknown());
 
+/**
+ * A JSON object whose values are all strings, checked in one loop: a base holds one entry per test file (thousands),
+ * which a zod record would check and copy entry by entry on every finalize.
+ */
+const isStringMap = (v: unknown): v is Record<string, string> => {
+  if (!isPlainObject(v)) return false;
+  for (const k in v) if (typeof v[k] !== 'string') return false;
+  return true;
+};
+
 /** `test_base_json`: the test base dispatch took (migration 0008). */
 export const testBaseColumn = column(() =>
   z.object({
@@ -55,7 +65,8 @@ export const testBaseColumn = column(() =>
     tree_fingerprint: z.nullable(z.string()),
     globs: z.array(z.string()),
     protect: z.boolean(),
-    files: z.nullable(z.record(z.string(), z.string())),
+    files: z.nullable(z.custom<Record<string, string>>(isStringMap)),
+    stat: z.optional(z.custom<Record<string, string>>(isStringMap)),
   }),
 );
 
