@@ -8,7 +8,7 @@
  *
  * Paths are relative to the work directory, as git lists them there (`/`-separated); the globs match them whole.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { closeSync, lstatSync, openSync, readFileSync, readlinkSync, readSync, realpathSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
@@ -178,20 +178,39 @@ export function entryDigest(path: string): string | undefined {
   }
 }
 
+const LS_FILES = ['--no-optional-locks', 'ls-files', '-co', '--exclude-standard', '-z'];
+const gitOptions = (dir: string, env: Env) => ({
+  cwd: dir,
+  env: { ...env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
+  stdio: ['ignore', 'pipe', 'ignore'] as ['ignore', 'pipe', 'ignore'],
+  maxBuffer: 1024 * 1024 * 1024,
+});
+const parseListing = (out: Buffer): string[] => [...new Set(out.toString('utf8').split('\0'))].filter((p) => p !== '');
+
 /** The files `git ls-files -co --exclude-standard` lists in `dir` (relative to it), or undefined outside git. */
 export function listedFiles(dir: string, env: Env): string[] | undefined {
   try {
-    const r = spawnSync('git', ['--no-optional-locks', 'ls-files', '-co', '--exclude-standard', '-z'], {
-      cwd: dir,
-      env: { ...env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
-      stdio: ['ignore', 'pipe', 'ignore'],
-      maxBuffer: 1024 * 1024 * 1024,
-    });
-    if (r.status !== 0 || r.error !== undefined) return undefined;
-    return [...new Set(r.stdout.toString('utf8').split('\0'))].filter((p) => p !== '');
+    const r = spawnSync('git', LS_FILES, gitOptions(dir, env));
+    return r.status === 0 && r.error === undefined ? parseListing(r.stdout) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * listedFiles without blocking: finalize starts it early and reads it at its test step, so git runs while finalize
+ * does its other checks. Never rejects (undefined for any failure).
+ */
+export function listFilesLater(dir: string, env: Env): Promise<string[] | undefined> {
+  return new Promise((done) => {
+    try {
+      execFile('git', LS_FILES, { ...gitOptions(dir, env), encoding: 'buffer' }, (err, stdout) =>
+        done(err === null ? parseListing(stdout) : undefined),
+      );
+    } catch {
+      done(undefined);
+    }
+  });
 }
 
 /** `scripts.test` of the package.json in `dir`, as JSON text; undefined when there is none (or no readable JSON). */
@@ -265,27 +284,31 @@ function statKey(path: string, since: bigint): string | undefined {
 /** Two seconds before now, in nanoseconds: files changed after it are racily clean. */
 const racyLimit = (): bigint => BigInt(Date.now() - 2000) * 1_000_000n;
 
+export interface ScanOptions {
+  /** An earlier scan (finalize passes the base): its paths are looked at too, listed or not, and unchanged keys kept. */
+  prior?: Scan;
+  /** Files changed at or after it (ns) are racily clean (default: two seconds ago). */
+  since?: bigint;
+  /** The listing, when the caller already has it (listFilesLater); undefined: listed here. */
+  listed?: string[];
+}
+
 /**
  * The test files of `dir` now: the listed files the globs select (plus the two values), or undefined outside git.
- * `prior`: an earlier scan (finalize passes the base): its paths are looked at too, listed or not (a test made ignored
- * or dropped from the index still counts), and a path whose stat key is unchanged keeps its digest unread. `since`:
- * files changed at or after it (ns) are racily clean (default: two seconds ago).
+ * With a prior scan, its paths are looked at too (a test made ignored or dropped from the index still counts, and a
+ * work tree git no longer answers for is still compared on them), and a path whose stat key is unchanged keeps its
+ * digest unread.
  */
-export function scanTests(
-  dir: string,
-  globs: readonly string[],
-  env: Env,
-  prior?: Scan,
-  since: bigint = racyLimit(),
-): Scan | undefined {
-  const listed = listedFiles(dir, env);
-  if (listed === undefined) return undefined;
+export function scanTests(dir: string, globs: readonly string[], env: Env, o: ScanOptions = {}): Scan | undefined {
+  const { prior, since = racyLimit() } = o;
+  const listed = o.listed ?? listedFiles(dir, env);
+  if (listed === undefined && prior === undefined) return undefined;
   // One expression for all globs: one test per listed path (10,000 paths × 25 globs otherwise).
   const re = new RegExp(globs.map((g) => globRegExp(g).source).join('|'));
   const wanted = new Set(
     prior === undefined ? [] : Object.keys(prior.files).filter((p) => p !== SCRIPTS_TEST_ENTRY && p !== PYTEST_ENTRY),
   );
-  for (const p of listed) if (re.test(p)) wanted.add(p);
+  for (const p of listed ?? []) if (re.test(p)) wanted.add(p);
   const out: Scan = { files: {}, stat: {} };
   for (const p of [...wanted].sort()) {
     // git lists normalized relative paths under `dir` (a real path): joined as text, not by path.join per file.
@@ -299,7 +322,8 @@ export function scanTests(
     out.files[p] = digest;
     out.stat[p] = key;
   }
-  const set = new Set(listed);
+  // Without a listing (git gone at finalize), the two values are read when the base had them.
+  const set = new Set(listed ?? Object.keys(prior?.files ?? {}).map((p) => p.split('#')[0]));
   if (set.has('package.json')) {
     const v = scriptsTest(dir);
     if (v !== undefined) out.files[SCRIPTS_TEST_ENTRY] = sha256(v);

@@ -35,7 +35,7 @@ import { isConstraintViolation, type Store, type StoreReads } from '../store/sto
 import { attestApprovalUse, attestFinalized, type Signer } from '../attest/record.js';
 import { finalEnvelope } from './envelope.js';
 import { receiptStep } from './receipts-step.js';
-import type { TestStepResult } from './test-changes.js';
+import type { EarlyTestStep, TestStepResult } from './test-changes.js';
 import { envelopeState, firstRefusal, type Refusal } from './refusals.js';
 import {
   checkUpdateContracts,
@@ -151,6 +151,9 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     const revision = readRevision(env, tipId, cwd).rev;
     const workspace = recordedWorkspace(env, cwd, tipId, req.workspaceFlag) ?? req.workspace;
 
+    // The test-change step's head start (step 9c): its base is read and git's listing started now, to run meanwhile.
+    const testsEarly = earlyTestStep(store, tipRow, env);
+
     // Step 3: sanitize, canonicalize, remove the capture markers.
     const envelope = finalEnvelope(loaded.envelope, req.notice);
     const json = JSON.stringify(envelope);
@@ -222,7 +225,7 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     if (receipts.errors.length > 0) return listRejection(tipId, receipts.errors, receipts.repair);
 
     // Step 9c: the test files changed since the turn's base (src/finalize/test-changes.ts), detected once, here.
-    const tests = await testStep(store, tipRow, envelope, state, env);
+    const tests = await testStep(store, tipRow, envelope, state, env, testsEarly);
     if (tests.errors.length > 0) return listRejection(tipId, tests.errors, tests.repair);
 
     // Step 10: the store transaction (creates the store only now). Without a store, every refusal this step can give
@@ -287,13 +290,24 @@ async function testStep(
   envelope: JsonObject,
   state: string | undefined,
   env: Env,
+  early: Promise<EarlyTestStep> | undefined,
 ): Promise<TestStep> {
   const report = own(envelope, 'evidence_report');
   const verification = isObject(report) ? own(report, 'verification') : undefined;
   const declares = isObject(verification) && own(verification, 'test_changes') !== undefined;
   if ((store === null || row === undefined) && !declares) return { errors: [], repair: '' };
   const { testChangeStep, TEST_CHANGES_REPAIR } = await import('./test-changes.js');
-  return { ...(await testChangeStep(store, row, envelope, state, env)), repair: TEST_CHANGES_REPAIR };
+  return { ...(await testChangeStep(store, row, envelope, state, env, early)), repair: TEST_CHANGES_REPAIR };
+}
+
+/** Starts step 9c's base read and listing for a row that may have a base (its own, or a continuation's chain's). */
+function earlyTestStep(store: Store | null, row: HandoffRow | undefined, env: Env): Promise<EarlyTestStep> | undefined {
+  if (store === null || row === undefined) return undefined;
+  if (row.test_base_json == null && row.continues_handoff_id === null) return undefined;
+  return import('./test-changes.js').then(
+    (m) => m.startTestStep(store, row, env),
+    () => ({}),
+  );
 }
 
 function listRejection(tipId: string, errors: ClauseError[], repair: string): FinalizeOutcome {

@@ -10,7 +10,7 @@ import type { Env } from '../paths.js';
 import type { HandoffRow } from '../store/handoff-row.js';
 import type { StoreReads } from '../store/store.js';
 import { readStoredJson, testBaseColumn } from '../store/stored-json.js';
-import { scanTests, type TestBase } from '../dispatch/test-base.js';
+import { listFilesLater, scanTests, type TestBase } from '../dispatch/test-base.js';
 import type { ClauseError } from './update-contracts.js';
 import { closeErrors, readDeclared, type DetectedChange, type StoredTestChanges } from './test-rules.js';
 
@@ -30,12 +30,16 @@ export async function baseOf(store: StoreReads, row: HandoffRow): Promise<TestBa
 
 const parseBase = (text: string | null | undefined): TestBase | undefined => readStoredJson(text, testBaseColumn);
 
-/** The changes since `base`: by path, added, modified and deleted with old and new sha256; "unknown" outside git. */
-export function detectChanges(base: TestBase, env: Env): DetectedChange[] | 'unknown' {
+/**
+ * The changes since `base`: by path, added, modified and deleted with old and new sha256; "unknown" outside git.
+ * `listed`: git's listing of the work directory when the caller started it early (listFilesLater).
+ */
+export function detectChanges(base: TestBase, env: Env, listed?: string[]): DetectedChange[] | 'unknown' {
   if (base.files === null) return 'unknown';
   const before = base.files;
   // The base's own paths are looked at too, listed or not: a test made ignored or dropped from the index still counts.
-  const now = scanTests(base.workdir, base.globs, env, { files: before, stat: base.stat ?? {} })?.files ?? {};
+  const prior = { files: before, stat: base.stat ?? {} };
+  const now = scanTests(base.workdir, base.globs, env, { prior, listed })?.files ?? {};
   const out: DetectedChange[] = [];
   for (const path of [...new Set([...Object.keys(before), ...Object.keys(now)])].sort()) {
     const o = before[path] ?? null;
@@ -59,6 +63,26 @@ export interface TestStepResult {
   baseJson?: string;
 }
 
+/** The base of the turn and git's listing of its work directory, as startTestStep leaves them. */
+export interface EarlyTestStep {
+  base?: TestBase;
+  listed?: string[];
+}
+
+/**
+ * Finalize's head start: the base is read and `git ls-files` started as soon as the row is known, so git runs while
+ * finalize checks the envelope. Never rejects; a failure only means the listing is taken again at the step.
+ */
+export async function startTestStep(store: StoreReads, row: HandoffRow, env: Env): Promise<EarlyTestStep> {
+  try {
+    const base = await baseOf(store, row);
+    if (base === undefined || base.files === null) return { base };
+    return { base, listed: await listFilesLater(base.workdir, env) };
+  } catch {
+    return {};
+  }
+}
+
 /** The whole step: declarations' shape, then (with a base) detection and the close rules. */
 export async function testChangeStep(
   store: StoreReads | null,
@@ -66,15 +90,18 @@ export async function testChangeStep(
   envelope: JsonObject,
   state: string | undefined,
   env: Env,
+  early?: Promise<EarlyTestStep>,
 ): Promise<TestStepResult> {
   const { declared, errors } = readDeclared(envelope);
   if (errors.length > 0) return { errors };
-  const base = store !== null && row !== undefined ? await baseOf(store, row) : undefined;
+  const head = early === undefined ? undefined : await early;
+  const base = head?.base ?? (store !== null && row !== undefined ? await baseOf(store, row) : undefined);
   if (base === undefined) return { errors: [] };
-  const detected = detectChanges(base, env);
+  const detected = detectChanges(base, env, head?.listed);
   return {
     errors: closeErrors(state, detected, declared, base.protect === true),
     stored: { detected, declared: declared ?? null },
-    baseJson: JSON.stringify(base),
+    // Only a continuation takes the inherited base on its row; a row's own base is never written again.
+    baseJson: row?.test_base_json == null ? JSON.stringify(base) : undefined,
   };
 }

@@ -210,6 +210,17 @@ describe('what counts as a test change', () => {
     ]);
   });
 
+  it('a work tree whose .git was removed after dispatch is still compared on the base paths', () => {
+    const home = tempHome();
+    const dir = repo();
+    const d = dispatch(home, ['--workdir', dir]);
+    writeFileSync(join(dir, 'test', 'add.test.js'), WEAK_A);
+    rmSync(join(dir, '.git'), { recursive: true, force: true });
+    const r = close(home, d.contract_id);
+    // Only the weakened file: the untouched scripts.test is not reported deleted for want of a listing.
+    expect(codes(r)).toEqual([['TESTS_CHANGED_UNDECLARED', expect.stringContaining('test/add.test.js was modified')]]);
+  });
+
   it('outside git the base is unknown and the row says test_changes: "unknown"', () => {
     const home = tempHome();
     const plain = mkdtempSync(join(tmpdir(), 'handoff-plain-'));

@@ -108,13 +108,13 @@ describe('the stat cache of a scan', () => {
 
   it('keeps the digest of a file whose stat key is unchanged, and reads one whose key moved', () => {
     const dir = repoWith({ 'a.t': 'one', 'b.t': 'two' });
-    const first = scanTests(dir, ['*.t'], process.env, undefined, FUTURE)!;
+    const first = scanTests(dir, ['*.t'], process.env, { since: FUTURE })!;
     expect(first.files).toEqual({ 'a.t': digest('one'), 'b.t': digest('two') });
     // A prior whose digests are not the files': an unchanged key keeps the prior's digest unread.
     const prior = { files: { 'a.t': 'x'.repeat(64), 'b.t': 'y'.repeat(64) }, stat: first.stat };
-    expect(scanTests(dir, ['*.t'], process.env, prior, FUTURE)!.files).toEqual(prior.files);
+    expect(scanTests(dir, ['*.t'], process.env, { prior, since: FUTURE })!.files).toEqual(prior.files);
     writeFileSync(join(dir, 'b.t'), 'two, weakened');
-    expect(scanTests(dir, ['*.t'], process.env, prior, FUTURE)!.files).toEqual({
+    expect(scanTests(dir, ['*.t'], process.env, { prior, since: FUTURE })!.files).toEqual({
       'a.t': 'x'.repeat(64),
       'b.t': digest('two, weakened'),
     });
@@ -125,7 +125,7 @@ describe('the stat cache of a scan', () => {
     const first = scanTests(dir, ['*.t'], process.env)!;
     expect(first.stat['a.t']).toMatch(/^racy:/);
     const prior = { files: { 'a.t': 'x'.repeat(64) }, stat: first.stat };
-    expect(scanTests(dir, ['*.t'], process.env, prior)!.files).toEqual({ 'a.t': digest('one') });
+    expect(scanTests(dir, ['*.t'], process.env, { prior })!.files).toEqual({ 'a.t': digest('one') });
   });
 
   it('outside git there is no scan', () => {
