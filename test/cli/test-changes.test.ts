@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome, type RunResult } from '../helpers/cli.js';
 import { git } from '../helpers/receipts-cli.js';
 import { COMPLETE_PATCH, rawStore, row } from '../helpers/gate.js';
+import { check } from '../helpers/schemas/schemas.js';
 
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 const TEST_A = "import { it, expect } from 'vitest';\nit('adds', () => expect(1 + 1).toBe(2));\n";
@@ -323,6 +324,33 @@ describe('declarations and continuations', () => {
       test_base: { workdir: realpathSync(dir) },
       test_changes: [{ path: 'test/add.test.js', change: 'modified' }],
     });
+  });
+});
+
+describe('the published schemas', () => {
+  it('hold the real outputs with test changes, and refuse a detection or a declaration out of shape', () => {
+    const home = tempHome();
+    const dir = repo();
+    const d = dispatch(home, ['--workdir', dir, '--protect-tests']);
+    expect(check('contract-dispatch', d).why).toBe('');
+    writeFileSync(join(dir, 'test', 'add.test.js'), WEAK_A);
+    writeFileSync(join(dir, 'test', 'new.test.js'), TEST_A);
+    const refused = close(home, d.contract_id);
+    expect(check('validation-rejection', refused.json).why).toBe('');
+    expect(
+      close(home, d.contract_id, { test_changes: [{ path: 'test/add.test.js', reason: 'r' }] }, 'BLOCKED').code,
+    ).toBe(0);
+    const list = hf(home, ['contract', 'list', '--json']).json;
+    const chain = hf(home, ['contract', 'chain', '--contract-id', d.contract_id, '--json']).json;
+    expect(check('contract-list', list).why).toBe('');
+    expect(check('contract-chain', chain).why).toBe('');
+    expect(list.handoffs[0].test_changes.map((c: any) => c.change)).toEqual(['modified', 'added']);
+    const wrong = structuredClone(list);
+    wrong.handoffs[0].test_changes[0].change = 'weakened';
+    expect(check('contract-list', wrong).ok).toBe(false);
+    const undeclared = structuredClone(chain);
+    undeclared.chain[0].test_changes_declared = [{ path: 'test/add.test.js' }];
+    expect(check('contract-chain', undeclared).ok).toBe(false);
   });
 });
 
