@@ -1,5 +1,5 @@
-// Part of npm run bench: `contract list` over 100,000 rows, the receipt tree fingerprint on 10,000 files, and the
-// hardening timing targets (scripts/bench-hardening.mjs: gc at scale, an unusable root, locks).
+// Part of npm run bench: `contract list` over 100,000 rows, the receipt tree fingerprint on 10,000 files, finalize's
+// test-change check on 10,000 files (scripts/bench-test-changes.mjs), and the hardening timing targets (scripts/bench-hardening.mjs: gc at scale, an unusable root, locks).
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -85,6 +85,9 @@ export async function run({ REPO, BIN, env, home, median, RUNS }) {
   );
   console.log(`  all tracked, 20 edited + 20 untracked   ${fp.dirtyMedianMs.toFixed(1).padStart(7)} ms`);
   console.log(`  all ${fp.files} files untracked (hashed) ${fp.untrackedMedianMs.toFixed(1).padStart(7)} ms`);
+
+  const { testChangesBench, testChangesLines } = await import('./bench-test-changes.mjs');
+  console.log(`\n${testChangesLines(await testChangesBench({ files: 10_000, runs: 11 })).join('\n')}`);
 
   const hardening = await import('./bench-hardening.mjs');
   await hardening.run({ BIN, median, RUNS });

@@ -77,8 +77,22 @@ export function handoffStatement(row: HandoffRow, blobs: readonly CitedBlob[], p
         .map((b) => ({ name: b.path, digest: { sha256: b.sha256 } })),
     ],
     predicateType: HANDOFF_PREDICATE,
-    predicate: { envelope, row: rowFacts(row), previous },
+    predicate: { envelope, row: rowFacts(row), previous, ...testChangesFact(row) },
   };
+}
+
+/**
+ * The test changes finalize detected since the dispatch's base, beside what the envelope declared (amendments-4 §E3):
+ * `{"detected": [...] | "unknown", "declared": [...] | null}`. Only on a row that has them, so every other
+ * statement's payload stays as it was.
+ */
+function testChangesFact(row: HandoffRow): { test_changes?: unknown } {
+  if (row.test_changes_json === null || row.test_changes_json === undefined) return {};
+  try {
+    return { test_changes: JSON.parse(row.test_changes_json) as unknown };
+  } catch {
+    return {};
+  }
 }
 
 const RESULT: Record<string, string> = { pass: 'PASSED', fail: 'FAILED', unproven: 'WARNED' };

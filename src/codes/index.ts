@@ -10,6 +10,7 @@ import { receiptCodes } from './receipts.js';
 import { mcpCodes } from './mcp.js';
 import { attestCodes } from './attest.js';
 import { uiCodes } from './ui.js';
+import { testChangeCodes } from './tests.js';
 
 export type { CodeEntry } from './types.js';
 
@@ -23,6 +24,7 @@ export const AREAS: readonly { title: string; codes: readonly CodeEntry[] }[] = 
   { title: 'MCP server', codes: mcpCodes },
   { title: 'Keys, signed statements and export', codes: attestCodes },
   { title: 'Local page', codes: uiCodes },
+  { title: 'Test changes', codes: testChangeCodes },
 ];
 
 /** Every registered code: a literal union, so an unknown code at a throw site is a compile error. */
@@ -36,6 +38,7 @@ export type Code = (
   | typeof mcpCodes
   | typeof attestCodes
   | typeof uiCodes
+  | typeof testChangeCodes
 )[number]['code'];
 
 export const ALL_CODES: readonly CodeEntry[] = AREAS.flatMap((a) => a.codes);

@@ -100,8 +100,8 @@ export const receiptCodes = [
   {
     code: 'CWD_NOT_FOUND',
     exit: 2,
-    where: 'evidence run',
-    when: '--cwd names no existing directory (missing, not a directory, or an empty string); checked before anything runs, so nothing is run or written.',
+    where: 'evidence run; contract dispatch (--workdir)',
+    when: '--cwd (evidence run) or --workdir (contract dispatch) names no existing directory (missing, not a directory, or an empty string); checked before anything runs, so nothing is run or written.',
     repair: 'Pass an existing directory to --cwd, or leave the flag out to run the command in the current directory.',
   },
 ] as const satisfies readonly CodeEntry[];

@@ -7,6 +7,7 @@ import { checkAgentId } from '../ids.js';
 import { checkRegularFile, readUtf8File } from '../input/files.js';
 import { checkSlug } from '../evidence/slug.js';
 import { resolveWorkspace, type Env } from '../paths.js';
+import { resolveWorkdir, testGlobs } from './test-base.js';
 
 export const KIND_RE = /^[a-z][a-z0-9_-]{0,31}$/;
 export const HARNESS_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;
@@ -31,6 +32,8 @@ export interface DispatchRequest {
   agentId?: string;
   harnessId?: string;
   workspace: string;
+  /** The test base's work directory (a real path), globs and --protect-tests (amendments-4 §E3). */
+  tests: { workdir: string; globs: string[]; protect: boolean };
 }
 
 export interface DispatchFlags {
@@ -47,6 +50,9 @@ export interface DispatchFlags {
   agentId?: string;
   harnessId?: string;
   workspace?: string;
+  workdir?: string;
+  tests?: string[];
+  protectTests?: boolean;
 }
 
 /** The plan-task rule shared with finalize and list: opaque, non-blank, at most 200 characters, no controls. */
@@ -160,6 +166,11 @@ export function parseDispatchFlags(flags: DispatchFlags, env: Env, cwd: string):
   const workspace = resolveWorkspace(flags.workspace, env, cwd);
   const kind = resolveKind(flags.kind, planTaskId, parentHandoffId);
   const goal = readGoal(flags, cwd);
+  const tests = {
+    workdir: resolveWorkdir(flags.workdir, cwd),
+    globs: testGlobs(flags.tests ?? [], env),
+    protect: flags.protectTests === true,
+  };
   return {
     goal,
     kind,
@@ -173,5 +184,6 @@ export function parseDispatchFlags(flags: DispatchFlags, env: Env, cwd: string):
     agentId,
     harnessId,
     workspace,
+    tests,
   };
 }

@@ -18,6 +18,7 @@ import { storeUnreadable, storeWriteRefused } from '../store/store-errors.js';
 import { briefNotFoundError } from '../evidence/brief-service.js';
 import { closeRules, renderContractBlock, type AcceptanceItem, type BlockInfo, type CloseRule } from './block.js';
 import type { DispatchRequest } from './options.js';
+import { takeTestBase } from './test-base.js';
 
 export interface DispatchResult {
   row: HandoffRow;
@@ -82,6 +83,8 @@ export async function dispatch(req: DispatchRequest, env: Env, cwd: string): Pro
   let done = false;
   try {
     await checkAgainstStore(store, req);
+    // The test base is taken before anything is written (git and the test files' hashes, outside the transaction).
+    const testBase = JSON.stringify(takeTestBase(req.tests.workdir, req.tests.globs, req.tests.protect, env, cwd));
     // drafts/ must be a real folder before the store is created for the row.
     draftsDir(env, cwd);
     store ??= (await openStoreIfAny(env, cwd, 'writer', { create: true }))!;
@@ -117,7 +120,8 @@ export async function dispatch(req: DispatchRequest, env: Env, cwd: string): Pro
         can_write_json: req.canWrite.length > 0 ? JSON.stringify(req.canWrite) : null,
         acceptance_json: acceptance.length > 0 ? JSON.stringify(acceptance) : null,
       });
-      return { row, resolved };
+      await t.setTestBase(row.id, testBase);
+      return { row: { ...row, test_base_json: testBase }, resolved };
     });
     done = true;
     const block = blockInfo(row, req, resolved);

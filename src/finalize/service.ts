@@ -11,7 +11,7 @@
  */
 import { HandoffError, isHandoffError } from '../errors.js';
 import { agentPrefix } from '../ids.js';
-import type { JsonObject } from '../envelope/vocabulary.js';
+import { isObject, own, type JsonObject } from '../envelope/vocabulary.js';
 import { dbPath, type Env } from '../paths.js';
 import { citedApprovalKey, type ValidationResult } from '../validator/index.js';
 import { approvalLock } from '../approvals/decide.js';
@@ -35,6 +35,7 @@ import { isConstraintViolation, type Store, type StoreReads } from '../store/sto
 import { attestApprovalUse, attestFinalized, type Signer } from '../attest/record.js';
 import { finalEnvelope } from './envelope.js';
 import { receiptStep } from './receipts-step.js';
+import type { EarlyTestStep, TestStepResult } from './test-changes.js';
 import { envelopeState, firstRefusal, type Refusal } from './refusals.js';
 import {
   checkUpdateContracts,
@@ -150,6 +151,9 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     const revision = readRevision(env, tipId, cwd).rev;
     const workspace = recordedWorkspace(env, cwd, tipId, req.workspaceFlag) ?? req.workspace;
 
+    // The test-change step's head start (step 9c): its base is read and git's listing started now, to run meanwhile.
+    const testsEarly = earlyTestStep(store, tipRow, env);
+
     // Step 3: sanitize, canonicalize, remove the capture markers.
     const envelope = finalEnvelope(loaded.envelope, req.notice);
     const json = JSON.stringify(envelope);
@@ -220,6 +224,10 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     });
     if (receipts.errors.length > 0) return listRejection(tipId, receipts.errors, receipts.repair);
 
+    // Step 9c: the test files changed since the turn's base (src/finalize/test-changes.ts), detected once, here.
+    const tests = await testStep(store, tipRow, envelope, state, env, testsEarly);
+    if (tests.errors.length > 0) return listRejection(tipId, tests.errors, tests.repair);
+
     // Step 10: the store transaction (creates the store only now). Without a store, every refusal this step can give
     // is decided before it is created, so a refused call leaves none: no brief can resolve, and on SQLite its own
     // json_valid() (the raw_handoff_json CHECK) is asked on an in-memory connection.
@@ -253,6 +261,7 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
         recheckApproval,
         signer,
         revision,
+        tests,
       });
       wrote = out.kind === 'ok' && out.created;
       return out;
@@ -267,6 +276,38 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     locks.releaseAll(true);
     await store?.close();
   }
+}
+
+type TestStep = Omit<TestStepResult, 'errors'> & { errors: ClauseError[]; repair: string };
+
+/**
+ * Step 9c through its module, loaded only when the turn has a row (a base may be on it or on its chain) or the
+ * envelope declares test changes, so a plain finalize without a store pays nothing for it.
+ */
+async function testStep(
+  store: Store | null,
+  row: HandoffRow | undefined,
+  envelope: JsonObject,
+  state: string | undefined,
+  env: Env,
+  early: Promise<EarlyTestStep> | undefined,
+): Promise<TestStep> {
+  const report = own(envelope, 'evidence_report');
+  const verification = isObject(report) ? own(report, 'verification') : undefined;
+  const declares = isObject(verification) && own(verification, 'test_changes') !== undefined;
+  if ((store === null || row === undefined) && !declares) return { errors: [], repair: '' };
+  const { testChangeStep, TEST_CHANGES_REPAIR } = await import('./test-changes.js');
+  return { ...(await testChangeStep(store, row, envelope, state, env, early)), repair: TEST_CHANGES_REPAIR };
+}
+
+/** Starts step 9c's base read and listing for a row that may have a base (its own, or a continuation's chain's). */
+function earlyTestStep(store: Store | null, row: HandoffRow | undefined, env: Env): Promise<EarlyTestStep> | undefined {
+  if (store === null || row === undefined) return undefined;
+  if (row.test_base_json == null && row.continues_handoff_id === null) return undefined;
+  return import('./test-changes.js').then(
+    (m) => m.startTestStep(store, row, env),
+    () => ({}),
+  );
 }
 
 function listRejection(tipId: string, errors: ClauseError[], repair: string): FinalizeOutcome {
@@ -297,6 +338,8 @@ interface CommitInput {
   signer: Signer | undefined;
   /** The draft's revision read with it (the row's mirror_rev keeps the higher). */
   revision: number;
+  /** Step 9c's detection, stored on the row before its closing state. */
+  tests: TestStep;
 }
 
 const writeOf = (tipId: string): string => `the finalize write of ${tipId}`;
@@ -324,6 +367,8 @@ async function commit(store: Store, c: CommitInput): Promise<FinalizeOutcome> {
         if (again !== undefined && !again.ok)
           return { kind: 'rejected', tipId: c.tipId, codes: again.codes, errors: again.errors, repair: again.repair };
         const workspace = row?.workspace ?? c.workspace;
+        if (row !== undefined && c.tests.stored !== undefined)
+          await t.setTestChanges(row.id, JSON.stringify(c.tests.stored), c.tests.baseJson ?? null);
         const refErrors = await checkEvidenceRefsIn(t, c.entries, { workspace });
         if (refErrors.length > 0) return listRejection(c.tipId, refErrors, UPDATE_CONTRACTS_REPAIR);
         const id = await t.upsertFinalRow({

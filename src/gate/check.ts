@@ -1,7 +1,7 @@
 /**
  * The check of a closed tip row: the full verdict on its stored envelope (`source:
  * "row"`, the row's consolidation mark), then, only if that passed, blind verification, then, only if that passed,
- * the time-invariant receipt checks (never RECEIPT_STALE).
+ * the test changes finalize stored (amendments-4 §E3), then the time-invariant receipt checks (never RECEIPT_STALE).
  */
 import type { HandoffRow } from '../store/handoff-row.js';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import type { Store } from '../store/store.js';
 import { jsonColumn, readStoredJson } from '../store/stored-json.js';
 import { storeVerdict } from '../approvals/store-verdict.js';
 import type { GateError } from './reason.js';
+import { storedTestErrors, TEST_CHANGES_REPAIR } from '../finalize/test-rules.js';
 
 export type CheckResult =
   | { outcome: 'pass' }
@@ -51,6 +52,10 @@ export async function checkClosedRow(
       };
     }
   }
+
+  // The test changes finalize detected and stored (amendments-4 §E3): read, never computed, never excused.
+  const tests = storedTestErrors(tip);
+  if (tests.length > 0) return { outcome: 'verdict_failed', errors: tests, repair: TEST_CHANGES_REPAIR };
 
   // Seam: src/receipts/checks.ts, loaded only when a closed row reaches this step. The specifier is a literal so
   // esbuild bundles the module into dist/cli/handoff.cjs: the CLI never loads a second copy of the code (with its

@@ -1,6 +1,13 @@
 /** The `handoffs` row as read from SQLite, and its JSON exposure. */
 import { CLOSING_STATE_SET, type RowState } from '../envelope/vocabulary.js';
-import { acceptanceColumn, jsonColumn, readStoredJson, stringListColumn } from './stored-json.js';
+import {
+  acceptanceColumn,
+  jsonColumn,
+  readStoredJson,
+  stringListColumn,
+  testBaseColumn,
+  testChangesColumn,
+} from './stored-json.js';
 
 export type CutReason = 'never_finalized' | 'backstop_capture';
 
@@ -32,6 +39,10 @@ export interface HandoffRow {
   gate_seen_at?: string | null;
   /** The draft revision the stored envelope reflects (migration 0007; absent on an older store read by a probe). */
   mirror_rev?: number;
+  /** The test base dispatch took (migration 0008; absent on an older store read by a probe). */
+  test_base_json?: string | null;
+  /** What finalize detected since the test base, beside what was declared (migration 0008). */
+  test_changes_json?: string | null;
 }
 
 export type { RowState };
@@ -89,7 +100,37 @@ export function exposeHandoff(row: HandoffRow, withEnvelope = false): Record<str
     updated_at: row.updated_at,
     finalized_at: row.finalized_at ?? null,
     gate_seen_at: row.gate_seen_at ?? null,
+    ...exposeTestChanges(row),
   };
   if (withEnvelope) out.envelope = readStoredJson(row.raw_handoff_json, jsonColumn) ?? null;
   return out;
+}
+
+/**
+ * The test-change fields of a row (amendments-4 §E3): `test_base` (where and from what the base was taken, without
+ * the file hashes), `test_changes` as detected at finalize (a list, "unknown" outside git, null before finalize or
+ * without a base) and `test_changes_declared` (the envelope's list, null when none).
+ */
+export function exposeTestChanges(row: HandoffRow): {
+  test_base: Record<string, unknown> | null;
+  test_changes: unknown;
+  test_changes_declared: unknown;
+} {
+  const base = readStoredJson(row.test_base_json, testBaseColumn);
+  const changes = readStoredJson(row.test_changes_json, testChangesColumn);
+  return {
+    test_base:
+      base === undefined
+        ? null
+        : {
+            workdir: base.workdir,
+            git_head: base.git_head,
+            tree_fingerprint: base.tree_fingerprint,
+            globs: base.globs,
+            protect_tests: base.protect,
+            test_files: base.files === null ? 'unknown' : Object.keys(base.files).length,
+          },
+    test_changes: changes?.detected ?? null,
+    test_changes_declared: changes?.declared ?? null,
+  };
 }

@@ -37,6 +37,7 @@ import {
   toPgStoreError,
 } from './pg-errors.js';
 import * as h from './pg-handoffs.js';
+import { pgSetTestBase, pgSetTestChanges } from './test-change-rows.js';
 import { checkCurrentPg, inspectPg, migratePg, PG_MIGRATIONS_DIR } from './pg-migrate.js';
 import * as r from './pg-records.js';
 import type {
@@ -169,6 +170,9 @@ class PgTx extends PgReads implements StoreTx {
   mirrorEnvelope = (contractId: string, json: string, rev: number): Promise<MirrorOutcome> =>
     h.mirrorEnvelope(this.run, contractId, json, rev);
   markGateSeen = (contractId: string): Promise<boolean> => h.markGateSeen(this.run, contractId);
+  setTestBase = (id: number, json: string): Promise<boolean> => pgSetTestBase(this.run, id, json);
+  setTestChanges = (id: number, json: string, base: string | null): Promise<boolean> =>
+    pgSetTestChanges(this.run, id, json, base);
   insertApproval = (a: NewApproval): Promise<ApprovalRow> => r.insertApproval(this.run, a);
   decideApproval = (id: string, d: ApprovalStatus, by: string | null, note: string | null): Promise<DecideResult> =>
     r.decideApproval(this.run, id, d, by, note);

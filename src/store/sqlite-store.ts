@@ -23,6 +23,7 @@ import {
   type Db,
 } from './db.js';
 import * as rows from './dispatch-rows.js';
+import * as testRows from './test-change-rows.js';
 import * as evidence from './evidence-rows.js';
 import { sqliteAcceptsJson, upsertFinalRow, type FinalRow } from './finalize-row.js';
 import * as gate from './gate-rejections.js';
@@ -127,6 +128,9 @@ class SqliteTx extends SqliteReads implements StoreTx {
   mirrorEnvelope = (id: string, json: string, rev: number): Promise<MirrorOutcome> =>
     this.write((db) => handoffs.mirrorEnvelope(db, id, json, rev));
   markGateSeen = (id: string) => this.write((db) => rows.markGateSeen(db, id, now()));
+  setTestBase = (id: number, json: string) => this.write((db) => testRows.setTestBase(db, id, json));
+  setTestChanges = (id: number, json: string, base: string | null) =>
+    this.write((db) => testRows.setTestChanges(db, id, json, base));
   insertApproval = (a: NewApproval) => this.write((db) => approvals.insertApproval(db, a));
   decideApproval = (id: string, d: approvals.ApprovalStatus, by: string | null, note: string | null) =>
     this.write((db) => approvals.decideApproval(db, id, d, by, note));

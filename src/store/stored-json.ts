@@ -47,6 +47,47 @@ export const envelopeColumn = column(() => z.custom<Record<string, unknown>>(isP
 /** `raw_handoff_json` handed to the validator as it is: any JSON value (a non-object is the validator's MISSING_FIELD). */
 export const jsonColumn = column(() => z.unknown());
 
+/**
+ * A JSON object whose values are all strings, checked in one loop: a base holds one entry per test file (thousands),
+ * which a zod record would check and copy entry by entry on every finalize.
+ */
+const isStringMap = (v: unknown): v is Record<string, string> => {
+  if (!isPlainObject(v)) return false;
+  for (const k in v) if (typeof v[k] !== 'string') return false;
+  return true;
+};
+
+/** `test_base_json`: the test base dispatch took (migration 0008). */
+export const testBaseColumn = column(() =>
+  z.object({
+    workdir: z.string(),
+    git_head: z.nullable(z.string()),
+    tree_fingerprint: z.nullable(z.string()),
+    globs: z.array(z.string()),
+    protect: z.boolean(),
+    files: z.nullable(z.custom<Record<string, string>>(isStringMap)),
+    stat: z.optional(z.custom<Record<string, string>>(isStringMap)),
+  }),
+);
+
+/** `test_changes_json`: finalize's detection beside the declarations (migration 0008). */
+export const testChangesColumn = column(() =>
+  z.object({
+    detected: z.union([
+      z.literal('unknown'),
+      z.array(
+        z.object({
+          path: z.string(),
+          change: z.enum(['added', 'modified', 'deleted']),
+          old_sha256: z.nullable(z.string()),
+          new_sha256: z.nullable(z.string()),
+        }),
+      ),
+    ]),
+    declared: z.nullable(z.array(z.object({ path: z.string(), reason: z.string() }))),
+  }),
+);
+
 /** The column's value through its schema; undefined for NULL, text that is not JSON, or a value that does not fit. */
 export function readStoredJson<S extends z.ZodMiniType>(
   text: string | null | undefined,

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
@@ -59,6 +59,8 @@ describe('contract dispatch: what it creates', () => {
         { ac_id: 'AC-1', description: 'Duplicate POST returns the first response' },
         { ac_id: null, description: 'Integration test covers timeout-then-retry' },
       ],
+      // The test base in the working directory (the temp home, outside git): amendments-4 §E3.
+      test_base: expect.objectContaining({ workdir: realpathSync(home), test_files: 'unknown', protect_tests: false }),
       close_rules: expect.any(Array),
       contract_block: expect.stringMatching(/^# Your Contract\n/),
     });

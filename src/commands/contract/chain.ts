@@ -7,6 +7,7 @@ import { contractIdFrom } from '../../drafts/cli-flags.js';
 import { HandoffError } from '../../errors.js';
 import { chainDiff } from '../../render/chain-diff.js';
 import { renderTable } from '../../render/table.js';
+import { exposeTestChanges } from '../../store/handoff-row.js';
 import type { HandoffRow } from '../../store/handoffs.js';
 
 const rowNotFound = (id: string): HandoffError =>
@@ -59,6 +60,7 @@ export default class ContractChain extends HandoffCommand {
       cut_reason: r.cut_reason,
       created_at: r.created_at,
       continues_handoff_id: r.continues_handoff_id,
+      ...testChangesOf(r),
     }));
     const table = renderTable(
       ['link', 'id', 'contract_id', 'agent_state', 'cut_reason', 'created_at', 'continues_handoff_id'],
@@ -77,6 +79,12 @@ export default class ContractChain extends HandoffCommand {
       text: `${table}\n${chain.length} link(s); the live contract is ${tip.contract_id}.`,
     };
   }
+}
+
+/** What finalize detected in the link's test files beside what it declared (amendments-4 §E3). */
+function testChangesOf(r: HandoffRow): { test_changes: unknown; test_changes_declared: unknown } {
+  const { test_changes, test_changes_declared } = exposeTestChanges(r);
+  return { test_changes, test_changes_declared };
 }
 
 function renderDiff(chain: HandoffRow[]): CommandResult {

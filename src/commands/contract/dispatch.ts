@@ -4,6 +4,7 @@ import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import type { FlagsOf } from '../../cli/flags.js';
 import { parseDispatchFlags } from '../../dispatch/options.js';
+import { exposeTestChanges } from '../../store/handoff-row.js';
 
 export default class ContractDispatch extends HandoffCommand {
   static override summary = 'Open a contract for an agent before it runs';
@@ -58,6 +59,18 @@ export default class ContractDispatch extends HandoffCommand {
       helpValue: 'NAME',
       description: 'Workspace of the row (else $HANDOFF_WORKSPACE, else the git top-level name)',
     }),
+    workdir: Flags.string({
+      helpValue: 'DIR',
+      description: "The work tree whose test files the turn's base records (default: the working directory)",
+    }),
+    tests: Flags.string({
+      multiple: true,
+      helpValue: 'GLOB',
+      description: 'Which files are tests (repeatable; else $HANDOFF_TEST_GLOBS, else the default list)',
+    }),
+    'protect-tests': Flags.boolean({
+      description: 'A COMPLETE close refuses any modified or deleted test file (TESTS_PROTECTED)',
+    }),
     json: Flags.boolean({ description: 'Print one JSON object on stdout' }),
   };
   static override examples = [
@@ -83,6 +96,9 @@ export default class ContractDispatch extends HandoffCommand {
         agentId: f['agent-id'],
         harnessId: f['harness-id'],
         workspace: f.workspace,
+        workdir: f.workdir,
+        tests: f.tests ?? [],
+        protectTests: f['protect-tests'] === true,
       },
       ctx.env,
       ctx.cwd,
@@ -114,6 +130,7 @@ export default class ContractDispatch extends HandoffCommand {
           harness_id: row.harness_id,
         },
         acceptance: block.acceptance,
+        test_base: exposeTestChanges(row).test_base,
         close_rules: rules,
         contract_block: text,
       },

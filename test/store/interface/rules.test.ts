@@ -127,6 +127,30 @@ describe.each(BACKENDS)('$name: handoffs rules', (b) => {
     ]);
   });
 
+  it('test_base_json is set once; test_changes_json never changes on a COMPLETE row; both hold JSON', async () => {
+    const f = await b.fresh();
+    const s = await f.writer();
+    try {
+      await insertRow(f);
+      await refused(f.exec("UPDATE handoffs SET test_base_json = '{'"));
+      await refused(f.exec("UPDATE handoffs SET test_changes_json = '{'"));
+      const id = Number((await f.all('SELECT id FROM handoffs'))[0].id);
+      expect(await s.tx((t) => t.setTestBase(id, '{"b":1}'))).toBe(true);
+      expect(await s.tx((t) => t.setTestBase(id, '{"b":2}'))).toBe(false); // already set: nothing changes
+      await refused(f.exec('UPDATE handoffs SET test_base_json = \'{"b":3}\''), /set-once/);
+      // A continuation's inherited base fills only a NULL base.
+      expect(await s.tx((t) => t.setTestChanges(id, '{"c":1}', '{"b":9}'))).toBe(true);
+      await f.exec("UPDATE handoffs SET agent_state = 'COMPLETE', cut_reason = NULL");
+      await refused(f.exec('UPDATE handoffs SET test_changes_json = \'{"c":2}\''), /write-once/);
+      await refused(s.tx((t) => t.setTestChanges(id, '{"c":3}', null)));
+      expect(await f.all('SELECT test_base_json, test_changes_json FROM handoffs')).toEqual([
+        { test_base_json: '{"b":1}', test_changes_json: '{"c":1}' },
+      ]);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('one continuation link per closed row: the second insertContinuation opens nothing', async () => {
     const f = await b.fresh();
     const s = await f.writer();
