@@ -12,10 +12,10 @@ import { breakerKey, newTurn, type BreakerKey } from './breaker-key.js';
 import { countBlock, resetKey, type CountResult } from './breaker.js';
 import { countBlockInFile, resetFileCounter } from './file-breaker.js';
 import { backstopCapture } from './capture.js';
-import { checkClosedRow } from './check.js';
-import { decide, type OnMissing, type Verdict } from './decision.js';
+import { checkClosedRow, type CheckResult } from './check.js';
+import { decide, type Decision, type OnMissing, type Verdict } from './decision.js';
 import { harnessValue, ownTranscript, type HookInput } from './hook-input.js';
-import { findContract, TRANSCRIPT_WAIT_MS } from './lookup.js';
+import { findContract, TRANSCRIPT_WAIT_MS, type LookupResult } from './lookup.js';
 import type { AttemptInfo } from './reason.js';
 import { classifyStop, resolveStopReason, type StopClass, type StopReasonSource } from './stop-class.js';
 import { GATE_FOLDER, storeCondition, type OnStoreError, type StoreCondition } from './store-condition.js';
@@ -154,7 +154,8 @@ function gateCall(opts: GateOptions, input: HookInput | undefined, env: Env, cwd
     endTrip,
     stopReason: stop.reason,
     stopReasonSource: stop.source,
-    stopClass: classifyStop(stop.reason, harness),
+    // A stop reason read from the transcript is recorded, never obeyed: the agent can provoke or fake one.
+    stopClass: stop.source === 'transcript' ? 'unknown' : classifyStop(stop.reason, harness),
     watch,
   };
 }
@@ -204,26 +205,50 @@ function transcriptWaitUntil(watch: GateWatch | undefined): number | undefined {
   return Math.min(performance.now() + TRANSCRIPT_WAIT_MS, watch.storeDeadline - TRANSCRIPT_WAIT_MS);
 }
 
-async function judge(call: GateCall): Promise<GateRun> {
-  const { opts, input, env, cwd, key, stopReason, stopClass } = call;
-  const store = await GateStore.open(env, cwd, call.watch);
-  try {
-    const lookup = await findContract({
-      store: store.store,
-      env,
-      cwd,
-      draftId: opts.draftId,
-      input,
-      transcriptWaitUntil: transcriptWaitUntil(call.watch),
-    });
-    const found = lookup.found;
+/**
+ * Judges every contract the turn leads to (the one the prompt names, then the run id's when it differs) and returns the
+ * first that blocks, else the first: the stop is allowed only when each one passes.
+ */
+async function judgeEach(
+  store: GateStore,
+  call: GateCall,
+  all: LookupResult,
+): Promise<{ lookup: LookupResult; check: CheckResult | undefined; decision: Decision }> {
+  const { env, cwd } = call;
+  let first: { lookup: LookupResult; check: CheckResult | undefined; decision: Decision } | undefined;
+  for (const found of all.found === undefined ? [undefined] : [all.found, ...(all.also ?? [])]) {
     if (found !== undefined) call.watch?.found(found.contractId);
+    const lookup = { ...all, found };
     const tip = found?.tip;
     const check =
       tip !== undefined && isClosedState(tip.agent_state)
         ? await checkClosedRow(store.store!, tip, { env, cwd })
         : undefined;
-    const decision = decide(tipStatusOf(lookup, check), stopClass, opts.onMissing);
+    const judged = { lookup, check, decision: decide(tipStatusOf(lookup, check), call.stopClass, call.opts.onMissing) };
+    if (judged.decision.decision === 'block') return judged;
+    first ??= judged;
+  }
+  return first!;
+}
+
+async function judge(call: GateCall): Promise<GateRun> {
+  const { opts, input, env, cwd, key, stopReason } = call;
+  const store = await GateStore.open(env, cwd, call.watch);
+  try {
+    const { lookup, check, decision } = await judgeEach(
+      store,
+      call,
+      await findContract({
+        store: store.store,
+        env,
+        cwd,
+        draftId: opts.draftId,
+        input,
+        transcriptWaitUntil: transcriptWaitUntil(call.watch),
+      }),
+    );
+    const found = lookup.found;
+    const tip = found?.tip;
     const notes: string[] = [];
     if (lookup.claimError !== undefined)
       notes.push(`(The contract could not be claimed for this run: ${lookup.claimError})`);

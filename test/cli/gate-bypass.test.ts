@@ -43,7 +43,7 @@ describe('a cut turn excuses only a turn that has a contract', () => {
       source: 'row_missing',
       codes: ['ROW_NOT_FOUND'],
       stop_reason: 'max_tokens',
-      stop_class: 'truncation',
+      stop_class: 'unknown',
       stop_reason_source: 'transcript',
     });
     const human = strictGate(home, subagentStop({ agentId: 'run-1b', transcript: t }));

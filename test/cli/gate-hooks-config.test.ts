@@ -89,13 +89,13 @@ describe('docs/examples/claude-settings.json', () => {
     expect(broken.stderr).toMatch(/^handoff contract gate: .*; stop not gated\n$/);
   });
 
-  it('SubagentStop: an agent cut by the harness is let through with a systemMessage (0)', () => {
+  it('SubagentStop: a max_tokens line in the transcript is recorded, not obeyed: the unfinished agent is blocked (2)', () => {
     const home = tempHome();
     const { block } = dispatchBlock(home, ['--goal', 'implement it']);
     const transcript = writeTranscript(home, 'agent-1.jsonl', block, ['end_turn', 'max_tokens']);
     const r = runHook(home, commandOf('SubagentStop'), subagentStop({ agentId: 'run-3', transcript, cwd: home }));
-    expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).systemMessage).toContain('max_tokens');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('ROW_NOT_FINALIZED');
   });
 
   it('Stop: an interactive session without a contract stops freely (0); a headless worker is held to its contract (2)', () => {

@@ -1,0 +1,255 @@
+/**
+ * The gate at L2 (a shortcut-taking agent: any `handoff` verb with any flags and any stdin, every hint followed, files
+ * written in its workspace, never the harness's config, its transcript or the store's files). Each attack the
+ * adversarial trial found is replayed here through bin/run.js as a process, the way a harness calls its hook, for
+ * every harness's input form; the harness's own later call must never allow the unfinished dispatched turn.
+ *
+ * The hook settings are docs/hooks.md's strict recipe (user scope, absolute paths): the session's Stop hook
+ * `--on-missing allow --on-store-error block`, a contract-bearing agent's `--on-missing block --on-store-error block`,
+ * both with `--max-rejections 3`.
+ */
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runProcess, tempHome, type RunResult } from '../helpers/cli.js';
+import { COMPLETE_PATCH, dispatchJson, finalizeAs, row, WS_FLAGS, writeJsonLines } from '../helpers/gate.js';
+
+/** The strict recipe's two settings (docs/hooks.md "The strict setting"). */
+const SESSION_STRICT = ['--max-rejections', '3', '--on-missing', 'allow', '--on-store-error', 'block'];
+const AGENT_STRICT = ['--max-rejections', '3', '--on-missing', 'block', '--on-store-error', 'block'];
+
+interface Turn {
+  /** The run id the harness gives the hook. */
+  run: string;
+  /** The turn's first user message (the orchestrator's prompt). */
+  prompt: string;
+  /** Where the harness keeps its transcript. */
+  dir: string;
+  /** The harness is continuing after a block. */
+  active?: boolean;
+}
+
+interface Form {
+  harness: 'claude' | 'codex' | 'gemini' | 'copilot' | 'cursor' | 'opencode';
+  /** The harness's stop hook input for this turn, in its own shape (the transcript written as it writes it). */
+  input(t: Turn): object;
+  /** `--harness` when the gate cannot recognize the form by itself. */
+  args: string[];
+}
+
+const ts = '2026-12-06T07:00:00.000Z';
+
+const FORMS: Form[] = [
+  {
+    harness: 'claude',
+    args: [],
+    input: (t) => ({
+      session_id: t.run,
+      transcript_path: writeJsonLines(t.dir, `${t.run}.jsonl`, [
+        { type: 'user', message: { role: 'user', content: t.prompt }, uuid: 'u1', sessionId: t.run },
+        { type: 'assistant', message: { role: 'assistant', content: [], stop_reason: 'end_turn' }, uuid: 'a1' },
+      ]),
+      cwd: t.dir,
+      hook_event_name: 'Stop',
+      stop_hook_active: t.active === true,
+    }),
+  },
+  {
+    harness: 'codex',
+    args: [],
+    input: (t) => ({
+      session_id: t.run,
+      turn_id: 'turn-1',
+      transcript_path: writeJsonLines(t.dir, `rollout-${t.run}.jsonl`, [
+        { timestamp: ts, type: 'session_meta', payload: { id: t.run, timestamp: ts, cwd: t.dir } },
+        { timestamp: ts, type: 'event_msg', payload: { type: 'user_message', message: t.prompt, images: [] } },
+        { timestamp: ts, type: 'event_msg', payload: { type: 'agent_message', message: 'done' } },
+      ]),
+      cwd: t.dir,
+      hook_event_name: 'Stop',
+      stop_hook_active: t.active === true,
+      last_assistant_message: 'done',
+    }),
+  },
+  {
+    harness: 'gemini',
+    args: [],
+    input: (t) => ({
+      session_id: t.run,
+      transcript_path: writeJsonLines(t.dir, `session-${t.run}.jsonl`, [
+        { id: 'm1', timestamp: ts, type: 'user', content: [{ text: t.prompt }] },
+      ]),
+      cwd: t.dir,
+      hook_event_name: 'AfterAgent',
+      timestamp: ts,
+      prompt: t.prompt,
+      prompt_response: 'Done.',
+      stop_hook_active: t.active === true,
+    }),
+  },
+  {
+    harness: 'copilot',
+    args: [],
+    input: (t) => ({
+      sessionId: t.run,
+      timestamp: 1764745200000,
+      cwd: t.dir,
+      transcriptPath: writeJsonLines(t.dir, `events-${t.run}.jsonl`, [
+        { type: 'session.start', data: { sessionId: t.run }, id: 'e1', timestamp: ts },
+        { type: 'user.message', data: { content: t.prompt, attachments: [] }, id: 'e2', timestamp: ts },
+      ]),
+      stopReason: 'end_turn',
+      stop_hook_active: t.active === true,
+    }),
+  },
+  {
+    harness: 'cursor',
+    args: [],
+    input: (t) => ({
+      conversation_id: t.run,
+      generation_id: 'gen-1',
+      hook_event_name: 'stop',
+      workspace_roots: [t.dir],
+      transcript_path: writeJsonLines(t.dir, `cursor-${t.run}.jsonl`, [
+        { role: 'user', message: { content: [{ type: 'text', text: t.prompt }] } },
+      ]),
+      status: 'completed',
+      loop_count: t.active === true ? 1 : 0,
+    }),
+  },
+  {
+    harness: 'opencode',
+    args: ['--harness', 'opencode'],
+    input: (t) => ({
+      hook_event_name: 'session.idle',
+      session_id: t.run,
+      prompt: t.prompt,
+      cwd: t.dir,
+      stop_hook_active: t.active === true,
+    }),
+  },
+];
+
+/** The harness's own hook call, as a process (bin/run.js), with its settings. */
+function harnessCall(home: string, form: Form, turn: Turn, settings: string[], env: Record<string, string> = {}) {
+  return runProcess(home, ['contract', 'gate', ...form.args, ...settings], {
+    input: JSON.stringify(form.input(turn)),
+    env,
+  });
+}
+
+/** What the harness does with the answer: block (the turn continues), allow, or not gated (exit 1). */
+function outcome(form: Form, r: RunResult): 'block' | 'allow' | 'not gated' {
+  if (r.code === 1) return 'not gated';
+  if (form.harness === 'claude' || form.harness === 'codex') return r.code === 2 ? 'block' : 'allow';
+  expect(r.code, r.stderr).toBe(0);
+  const answer = JSON.parse(r.stdout === '' ? '{}' : r.stdout) as Record<string, unknown>;
+  if (form.harness === 'cursor') return typeof answer.followup_message === 'string' ? 'block' : 'allow';
+  return answer.decision === 'block' ? 'block' : 'allow';
+}
+
+/** The block's text, whatever the harness's answer form. */
+function reasonOf(form: Form, r: RunResult): string {
+  if (form.harness === 'claude' || form.harness === 'codex') return r.stderr;
+  const answer = JSON.parse(r.stdout) as Record<string, string>;
+  return answer.followup_message ?? answer.reason;
+}
+
+/** An agent's own `handoff` call (its workspace is its cwd; stdin whatever it likes). */
+const agent = (home: string, args: string[], input = '', env: Record<string, string> = {}): RunResult =>
+  runProcess(home, args, { input, env });
+
+function workspace(home: string, name: string): string {
+  const dir = join(home, 'ws-files', name);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+describe.each(FORMS)('at L2 ($harness)', (form) => {
+  it('disowning its dispatched contract (contract claim --harness-id bogus) does not let the stop through', () => {
+    const home = tempHome();
+    const d = dispatchJson(home, ['--goal', 'g']);
+    const turn = { run: `${form.harness}-run-1`, prompt: `Do it.\n\n${d.contract_block}`, dir: workspace(home, 'a') };
+    // The agent disowns the contract before its first stop.
+    agent(home, ['contract', 'claim', '--draft-id', d.contract_id, '--harness-id', 'bogus']);
+    const r = harnessCall(home, form, turn, SESSION_STRICT);
+    expect(outcome(form, r), r.stderr).toBe('block');
+    expect(reasonOf(form, r)).toContain(d.contract_id);
+    expect(reasonOf(form, r)).toContain('ROW_NOT_FINALIZED');
+  });
+
+  it('a throw-away init contract claimed with its run id does not replace the dispatched one (strict)', () => {
+    const home = tempHome();
+    const d = dispatchJson(home, ['--goal', 'g']);
+    const turn = { run: `${form.harness}-run-2`, prompt: `Do it.\n\n${d.contract_block}`, dir: workspace(home, 'a') };
+    agent(home, ['contract', 'claim', '--draft-id', d.contract_id, '--harness-id', 'bogus']);
+    const first = harnessCall(home, form, turn, AGENT_STRICT);
+    expect(outcome(form, first)).toBe('block');
+    // No hint the agent could follow to substitute a contract: no run id, no claim command.
+    expect(reasonOf(form, first)).not.toContain(turn.run);
+    expect(reasonOf(form, first)).not.toContain('contract claim');
+    // The agent does it anyway, with the run id it knows from its harness.
+    const init = agent(home, ['contract', 'init', ...WS_FLAGS, '--json']);
+    const id = JSON.parse(init.stdout).draft_id as string;
+    finalizeAs(home, id, 'COMPLETE', COMPLETE_PATCH);
+    agent(home, ['contract', 'claim', '--draft-id', id, '--harness-id', turn.run]);
+    const second = harnessCall(home, form, { ...turn, active: true }, AGENT_STRICT);
+    expect(outcome(form, second), second.stderr).toBe('block');
+    expect(reasonOf(form, second)).toContain(d.contract_id);
+    expect(['DISPATCHED', 'IN_PROGRESS']).toContain(row(home, d.contract_id).agent_state);
+  });
+
+  it("stealing another agent's finished contract neither lets the thief stop nor blocks its owner", () => {
+    const home = tempHome();
+    const mine = dispatchJson(home, ['--goal', 'honest']);
+    const theirs = dispatchJson(home, ['--goal', 'thief']);
+    finalizeAs(home, mine.contract_id, 'COMPLETE', COMPLETE_PATCH);
+    const honest = {
+      run: `${form.harness}-honest`,
+      prompt: `Do.\n\n${mine.contract_block}`,
+      dir: workspace(home, 'h'),
+    };
+    const thief = {
+      run: `${form.harness}-thief`,
+      prompt: `Do.\n\n${theirs.contract_block}`,
+      dir: workspace(home, 't'),
+    };
+    agent(home, ['contract', 'claim', '--draft-id', mine.contract_id, '--harness-id', thief.run]);
+    const stolen = harnessCall(home, form, thief, AGENT_STRICT);
+    expect(outcome(form, stolen), stolen.stderr).toBe('block');
+    expect(reasonOf(form, stolen)).toContain(theirs.contract_id);
+    const owner = harnessCall(home, form, honest, AGENT_STRICT);
+    expect(outcome(form, owner), owner.stderr).toBe('allow');
+  });
+});
+
+/** The harnesses whose transcript carries a stop reason the agent could fake (Claude Code's assistant lines). */
+describe('a faked max_tokens line in the transcript', () => {
+  it('does not excuse an unfinished contract bound with --harness-id (Claude Code, strict)', () => {
+    const home = tempHome();
+    const d = dispatchJson(home, ['--goal', 'g', '--harness-id', 'cut-1']);
+    const dir = workspace(home, 'c');
+    const form = FORMS[0];
+    const input = form.input({ run: 'cut-1', prompt: `Do.\n\n${d.contract_block}`, dir }) as Record<string, string>;
+    appendFileSync(
+      input.transcript_path,
+      `${JSON.stringify({ type: 'assistant', message: { role: 'assistant', stop_reason: 'max_tokens' } })}\n`,
+    );
+    for (const settings of [AGENT_STRICT, SESSION_STRICT]) {
+      const r = runProcess(home, ['contract', 'gate', ...settings, '--json'], { input: JSON.stringify(input) });
+      expect(r.code, r.stderr).toBe(2);
+      expect(JSON.parse(r.stdout)).toMatchObject({
+        decision: 'block',
+        codes: ['ROW_NOT_FINALIZED'],
+        stop_reason: 'max_tokens',
+        stop_reason_source: 'transcript',
+        stop_class: 'unknown',
+      });
+    }
+    // The harness's own word still excuses (amendments-3 S4).
+    const own = runProcess(home, ['contract', 'gate', ...AGENT_STRICT, '--stop-reason', 'max_tokens'], {
+      input: JSON.stringify(input),
+    });
+    expect(own.code, own.stderr).toBe(0);
+  });
+});
