@@ -55,6 +55,8 @@ interface BreakerStep {
   counterError?: string;
   /** The store could not hold the counter, so it counted in a file: why. */
   storeError?: string;
+  /** Neither the store nor a counter file could keep the count (the verdict says `"count": "unavailable"`). */
+  countUnavailable?: boolean;
 }
 
 /**
@@ -63,7 +65,7 @@ interface BreakerStep {
  */
 async function breakerStep(
   store: GateStore,
-  where: { env: Env; cwd: string; endTrip: boolean },
+  where: { env: Env; cwd: string; endTrip: boolean; continuing: boolean },
   bk: BreakerKey | undefined,
   decision: Verdict,
   codes: string[],
@@ -85,25 +87,40 @@ async function breakerStep(
   }
   let counted: CountResult;
   let storeError: string | undefined;
+  /** In <root>/gate/, else in $TMPDIR/handoff-gate-<uid>/ (amendments-4 Z6); throws the two failures as one. */
+  const inFile = (): CountResult => {
+    try {
+      return countBlockInFile('root', where.env, where.cwd, key, codes, max, endTrip);
+    } catch (rootError) {
+      try {
+        return countBlockInFile('tmp', where.env, where.cwd, key, codes, max, endTrip);
+      } catch (tmpError) {
+        throw new Error(
+          `in ${GATE_FOLDER}: ${(rootError as Error).message}; in $TMPDIR/handoff-gate-<uid>/: ${(tmpError as Error).message}`,
+          { cause: tmpError },
+        );
+      }
+    }
+  };
+  /** No place could keep the count: one block per stop, never a loop (a continuation of a block is let go, degraded). */
+  const uncounted = (counterError: string): BreakerStep => ({
+    attempt: { ...attempt, counterError },
+    tripped: where.continuing,
+    counterError,
+    countUnavailable: true,
+  });
   try {
     // Without a store the counter is a file under <root>/gate/ from the start; that is not a store error.
-    counted =
-      store.store === null
-        ? countBlockInFile('root', where.env, where.cwd, key, codes, max, endTrip)
-        : await countBlock(store.store, key, codes, contractId, max, endTrip);
+    counted = store.store === null ? inFile() : await countBlock(store.store, key, codes, contractId, max, endTrip);
   } catch (e) {
-    if (store.store === null) {
-      const counterError = `in ${GATE_FOLDER}: ${(e as Error).message}`;
-      return { attempt: { ...attempt, counterError }, tripped: false, counterError };
-    }
+    if (store.store === null) return uncounted((e as Error).message);
     // The budget cut the write off: the answer is the verdict with every write abandoned, this stop not counted.
     if (e instanceof AbandonedWrite) return { attempt, tripped: false, counterError: e.message };
     storeError = (e as Error).message;
     try {
-      counted = countBlockInFile('root', where.env, where.cwd, key, codes, max, endTrip);
+      counted = inFile();
     } catch (fileError) {
-      const counterError = `${storeError}; and in ${GATE_FOLDER}: ${(fileError as Error).message}`;
-      return { attempt: { ...attempt, counterError }, tripped: false, counterError };
+      return uncounted(`${storeError}; and ${(fileError as Error).message}`);
     }
   }
   return {
@@ -303,7 +320,7 @@ async function judge(call: GateCall): Promise<GateRun> {
     const cause = decision.decision === 'block' ? causeOf(lookup, check, input, captured) : undefined;
     const b = await breakerStep(
       store,
-      { env, cwd, endTrip: call.endTrip },
+      { env, cwd, endTrip: call.endTrip, continuing: input?.stopHookActive === true },
       key,
       decision.decision,
       blockCodes(cause),
@@ -319,6 +336,7 @@ async function judge(call: GateCall): Promise<GateRun> {
       storeError: b.storeError,
       captureError,
       counterError: b.counterError,
+      countUnavailable: b.countUnavailable,
       seenError,
     });
   } finally {

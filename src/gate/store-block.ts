@@ -53,6 +53,8 @@ export function storeErrorBlock(call: GateCall, condition: StoreCondition, count
     } catch (e) {
       counterError = (e as Error).message;
       attempt.counterError = counterError;
+      // Nowhere to keep the count: one block per stop, never a loop (a continuation of a block is let go, degraded).
+      tripped = call.input?.stopHookActive === true;
     }
   }
   const reason = storeErrorReason(condition, attempt, dataRoot(call.env, call.cwd));
@@ -91,6 +93,9 @@ export function storeErrorBlock(call: GateCall, condition: StoreCondition, count
     store_error: { code: condition.code, error: condition.message },
   };
   if (systemMessage !== undefined) verdict.systemMessage = systemMessage;
-  if (counterError !== undefined) verdict.counter_error = counterError;
+  if (counterError !== undefined) {
+    verdict.counter_error = counterError;
+    verdict.count = 'unavailable';
+  }
   return { exit, verdict, reason: exit === 2 ? reason : undefined, systemMessage };
 }

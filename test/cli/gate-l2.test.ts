@@ -8,9 +8,11 @@
  * `--on-missing allow --on-store-error block`, a contract-bearing agent's `--on-missing block --on-store-error block`,
  * both with `--max-rejections 3`.
  */
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runProcess, tempHome, type RunResult } from '../helpers/cli.js';
 import { COMPLETE_PATCH, dispatchJson, finalizeAs, row, WS_FLAGS, writeJsonLines } from '../helpers/gate.js';
 
@@ -251,5 +253,68 @@ describe('a faked max_tokens line in the transcript', () => {
       input: JSON.stringify(input),
     });
     expect(own.code, own.stderr).toBe(0);
+  });
+});
+
+/** Fills the device of `dir` to its last byte. */
+function fillDevice(dir: string): void {
+  const fd = openSync(join(dir, 'filler'), 'w');
+  const buf = Buffer.alloc(64 * 1024, 1);
+  try {
+    for (;;) writeSync(fd, buf);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOSPC') throw e;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+describe('a full disk under the data root (the agent filled it, e.g. with dd)', () => {
+  let mnt: string;
+  beforeEach(() => {
+    mnt = mkdtempSync(join(tmpdir(), 'handoff-l2-full-'));
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', mnt]);
+  });
+  afterEach(() => {
+    execFileSync('umount', [mnt]);
+    rmSync(mnt, { recursive: true, force: true });
+  });
+
+  it.each(FORMS.map((f) => [f.harness, f] as const))(
+    '%s: the unfinished contract is still judged and blocked, with the documented and the strict settings',
+    (_name, form) => {
+      const home = join(mnt, 'root');
+      mkdirSync(home);
+      const elsewhere = tempHome();
+      const runId = `${form.harness}-full`;
+      const d = dispatchJson(home, ['--goal', 'g', '--harness-id', runId]);
+      const turn = { run: runId, prompt: `Do.\n\n${d.contract_block}`, dir: workspace(elsewhere, 'w') };
+      fillDevice(mnt);
+      for (const settings of [['--on-missing', 'allow'], SESSION_STRICT]) {
+        const r = harnessCall(home, form, turn, settings);
+        expect(outcome(form, r), r.stderr).toBe('block');
+        expect(reasonOf(form, r)).toContain('ROW_NOT_FINALIZED');
+      }
+    },
+  );
+
+  it('with nowhere to keep the count: one block per stop, never a loop ("count": "unavailable")', () => {
+    const home = join(mnt, 'root');
+    mkdirSync(home);
+    const d = dispatchJson(home, ['--goal', 'g', '--harness-id', 'full-2']);
+    const turn = { run: 'full-2', prompt: `Do.\n\n${d.contract_block}`, dir: workspace(tempHome(), 'w') };
+    fillDevice(mnt);
+    // $TMPDIR is a file: no private counter folder can be made there either.
+    const notADir = join(tempHome(), 'tmpdir-file');
+    writeFileSync(notADir, '');
+    const env = { TMPDIR: notADir };
+    const json = (active: boolean): Record<string, unknown> => {
+      const input = JSON.stringify(FORMS[0].input({ ...turn, active }));
+      const r = runProcess(home, ['contract', 'gate', ...SESSION_STRICT, '--json'], { input, env });
+      return JSON.parse(r.stdout) as Record<string, unknown>;
+    };
+    expect(json(false)).toMatchObject({ decision: 'block', exit: 2, count: 'unavailable', tripped: false });
+    expect(json(false)).toMatchObject({ exit: 2, count: 'unavailable' });
+    expect(json(true)).toMatchObject({ exit: 0, count: 'unavailable', tripped: true });
   });
 });
