@@ -10,7 +10,7 @@ import type { Store } from '../store/store.js';
 import { AbandonedWrite, type GateWatch } from './budget.js';
 import { breakerKey, newTurn, type BreakerKey } from './breaker-key.js';
 import { countBlock, resetKey, type CountResult } from './breaker.js';
-import { countBlockInFile, resetFileCounter } from './file-breaker.js';
+import { countBlockInFile, countDelivered, countInFiles, resetFileCounter } from './file-breaker.js';
 import { backstopCapture } from './capture.js';
 import { checkClosedRow, type CheckResult } from './check.js';
 import { decide, type Decision, type OnMissing, type Verdict } from './decision.js';
@@ -18,10 +18,10 @@ import { harnessValue, ownTranscript, type HookInput } from './hook-input.js';
 import { findContract, TRANSCRIPT_WAIT_MS, type LookupResult } from './lookup.js';
 import type { AttemptInfo } from './reason.js';
 import { classifyStop, resolveStopReason, type StopClass, type StopReasonSource } from './stop-class.js';
-import { GATE_FOLDER, storeCondition, type OnStoreError, type StoreCondition } from './store-condition.js';
+import { storeCondition, type OnStoreError, type StoreCondition } from './store-condition.js';
 import { GateStore, requireDataRoot, whereLooked } from './gate-store.js';
 import { storeErrorBlock } from './store-block.js';
-import { lastAssistantStopReason } from './transcript.js';
+import { deliveredNonce, FEEDBACK_HARNESSES, lastAssistantStopReason } from './transcript.js';
 import { blockCodes, buildRun, causeOf, tipStatusOf } from './verdict.js';
 
 export { requireDataRoot };
@@ -65,7 +65,14 @@ interface BreakerStep {
  */
 async function breakerStep(
   store: GateStore,
-  where: { env: Env; cwd: string; endTrip: boolean; continuing: boolean },
+  where: {
+    env: Env;
+    cwd: string;
+    endTrip: boolean;
+    continuing: boolean;
+    /** The harness records its hook feedback: the latest delivered nonce in its transcript (amendments-4 Z5). */
+    proof?: { delivered: string | undefined; continuing: boolean };
+  },
   bk: BreakerKey | undefined,
   decision: Verdict,
   codes: string[],
@@ -76,6 +83,27 @@ async function breakerStep(
   const attempt: AttemptInfo = { key, max };
   if (key === undefined) return { attempt, tripped: false };
   const endTrip = where.endTrip;
+  /** No place could keep the count: one block per stop, never a loop (a continuation of a block is let go, degraded). */
+  const uncounted = (counterError: string): BreakerStep => ({
+    attempt: { ...attempt, counterError },
+    tripped: where.continuing,
+    counterError,
+    countUnavailable: true,
+  });
+  const proof = where.proof;
+  if (proof !== undefined) {
+    // Counted by proof of delivery in files only; an allow resets nothing (a hand-run allow must not either).
+    if (decision === 'allow') return { attempt, tripped: false };
+    try {
+      const c = countInFiles((place) =>
+        countDelivered(place, where.env, where.cwd, key, codes, max, proof.delivered, proof.continuing),
+      );
+      const counted = { ...attempt, attempt: c.attempt, previousCodes: c.previousCodes, nonce: c.nonce };
+      return { attempt: counted, tripped: c.tripped };
+    } catch (e) {
+      return uncounted((e as Error).message);
+    }
+  }
   if (decision === 'allow') {
     resetFileCounter(where.env, where.cwd, key);
     try {
@@ -87,28 +115,8 @@ async function breakerStep(
   }
   let counted: CountResult;
   let storeError: string | undefined;
-  /** In <root>/gate/, else in $TMPDIR/handoff-gate-<uid>/ (amendments-4 Z6); throws the two failures as one. */
-  const inFile = (): CountResult => {
-    try {
-      return countBlockInFile('root', where.env, where.cwd, key, codes, max, endTrip);
-    } catch (rootError) {
-      try {
-        return countBlockInFile('tmp', where.env, where.cwd, key, codes, max, endTrip);
-      } catch (tmpError) {
-        throw new Error(
-          `in ${GATE_FOLDER}: ${(rootError as Error).message}; in $TMPDIR/handoff-gate-<uid>/: ${(tmpError as Error).message}`,
-          { cause: tmpError },
-        );
-      }
-    }
-  };
-  /** No place could keep the count: one block per stop, never a loop (a continuation of a block is let go, degraded). */
-  const uncounted = (counterError: string): BreakerStep => ({
-    attempt: { ...attempt, counterError },
-    tripped: where.continuing,
-    counterError,
-    countUnavailable: true,
-  });
+  const inFile = (): CountResult =>
+    countInFiles((place) => countBlockInFile(place, where.env, where.cwd, key, codes, max, endTrip));
   try {
     // Without a store the counter is a file under <root>/gate/ from the start; that is not a store error.
     counted = store.store === null ? inFile() : await countBlock(store.store, key, codes, contractId, max, endTrip);
@@ -143,6 +151,17 @@ export interface GateCall {
   stopClass: StopClass;
   /** The gate's budget (--timeout), whose clock every store call races. */
   watch?: GateWatch;
+}
+
+/**
+ * The proof of delivery of a harness that records its hook feedback (none for a gate given --draft-id, or a harness
+ * that records none: those count every block, and their breaker holds at L1 only).
+ */
+export function proofOf(call: GateCall): { delivered: string | undefined; continuing: boolean } | undefined {
+  const input = call.input;
+  if (call.opts.draftId !== undefined || input === undefined || !FEEDBACK_HARNESSES.includes(input.harness))
+    return undefined;
+  return { delivered: deliveredNonce(ownTranscript(input), input.harness), continuing: input.stopHookActive !== false };
 }
 
 /** Sets gate_seen_at on the contract's row (one attempt); a failure is returned as a note, never thrown. */
@@ -320,7 +339,7 @@ async function judge(call: GateCall): Promise<GateRun> {
     const cause = decision.decision === 'block' ? causeOf(lookup, check, input, captured) : undefined;
     const b = await breakerStep(
       store,
-      { env, cwd, endTrip: call.endTrip, continuing: input?.stopHookActive === true },
+      { env, cwd, endTrip: call.endTrip, continuing: input?.stopHookActive === true, proof: proofOf(call) },
       key,
       decision.decision,
       blockCodes(cause),

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO, run, tempHome } from '../helpers/cli.js';
-import { finalizeAs, stopInput, subagentStop, writeTranscript } from '../helpers/gate.js';
+import { deliver, finalizeAs, stopInput, subagentStop, writeTranscript } from '../helpers/gate.js';
 
 interface HookEntry {
   matcher?: string;
@@ -154,8 +154,20 @@ describe('docs/examples/claude-settings-strict.json', () => {
     expect(first.code).toBe(2);
     expect(first.stderr).toMatch(/^\[CONTRACT REJECTED\] .*\(STORE_UNREADABLE\)/);
     expect(first.stderr).toContain('This is block 1 of 2:');
-    expect(runHook(home, commandOf('SubagentStop', strict), input).code).toBe(2);
-    const third = runHook(home, commandOf('SubagentStop', strict), input);
+    // Claude Code delivers each block (its record in the transcript) and calls again, continuing.
+    const again = subagentStop({
+      session: 'sess',
+      agentId: 'run-9',
+      agentType: 'implementer',
+      transcript,
+      cwd: home,
+      extra: { stop_hook_active: true },
+    });
+    deliver(transcript, first.stderr);
+    const second = runHook(home, commandOf('SubagentStop', strict), again);
+    expect(second.code).toBe(2);
+    deliver(transcript, second.stderr);
+    const third = runHook(home, commandOf('SubagentStop', strict), again);
     expect(third.code).toBe(0);
     expect(JSON.parse(third.stdout).systemMessage).toContain('STORE_UNREADABLE');
   });

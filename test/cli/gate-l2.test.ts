@@ -9,12 +9,28 @@
  * both with `--max-rejections 3`.
  */
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runProcess, tempHome, type RunResult } from '../helpers/cli.js';
 import { COMPLETE_PATCH, dispatchJson, finalizeAs, row, WS_FLAGS, writeJsonLines } from '../helpers/gate.js';
+
+/** A transcript written once (later calls of the same turn find it as the harness left it, records appended). */
+function once(dir: string, name: string, items: object[]): string {
+  const p = join(dir, name);
+  return existsSync(p) ? p : writeJsonLines(dir, name, items);
+}
 
 /** The strict recipe's two settings (docs/hooks.md "The strict setting"). */
 const SESSION_STRICT = ['--max-rejections', '3', '--on-missing', 'allow', '--on-store-error', 'block'];
@@ -32,6 +48,10 @@ interface Turn {
 }
 
 interface Form {
+  /** The record the harness writes into its transcript when it delivers a block's reason (absent: it writes none). */
+  feedback?: (reason: string, i: number) => object;
+  /** The record of a tool's output (the agent's own `handoff` call printed `text`). */
+  toolOutput?: (text: string) => object;
   harness: 'claude' | 'codex' | 'gemini' | 'copilot' | 'cursor' | 'opencode';
   /** The harness's stop hook input for this turn, in its own shape (the transcript written as it writes it). */
   input(t: Turn): object;
@@ -45,9 +65,23 @@ const FORMS: Form[] = [
   {
     harness: 'claude',
     args: [],
+    feedback: (reason, i) =>
+      i % 2 === 0
+        ? { type: 'user', message: { role: 'user', content: reason }, hookText: reason, isMeta: true }
+        : {
+            type: 'system',
+            subtype: 'stop_hook_summary',
+            hookCount: 1,
+            hookErrors: [reason],
+            preventedContinuation: false,
+          },
+    toolOutput: (text) => ({
+      type: 'user',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: text }] },
+    }),
     input: (t) => ({
       session_id: t.run,
-      transcript_path: writeJsonLines(t.dir, `${t.run}.jsonl`, [
+      transcript_path: once(t.dir, `${t.run}.jsonl`, [
         { type: 'user', message: { role: 'user', content: t.prompt }, uuid: 'u1', sessionId: t.run },
         { type: 'assistant', message: { role: 'assistant', content: [], stop_reason: 'end_turn' }, uuid: 'a1' },
       ]),
@@ -59,10 +93,23 @@ const FORMS: Form[] = [
   {
     harness: 'codex',
     args: [],
+    feedback: (reason, i) =>
+      i % 2 === 0
+        ? {
+            timestamp: ts,
+            type: 'response_item',
+            payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: reason }] },
+          }
+        : { timestamp: ts, type: 'event_msg', payload: { type: 'user_message', message: reason, images: [] } },
+    toolOutput: (text) => ({
+      timestamp: ts,
+      type: 'response_item',
+      payload: { type: 'function_call_output', call_id: 'call_1', output: text },
+    }),
     input: (t) => ({
       session_id: t.run,
       turn_id: 'turn-1',
-      transcript_path: writeJsonLines(t.dir, `rollout-${t.run}.jsonl`, [
+      transcript_path: once(t.dir, `rollout-${t.run}.jsonl`, [
         { timestamp: ts, type: 'session_meta', payload: { id: t.run, timestamp: ts, cwd: t.dir } },
         { timestamp: ts, type: 'event_msg', payload: { type: 'user_message', message: t.prompt, images: [] } },
         { timestamp: ts, type: 'event_msg', payload: { type: 'agent_message', message: 'done' } },
@@ -76,9 +123,19 @@ const FORMS: Form[] = [
   {
     harness: 'gemini',
     args: [],
+    feedback: (reason) => ({ id: 'm-fb', timestamp: ts, type: 'user', content: [{ text: reason }] }),
+    toolOutput: (text) => ({
+      id: 'm-tool',
+      timestamp: ts,
+      type: 'gemini',
+      content: '',
+      toolCalls: [
+        { id: 't1', name: 'run_shell_command', result: [{ functionResponse: { response: { output: text } } }] },
+      ],
+    }),
     input: (t) => ({
       session_id: t.run,
-      transcript_path: writeJsonLines(t.dir, `session-${t.run}.jsonl`, [
+      transcript_path: once(t.dir, `session-${t.run}.jsonl`, [
         { id: 'm1', timestamp: ts, type: 'user', content: [{ text: t.prompt }] },
       ]),
       cwd: t.dir,
@@ -92,11 +149,23 @@ const FORMS: Form[] = [
   {
     harness: 'copilot',
     args: [],
+    feedback: (reason) => ({
+      type: 'hook.end',
+      data: { hookType: 'agentStop', output: JSON.stringify({ decision: 'block', reason }) },
+      id: 'e-hook',
+      timestamp: ts,
+    }),
+    toolOutput: (text) => ({
+      type: 'tool.execution_complete',
+      data: { toolCallId: 't1', success: true, result: { content: text } },
+      id: 'e-tool',
+      timestamp: ts,
+    }),
     input: (t) => ({
       sessionId: t.run,
       timestamp: 1764745200000,
       cwd: t.dir,
-      transcriptPath: writeJsonLines(t.dir, `events-${t.run}.jsonl`, [
+      transcriptPath: once(t.dir, `events-${t.run}.jsonl`, [
         { type: 'session.start', data: { sessionId: t.run }, id: 'e1', timestamp: ts },
         { type: 'user.message', data: { content: t.prompt, attachments: [] }, id: 'e2', timestamp: ts },
       ]),
@@ -112,7 +181,7 @@ const FORMS: Form[] = [
       generation_id: 'gen-1',
       hook_event_name: 'stop',
       workspace_roots: [t.dir],
-      transcript_path: writeJsonLines(t.dir, `cursor-${t.run}.jsonl`, [
+      transcript_path: once(t.dir, `cursor-${t.run}.jsonl`, [
         { role: 'user', message: { content: [{ type: 'text', text: t.prompt }] } },
       ]),
       status: 'completed',
@@ -316,5 +385,54 @@ describe('a full disk under the data root (the agent filled it, e.g. with dd)', 
     expect(json(false)).toMatchObject({ decision: 'block', exit: 2, count: 'unavailable', tripped: false });
     expect(json(false)).toMatchObject({ exit: 2, count: 'unavailable' });
     expect(json(true)).toMatchObject({ exit: 0, count: 'unavailable', tripped: true });
+  });
+});
+
+/** The transcript path in a harness's hook input. */
+const transcriptOf = (input: Record<string, string>): string => input.transcript_path ?? input.transcriptPath;
+
+describe.each(FORMS.filter((f) => f.feedback !== undefined))('the breaker at L2 ($harness)', (form) => {
+  it("hand-run gate calls (forged input, --max-rejections 1, stop_hook_active twice) neither trip nor advance the harness's count", () => {
+    const home = tempHome();
+    const runId = `${form.harness}-pretrip`;
+    const d = dispatchJson(home, ['--goal', 'g', '--harness-id', runId]);
+    const turn = { run: runId, prompt: `Do.\n\n${d.contract_block}`, dir: workspace(home, 'p') };
+    const transcript = transcriptOf(form.input(turn) as Record<string, string>);
+    const append = (record: object): void => appendFileSync(transcript, `${JSON.stringify(record)}\n`);
+    const byHand = (settings: string[]): void => {
+      const r = harnessCall(home, form, { ...turn, active: true }, settings);
+      // What the agent's own call printed lands in its transcript as tool output, never as hook feedback.
+      append(form.toolOutput!(`${r.stdout}${r.stderr}`));
+    };
+    byHand(SESSION_STRICT);
+    byHand(SESSION_STRICT);
+    const first = harnessCall(home, form, turn, SESSION_STRICT);
+    expect(outcome(form, first), first.stderr).toBe('block');
+    expect(reasonOf(form, first)).toContain('This is block 1 of 2');
+    append(form.feedback!(reasonOf(form, first), 0));
+    // Hand-run calls between the harness's calls change nothing either.
+    byHand(['--max-rejections', '1', '--on-missing', 'allow']);
+    byHand(SESSION_STRICT);
+    const second = harnessCall(home, form, { ...turn, active: true }, SESSION_STRICT);
+    expect(outcome(form, second), second.stderr).toBe('block');
+    expect(reasonOf(form, second)).toContain('This is block 2 of 2');
+    append(form.feedback!(reasonOf(form, second), 1));
+    // The honest loop still ends after the delivered blocks: degraded, never COMPLETE.
+    const third = harnessCall(home, form, { ...turn, active: true }, SESSION_STRICT);
+    expect(outcome(form, third), third.stderr).toBe('allow');
+    expect(`${third.stdout}${third.stderr}`).toMatch(/gave up after block 2 of 2/);
+    expect(row(home, d.contract_id).agent_state).not.toBe('COMPLETE');
+  });
+
+  it('a continuation without the proof in a harness feedback record counts as a first block', () => {
+    const home = tempHome();
+    const runId = `${form.harness}-noproof`;
+    const d = dispatchJson(home, ['--goal', 'g', '--harness-id', runId]);
+    const turn = { run: runId, prompt: `Do.\n\n${d.contract_block}`, dir: workspace(home, 'q'), active: true };
+    for (let i = 0; i < 4; i++) {
+      const r = harnessCall(home, form, turn, SESSION_STRICT);
+      expect(outcome(form, r), r.stderr).toBe('block');
+      expect(reasonOf(form, r)).toContain('This is block 1 of 2');
+    }
   });
 });
