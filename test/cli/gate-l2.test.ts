@@ -294,6 +294,40 @@ describe.each(FORMS)('at L2 ($harness)', (form) => {
   });
 });
 
+describe.each(FORMS)('an approver key file the gate cannot use ($harness)', (form) => {
+  it('blocks under --on-store-error block (APPROVER_KEYS_UNREADABLE); the default still fails open (exit 1)', () => {
+    const home = tempHome();
+    const runId = `${form.harness}-keys`;
+    const d = dispatchJson(home, ['--goal', 'g', '--harness-id', runId]);
+    // A turn that ended waiting for an approval, approved after it: the gate checks the approver policy's signature.
+    const content = 'git push origin main';
+    const ap = JSON.parse(
+      agent(home, ['approval', 'request', '--content', content, '--draft-id', d.contract_id, '--json']).stdout,
+    ).approval_id as string;
+    const fill = { approval_request: { exact_content: content, approval_id: ap } };
+    agent(home, ['contract', 'fill', '--draft-id', d.contract_id, '--json', JSON.stringify(fill)]);
+    agent(home, ['contract', 'set', 'agent_status.agent_state', 'APPROVAL_REQUEST', '--draft-id', d.contract_id]);
+    expect(agent(home, ['contract', 'finalize', '--draft-id', d.contract_id]).code).toBe(0);
+    expect(runProcess(home, ['approval', 'decide', ap, '--decision', 'approved']).code).toBe(0);
+    const turn = { run: runId, prompt: `Do.\n\n${d.contract_block}`, dir: workspace(home, 'k') };
+    const empty = join(home, 'empty.pem');
+    writeFileSync(empty, '');
+    const garbage = join(home, 'garbage.pem');
+    writeFileSync(garbage, 'not a key\n');
+    for (const file of [join(home, 'missing.pem'), empty, garbage]) {
+      const env = { HANDOFF_APPROVER_KEYS: file };
+      // (Cursor and OpenCode count every block, L1 only: a limit above the three stops keeps each one a block.)
+      const strict = ['--max-rejections', '9', '--on-missing', 'block', '--on-store-error', 'block'];
+      const r = harnessCall(home, form, turn, strict, env);
+      expect(outcome(form, r), `${file}: ${r.stdout}${r.stderr}`).toBe('block');
+      expect(reasonOf(form, r)).toContain('APPROVER_KEYS_UNREADABLE');
+      const open = harnessCall(home, form, turn, ['--on-missing', 'allow'], env);
+      expect(outcome(form, open)).toBe('not gated');
+      expect(open.stderr).toMatch(/HANDOFF_APPROVER_KEYS.*stop not gated/);
+    }
+  });
+});
+
 /** The harnesses whose transcript carries a stop reason the agent could fake (Claude Code's assistant lines). */
 describe('a faked max_tokens line in the transcript', () => {
   it('does not excuse an unfinished contract bound with --harness-id (Claude Code, strict)', () => {
