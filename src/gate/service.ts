@@ -60,8 +60,9 @@ interface BreakerStep {
 }
 
 /**
- * Counts a block (maybe tripping) or resets the key on an allow. When the store cannot hold the counter, the block
- * counts in a file under `<root>/gate/`; a counter failure never changes the verdict.
+ * Counts a block (maybe tripping) or resets the key on an allow. A harness that records its hook feedback (`proof`)
+ * counts delivered blocks in files, and nothing resets that count. Otherwise, when the store cannot hold the counter,
+ * the block counts in a file under `<root>/gate/`, else under $TMPDIR; a counter failure never changes the verdict.
  */
 async function breakerStep(
   store: GateStore,
@@ -92,8 +93,7 @@ async function breakerStep(
   });
   const proof = where.proof;
   if (proof !== undefined) {
-    // Counted by proof of delivery in files only; an allow resets nothing (a hand-run allow must not either).
-    if (decision === 'allow') return { attempt, tripped: false };
+    // Counted by proof of delivery, in files only.
     try {
       const c = countInFiles((place) =>
         countDelivered(place, where.env, where.cwd, key, codes, max, proof.delivered, proof.continuing),
@@ -339,7 +339,14 @@ async function judge(call: GateCall): Promise<GateRun> {
     const cause = decision.decision === 'block' ? causeOf(lookup, check, input, captured) : undefined;
     const b = await breakerStep(
       store,
-      { env, cwd, endTrip: call.endTrip, continuing: input?.stopHookActive === true, proof: proofOf(call) },
+      {
+        env,
+        cwd,
+        endTrip: call.endTrip,
+        continuing: input?.stopHookActive === true,
+        // The transcript's feedback records are read only for a block (an allow counts nothing and resets nothing).
+        proof: decision.decision === 'block' ? proofOf(call) : undefined,
+      },
       key,
       decision.decision,
       blockCodes(cause),
