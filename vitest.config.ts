@@ -12,6 +12,7 @@ export const PROCESS = [
   'test/cli/gate-bundle.test.ts',
   'test/cli/gate-failopen.test.ts',
   'test/cli/gate-hooks-config.test.ts',
+  'test/cli/gate-l2.test.ts',
   'test/cli/gate-watchdog.test.ts',
   'test/cli/pg-*.test.ts',
   'test/cli/mcp*.test.ts',

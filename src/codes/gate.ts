@@ -73,6 +73,15 @@ export const gateCodes = [
     repair: 'Set a closing agent_state last and run handoff contract finalize --draft-id <contract_id>.',
   },
   {
+    code: 'APPROVER_KEYS_UNREADABLE',
+    exit: 1,
+    where: 'contract gate (a block under --on-store-error block; else exit 1, stop not gated)',
+    when: "The turn's contract cites an approval in force and HANDOFF_APPROVER_KEYS names a file the gate cannot use: missing, unreadable, empty or not PEM public keys. The gate cannot decide; under --on-store-error block the stop is blocked (counted by the breaker), by default the stop is not gated.",
+    path: '""',
+    repair:
+      "Fix the hook's HANDOFF_APPROVER_KEYS: a readable PEM file of the trusted approvers' ECDSA P-256 or Ed25519 public keys.",
+  },
+  {
     code: 'GATE_BUDGET_EXCEEDED',
     exit: 2,
     where: 'contract gate (block)',

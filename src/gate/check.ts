@@ -11,6 +11,7 @@ import { jsonColumn, readStoredJson } from '../store/stored-json.js';
 import { storeVerdict } from '../approvals/store-verdict.js';
 import type { GateError } from './reason.js';
 import { storedTestErrors, TEST_CHANGES_REPAIR } from '../finalize/test-rules.js';
+import { HandoffError, isHandoffError } from '../errors.js';
 
 export type CheckResult =
   | { outcome: 'pass' }
@@ -37,7 +38,13 @@ export async function checkClosedRow(
     citingHandoffId: tip.id,
     citingAgentId: tip.agent_id,
   };
-  const verdict = await storeVerdict(envelope, options, s, where, () => s.chainContractIds(tip));
+  const verdict = await storeVerdict(envelope, options, s, where, () => s.chainContractIds(tip)).catch((e: unknown) => {
+    // The approver policy's key file (HANDOFF_APPROVER_KEYS) is the hook's configuration, not the agent's input: a
+    // file the gate cannot use means it cannot decide (a block under --on-store-error block, amendments-4 T3).
+    if (isHandoffError(e) && (e.code.startsWith('KEY_') || e.code === 'UNREADABLE_INPUT'))
+      throw new HandoffError('APPROVER_KEYS_UNREADABLE', e.message, e.data, e.hint);
+    throw e;
+  });
   if (!verdict.ok) return { outcome: 'verdict_failed', errors: verdict.errors, repair: verdict.repair };
 
   // Blind verification reads only (agent_state, plan_task_id): the row's state and the chain's binding.

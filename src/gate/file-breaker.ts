@@ -4,7 +4,7 @@
  * as the store's breaker (nextAttempt), so the breaker still trips after its limit. A data root that does not exist
  * is never created: a strict gate then counts in `$TMPDIR/handoff-gate-<uid>/`, a private folder of this user.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { unlinkQuiet } from '../fs-util.js';
@@ -134,5 +134,93 @@ export function resetFileCounter(env: Env, cwd: string, key: string): void {
     } catch {
       // the folder is absent or not ours: it holds no counter of this key
     }
+  }
+}
+
+interface DeliveredEntry {
+  /** sha256 of the block's nonce. */
+  h: string;
+  /** The block's number in its turn. */
+  n: number;
+  codes: string[];
+}
+
+/** How many issued nonces a key keeps (hand-run calls add theirs; the harness's delivered one must stay findable). */
+const KEPT_NONCES = 16;
+
+const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+
+function readEntries(path: string, key: string): DeliveredEntry[] {
+  try {
+    const v = JSON.parse(readFileSync(path, 'utf8')) as { key?: unknown; entries?: unknown };
+    if (v.key !== key || !Array.isArray(v.entries)) return [];
+    return (v.entries as Partial<DeliveredEntry>[]).filter(
+      (e): e is DeliveredEntry =>
+        typeof e.h === 'string' && typeof e.n === 'number' && e.n >= 1 && Array.isArray(e.codes),
+    );
+  } catch {
+    return []; // absent or damaged: no block of this key was delivered
+  }
+}
+
+/**
+ * The breaker of a harness that records the hook's feedback (amendments-4 Z5): a block is a continuation of block n
+ * only when the harness is continuing (`continuing`) and its latest feedback record holds the nonce (`delivered`) this
+ * key issued with block n; otherwise it is block 1. Each block not tripped gets a fresh nonce, kept as its sha256 with
+ * its number; nothing is ever reset, so a call made by hand (its nonce never delivered) neither advances nor resets
+ * what the harness's own calls see. Counts in `place`; throws when the file cannot be written.
+ */
+export function countDelivered(
+  place: CounterPlace,
+  env: Env,
+  cwd: string,
+  key: string,
+  codes: string[],
+  max: number,
+  delivered: string | undefined,
+  continuing: boolean,
+): CountResult & { nonce?: string } {
+  const path = fileOf(counterDir(place, env, cwd, true), place, env, cwd, `delivered:${key}`);
+  const entries = readEntries(path, key);
+  const hit = delivered !== undefined && continuing ? entries.find((e) => e.h === sha256(delivered)) : undefined;
+  const attempt = (hit?.n ?? 0) + 1;
+  const tripped = attempt >= max;
+  const result = { attempt, tripped, previousCodes: hit?.codes };
+  if (tripped) return result;
+  const nonce = randomBytes(16).toString('hex');
+  const kept = [...entries, { h: sha256(nonce), n: attempt, codes }].slice(-KEPT_NONCES);
+  const tmp = `${path}.${process.pid}.${mintTempTag()}.tmp`;
+  try {
+    writeFileSync(tmp, `${JSON.stringify({ key, entries: kept, updated_at: new Date().toISOString() })}\n`, {
+      mode: 0o600,
+      flag: 'wx',
+    });
+    renameSync(tmp, path);
+  } finally {
+    unlinkQuiet(tmp);
+  }
+  return { ...result, nonce };
+}
+
+/**
+ * Counts with `count` in `<root>/gate/`, else in `$TMPDIR/handoff-gate-<uid>/` (amendments-4 Z6); throws the two
+ * failures as one when neither can be written.
+ */
+export function countInFiles<T>(count: (place: CounterPlace) => T, rootFirst = true): T {
+  let rootError: unknown = new Error('the data root is not there');
+  if (rootFirst) {
+    try {
+      return count('root');
+    } catch (e) {
+      rootError = e;
+    }
+  }
+  try {
+    return count('tmp');
+  } catch (tmpError) {
+    throw new Error(
+      `in <root>/gate/: ${(rootError as Error).message}; in $TMPDIR/handoff-gate-<uid>/: ${(tmpError as Error).message}`,
+      { cause: tmpError },
+    );
   }
 }

@@ -3,7 +3,7 @@
  * store, and its reasons say where it looked.
  */
 import { statSync } from 'node:fs';
-import { HandoffError } from '../errors.js';
+import { HandoffError, isHandoffError } from '../errors.js';
 import type { Env } from '../paths.js';
 import { dataRoot, dataRootUnusable, dbPath } from '../paths.js';
 import { storeReadOnlyHere } from '../store/db.js';
@@ -40,7 +40,13 @@ export class GateStore {
       else {
         await probe.close();
         watch?.arm();
-        s = await race(openStore(env, cwd, 'writer', opts));
+        try {
+          s = await race(openStore(env, cwd, 'writer', opts));
+        } catch (e) {
+          // A store that cannot be written (a full disk) is still judged: read it, and let the writes fail and be noted.
+          if (!isHandoffError(e) || e.code !== 'STORE_WRITE_FAILED') throw e;
+          s = await race(openStore(env, cwd, 'reader', opts));
+        }
       }
     }
     return new GateStore(s === null ? null : (watch?.bound(s) ?? s));

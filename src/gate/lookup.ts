@@ -1,7 +1,8 @@
 /**
  * Finding the turn's contract: exact lanes only (--draft-id, the run id, the `contract_id:` line of the turn's first
- * prompt), first lane that resolves wins, the verdict always on the chain's live tip. The prompt lane claims what it
- * finds, so later stops resolve by run id. Message text is never a lookup key.
+ * prompt), the verdict always on the chain's live tip. --draft-id alone decides; otherwise the run id's contract and
+ * the one the prompt names are both judged when they differ (the prompt's is the one reported first). The prompt
+ * lane claims what it finds for a run id that holds nothing yet. Message text is never a lookup key.
  */
 import { existsSync } from 'node:fs';
 import { isHandoffError } from '../errors.js';
@@ -31,6 +32,13 @@ export interface LookupResult {
   candidates: string[];
   /** A claim that was attempted and failed (store busy, ...): noted, never fatal. */
   claimError?: string;
+  /**
+   * The other contracts this turn leads to (the run id's, when the prompt names another one): each is judged too, and
+   * the stop is allowed only when every one passes.
+   */
+  also?: FoundContract[];
+  /** The turn's own prompt names a dispatched contract: no message may offer a run id or a claim command. */
+  promptNamed?: boolean;
 }
 
 export interface LookupInput {
@@ -105,31 +113,39 @@ export async function findContract(l: LookupInput): Promise<LookupResult> {
 
   const hv = harnessValue(l.input);
   const field = harnessField(l.input);
+  let byRun: FoundContract | undefined;
   if (hv === undefined) lanes.push({ lane: 'harness_id', note: `no ${field} in the hook input` });
   else if (l.store === null) lanes.push({ lane: 'harness_id', note: 'no store yet' });
   else {
     const tips = await harnessTips(l.store, hv);
     if (tips.length === 1) {
       const tip = tips[0];
-      return {
-        found: {
-          lane: 'harness_id',
-          contractId: tip.contract_id,
-          tip,
-          draftExists: draftExists(l, tip.contract_id),
-          claimed: false,
-        },
-        lanes,
-        candidates,
+      byRun = {
+        lane: 'harness_id',
+        contractId: tip.contract_id,
+        tip,
+        draftExists: draftExists(l, tip.contract_id),
+        claimed: false,
       };
-    }
-    if (tips.length === 0) lanes.push({ lane: 'harness_id', note: `no contract carries ${field} ${hv}` });
+    } else if (tips.length === 0) lanes.push({ lane: 'harness_id', note: `no contract carries ${field} ${hv}` });
     else {
       candidates.push(...tips.map((t) => t.contract_id));
       lanes.push({ lane: 'harness_id', note: `ambiguous: ${tips.length} contract chains carry ${field} ${hv}` });
     }
   }
-  return promptLane(l, hv, lanes, candidates);
+  // The run id alone never decides: the contract the orchestrator named in the turn's prompt is judged too (a run id
+  // can be claimed onto any contract by whoever knows it). A transcript is not waited for once the run id resolved.
+  const prompt = await promptLane(
+    byRun === undefined ? l : { ...l, transcriptWaitUntil: undefined },
+    hv,
+    lanes,
+    candidates,
+    byRun,
+  );
+  if (byRun === undefined) return prompt;
+  const named = prompt.found;
+  if (named === undefined || named.contractId === byRun.contractId) return { ...prompt, found: byRun };
+  return { ...prompt, also: [byRun] };
 }
 
 /** Lane 3: the contract id on a `contract_id:` line of the turn's own first prompt. */
@@ -138,6 +154,7 @@ async function promptLane(
   hv: string | undefined,
   lanes: LaneNote[],
   candidates: string[],
+  byRun: FoundContract | undefined,
 ): Promise<LookupResult> {
   const note = (text: string): LookupResult => {
     lanes.push({ lane: 'prompt_block', note: text });
@@ -182,11 +199,16 @@ async function promptLane(
   }
   const tip = await tipOf(l.store!, named);
   const at = { contractId: tip.contract_id, tip, draftExists: draftExists(l, tip.contract_id) };
-  if (at.tip.harness_id !== null && at.tip.harness_id !== hv) {
-    return note(`contract ${at.contractId} belongs to another run (harness_id ${at.tip.harness_id})`);
-  }
-  const result: LookupResult = { found: { lane: 'prompt_block', ...at, claimed: false }, lanes, candidates };
-  if (hv !== undefined && at.tip.harness_id === null) await autoClaim(l.store!, at.tip, hv, result);
+  // The orchestrator named this contract for this turn: it is judged whoever claimed it (a claim by another run,
+  // made up or stolen, never turns it into "no contract").
+  const result: LookupResult = {
+    found: { lane: 'prompt_block', ...at, claimed: false },
+    lanes,
+    candidates,
+    promptNamed: true,
+  };
+  if (hv !== undefined && byRun === undefined && at.tip.harness_id === null)
+    await autoClaim(l.store!, at.tip, hv, result);
   return result;
 }
 

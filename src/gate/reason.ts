@@ -31,6 +31,8 @@ export interface AttemptInfo {
   previousCodes?: string[];
   /** The counter could not be written: the verdict stands uncounted. */
   counterError?: string;
+  /** This block's nonce (amendments-4 Z5): the harness's feedback record of it proves the block was delivered. */
+  nonce?: string;
 }
 
 const CONTINUATION =
@@ -109,6 +111,11 @@ export function gaveUpText(attempts: number, max: number): string {
 }
 
 export function attemptLine(a: AttemptInfo): string {
+  const line = attemptText(a);
+  return a.nonce === undefined ? line : `${line}\n(handoff gate nonce: ${a.nonce})`;
+}
+
+function attemptText(a: AttemptInfo): string {
   if (a.counterError !== undefined) {
     return `The rejection ceiling is unavailable for this stop (the counter could not be written: ${a.counterError}).`;
   }

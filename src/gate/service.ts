@@ -10,18 +10,18 @@ import type { Store } from '../store/store.js';
 import { AbandonedWrite, type GateWatch } from './budget.js';
 import { breakerKey, newTurn, type BreakerKey } from './breaker-key.js';
 import { countBlock, resetKey, type CountResult } from './breaker.js';
-import { countBlockInFile, resetFileCounter } from './file-breaker.js';
+import { countBlockInFile, countDelivered, countInFiles, resetFileCounter } from './file-breaker.js';
 import { backstopCapture } from './capture.js';
-import { checkClosedRow } from './check.js';
-import { decide, type OnMissing, type Verdict } from './decision.js';
+import { checkClosedRow, type CheckResult } from './check.js';
+import { decide, type Decision, type OnMissing, type Verdict } from './decision.js';
 import { harnessValue, ownTranscript, type HookInput } from './hook-input.js';
-import { findContract, TRANSCRIPT_WAIT_MS } from './lookup.js';
+import { findContract, TRANSCRIPT_WAIT_MS, type LookupResult } from './lookup.js';
 import type { AttemptInfo } from './reason.js';
 import { classifyStop, resolveStopReason, type StopClass, type StopReasonSource } from './stop-class.js';
-import { GATE_FOLDER, storeCondition, type OnStoreError, type StoreCondition } from './store-condition.js';
+import { storeCondition, type OnStoreError, type StoreCondition } from './store-condition.js';
 import { GateStore, requireDataRoot, whereLooked } from './gate-store.js';
 import { storeErrorBlock } from './store-block.js';
-import { lastAssistantStopReason } from './transcript.js';
+import { deliveredNonce, FEEDBACK_HARNESSES, lastAssistantStopReason } from './transcript.js';
 import { blockCodes, buildRun, causeOf, tipStatusOf } from './verdict.js';
 
 export { requireDataRoot };
@@ -55,15 +55,25 @@ interface BreakerStep {
   counterError?: string;
   /** The store could not hold the counter, so it counted in a file: why. */
   storeError?: string;
+  /** Neither the store nor a counter file could keep the count (the verdict says `"count": "unavailable"`). */
+  countUnavailable?: boolean;
 }
 
 /**
- * Counts a block (maybe tripping) or resets the key on an allow. When the store cannot hold the counter, the block
- * counts in a file under `<root>/gate/`; a counter failure never changes the verdict.
+ * Counts a block (maybe tripping) or resets the key on an allow. A harness that records its hook feedback (`proof`)
+ * counts delivered blocks in files, and nothing resets that count. Otherwise, when the store cannot hold the counter,
+ * the block counts in a file under `<root>/gate/`, else under $TMPDIR; a counter failure never changes the verdict.
  */
 async function breakerStep(
   store: GateStore,
-  where: { env: Env; cwd: string; endTrip: boolean },
+  where: {
+    env: Env;
+    cwd: string;
+    endTrip: boolean;
+    continuing: boolean;
+    /** The harness records its hook feedback: the latest delivered nonce in its transcript (amendments-4 Z5). */
+    proof?: { delivered: string | undefined; continuing: boolean };
+  },
   bk: BreakerKey | undefined,
   decision: Verdict,
   codes: string[],
@@ -74,6 +84,26 @@ async function breakerStep(
   const attempt: AttemptInfo = { key, max };
   if (key === undefined) return { attempt, tripped: false };
   const endTrip = where.endTrip;
+  /** No place could keep the count: one block per stop, never a loop (a continuation of a block is let go, degraded). */
+  const uncounted = (counterError: string): BreakerStep => ({
+    attempt: { ...attempt, counterError },
+    tripped: where.continuing,
+    counterError,
+    countUnavailable: true,
+  });
+  const proof = where.proof;
+  if (proof !== undefined) {
+    // Counted by proof of delivery, in files only.
+    try {
+      const c = countInFiles((place) =>
+        countDelivered(place, where.env, where.cwd, key, codes, max, proof.delivered, proof.continuing),
+      );
+      const counted = { ...attempt, attempt: c.attempt, previousCodes: c.previousCodes, nonce: c.nonce };
+      return { attempt: counted, tripped: c.tripped };
+    } catch (e) {
+      return uncounted((e as Error).message);
+    }
+  }
   if (decision === 'allow') {
     resetFileCounter(where.env, where.cwd, key);
     try {
@@ -85,25 +115,20 @@ async function breakerStep(
   }
   let counted: CountResult;
   let storeError: string | undefined;
+  const inFile = (): CountResult =>
+    countInFiles((place) => countBlockInFile(place, where.env, where.cwd, key, codes, max, endTrip));
   try {
     // Without a store the counter is a file under <root>/gate/ from the start; that is not a store error.
-    counted =
-      store.store === null
-        ? countBlockInFile('root', where.env, where.cwd, key, codes, max, endTrip)
-        : await countBlock(store.store, key, codes, contractId, max, endTrip);
+    counted = store.store === null ? inFile() : await countBlock(store.store, key, codes, contractId, max, endTrip);
   } catch (e) {
-    if (store.store === null) {
-      const counterError = `in ${GATE_FOLDER}: ${(e as Error).message}`;
-      return { attempt: { ...attempt, counterError }, tripped: false, counterError };
-    }
+    if (store.store === null) return uncounted((e as Error).message);
     // The budget cut the write off: the answer is the verdict with every write abandoned, this stop not counted.
     if (e instanceof AbandonedWrite) return { attempt, tripped: false, counterError: e.message };
     storeError = (e as Error).message;
     try {
-      counted = countBlockInFile('root', where.env, where.cwd, key, codes, max, endTrip);
+      counted = inFile();
     } catch (fileError) {
-      const counterError = `${storeError}; and in ${GATE_FOLDER}: ${(fileError as Error).message}`;
-      return { attempt: { ...attempt, counterError }, tripped: false, counterError };
+      return uncounted(`${storeError}; and ${(fileError as Error).message}`);
     }
   }
   return {
@@ -126,6 +151,17 @@ export interface GateCall {
   stopClass: StopClass;
   /** The gate's budget (--timeout), whose clock every store call races. */
   watch?: GateWatch;
+}
+
+/**
+ * The proof of delivery of a harness that records its hook feedback (none for a gate given --draft-id, or a harness
+ * that records none: those count every block, and their breaker holds at L1 only).
+ */
+export function proofOf(call: GateCall): { delivered: string | undefined; continuing: boolean } | undefined {
+  const input = call.input;
+  if (call.opts.draftId !== undefined || input === undefined || !FEEDBACK_HARNESSES.includes(input.harness))
+    return undefined;
+  return { delivered: deliveredNonce(ownTranscript(input), input.harness), continuing: input.stopHookActive !== false };
 }
 
 /** Sets gate_seen_at on the contract's row (one attempt); a failure is returned as a note, never thrown. */
@@ -154,7 +190,8 @@ function gateCall(opts: GateOptions, input: HookInput | undefined, env: Env, cwd
     endTrip,
     stopReason: stop.reason,
     stopReasonSource: stop.source,
-    stopClass: classifyStop(stop.reason, harness),
+    // A stop reason read from the transcript is recorded, never obeyed: the agent can provoke or fake one.
+    stopClass: stop.source === 'transcript' ? 'unknown' : classifyStop(stop.reason, harness),
     watch,
   };
 }
@@ -204,26 +241,50 @@ function transcriptWaitUntil(watch: GateWatch | undefined): number | undefined {
   return Math.min(performance.now() + TRANSCRIPT_WAIT_MS, watch.storeDeadline - TRANSCRIPT_WAIT_MS);
 }
 
-async function judge(call: GateCall): Promise<GateRun> {
-  const { opts, input, env, cwd, key, stopReason, stopClass } = call;
-  const store = await GateStore.open(env, cwd, call.watch);
-  try {
-    const lookup = await findContract({
-      store: store.store,
-      env,
-      cwd,
-      draftId: opts.draftId,
-      input,
-      transcriptWaitUntil: transcriptWaitUntil(call.watch),
-    });
-    const found = lookup.found;
+/**
+ * Judges every contract the turn leads to (the one the prompt names, then the run id's when it differs) and returns the
+ * first that blocks, else the first: the stop is allowed only when each one passes.
+ */
+async function judgeEach(
+  store: GateStore,
+  call: GateCall,
+  all: LookupResult,
+): Promise<{ lookup: LookupResult; check: CheckResult | undefined; decision: Decision }> {
+  const { env, cwd } = call;
+  let first: { lookup: LookupResult; check: CheckResult | undefined; decision: Decision } | undefined;
+  for (const found of all.found === undefined ? [undefined] : [all.found, ...(all.also ?? [])]) {
     if (found !== undefined) call.watch?.found(found.contractId);
+    const lookup = { ...all, found };
     const tip = found?.tip;
     const check =
       tip !== undefined && isClosedState(tip.agent_state)
         ? await checkClosedRow(store.store!, tip, { env, cwd })
         : undefined;
-    const decision = decide(tipStatusOf(lookup, check), stopClass, opts.onMissing);
+    const judged = { lookup, check, decision: decide(tipStatusOf(lookup, check), call.stopClass, call.opts.onMissing) };
+    if (judged.decision.decision === 'block') return judged;
+    first ??= judged;
+  }
+  return first!;
+}
+
+async function judge(call: GateCall): Promise<GateRun> {
+  const { opts, input, env, cwd, key, stopReason } = call;
+  const store = await GateStore.open(env, cwd, call.watch);
+  try {
+    const { lookup, check, decision } = await judgeEach(
+      store,
+      call,
+      await findContract({
+        store: store.store,
+        env,
+        cwd,
+        draftId: opts.draftId,
+        input,
+        transcriptWaitUntil: transcriptWaitUntil(call.watch),
+      }),
+    );
+    const found = lookup.found;
+    const tip = found?.tip;
     const notes: string[] = [];
     if (lookup.claimError !== undefined)
       notes.push(`(The contract could not be claimed for this run: ${lookup.claimError})`);
@@ -278,7 +339,14 @@ async function judge(call: GateCall): Promise<GateRun> {
     const cause = decision.decision === 'block' ? causeOf(lookup, check, input, captured) : undefined;
     const b = await breakerStep(
       store,
-      { env, cwd, endTrip: call.endTrip },
+      {
+        env,
+        cwd,
+        endTrip: call.endTrip,
+        continuing: input?.stopHookActive === true,
+        // The transcript's feedback records are read only for a block (an allow counts nothing and resets nothing).
+        proof: decision.decision === 'block' ? proofOf(call) : undefined,
+      },
       key,
       decision.decision,
       blockCodes(cause),
@@ -294,6 +362,7 @@ async function judge(call: GateCall): Promise<GateRun> {
       storeError: b.storeError,
       captureError,
       counterError: b.counterError,
+      countUnavailable: b.countUnavailable,
       seenError,
     });
   } finally {

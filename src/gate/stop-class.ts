@@ -35,8 +35,8 @@ const given = (v: string | undefined): v is string => v !== undefined && v.trim(
 
 /**
  * The stop reason: `--stop-reason`, else the hook input's own stop reason, else the transcript's last assistant line.
- * The transcript is read only when the harness gave no stop reason: the agent can write its transcript, so its
- * word never overrides the harness's (and a truncation excuses only a turn that has a contract anyway).
+ * The transcript is read only when the harness gave no stop reason, and what it says is recorded, never obeyed (the
+ * gate classifies it `unknown`): an agent can write or provoke a `max_tokens` there, so only the harness excuses.
  */
 export function resolveStopReason(
   flag: string | undefined,

@@ -5,17 +5,17 @@
 import { statSync } from 'node:fs';
 import { dataRoot } from '../paths.js';
 import type { CountResult } from './breaker.js';
-import { countBlockInFile } from './file-breaker.js';
+import { countBlockInFile, countDelivered, countInFiles } from './file-breaker.js';
 import { agentLabel } from './hook-input.js';
 import type { AttemptInfo } from './reason.js';
-import type { GateCall, GateRun } from './service.js';
+import { proofOf, type GateCall, type GateRun } from './service.js';
 import { storeErrorReason, storeTripMessage, type StoreCondition } from './store-condition.js';
 
 /**
  * Counts a store-condition block in a file: under `<root>/gate/` while the data root exists, else (or when that
  * folder is unusable) in the user's private folder under $TMPDIR, so the breaker holds even then.
  */
-function countStoreBlock(call: GateCall, key: string, codes: string[]): CountResult {
+function countStoreBlock(call: GateCall, key: string, codes: string[]): CountResult & { nonce?: string } {
   const { env, cwd, opts, endTrip } = call;
   let rootExists = false;
   try {
@@ -23,14 +23,14 @@ function countStoreBlock(call: GateCall, key: string, codes: string[]): CountRes
   } catch {
     // absent or not inspectable: count under $TMPDIR
   }
-  if (rootExists) {
-    try {
-      return countBlockInFile('root', env, cwd, key, codes, opts.maxRejections, endTrip);
-    } catch {
-      // gate/ is unusable (a planted link, a read-only root): count under $TMPDIR instead
-    }
-  }
-  return countBlockInFile('tmp', env, cwd, key, codes, opts.maxRejections, endTrip);
+  const proof = proofOf(call);
+  return countInFiles(
+    (place) =>
+      proof === undefined
+        ? countBlockInFile(place, env, cwd, key, codes, opts.maxRejections, endTrip)
+        : countDelivered(place, env, cwd, key, codes, opts.maxRejections, proof.delivered, proof.continuing),
+    rootExists,
+  );
 }
 
 /**
@@ -49,10 +49,13 @@ export function storeErrorBlock(call: GateCall, condition: StoreCondition, count
       const r = countStoreBlock(call, key, codes);
       attempt.attempt = r.attempt;
       attempt.previousCodes = r.previousCodes;
+      attempt.nonce = r.nonce;
       tripped = r.tripped;
     } catch (e) {
       counterError = (e as Error).message;
       attempt.counterError = counterError;
+      // Nowhere to keep the count: one block per stop, never a loop (a continuation of a block is let go, degraded).
+      tripped = call.input?.stopHookActive === true;
     }
   }
   const reason = storeErrorReason(condition, attempt, dataRoot(call.env, call.cwd));
@@ -91,6 +94,9 @@ export function storeErrorBlock(call: GateCall, condition: StoreCondition, count
     store_error: { code: condition.code, error: condition.message },
   };
   if (systemMessage !== undefined) verdict.systemMessage = systemMessage;
-  if (counterError !== undefined) verdict.counter_error = counterError;
+  if (counterError !== undefined) {
+    verdict.counter_error = counterError;
+    verdict.count = 'unavailable';
+  }
   return { exit, verdict, reason: exit === 2 ? reason : undefined, systemMessage };
 }

@@ -20,12 +20,13 @@ export const GATE_FOLDER = '<root>/gate/';
 
 /**
  * A store or data-root condition: every STORE_* and DATA_ROOT_* code, the continuation-chain store errors
- * (CHAIN_TOO_LONG, CHAIN_BROKEN: a damaged store too), and a raw SQLite failure. Anything else (bad input, a bug) is
- * not one.
+ * (CHAIN_TOO_LONG, CHAIN_BROKEN: a damaged store too), an approver key file the gate cannot use
+ * (APPROVER_KEYS_UNREADABLE), and a raw SQLite failure. Anything else (bad input, a bug) is not one.
  */
 export function storeCondition(e: unknown): StoreCondition | undefined {
   if (isHandoffError(e)) {
-    return /^(STORE_|DATA_ROOT_)/.test(e.code) || e.code === 'CHAIN_TOO_LONG' || e.code === 'CHAIN_BROKEN'
+    return /^(STORE_|DATA_ROOT_)/.test(e.code) ||
+      ['CHAIN_TOO_LONG', 'CHAIN_BROKEN', 'APPROVER_KEYS_UNREADABLE'].includes(e.code)
       ? { code: e.code, message: e.message }
       : undefined;
   }

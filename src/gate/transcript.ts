@@ -219,3 +219,64 @@ export function lastAssistantStopReason(
   }
   return undefined;
 }
+
+/** The nonce line every block reason ends with (amendments-4 Z5). */
+export const NONCE_RE = /handoff gate nonce: ([0-9a-f]{32})/g;
+
+/** The harnesses that write a record of the hook's feedback into their transcript: their breaker holds at L2. */
+export const FEEDBACK_HARNESSES: readonly Harness[] = ['claude', 'codex', 'gemini', 'copilot'];
+
+const hasKey = (v: unknown, k: string): boolean =>
+  typeof v === 'object' && v !== null && Object.prototype.hasOwnProperty.call(v, k);
+
+/**
+ * A line the harness itself writes for a stop hook's feedback (never tool output or assistant text): Claude Code a
+ * `system` record with subtype `stop_hook_summary` or a `user` record carrying `hookText`; Codex a rollout user or
+ * developer message, a `user_message` or a hook event; Gemini a `user` record; Copilot a `hook.end` event.
+ */
+function feedbackRecord(line: Record<string, unknown>, harness: Harness): boolean {
+  switch (harness) {
+    case 'claude':
+      return (
+        (line.type === 'system' && line.subtype === 'stop_hook_summary') ||
+        (line.type === 'user' && (hasKey(line, 'hookText') || hasKey(line.message, 'hookText')))
+      );
+    case 'codex': {
+      const p = objectOf(line.payload);
+      if (line.type === 'response_item') return p?.type === 'message' && (p.role === 'user' || p.role === 'developer');
+      return (
+        line.type === 'event_msg' && typeof p?.type === 'string' && (p.type === 'user_message' || /hook/i.test(p.type))
+      );
+    }
+    case 'gemini':
+      return line.type === 'user';
+    case 'copilot':
+      return line.type === 'hook.end';
+    default:
+      return false;
+  }
+}
+
+/**
+ * The nonce of the latest block the harness delivered: the last nonce in the transcript's last hook-feedback record
+ * (within its last 1 MiB), or undefined when that record holds none, there is no such record, or no transcript.
+ */
+export function deliveredNonce(path: string | undefined, harness: Harness, maxBytes = TAIL_BYTES): string | undefined {
+  if (path === undefined || !FEEDBACK_HARNESSES.includes(harness)) return undefined;
+  const chunk = readBounded(path, maxBytes, true);
+  if (chunk === undefined) return undefined;
+  let records: unknown[];
+  const whole = harness === 'gemini' && chunk.fromStart ? parseWhole(chunk.text) : undefined;
+  if (whole !== undefined && Array.isArray(whole.messages)) records = whole.messages as unknown[];
+  else {
+    const lines = chunk.text.split('\n');
+    records = (chunk.fromStart ? lines : lines.slice(1)).map(parseLine);
+  }
+  for (let i = records.length - 1; i >= 0; i--) {
+    const line = objectOf(records[i]);
+    if (line === undefined || !feedbackRecord(line, harness)) continue;
+    const found = [...JSON.stringify(line).matchAll(NONCE_RE)];
+    return found.length === 0 ? undefined : found[found.length - 1][1];
+  }
+  return undefined;
+}

@@ -93,6 +93,8 @@ export interface Writes {
   storeError?: string;
   captureError?: string;
   counterError?: string;
+  /** No place could keep the count. */
+  countUnavailable?: boolean;
   seenError?: string;
   /** The gate's budget ran out: the writes were abandoned (the verdict stands). */
   abandoned?: boolean;
@@ -162,6 +164,7 @@ export function buildRun(
   if (systemMessage !== undefined) verdict.systemMessage = systemMessage;
   if (w.captureError !== undefined) verdict.capture_error = w.captureError;
   if (w.counterError !== undefined) verdict.counter_error = w.counterError;
+  if (w.countUnavailable === true) verdict.count = 'unavailable';
   if (w.seenError !== undefined) verdict.seen_error = w.seenError;
   if (lookup.claimError !== undefined) verdict.claim_error = lookup.claimError;
   if (w.abandoned === true) verdict.writes_abandoned = true;

@@ -1,9 +1,10 @@
 /** The rejection circuit breaker through the built binary. */
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO, tempHome } from '../helpers/cli.js';
 import {
+  deliver,
   dispatchJson,
   finalizeAs,
   gate,
@@ -14,39 +15,40 @@ import {
 } from '../helpers/gate.js';
 
 describe('circuit breaker', () => {
-  it('default 3: "block 1 of 2", "block 2 of 2", then the third trips (exit 0, systemMessage); sticky; an accepted stop resets', () => {
+  it('default 3: "block 1 of 2", "block 2 of 2" (each delivered), then the third trips (exit 0, systemMessage); sticky', () => {
     const home = tempHome();
     const d = dispatchJson(home, ['--goal', 'g', '--harness-id', 'sub-b']);
-    const input = subagentStop({
-      session: 's-b',
-      agentId: 'sub-b',
-      agentType: 'implementer',
-      extra: { stop_reason: 'end_turn' },
-    });
+    const transcript = writeTranscript(home, 'sub-b.jsonl', 'Work.');
+    const input = (active: boolean): string =>
+      subagentStop({
+        session: 's-b',
+        agentId: 'sub-b',
+        agentType: 'implementer',
+        transcript,
+        extra: { stop_reason: 'end_turn', stop_hook_active: active },
+      });
 
-    const first = gate(home, [], input);
+    const first = gate(home, [], input(false));
     expect(first.code).toBe(2);
-    expect(first.stderr).toMatch(/\nThis is block 1 of 2: after block 2 of 2 the next rejected stop .*\n$/);
-    const second = gate(home, [], input);
+    expect(first.stderr).toMatch(
+      /\nThis is block 1 of 2: after block 2 of 2 the next rejected stop .*\n\(handoff gate nonce: [0-9a-f]{32}\)\n$/,
+    );
+    deliver(transcript, first.stderr);
+    const second = gate(home, [], input(true));
     expect(second.code).toBe(2);
-    expect(second.stderr).toMatch(/\nThis is block 2 of 2: .*Previous block: ROW_NOT_FINALIZED\.\n$/);
+    expect(second.stderr).toMatch(/\nThis is block 2 of 2: .*Previous block: ROW_NOT_FINALIZED\.\n/);
+    deliver(transcript, second.stderr);
 
-    const trip = gate(home, [], input);
+    const trip = gate(home, [], input(true));
     expect([trip.code, trip.stderr]).toEqual([0, '']);
     expect(JSON.parse(trip.stdout)).toEqual({
       systemMessage: `handoff: contract gate gave up after block 2 of 2; implementer sub-b closed DEGRADED; contract ${d.contract_id} is NOT complete (last: ROW_NOT_FINALIZED).`,
     });
-    expect(rejections(home)).toMatchObject([
-      {
-        key: 'subagent:s-b:sub-b',
-        attempts: 3,
-        tripped: 1,
-        last_codes_json: '["ROW_NOT_FINALIZED"]',
-        contract_id: d.contract_id,
-      },
-    ]);
+    // Counted by proof of delivery, in <root>/gate/: never in the store's table.
+    expect(rejections(home)).toEqual([]);
+    expect(readdirSync(join(home, 'gate'))).toHaveLength(1);
 
-    const sticky = gate(home, ['--json'], input);
+    const sticky = gate(home, ['--json'], input(true));
     expect(sticky.code).toBe(0);
     expect(sticky.stderr).toBe('');
     expect(sticky.json).toMatchObject({
@@ -57,26 +59,28 @@ describe('circuit breaker', () => {
       codes: ['ROW_NOT_FINALIZED', 'CONTRACT_REJECTION_LIMIT'],
     });
     expect(sticky.json.systemMessage).toContain('gave up after block 2 of 2;');
-    expect(rejections(home)[0]).toMatchObject({ attempts: 3, tripped: 1 });
 
     // A tripped turn is never made to look complete.
     expect(sticky.json.agent_state).toBe('IN_PROGRESS');
 
     finalizeAs(home, d.contract_id, 'NEEDS_VERIFICATION');
-    const accepted = gate(home, ['--json'], input);
+    const accepted = gate(home, ['--json'], input(true));
     expect(accepted.json).toMatchObject({ decision: 'allow', tripped: false, attempt: null });
-    expect(rejections(home)).toEqual([]);
   });
 
-  it('a repaired turn starts from zero after an allow', () => {
+  it('an allow resets nothing; a new stop (stop_hook_active false) counts from one', () => {
     const home = tempHome();
     dispatchJson(home, ['--goal', 'a store to count in']);
-    const input = stopInput({ session: 's-r', extra: { stop_reason: 'end_turn' } });
-    expect(gate(home, [], input).code).toBe(2);
-    expect(gate(home, ['--json'], input).json.attempt).toBe(2);
-    expect(gate(home, ['--on-missing', 'allow'], input).code).toBe(0);
-    expect(rejections(home)).toEqual([]);
-    expect(gate(home, ['--json'], input).json).toMatchObject({ attempt: 1, tripped: false });
+    const transcript = writeTranscript(home, 's-r.jsonl', 'Work.');
+    const input = (active: boolean): string =>
+      stopInput({ session: 's-r', transcript, extra: { stop_reason: 'end_turn', stop_hook_active: active } });
+    const first = gate(home, [], input(false));
+    expect(first.code).toBe(2);
+    deliver(transcript, first.stderr);
+    expect(gate(home, ['--on-missing', 'allow'], input(true)).code).toBe(0);
+    // The allow (which a hand-run call could make) did not reset the delivered count.
+    expect(gate(home, ['--json'], input(true)).json.attempt).toBe(2);
+    expect(gate(home, ['--json'], input(false)).json).toMatchObject({ attempt: 1, tripped: false });
   });
 
   it('--max-rejections 1 never blocks (advisory mode)', () => {
@@ -101,14 +105,17 @@ describe('circuit breaker', () => {
 
   it('counts blocks against the blocks the limit allows, the same in the reason and the trip (--max-rejections 4)', () => {
     const home = tempHome();
-    const input = stopInput({ session: 's-4', extra: { stop_reason: 'end_turn' } });
+    const transcript = writeTranscript(home, 's-4.jsonl', 'Work.');
+    const input = (active: boolean): string =>
+      stopInput({ session: 's-4', transcript, extra: { stop_reason: 'end_turn', stop_hook_active: active } });
     for (const n of [1, 2, 3]) {
-      const r = gate(home, ['--max-rejections', '4', '--json'], input);
+      const r = gate(home, ['--max-rejections', '4', '--json'], input(n > 1));
       expect(r.code).toBe(2);
       expect(r.json.reason).toContain(`This is block ${n} of 3: after block 3 of 3 `);
       expect(r.stderr).toContain(`This is block ${n} of 3:`);
+      deliver(transcript, r.stderr);
     }
-    const trip = gate(home, ['--max-rejections', '4', '--json'], input);
+    const trip = gate(home, ['--max-rejections', '4', '--json'], input(true));
     expect(trip.code).toBe(0);
     expect(trip.json.systemMessage).toMatch(/^handoff: contract gate gave up after block 3 of 3; /);
   });
@@ -123,17 +130,24 @@ describe('circuit breaker', () => {
   it('keys are per turn: two agents of one type and one session count separately', () => {
     const home = tempHome();
     dispatchJson(home, ['--goal', 'a store to count in']);
-    const one = subagentStop({ session: 's', agentId: 'one', extra: { stop_reason: 'end_turn' } });
-    const two = subagentStop({ session: 's', agentId: 'two', extra: { stop_reason: 'end_turn' } });
-    gate(home, [], one);
-    gate(home, [], one);
-    const r = gate(home, ['--json'], two);
+    const t1 = writeTranscript(home, 'one.jsonl', 'Work.');
+    const t2 = writeTranscript(home, 'two.jsonl', 'Work.');
+    const one = (active: boolean): string =>
+      subagentStop({
+        session: 's',
+        agentId: 'one',
+        transcript: t1,
+        extra: { stop_reason: 'end_turn', stop_hook_active: active },
+      });
+    deliver(t1, gate(home, [], one(false)).stderr);
+    expect(gate(home, ['--json'], one(true)).json).toMatchObject({ attempt: 2, breaker_key: 'subagent:s:one' });
+    const r = gate(
+      home,
+      ['--json'],
+      subagentStop({ session: 's', agentId: 'two', transcript: t2, extra: { stop_reason: 'end_turn' } }),
+    );
     expect(r.code).toBe(2);
     expect(r.json).toMatchObject({ attempt: 1, breaker_key: 'subagent:s:two' });
-    expect(rejections(home).map((x) => [x.key, x.attempts])).toEqual([
-      ['subagent:s:one', 2],
-      ['subagent:s:two', 1],
-    ]);
   });
 
   it('without agent_id the key uses the agent transcript; with nothing usable there is no ceiling', () => {

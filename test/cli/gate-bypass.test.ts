@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
 import {
   COMPLETE_PATCH,
+  deliver,
   dispatchJson,
   finalizeAs,
   row,
@@ -43,7 +44,7 @@ describe('a cut turn excuses only a turn that has a contract', () => {
       source: 'row_missing',
       codes: ['ROW_NOT_FOUND'],
       stop_reason: 'max_tokens',
-      stop_class: 'truncation',
+      stop_class: 'unknown',
       stop_reason_source: 'transcript',
     });
     const human = strictGate(home, subagentStop({ agentId: 'run-1b', transcript: t }));
@@ -171,7 +172,13 @@ describe('the gate never creates a data root or a store', () => {
     const parent = tempHome();
     const root = join(parent, 'never-made');
     const tmp = mkdtempSync(join(tmpdir(), 'handoff-tmpdir-'));
-    const input = stopInput({ session: 'missing-root', extra: { stop_reason: 'end_turn' } });
+    const transcript = writeTranscript(tmp, 'session.jsonl', 'Work.');
+    const input = stopInput({ session: 'missing-root', transcript, extra: { stop_reason: 'end_turn' } });
+    const again = stopInput({
+      session: 'missing-root',
+      transcript,
+      extra: { stop_reason: 'end_turn', stop_hook_active: true },
+    });
     const env = { TMPDIR: tmp };
     const first = run(root, ['contract', 'gate', ...STRICT, '--json'], { input, env, cwd: parent });
     expect(first.code, first.stderr).toBe(2);
@@ -184,11 +191,11 @@ describe('the gate never creates a data root or a store', () => {
     expect(first.stderr).toContain(root);
     const counter = join(tmp, `handoff-gate-${process.getuid!()}`);
     expect(readdirSync(counter)).toHaveLength(1);
-    expect(run(root, ['contract', 'gate', ...STRICT, '--json'], { input, env, cwd: parent }).json).toMatchObject({
-      attempt: 2,
-      exit: 2,
-    });
-    const third = run(root, ['contract', 'gate', ...STRICT, '--json'], { input, env, cwd: parent });
+    deliver(transcript, first.stderr);
+    const second = run(root, ['contract', 'gate', ...STRICT, '--json'], { input: again, env, cwd: parent });
+    expect(second.json).toMatchObject({ attempt: 2, exit: 2 });
+    deliver(transcript, second.stderr);
+    const third = run(root, ['contract', 'gate', ...STRICT, '--json'], { input: again, env, cwd: parent });
     expect(third.json).toMatchObject({ exit: 0, tripped: true });
     expect(readdirSync(parent)).toEqual([]);
   });
@@ -198,7 +205,13 @@ describe('the gate never creates a data root or a store', () => {
     const id = run(home, ['contract', 'init', ...WS_FLAGS, '--json']).json.draft_id as string;
     expect(existsSync(join(home, 'handoff.db'))).toBe(false);
     const before = snapshot(join(home, 'drafts'));
-    const input = subagentStop({ agentId: 'run-6', extra: { stop_reason: 'end_turn' } });
+    const transcript = writeTranscript(tempHome(), 'run-6.jsonl', 'Work.');
+    const input = subagentStop({ agentId: 'run-6', transcript, extra: { stop_reason: 'end_turn' } });
+    const again = subagentStop({
+      agentId: 'run-6',
+      transcript,
+      extra: { stop_reason: 'end_turn', stop_hook_active: true },
+    });
     const byId = strictGate(home, input, ['--draft-id', id, '--json']);
     expect(byId.code, byId.stderr).toBe(2);
     expect(byId.json).toMatchObject({ decision: 'block', source: 'row_unfinalized', captured: false, attempt: 1 });
@@ -208,19 +221,20 @@ describe('the gate never creates a data root or a store', () => {
     expect(existsSync(join(home, 'handoff.db'))).toBe(false);
     expect(readdirSync(join(home, 'gate'))).toHaveLength(2);
     expect(snapshot(join(home, 'drafts'))).toEqual(before);
-    // The breaker still trips after its limit, still without a store.
-    strictGate(home, input, ['--json']);
-    expect(strictGate(home, input, ['--json']).json).toMatchObject({ exit: 0, tripped: true });
+    // The breaker still trips after its limit of delivered blocks, still without a store.
+    deliver(transcript, none.stderr);
+    const second = strictGate(home, again, ['--json']);
+    expect(second.json).toMatchObject({ exit: 2, attempt: 2 });
+    deliver(transcript, second.stderr);
+    expect(strictGate(home, again, ['--json']).json).toMatchObject({ exit: 0, tripped: true });
     expect(existsSync(join(home, 'handoff.db'))).toBe(false);
   });
 
-  it('an allow without a store resets the file counter and creates nothing', () => {
+  it('an allow without a store creates nothing', () => {
     const home = tempHome();
     const input = stopInput({ session: 's-7', extra: { stop_reason: 'end_turn' } });
-    expect(strictGate(home, input, ['--json']).json).toMatchObject({ attempt: 1 });
     const allowed = run(home, ['contract', 'gate', '--on-missing', 'allow', '--json'], { input });
     expect(allowed.json).toMatchObject({ decision: 'allow' });
-    expect(readdirSync(join(home, 'gate'))).toEqual([]);
-    expect(readdirSync(home)).toEqual(['gate']);
+    expect(readdirSync(home)).toEqual([]);
   });
 });

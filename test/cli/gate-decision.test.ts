@@ -295,7 +295,7 @@ describe('decision table', () => {
 
 describe('truncation excuses: where the stop reason comes from', () => {
   it.each(['max_tokens', 'tool_use', 'model_context_window_exceeded'])(
-    '%s from stdin, the transcript, or the flag',
+    '%s from stdin or the flag excuses; from the transcript it is recorded, not obeyed',
     (reason) => {
       const home = tempHome();
       const d = dispatchJson(home, ['--goal', 'g']);
@@ -315,7 +315,12 @@ describe('truncation excuses: where the stop reason comes from', () => {
         ['--json'],
         subagentStop({ agentId: 'x1', transcript: writeTranscript(home, 'b.jsonl', prompt, ['end_turn', reason]) }),
       );
-      expect(viaTranscript.json).toMatchObject({ decision: 'allow', stop_reason: reason });
+      expect(viaTranscript.json).toMatchObject({
+        decision: 'block',
+        stop_reason: reason,
+        stop_reason_source: 'transcript',
+        stop_class: 'unknown',
+      });
       const viaFlag = gate(
         home,
         ['--json', '--stop-reason', reason],

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, tempHome } from '../helpers/cli.js';
-import { rejections, row, subagentStop, writeTranscript } from '../helpers/gate.js';
+import { deliver, rejections, row, subagentStop, writeTranscript } from '../helpers/gate.js';
 
 describe('dispatch -> prompt -> gate -> finalize -> verifier', () => {
   it('plays the whole loop', () => {
@@ -54,6 +54,8 @@ describe('dispatch -> prompt -> gate -> finalize -> verifier', () => {
     expect(blocked.stderr).toMatch(/^\[CONTRACT REJECTED\] contract .* was never finalized \(ROW_NOT_FINALIZED\)\n/);
     expect(blocked.stderr).toContain(`handoff contract finalize --draft-id ${contractId}`);
     expect(blocked.stderr).toContain('This is block 1 of 2:');
+    // Claude Code delivers the block: its record of the hook's feedback lands in the transcript.
+    deliver(transcript, blocked.stderr);
     expect(row(home, contractId)).toMatchObject({
       agent_state: 'IN_PROGRESS',
       cut_reason: 'backstop_capture',
@@ -88,7 +90,17 @@ describe('dispatch -> prompt -> gate -> finalize -> verifier', () => {
     expect(row(home, contractId).agent_state).toBe('IN_PROGRESS');
 
     // The gate still blocks (attempt 2), now resolving the claimed run id.
-    const again = h(['contract', 'gate', '--json'], hook);
+    const again = h(
+      ['contract', 'gate', '--json'],
+      subagentStop({
+        session: 'sess-main',
+        agentId: 'a1b2c3',
+        agentType: 'implementer',
+        transcript,
+        cwd: home,
+        extra: { stop_hook_active: true },
+      }),
+    );
     expect(again.json).toMatchObject({
       decision: 'block',
       lane: 'harness_id',

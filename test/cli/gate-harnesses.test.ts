@@ -3,7 +3,7 @@
  * Copilot CLI and Cursor in the shapes those harnesses write, and answers in the form each one continues on.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -90,13 +90,20 @@ describe('Codex CLI', () => {
     const home = tempHome();
     const d = dispatchJson(home, ['--goal', 'g', '--harness-id', 's-3']);
     const args = ['--json', '--max-rejections', '2'];
-    expect(gate(home, codexStop('s-3', 'turn-a', null), args).json).toMatchObject({ exit: 2, attempt: 1 });
-    expect(gate(home, codexStop('s-3', 'turn-a', null, true), args).json).toMatchObject({
+    const t = codexRollout(mkdtempSync(join(tmpdir(), 'codex-')), 'Do it.');
+    const first = gate(home, codexStop('s-3', 'turn-a', t), args);
+    expect(first.json).toMatchObject({ exit: 2, attempt: 1 });
+    // Codex delivers the block: the reason comes back to the model as a message it records in the rollout.
+    appendFileSync(
+      t,
+      `${JSON.stringify({ type: 'event_msg', payload: { type: 'user_message', message: first.json.reason } })}\n`,
+    );
+    expect(gate(home, codexStop('s-3', 'turn-a', t, true), args).json).toMatchObject({
       exit: 0,
       tripped: true,
       contract_id: d.contract_id,
     });
-    expect(gate(home, codexStop('s-3', 'turn-b', null), args).json).toMatchObject({
+    expect(gate(home, codexStop('s-3', 'turn-b', t), args).json).toMatchObject({
       exit: 2,
       attempt: 1,
       breaker_key: 'codex:turn:s-3:turn-b',
@@ -181,17 +188,23 @@ describe('Gemini CLI', () => {
   it('the breaker holds although Gemini has no cap: it trips, and a new turn (stop_hook_active false) counts again', () => {
     const home = tempHome();
     dispatchJson(home, ['--goal', 'g', '--harness-id', 'g-3']);
-    const first = gate(home, afterAgent('g-3', 'x'), ['--json']);
-    const second = gate(home, afterAgent('g-3', 'x', undefined, true), ['--json']);
-    const trip = gate(home, afterAgent('g-3', 'x', undefined, true));
+    const session = writeJsonLines(home, 'session-g-3.jsonl', [{ id: 'm1', type: 'user', content: [{ text: 'x' }] }]);
+    // Gemini delivers a block's reason as the next user message of its chat file.
+    const deliverGemini = (reason: string): void =>
+      appendFileSync(session, `${JSON.stringify({ id: 'm2', type: 'user', content: [{ text: reason }] })}\n`);
+    const first = gate(home, afterAgent('g-3', 'x', session), ['--json']);
+    deliverGemini(first.json.reason);
+    const second = gate(home, afterAgent('g-3', 'x', session, true), ['--json']);
+    deliverGemini(second.json.reason);
+    const trip = gate(home, afterAgent('g-3', 'x', session, true));
     expect([first.json.attempt, second.json.attempt]).toEqual([1, 2]);
     expect(trip.code).toBe(0);
     expect(JSON.parse(trip.stdout).systemMessage).toMatch(/gave up after block 2 of 2/);
-    expect(gate(home, afterAgent('g-3', 'x', undefined, true), ['--json']).json).toMatchObject({
+    expect(gate(home, afterAgent('g-3', 'x', session, true), ['--json']).json).toMatchObject({
       tripped: true,
       exit: 0,
     });
-    expect(gate(home, afterAgent('g-3', 'next turn'), ['--json']).json).toMatchObject({
+    expect(gate(home, afterAgent('g-3', 'next turn', session), ['--json']).json).toMatchObject({
       tripped: false,
       attempt: 1,
       decision: 'block',
@@ -240,8 +253,13 @@ describe('Copilot CLI', () => {
       decision: 'block',
       reason: expect.stringContaining('ROW_NOT_FINALIZED'),
     });
+    // Copilot delivers the block: its hook.end event records the hook's output.
+    const hookEnd = (output: string): void =>
+      appendFileSync(events, `${JSON.stringify({ type: 'hook.end', data: { hookType: 'agentStop', output } })}\n`);
+    hookEnd(blocked.stdout);
     expect(row(home, d.contract_id).harness_id).toBe('c-1');
     const json = gate(home, agentStop('c-1', events, 'end_turn', true), ['--json']);
+    hookEnd(JSON.stringify({ decision: 'block', reason: json.json.reason }));
     expect(json.json).toMatchObject({
       harness: 'copilot',
       exit: 0,

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO, run, tempHome } from '../helpers/cli.js';
-import { finalizeAs, stopInput, subagentStop, writeTranscript } from '../helpers/gate.js';
+import { deliver, finalizeAs, stopInput, subagentStop, writeTranscript } from '../helpers/gate.js';
 
 interface HookEntry {
   matcher?: string;
@@ -89,13 +89,13 @@ describe('docs/examples/claude-settings.json', () => {
     expect(broken.stderr).toMatch(/^handoff contract gate: .*\. Stop not gated\.\n$/);
   });
 
-  it('SubagentStop: an agent cut by the harness is let through with a systemMessage (0)', () => {
+  it('SubagentStop: a max_tokens line in the transcript is recorded, not obeyed: the unfinished agent is blocked (2)', () => {
     const home = tempHome();
     const { block } = dispatchBlock(home, ['--goal', 'implement it']);
     const transcript = writeTranscript(home, 'agent-1.jsonl', block, ['end_turn', 'max_tokens']);
     const r = runHook(home, commandOf('SubagentStop'), subagentStop({ agentId: 'run-3', transcript, cwd: home }));
-    expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).systemMessage).toContain('max_tokens');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('ROW_NOT_FINALIZED');
   });
 
   it('Stop: an interactive session without a contract stops freely (0); a headless worker is held to its contract (2)', () => {
@@ -154,8 +154,20 @@ describe('docs/examples/claude-settings-strict.json', () => {
     expect(first.code).toBe(2);
     expect(first.stderr).toMatch(/^\[CONTRACT REJECTED\] .*\(STORE_UNREADABLE\)/);
     expect(first.stderr).toContain('This is block 1 of 2:');
-    expect(runHook(home, commandOf('SubagentStop', strict), input).code).toBe(2);
-    const third = runHook(home, commandOf('SubagentStop', strict), input);
+    // Claude Code delivers each block (its record in the transcript) and calls again, continuing.
+    const again = subagentStop({
+      session: 'sess',
+      agentId: 'run-9',
+      agentType: 'implementer',
+      transcript,
+      cwd: home,
+      extra: { stop_hook_active: true },
+    });
+    deliver(transcript, first.stderr);
+    const second = runHook(home, commandOf('SubagentStop', strict), again);
+    expect(second.code).toBe(2);
+    deliver(transcript, second.stderr);
+    const third = runHook(home, commandOf('SubagentStop', strict), again);
     expect(third.code).toBe(0);
     expect(JSON.parse(third.stdout).systemMessage).toContain('STORE_UNREADABLE');
   });

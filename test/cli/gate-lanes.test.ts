@@ -75,14 +75,15 @@ describe('lane 3 (prompt_block) and its claim', () => {
     expect(row(home, a.contract_id).harness_id).toBeNull();
   });
 
-  it('a contract already claimed by another run does not resolve for this one', () => {
+  it('a contract claimed by another run is still judged for the run whose prompt names it (never "missing")', () => {
     const home = tempHome();
     const d = dispatchJson(home, ['--goal', 'g', '--harness-id', 'other-run']);
     const t = writeTranscript(home, 'agent.jsonl', d.contract_block);
     const r = g(home, subagentStop({ agentId: 'sub-5', transcript: t }));
-    expect(r.json).toMatchObject({ source: 'row_missing' });
-    expect(r.stderr).toContain('belongs to another run');
-    expect(r.stderr).toContain('--harness-id sub-5');
+    expect(r.json).toMatchObject({ source: 'row_unfinalized', lane: 'prompt_block', contract_id: d.contract_id });
+    expect(r.stderr).not.toContain('sub-5');
+    expect(r.stderr).not.toContain('contract claim');
+    expect(row(home, d.contract_id).harness_id).toBe('other-run');
   });
 
   it('the verdict is on the live tip of the chain the prompt names', () => {

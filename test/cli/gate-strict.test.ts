@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { snapshot, tempHome } from '../helpers/cli.js';
-import { dispatchJson, gate, rawStore, stopInput, subagentStop } from '../helpers/gate.js';
+import { deliver, dispatchJson, gate, rawStore, stopInput, subagentStop, writeTranscript } from '../helpers/gate.js';
 
 const STRICT = ['--on-store-error', 'block'];
 
@@ -66,10 +66,14 @@ describe('--on-store-error block', () => {
     const home = tempHome();
     dispatchJson(home, ['--goal', 'g']);
     writeFileSync(join(home, 'handoff.db'), 'not a database at all, just text long enough to be read as a header.....');
-    const input = stopInput({ session: 'sess-1', extra: { stop_reason: 'end_turn' } });
-    const first = gate(home, [...STRICT, '--json'], input);
-    const second = gate(home, [...STRICT, '--json'], input);
-    const third = gate(home, [...STRICT, '--json'], input);
+    const transcript = writeTranscript(tempHome(), 'sess-1.jsonl', 'Work.');
+    const input = (active: boolean): string =>
+      stopInput({ session: 'sess-1', transcript, extra: { stop_reason: 'end_turn', stop_hook_active: active } });
+    const first = gate(home, [...STRICT, '--json'], input(false));
+    deliver(transcript, first.stderr);
+    const second = gate(home, [...STRICT, '--json'], input(true));
+    deliver(transcript, second.stderr);
+    const third = gate(home, [...STRICT, '--json'], input(true));
     expect([first.code, first.json.attempt, second.code, second.json.attempt]).toEqual([2, 1, 2, 2]);
     expect(readdirSync(join(home, 'gate'))).toHaveLength(1);
     expect([third.code, third.json.tripped, third.json.codes]).toEqual([
@@ -79,15 +83,11 @@ describe('--on-store-error block', () => {
     ]);
     expect(third.json.systemMessage).toMatch(/STORE_UNREADABLE/);
     // A stop the harness makes while continuing the same turn stays tripped.
-    const human = gate(
-      home,
-      STRICT,
-      stopInput({ session: 'sess-1', extra: { stop_reason: 'end_turn', stop_hook_active: true } }),
-    );
+    const human = gate(home, STRICT, input(true));
     expect(human.code).toBe(0);
     expect(JSON.parse(human.stdout).systemMessage).toMatch(/gave up after block 2 of 2.*STORE_UNREADABLE/);
-    // The first stop of a new turn (stop_hook_active false) ends the trip: a session is never ungated for good.
-    expect(gate(home, [...STRICT, '--json'], input).json).toMatchObject({ exit: 2, attempt: 1, tripped: false });
+    // The first stop of a new turn (stop_hook_active false) counts from one: a session is never ungated for good.
+    expect(gate(home, [...STRICT, '--json'], input(false)).json).toMatchObject({ exit: 2, attempt: 1, tripped: false });
   });
 
   it('a data-root condition (symlinked drafts/) blocks under block and fails open by default', () => {

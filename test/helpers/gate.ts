@@ -3,7 +3,7 @@
  * transcripts written the way Claude Code writes them, recorded-shape hook input, and a raw DB handle for fixtures
  * that no verb can produce (a row from an older tool) and for assertions.
  */
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { run, type RunResult } from './cli.js';
@@ -121,4 +121,15 @@ export function rejections(home: string): any[] {
   } finally {
     db.close();
   }
+}
+
+/**
+ * What Claude Code writes into the transcript when it delivers a stop hook's block (a `system` record with subtype
+ * `stop_hook_summary`): the breaker counts a continuation only with this proof of delivery (amendments-4 Z5).
+ */
+export function deliver(transcript: string, reason: string): void {
+  appendFileSync(
+    transcript,
+    `${JSON.stringify({ type: 'system', subtype: 'stop_hook_summary', hookCount: 1, hookErrors: [reason] })}\n`,
+  );
 }
