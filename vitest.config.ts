@@ -15,6 +15,7 @@ export const PROCESS = [
   'test/cli/gate-watchdog.test.ts',
   'test/cli/pg-*.test.ts',
   'test/cli/mcp*.test.ts',
+  'test/cli/node-range.test.ts',
   'test/mcp/*.test.ts',
   'test/cli/autocomplete.test.ts',
   'test/cli/approval-binding.test.ts',

@@ -9,6 +9,29 @@
 // bin/package.json makes this file CommonJS too, so start-up never enters the ES module loader. A missing, stale or
 // unwritable cache only costs time.
 'use strict';
+
+/** The Node.js releases handoff runs on (package.json `engines`; the crypto stack's range). */
+const NODE_RANGE = '^22.22.2 || ^24.15.0 || >=26';
+
+/**
+ * Whether Node `version` ("22.22.2", as process.versions.node) is in NODE_RANGE: compared as numbers, without a semver
+ * library, since this runs on every call. A major between two supported lines (23, 25) is outside it.
+ */
+function supportedNode(version) {
+  const [major, minor, patch] = String(version).split('.').map(Number);
+  if (major === 22) return minor > 22 || (minor === 22 && patch >= 2);
+  if (major === 24) return minor >= 15;
+  return major >= 26;
+}
+
+// Before anything else is loaded: an older Node gets one line instead of a syntax error or a module that fails to load.
+if (require.main === module && !supportedNode(process.versions.node)) {
+  process.stderr.write(
+    `handoff: Node.js ${process.versions.node} is not supported: install a supported Node.js (${NODE_RANGE}) and run handoff with it\n`,
+  );
+  process.exit(1);
+}
+
 const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
@@ -126,6 +149,8 @@ if (require.main === module) {
   exports.main(argv);
 } else {
   module.exports = {
+    supportedNode,
+    NODE_RANGE,
     loadBundle,
     writeCache,
     bundleFor,
