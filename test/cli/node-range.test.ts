@@ -11,7 +11,12 @@ import { describe, expect, it } from 'vitest';
 import { BIN, FIXTURES, REPO, baseEnv, tempHome } from '../helpers/cli.js';
 
 const RANGE = '^22.22.2 || ^24.15.0 || >=26';
-const bin = createRequire(import.meta.url)(BIN) as { supportedNode(v: string): boolean; NODE_RANGE: string };
+const bin = createRequire(import.meta.url)(BIN) as {
+  supportedNode(v: string): boolean;
+  NODE_RANGE: string;
+  asciiText(bytes: Uint8Array, length: number): string;
+  nodeModulePaths(dir: string, loader?: object): string[];
+};
 /** The machine's own Node, older than the range (Node 20 on the CI machine); $HANDOFF_TEST_OLD_NODE names another. */
 const OLD_NODE = process.env.HANDOFF_TEST_OLD_NODE ?? '/usr/bin/node';
 /** A hang is a failure (a hang guard, not a speed bar). */
@@ -93,5 +98,27 @@ describe('an unsupported Node gets one line and exit 1', () => {
       stdout: '',
       stderr: refusal(version),
     });
+  });
+});
+
+// This file is a process-level one, so `npm run test:node -- MAJOR` runs these on every supported major.
+describe('the undocumented Node internals bin/run.js uses for speed each have a way out, taken where they are missing', () => {
+  it("Buffer's latin1Slice: the bundle's text is the same through TextDecoder", () => {
+    const text = readFileSync(join(REPO, 'bin', 'run.js'), 'latin1');
+    const bytes = Buffer.from(`${text}trailing bytes past the length`, 'latin1');
+    expect(typeof (bytes as unknown as { latin1Slice?: unknown }).latin1Slice).toBe('function');
+    expect(bin.asciiText(bytes, text.length)).toBe(text);
+    // A Uint8Array has no latin1Slice: the fallback path.
+    const plain = new Uint8Array(bytes);
+    expect('latin1Slice' in plain).toBe(false);
+    expect(bin.asciiText(plain, text.length)).toBe(text);
+  });
+
+  it('Module._nodeModulePaths: the list made without it is the same', () => {
+    const Module = createRequire(import.meta.url)('node:module') as { _nodeModulePaths(dir: string): string[] };
+    for (const dir of [join(REPO, 'dist', 'cli'), join(REPO, 'node_modules', 'pg', 'lib'), '/']) {
+      expect(bin.nodeModulePaths(dir)).toEqual(Module._nodeModulePaths(dir));
+      expect(bin.nodeModulePaths(dir, {})).toEqual(Module._nodeModulePaths(dir));
+    }
   });
 });
