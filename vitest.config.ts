@@ -17,6 +17,7 @@ export const PROCESS = [
   'test/cli/mcp*.test.ts',
   'test/cli/node-range.test.ts',
   'test/cli/code-cache-key.test.ts',
+  'test/cli/watchdog-answer.test.ts',
   'test/mcp/*.test.ts',
   'test/cli/autocomplete.test.ts',
   'test/cli/approval-binding.test.ts',
