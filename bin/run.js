@@ -74,12 +74,12 @@ function bundleFor(argv) {
 }
 
 /**
- * Options that never change what V8 checks before it accepts a code cache: Node's own, and V8's heap sizes (measured:
- * `--max-old-space-size` leaves a cache valid, `--expose-gc` does not). Everything else on the command line or in
- * NODE_OPTIONS is taken to matter, which at worst keeps one more cache than needed.
+ * Options that never change what V8 checks before it accepts a code cache: Node's own. Everything else on the command
+ * line or in NODE_OPTIONS is a V8 flag and taken to matter, which at worst keeps one more cache than needed (measured:
+ * `--expose-gc` invalidates a cache on every major, `--max-old-space-size` on Node 22 and not on 24).
  */
 const UNKEYED =
-  /^--?(r|require|import|loader|experimental-loader|inspect[\w-]*|title|no-warnings|warnings|trace-warnings|pending-deprecation|no-deprecation|throw-deprecation|trace-deprecation|enable-source-maps|env-file[\w-]*|conditions|C|input-type|unhandled-rejections|disable-warning|dns-result-order|use-openssl-ca|use-bundled-ca|openssl-[\w-]+|tls-[\w-]+|preserve-symlinks[\w-]*|max-http-header-size|max-old-space-size|max-semi-space-size)(=|$)/;
+  /^--?(r|require|import|loader|experimental-loader|inspect[\w-]*|title|no-warnings|warnings|trace-warnings|pending-deprecation|no-deprecation|throw-deprecation|trace-deprecation|enable-source-maps|env-file[\w-]*|conditions|C|input-type|unhandled-rejections|disable-warning|dns-result-order|use-openssl-ca|use-bundled-ca|openssl-[\w-]+|tls-[\w-]+|preserve-symlinks[\w-]*|max-http-header-size)(=|$)/;
 
 /**
  * The key of this process's code cache: V8 rejects a cache made by another V8 (another Node version) or under other
