@@ -18,6 +18,7 @@ import {
   renameSync,
   rmSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 
@@ -32,11 +33,11 @@ const newer = (a, b) => {
   return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
 };
 
-/** The cached Node versions ("26.12.1"), newest first; of one major when `major` is given. */
-export function cachedNodes(major) {
-  if (!existsSync(NODE_CACHE)) return [];
-  return readdirSync(NODE_CACHE)
-    .filter((v) => /^\d+\.\d+\.\d+$/.test(v) && existsSync(join(NODE_CACHE, v, 'bin', 'node')))
+/** The Node versions cached in `root` ("26.12.1"), newest first; of one major when `major` is given. */
+export function cachedNodes(major, root = NODE_CACHE) {
+  if (!existsSync(root)) return [];
+  return readdirSync(root)
+    .filter((v) => /^\d+\.\d+\.\d+$/.test(v) && existsSync(join(root, v, 'bin', 'node')))
     .filter((v) => major === undefined || numbers(v)[0] === Number(major))
     .sort((a, b) => newer(b, a));
 }
@@ -122,6 +123,27 @@ export function useSqliteFor(nodeDir, log = () => undefined) {
   if (r.status !== 0 || !loads(node)) throw new Error(`nodes: better-sqlite3 did not build for Node in ${nodeDir}`);
   place(ADDON, cached);
   return { abi, how: 'built' };
+}
+
+/**
+ * Writes each bundle's code cache for the Node `env` runs (its own key beside the other Nodes'; bin/run.js cacheKey),
+ * as the build does for its own Node: scripts/warm-cache.cjs, one process per bundle.
+ */
+export function warmCaches(env) {
+  const bin = createRequire(import.meta.url)(join(REPO, 'bin', 'run.js'));
+  for (const [file, kind] of [
+    [bin.HOT_BUNDLE, 'hot'],
+    [bin.STOP_BUNDLE, 'stop'],
+    [bin.BUNDLE, 'full'],
+    [bin.MCP_BUNDLE, 'mcp'],
+  ]) {
+    const r = spawnSync('node', [join(REPO, 'scripts', 'warm-cache.cjs'), file, kind], {
+      cwd: dirname(file),
+      env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    if (r.status !== 0) throw new Error(`nodes: the code cache of ${file} was not written (exit ${r.status})`);
+  }
 }
 
 /** The folder of the Node that runs this script (its bin/ and, beside it, include/). */

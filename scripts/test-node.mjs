@@ -8,10 +8,9 @@
 // exits 1.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { currentNodeDir, ensureNode, nodeEnv, useSqliteFor } from './nodes.mjs';
+import { currentNodeDir, ensureNode, nodeEnv, useSqliteFor, warmCaches } from './nodes.mjs';
 
 const REPO = resolve(import.meta.dirname, '..');
 const [major, ...vitestArgs] = process.argv.slice(2);
@@ -56,14 +55,7 @@ try {
   part('code caches', () => {
     // A fresh checkout is built (by this major); else its bundles get this major's code caches beside the others.
     if (!existsSync(join(REPO, 'dist', 'cli', 'handoff.cjs'))) return sh('node', ['scripts/build.mjs'], env);
-    const bin = createRequire(import.meta.url)(join(REPO, 'bin', 'run.js'));
-    for (const [file, kind] of [
-      [bin.HOT_BUNDLE, 'hot'],
-      [bin.STOP_BUNDLE, 'stop'],
-      [bin.BUNDLE, 'full'],
-      [bin.MCP_BUNDLE, 'mcp'],
-    ])
-      sh('node', [join(REPO, 'scripts', 'warm-cache.cjs'), file, kind], env, ['ignore', 'ignore', 'inherit']);
+    warmCaches(env);
   });
   part('demo', () => sh('bash', ['scripts/demo.sh'], env));
   part('process-level tests', () =>
