@@ -140,9 +140,12 @@ export function warmCaches(env) {
     const r = spawnSync('node', [join(REPO, 'scripts', 'warm-cache.cjs'), file, kind], {
       cwd: dirname(file),
       env,
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', 'ignore', 'pipe'],
+      encoding: 'utf8',
     });
-    if (r.status !== 0) throw new Error(`nodes: the code cache of ${file} was not written (exit ${r.status})`);
+    // The warm-up's verbs write their refusals and blocks to stderr: shown only when it failed.
+    if (r.status !== 0)
+      throw new Error(`nodes: the code cache of ${file} was not written (exit ${r.status}): ${r.stderr}`);
   }
 }
 
