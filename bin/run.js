@@ -9,6 +9,29 @@
 // bin/package.json makes this file CommonJS too, so start-up never enters the ES module loader. A missing, stale or
 // unwritable cache only costs time.
 'use strict';
+
+/** The Node.js releases handoff runs on (package.json `engines`; the crypto stack's range). */
+const NODE_RANGE = '^22.22.2 || ^24.15.0 || >=26';
+
+/**
+ * Whether Node `version` ("22.22.2", as process.versions.node) is in NODE_RANGE: compared as numbers, without a semver
+ * library, since this runs on every call. A major between two supported lines (23, 25) is outside it.
+ */
+function supportedNode(version) {
+  const [major, minor, patch] = String(version).split('.').map(Number);
+  if (major === 22) return minor > 22 || (minor === 22 && patch >= 2);
+  if (major === 24) return minor >= 15;
+  return major >= 26;
+}
+
+// Before anything else is loaded: an older Node gets one line instead of a syntax error or a module that fails to load.
+if (require.main === module && !supportedNode(process.versions.node)) {
+  process.stderr.write(
+    `handoff: Node.js ${process.versions.node} is not supported: install a supported Node.js (${NODE_RANGE}) and run handoff with it\n`,
+  );
+  process.exit(1);
+}
+
 const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
@@ -51,6 +74,33 @@ function bundleFor(argv) {
 }
 
 /**
+ * Options that never change what V8 checks before it accepts a code cache: Node's own. Everything else on the command
+ * line or in NODE_OPTIONS is a V8 flag and taken to matter, which at worst keeps one more cache than needed (measured:
+ * `--expose-gc` invalidates a cache on every major, `--max-old-space-size` on Node 22 and not on 24).
+ */
+const UNKEYED =
+  /^--?(r|require|import|loader|experimental-loader|inspect[\w-]*|title|no-warnings|warnings|trace-warnings|pending-deprecation|no-deprecation|throw-deprecation|trace-deprecation|enable-source-maps|env-file[\w-]*|conditions|C|input-type|unhandled-rejections|disable-warning|dns-result-order|use-openssl-ca|use-bundled-ca|openssl-[\w-]+|tls-[\w-]+|preserve-symlinks[\w-]*|max-http-header-size)(=|$)/;
+
+/**
+ * The key of this process's code cache: V8 rejects a cache made by another V8 (another Node version) or under other
+ * flags, so each Node version and set of V8 flags keeps its own file, and two of them sharing one install (two majors,
+ * a harness that sets a V8 flag in NODE_OPTIONS) never rewrite each other's cache call after call. The Node version,
+ * then an FNV-1a hash of the flags when there are any: "24.22.3", "24.22.3-1f0c6a2e".
+ */
+function cacheKey(execArgv = process.execArgv, nodeOptions = process.env.NODE_OPTIONS) {
+  let flags = '';
+  const options = nodeOptions ? execArgv.concat(nodeOptions.split(/\s+/)) : execArgv;
+  for (const option of options) if (option.startsWith('-') && !UNKEYED.test(option)) flags += ` ${option}`;
+  if (flags === '') return process.versions.node;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < flags.length; i++) hash = Math.imul(hash ^ flags.charCodeAt(i), 0x01000193);
+  return `${process.versions.node}-${(hash >>> 0).toString(16).padStart(8, '0')}`;
+}
+
+/** The code cache file of bundle `file` for this process (cacheKey). */
+const cacheOf = (file) => `${file}.${cacheKey()}.cache`;
+
+/**
  * Compiles and runs `file` as the module oclif knows as `BUNDLE` (registered in the module cache under that name, so
  * oclif's require() finds this instance and loads no second program). The file holds its own module wrapper and is
  * ASCII (scripts/build.mjs), so its text is compiled as read, one byte per character, without a copy. The source and
@@ -58,11 +108,11 @@ function bundleFor(argv) {
  */
 function loadBundle(useCache, file = BUNDLE) {
   const read = readInto(file);
-  const source = read.buffer.latin1Slice(0, read.length);
+  const source = asciiText(read.buffer, read.length);
   let cachedData;
   if (useCache) {
     try {
-      const cache = readInto(`${file}.cache`, read.buffer);
+      const cache = readInto(cacheOf(file), read.buffer);
       cachedData = cache.buffer.subarray(0, cache.length);
     } catch {
       cachedData = undefined;
@@ -75,12 +125,34 @@ function loadBundle(useCache, file = BUNDLE) {
   });
   const bundle = new Module(BUNDLE, module);
   bundle.filename = file;
-  bundle.paths = Module._nodeModulePaths(DIST);
-  Module._cache[BUNDLE] = bundle;
+  bundle.paths = nodeModulePaths(DIST);
+  require.cache[BUNDLE] = bundle;
   const wrapper = script.runInThisContext();
   wrapper.call(bundle.exports, bundle.exports, (id) => bundle.require(id), bundle, file, DIST);
   bundle.loaded = true;
   return { script, exports: bundle.exports, cacheUsable: cachedData !== undefined && !script.cachedDataRejected };
+}
+
+/**
+ * The first `length` bytes of `bytes`, ASCII, as a string: through Buffer's undocumented latin1Slice, which makes a
+ * one-byte string without a copy; where it is missing, through TextDecoder (ASCII is valid UTF-8; a copy).
+ */
+function asciiText(bytes, length) {
+  if (typeof bytes.latin1Slice === 'function') return bytes.latin1Slice(0, length);
+  return new (require('node:util').TextDecoder)().decode(bytes.subarray(0, length));
+}
+
+/**
+ * The node_modules folders a module in `dir` resolves from: Node's own list (Module._nodeModulePaths, undocumented),
+ * else the same list made here (every folder up to the root, each one's node_modules, none inside a node_modules).
+ */
+function nodeModulePaths(dir, loader = Module) {
+  if (typeof loader._nodeModulePaths === 'function') return loader._nodeModulePaths(dir);
+  const paths = [];
+  for (let at = dir; ; at = path.dirname(at)) {
+    if (path.basename(at) !== 'node_modules') paths.push(path.join(at, 'node_modules'));
+    if (path.dirname(at) === at) return paths;
+  }
 }
 
 /** Reads `file` into `buffer` when it fits, else into a new buffer of at least 1 MiB: that buffer and the bytes read. */
@@ -104,7 +176,7 @@ function readInto(file, buffer) {
 
 /** Writes the script's code cache through a temp file and a rename; a read-only install simply keeps none. */
 function writeCache(script, file = BUNDLE) {
-  const cache = `${file}.cache`;
+  const cache = cacheOf(file);
   const tmp = `${cache}.${process.pid}.tmp`;
   try {
     fs.writeFileSync(tmp, script.createCachedData());
@@ -126,6 +198,12 @@ if (require.main === module) {
   exports.main(argv);
 } else {
   module.exports = {
+    supportedNode,
+    NODE_RANGE,
+    cacheKey,
+    cacheOf,
+    nodeModulePaths,
+    asciiText,
     loadBundle,
     writeCache,
     bundleFor,

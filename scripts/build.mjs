@@ -14,9 +14,9 @@
 // 5. schemas/envelope.schema.json is generated from the envelope's zod declaration (scripts/gen-envelope-schema.mjs,
 //    which reads tsc's output, so only after a clean tsc).
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { routedVerbs, verbTable } from './bundle/verb-tables.mjs';
 import { checkLazySeen, lazyModules } from './bundle/lazy-modules.mjs';
 import {
@@ -161,7 +161,10 @@ for (const [file, verbs] of [
   [BUNDLE, 'full'],
   [MCP_BUNDLE, 'mcp'],
 ]) {
-  rmSync(`${file}.cache`, { force: true });
+  // Every Node version's and V8 flags' cache of the old bundle (bin/run.js cacheKey), and one from before the key.
+  const name = basename(file);
+  for (const f of readdirSync(dirname(file)))
+    if (f === `${name}.cache` || (f.startsWith(`${name}.`) && f.endsWith('.cache'))) rmSync(join(dirname(file), f));
   const warm = spawnSync(process.execPath, [join(import.meta.dirname, 'warm-cache.cjs'), file, verbs], {
     stdio: 'ignore',
     cwd: dirname(file),
