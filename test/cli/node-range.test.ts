@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BIN, FIXTURES, REPO, baseEnv, tempHome } from '../helpers/cli.js';
 
@@ -17,8 +18,24 @@ const bin = createRequire(import.meta.url)(BIN) as {
   asciiText(bytes: Uint8Array, length: number): string;
   nodeModulePaths(dir: string, loader?: object): string[];
 };
-/** The machine's own Node, older than the range (Node 20 on the CI machine); $HANDOFF_TEST_OLD_NODE names another. */
-const OLD_NODE = process.env.HANDOFF_TEST_OLD_NODE ?? '/usr/bin/node';
+const nodes = (await import(pathToFileURL(join(REPO, 'scripts', 'nodes.mjs')).href)) as {
+  ensureNode(major: string): string;
+};
+/**
+ * A Node older than the range: $HANDOFF_TEST_OLD_NODE, else the machine's own /usr/bin/node when it is older (Node 20
+ * on the CI machine), else Node 20 from the registry into the cache scripts/nodes.mjs keeps (on a machine whose own
+ * Node is supported, `npm test` still has an older one to refuse).
+ */
+function oldNode(): string {
+  if (process.env.HANDOFF_TEST_OLD_NODE) return process.env.HANDOFF_TEST_OLD_NODE;
+  const own = '/usr/bin/node';
+  if (existsSync(own)) {
+    const v = spawnSync(own, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim();
+    if (/^\d+\.\d+\.\d+$/.test(v) && !bin.supportedNode(v)) return own;
+  }
+  return join(nodes.ensureNode('20'), 'bin', 'node');
+}
+const OLD_NODE = oldNode();
 /** A hang is a failure (a hang guard, not a speed bar). */
 const HANG_MS = 60_000;
 
