@@ -20,7 +20,7 @@ export default class BriefList extends HandoffCommand {
   static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
-    const workspace = workspaceSlug(str(ctx.flags.workspace), ctx.env, ctx.cwd);
+    const workspace = workspaceSlug(str(ctx.flags.workspace), ctx.env, ctx.cwd, ctx.notice);
     const { listBriefsOf } = await import('../../evidence/brief-service.js');
     const { table } = await import('../../evidence/format.js');
     const briefs = await listBriefsOf(ctx.env, ctx.cwd, workspace);

@@ -40,7 +40,7 @@ export default class EvidenceList extends HandoffCommand {
     const acFlag = str(ctx.flags.ac);
     if (acFlag !== undefined && brief === undefined) throw usage('--ac needs --brief (ac ids belong to a brief)');
     const acId = acFlag === undefined ? undefined : checkSlug(acFlag, '--ac');
-    const workspace = workspaceSlug(str(ctx.flags.workspace), ctx.env, ctx.cwd);
+    const workspace = workspaceSlug(str(ctx.flags.workspace), ctx.env, ctx.cwd, ctx.notice);
     const { listEvidenceOf } = await import('../../evidence/read.js');
     const { evidenceTable } = await import('../../evidence/format.js');
     const r = await listEvidenceOf(ctx.env, ctx.cwd, workspace, brief, acId, contractId);
