@@ -148,7 +148,28 @@ export const STORE_CASES: ResultCase[] = [
       'a time in another format': (j) => ({ ...j, handoffs: j.handoffs.map((r: any) => ({ ...r, created_at: '2026-01-01 10:00:00' })) }),
     },
   },
+  {
+    verb: 'contract list',
+    schema: 'contract-list',
+    name: 'a page cut short, with its cursor and the total',
+    exit: 0,
+    produce: (home) => {
+      closedContract(home);
+      closedContract(home);
+      return hf(home, ['contract', 'list', '--limit', '1', '--total', '--json']);
+    },
+    expect: (j) => {
+      expect(j).toMatchObject({ count: 1, truncated: true, total: 2 });
+      expect(j.next_cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    },
+    wrong: {
+      'truncated as a string': (j) => ({ ...j, truncated: 'true' }),
+      'a cursor with a space': (j) => ({ ...j, next_cursor: 'a b' }),
+      'a negative total': (j) => ({ ...j, total: -1 }),
+    },
+  },
   refusal('contract list', 'USAGE', 2, () => ['--state', 'DONE', '--json'], 'bad --state'),
+  refusal('contract list', 'USAGE', 2, () => ['--cursor', 'bm90LWEtY3Vyc29y', '--json'], 'a cursor this list never gave'),
 
   {
     verb: 'contract chain',
