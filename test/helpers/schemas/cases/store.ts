@@ -172,6 +172,29 @@ export const STORE_CASES: ResultCase[] = [
   refusal('contract list', 'USAGE', 2, () => ['--cursor', 'bm90LWEtY3Vyc29y', '--json'], 'a cursor this list never gave'),
 
   {
+    verb: 'contract wait',
+    schema: 'contract-wait',
+    name: 'a contract closed BLOCKED: exit 11 at once',
+    exit: 11,
+    produce: (home) => hf(home, ['contract', 'wait', '--contract-id', closedContract(home, 'BLOCKED'), '--json']),
+    expect: (j) => expect(j).toMatchObject({ status: 'ok', agent_state: 'BLOCKED', cut_reason: null, exit: 11, polls: 1 }),
+    wrong: {
+      'an exit outside the table': (j) => ({ ...j, exit: 1 }),
+      'ok without its exit': (j) => ({ ...j, exit: undefined }),
+      'a closed state with a cut_reason': (j) => ({ ...j, cut_reason: 'never_finalized' }),
+    },
+  },
+  {
+    verb: 'contract wait',
+    schema: 'contract-wait',
+    name: 'a dispatched contract still open when the time is up: exit 124',
+    exit: 124,
+    produce: (home) => hf(home, ['contract', 'wait', '--contract-id', dispatched(home).contract_id, '--timeout', '0s', '--json']),
+    expect: (j) => expect(j).toMatchObject({ status: 'timeout', agent_state: 'DISPATCHED', cut_reason: 'never_finalized' }),
+    wrong: { 'a timeout with an exit': (j) => ({ ...j, exit: 0 }) },
+  },
+  refusal('contract wait', 'ROW_NOT_FOUND', 3, () => ['--contract-id', mintDraft(), '--json'], 'no row'),
+  {
     verb: 'contract chain',
     schema: 'contract-chain',
     name: 'a closed root and its continuation',
