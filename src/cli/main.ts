@@ -68,7 +68,8 @@ async function run(argv: string[], io: ExecuteIO): Promise<number> {
 async function route(argv: string[], io: ExecuteIO): Promise<number> {
   const config = await loadConfig();
   if (argv[0] === '--version' || argv[0] === '-v' || (argv[0] === 'version' && argv.length === 1)) {
-    io.stdout(`${config.userAgent}\n`);
+    // The command's name, not the package's (handoff-cli): what people type and what the tests and scripts match.
+    io.stdout(`${config.bin}/${config.version} ${config.platform}-${config.arch} node-${process.version}\n`);
     return 0;
   }
   const words = leadingWords(argv);
