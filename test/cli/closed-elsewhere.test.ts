@@ -38,4 +38,17 @@ describe('[ROW CLOSED ELSEWHERE]', () => {
     expect(w.stderr).toMatch(/\[CONTINUATION opened\]/);
     expect(w.stderr).not.toMatch(/ROW CLOSED ELSEWHERE/);
   });
+
+  it('finalize of a draft whose row another host closed says so, with the live tip', () => {
+    const home = tempHome();
+    const id = run(home, ['contract', 'dispatch', '--goal', 'g', '--workspace', 'ws', '--json']).json
+      .contract_id as string;
+    run(home, ['contract', 'fill', '--draft-id', id, '--json', '{"agent_status":{"agent_state":"NEEDS_INPUT"}}']);
+    withStore(home, (db) =>
+      db.prepare(`UPDATE handoffs SET agent_state = 'BLOCKED', cut_reason = NULL WHERE contract_id = ?`).run(id),
+    );
+    const fin = run(home, ['contract', 'finalize', '--draft-id', id, '--json']);
+    const m = NOTICE.exec(fin.stderr);
+    expect(m?.slice(1), fin.stderr).toEqual([id, 'BLOCKED', 'NEEDS_INPUT', id]);
+  });
 });
