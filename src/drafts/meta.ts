@@ -20,6 +20,8 @@ export interface DraftMeta {
    * it. Absent in drafts made before it was recorded and in drafts adopted from a row: those match by name.
    */
   workspace_root?: string;
+  /** Written by dispatch: the draft carries a dispatched contract, so `view` reads its row (§U4). */
+  dispatched?: true;
 }
 
 /** Only call with an id that passed DRAFT_ID_RE (`<id>.meta.json` is never a draft candidate: `<id>.meta` is no id). */
@@ -27,7 +29,11 @@ export const metaFile = (env: Env, draftId: string, cwd?: string): string =>
   join(draftsDir(env, cwd), `${draftId}.meta.json`);
 
 export const serializeMeta = (meta: DraftMeta): string =>
-  `${JSON.stringify(meta.workspace_root === undefined ? { workspace: meta.workspace } : { workspace: meta.workspace, workspace_root: meta.workspace_root })}\n`;
+  `${JSON.stringify({
+    workspace: meta.workspace,
+    ...(meta.workspace_root === undefined ? {} : { workspace_root: meta.workspace_root }),
+    ...(meta.dispatched === true ? { dispatched: true } : {}),
+  })}\n`;
 
 /** An absolute path of a sane length without NUL: what a recorded workspace root must be. */
 const isRootPath = (v: unknown): v is string =>
@@ -76,9 +82,15 @@ export function readDraftMeta(env: Env, draftId: string, cwd?: string): DraftMet
   const workspace = record.workspace;
   if (!isSafeSlug(workspace)) throw draftUnreadable(draftId, path, 'does not hold {"workspace": <safe slug>}');
   const root = record.workspace_root;
-  if (root === undefined) return { workspace };
-  if (!isRootPath(root)) throw draftUnreadable(draftId, path, 'holds a workspace_root that is not an absolute path');
-  return { workspace, workspace_root: root };
+  if (root !== undefined && !isRootPath(root))
+    throw draftUnreadable(draftId, path, 'holds a workspace_root that is not an absolute path');
+  if (record.dispatched !== undefined && record.dispatched !== true)
+    throw draftUnreadable(draftId, path, 'holds a dispatched mark that is not true');
+  return {
+    workspace,
+    ...(root === undefined ? {} : { workspace_root: root }),
+    ...(record.dispatched === true ? { dispatched: true as const } : {}),
+  };
 }
 
 export const workspaceMismatch = (draftId: string, recorded: string, requested: string): HandoffError =>

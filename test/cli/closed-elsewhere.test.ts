@@ -51,4 +51,27 @@ describe('[ROW CLOSED ELSEWHERE]', () => {
     const m = NOTICE.exec(fin.stderr);
     expect(m?.slice(1), fin.stderr).toEqual([id, 'BLOCKED', 'NEEDS_INPUT', id]);
   });
+
+  it('view of a dispatched draft whose row another host closed says so; a draft born by init never reads the store', () => {
+    const home = tempHome();
+    const id = run(home, ['contract', 'dispatch', '--goal', 'g', '--workspace', 'ws', '--json']).json
+      .contract_id as string;
+    expect(run(home, ['contract', 'view', '--draft-id', id]).stderr).not.toMatch(/ROW CLOSED ELSEWHERE/);
+    withStore(home, (db) =>
+      db.prepare(`UPDATE handoffs SET agent_state = 'BLOCKED', cut_reason = NULL WHERE contract_id = ?`).run(id),
+    );
+    const v = run(home, ['contract', 'view', '--draft-id', id, '--json']);
+    expect(v.code).toBe(0);
+    expect(v.json.envelope_source).toBe('draft');
+    expect(NOTICE.exec(v.stderr)?.slice(1)).toEqual([id, 'BLOCKED', 'IN_PROGRESS', id]);
+
+    // An init-born draft with the same story: its view stays a file read (no notice, no store read).
+    const own = run(home, ['contract', 'init', '--json']).json.draft_id as string;
+    run(home, ['contract', 'fill', '--draft-id', own, '--json', '{"agent_status":{"agent_state":"BLOCKED"}}']);
+    expect(run(home, ['contract', 'finalize', '--draft-id', own]).code).toBe(0);
+    withStore(home, (db) =>
+      db.prepare(`UPDATE handoffs SET agent_state = 'NEEDS_INPUT' WHERE contract_id = ?`).run(own),
+    );
+    expect(run(home, ['contract', 'view', '--draft-id', own]).stderr).not.toMatch(/ROW CLOSED ELSEWHERE/);
+  });
 });
