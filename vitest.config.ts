@@ -40,6 +40,7 @@ export const PROCESS = [
   'test/cli/hooks-docs.test.ts',
   'test/cli/hooks-install.test.ts',
   'test/cli/oclif.test.ts',
+  'test/cli/package-install.test.ts',
   'test/cli/read-only-root.test.ts',
   'test/cli/readme-quickstart.test.ts',
   'test/cli/receipts-append-skip.test.ts',

@@ -2,7 +2,7 @@
  * Every path and environment lookup in one place. Resolved on every call, never cached
  *.
  */
-import { accessSync, constants, existsSync, lstatSync, mkdirSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { HandoffError } from './errors.js';
@@ -242,6 +242,20 @@ export function gitTopLevel(dir: string): string | undefined {
       if (up === cur) return undefined;
       cur = up;
     }
+  }
+}
+
+/**
+ * The workspace root of `dir`: the real path of its git top-level (found by walking up, no git process), else of `dir`
+ * itself. Implicit draft resolution keys on it, so two projects with the same folder name never share a draft. A path
+ * that cannot be resolved (removed meanwhile) is used as given, made absolute.
+ */
+export function workspaceRoot(dir: string = process.cwd()): string {
+  const top = gitTopLevel(dir) ?? resolve(dir);
+  try {
+    return realpathSync(top);
+  } catch {
+    return top;
   }
 }
 

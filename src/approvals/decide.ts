@@ -42,15 +42,26 @@ export async function decideApproval(
   );
 }
 
-/** Approvals matching `filters`; none without a store (which is never created). */
-export async function listApprovals(env: Env, cwd: string, filters: import('../store/approvals.js').ApprovalFilters) {
+/**
+ * Approvals matching `filters`, and with `total` how many match whatever the page; none without a store (which is
+ * never created).
+ */
+export async function listApprovals(
+  env: Env,
+  cwd: string,
+  filters: import('../store/approvals.js').ApprovalFilters,
+  total = false,
+) {
   const { withStore } = await import('../store/open-store.js');
   return withStore(
     env,
     cwd,
     'reader',
-    (store) => store.listApprovals(filters),
-    () => [],
+    async (store) => ({
+      rows: await store.listApprovals(filters),
+      total: total ? await store.countApprovals(filters) : undefined,
+    }),
+    () => ({ rows: [], total: total ? 0 : undefined }),
   );
 }
 

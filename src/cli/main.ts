@@ -67,8 +67,9 @@ async function run(argv: string[], io: ExecuteIO): Promise<number> {
 
 async function route(argv: string[], io: ExecuteIO): Promise<number> {
   const config = await loadConfig();
-  if (argv[0] === '--version' || argv[0] === '-v') {
-    io.stdout(`${config.userAgent}\n`);
+  if (argv[0] === '--version' || argv[0] === '-v' || (argv[0] === 'version' && argv.length === 1)) {
+    // The command's name, not the package's (handoff-cli): what people type and what the tests and scripts match.
+    io.stdout(`${config.bin}/${config.version} ${config.platform}-${config.arch} node-${process.version}\n`);
     return 0;
   }
   const words = leadingWords(argv);
@@ -81,6 +82,11 @@ async function route(argv: string[], io: ExecuteIO): Promise<number> {
   const found =
     (words.length === 2 ? config.findCommand(words.join(':')) : undefined) ??
     (words.length > 0 ? config.findCommand(words[0]) : undefined);
+  // A topic alone (`handoff contract`) asks what it holds: its help, exit 0.
+  if (found === undefined && words.length === 1 && config.findTopic(words[0]) !== undefined) {
+    await showHelp(config, words, io);
+    return 0;
+  }
   if (found === undefined) throw unknownCommand(config, words);
   const Verb = (await found.load()) as unknown as new (argv: string[], config: Config) => HandoffCommand;
   const verb = new Verb(argv.slice(found.id.split(':').length), config);

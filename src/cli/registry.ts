@@ -30,6 +30,7 @@ export const COMMANDS: Record<string, CommandClass> = {
   get 'contract:finalize'() { return load(require('../commands/contract/finalize.js')); },
   get 'contract:list'() { return load(require('../commands/contract/list.js')); },
   get 'contract:chain'() { return load(require('../commands/contract/chain.js')); },
+  get 'contract:wait'() { return load(require('../commands/contract/wait.js')); },
   get 'contract:gc'() { return load(require('../commands/contract/gc.js')); },
   get 'contract:dispatch'() { return load(require('../commands/contract/dispatch.js')); },
   get 'contract:claim'() { return load(require('../commands/contract/claim.js')); },

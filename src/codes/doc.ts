@@ -1,5 +1,6 @@
 /** Renders docs/errors.md from the registry: one section per code, and the exit-code table. */
 import { VERB_EXITS, type VerbExits } from './exits.js';
+import { WAIT_EXITS } from './wait-exits.js';
 import { ALL_CODES, AREAS } from './index.js';
 
 const EXIT_ROWS: [number, string][] = [
@@ -31,6 +32,13 @@ export function renderErrorsDoc(): string {
     'Exceptions: `handoff contract gate` speaks the hook protocol (0 allow, 2 block, 1 cannot decide: the stop is not',
     "gated); `handoff evidence run`, once it has recorded a receipt, exits with the command's own status (124 on",
     'timeout, 128+n on signal n, 127 when the command could not be started; 4 when the draft append failed).',
+    '',
+    "`handoff contract wait` is the second exception: its exit says how the chain's live tip closed (and, as usual, 2 on",
+    'a usage error, 3 when the contract has no row, 4 on a store error):',
+    '',
+    '| Exit | contract wait |',
+    '|---|---|',
+    ...WAIT_EXITS.map(([e, m]) => `| ${e} | ${m} |`),
     '',
   ];
   for (const area of AREAS) {

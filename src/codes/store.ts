@@ -116,7 +116,7 @@ export const storeCodes = [
   {
     code: 'ROW_NOT_FOUND',
     exit: 3,
-    where: 'contract chain',
+    where: 'contract chain, contract wait',
     when: 'No handoff row has the given contract id (or there is no store file).',
     repair: 'Check the id with handoff contract list; a draft that was never finalized or dispatched has no row.',
   },

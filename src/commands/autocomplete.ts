@@ -4,6 +4,7 @@ import { HandoffCommand } from '../cli/base-command.js';
 import { generatedUsage } from '../cli/usage.js';
 import type { CommandContext, CommandResult } from '../cli/command.js';
 import { completionModel } from '../completion/model.js';
+import { usage } from '../errors.js';
 import { completionScript, INSTALL, SHELLS, type Shell } from '../completion/script.js';
 
 export default class Autocomplete extends HandoffCommand {
@@ -24,16 +25,41 @@ export default class Autocomplete extends HandoffCommand {
     ].join(' '),
   ].join('\n');
   static override args = {
-    SHELL: Args.string({ description: 'bash, zsh or fish', required: true, options: [...SHELLS], ignoreStdin: true }),
+    SHELL: Args.string({
+      description: 'bash, zsh or fish (default: how to install for the shell $SHELL names)',
+      options: [...SHELLS],
+      ignoreStdin: true,
+    }),
   };
-  static override examples = ['handoff autocomplete bash', 'handoff autocomplete zsh', 'handoff autocomplete fish'];
+  static override examples = [
+    'handoff autocomplete',
+    'handoff autocomplete bash',
+    'handoff autocomplete zsh',
+    'handoff autocomplete fish',
+  ];
   static override usage = generatedUsage(this);
 
   protected perform(ctx: CommandContext): CommandResult {
+    if (ctx.args.SHELL === undefined) return howToInstall(ctx.env.SHELL);
     const shell = ctx.args.SHELL as Shell;
     const model = completionModel(this.config.bin, this.config.commands, this.config.topics);
     // Written as is: a script is never coloured or escaped like human output.
     ctx.stdout(completionScript(shell, model, this.config.version));
     return {};
   }
+}
+
+/** Without a SHELL argument: the shell `$SHELL` names, and the line that installs its script; USAGE when none fits. */
+function howToInstall(shellVar: string | undefined): CommandResult {
+  const name = (shellVar ?? '').split('/').pop() ?? '';
+  const shell = SHELLS.find((s) => s === name);
+  if (shell === undefined) {
+    throw usage(
+      `no shell given and $SHELL ${shellVar === undefined || shellVar === '' ? 'is not set' : `(${JSON.stringify(shellVar)}) is not bash, zsh or fish`}: run handoff autocomplete bash, zsh or fish`,
+    );
+  }
+  const note = shell === 'zsh' ? ' (below the line that runs compinit)' : '';
+  return {
+    text: `Your shell is ${shell} ($SHELL). To complete handoff's commands at every start of the shell, run once${note}:\n  ${INSTALL[shell]}\nThen start a new shell. (handoff autocomplete ${shell} prints the script itself.)`,
+  };
 }

@@ -96,7 +96,7 @@ export async function dispatch(req: DispatchRequest, env: Env, cwd: string): Pro
     }
     const envelope: JsonObject = initialEnvelope(agentId);
     // The draft is saved before the transaction, never inside it (a transaction may run more than once).
-    saveDraft(env, draftId, envelope, cwd, { workspace: req.workspace });
+    saveDraft(env, draftId, envelope, cwd, { workspace: req.workspace, dispatched: true });
     const id = draftId;
     // The harness id's lock serializes dispatches (and claims) of one run id across hosts.
     const lock = req.harnessId === undefined ? [id] : [id, harnessLock(req.harnessId)];

@@ -3,7 +3,7 @@
  */
 import { initialEnvelope } from '../envelope/vocabulary.js';
 import { agentPrefix, mintAgentId, mintDraftId } from '../ids.js';
-import { resolveWorkspace, type Env } from '../paths.js';
+import { resolveWorkspace, workspaceRoot, type Env } from '../paths.js';
 import { validateEnvelope } from '../validator/index.js';
 import { draftExists } from './errors.js';
 import { draftEntryExists, saveDraft } from './files.js';
@@ -20,7 +20,8 @@ export interface InitResult {
 /**
  * Flags must already be checked (checkIdFlags). A given id that exists (readable or not) → DRAFT_EXISTS (exit 1).
  * The workspace (`--workspace`, else `$HANDOFF_WORKSPACE`, else the folder) is resolved before any file access
- * (UNSAFE_SLUG, exit 2) and recorded beside the draft: the draft keeps it wherever it is used later.
+ * (UNSAFE_SLUG, exit 2) and recorded beside the draft with the workspace root's real path: the draft keeps its
+ * workspace wherever it is used later, and implicit resolution finds it only under the same root.
  */
 export async function initDraft(
   env: Env,
@@ -43,7 +44,7 @@ export async function initDraft(
     const envelope = initialEnvelope(agentId);
     const verdict = validateEnvelope(envelope);
     if (!verdict.ok) throw new Error(`the initial envelope does not validate: ${verdict.codes.join(', ')}`);
-    saveDraft(env, draftId, envelope, cwd, { workspace });
+    saveDraft(env, draftId, envelope, cwd, { workspace, workspace_root: workspaceRoot(cwd) });
     saved = true;
     return { draftId, agentId, agentIdMinted, workspace };
   } finally {

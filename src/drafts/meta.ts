@@ -6,7 +6,7 @@
  * this change, keeps the old rule: the workspace of the calling verb.
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { HandoffError } from '../errors.js';
 import { entryExists } from '../fs-util.js';
 import { draftsDir, explicitWorkspace, resolveWorkspace, type Env } from '../paths.js';
@@ -15,13 +15,29 @@ import { draftUnreadable } from './errors.js';
 
 export interface DraftMeta {
   workspace: string;
+  /**
+   * The real path of the workspace root the draft was born in (paths.ts workspaceRoot); implicit resolution keys on
+   * it. Absent in drafts made before it was recorded and in drafts adopted from a row: those match by name.
+   */
+  workspace_root?: string;
+  /** Written by dispatch: the draft carries a dispatched contract, so `view` reads its row (§U4). */
+  dispatched?: true;
 }
 
 /** Only call with an id that passed DRAFT_ID_RE (`<id>.meta.json` is never a draft candidate: `<id>.meta` is no id). */
 export const metaFile = (env: Env, draftId: string, cwd?: string): string =>
   join(draftsDir(env, cwd), `${draftId}.meta.json`);
 
-export const serializeMeta = (meta: DraftMeta): string => `${JSON.stringify({ workspace: meta.workspace })}\n`;
+export const serializeMeta = (meta: DraftMeta): string =>
+  `${JSON.stringify({
+    workspace: meta.workspace,
+    ...(meta.workspace_root === undefined ? {} : { workspace_root: meta.workspace_root }),
+    ...(meta.dispatched === true ? { dispatched: true } : {}),
+  })}\n`;
+
+/** An absolute path of a sane length without NUL: what a recorded workspace root must be. */
+const isRootPath = (v: unknown): v is string =>
+  typeof v === 'string' && v.length <= 4096 && isAbsolute(v) && !v.includes('\0');
 
 /** The birth record for a workspace, or undefined when the value cannot name one (a row from before workspaces were checked as slugs). */
 export const metaFor = (workspace: string): DraftMeta | undefined =>
@@ -29,7 +45,7 @@ export const metaFor = (workspace: string): DraftMeta | undefined =>
 
 /**
  * The draft's sidecar: undefined when there is none; anything there that is not a regular file holding
- * `{"workspace": <safe slug>}` is DRAFT_UNREADABLE (exit 3), naming the file (remove it to fall back to the old rule).
+ * `{"workspace": <safe slug>}` (with an optional absolute `workspace_root`) is DRAFT_UNREADABLE (exit 3), naming the file (remove it to fall back to the old rule).
  */
 export function readDraftMeta(env: Env, draftId: string, cwd?: string): DraftMeta | undefined {
   const path = metaFile(env, draftId, cwd);
@@ -62,10 +78,19 @@ export function readDraftMeta(env: Env, draftId: string, cwd?: string): DraftMet
   } catch {
     throw draftUnreadable(draftId, path, 'is not valid JSON');
   }
-  const workspace =
-    typeof value === 'object' && value !== null ? (value as Record<string, unknown>).workspace : undefined;
+  const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  const workspace = record.workspace;
   if (!isSafeSlug(workspace)) throw draftUnreadable(draftId, path, 'does not hold {"workspace": <safe slug>}');
-  return { workspace };
+  const root = record.workspace_root;
+  if (root !== undefined && !isRootPath(root))
+    throw draftUnreadable(draftId, path, 'holds a workspace_root that is not an absolute path');
+  if (record.dispatched !== undefined && record.dispatched !== true)
+    throw draftUnreadable(draftId, path, 'holds a dispatched mark that is not true');
+  return {
+    workspace,
+    ...(root === undefined ? {} : { workspace_root: root }),
+    ...(record.dispatched === true ? { dispatched: true as const } : {}),
+  };
 }
 
 export const workspaceMismatch = (draftId: string, recorded: string, requested: string): HandoffError =>

@@ -1,12 +1,14 @@
 /**
  * The current workspace's drafts, for addressing without `--draft-id` or `--agent-id`. A draft belongs to the
- * workspace of its birth record; a draft without one (made before birth records existed, or adopted from a row that
+ * workspace root recorded at its birth (a path, never a folder's name: two projects both called `app` never share a
+ * draft), or, when the caller names the workspace (`--workspace`, `$HANDOFF_WORKSPACE`), to the workspace named in
+ * its birth record; a birth record without a root (older drafts, adopted rows) matches by name; a draft without one (made before birth records existed, or adopted from a row that
  * named no valid workspace) belongs to its row's workspace, and with no row to every workspace. A birth record that
  * cannot be read is skipped and counted, never guessed at: guessing could write into another project's draft.
  */
 import { HandoffError } from '../errors.js';
-import { resolveWorkspace, type Env } from '../paths.js';
-import { readDraftMeta } from './meta.js';
+import { explicitWorkspace, resolveWorkspace, workspaceRoot, type Env } from '../paths.js';
+import { readDraftMeta, type DraftMeta } from './meta.js';
 import type { Candidate } from './resolve.js';
 
 export interface WorkspaceScope {
@@ -34,20 +36,28 @@ export async function inWorkspace(
   scope: WorkspaceScope,
 ): Promise<WorkspaceCandidates> {
   const workspace = resolveWorkspace(scope.flag, env, cwd);
+  // Named by the caller: the name decides. Derived: the root's real path decides where a draft recorded one.
+  const root = explicitWorkspace(scope.flag, env) === undefined ? workspaceRoot(cwd) : undefined;
   const candidates: Candidate[] = [];
   const elsewhere = new Map<string, number>();
   let skipped = 0;
   for (const c of all) {
-    let born: string | undefined;
+    let meta: DraftMeta | undefined;
     try {
-      born = readDraftMeta(env, c.draftId, cwd)?.workspace;
+      meta = readDraftMeta(env, c.draftId, cwd);
     } catch {
       skipped++;
       continue;
     }
-    born ??= await scope.rowWorkspace(c.draftId);
-    if (born === undefined || born === workspace) candidates.push(c);
-    else elsewhere.set(born, (elsewhere.get(born) ?? 0) + 1);
+    const born = meta?.workspace ?? (await scope.rowWorkspace(c.draftId));
+    const bornRoot = root === undefined ? undefined : meta?.workspace_root;
+    if (bornRoot !== undefined ? bornRoot === root : born === undefined || born === workspace) {
+      candidates.push(c);
+      continue;
+    }
+    // Another project of the same name is named by its root, so the refusal tells the two apart.
+    const where = born === workspace && bornRoot !== undefined ? bornRoot : (born ?? workspace);
+    elsewhere.set(where, (elsewhere.get(where) ?? 0) + 1);
   }
   return { workspace, candidates, skipped, notFound: () => noDraftHere(workspace, elsewhere, skipped) };
 }

@@ -7,7 +7,9 @@
 import type { JsonObject } from '../envelope/vocabulary.js';
 import { dataRootWritable, type Env } from '../paths.js';
 import { envelopeColumn, readStoredJson } from '../store/stored-json.js';
+import { closedElsewhereNotice } from './closed-elsewhere.js';
 import { draftNotFound, rowEnvelopeUnreadable } from './errors.js';
+import { readDraftMeta } from './meta.js';
 import { readDraft, saveDraft } from './files.js';
 import { LockSet } from './lock.js';
 import { readField } from './mutate.js';
@@ -44,6 +46,7 @@ export async function viewDraft(
     const resolved = implicit === undefined ? {} : { resolved: implicit };
     const read = readDraft(env, draftId, cwd);
     if (read.state === 'ok') {
+      if (notice !== undefined) await noticeIfClosedElsewhere(env, cwd, draftId, store, notice);
       return {
         draftId,
         envelopeSource: 'draft',
@@ -114,4 +117,35 @@ async function adopt(
   } finally {
     locks.releaseAll(!saved);
   }
+}
+
+/**
+ * A draft that carries a dispatched contract (its birth record says so; a draft born by `init` is never read here):
+ * its row, one indexed read, and when another host closed it, [ROW CLOSED ELSEWHERE] with the live tip.
+ */
+async function noticeIfClosedElsewhere(
+  env: Env,
+  cwd: string | undefined,
+  draftId: string,
+  store: StoreSession,
+  notice: (line: string) => void,
+): Promise<void> {
+  let dispatched: boolean;
+  try {
+    dispatched = readDraftMeta(env, draftId, cwd)?.dispatched === true;
+  } catch {
+    return; // an unreadable birth record is reported by the verbs that need it
+  }
+  if (!dispatched) return;
+  const row = await store.row(draftId);
+  if (row === undefined || isOpenRow(row)) return;
+  const chain = await store.chainFrom(row);
+  const line = closedElsewhereNotice(
+    env,
+    cwd,
+    draftId,
+    row.agent_state,
+    chain[chain.length - 1]?.contract_id ?? draftId,
+  );
+  if (line !== undefined) notice(line);
 }

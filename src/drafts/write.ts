@@ -12,6 +12,7 @@ import { agentPrefix, mintDraftId } from '../ids.js';
 import { exceedsDepth, tooDeep } from '../json.js';
 import { maxEnvelopeBytes, type Env } from '../paths.js';
 import { canonicalizeEnvelope, type CanonicalChange, type ValidationResult } from '../validator/index.js';
+import { closedElsewhereNotice } from './closed-elsewhere.js';
 import { envelopeTooLarge } from './errors.js';
 import { saveDraft } from './files.js';
 import { foreseeRefusals, type FinalizeWarning } from './foresight.js';
@@ -182,6 +183,7 @@ async function attempt(
     let writeId = tip.tipId;
     let writeRow = tip.tipRow;
     let continuation: ContinuationInfo | undefined;
+    let elsewhere: string | undefined;
     if (closedTip !== undefined) {
       const newId = mintDraftId(agentPrefix(tip.tipId));
       await locks.add(newId);
@@ -203,10 +205,12 @@ async function attempt(
         continues_handoff_id: closedTip.id,
         closedState: closedTip.agent_state,
       };
+      elsewhere = closedElsewhereNotice(env, cwd, tip.tipId, closedTip.agent_state, newId);
     }
 
     saveDraft(env, writeId, canonical.envelope, cwd, meta);
     succeeded = true;
+    if (elsewhere !== undefined) req.notice(elsewhere);
     const rowRev = writeRow === undefined || !(await store.exists()) ? undefined : Number(writeRow.mirror_rev ?? 0);
     const rev = rowRev === undefined ? undefined : numberSave(env, writeId, rowRev, cwd);
     // The mirror runs after the lock is released, so the lock is never held across the store's round trips (a slow

@@ -18,7 +18,8 @@ import { approvalLock } from '../approvals/decide.js';
 import { LockSet } from '../drafts/lock.js';
 import { resolveInStore, type Addressing, type ImplicitResolution } from '../drafts/resolve.js';
 import { followedNotice } from '../render/notices.js';
-import { sessionOver, type StoreSession } from '../drafts/store-access.js';
+import { closedElsewhereNotice } from '../drafts/closed-elsewhere.js';
+import { isClosedRow, sessionOver, type StoreSession } from '../drafts/store-access.js';
 import { recordedWorkspace } from '../drafts/meta.js';
 import { noteClose, readRevision } from '../drafts/revision.js';
 import { loadOrAdopt, lockChainToTip } from '../drafts/target.js';
@@ -145,6 +146,14 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     const tipRow = tip.tipRow;
     const followedFrom = tipId !== draftId ? draftId : undefined;
     if (followedFrom !== undefined) req.notice(followedNotice(tip.chain[0], tipId));
+    // A row another host closed while this host's draft reads an open state: said before the finalize's own verdict.
+    const closedHere =
+      followedFrom !== undefined ? tip.chain[0] : tipRow !== undefined && isClosedRow(tipRow) ? tipRow : undefined;
+    const elsewhere =
+      closedHere === undefined
+        ? undefined
+        : closedElsewhereNotice(env, cwd, closedHere.contract_id, closedHere.agent_state, tipId);
+    if (elsewhere !== undefined) req.notice(elsewhere);
     const loaded = loadOrAdopt(env, cwd, tipId, tipRow);
     // The draft's revision, read under its lock with the draft: a write's mirror still in flight that finds the row
     // closed by this finalize then knows the row holds its save (drafts/revision.ts).

@@ -8,11 +8,20 @@ import { EXIT } from '../errors.js';
 import type { Env } from '../paths.js';
 import type { Rendered } from '../render/result.js';
 import { renderFields } from '../render/table.js';
+import { copyableCommand } from './quote.js';
 import { readReceipt } from './read.js';
 import { receiptJson, type ReceiptRow } from './row.js';
 
-/** Human form: `key: value` lines; outputs stored inline are shown as JSON strings. */
-const fields = (obj: Record<string, unknown>): string => renderFields(obj, (key) => key.endsWith('_text'));
+/**
+ * Human form: `key: value` lines; outputs stored inline are shown as JSON strings, and the command so that copying it
+ * into a shell gives the receipt's argv.
+ */
+function fields(obj: Record<string, unknown>): string {
+  const argv = obj.argv;
+  const words = Array.isArray(argv) && argv.every((a) => typeof a === 'string') ? argv : undefined;
+  const command = words === undefined ? undefined : copyableCommand(words, obj.shell === true);
+  return renderFields(obj, (key) => key.endsWith('_text'), command === undefined ? {} : { command });
+}
 
 export async function showReceipt(env: Env, cwd: string, id: string, verify: boolean): Promise<Rendered> {
   const { row, integrity } = await readReceipt(env, cwd, id, verify);

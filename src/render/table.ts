@@ -42,8 +42,14 @@ export function renderTable(headers: readonly string[], rows: readonly (readonly
  * One `key: value` line per field (evidence show, receipt show): NULL as `-`, strings escaped, other values as JSON;
  * `quoted(key)` picks string fields shown as JSON strings instead (stored outputs).
  */
-export function renderFields(obj: Record<string, unknown>, quoted: (key: string) => boolean = () => false): string {
+export function renderFields(
+  obj: Record<string, unknown>,
+  quoted: (key: string) => boolean = () => false,
+  verbatim: Readonly<Record<string, string>> = {},
+): string {
   const value = (k: string, v: unknown): string => {
+    // A value its caller made safe to print as is (one line, no control characters), such as a copyable command.
+    if (Object.hasOwn(verbatim, k)) return verbatim[k];
     if (v === null || v === undefined) return '-';
     return typeof v === 'string' && !quoted(k) ? escapeCell(v) : jsonCell(v);
   };

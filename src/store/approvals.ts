@@ -7,6 +7,7 @@ import { HandoffError } from '../errors.js';
 import { mintApprovalId } from '../ids.js';
 import type { ApprovalLookupResult } from '../validator/types.js';
 import { guard, hasTable, writeTx, type Db } from './db.js';
+import { afterKey, named, type PageKey } from './page.js';
 
 export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'revoked', 'expired', 'used'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
@@ -195,22 +196,41 @@ export interface ApprovalFilters {
   agent_id?: string;
   contract_id?: string;
   workspace?: string;
+  /** The page after this approval (keyset, page.ts). */
+  after?: PageKey;
   limit: number;
 }
 
+/** The equality filters of `approval list`, each a column of the same name. */
+export const APPROVAL_FILTERS = ['status', 'agent_id', 'contract_id', 'workspace'] as const;
+
 export function listApprovals(db: Db, f: ApprovalFilters): ApprovalRow[] {
   if (!hasTable(db, 'approvals')) return [];
+  const { where, params } = approvalWhere(f);
+  if (f.after !== undefined) where.push(afterKey(f.after, named(params)));
+  params.limit = f.limit;
+  const sql = `SELECT ${approvalCols(hasUseColumns(db))} FROM approvals ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+               ORDER BY created_at DESC, id DESC LIMIT @limit`;
+  return guard(db, () => db.prepare(sql).all(params) as ApprovalRow[]);
+}
+
+export function countApprovals(db: Db, f: ApprovalFilters): number {
+  if (!hasTable(db, 'approvals')) return 0;
+  const { where, params } = approvalWhere(f);
+  const sql = `SELECT COUNT(*) AS n FROM approvals ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}`;
+  return guard(db, () => Number((db.prepare(sql).get(params) as { n: number }).n));
+}
+
+function approvalWhere(f: ApprovalFilters): { where: string[]; params: Record<string, unknown> } {
   const where: string[] = [];
-  const params: Record<string, unknown> = { limit: f.limit };
-  for (const key of ['status', 'agent_id', 'contract_id', 'workspace'] as const) {
+  const params: Record<string, unknown> = {};
+  for (const key of APPROVAL_FILTERS) {
     if (f[key] !== undefined) {
       where.push(`${key} = @${key}`);
       params[key] = f[key];
     }
   }
-  const sql = `SELECT ${approvalCols(hasUseColumns(db))} FROM approvals ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-               ORDER BY created_at DESC, id DESC LIMIT @limit`;
-  return guard(db, () => db.prepare(sql).all(params) as ApprovalRow[]);
+  return { where, params };
 }
 
 /**

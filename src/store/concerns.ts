@@ -82,6 +82,8 @@ export interface HandoffReads {
   /** contract_id → agent_state for the ids that have a row. */
   spentProbe(contractIds: readonly string[]): Promise<Map<string, string>>;
   listHandoffs(filters: HandoffFilters): Promise<HandoffRow[]>;
+  /** The rows the filters match, whatever the page (`after`, `limit` ignored). */
+  countHandoffs(filters: HandoffFilters): Promise<number>;
   rowsWithHarnessId(harnessId: string): Promise<HandoffRow[]>;
 }
 
@@ -109,6 +111,8 @@ export interface ApprovalReads {
   /** The cross-check's lookup. */
   approvalStatus(id: string): Promise<ApprovalLookupResult>;
   listApprovals(filters: ApprovalFilters): Promise<ApprovalRow[]>;
+  /** The approvals the filters match, whatever the page (`after`, `limit` ignored). */
+  countApprovals(filters: ApprovalFilters): Promise<number>;
 }
 
 export interface ApprovalWrites {

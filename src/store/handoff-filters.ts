@@ -1,3 +1,5 @@
+import type { PageKey } from './page.js';
+
 /** The filters of `contract list`, shared by both stores' queries (handoff-list.ts, pg-handoffs.ts). */
 export interface HandoffFilters {
   agent_id?: string;
@@ -19,6 +21,8 @@ export interface HandoffFilters {
   since?: string;
   /** Includes the whole given prefix: `substr(created_at, 1, length(until)) <= until`. */
   until?: string;
+  /** The page after this row (keyset, page.ts). */
+  after?: PageKey;
   limit: number;
 }
 

@@ -6,11 +6,29 @@
 import { guard, hasTable, type Db } from './db.js';
 import { EXACT_FILTERS, type HandoffFilters } from './handoff-filters.js';
 import { toHandoffRow, type HandoffRow } from './handoff-row.js';
+import { afterKey, named } from './page.js';
 
 export function listHandoffs(db: Db, f: HandoffFilters): HandoffRow[] {
   if (!hasTable(db, 'handoffs')) return [];
+  const { where, params } = whereOf(f);
+  if (f.after !== undefined) where.push(afterKey(f.after, named(params)));
+  params.limit = f.limit;
+  const sql = `SELECT * FROM handoffs ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+               ORDER BY created_at DESC, id DESC LIMIT @limit`;
+  return guard(db, () => (db.prepare(sql).all(params) as Record<string, unknown>[]).map(toHandoffRow));
+}
+
+/** How many rows the filters match, whatever the page (`contract list --total`). */
+export function countHandoffs(db: Db, f: HandoffFilters): number {
+  if (!hasTable(db, 'handoffs')) return 0;
+  const { where, params } = whereOf(f);
+  const sql = `SELECT COUNT(*) AS n FROM handoffs ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}`;
+  return guard(db, () => Number((db.prepare(sql).get(params) as { n: number }).n));
+}
+
+function whereOf(f: HandoffFilters): { where: string[]; params: Record<string, unknown> } {
   const where: string[] = [];
-  const params: Record<string, unknown> = { limit: f.limit };
+  const params: Record<string, unknown> = {};
   for (const key of EXACT_FILTERS) {
     if (f[key] !== undefined) {
       where.push(`${key} = @${key}`);
@@ -33,9 +51,7 @@ export function listHandoffs(db: Db, f: HandoffFilters): HandoffRow[] {
     where.push('substr(created_at, 1, length(@until)) <= @until');
     params.until = f.until;
   }
-  const sql = `SELECT * FROM handoffs ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-               ORDER BY created_at DESC, id DESC LIMIT @limit`;
-  return guard(db, () => (db.prepare(sql).all(params) as Record<string, unknown>[]).map(toHandoffRow));
+  return { where, params };
 }
 
 export type Liveness = 'running' | 'cut';

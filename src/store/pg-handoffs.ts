@@ -9,6 +9,7 @@ import type { BirthRow } from './dispatch-rows.js';
 import { FINAL_ROW_MERGE, type FinalRow } from './finalize-row.js';
 import { EXACT_FILTERS, type HandoffFilters } from './handoff-filters.js';
 import { mirrorMiss, toHandoffRow, type HandoffRow, type MirrorOutcome } from './handoff-row.js';
+import { afterKey } from './page.js';
 import type { Run } from './pg-driver.js';
 import type { CaptureNew, CaptureOpen } from './store.js';
 
@@ -103,6 +104,21 @@ export async function spentProbe(run: Run, contractIds: readonly string[]): Prom
 
 /** `contract list`: every filter before LIMIT, `created_at DESC, id DESC` (byte order, as SQLite). */
 export async function listHandoffs(run: Run, f: HandoffFilters): Promise<HandoffRow[]> {
+  const { where, values, param } = whereOf(f);
+  if (f.after !== undefined) where.push(afterKey(f.after, param));
+  const sql = `SELECT * FROM handoffs ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+               ORDER BY created_at DESC, id DESC LIMIT ${param(f.limit)}`;
+  return (await run(sql, values)).rows.map(toHandoffRow);
+}
+
+/** How many rows the filters match, whatever the page (`contract list --total`). */
+export async function countHandoffs(run: Run, f: HandoffFilters): Promise<number> {
+  const { where, values } = whereOf(f);
+  const sql = `SELECT COUNT(*) AS n FROM handoffs ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}`;
+  return Number((await run<{ n: string | number }>(sql, values)).rows[0].n);
+}
+
+function whereOf(f: HandoffFilters): { where: string[]; values: unknown[]; param: (v: unknown) => string } {
   const where: string[] = [];
   const values: unknown[] = [];
   const param = (v: unknown): string => `$${values.push(v)}`;
@@ -117,9 +133,7 @@ export async function listHandoffs(run: Run, f: HandoffFilters): Promise<Handoff
     const p = param(f.until);
     where.push(`substr(created_at, 1, length(${p})) <= ${p}`);
   }
-  const sql = `SELECT * FROM handoffs ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-               ORDER BY created_at DESC, id DESC LIMIT ${param(f.limit)}`;
-  return (await run(sql, values)).rows.map(toHandoffRow);
+  return { where, values, param };
 }
 
 export const rowsWithHarnessId = async (run: Run, harnessId: string): Promise<HandoffRow[]> =>

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { RECEIPT_COLUMNS, type ReceiptRow } from './receipt-row.js';
 import {
   approvalCols,
+  APPROVAL_FILTERS,
   approvalNotFound,
   fingerprintOf,
   judgeDecision,
@@ -25,6 +26,7 @@ import {
   type NewEvidence,
 } from './evidence-rows.js';
 import type { RejectionRow } from './gate-rejections.js';
+import { afterKey } from './page.js';
 import type { Run } from './pg-driver.js';
 import { blobRef, type BlobRef, type NewApproval, type NewBrief, type RejectionPut } from './store.js';
 
@@ -228,14 +230,24 @@ export async function decideApproval(
 }
 
 export async function listApprovals(run: Run, f: ApprovalFilters, useColumns: boolean): Promise<ApprovalRow[]> {
-  const where: string[] = [];
-  const values: unknown[] = [];
-  for (const key of ['status', 'agent_id', 'contract_id', 'workspace'] as const) {
-    if (f[key] !== undefined) where.push(`${key} = $${values.push(f[key])}`);
-  }
+  const { where, values } = approvalWhere(f);
+  if (f.after !== undefined) where.push(afterKey(f.after, (v) => `$${values.push(v)}`));
   const sql = `SELECT ${approvalCols(useColumns)} FROM approvals ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
                ORDER BY created_at DESC, id DESC LIMIT $${values.push(f.limit)}`;
   return (await run<ApprovalRow>(sql, values)).rows;
+}
+
+export async function countApprovals(run: Run, f: ApprovalFilters): Promise<number> {
+  const { where, values } = approvalWhere(f);
+  const sql = `SELECT COUNT(*) AS n FROM approvals ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}`;
+  return Number((await run<{ n: string | number }>(sql, values)).rows[0].n);
+}
+
+function approvalWhere(f: ApprovalFilters): { where: string[]; values: unknown[] } {
+  const where: string[] = [];
+  const values: unknown[] = [];
+  for (const key of APPROVAL_FILTERS) if (f[key] !== undefined) where.push(`${key} = $${values.push(f[key])}`);
+  return { where, values };
 }
 
 const RECEIPT_LIST = RECEIPT_COLUMNS.join(', ');

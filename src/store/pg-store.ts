@@ -117,6 +117,7 @@ class PgReads implements StoreReads {
   }
   spentProbe = (ids: readonly string[]): Promise<Map<string, string>> => h.spentProbe(this.run, ids);
   listHandoffs = (f: HandoffFilters): Promise<HandoffRow[]> => h.listHandoffs(this.run, f);
+  countHandoffs = (f: HandoffFilters): Promise<number> => h.countHandoffs(this.run, f);
   rowsWithHarnessId = (hid: string): Promise<HandoffRow[]> => h.rowsWithHarnessId(this.run, hid);
   // The used columns arrive with version 4: an older store read as it is (a probe) is never asked for them.
   getApproval = (id: string): Promise<ApprovalRow | undefined> =>
@@ -124,6 +125,7 @@ class PgReads implements StoreReads {
   approvalStatus = async (id: string): Promise<ApprovalLookupResult> => lookupOfRow(await this.getApproval(id));
   listApprovals = (f: ApprovalFilters): Promise<ApprovalRow[]> =>
     r.listApprovals(this.run, f, this.version >= USE_COLUMNS_VERSION);
+  countApprovals = (f: ApprovalFilters): Promise<number> => r.countApprovals(this.run, f);
   findBrief = (ws: string, name: string): Promise<BriefRow | undefined> => r.findBrief(this.run, ws, name);
   findBriefIgnoringCase = (ws: string, name: string): Promise<BriefRow | undefined> =>
     r.findBriefIgnoringCase(this.run, ws, name);

@@ -154,7 +154,7 @@ describe('approval decide', () => {
 describe('approval list', () => {
   it('no store: empty, exit 0, nothing created; filters; newest first; bad status is exit 2', () => {
     const home = tempHome();
-    expect(list(home).json).toEqual({ status: 'ok', count: 0, approvals: [] });
+    expect(list(home).json).toEqual({ status: 'ok', count: 0, truncated: false, next_cursor: null, approvals: [] });
     expect(existsSync(dbFile(home))).toBe(false);
     const draft = mintDraft();
     const first = request(home, '--content', 'one', '--draft-id', draft, '--workspace', 'w1').json.approval_id;
@@ -178,7 +178,7 @@ describe('approval list', () => {
     const out = run(home, ['approval', 'list']).stdout;
     expect(out).toContain(`${'x'.repeat(57)}...`);
     expect(out).not.toContain('x'.repeat(58));
-    expect(out.trimEnd().split('\n').pop()).toBe('1 approval(s).');
+    expect(out.trimEnd().split('\n').pop()).toBe('showing 1');
   });
 });
 

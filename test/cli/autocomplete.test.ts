@@ -109,12 +109,26 @@ describe('handoff autocomplete: the verb', () => {
   it.each([['tcsh'], ['BASH'], []])(
     'a shell other than bash, zsh or fish is USAGE, exit 2, and prints no script: %j',
     (...args) => {
-      const r = run(tempHome(), ['autocomplete', ...args]);
+      const r = run(tempHome(), ['autocomplete', ...args], { env: { SHELL: '/bin/tcsh' } });
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(/\[USAGE\]\n$/);
     },
   );
+
+  it.each(SHELLS)('without a shell argument, $SHELL naming %s: how to install, exit 0, no script', (shell) => {
+    const r = run(tempHome(), ['autocomplete'], { env: { SHELL: `/usr/local/bin/${shell}` } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`Your shell is ${shell}`);
+    expect(r.stdout).toContain(`handoff autocomplete ${shell}`);
+    expect(r.stdout).not.toBe(readFileSync(scripts[shell], 'utf8'));
+  });
+
+  it('without a shell argument and without $SHELL: USAGE naming the shells', () => {
+    const r = run(tempHome(), ['autocomplete'], { env: { SHELL: undefined } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/\$SHELL is not set.*bash, zsh or fish/);
+  });
 
   it.each(SHELLS)('%s: the script is written as is, never coloured, even with FORCE_COLOR', (shell) => {
     const r = run(tempHome(), ['autocomplete', shell], { env: { FORCE_COLOR: '3' } });

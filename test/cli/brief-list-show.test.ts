@@ -8,7 +8,7 @@ describe('brief list', () => {
   it('without a DB: empty, exit 0, nothing created', () => {
     const home = tempHome();
     const r = run(home, ['brief', 'list', ...W]);
-    expect(r.json).toEqual({ status: 'ok', count: 0, briefs: [] });
+    expect(r.json).toEqual({ status: 'ok', count: 0, truncated: false, next_cursor: null, briefs: [] });
     expect(state(home).tree).toEqual({});
     expect(run(home, ['brief', 'list', '--workspace', 'ws']).stdout).toBe('No briefs in workspace ws.\n');
   });
@@ -41,7 +41,7 @@ describe('brief list', () => {
       ['zeta', 2, 1],
     ]);
     expect(Object.keys(r.json.briefs[0])).toEqual(['id', 'name', 'title', 'created_at', 'ac_count', 'evidence_count']);
-    expect(run(home, ['brief', 'list', '--workspace', 'ws']).stdout).toMatch(/2 brief\(s\)\.\n$/);
+    expect(run(home, ['brief', 'list', '--workspace', 'ws']).stdout).toMatch(/showing 2\n$/);
   });
 
   it('refuses an unsafe workspace', () => {

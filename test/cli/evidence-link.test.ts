@@ -71,7 +71,7 @@ describe('evidence add --draft-id and evidence list --contract-id', () => {
     expect(both.evidence.map((e: any) => e.text)).toEqual(['one']);
     expect(ok(home, ['evidence', 'list', '--brief', 'pay']).evidence).toHaveLength(3);
     const human = run(home, ['evidence', 'list', '--contract-id', a], { env: ENV });
-    expect(human.stdout).toContain('2 evidence row(s).');
+    expect(human.stdout).toContain('showing 2');
   });
 
   it('refusals: a malformed id (exit 2), a contract with no draft and no row (exit 3); nothing written', () => {

@@ -42,7 +42,7 @@ describe('evidence list', () => {
       'created_by',
       'created_at',
     ]);
-    expect(human.at(-2)).toBe('4 evidence row(s).');
+    expect(human.at(-2)).toBe('showing 4');
   });
 
   it('BRIEF_NOT_FOUND (exit 3) without a DB (nothing created) and for an unknown brief', () => {

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -140,5 +141,23 @@ describe('evidence show', () => {
     expect(human.stderr.trimEnd().split('\n')).toHaveLength(1);
     const json = hf(home, ['evidence', 'show', rc.receipt_id, '--verify', '--json']);
     expect(json.json).toMatchObject({ status: 'rejected', code: 'RECEIPT_TAMPERED', verified: false, receipt: rc });
+  });
+
+  it('a receipt prints its command so that pasting it into a shell gives the same argv', () => {
+    const home = freshHome();
+    const id = newDraft(home);
+    const words = ['node', '-e', '0', '--', 'a b', "it's", 'back\\slash', '$HOME', 'line\nbreak', 'tab\there', ''];
+    const r = hf(home, ['evidence', 'run', '--draft-id', id, '--json', '--', ...words]);
+    expect(r.code, r.stdout).toBe(0);
+    const shown = hf(home, ['evidence', 'show', r.json.receipt.receipt_id]);
+    expect(shown.code).toBe(0);
+    const line = shown.stdout
+      .split('\n')
+      .find((l) => l.startsWith('command: '))!
+      .slice('command: '.length);
+    // The shell splits the line back into words: printed NUL-separated, they are the receipt's argv.
+    const sh = spawnSync('bash', ['-c', `set -- ${line}; printf '%s\\0' "$@"`], { encoding: 'utf8', env: {} });
+    expect(sh.status, sh.stderr).toBe(0);
+    expect(sh.stdout.split('\0').slice(0, -1)).toEqual(words);
   });
 });

@@ -2,7 +2,7 @@
  * A call without --draft-id or --agent-id picks the newest draft born in the current workspace, never one of another
  * workspace, and says which one it used (stderr notice; `"resolved": "newest_in_workspace"` in --json).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -146,5 +146,65 @@ describe('an implicit draft stays in its workspace', () => {
     expect(other.code).toBe(3);
     expect(other.json.code).toBe('DRAFT_NOT_FOUND');
     expect(readFileSync(join(home, 'drafts', `${id}.json`), 'utf8')).toContain('node -e 0');
+  });
+
+  it('two repositories of the same folder name never share a draft: the key is the root, not the name', () => {
+    const home = tempHome();
+    const one = folder('app');
+    const two = folder('app');
+    mkdirSync(join(one, '.git'));
+    writeFileSync(join(two, '.git'), 'gitdir: elsewhere\n'); // a worktree's .git is a file
+    mkdirSync(join(two, 'src'));
+    const idOne = initIn(home, one);
+    expect(JSON.parse(readFileSync(join(home, 'drafts', `${idOne}.meta.json`), 'utf8'))).toEqual({
+      workspace: 'app',
+      workspace_root: realpathSync(one),
+    });
+    const before = snapshot(home);
+    const r = at(home, join(two, 'src'), ['contract', 'add', 'evidence_report.commands_run', 'npm test', '--json']);
+    expect(r.code, r.stdout).toBe(3);
+    expect(r.json).toMatchObject({ code: 'DRAFT_NOT_FOUND', workspace: 'app' });
+    expect(r.json.other_workspaces).toEqual({ [realpathSync(one)]: 1 });
+    expect(snapshot(home)).toEqual(before);
+    // From a sub-folder of its own repository the draft still resolves.
+    mkdirSync(join(one, 'lib'));
+    const own = at(home, join(one, 'lib'), ['contract', 'view', '--json']);
+    expect(own.json).toMatchObject({ draft_id: idOne, resolved: 'newest_in_workspace' });
+    // HANDOFF_WORKSPACE names the workspace: the name decides again.
+    const named = at(home, two, ['contract', 'view', '--json'], { HANDOFF_WORKSPACE: 'app' });
+    expect(named.json).toMatchObject({ draft_id: idOne, resolved: 'newest_in_workspace' });
+  });
+
+  it('a draft recorded under a name only (before roots were recorded) keeps resolving by name', () => {
+    const home = tempHome();
+    const one = folder('app');
+    const id = initIn(home, one);
+    writeFileSync(join(home, 'drafts', `${id}.meta.json`), '{"workspace":"app"}\n');
+    const r = at(home, folder('app'), ['contract', 'view', '--json']);
+    expect(r.json).toMatchObject({ draft_id: id, resolved: 'newest_in_workspace' });
+  });
+
+  it('a birth record whose workspace_root is not an absolute path is unreadable, skipped, never guessed at', () => {
+    const home = tempHome();
+    const one = folder('app');
+    const id = initIn(home, one);
+    writeFileSync(join(home, 'drafts', `${id}.meta.json`), '{"workspace":"app","workspace_root":"relative/app"}\n');
+    const r = at(home, one, ['contract', 'view', '--json']);
+    expect(r.code).toBe(3);
+    expect(r.json).toMatchObject({ code: 'DRAFT_NOT_FOUND', skipped_unreadable: 1 });
+  });
+
+  it('briefs and evidence warn when one workspace name is used from two roots, and not when named', () => {
+    const home = tempHome();
+    const one = folder('app');
+    const two = folder('app');
+    initIn(home, one);
+    const WARN = /^\[WORKSPACE TWO ROOTS\] workspace "app" is used from "([^"]+)" and from "([^"]+)"/m;
+    expect(at(home, one, ['brief', 'list']).stderr).not.toMatch(WARN);
+    const brief = at(home, two, ['brief', 'add', 'pay', '--ac', 'AC-1=works', '--json']);
+    expect(brief.code, brief.stderr).toBe(0);
+    expect(brief.stderr.match(WARN)?.slice(1)).toEqual([realpathSync(two), realpathSync(one)]);
+    expect(at(home, two, ['evidence', 'list', '--brief', 'pay']).stderr).toMatch(WARN);
+    expect(at(home, two, ['brief', 'list'], { HANDOFF_WORKSPACE: 'app' }).stderr).not.toMatch(WARN);
   });
 });

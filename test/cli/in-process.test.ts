@@ -70,6 +70,22 @@ describe('execute(argv, io)', () => {
     expect(version.stdout).toMatch(/^handoff\/\d/);
   });
 
+  it('the CLI as people expect (§U5): `version` is --version; a topic alone prints its help, exit 0', async () => {
+    const home = tempHome();
+    const io = { env: { HANDOFF_HOME: home }, cwd: home, script: BIN };
+    const flag = await execute(['--version'], io);
+    const verb = await execute(['version'], io);
+    expect(verb).toEqual(flag);
+    expect(verb.exit).toBe(0);
+    const topic = await execute(['contract'], io);
+    expect(topic.exit, topic.stderr).toBe(0);
+    expect(topic.stdout).toBe((await execute(['help', 'contract'], io)).stdout);
+    expect(topic.stdout).toMatch(/contract wait/);
+    // A word that is neither is still USAGE, exit 2.
+    expect((await execute(['contrct'], io)).exit).toBe(2);
+    expect((await execute(['version', 'x'], io)).exit).toBe(2);
+  });
+
   it('colour follows io: a terminal on stderr colours the rejection, none leaves it plain', async () => {
     const home = tempHome();
     const io = { env: { HANDOFF_HOME: home }, cwd: home, script: BIN };

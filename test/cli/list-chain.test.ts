@@ -68,7 +68,7 @@ function seeded(): { home: string; agentA: string; ids: string[] } {
 describe('contract list', () => {
   it('no store: an empty result, exit 0, and no file is created', () => {
     const home = tempHome();
-    expect(list(home).json).toEqual({ status: 'ok', count: 0, handoffs: [] });
+    expect(list(home).json).toEqual({ status: 'ok', count: 0, truncated: false, next_cursor: null, handoffs: [] });
     expect(run(home, ['contract', 'list']).stdout).toBe('No handoffs matched.\n');
     expect(existsSync(dbFile(home))).toBe(false);
   });
@@ -159,7 +159,7 @@ describe('contract list', () => {
     );
     expect(out[1]).toContain(ids[3]);
     expect(out[4]).toMatch(/^1\s+2024-01-01T10:00:00.000Z\s+\S+\s+COMPLETE\s+-\s+task_execution\s+T-1\s+-\s+/);
-    expect(out[5]).toBe('4 handoff(s).');
+    expect(out[5]).toBe('showing 4');
   });
 });
 

@@ -87,3 +87,24 @@ describe('throw sites', () => {
     expect(restated).toEqual([]);
   });
 });
+
+describe('contract wait, the second exception to the exit table', () => {
+  it('docs/errors.md shows its table: one exit per closing state, 14 degraded, 124 on timeout', () => {
+    const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'errors.md'), 'utf8');
+    const rows = [
+      ...doc.matchAll(
+        /^\| (\d+) \| (COMPLETE|NEEDS_VERIFICATION|BLOCKED|NEEDS_INPUT|APPROVAL_REQUEST|closed degraded|the timeout)/gm,
+      ),
+    ];
+    expect(rows.map((m) => [Number(m[1]), m[2]])).toEqual([
+      [0, 'COMPLETE'],
+      [10, 'NEEDS_VERIFICATION'],
+      [11, 'BLOCKED'],
+      [12, 'NEEDS_INPUT'],
+      [13, 'APPROVAL_REQUEST'],
+      [14, 'closed degraded'],
+      [124, 'the timeout'],
+    ]);
+    expect(doc).toMatch(/`handoff contract wait` is the second exception/);
+  });
+});

@@ -1,7 +1,8 @@
 /**
- * Every tool declares an outputSchema: the result schemas of schemas/results/ its verb's --json output takes (the
- * same table as test/helpers/schemas/verb-schemas.ts), bundled into one self-contained schema. A real session through every
- * tool, successes and refusals, is validated against it with ajv (draft 2020-12, strict), and the SDK's own client
+ * Every tool declares a shallow outputSchema: the top-level keys of the result schemas of schemas/results/ its verb's
+ * --json output takes (the same table as test/helpers/schemas/verb-schemas.ts) with their JSON types, so that
+ * `tools/list` stays at most 64 KB. A real session through every tool, successes and refusals, is validated against
+ * the shallow schema with ajv (draft 2020-12, strict) and against the full published schemas, and the SDK's own client
  * compiles it and checks every successful result as it arrives.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -9,6 +10,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { afterEach, describe, expect, it } from 'vitest';
 import { run, tempHome } from '../helpers/cli.js';
 import { connect, textOf, type McpSession, type ToolCallResult } from '../helpers/mcp.js';
+import { check as checkFull } from '../helpers/schemas/schemas.js';
 import { VERB_SCHEMAS } from '../helpers/schemas/verb-schemas.js';
 
 const D = 'a0123456789abcdef.0123456789ab';
@@ -76,7 +78,15 @@ const SESSION: [string, Record<string, unknown>, 'ok' | 'refused'][] = [
 ];
 
 describe('outputSchema', () => {
-  it("each tool's outputSchema is the verb's result schemas, compiles strict under 2020-12 and in the SDK's client validator", async () => {
+  it('tools/list is at most 64 KB in all', async () => {
+    const s = await open(tempHome());
+    const listed = await s.client.listTools();
+    const bytes = Buffer.byteLength(JSON.stringify(listed));
+    expect(bytes).toBeLessThanOrEqual(64 * 1024);
+    for (const t of listed.tools) expect(Buffer.byteLength(JSON.stringify(t.outputSchema)), t.name).toBeLessThan(4096);
+  });
+
+  it("each tool's outputSchema names the verb's result schemas, compiles strict under 2020-12 and in the SDK's client validator", async () => {
     const s = await open(tempHome());
     const { tools } = await s.client.listTools();
     expect(tools.length).toBeGreaterThanOrEqual(15);
@@ -86,10 +96,9 @@ describe('outputSchema', () => {
       const schema = t.outputSchema as Record<string, any> | undefined;
       expect(schema?.type, t.name).toBe('object');
       const verb = t.name.replace('_', ' ');
-      expect(
-        schema?.anyOf.map((r: { $ref: string }) => r.$ref.replace('#/$defs/', '')),
-        t.name,
-      ).toEqual(VERB_SCHEMAS[verb]);
+      const named = [...String(schema?.description).matchAll(/([a-z-]+)\.schema\.json/g)].map((m) => m[1]);
+      expect(named, t.name).toEqual(VERB_SCHEMAS[verb]);
+      expect(schema?.properties?.status, t.name).toEqual({ type: 'string' });
       expect(() => ajv.compile(schema!), t.name).not.toThrow();
       expect(() => sdk.getValidator(schema as never), t.name).not.toThrow();
     }
@@ -112,14 +121,22 @@ describe('outputSchema', () => {
       expect(r.isError ?? false, `${tool} ${JSON.stringify(args)}: ${textOf(r)}`).toBe(expected === 'refused');
       const check = validators.get(tool)!;
       expect(check(r.structuredContent), `${tool} ${JSON.stringify(args)}: ${ajv.errorsText(check.errors)}`).toBe(true);
+      const full = VERB_SCHEMAS[tool.replace('_', ' ')].map((n) => checkFull(n, r.structuredContent));
+      expect(
+        full.some((c) => c.ok),
+        `${tool} ${JSON.stringify(args)}: ${full.map((c) => c.why).join('; ')}`,
+      ).toBe(true);
       seen.add(`${tool}:${expected}`);
     }
     for (const t of tools) {
       expect(seen.has(`${t.name}:ok`), t.name).toBe(true);
       expect(seen.has(`${t.name}:refused`), t.name).toBe(true);
     }
-    expect(validators.get('contract_init')!({ status: 'ok', draft_id: D })).toBe(false);
-    expect(validators.get('evidence_run')!({ status: 'ok', receipt: {} })).toBe(false);
+    // A key of the wrong type fails the shallow schema; a wrong shape with the right types only the full one.
+    expect(validators.get('contract_init')!({ status: 'ok', draft_id: 1 })).toBe(false);
+    expect(validators.get('evidence_run')!({ status: 'ok', receipt: 'R-1' })).toBe(false);
+    expect(VERB_SCHEMAS['contract init'].some((n) => checkFull(n, { status: 'ok', draft_id: D }).ok)).toBe(false);
+    expect(VERB_SCHEMAS['evidence run'].some((n) => checkFull(n, { status: 'ok', receipt: {} }).ok)).toBe(false);
   });
 
   it('an ambiguous draft (no draft_id, two drafts) follows the ambiguous-draft shape of the outputSchema', async () => {

@@ -3,7 +3,8 @@ import * as Flags from '@oclif/core/flags';
 import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
-import { wholeNumber, type FlagsOf } from '../../cli/flags.js';
+import type { FlagsOf } from '../../cli/flags.js';
+import { afterOf, pageFlags, pageFooter, pageJson, pageRequest, storePage } from '../../cli/page.js';
 import { nonBlank } from '../../cli/list-flags.js';
 import { checkAgentId, checkDraftId } from '../../ids.js';
 import { cut, renderTable } from '../../render/table.js';
@@ -31,7 +32,7 @@ export default class ApprovalList extends HandoffCommand {
     'agent-id': Flags.string({ helpValue: 'ID', description: 'Only approvals requested by this agent' }),
     'contract-id': Flags.string({ helpValue: 'ID', description: 'Only approvals requested by this contract' }),
     workspace: Flags.string({ helpValue: 'NAME', description: 'Only approvals of this workspace' }),
-    limit: wholeNumber('limit', 1, 1000, { helpValue: 'N', description: 'At most N approvals, 1-1000 (default 20)' }),
+    ...pageFlags('approvals'),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
   static override examples = [
@@ -41,15 +42,20 @@ export default class ApprovalList extends HandoffCommand {
   static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext<FlagsOf<typeof ApprovalList>>): Promise<CommandResult> {
+    const req = pageRequest(ctx.flags);
     const filters = {
       status: ctx.flags.status,
       agent_id: checkAgentId(ctx.flags['agent-id']),
       contract_id: checkDraftId(ctx.flags['contract-id'], '--contract-id'),
       workspace: nonBlank(ctx.flags.workspace, '--workspace'),
-      limit: ctx.flags.limit ?? 20,
+      limit: req.fetch,
+      after: afterOf('approval', req.cursor),
     };
     const { listApprovals } = await import('../../approvals/decide.js');
-    const rows: ApprovalRow[] = await listApprovals(ctx.env, ctx.cwd, filters);
+    const listed = await listApprovals(ctx.env, ctx.cwd, filters, req.total);
+    const page = storePage('approval', req, listed.rows);
+    const rows: ApprovalRow[] = page.rows;
+    const total = listed.total;
     const { exposeApproval } = await import('../../store/approvals.js');
     const { escapeFormatChars } = await import('../../approvals/display.js');
     const out = rows.map(exposeApproval);
@@ -57,7 +63,7 @@ export default class ApprovalList extends HandoffCommand {
     const shown = (text: string | null): string | null => (text === null ? null : escapeFormatChars(text));
     const text =
       rows.length === 0
-        ? 'No approvals matched.'
+        ? `No approvals matched.${total === undefined ? '' : ` ${pageFooter(page, total)}`}`
         : `${renderTable(
             ['id', 'approval_status', 'created_at', 'agent_id', 'contract_id', 'decided_by', 'content'],
             rows.map((r) => [
@@ -69,7 +75,7 @@ export default class ApprovalList extends HandoffCommand {
               shown(r.decided_by),
               shown(cut(r.exact_content, 60)),
             ]),
-          )}\n${rows.length} approval(s).`;
-    return { json: { status: 'ok', count: rows.length, approvals: out }, text };
+          )}\n${pageFooter(page, total)}`;
+    return { json: { status: 'ok', ...pageJson(page, total), approvals: out }, text };
   }
 }

@@ -45,7 +45,7 @@ export default class BriefAdd extends HandoffCommand {
     if (extend && acs.length === 0) throw usage('--extend needs at least one --ac AC_ID=DESCRIPTION');
     if (extend && (title !== undefined || objective !== undefined))
       throw usage('--title and --objective cannot be used with --extend');
-    const workspace = workspaceSlug(str(ctx.flags.workspace), ctx.env, ctx.cwd);
+    const workspace = workspaceSlug(str(ctx.flags.workspace), ctx.env, ctx.cwd, ctx.notice);
 
     const { addBrief } = await import('../../evidence/brief-service.js');
     const r = await addBrief(ctx.env, ctx.cwd, {

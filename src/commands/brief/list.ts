@@ -2,6 +2,7 @@ import * as Flags from '@oclif/core/flags';
 import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
+import { memoryPage, pageFlags, pageFooter, pageJson, pageRequest } from '../../cli/page.js';
 import { str } from '../../evidence/flags.js';
 import { workspaceSlug } from '../../evidence/slug.js';
 
@@ -14,23 +15,28 @@ export default class BriefList extends HandoffCommand {
       description: 'Workspace slug (default: $HANDOFF_WORKSPACE, git top-level or cwd name)',
       helpValue: 'NAME',
     }),
+    ...pageFlags('briefs'),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
   static override examples = ['handoff brief list', 'handoff brief list --workspace payments --json'];
   static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
-    const workspace = workspaceSlug(str(ctx.flags.workspace), ctx.env, ctx.cwd);
+    const req = pageRequest(ctx.flags);
+    const workspace = workspaceSlug(str(ctx.flags.workspace), ctx.env, ctx.cwd, ctx.notice);
     const { listBriefsOf } = await import('../../evidence/brief-service.js');
     const { table } = await import('../../evidence/format.js');
-    const briefs = await listBriefsOf(ctx.env, ctx.cwd, workspace);
+    const all = await listBriefsOf(ctx.env, ctx.cwd, workspace);
+    const page = memoryPage('brief', req, all);
+    const total = req.total ? all.length : undefined;
+    const briefs = page.rows;
     const text =
       briefs.length === 0
-        ? `No briefs in workspace ${workspace}.`
+        ? `No briefs in workspace ${workspace}.${total === undefined ? '' : ` ${pageFooter(page, total)}`}`
         : `${table(
             ['id', 'name', 'acs', 'evidence', 'created_at', 'title'],
             briefs.map((b) => [b.id, b.name, b.ac_count, b.evidence_count, b.created_at, b.title]),
-          )}\n${briefs.length} brief(s).`;
-    return { json: { status: 'ok', count: briefs.length, briefs }, text };
+          )}\n${pageFooter(page, total)}`;
+    return { json: { status: 'ok', ...pageJson(page, total), briefs }, text };
   }
 }

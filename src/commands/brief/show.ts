@@ -25,7 +25,7 @@ export default class BriefShow extends HandoffCommand {
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
     const name = checkSlug(ctx.args.NAME ?? '', 'brief name');
-    const workspace = workspaceSlug(str(ctx.flags.workspace), ctx.env, ctx.cwd);
+    const workspace = workspaceSlug(str(ctx.flags.workspace), ctx.env, ctx.cwd, ctx.notice);
     const { showBrief } = await import('../../evidence/brief-service.js');
     const { briefText } = await import('../../evidence/format.js');
     const r = await showBrief(ctx.env, ctx.cwd, workspace, name);

@@ -3,12 +3,14 @@ import * as Flags from '@oclif/core/flags';
 import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
-import { checkedText, wholeNumber, type FlagsOf } from '../../cli/flags.js';
+import { checkedText, type FlagsOf } from '../../cli/flags.js';
+import { afterOf, pageFlags, pageFooter, pageJson, pageRequest, storePage } from '../../cli/page.js';
 import { durationFlag, nonBlank, rowStateFlag, timeFlag } from '../../cli/list-flags.js';
 import { checkPlanTaskId, checkPositiveInt } from '../../dispatch/options.js';
 import { jsonQuote, usage } from '../../errors.js';
 import { checkAgentId, checkDraftId } from '../../ids.js';
 import { renderTable } from '../../render/table.js';
+import type { HandoffRow } from '../../store/handoff-row.js';
 
 const CUT_REASONS = ['never_finalized', 'backstop_capture'];
 /** `--cut` takes an optional value: a bare `--cut` is rewritten to this (NUL never occurs in a real argument). */
@@ -48,7 +50,7 @@ export default class ContractList extends HandoffCommand {
       helpValue: 'ISO',
       description: 'Created up to and including this prefix',
     }),
-    limit: wholeNumber('limit', 1, 1000, { helpValue: 'N', description: 'At most N rows, 1-1000 (default 20)' }),
+    ...pageFlags('rows'),
     'with-envelope': Flags.boolean({ description: "Include each row's stored envelope (--json)" }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
@@ -72,6 +74,7 @@ export default class ContractList extends HandoffCommand {
     if (cutFlag !== undefined && cutFlag !== BARE_CUT && !CUT_REASONS.includes(cutFlag)) {
       throw usage(`--cut ${jsonQuote(cutFlag)} must be never_finalized or backstop_capture (or bare: any cut row)`);
     }
+    const req = pageRequest(f);
     const filters = {
       agent_id: checkAgentId(f['agent-id']),
       contract_id: checkDraftId(f['contract-id'], '--contract-id'),
@@ -84,24 +87,27 @@ export default class ContractList extends HandoffCommand {
       cut: cutFlag === undefined ? undefined : cutFlag === BARE_CUT ? (true as const) : cutFlag,
       since: f.since,
       until: f.until,
-      limit: f.limit ?? 20,
+      limit: req.fetch,
+      after: afterOf('handoff', req.cursor),
       stale_before: new Date(Date.now() - durationFlag(f['stale-after'], '--stale-after', '2h')).toISOString(),
     };
     const withEnvelope = f['with-envelope'] === true;
 
     const { withStore } = await import('../../store/open-store.js');
-    const rows = await withStore(
+    const [fetched, total] = await withStore<[HandoffRow[], number | undefined]>(
       ctx.env,
       ctx.cwd,
       'reader',
-      (s) => s.listHandoffs(filters),
-      () => [],
+      async (s) => [await s.listHandoffs(filters), req.total ? await s.countHandoffs(filters) : undefined],
+      () => [[], req.total ? 0 : undefined],
     );
+    const page = storePage('handoff', req, fetched);
+    const rows = page.rows;
     const { livenessOf } = await import('../../store/handoff-list.js');
     const { exposeHandoff } = await import('../../store/handoff-row.js');
     const text =
       rows.length === 0
-        ? 'No handoffs matched.'
+        ? `No handoffs matched.${total === undefined ? '' : ` ${pageFooter(page, total)}`}`
         : `${renderTable(
             [
               'id',
@@ -119,17 +125,18 @@ export default class ContractList extends HandoffCommand {
               r.created_at,
               r.agent_id,
               r.agent_state,
-              r.cut_reason,
+              // A running dispatched row reads as the JSON's liveness says, not as its stored cut_reason.
+              livenessOf(r, filters.stale_before) === 'running' ? 'running' : r.cut_reason,
               r.kind,
               r.plan_task_id,
               r.parent_handoff_id,
               r.contract_id,
             ]),
-          )}\n${rows.length} handoff(s).`;
+          )}\n${pageFooter(page, total)}`;
     return {
       json: {
         status: 'ok',
-        count: rows.length,
+        ...pageJson(page, total),
         handoffs: rows.map((r) => ({
           ...exposeHandoff(r, withEnvelope),
           liveness: livenessOf(r, filters.stale_before),

@@ -62,7 +62,7 @@ export default class EvidenceAdd extends HandoffCommand {
     const taskId = nonBlankFlag(ctx.flags.task, '--task') ?? null;
     const createdBy = nonBlankFlag(ctx.flags['created-by'], '--created-by') ?? null;
     const contractId = checkDraftId(ctx.flags['draft-id']);
-    const workspace = workspaceSlug(ctx.flags.workspace, ctx.env, ctx.cwd);
+    const workspace = workspaceSlug(ctx.flags.workspace, ctx.env, ctx.cwd, ctx.notice);
 
     const { depositEvidence } = await import('../../evidence/deposit.js');
     const r = await depositEvidence(ctx.env, ctx.cwd, {

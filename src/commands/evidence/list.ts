@@ -2,6 +2,7 @@ import * as Flags from '@oclif/core/flags';
 import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
+import { memoryPage, pageFlags, pageFooter, pageJson, pageRequest } from '../../cli/page.js';
 import { usage } from '../../errors.js';
 import { str } from '../../evidence/flags.js';
 import { checkDraftId } from '../../ids.js';
@@ -22,6 +23,7 @@ export default class EvidenceList extends HandoffCommand {
       description: 'Workspace slug (default: $HANDOFF_WORKSPACE, git top-level or cwd name)',
       helpValue: 'NAME',
     }),
+    ...pageFlags('evidence rows'),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
   static override examples = [
@@ -32,6 +34,7 @@ export default class EvidenceList extends HandoffCommand {
   static override usage = generatedUsage(this);
 
   protected async perform(ctx: CommandContext): Promise<CommandResult> {
+    const req = pageRequest(ctx.flags);
     const briefFlag = str(ctx.flags.brief);
     const contractId = checkDraftId(str(ctx.flags['contract-id']), '--contract-id');
     if (briefFlag === undefined && contractId === undefined)
@@ -40,20 +43,24 @@ export default class EvidenceList extends HandoffCommand {
     const acFlag = str(ctx.flags.ac);
     if (acFlag !== undefined && brief === undefined) throw usage('--ac needs --brief (ac ids belong to a brief)');
     const acId = acFlag === undefined ? undefined : checkSlug(acFlag, '--ac');
-    const workspace = workspaceSlug(str(ctx.flags.workspace), ctx.env, ctx.cwd);
+    const workspace = workspaceSlug(str(ctx.flags.workspace), ctx.env, ctx.cwd, ctx.notice);
     const { listEvidenceOf } = await import('../../evidence/read.js');
     const { evidenceTable } = await import('../../evidence/format.js');
     const r = await listEvidenceOf(ctx.env, ctx.cwd, workspace, brief, acId, contractId);
-    const n = r.evidence.length;
-    const text = n === 0 ? '0 evidence row(s).' : `${evidenceTable(r.evidence)}\n${n} evidence row(s).`;
+    const page = memoryPage('evidence', req, r.evidence);
+    const total = req.total ? r.evidence.length : undefined;
+    const text =
+      page.rows.length === 0
+        ? `0 evidence row(s).${total === undefined ? '' : ` ${pageFooter(page, total)}`}`
+        : `${evidenceTable(page.rows)}\n${pageFooter(page, total)}`;
     return {
       json: {
         status: 'ok',
-        count: n,
+        ...pageJson(page, total),
         brief: r.brief?.name ?? null,
         brief_id: r.brief?.id ?? null,
         contract_id: contractId ?? null,
-        evidence: r.evidence,
+        evidence: page.rows,
       },
       text,
     };

@@ -14,6 +14,7 @@ export const VERB_SCHEMAS: Readonly<Record<string, readonly string[]>> = {
   'contract finalize': ['contract-finalize', 'finalize-refusal', 'validation-rejection', 'ambiguous-draft', 'error'],
   'contract list': ['contract-list', 'error'],
   'contract chain': ['contract-chain', 'contract-chain-diff', 'error'],
+  'contract wait': ['contract-wait', 'error'],
   'contract gc': ['contract-gc', 'error'],
   'contract dispatch': ['contract-dispatch', 'error'],
   'contract claim': ['contract-claim', 'error'],

@@ -328,6 +328,12 @@ describe.each(BACKENDS)('$name: handoff rows', (b) => {
     expect(await ids({ until: '2024-01-02T10' })).toEqual([cid(3), cid(2), cid(1)]);
     expect(await ids({ agent_id: AGENT, workspace: 'ws', contract_id: cid(2) })).toEqual([cid(2)]);
     expect(await ids({ parent_handoff_id: 1 })).toEqual([]);
+    // A keyset page: after (created_at, id) of row 3, a tie in created_at is ordered by id; counts ignore the page.
+    const three = (await s.listHandoffs({ limit: 1 }))[0];
+    expect(await ids({ after: { created_at: three.created_at, id: three.id } })).toEqual([cid(2), cid(1)]);
+    expect(await ids({ after: { created_at: three.created_at, id: three.id }, since: '2024-01-02' })).toEqual([cid(2)]);
+    expect(await s.countHandoffs({ limit: 1 })).toBe(3);
+    expect(await s.countHandoffs({ limit: 1, cut: true, after: { created_at: '2000-01-01', id: 0 } })).toBe(2);
     await s.close();
   });
 });
@@ -419,6 +425,10 @@ describe.each(BACKENDS)('$name: briefs, evidence, approvals list, the gate count
       a1.id,
     ]);
     expect(await s.listApprovals({ limit: 20, status: 'approved' })).toEqual([]);
+    const after = { created_at: '2024-01-02T00:00:00.000Z', id: a2.id };
+    expect((await s.listApprovals({ limit: 20, after })).map((a) => a.id)).toEqual([a1.id]);
+    expect(await s.countApprovals({ limit: 1 })).toBe(2);
+    expect(await s.countApprovals({ limit: 20, status: 'approved' })).toBe(0);
 
     await s.tx((t) => t.putRejection({ key: 'k', attempts: 1, tripped: false, codes: ['A'], contractId: cid(1) }));
     await s.tx((t) => t.putRejection({ key: 'k', attempts: 2, tripped: true, codes: ['A', 'B'], contractId: null }));

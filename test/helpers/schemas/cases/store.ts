@@ -148,8 +148,52 @@ export const STORE_CASES: ResultCase[] = [
       'a time in another format': (j) => ({ ...j, handoffs: j.handoffs.map((r: any) => ({ ...r, created_at: '2026-01-01 10:00:00' })) }),
     },
   },
+  {
+    verb: 'contract list',
+    schema: 'contract-list',
+    name: 'a page cut short, with its cursor and the total',
+    exit: 0,
+    produce: (home) => {
+      closedContract(home);
+      closedContract(home);
+      return hf(home, ['contract', 'list', '--limit', '1', '--total', '--json']);
+    },
+    expect: (j) => {
+      expect(j).toMatchObject({ count: 1, truncated: true, total: 2 });
+      expect(j.next_cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    },
+    wrong: {
+      'truncated as a string': (j) => ({ ...j, truncated: 'true' }),
+      'a cursor with a space': (j) => ({ ...j, next_cursor: 'a b' }),
+      'a negative total': (j) => ({ ...j, total: -1 }),
+    },
+  },
   refusal('contract list', 'USAGE', 2, () => ['--state', 'DONE', '--json'], 'bad --state'),
+  refusal('contract list', 'USAGE', 2, () => ['--cursor', 'bm90LWEtY3Vyc29y', '--json'], 'a cursor this list never gave'),
 
+  {
+    verb: 'contract wait',
+    schema: 'contract-wait',
+    name: 'a contract closed BLOCKED: exit 11 at once',
+    exit: 11,
+    produce: (home) => hf(home, ['contract', 'wait', '--contract-id', closedContract(home, 'BLOCKED'), '--json']),
+    expect: (j) => expect(j).toMatchObject({ status: 'ok', agent_state: 'BLOCKED', cut_reason: null, exit: 11, polls: 1 }),
+    wrong: {
+      'an exit outside the table': (j) => ({ ...j, exit: 1 }),
+      'ok without its exit': (j) => ({ ...j, exit: undefined }),
+      'a closed state with a cut_reason': (j) => ({ ...j, cut_reason: 'never_finalized' }),
+    },
+  },
+  {
+    verb: 'contract wait',
+    schema: 'contract-wait',
+    name: 'a dispatched contract still open when the time is up: exit 124',
+    exit: 124,
+    produce: (home) => hf(home, ['contract', 'wait', '--contract-id', dispatched(home).contract_id, '--timeout', '0s', '--json']),
+    expect: (j) => expect(j).toMatchObject({ status: 'timeout', agent_state: 'DISPATCHED', cut_reason: 'never_finalized' }),
+    wrong: { 'a timeout with an exit': (j) => ({ ...j, exit: 0 }) },
+  },
+  refusal('contract wait', 'ROW_NOT_FOUND', 3, () => ['--contract-id', mintDraft(), '--json'], 'no row'),
   {
     verb: 'contract chain',
     schema: 'contract-chain',
