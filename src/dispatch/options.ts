@@ -7,6 +7,7 @@ import { checkAgentId } from '../ids.js';
 import { checkRegularFile, readUtf8File } from '../input/files.js';
 import { checkSlug } from '../evidence/slug.js';
 import { resolveWorkspace, type Env } from '../paths.js';
+import { dispatchPatterns } from '../approvals/patterns.js';
 
 export const KIND_RE = /^[a-z][a-z0-9_-]{0,31}$/;
 export const HARNESS_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;
@@ -31,6 +32,8 @@ export interface DispatchRequest {
   agentId?: string;
   harnessId?: string;
   workspace: string;
+  /** Approval patterns (flags, then HANDOFF_APPROVAL_PATTERNS), checked. */
+  requireApproval: string[];
 }
 
 export interface DispatchFlags {
@@ -47,6 +50,7 @@ export interface DispatchFlags {
   agentId?: string;
   harnessId?: string;
   workspace?: string;
+  requireApproval?: string[];
 }
 
 /** The plan-task rule shared with finalize and list: opaque, non-blank, at most 200 characters, no controls. */
@@ -159,6 +163,7 @@ export function parseDispatchFlags(flags: DispatchFlags, env: Env, cwd: string):
   // Every workspace is a safe slug: an explicit one as given, the derived one normalized.
   const workspace = resolveWorkspace(flags.workspace, env, cwd);
   const kind = resolveKind(flags.kind, planTaskId, parentHandoffId);
+  const requireApproval = dispatchPatterns(flags.requireApproval ?? [], env);
   const goal = readGoal(flags, cwd);
   return {
     goal,
@@ -173,5 +178,6 @@ export function parseDispatchFlags(flags: DispatchFlags, env: Env, cwd: string):
     agentId,
     harnessId,
     workspace,
+    requireApproval,
   };
 }

@@ -116,6 +116,7 @@ export async function dispatch(req: DispatchRequest, env: Env, cwd: string): Pro
         harness_id: req.harnessId ?? null,
         can_write_json: req.canWrite.length > 0 ? JSON.stringify(req.canWrite) : null,
         acceptance_json: acceptance.length > 0 ? JSON.stringify(acceptance) : null,
+        require_approval_json: req.requireApproval.length > 0 ? JSON.stringify(req.requireApproval) : null,
       });
       return { row, resolved };
     });
@@ -180,5 +181,6 @@ function blockInfo(row: HandoffRow, req: DispatchRequest, r: Resolved): BlockInf
     goal: req.goal,
     acceptance: readStoredJson(row.acceptance_json, acceptanceColumn) ?? [],
     canWrite: req.canWrite,
+    requireApproval: req.requireApproval,
   };
 }

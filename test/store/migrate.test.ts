@@ -37,6 +37,7 @@ describe('migration files', () => {
       '0005_attestations.sql',
       '0006_list_indexes.sql',
       '0007_mirror_rev.sql',
+      '0008_approval_gate.sql',
     ]);
     for (const m of list) {
       const sql = readFileSync(m.path, 'utf8').replace(/--.*$/gm, '');
