@@ -60,7 +60,11 @@ export function errorOutput(e: unknown, json: boolean, verb: VerbInfo | undefine
     const stdout = json
       ? `${JSON.stringify({ status: 'error', code: e.code, error: message, ...e.data })}\n`
       : undefined;
-    return { exit, stdout, stderr: `handoff ${verb.id}: ${escapeControls(message)}; stop not gated\n` };
+    return {
+      exit,
+      stdout,
+      stderr: `handoff ${verb.id}: ${escapeControls(message)}; ${verb.id === 'approval gate' ? 'call not gated' : 'stop not gated'}\n`,
+    };
   }
   const status = statusOf(exit);
   if (json) return { exit, stdout: `${JSON.stringify({ status, code: e.code, error: message, ...e.data })}\n` };

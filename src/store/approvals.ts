@@ -213,6 +213,23 @@ export function listApprovals(db: Db, f: ApprovalFilters): ApprovalRow[] {
   return guard(db, () => db.prepare(sql).all(params) as ApprovalRow[]);
 }
 
+/** Marks an approved approval used by one tool call (the pre-tool gate, inside its transaction). */
+export function markApprovalUsedByCall(
+  db: Db,
+  id: string,
+  u: { handoffId: number; contractId: string; toolUseId: string },
+  now: string,
+): boolean {
+  return (
+    db
+      .prepare(
+        `UPDATE approvals SET status = 'used', used_at = ?, used_by_handoff_id = ?, used_by_contract_id = ?,
+                used_by_tool_use_id = ? WHERE id = ? AND status = 'approved'`,
+      )
+      .run(now, u.handoffId, u.contractId, u.toolUseId, id).changes === 1
+  );
+}
+
 /**
  * Marks an approved approval used by the handoff row `handoffId` (the finalize that first stores the executing turn,
  * inside its transaction). Only `approved` moves; decided_at and the decision stay. True when the row changed.

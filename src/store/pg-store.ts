@@ -46,6 +46,7 @@ import type {
   CaptureNew,
   CaptureOpen,
   NewApproval,
+  CallUse,
   NewBrief,
   OpenMode,
   OpenOptions,
@@ -173,6 +174,7 @@ class PgTx extends PgReads implements StoreTx {
   decideApproval = (id: string, d: ApprovalStatus, by: string | null, note: string | null): Promise<DecideResult> =>
     r.decideApproval(this.run, id, d, by, note);
   markApprovalUsed = (id: string, handoffId: number): Promise<boolean> => r.markApprovalUsed(this.run, id, handoffId);
+  markApprovalUsedByCall = (id: string, u: CallUse): Promise<boolean> => r.markApprovalUsedByCall(this.run, id, u);
   insertBrief = (b: NewBrief): Promise<BriefRow> => r.insertBrief(this.run, b);
   appendAcs = (briefId: number, acs: { ac_id: string; description: string }[]): Promise<AcRow[]> =>
     r.appendAcs(this.run, briefId, acs);
