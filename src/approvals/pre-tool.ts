@@ -109,7 +109,13 @@ export async function approvalGate(
       toolUseId: call.toolUseId ?? `${call.harness}:${call.sessionId ?? 'unknown'}:${Date.now()}`,
     });
     if (r.kind === 'no_contract')
-      return deny('no_contract', 'no contract of this run was found (its block, or a run bound by harness id)');
+      return {
+        allow: false,
+        why: 'no_contract',
+        content,
+        pattern: pattern.text,
+        reason: `handoff: this tool call needs an approval (it matches the approval pattern ${pattern.text}), and an approval is granted to a contract's chain, but no contract of this run was found (no contract block in its first prompt, no row bound to its session id): run it under a contract (handoff contract dispatch, its block in the prompt; or handoff contract claim), then request the approval.`,
+      };
     if (r.kind === 'used') return { allow: true, why: 'approved', approvalId: r.approvalId, pattern: pattern.text };
     return deny(
       'not_approved',

@@ -74,6 +74,7 @@ describe('approval gate (pre-tool hook)', () => {
     const r = gate(home, claudeInput(s, 'Bash', { command: 'rm -rf build' }), [], env);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('no contract of this run was found');
+    expect(r.stderr).toContain('handoff contract dispatch');
     expect(existsSync(join(home, 'handoff.db'))).toBe(false);
   });
 
@@ -165,7 +166,7 @@ describe('approval gate (pre-tool hook)', () => {
       env,
     );
     expect(gemini.code).toBe(2);
-    expect(gemini.stderr).toContain('handoff approval request');
+    expect(gemini.stderr).toContain('needs an approval');
     const copilot = gate(
       s.home,
       JSON.stringify({ toolName: 'bash', toolArgs: JSON.stringify({ command }), cwd: s.repo }),
@@ -174,7 +175,7 @@ describe('approval gate (pre-tool hook)', () => {
     );
     expect(copilot.code).toBe(0);
     expect(JSON.parse(copilot.stdout)).toMatchObject({ permissionDecision: 'deny' });
-    expect(JSON.parse(copilot.stdout).permissionDecisionReason).toContain('handoff approval request');
+    expect(JSON.parse(copilot.stdout).permissionDecisionReason).toContain('needs an approval');
     const cursor = gate(
       s.home,
       JSON.stringify({ hook_event_name: 'beforeShellExecution', conversation_id: 'c', command, cwd: s.repo }),
