@@ -4,15 +4,11 @@
  * contract's chain whose exact_content is the call's canonical form; the use is recorded in the same transaction, so
  * the approval lets the call run once. A call that matches nothing is allowed without opening the store.
  */
-import { canonicalJson } from '../receipts/jcs.js';
-import { shellQuote } from '../receipts/quote.js';
-import { splitWords } from '../receipts/split-words.js';
 import { isHandoffError } from '../errors.js';
-import { isDraftId } from '../ids.js';
 import { promptText } from '../gate/transcript.js';
 import type { Env } from '../paths.js';
-import { envPatterns, matches, patternsFromBlockValue, type ApprovalPattern, type NeutralCall } from './patterns.js';
-import { neutralCall, repoRelative, type ToolCall } from './pre-tool-input.js';
+import { envPatterns, matches, patternsFromBlockValue, type ApprovalPattern } from './patterns.js';
+import { neutralCall, type ToolCall } from './pre-tool-input.js';
 
 export interface PreToolOptions {
   onStoreError: 'deny' | 'allow';
@@ -29,7 +25,8 @@ export type PreToolDecision =
     };
 
 const BLOCK_LINE_RE = /^require_approval: (.*)$/m;
-const CONTRACT_LINE_RE = /^contract_id: (\S+)\s*$/m;
+/** A contract id as dispatch mints it (checked again with the id rules once a call matched). */
+const CONTRACT_LINE_RE = /^contract_id: (a[0-9a-f]{16,}\.[0-9a-f]{6,})\s*$/m;
 
 /** The patterns and contract id of the contract block in the run's first user message. */
 function fromTranscript(call: ToolCall): { patterns: ApprovalPattern[]; contractId?: string } {
@@ -37,42 +34,10 @@ function fromTranscript(call: ToolCall): { patterns: ApprovalPattern[]; contract
   const text = promptText(call.transcriptPath, call.harness);
   if (text === undefined) return { patterns: [] };
   const line = BLOCK_LINE_RE.exec(text);
-  const id = CONTRACT_LINE_RE.exec(text)?.[1];
   return {
     patterns: line === null ? [] : patternsFromBlockValue(line[1]),
-    contractId: id !== undefined && isDraftId(id) ? id : undefined,
+    contractId: CONTRACT_LINE_RE.exec(text)?.[1],
   };
-}
-
-/**
- * The call's canonical form, the exact_content an approval must hold: a shell command's text (trimmed); any other
- * call the RFC 8785 canonical JSON of {tool, input}, file paths made relative to the repository root.
- */
-export function canonicalContent(call: ToolCall, n: NeutralCall, cwd: string): string {
-  if (n.cls === 'Bash') return n.command.trim();
-  const input: Record<string, unknown> = { ...call.toolInput };
-  for (const k of ['file_path', 'path', 'notebook_path', 'filePath'])
-    if (typeof input[k] === 'string') input[k] = repoRelative(input[k], cwd);
-  const tool = n.cls === 'Write' || n.cls === 'Edit' ? n.cls : call.toolName;
-  return canonicalJson({ tool, input });
-}
-
-/** Shell text compared as receipts compare commands: trimmed strings equal, or the same argv under POSIX quoting. */
-export function sameShellCommand(a: string, b: string): boolean {
-  if (a.trim() === b.trim()) return true;
-  const wa = splitWords(a);
-  const wb = splitWords(b);
-  return wa !== undefined && wb !== undefined && wa.length === wb.length && wa.every((w, i) => w === wb[i]);
-}
-
-function denyReason(pattern: string, content: string, contractId: string | undefined, why: string): string {
-  const draft = contractId === undefined ? '' : ` --draft-id ${contractId}`;
-  return [
-    `handoff: this tool call needs an approval (it matches the approval pattern ${pattern}): ${why}.`,
-    `Request it with exactly: handoff approval request${draft} --content ${shellQuote(content)}`,
-    'Then either close this turn in APPROVAL_REQUEST with that approval id, or wait for the decision with ' +
-      '`handoff approval wait <approval id> --timeout 10m` and make exactly the same call again (an approval lets it run once).',
-  ].join('\n');
 }
 
 /** The decision for one tool call. */
@@ -88,6 +53,10 @@ export async function approvalGate(
   const block = fromTranscript(call);
   const pattern = [...block.patterns, ...envPatterns(env)].find((p) => matches(p, n));
   if (pattern === undefined) return { allow: true, why: 'no_match' };
+  // Only a matching call loads the canonical forms (crypto, RFC 8785) and the store.
+  const { canonicalContent, denyReason, sameShellCommand } = await import('./pre-tool-match.js');
+  const { isDraftId } = await import('../ids.js');
+  if (block.contractId !== undefined && !isDraftId(block.contractId)) block.contractId = undefined;
   const content = canonicalContent(call, n, here);
   const deny = (
     why: 'not_approved' | 'no_contract' | 'store_error',
