@@ -119,6 +119,45 @@ describe('approval gate (pre-tool hook)', () => {
     expect(fin.agent_state).toBe('COMPLETE');
   });
 
+  it('a finalize elsewhere in the chain (a continuation) citing it is accepted too; another chain is refused', () => {
+    const s = setup();
+    const push = 'git push origin main';
+    const id = approve(s.home, s.cid, push);
+    expect(gate(s.home, claudeInput(s, 'Bash', { command: push })).code).toBe(0);
+    finalizeAs(s.home, s.cid, 'BLOCKED');
+    const link = run(s.home, [
+      'contract',
+      'add',
+      'evidence_report.commands_run',
+      'late',
+      '--draft-id',
+      s.cid,
+      '--json',
+    ]);
+    expect(link.code, link.stderr).toBe(0);
+    const next = link.json.continuation.contract_id as string;
+    const cite = { ...COMPLETE_PATCH, approval_request: { approval_id: id, exact_content: push } };
+    expect(finalizeAs(s.home, next, 'COMPLETE', cite).agent_state).toBe('COMPLETE');
+    // Another contract of the same agent citing it: still used elsewhere.
+    const other = run(s.home, [
+      'contract',
+      'dispatch',
+      '--workspace',
+      'ws',
+      '--goal',
+      'g',
+      '--agent-id',
+      s.cid.split('.')[0],
+      '--json',
+    ]).json;
+    // The write itself is refused (the cross-check runs on each write), or else the finalize.
+    const filled = run(s.home, ['contract', 'fill', '--draft-id', other.contract_id, '--json', JSON.stringify(cite)]);
+    run(s.home, ['contract', 'set', 'agent_status.agent_state', 'COMPLETE', '--draft-id', other.contract_id]);
+    const fin = run(s.home, ['contract', 'finalize', '--draft-id', other.contract_id, '--json']);
+    expect(fin.code).not.toBe(0);
+    expect(filled.stdout + filled.stderr + fin.stdout).toMatch(/APPROVAL_ALREADY_USED|APPROVAL_FOREIGN/);
+  });
+
   it('Write(…) patterns: the canonical JSON of {tool, input} with the path relative to the repository root', () => {
     const s = setup(['Write(migrations/**)']);
     const input = { file_path: join(s.repo, 'migrations', '0009.sql'), content: 'DROP TABLE x;' };
