@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { run, tempHome } from '../helpers/cli.js';
 import { COMPLETE_PATCH, finalizeAs, rawStore, writeTranscript } from '../helpers/gate.js';
 import { canonicalJson } from '../../src/receipts/jcs.js';
+import { generate } from '../helpers/attest.js';
 
 /** A git work tree (the repository root the gate makes paths relative to) with the run's transcript in it. */
 function setup(patterns: string[] = ['Bash(git push *)'], env: Record<string, string> = {}) {
@@ -156,6 +157,25 @@ describe('approval gate (pre-tool hook)', () => {
     const fin = run(s.home, ['contract', 'finalize', '--draft-id', other.contract_id, '--json']);
     expect(fin.code).not.toBe(0);
     expect(filled.stdout + filled.stderr + fin.stdout).toMatch(/APPROVAL_ALREADY_USED|APPROVAL_FOREIGN/);
+  });
+
+  it('under HANDOFF_APPROVER_KEYS only an approval signed by a trusted approver lets the call run', () => {
+    const s = setup();
+    const approver = generate(s.home, 'approver', 'ed25519');
+    const policy = { HANDOFF_APPROVER_KEYS: approver.public_key };
+    const push = 'git push origin main';
+    const plain = approve(s.home, s.cid, push);
+    const denied = gate(s.home, claudeInput(s, 'Bash', { command: push }), [], policy);
+    expect(denied.code).toBe(2);
+    expect(denied.stderr).toContain('APPROVAL_UNSIGNED');
+    expect(approvalRow(s.home, plain).status).toBe('approved');
+    const r = run(s.home, ['approval', 'request', '--draft-id', s.cid, '--content', push, '--json']);
+    const signed = r.json.approval_id as string;
+    const d = run(s.home, ['approval', 'decide', signed, '--decision', 'approved', '--key', approver.private_key]);
+    expect(d.code, d.stderr).toBe(0);
+    expect(gate(s.home, claudeInput(s, 'Bash', { command: push }, 'toolu_signed'), [], policy).code).toBe(0);
+    expect(approvalRow(s.home, signed)).toMatchObject({ status: 'used', used_by_tool_use_id: 'toolu_signed' });
+    expect(approvalRow(s.home, plain).status).toBe('approved');
   });
 
   it('Write(…) patterns: the canonical JSON of {tool, input} with the path relative to the repository root', () => {
