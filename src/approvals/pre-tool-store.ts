@@ -2,9 +2,12 @@
  * The store side of the pre-tool gate, loaded only for a call that matched a pattern: find the run's contract (its
  * block's contract id, else the row bound to the harness's session id), then, in one transaction, pick an approved
  * approval of the contract's chain holding exactly this call (signed by a trusted approver under
- * HANDOFF_APPROVER_KEYS) and mark it used by this tool call.
+ * HANDOFF_APPROVER_KEYS), mark it used by this tool call and state the use (signed with the store's key, as
+ * finalize states its `used` transition).
  */
 import { approverKeys, judgeApproval } from '../attest/approver.js';
+import { attestApprovalUse } from '../attest/record.js';
+import { storeSigner } from '../attest/signer.js';
 import type { Env } from '../paths.js';
 import { openStoreIfAny } from '../store/open-store.js';
 import type { HandoffRow } from '../store/handoff-row.js';
@@ -39,6 +42,8 @@ export async function useApproval(env: Env, cwd: string, req: UseRequest): Promi
     const tip = chain[chain.length - 1];
     const ids = chain.map((c) => c.contract_id);
     const keys = approverKeys(env, cwd);
+    // The use is stated like finalize's `used` transition: by the store's key (HANDOFF_SIGNING_KEY) when it has one.
+    const signer = storeSigner(env, cwd);
     return await store.tx(
       async (t): Promise<UseResult> => {
         const candidates: ApprovalRow[] = [];
@@ -57,8 +62,10 @@ export async function useApproval(env: Env, cwd: string, req: UseRequest): Promi
             }
           }
           const use = { handoffId: tip.id, contractId: tip.contract_id, toolUseId: req.toolUseId };
-          if (await t.markApprovalUsedByCall(a.id, use))
+          if (await t.markApprovalUsedByCall(a.id, use)) {
+            await attestApprovalUse(t, a.id, signer);
             return { kind: 'used', approvalId: a.id, contractId: row.contract_id };
+          }
         }
         return { kind: 'none', contractId: row.contract_id, note };
       },

@@ -178,6 +178,26 @@ describe('approval gate (pre-tool hook)', () => {
     expect(approvalRow(s.home, plain).status).toBe('approved');
   });
 
+  it("states the use like finalize's used transition, signed with the store's key", () => {
+    const s = setup();
+    const store = generate(s.home, 'store', 'ed25519');
+    const env = { HANDOFF_SIGNING_KEY: store.private_key };
+    const push = 'git push origin main';
+    const id = approve(s.home, s.cid, push);
+    expect(gate(s.home, claudeInput(s, 'Bash', { command: push }), [], env).code).toBe(0);
+    const db = rawStore(s.home);
+    try {
+      const rows = db
+        .prepare("SELECT payload, signer FROM attestations WHERE kind = 'approval' AND subject_id = ? ORDER BY id")
+        .all(id) as { payload: string; signer: string | null }[];
+      const last = rows[rows.length - 1];
+      expect(JSON.parse(last.payload).predicate.decision).toBe('used');
+      expect(last.signer).toBe('store');
+    } finally {
+      db.close();
+    }
+  });
+
   it('Write(…) patterns: the canonical JSON of {tool, input} with the path relative to the repository root', () => {
     const s = setup(['Write(migrations/**)']);
     const input = { file_path: join(s.repo, 'migrations', '0009.sql'), content: 'DROP TABLE x;' };
