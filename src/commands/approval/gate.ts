@@ -48,6 +48,18 @@ export default class ApprovalGate extends HandoffCommand {
     const a = answer(call.harness, d);
     if (!ctx.json) return a;
     if (a.errText !== undefined) ctx.stderr(`${a.errText}\n`);
-    return { exit: a.exit, json: { status: d.allow ? 'ok' : 'rejected', harness: call.harness, ...d } };
+    return {
+      exit: a.exit,
+      json: {
+        status: d.allow ? 'ok' : 'denied',
+        harness: call.harness,
+        allow: d.allow,
+        why: d.why,
+        pattern: d.pattern ?? null,
+        approval_id: d.allow ? (d.approvalId ?? null) : null,
+        content: d.allow ? null : d.content,
+        reason: d.allow ? null : d.reason,
+      },
+    };
   }
 }
