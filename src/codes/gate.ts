@@ -123,8 +123,9 @@ export const gateCodes = [
   {
     code: 'HOOK_INPUT_INVALID',
     exit: 1,
-    where: 'contract gate',
-    when: 'The hook JSON on stdin is missing (and no --draft-id), not JSON, not an object, or names an unknown hook_event_name. The stop is not gated.',
-    repair: 'Run the gate from a Claude Code Stop or SubagentStop hook, or pass --draft-id ID.',
+    where: 'contract gate, approval gate',
+    when: 'The hook JSON on stdin is missing (and no --draft-id), not JSON, not an object, or names an unknown hook_event_name (approval gate: a pre-tool input without its tool name or command). The stop (or the tool call) is not gated.',
+    repair:
+      'Run the gate from a Claude Code Stop or SubagentStop hook, or pass --draft-id ID; run approval gate from a pre-tool hook (hooks install --approvals).',
   },
 ] as const satisfies readonly CodeEntry[];
