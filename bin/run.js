@@ -60,7 +60,7 @@ const HOT_VERBS = new Set([
   'contract:validate',
 ]);
 /** The verbs that end a turn, by command id: the stop bundle's table, read by the build like HOT_VERBS. */
-const STOP_VERBS = new Set(['contract:gate', 'contract:finalize']);
+const STOP_VERBS = new Set(['contract:gate', 'contract:finalize', 'approval:gate']);
 
 /**
  * The bundle that serves `argv`: the hot one for a hot verb (its help included), the stop one for the gate and

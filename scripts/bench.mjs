@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { countFigures, dispatchedVerbs, mcpFigures } from './bench-dispatched.mjs';
+import { approvalGateVerb } from './bench-approvals.mjs';
 import { currentNodeDir, ensureNode, nodeEnv, useSqliteFor, warmCaches } from './nodes.mjs';
 
 const argv = process.argv.slice(2);
@@ -132,6 +133,8 @@ if (hasVerb('contract', 'dispatch') && hasVerb('contract', 'gate')) {
   dispatched = dispatchedVerbs({ BIN, env, RUNS, homes });
   verbs.push(...dispatched.verbs);
 }
+
+if (hasVerb('approval', 'gate')) verbs.push(approvalGateVerb({ BIN, env, homes }));
 
 // Round by round: each round runs every verb once, each right after a `node -e 0` of its own, in each environment. A
 // disturbance of a few seconds (this kind of machine has them) then lands on a few runs of every verb, not on most

@@ -50,6 +50,8 @@ const RUNS = {
     await cli.main(['contract', 'finalize', '--draft-id', closed]);
     await withStdin(HOOK, () => cli.main(['contract', 'gate', '--draft-id', open]));
     await withStdin(HOOK, () => cli.main(['contract', 'gate', '--draft-id', closed]));
+    // The pre-tool hook's allow path: a call that matches no approval pattern.
+    await withStdin(PRE_TOOL, () => cli.main(['approval', 'gate']));
   },
   async full(cli) {
     await cli.main(['contract', 'dispatch', '--goal', 'warm', '--json']);
@@ -75,6 +77,13 @@ const RUNS = {
   },
 };
 
+/** A pre-tool hook's input (Claude Code PreToolUse), as the approval gate reads it on stdin. */
+const PRE_TOOL = JSON.stringify({
+  hook_event_name: 'PreToolUse',
+  session_id: 'warm',
+  tool_name: 'Bash',
+  tool_input: { command: 'ls' },
+});
 /** A stop hook's input, as the gate reads it on stdin. */
 const HOOK = JSON.stringify({ hook_event_name: 'Stop', session_id: 'warm', stop_reason: 'end_turn' });
 

@@ -29,6 +29,7 @@ export const ENVIRONMENT = `ENVIRONMENT
   HANDOFF_STORE_TIMEOUT_MS  the time limit of one PostgreSQL call in ms (past it: STORE_UNREACHABLE); default 10000
   HANDOFF_SIGNING_KEY  a private key file (handoff key generate): finalize, receipts and decisions are signed with it
   HANDOFF_APPROVER_KEYS  a file of trusted approvers' public keys: an approved approval must carry one's signature
+  HANDOFF_APPROVAL_PATTERNS  approval patterns every dispatch adds (Bash(…), Write(…), Edit(…), mcp__S__T; ; between)
   HANDOFF_DEBUG=1    print the stack of an internal error (exit 70)
   NO_COLOR           no colour in human output (colour is used only on a terminal; FORCE_COLOR forces it)`;
 

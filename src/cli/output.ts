@@ -60,7 +60,8 @@ export function errorOutput(e: unknown, json: boolean, verb: VerbInfo | undefine
     const stdout = json
       ? `${JSON.stringify({ status: 'error', code: e.code, error: message, ...e.data })}\n`
       : undefined;
-    return { exit, stdout, stderr: `handoff ${verb.id}: ${sentence(escapeControls(message))} Stop not gated.\n` };
+    const gated = verb.id === 'approval gate' ? 'Call not gated.' : 'Stop not gated.';
+    return { exit, stdout, stderr: `handoff ${verb.id}: ${sentence(escapeControls(message))} ${gated}\n` };
   }
   const status = statusOf(exit);
   if (json) return { exit, stdout: `${JSON.stringify({ status, code: e.code, error: message, ...e.data })}\n` };

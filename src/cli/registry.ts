@@ -43,6 +43,8 @@ export const COMMANDS: Record<string, CommandClass> = {
   get 'approval:decide'() { return load(require('../commands/approval/decide.js')); },
   get 'approval:list'() { return load(require('../commands/approval/list.js')); },
   get 'approval:show'() { return load(require('../commands/approval/show.js')); },
+  get 'approval:gate'() { return load(require('../commands/approval/gate.js')); },
+  get 'approval:wait'() { return load(require('../commands/approval/wait.js')); },
   get 'brief:add'() { return load(require('../commands/brief/add.js')); },
   get 'brief:list'() { return load(require('../commands/brief/list.js')); },
   get 'brief:show'() { return load(require('../commands/brief/show.js')); },

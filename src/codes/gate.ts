@@ -35,6 +35,14 @@ export const gateCodes = [
     repair: 'Put the long text in a brief (`handoff brief add`) and dispatch with --brief NAME and a short goal.',
   },
   {
+    code: 'APPROVAL_PATTERN_INVALID',
+    exit: 2,
+    where: 'dispatch',
+    when: 'A --require-approval pattern (or an item of HANDOFF_APPROVAL_PATTERNS) names an unknown class or is malformed: blank, longer than 1000 characters, with a control character, an empty Bash()/Write()/Edit(), an MCP name not of the form mcp__SERVER__TOOL; or more than 64 patterns.',
+    repair:
+      'Write Bash(COMMAND GLOB), Write(PATH GLOB), Edit(PATH GLOB) or mcp__SERVER__TOOL, e.g. "Bash(git push *)".',
+  },
+  {
     code: 'PARENT_HANDOFF_NOT_FOUND',
     exit: 3,
     where: 'contract dispatch',
@@ -124,9 +132,10 @@ export const gateCodes = [
   {
     code: 'HOOK_INPUT_INVALID',
     exit: 1,
-    where: 'contract gate',
-    when: 'The hook JSON on stdin is missing (and no --draft-id), not JSON, not an object, or names an unknown hook_event_name. The stop is not gated.',
-    repair: 'Run the gate from a Claude Code Stop or SubagentStop hook, or pass --draft-id ID.',
+    where: 'contract gate, approval gate',
+    when: 'The hook JSON on stdin is missing (and no --draft-id), not JSON, not an object, or names an unknown hook_event_name (approval gate: a pre-tool input without its tool name or command). The stop (or the tool call) is not gated.',
+    repair:
+      'Run the gate from a Claude Code Stop or SubagentStop hook, or pass --draft-id ID; run approval gate from a pre-tool hook (hooks install --approvals).',
   },
   {
     code: 'HOOK_INPUT_TIMEOUT',

@@ -5,6 +5,7 @@
  */
 
 import { escapeControls } from '../render/escape.js';
+import { blockLine } from '../approvals/patterns.js';
 
 /** The closing states in their documented order. */
 export const CLOSE_ORDER = 'COMPLETE, NEEDS_VERIFICATION, BLOCKED, NEEDS_INPUT, APPROVAL_REQUEST';
@@ -28,6 +29,8 @@ export interface BlockInfo {
   goal: string;
   acceptance: AcceptanceItem[];
   canWrite: string[];
+  /** Approval patterns; absent or empty = none. */
+  requireApproval?: string[];
 }
 
 export interface CloseRule {
@@ -85,6 +88,10 @@ export function closeRules(b: BlockInfo): CloseRule[] {
       id: 'receipt',
       text: `a close in COMPLETE or NEEDS_VERIFICATION whose evidence_report.verification.type is command or code must cite a receipt: run the check with handoff evidence run --draft-id ${id} -- <command> (or handoff contract verify --draft-id ${id}) and put the printed id in evidence_report.verification.receipt`,
     },
+    (b.requireApproval?.length ?? 0) > 0 && {
+      id: 'require_approval',
+      text: `a tool call matching require_approval is denied until an approval of exactly that call is approved: run handoff approval request --draft-id ${id} --content <the exact call> (the denial prints it), then close APPROVAL_REQUEST or wait with handoff approval wait <approval id>; each approval lets the call run once`,
+    },
     { id: 'stop_gate', text: 'stopping without a finalized contract is blocked' },
   ];
   return rules.filter((r): r is CloseRule => r !== false);
@@ -116,6 +123,8 @@ export function renderContractBlock(b: BlockInfo, rules: CloseRule[] = closeRule
     }
   }
   if (b.canWrite.length > 0) lines.push(`can_write: ${b.canWrite.join(', ')}`);
+  // Read back by the pre-tool gate from the transcript's first user message.
+  if ((b.requireApproval?.length ?? 0) > 0) lines.push(blockLine(b.requireApproval!));
   lines.push('', '# Close rules', ...rules.map((r, i) => `${i + 1}. ${r.text}`));
   // The goal and the criteria are the orchestrator's text: tabs and line breaks stay, any other control character
   // (an ESC that would repaint the agent's terminal or hide a line) is shown escaped, here and in contract_block.

@@ -8,6 +8,7 @@ import { checkRegularFile, readUtf8File } from '../input/files.js';
 import { checkSlug } from '../evidence/slug.js';
 import { resolveWorkspace, type Env } from '../paths.js';
 import { resolveWorkdir, testGlobs } from './test-base.js';
+import { dispatchPatterns } from '../approvals/patterns.js';
 
 export const KIND_RE = /^[a-z][a-z0-9_-]{0,31}$/;
 export const HARNESS_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;
@@ -34,6 +35,8 @@ export interface DispatchRequest {
   workspace: string;
   /** The test base's work directory (a real path), globs and --protect-tests (amendments-4 §E3). */
   tests: { workdir: string; globs: string[]; protect: boolean };
+  /** Approval patterns (flags, then HANDOFF_APPROVAL_PATTERNS), checked. */
+  requireApproval: string[];
 }
 
 export interface DispatchFlags {
@@ -53,6 +56,7 @@ export interface DispatchFlags {
   workdir?: string;
   tests?: string[];
   protectTests?: boolean;
+  requireApproval?: string[];
 }
 
 /** The plan-task rule shared with finalize and list: opaque, non-blank, at most 200 characters, no controls. */
@@ -165,6 +169,7 @@ export function parseDispatchFlags(flags: DispatchFlags, env: Env, cwd: string):
   // Every workspace is a safe slug: an explicit one as given, the derived one normalized.
   const workspace = resolveWorkspace(flags.workspace, env, cwd);
   const kind = resolveKind(flags.kind, planTaskId, parentHandoffId);
+  const requireApproval = dispatchPatterns(flags.requireApproval ?? [], env);
   const goal = readGoal(flags, cwd);
   const tests = {
     workdir: resolveWorkdir(flags.workdir, cwd),
@@ -185,5 +190,6 @@ export function parseDispatchFlags(flags: DispatchFlags, env: Env, cwd: string):
     harnessId,
     workspace,
     tests,
+    requireApproval,
   };
 }

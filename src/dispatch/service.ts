@@ -119,6 +119,7 @@ export async function dispatch(req: DispatchRequest, env: Env, cwd: string): Pro
         harness_id: req.harnessId ?? null,
         can_write_json: req.canWrite.length > 0 ? JSON.stringify(req.canWrite) : null,
         acceptance_json: acceptance.length > 0 ? JSON.stringify(acceptance) : null,
+        require_approval_json: req.requireApproval.length > 0 ? JSON.stringify(req.requireApproval) : null,
       });
       await t.setTestBase(row.id, testBase);
       return { row: { ...row, test_base_json: testBase }, resolved };
@@ -184,5 +185,6 @@ function blockInfo(row: HandoffRow, req: DispatchRequest, r: Resolved): BlockInf
     goal: req.goal,
     acceptance: readStoredJson(row.acceptance_json, acceptanceColumn) ?? [],
     canWrite: req.canWrite,
+    requireApproval: req.requireApproval,
   };
 }

@@ -182,6 +182,12 @@ function parseWhole(text: string): Record<string, unknown> | undefined {
   }
 }
 
+/** The first user message's text, from the first `maxBytes` of the transcript; undefined when there is none. */
+export function promptText(path: string, harness: Harness, maxBytes = HEAD_BYTES): string | undefined {
+  const chunk = readBounded(path, maxBytes, false);
+  return chunk === undefined ? undefined : firstUserText(chunk.text, harness);
+}
+
 /** Lane 3: the contract ids in the first user message, from the first 4 MiB of the transcript. */
 export function promptContractIds(
   path: string | undefined,

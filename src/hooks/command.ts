@@ -52,15 +52,22 @@ export function shellPath(path: string, scope: Scope, env: Env): string {
   return quote(path);
 }
 
-export function gateCommand(gateArgs: string[], scope: Scope, env: Env, script: string): string {
+export function gateCommand(
+  gateArgs: string[],
+  scope: Scope,
+  env: Env,
+  script: string,
+  verb: 'contract gate' | 'approval gate' = 'contract gate',
+): string {
   const bin = binPath(script);
   checkStablePath(bin);
-  return `${shellPath(process.execPath, scope, env)} ${shellPath(bin, scope, env)} contract gate ${gateArgs.join(' ')}`;
+  return `${shellPath(process.execPath, scope, env)} ${shellPath(bin, scope, env)} ${verb} ${gateArgs.join(' ')}`;
 }
 
-/** A hook command that runs this gate (any path to handoff or its bin/run.js). */
+/** A hook command that runs the stop gate or the approval gate (any path to handoff or its bin/run.js). */
 export const isGateCommand = (command: unknown): boolean =>
-  typeof command === 'string' && /(?:^|[\s"'/\\])(?:handoff|run\.js)["']?\s+contract\s+gate(?:\s|$)/.test(command);
+  typeof command === 'string' &&
+  /(?:^|[\s"'/\\])(?:handoff|run\.js)["']?\s+(?:contract|approval)\s+gate(?:\s|$)/.test(command);
 
 /** The paths a gate command names (its first two words), with $HOME expanded, for `status`. */
 export function commandPaths(command: string, env: Env): string[] {

@@ -94,7 +94,7 @@ export function installHooks(req: HooksRequest, o: InstallOptions): HooksChange 
   const config = parseConfig(current);
   const specs = hookSpecs(req.harness, o);
   const next = mergeInstall(req.harness, structuredClone(config), specs, (s) =>
-    gateCommand(s.args, req.scope, req.env, req.script),
+    gateCommand(s.args, req.scope, req.env, req.script, s.verb),
   );
   const unchanged = current.text !== undefined && JSON.stringify(next) === JSON.stringify(config);
   const after = unchanged ? current.text : formatConfig(next, current.text);

@@ -18,13 +18,26 @@ export interface HookSpec {
   /** The matcher was not given: an existing group keeps the matcher its owner may have edited. */
   keepMatcher?: boolean;
   args: string[];
+  /** The verb the hook runs: the stop gate (default) or the pre-tool approval gate. */
+  verb?: 'approval gate';
 }
 
 export interface InstallOptions {
   strict: boolean;
   /** Claude Code SubagentStop: the agent types that carry contracts (default DEFAULT_MATCHER). */
   matcher?: string;
+  /** Also wire the pre-tool approval gate (`approval gate`) where the harness has a pre-tool hook. */
+  approvals?: boolean;
 }
+
+/** Each harness's pre-tool event (OpenCode's plugin has none here). */
+const PRE_TOOL_EVENTS: Partial<Record<HookHarness, string>> = {
+  claude: 'PreToolUse',
+  codex: 'PreToolUse',
+  gemini: 'BeforeTool',
+  copilot: 'preToolUse',
+  cursor: 'beforeShellExecution',
+};
 
 export const DEFAULT_MATCHER = 'implementer|verifier|investigator';
 
@@ -34,6 +47,14 @@ export const DEFAULT_MATCHER = 'implementer|verifier|investigator';
  * --on-store-error block everywhere.
  */
 export function hookSpecs(harness: HookHarness, o: InstallOptions): HookSpec[] {
+  const pre = PRE_TOOL_EVENTS[harness];
+  const stop = stopSpecs(harness, o);
+  if (o.approvals !== true || pre === undefined) return stop;
+  // No matcher: every tool call reaches the gate, which allows a call matching no pattern at once.
+  return [...stop, { event: pre, verb: 'approval gate', args: ['--harness', harness] }];
+}
+
+function stopSpecs(harness: HookHarness, o: InstallOptions): HookSpec[] {
   const strict = o.strict ? ['--on-store-error', 'block'] : [];
   const top = (event: string): HookSpec => ({
     event,

@@ -29,6 +29,8 @@ export interface ApprovalRow {
   /** Set together with status `used` (migration 0004); null before, and on a store read as it was before 0004. */
   used_at: string | null;
   used_by_handoff_id: number | null;
+  /** The contract whose tool call used it (the pre-tool gate, migration 0008); read only by the cross-check's lookup. */
+  used_by_contract_id?: string | null;
 }
 
 const BASE_COLS =
@@ -42,6 +44,8 @@ export const approvalCols = (hasUseColumns: boolean): string =>
   hasUseColumns ? COLS : `${BASE_COLS}, NULL AS used_at, NULL AS used_by_handoff_id`;
 /** The schema version that brings the used columns (migration 0004). */
 export const USE_COLUMNS_VERSION = 4;
+/** The schema version that brings used_by_tool_use_id and used_by_contract_id (migration 0008). */
+export const GATE_USE_VERSION = 8;
 
 const useColumns = new WeakMap<Db, boolean>();
 /** Whether this SQLite store's approvals table has the used columns (asked once per connection). */
@@ -95,12 +99,21 @@ export const lookupOfRow = (row: ApprovalRow | undefined): ApprovalLookupResult 
         fingerprint: row.fingerprint,
         decidedAt: row.decided_at,
         usedByHandoffId: row.used_by_handoff_id ?? null,
+        usedByContractId: row.used_by_contract_id ?? null,
       };
 
 /** The cross-check's lookup; a store without the approvals table resolves nothing. */
 export function approvalLookup(db: Db): (id: string) => ApprovalLookupResult {
   if (!hasTable(db, 'approvals')) return () => ({ found: false });
-  const stmt = guard(db, () => db.prepare(`SELECT ${approvalCols(hasUseColumns(db))} FROM approvals WHERE id = ?`));
+  // The pre-tool gate's use names its contract (migration 0008): a store read as it is before has no such column.
+  const gateCol = (db.prepare('PRAGMA table_info(approvals)').all() as { name: string }[]).some(
+    (c) => c.name === 'used_by_contract_id',
+  );
+  const stmt = guard(db, () =>
+    db.prepare(
+      `SELECT ${approvalCols(hasUseColumns(db))}${gateCol ? ', used_by_contract_id' : ''} FROM approvals WHERE id = ?`,
+    ),
+  );
   return (id) => guard(db, () => lookupOfRow(stmt.get(id) as ApprovalRow | undefined));
 }
 
@@ -231,6 +244,23 @@ function approvalWhere(f: ApprovalFilters): { where: string[]; params: Record<st
     }
   }
   return { where, params };
+}
+
+/** Marks an approved approval used by one tool call (the pre-tool gate, inside its transaction). */
+export function markApprovalUsedByCall(
+  db: Db,
+  id: string,
+  u: { handoffId: number; contractId: string; toolUseId: string },
+  now: string,
+): boolean {
+  return (
+    db
+      .prepare(
+        `UPDATE approvals SET status = 'used', used_at = ?, used_by_handoff_id = ?, used_by_contract_id = ?,
+                used_by_tool_use_id = ? WHERE id = ? AND status = 'approved'`,
+      )
+      .run(now, u.handoffId, u.contractId, u.toolUseId, id).changes === 1
+  );
 }
 
 /**

@@ -121,6 +121,18 @@ export interface ApprovalWrites {
   decideApproval(id: string, decision: ApprovalStatus, by: string | null, note: string | null): Promise<DecideResult>;
   /** approved → used by the handoff row `handoffId` (finalize of the executing turn); false when it was not approved. */
   markApprovalUsed(id: string, handoffId: number): Promise<boolean>;
+  /**
+   * approved → used by one tool call the pre-tool gate let run (migration 0008): the row `handoffId` of contract
+   * `contractId`, the harness's tool call id; false when it was not approved (a concurrent use won).
+   */
+  markApprovalUsedByCall(id: string, use: CallUse): Promise<boolean>;
+}
+
+/** The tool call an approval let run. */
+export interface CallUse {
+  handoffId: number;
+  contractId: string;
+  toolUseId: string;
 }
 
 /** Briefs and their acceptance criteria. */

@@ -21,6 +21,8 @@ export interface BirthRow {
   harness_id: string | null;
   can_write_json: string | null;
   acceptance_json: string | null;
+  /** Approval patterns (migration 0008); null = none. */
+  require_approval_json?: string | null;
   now: string;
 }
 
@@ -30,16 +32,19 @@ export function insertBirthRow(db: Db, b: BirthRow): HandoffRow {
     .prepare(
       `INSERT INTO handoffs (contract_id, agent_id, workspace, agent_state, cut_reason, raw_handoff_json, kind,
                              plan_task_id, parent_handoff_id, brief_id, continues_handoff_id, harness_id, goal,
-                             consolidation, require_receipt, can_write_json, acceptance_json, created_at, updated_at)
+                             consolidation, require_receipt, can_write_json, acceptance_json, require_approval_json,
+                             created_at, updated_at)
        VALUES (@contract_id, @agent_id, @workspace, 'DISPATCHED', 'never_finalized', @raw_handoff_json, @kind,
                @plan_task_id, @parent_handoff_id, @brief_id, NULL, @harness_id, @goal,
-               @consolidation, @require_receipt, @can_write_json, @acceptance_json, @now, @now)
+               @consolidation, @require_receipt, @can_write_json, @acceptance_json, @require_approval_json, @now, @now)
        RETURNING *`,
     )
-    .get({ ...b, consolidation: b.consolidation ? 1 : 0, require_receipt: b.require_receipt ? 1 : 0 }) as Record<
-    string,
-    unknown
-  >;
+    .get({
+      ...b,
+      require_approval_json: b.require_approval_json ?? null,
+      consolidation: b.consolidation ? 1 : 0,
+      require_receipt: b.require_receipt ? 1 : 0,
+    }) as Record<string, unknown>;
   return toHandoffRow(raw);
 }
 

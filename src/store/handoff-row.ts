@@ -37,6 +37,8 @@ export interface HandoffRow {
   finalized_at: string | null;
   /** When the stop gate last judged a stop of this contract (migration 0003; absent on an older store read by a probe). */
   gate_seen_at?: string | null;
+  /** Approval patterns, a JSON array of strings (migration 0008; absent on an older store read by a probe). */
+  require_approval_json?: string | null;
   /** The draft revision the stored envelope reflects (migration 0007; absent on an older store read by a probe). */
   mirror_rev?: number;
   /** The test base dispatch took (migration 0008; absent on an older store read by a probe). */

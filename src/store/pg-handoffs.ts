@@ -144,8 +144,9 @@ export async function insertBirthRow(run: Run, b: Omit<BirthRow, 'now'>): Promis
   const { rows } = await run(
     `INSERT INTO handoffs (contract_id, agent_id, workspace, agent_state, cut_reason, raw_handoff_json, kind,
                            plan_task_id, parent_handoff_id, brief_id, continues_handoff_id, harness_id, goal,
-                           consolidation, require_receipt, can_write_json, acceptance_json, created_at, updated_at)
-     VALUES ($1, $2, $3, 'DISPATCHED', 'never_finalized', $4, $5, $6, $7, $8, NULL, $9, $10, $11, $12, $13, $14,
+                           consolidation, require_receipt, can_write_json, acceptance_json, require_approval_json,
+                           created_at, updated_at)
+     VALUES ($1, $2, $3, 'DISPATCHED', 'never_finalized', $4, $5, $6, $7, $8, NULL, $9, $10, $11, $12, $13, $14, $15,
              handoff_now(), handoff_now())
      RETURNING *`,
     [
@@ -163,6 +164,7 @@ export async function insertBirthRow(run: Run, b: Omit<BirthRow, 'now'>): Promis
       b.require_receipt ? 1 : 0,
       b.can_write_json,
       b.acceptance_json,
+      b.require_approval_json ?? null,
     ],
   );
   return toHandoffRow(rows[0]);
@@ -220,10 +222,11 @@ export async function insertContinuation(
   const { rows } = await run(
     `INSERT INTO handoffs (contract_id, agent_id, workspace, agent_state, cut_reason, raw_handoff_json, kind,
                            plan_task_id, parent_handoff_id, brief_id, continues_handoff_id, harness_id, goal,
-                           consolidation, require_receipt, can_write_json, acceptance_json, created_at, updated_at)
+                           consolidation, require_receipt, can_write_json, acceptance_json, require_approval_json,
+                           created_at, updated_at)
      SELECT $1, agent_id, workspace, 'DISPATCHED', 'never_finalized', $2, kind,
             plan_task_id, parent_handoff_id, brief_id, id, harness_id, goal,
-            consolidation, require_receipt, can_write_json, acceptance_json, handoff_now(), handoff_now()
+            consolidation, require_receipt, can_write_json, acceptance_json, require_approval_json, handoff_now(), handoff_now()
        FROM handoffs WHERE id = $3
      ON CONFLICT DO NOTHING
      RETURNING *`,

@@ -198,6 +198,20 @@ export const markApprovalUsed = async (run: Run, id: string, handoffId: number):
     )
   ).rowCount === 1;
 
+/** The pre-tool gate's use: approved → used by one tool call, at the server's clock. */
+export const markApprovalUsedByCall = async (
+  run: Run,
+  id: string,
+  u: { handoffId: number; contractId: string; toolUseId: string },
+): Promise<boolean> =>
+  (
+    await run(
+      `UPDATE approvals SET status = 'used', used_at = handoff_now(), used_by_handoff_id = $1, used_by_contract_id = $2,
+              used_by_tool_use_id = $3 WHERE id = $4 AND status = 'approved'`,
+      [u.handoffId, u.contractId, u.toolUseId, id],
+    )
+  ).rowCount === 1;
+
 export const insertApproval = async (run: Run, a: NewApproval): Promise<ApprovalRow> =>
   (
     await run<ApprovalRow>(

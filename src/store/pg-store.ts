@@ -11,6 +11,7 @@ import { chainBroken } from './chain.js';
 import {
   lookupOfRow,
   USE_COLUMNS_VERSION,
+  GATE_USE_VERSION,
   type ApprovalFilters,
   type ApprovalRow,
   type ApprovalStatus,
@@ -47,6 +48,7 @@ import type {
   CaptureNew,
   CaptureOpen,
   NewApproval,
+  CallUse,
   NewBrief,
   OpenMode,
   OpenOptions,
@@ -122,7 +124,15 @@ class PgReads implements StoreReads {
   // The used columns arrive with version 4: an older store read as it is (a probe) is never asked for them.
   getApproval = (id: string): Promise<ApprovalRow | undefined> =>
     r.getApproval(this.run, id, this.version >= USE_COLUMNS_VERSION);
-  approvalStatus = async (id: string): Promise<ApprovalLookupResult> => lookupOfRow(await this.getApproval(id));
+  approvalStatus = async (id: string): Promise<ApprovalLookupResult> => {
+    const row = await this.getApproval(id);
+    // A use by the pre-tool gate names its contract (migration 0008), asked only of a used approval.
+    if (row?.status === 'used' && this.version >= GATE_USE_VERSION)
+      row.used_by_contract_id = (
+        await this.run<{ c: string | null }>('SELECT used_by_contract_id AS c FROM approvals WHERE id = $1', [id])
+      ).rows[0]?.c;
+    return lookupOfRow(row);
+  };
   listApprovals = (f: ApprovalFilters): Promise<ApprovalRow[]> =>
     r.listApprovals(this.run, f, this.version >= USE_COLUMNS_VERSION);
   countApprovals = (f: ApprovalFilters): Promise<number> => r.countApprovals(this.run, f);
@@ -179,6 +189,7 @@ class PgTx extends PgReads implements StoreTx {
   decideApproval = (id: string, d: ApprovalStatus, by: string | null, note: string | null): Promise<DecideResult> =>
     r.decideApproval(this.run, id, d, by, note);
   markApprovalUsed = (id: string, handoffId: number): Promise<boolean> => r.markApprovalUsed(this.run, id, handoffId);
+  markApprovalUsedByCall = (id: string, u: CallUse): Promise<boolean> => r.markApprovalUsedByCall(this.run, id, u);
   insertBrief = (b: NewBrief): Promise<BriefRow> => r.insertBrief(this.run, b);
   appendAcs = (briefId: number, acs: { ac_id: string; description: string }[]): Promise<AcRow[]> =>
     r.appendAcs(this.run, briefId, acs);

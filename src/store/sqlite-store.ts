@@ -38,6 +38,7 @@ import type {
   CaptureNew,
   CaptureOpen,
   NewApproval,
+  CallUse,
   NewBrief,
   OpenMode,
   OpenOptions,
@@ -138,6 +139,8 @@ class SqliteTx extends SqliteReads implements StoreTx {
     this.write((db) => approvals.decideApproval(db, id, d, by, note));
   markApprovalUsed = (id: string, handoffId: number) =>
     this.write((db) => approvals.markApprovalUsed(db, id, handoffId, now()));
+  markApprovalUsedByCall = (id: string, u: CallUse) =>
+    this.write((db) => approvals.markApprovalUsedByCall(db, id, u, now()));
   insertBrief = (b: NewBrief) => this.write((db) => briefs.insertBrief(db, b));
   appendAcs = (briefId: number, acs: { ac_id: string; description: string }[]) =>
     this.write((db) => briefs.appendAcs(db, briefId, acs));

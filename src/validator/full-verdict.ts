@@ -103,7 +103,12 @@ function approvalFinding(
   if (waiting && typeof ended === 'string' && typeof found.decidedAt === 'string' && found.decidedAt > ended)
     return undefined;
   const citing = options.citingHandoffId ?? null;
-  const usedHere = found.status === 'used' && citing !== null && found.usedByHandoffId === citing;
+  // Used here: by this handoff row, or by a tool call of a contract of the citing chain (the pre-tool gate).
+  const byCall = found.usedByContractId;
+  const usedHere =
+    found.status === 'used' &&
+    ((citing !== null && found.usedByHandoffId === citing) ||
+      (typeof byCall === 'string' && chainOf(options)?.includes(byCall) === true));
   if (found.status === 'used' && !usedHere) {
     return {
       code: 'APPROVAL_ALREADY_USED',

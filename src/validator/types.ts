@@ -73,6 +73,8 @@ export type ApprovalLookupResult =
       decidedAt?: string | null;
       /** The handoff row that used the approval (status `used`). */
       usedByHandoffId?: number | null;
+      /** The contract whose tool call used it (the pre-tool gate); a finalize in that contract's chain may cite it. */
+      usedByContractId?: string | null;
     };
 
 export interface FullVerdictOptions extends ValidateOptions {

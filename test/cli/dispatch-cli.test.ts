@@ -54,6 +54,7 @@ describe('contract dispatch: what it creates', () => {
         require_receipt: false,
         can_write: ['api_surface', 'docs'],
         harness_id: null,
+        require_approval: null,
       },
       acceptance: [
         { ac_id: 'AC-1', description: 'Duplicate POST returns the first response' },

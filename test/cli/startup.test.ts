@@ -174,7 +174,7 @@ describe("the hot and stop bundles: their verbs without the other verbs' modules
     ['handoff-stop.cjs', bin.STOP_BUNDLE, stopIds, 'Start a new draft envelope'],
   ];
 
-  it('bin/run.js sends exactly init, set, add, fill, view and validate to the hot one, the gate and finalize to the stop one, help included; mcp to its own bundle, everything else to the full one', () => {
+  it('bin/run.js sends exactly init, set, add, fill, view and validate to the hot one, the stop gate, finalize and the approval gate to the stop one, help included; mcp to its own bundle, everything else to the full one', () => {
     expect(hotIds.sort()).toEqual([
       'contract:add',
       'contract:fill',
@@ -183,7 +183,7 @@ describe("the hot and stop bundles: their verbs without the other verbs' modules
       'contract:validate',
       'contract:view',
     ]);
-    expect(stopIds.sort()).toEqual(['contract:finalize', 'contract:gate']);
+    expect(stopIds.sort()).toEqual(['approval:gate', 'contract:finalize', 'contract:gate']);
     for (const id of ids) {
       const words = id.split(':');
       const want = hotIds.includes(id)

@@ -38,6 +38,7 @@ const TABLE_ORDER = [
   'evidence',
   'can_write',
   'receipt',
+  'require_approval',
   'stop_gate',
 ];
 
@@ -96,11 +97,22 @@ describe('close rules', () => {
         'stop_gate',
       ],
     ],
+    [
+      'approval patterns',
+      { requireApproval: ['Bash(git push *)'] },
+      ['draft_id', 'finalize', 'closing_states', 'complete', 'approval_request', 'require_approval', 'stop_gate'],
+    ],
   ])('%s', (_name, extra, ids) => {
     const rules = closeRules({ ...base, ...extra });
     expect(rules.map((r) => r.id)).toEqual(ids);
     const positions = rules.map((r) => TABLE_ORDER.indexOf(r.id));
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+  });
+
+  it('prints the require_approval line in the contract data, readable back as patterns', () => {
+    const text = renderContractBlock({ ...base, requireApproval: ['Bash(git push *)', 'Write(migrations/**)'] });
+    expect(text).toContain('\nrequire_approval: Bash(git push *); Write(migrations/**)\n\n# Close rules');
+    expect(renderContractBlock(base)).not.toContain('require_approval');
   });
 
   it('names the contract, the plan task and the brief where the rule says so', () => {

@@ -38,6 +38,7 @@ describe('migration files', () => {
       '0006_list_indexes.sql',
       '0007_mirror_rev.sql',
       '0008_test_changes.sql',
+      '0009_approval_gate.sql',
     ]);
     for (const m of list) {
       const sql = readFileSync(m.path, 'utf8').replace(/--.*$/gm, '');

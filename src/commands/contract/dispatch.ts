@@ -50,6 +50,12 @@ export default class ContractDispatch extends HandoffCommand {
       helpValue: 'TEXT',
       description: 'One extra acceptance criterion (repeatable)',
     }),
+    'require-approval': Flags.string({
+      multiple: true,
+      helpValue: 'PATTERN',
+      description:
+        'A tool call that needs an approval before it runs (repeatable): Bash(CMD GLOB), Write(PATH GLOB), Edit(PATH GLOB) or mcp__SERVER__TOOL; adds to $HANDOFF_APPROVAL_PATTERNS',
+    }),
     'agent-id': Flags.string({ helpValue: 'ID', description: 'Reuse an agent id instead of minting one' }),
     'harness-id': Flags.string({
       helpValue: 'HID',
@@ -93,6 +99,7 @@ export default class ContractDispatch extends HandoffCommand {
         requireReceipt: f['require-receipt'] === true,
         canWrite: f['can-write'] ?? [],
         acceptance: f.acceptance ?? [],
+        requireApproval: f['require-approval'] ?? [],
         agentId: f['agent-id'],
         harnessId: f['harness-id'],
         workspace: f.workspace,
@@ -128,6 +135,7 @@ export default class ContractDispatch extends HandoffCommand {
           require_receipt: block.requireReceipt,
           can_write: block.canWrite.length > 0 ? block.canWrite : null,
           harness_id: row.harness_id,
+          require_approval: (block.requireApproval?.length ?? 0) > 0 ? block.requireApproval : null,
         },
         acceptance: block.acceptance,
         test_base: exposeTestChanges(row).test_base,

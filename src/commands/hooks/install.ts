@@ -32,6 +32,10 @@ export default class HooksInstall extends HandoffCommand {
       helpValue: 'REGEX',
       description: 'Claude Code: the subagent types that carry contracts (default implementer|verifier|investigator)',
     }),
+    approvals: Flags.boolean({
+      description:
+        'Also wire the pre-tool approval gate (handoff approval gate) beside the stop gate, where the harness has a pre-tool hook (all but OpenCode)',
+    }),
     'dry-run': Flags.boolean({ description: 'Print the diff; write nothing' }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
@@ -48,7 +52,7 @@ export default class HooksInstall extends HandoffCommand {
     const { installHooks } = await import('../../hooks/service.js');
     const r = installHooks(
       { harness, scope, dryRun: ctx.flags['dry-run'] === true, env: ctx.env, cwd: ctx.cwd, script: ctx.script },
-      { strict: ctx.flags.strict === true, matcher },
+      { strict: ctx.flags.strict === true, matcher, approvals: ctx.flags.approvals === true },
     );
     const text =
       r.diff ??

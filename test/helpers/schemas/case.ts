@@ -53,7 +53,7 @@ export function runCase(c: ResultCase): void {
 
   // The status tells the exit's class; the gate fails open with exit 1.
   if (json.status === 'rejected') expect(r.code).toBe(1);
-  if (json.status === 'error') expect(c.verb === 'contract gate' ? [1, 70] : [2, 3, 4, 70]).toContain(r.code);
+  if (json.status === 'error') expect(c.verb === 'contract gate' || c.verb === 'approval gate' ? [1, 70] : [2, 3, 4, 70]).toContain(r.code);
   // Every refusal or error carrying a code is also an instance of the generic error shape.
   if (json.status !== 'ok' && 'code' in json) expect(check('error', json).why).toBe('');
   c.expect?.(json);

@@ -24,6 +24,8 @@ export const VERB_SCHEMAS: Readonly<Record<string, readonly string[]>> = {
   'approval decide': ['approval-decide', 'error'],
   'approval list': ['approval-list', 'error'],
   'approval show': ['approval-show', 'error'],
+  'approval gate': ['approval-gate', 'error'],
+  'approval wait': ['approval-wait', 'error'],
   'brief add': ['brief-add', 'error'],
   'brief list': ['brief-list', 'error'],
   'brief show': ['brief-show', 'error'],

@@ -69,9 +69,21 @@ export const DISPATCH_CASES: ResultCase[] = [
     produce: (home) => hf(home, ['contract', 'dispatch', '--goal', 'Find the leak', '--json']),
     expect: (j) => {
       expect(j.kind).toBe('investigation');
-      expect(j.bindings).toEqual({ plan_task_id: null, parent_handoff_id: null, brief: null, consolidation: false, require_receipt: false, can_write: null, harness_id: null });
+      expect(j.bindings).toEqual({ plan_task_id: null, parent_handoff_id: null, brief: null, consolidation: false, require_receipt: false, can_write: null, harness_id: null, require_approval: null });
     },
   },
+  {
+    verb: 'contract dispatch',
+    schema: 'contract-dispatch',
+    name: 'approval patterns',
+    exit: 0,
+    produce: (home) => hf(home, ['contract', 'dispatch', '--goal', 'Ship', '--require-approval', 'Bash(git push *)', '--json']),
+    expect: (j) => {
+      expect(j.bindings.require_approval).toEqual(['Bash(git push *)']);
+      expect(j.close_rules.map((r: { id: string }) => r.id)).toContain('require_approval');
+    },
+  },
+  refusal('contract dispatch', 'APPROVAL_PATTERN_INVALID', 2, () => ['--goal', 'g', '--require-approval', 'Read(x)', '--json']),
   refusal('contract dispatch', 'VERIFIER_REQUIRES_PARENT', 2, () => ['--goal', 'verify', '--kind', 'verifier', '--json']),
 
   {

@@ -307,6 +307,56 @@ export const EVIDENCE_CASES: ResultCase[] = [
     },
     expect: (j) => expect([j.approval.approval_status, j.fill_command, j.fill_input]).toEqual(['rejected', null, null]),
   },
+  {
+    verb: 'approval gate',
+    schema: 'approval-gate',
+    name: 'a call matching no pattern, allowed',
+    exit: 0,
+    produce: (home) =>
+      hf(home, ['approval', 'gate', '--json'], {
+        input: JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command: 'ls' } }),
+      }),
+    expect: (j) => expect([j.allow, j.why, j.pattern]).toEqual([true, 'no_match', null]),
+    wrong: { 'allowed with a reason': (j) => ({ ...j, reason: 'x' }) },
+  },
+  {
+    verb: 'approval gate',
+    schema: 'approval-gate',
+    name: 'a matching call without a contract, denied',
+    exit: 2,
+    produce: (home) =>
+      hf(home, ['approval', 'gate', '--json'], {
+        input: JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', cwd: home, tool_name: 'Bash', tool_input: { command: 'git push' } }),
+        env: { HANDOFF_APPROVAL_PATTERNS: 'Bash(git push*)' },
+      }),
+    expect: (j) => expect([j.status, j.allow, j.why, j.content]).toEqual(['denied', false, 'no_contract', 'git push']),
+    wrong: { 'denied without a reason': (j) => ({ ...j, reason: null }) },
+  },
+  refusal('approval gate', 'HOOK_INPUT_INVALID', 1, () => ['--json']),
+  {
+    verb: 'approval wait',
+    schema: 'approval-wait',
+    name: 'an approved approval',
+    exit: 0,
+    produce: (home) => {
+      const id = ok(home, ['approval', 'request', '--content', 'deploy', '--json']).approval_id as string;
+      ok(home, ['approval', 'decide', id, '--decision', 'approved', '--json']);
+      return hf(home, ['approval', 'wait', id, '--json']);
+    },
+    expect: (j) => expect([j.status, j.approval_status]).toEqual(['ok', 'approved']),
+  },
+  {
+    verb: 'approval wait',
+    schema: 'approval-wait',
+    name: 'still pending at the timeout',
+    exit: 124,
+    produce: (home) => {
+      const id = ok(home, ['approval', 'request', '--content', 'deploy', '--json']).approval_id as string;
+      return hf(home, ['approval', 'wait', id, '--timeout', '10ms', '--json']);
+    },
+    expect: (j) => expect([j.status, j.approval_status]).toEqual(['timeout', 'pending']),
+  },
+  refusal('approval wait', 'APPROVAL_NOT_FOUND', 3, () => ['P-0123456789abcdef0123456789abcdef', '--json']),
   refusal('approval show', 'APPROVAL_NOT_FOUND', 3, () => ['P-0123456789abcdef0123456789abcdef', '--json']),
   refusal('approval show', 'USAGE', 2, () => ['P-1', '--json'], 'a malformed id'),
   refusal('approval list', 'USAGE', 2, () => ['--status', 'done', '--json'], 'bad --status'),

@@ -81,7 +81,7 @@ export function ambiguousCase(verb: string, args: string[]): ResultCase {
  * `code`, `rejected` for exit 1, else `error` (the gate fails open with exit 1 and status error).
  */
 export function refusal(verb: string, code: string, exit: number, args: (home: string) => string[], detail?: string): ResultCase {
-  const status = exit === 1 && verb !== 'contract gate' ? 'rejected' : 'error';
+  const status = exit === 1 && verb !== 'contract gate' && verb !== 'approval gate' ? 'rejected' : 'error';
   return {
     verb,
     schema: 'error',

@@ -1,0 +1,166 @@
+/**
+ * The pre-tool hook's input, per harness, read into one ToolCall: Claude Code and Codex `PreToolUse` (`tool_name`,
+ * `tool_input`, `tool_use_id`, `session_id`, `transcript_path`, `cwd`), Gemini `BeforeTool` (the same keys), Copilot
+ * `preToolUse` (`toolName`, `toolArgs` as a JSON string, `cwd`) and Cursor `beforeShellExecution` (`command`,
+ * `conversation_id`, `cwd`) or `beforeMCPExecution`. Then the call's neutral class (patterns.ts) and its canonical
+ * form, the text an approval's exact_content must equal. Any problem is HOOK_INPUT_INVALID.
+ */
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { HandoffError } from '../errors.js';
+import { gitTopLevel } from '../paths.js';
+import type { Harness } from '../gate/hook-input.js';
+import type { NeutralCall } from './patterns.js';
+
+/** The harnesses with a pre-tool hook the approval gate answers (OpenCode's plugin has no such hook here). */
+export const PRE_TOOL_HARNESSES = ['claude', 'codex', 'gemini', 'copilot', 'cursor'] as const;
+export type PreToolHarness = (typeof PRE_TOOL_HARNESSES)[number] & Harness;
+
+export interface ToolCall {
+  harness: PreToolHarness;
+  event: string;
+  toolName: string;
+  toolInput: Record<string, unknown>;
+  toolUseId?: string;
+  sessionId?: string;
+  transcriptPath?: string;
+  cwd?: string;
+}
+
+const invalid = (message: string): HandoffError => new HandoffError('HOOK_INPUT_INVALID', message);
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+const obj = (v: unknown): Record<string, unknown> | undefined =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+
+/** Which harness wrote a pre-tool input, from its keys; undefined when no shape fits. */
+function detect(v: Record<string, unknown>): PreToolHarness | undefined {
+  const event = v.hook_event_name;
+  if (event === 'BeforeTool') return 'gemini';
+  if (event === 'beforeShellExecution' || event === 'beforeMCPExecution') return 'cursor';
+  if (event === 'PreToolUse') return 'turn_id' in v ? 'codex' : 'claude';
+  if ('toolName' in v) return 'copilot';
+  return undefined;
+}
+
+const EVENTS: Record<PreToolHarness, readonly (string | undefined)[]> = {
+  claude: ['PreToolUse'],
+  codex: ['PreToolUse'],
+  gemini: ['BeforeTool'],
+  copilot: ['preToolUse', undefined],
+  cursor: ['beforeShellExecution', 'beforeMCPExecution'],
+};
+
+/** Parses the pre-tool hook JSON of `choice` (auto: recognized from its keys). Throws HOOK_INPUT_INVALID. */
+export function parseToolCall(raw: string, choice: PreToolHarness | 'auto' = 'auto'): ToolCall {
+  const body = raw.startsWith('\uFEFF') ? raw.slice(1) : raw;
+  if (body.trim() === '') throw invalid('no pre-tool hook JSON on stdin');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch (e) {
+    throw invalid(`pre-tool hook input on stdin is not valid JSON: ${(e as Error).message}`);
+  }
+  const v = obj(parsed);
+  if (v === undefined) throw invalid('pre-tool hook input on stdin is not a JSON object');
+  const harness = choice === 'auto' ? detect(v) : choice;
+  const event = typeof v.hook_event_name === 'string' ? v.hook_event_name : undefined;
+  if (harness === undefined)
+    throw invalid(
+      `unrecognized pre-tool hook input (hook_event_name ${JSON.stringify(event ?? null)}): not a Claude Code or Codex PreToolUse, Gemini BeforeTool, Copilot preToolUse or Cursor beforeShellExecution; pass --harness`,
+    );
+  if (!EVENTS[harness].includes(event))
+    throw invalid(`unknown hook_event_name ${JSON.stringify(event ?? null)} for --harness ${harness}`);
+  const cwd = str(v.cwd);
+  if (harness === 'copilot') {
+    const toolName = str(v.toolName);
+    if (toolName === undefined) throw invalid('a Copilot preToolUse input needs toolName');
+    let args: unknown = v.toolArgs;
+    if (typeof args === 'string') {
+      try {
+        args = JSON.parse(args);
+      } catch {
+        throw invalid('Copilot toolArgs is not valid JSON');
+      }
+    }
+    return {
+      harness,
+      event: 'preToolUse',
+      toolName,
+      toolInput: obj(args) ?? {},
+      sessionId: str(v.sessionId),
+      transcriptPath: str(v.transcriptPath),
+      cwd,
+    };
+  }
+  if (harness === 'cursor') {
+    const shell = event === 'beforeShellExecution';
+    const command = str(v.command);
+    if (shell && command === undefined) throw invalid('a Cursor beforeShellExecution input needs command');
+    const server = str(v.server) ?? 'unknown';
+    return {
+      harness,
+      event: event!,
+      toolName: shell ? 'Shell' : `mcp__${server}__${str(v.tool_name) ?? 'unknown'}`,
+      toolInput: shell ? { command } : (obj(v.tool_input) ?? {}),
+      toolUseId: str(v.generation_id),
+      sessionId: str(v.conversation_id),
+      transcriptPath: str(v.transcript_path),
+      cwd,
+    };
+  }
+  const toolName = str(v.tool_name);
+  if (toolName === undefined) throw invalid(`a ${event} input needs tool_name`);
+  return {
+    harness,
+    event: event!,
+    toolName,
+    toolInput: obj(v.tool_input) ?? {},
+    toolUseId: str(v.tool_use_id),
+    sessionId: str(v.session_id),
+    transcriptPath: str(v.transcript_path),
+    cwd,
+  };
+}
+
+/** Every harness's shell tools (Claude Code and Codex `Bash`, Gemini `run_shell_command`, Copilot `bash`/`shell`). */
+const SHELL_TOOLS = new Set(['Bash', 'Shell', 'shell', 'bash', 'run_shell_command', 'local_shell', 'exec_command']);
+/** File-writing tools that replace a file. */
+const WRITE_TOOLS = new Set(['Write', 'write_file', 'create', 'write']);
+/** File-writing tools that change part of a file. */
+const EDIT_TOOLS = new Set(['Edit', 'MultiEdit', 'NotebookEdit', 'replace', 'edit', 'str_replace_editor']);
+
+/** The shell text of a shell tool's input: `command` as a string, or an argv joined by spaces. */
+function shellText(input: Record<string, unknown>): string | undefined {
+  const c = input.command ?? input.cmd;
+  if (typeof c === 'string') return c;
+  if (Array.isArray(c) && c.every((w) => typeof w === 'string')) return c.join(' ');
+  return undefined;
+}
+
+const filePath = (input: Record<string, unknown>): string | undefined =>
+  str(input.file_path) ?? str(input.path) ?? str(input.notebook_path) ?? str(input.filePath);
+
+/** A path relative to the repository root of the hook's cwd (else the cwd), with `/` separators. */
+export function repoRelative(p: string, cwd: string): string {
+  const root = gitTopLevel(cwd) ?? cwd;
+  const abs = isAbsolute(p) ? p : resolve(cwd, p);
+  const rel = relative(root, abs);
+  return (rel === '' ? '.' : rel).split(sep).join('/');
+}
+
+/** The call's neutral class. */
+export function neutralCall(call: ToolCall, cwd: string): NeutralCall {
+  const { toolName, toolInput } = call;
+  if (toolName.startsWith('mcp__')) return { cls: 'mcp', tool: toolName };
+  if (SHELL_TOOLS.has(toolName)) {
+    const command = shellText(toolInput);
+    return command === undefined ? { cls: 'other', tool: toolName } : { cls: 'Bash', command };
+  }
+  const write = WRITE_TOOLS.has(toolName);
+  if (write || EDIT_TOOLS.has(toolName)) {
+    const p = filePath(toolInput);
+    return p === undefined
+      ? { cls: 'other', tool: toolName }
+      : { cls: write ? 'Write' : 'Edit', path: repoRelative(p, cwd) };
+  }
+  return { cls: 'other', tool: toolName };
+}
