@@ -277,7 +277,7 @@ describe('approval gate (pre-tool hook)', () => {
     for (const input of ['', 'nope', '{"hook_event_name":"Stop"}', '[]']) {
       const r = gate(home, input);
       expect(r.code, input).toBe(1);
-      expect(r.stderr).toMatch(/^handoff approval gate: .*; call not gated\n$/);
+      expect(r.stderr).toMatch(/^handoff approval gate: .*\. Call not gated\.\n$/);
     }
   });
 });
