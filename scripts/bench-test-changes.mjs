@@ -1,7 +1,7 @@
-// What the test-change check (amendments-4 E3) adds to `contract finalize` on a 10,000-file git repository: the
+// What the test-change check adds to `contract finalize` on a 10,000-file git repository: the
 // median wall time of the whole CLI finalize of a COMPLETE close dispatched with --workdir on the repository (the
 // check hashes its test files again and diffs them against the base), against the same finalize of a contract whose
-// base was taken outside git (no check), alternating. Budget (amendments-4 Z11): at most 250 ms more.
+// base was taken outside git (no check), alternating. Budget: at most 250 ms more.
 //
 //   npm run build && node scripts/bench-test-changes.mjs [--files N] [--runs N]
 //

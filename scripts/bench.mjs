@@ -1,6 +1,6 @@
 // npm run bench: start-up cost of each verb as a ratio to bare `node -e 0` of the same Node, measured in the same
 // run with alternating runs (so machine noise hits both sides alike). A benchmark, never a timed test.
-// The headline is measured as users have it (amendments-4 F1): every timed process, `node -e 0` included, runs with
+// The headline is measured as users have it: every timed process, `node -e 0` included, runs with
 // NODE_EXTRA_CA_CERTS and NODE_OPTIONS unset (this machine sets the first, and on Node 20 it alone added about 33 ms to
 // every process, which flattered every ratio); the same table in the machine's own environment follows.
 // `npm run bench -- --node 26` runs it all under another supported major, from the cache scripts/nodes.mjs keeps

@@ -82,7 +82,7 @@ export function handoffStatement(row: HandoffRow, blobs: readonly CitedBlob[], p
 }
 
 /**
- * The test changes finalize detected since the dispatch's base, beside what the envelope declared (amendments-4 §E3):
+ * The test changes finalize detected since the dispatch's base, beside what the envelope declared:
  * `{"detected": [...] | "unknown", "declared": [...] | null}`. Only on a row that has them, so every other
  * statement's payload stays as it was.
  */

@@ -1,7 +1,7 @@
 import type { CodeEntry } from './types.js';
 
 /**
- * Codes of the test-change check (amendments-4 §E3, §Z11): finalize step 9c, over the base a dispatch took. Each
+ * Codes of the test-change check: finalize step 9c, over the base a dispatch took. Each
  * is a finalize refusal (exit 1, nothing written); the stop gate reads what finalize stored and never excuses it.
  */
 export const testChangeCodes = [

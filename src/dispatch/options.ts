@@ -33,7 +33,7 @@ export interface DispatchRequest {
   agentId?: string;
   harnessId?: string;
   workspace: string;
-  /** The test base's work directory (a real path), globs and --protect-tests (amendments-4 §E3). */
+  /** The test base's work directory (a real path), globs and --protect-tests. */
   tests: { workdir: string; globs: string[]; protect: boolean };
   /** Approval patterns (flags, then HANDOFF_APPROVAL_PATTERNS), checked. */
   requireApproval: string[];

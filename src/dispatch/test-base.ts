@@ -1,5 +1,5 @@
 /**
- * The turn's test base (amendments-4 §E3, §Z11): at dispatch, in the work directory (`--workdir`, default the working
+ * The turn's test base: at dispatch, in the work directory (`--workdir`, default the working
  * directory), git HEAD, the tree fingerprint and the sha256 of each test file among the files `git ls-files -co
  * --exclude-standard` lists there, selected by the globs (`--tests GLOB`, else HANDOFF_TEST_GLOBS, else the default
  * list). Two values stand for files too: `package.json`'s `scripts.test` and `pyproject.toml`'s
@@ -16,7 +16,7 @@ import { HandoffError, jsonQuote, usage } from '../errors.js';
 import type { Env } from '../paths.js';
 import { computeFingerprint, storeFiles } from '../receipts/fingerprint.js';
 
-/** The exact default list of §Z11: test files of the common ecosystems, then the runners' configs. */
+/** The exact default list: test files of the common ecosystems, then the runners' configs. */
 export const DEFAULT_TEST_GLOBS: readonly string[] = [
   '**/*.test.*',
   '**/*.spec.*',

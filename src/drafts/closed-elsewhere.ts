@@ -1,5 +1,5 @@
 /**
- * A draft whose row closed elsewhere (§U4): another host (or process) finalized the contract while this host's draft
+ * A draft whose row closed elsewhere: another host (or process) finalized the contract while this host's draft
  * still reads an open state. Told where the store is already open, as the continuation notice is: `[ROW CLOSED
  * ELSEWHERE]` with the row's state and the live tip.
  */

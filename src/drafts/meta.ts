@@ -20,7 +20,7 @@ export interface DraftMeta {
    * it. Absent in drafts made before it was recorded and in drafts adopted from a row: those match by name.
    */
   workspace_root?: string;
-  /** Written by dispatch: the draft carries a dispatched contract, so `view` reads its row (§U4). */
+  /** Written by dispatch: the draft carries a dispatched contract, so `view` reads its row. */
   dispatched?: true;
 }
 

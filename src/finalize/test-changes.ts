@@ -1,5 +1,5 @@
 /**
- * Finalize's test-change step (amendments-4 §E3, §Z11): the test files changed since the turn's base (taken at
+ * Finalize's test-change step: the test files changed since the turn's base (taken at
  * dispatch, src/dispatch/test-base.ts) are computed once, here, and stored on the row with what the envelope declared
  * in `evidence_report.verification.test_changes`; the gate reads the stored result and never computes it. Added tests
  * are listed only; a COMPLETE close with modified or deleted test files must declare each one

@@ -1,7 +1,7 @@
 /**
  * The check of a closed tip row: the full verdict on its stored envelope (`source:
  * "row"`, the row's consolidation mark), then, only if that passed, blind verification, then, only if that passed,
- * the test changes finalize stored (amendments-4 §E3), then the time-invariant receipt checks (never RECEIPT_STALE).
+ * the test changes finalize stored, then the time-invariant receipt checks (never RECEIPT_STALE).
  */
 import type { HandoffRow } from '../store/handoff-row.js';
 import { join } from 'node:path';
@@ -40,7 +40,7 @@ export async function checkClosedRow(
   };
   const verdict = await storeVerdict(envelope, options, s, where, () => s.chainContractIds(tip)).catch((e: unknown) => {
     // The approver policy's key file (HANDOFF_APPROVER_KEYS) is the hook's configuration, not the agent's input: a
-    // file the gate cannot use means it cannot decide (a block under --on-store-error block, amendments-4 T3).
+    // file the gate cannot use means it cannot decide (a block under --on-store-error block).
     if (isHandoffError(e) && (e.code.startsWith('KEY_') || e.code === 'UNREADABLE_INPUT'))
       throw new HandoffError('APPROVER_KEYS_UNREADABLE', e.message, e.data, e.hint);
     throw e;
@@ -60,7 +60,7 @@ export async function checkClosedRow(
     }
   }
 
-  // The test changes finalize detected and stored (amendments-4 §E3): read, never computed, never excused.
+  // The test changes finalize detected and stored: read, never computed, never excused.
   const tests = storedTestErrors(tip);
   if (tests.length > 0) return { outcome: 'verdict_failed', errors: tests, repair: TEST_CHANGES_REPAIR };
 

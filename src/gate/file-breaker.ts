@@ -164,7 +164,7 @@ function readEntries(path: string, key: string): DeliveredEntry[] {
 }
 
 /**
- * The breaker of a harness that records the hook's feedback (amendments-4 Z5): a block is a continuation of block n
+ * The breaker of a harness that records the hook's feedback: a block is a continuation of block n
  * only when the harness is continuing (`continuing`) and its latest feedback record holds the nonce (`delivered`) this
  * key issued with block n; otherwise it is block 1. Each block not tripped gets a fresh nonce, kept as its sha256 with
  * its number; nothing is ever reset, so a call made by hand (its nonce never delivered) neither advances nor resets
@@ -203,7 +203,7 @@ export function countDelivered(
 }
 
 /**
- * Counts with `count` in `<root>/gate/`, else in `$TMPDIR/handoff-gate-<uid>/` (amendments-4 Z6); throws the two
+ * Counts with `count` in `<root>/gate/`, else in `$TMPDIR/handoff-gate-<uid>/`; throws the two
  * failures as one when neither can be written.
  */
 export function countInFiles<T>(count: (place: CounterPlace) => T, rootFirst = true): T {

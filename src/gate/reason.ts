@@ -31,7 +31,7 @@ export interface AttemptInfo {
   previousCodes?: string[];
   /** The counter could not be written: the verdict stands uncounted. */
   counterError?: string;
-  /** This block's nonce (amendments-4 Z5): the harness's feedback record of it proves the block was delivered. */
+  /** This block's nonce: the harness's feedback record of it proves the block was delivered. */
   nonce?: string;
 }
 

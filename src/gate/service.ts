@@ -71,7 +71,7 @@ async function breakerStep(
     cwd: string;
     endTrip: boolean;
     continuing: boolean;
-    /** The harness records its hook feedback: the latest delivered nonce in its transcript (amendments-4 Z5). */
+    /** The harness records its hook feedback: the latest delivered nonce in its transcript. */
     proof?: { delivered: string | undefined; continuing: boolean };
   },
   bk: BreakerKey | undefined,

@@ -226,7 +226,7 @@ export function lastAssistantStopReason(
   return undefined;
 }
 
-/** The nonce line every block reason ends with (amendments-4 Z5). */
+/** The nonce line every block reason ends with. */
 export const NONCE_RE = /handoff gate nonce: ([0-9a-f]{32})/g;
 
 /** The harnesses that write a record of the hook's feedback into their transcript: their breaker holds at L2. */

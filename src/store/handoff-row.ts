@@ -109,7 +109,7 @@ export function exposeHandoff(row: HandoffRow, withEnvelope = false): Record<str
 }
 
 /**
- * The test-change fields of a row (amendments-4 §E3): `test_base` (where and from what the base was taken, without
+ * The test-change fields of a row: `test_base` (where and from what the base was taken, without
  * the file hashes), `test_changes` as detected at finalize (a list, "unknown" outside git, null before finalize or
  * without a base) and `test_changes_declared` (the envelope's list, null when none).
  */

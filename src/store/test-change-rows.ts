@@ -1,5 +1,5 @@
 /**
- * The test-change columns of a handoffs row (migration 0008, amendments-4 §E3): `test_base_json`, the base dispatch
+ * The test-change columns of a handoffs row (migration 0008): `test_base_json`, the base dispatch
  * took (set once), and `test_changes_json`, what finalize detected beside what the envelope declared (written by
  * finalize before it stores the closing state; a COMPLETE row's is frozen). Both backends' statements.
  */

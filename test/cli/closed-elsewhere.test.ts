@@ -1,5 +1,5 @@
 /**
- * A draft whose row closed elsewhere says so (§U4, §Z18): a write to a dispatched draft whose row another host
+ * A draft whose row closed elsewhere says so: a write to a dispatched draft whose row another host
  * finalized prints `[ROW CLOSED ELSEWHERE]` with the row's state and the live tip; a draft finalized here does not.
  */
 import { describe, expect, it } from 'vitest';

@@ -60,7 +60,7 @@ describe('contract dispatch: what it creates', () => {
         { ac_id: 'AC-1', description: 'Duplicate POST returns the first response' },
         { ac_id: null, description: 'Integration test covers timeout-then-retry' },
       ],
-      // The test base in the working directory (the temp home, outside git): amendments-4 §E3.
+      // The test base in the working directory (the temp home, outside git).
       test_base: expect.objectContaining({ workdir: realpathSync(home), test_files: 'unknown', protect_tests: false }),
       close_rules: expect.any(Array),
       contract_block: expect.stringMatching(/^# Your Contract\n/),

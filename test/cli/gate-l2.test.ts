@@ -323,7 +323,7 @@ describe.each(FORMS)('an approver key file the gate cannot use ($harness)', (for
       expect(reasonOf(form, r)).toContain('APPROVER_KEYS_UNREADABLE');
       const open = harnessCall(home, form, turn, ['--on-missing', 'allow'], env);
       expect(outcome(form, open)).toBe('not gated');
-      expect(open.stderr).toMatch(/HANDOFF_APPROVER_KEYS.*stop not gated/);
+      expect(open.stderr).toMatch(/HANDOFF_APPROVER_KEYS.*\. Stop not gated\.\n$/);
     }
   });
 });
@@ -351,7 +351,7 @@ describe('a faked max_tokens line in the transcript', () => {
         stop_class: 'unknown',
       });
     }
-    // The harness's own word still excuses (amendments-3 S4).
+    // The harness's own word still excuses.
     const own = runProcess(home, ['contract', 'gate', ...AGENT_STRICT, '--stop-reason', 'max_tokens'], {
       input: JSON.stringify(input),
     });

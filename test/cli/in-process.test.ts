@@ -70,7 +70,7 @@ describe('execute(argv, io)', () => {
     expect(version.stdout).toMatch(/^handoff\/\d/);
   });
 
-  it('the CLI as people expect (§U5): `version` is --version; a topic alone prints its help, exit 0', async () => {
+  it('the CLI as people expect: `version` is --version; a topic alone prints its help, exit 0', async () => {
     const home = tempHome();
     const io = { env: { HANDOFF_HOME: home }, cwd: home, script: BIN };
     const flag = await execute(['--version'], io);

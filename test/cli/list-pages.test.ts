@@ -1,5 +1,5 @@
 /**
- * Lists a script can trust (§U2, §Z18): every list verb keeps `count` and always says `truncated` and `next_cursor`
+ * Lists a script can trust: every list verb keeps `count` and always says `truncated` and `next_cursor`
  * (one row more is fetched); `--cursor` continues, `--all` lists every row, `--total` adds `total`; the human list
  * ends "showing N (more: --all or --cursor C)" or "showing N of T"; a running dispatched row reads `running` in both.
  */

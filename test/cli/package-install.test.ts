@@ -1,5 +1,5 @@
 /**
- * A name users can install (§U7): the package is `handoff-cli` and its command `handoff`. The test packs the package
+ * A name users can install: the package is `handoff-cli` and its command `handoff`. The test packs the package
  * (`npm pack`, what the registry would receive), installs it globally into a temporary prefix with npm itself, and
  * runs `handoff --version` and the README quickstart's first call from that prefix's bin.
  *

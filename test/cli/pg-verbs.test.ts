@@ -211,7 +211,7 @@ describe('approvals on PostgreSQL', () => {
 });
 
 describe('the stop gate on PostgreSQL', () => {
-  it('blocks an unfinalized contract (capturing its draft, counting the block), then allows once finalized (reset)', async () => {
+  it('blocks an unfinalized contract (capturing its draft, block 1), then allows once finalized', async () => {
     const h = await host();
     const d = hostOk(h, ['contract', 'dispatch', ...WS, '--goal', 'g', '--harness-id', 'sub-1']);
     const id = d.contract_id as string;
@@ -227,7 +227,9 @@ describe('the stop gate on PostgreSQL', () => {
       attempt: 1,
     });
     expect(await pgRow(h.url, id)).toMatchObject({ agent_state: 'IN_PROGRESS', cut_reason: 'backstop_capture' });
-    expect(await sql(h.url, 'SELECT attempts FROM gate_rejections')).toEqual([{ attempts: 1 }]);
+    // Claude Code records its hook feedback, so the count is by proof of delivery, kept in the host's files
+    // (<root>/gate/), not in the server's gate_rejections.
+    expect(await pgCount(h.url, 'gate_rejections')).toBe(0);
     expect((await pgRow(h.url, id)).gate_seen_at).not.toBeNull();
 
     fill(h, id, COMPLETE_PATCH);

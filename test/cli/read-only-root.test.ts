@@ -127,7 +127,7 @@ describe('read verbs on a read-only data root', () => {
       '--json',
     ]);
     expect([block.code, block.json?.codes]).toEqual([2, ['ROW_NOT_FINALIZED']]);
-    // Neither the store nor <root>/gate/ can hold the count: it is kept under $TMPDIR (amendments-4 Z6).
+    // Neither the store nor <root>/gate/ can hold the count: it is kept under $TMPDIR.
     expect([block.json.attempt, block.json.counter_error, block.json.count]).toEqual([1, undefined, undefined]);
     expect(snapshot(home)).toEqual(before);
   });

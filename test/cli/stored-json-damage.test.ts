@@ -21,12 +21,14 @@ describe('damaged stored JSON', () => {
     'gate: a rejection counter whose last codes read %j still counts and blocks, without the previous codes',
     (damaged) => {
       const home = tempHome();
-      dispatchJson(home, ['--goal', 'g', '--harness-id', 'sub-d']);
+      const d = dispatchJson(home, ['--goal', 'g', '--harness-id', 'sub-d']);
       const input = subagentStop({ session: 's-d', agentId: 'sub-d', extra: { stop_reason: 'end_turn' } });
-      expect(gate(home, [], input).code).toBe(2);
+      // A gate given --draft-id has no proof of delivery to read, so its count is the store's (gate_rejections).
+      const args = ['--draft-id', d.contract_id];
+      expect(gate(home, args, input).code).toBe(2);
       damageCodes(home, damaged);
 
-      const second = gate(home, [], input);
+      const second = gate(home, args, input);
       expect(second.code).toBe(2);
       expect(second.stderr).toMatch(/\nThis is block 2 of 2: /);
       expect(second.stderr).not.toMatch(/Previous attempt/);

@@ -1,5 +1,5 @@
 /**
- * Tests unweakened, or declared (amendments-4 §E3, §Z11), in real git repositories: dispatch takes the base in
+ * Tests unweakened, or declared, in real git repositories: dispatch takes the base in
  * --workdir, finalize detects the changed test files once and stores them, a COMPLETE close declares each modified or
  * deleted one (TESTS_CHANGED_UNDECLARED) and --protect-tests refuses them (TESTS_PROTECTED); the row, list --json,
  * chain and the handoff statement carry what was detected beside what was declared.

@@ -1,7 +1,7 @@
 /**
  * The gate's watchdog thread (src/gate/watchdog.ts) answers when the main thread is stuck in a synchronous wait past
- * the budget: it writes the fallback answer itself and ends the process with its exit code through WASI's proc_exit
- * (amendments-4 Z3). Driven here for real, on whichever Node runs the suite (`npm run test:node -- MAJOR` runs this
+ * the budget: it writes the fallback answer itself and ends the process with its exit code through WASI's proc_exit.
+ * Driven here for real, on whichever Node runs the suite (`npm run test:node -- MAJOR` runs this
  * file on each supported major): the main thread blocked on a SQLite write lock another process holds, and on a FIFO
  * that no writer ever opens. A process the watchdog did not end would be killed by the hang guard instead (no exit
  * code, SIGKILL), and that is a failure.

@@ -45,14 +45,15 @@ describe('the workspace is recorded at birth', () => {
   it('init records the resolved workspace in a sidecar: derived names are made into slugs', () => {
     const home = tempHome();
     const id = initIn(home, folder('My Project'));
-    expect(meta(home, id)).toEqual({ workspace: 'My-Project' });
+    // The sidecar also records the workspace's root path (workspace_root), which implicit resolution keys on.
+    expect(meta(home, id)).toMatchObject({ workspace: 'My-Project' });
     const r = at(home, folder('café'), ['contract', 'init', '--json']);
     expect(r.json.workspace).toBe('caf-');
-    expect(meta(home, r.json.draft_id)).toEqual({ workspace: 'caf-' });
+    expect(meta(home, r.json.draft_id)).toMatchObject({ workspace: 'caf-' });
     const flagged = at(home, folder('x'), ['contract', 'init', '--json', '--workspace', 'billing']);
     expect(flagged.json.workspace).toBe('billing');
     const env = at(home, folder('x'), ['contract', 'init', '--json'], { HANDOFF_WORKSPACE: 'from-env' });
-    expect(meta(home, env.json.draft_id)).toEqual({ workspace: 'from-env' });
+    expect(meta(home, env.json.draft_id)).toMatchObject({ workspace: 'from-env' });
   });
 
   it.each([
@@ -80,7 +81,7 @@ describe('the workspace is recorded at birth', () => {
     const r = at(home, folder('Proj X'), ['contract', 'dispatch', '--goal', 'g', '--json']);
     expect(r.code, r.stdout).toBe(0);
     expect(r.json.workspace).toBe('Proj-X');
-    expect(meta(home, r.json.contract_id)).toEqual({ workspace: 'Proj-X' });
+    expect(meta(home, r.json.contract_id)).toMatchObject({ workspace: 'Proj-X', dispatched: true });
     const bad = at(home, folder('p'), ['contract', 'dispatch', '--goal', 'g', '--workspace', 'a b', '--json']);
     expect([bad.code, bad.json.code]).toEqual([2, 'UNSAFE_SLUG']);
   });

@@ -125,7 +125,7 @@ export function rejections(home: string): any[] {
 
 /**
  * What Claude Code writes into the transcript when it delivers a stop hook's block (a `system` record with subtype
- * `stop_hook_summary`): the breaker counts a continuation only with this proof of delivery (amendments-4 Z5).
+ * `stop_hook_summary`): the breaker counts a continuation only with this proof of delivery.
  */
 export function deliver(transcript: string, reason: string): void {
   appendFileSync(

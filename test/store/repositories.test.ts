@@ -231,7 +231,7 @@ describe('mirror, spent probe, approval lookup', () => {
     const { db } = store();
     const a = insertApproval(db, { workspace: 'ws', agent_id: null, contract_id: null, exact_content: 'c' });
     const lookup = approvalLookup(db);
-    const none = { agentId: null, usedByHandoffId: null };
+    const none = { agentId: null, usedByHandoffId: null, usedByContractId: null };
     expect(lookup(a.id)).toEqual({
       found: true,
       status: 'pending',

@@ -1,5 +1,5 @@
 /**
- * `contract wait` (§U3, §Z18): the chain's live tip is read until it closes, with backoff, and the exit says how it
+ * `contract wait`: the chain's live tip is read until it closes, with backoff, and the exit says how it
  * closed. The pause is injected: the test closes the contract during a pause and drives the clock, so nothing here
  * depends on timing.
  */

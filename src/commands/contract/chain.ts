@@ -81,7 +81,7 @@ export default class ContractChain extends HandoffCommand {
   }
 }
 
-/** What finalize detected in the link's test files beside what it declared (amendments-4 §E3). */
+/** What finalize detected in the link's test files beside what it declared. */
 function testChangesOf(r: HandoffRow): { test_changes: unknown; test_changes_declared: unknown } {
   const { test_changes, test_changes_declared } = exposeTestChanges(r);
   return { test_changes, test_changes_declared };

@@ -245,6 +245,7 @@ describe.each(BACKENDS)('$name: receipts and approvals', (b) => {
       fingerprint: a.fingerprint,
       decidedAt: null,
       usedByHandoffId: null,
+      usedByContractId: null,
     });
     expect(await rejection(s.tx((t) => t.decideApproval(a.id, 'revoked', 'me', null)))).toMatchObject({
       code: 'APPROVAL_TRANSITION_REFUSED',
