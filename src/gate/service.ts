@@ -73,6 +73,8 @@ async function breakerStep(
     continuing: boolean;
     /** The harness records its hook feedback: the latest delivered nonce in its transcript. */
     proof?: { delivered: string | undefined; continuing: boolean };
+    /** The harness records its hook feedback: its counts are by proof, in files an allow never resets. */
+    feedback?: boolean;
   },
   bk: BreakerKey | undefined,
   decision: Verdict,
@@ -105,7 +107,8 @@ async function breakerStep(
     }
   }
   if (decision === 'allow') {
-    resetFileCounter(where.env, where.cwd, key);
+    // A harness counted by proof keeps no key counter file to forget; naming one would hash the key (node:crypto).
+    if (where.feedback !== true) resetFileCounter(where.env, where.cwd, key);
     try {
       if (store.store !== null) await resetKey(store.store, key);
       return { attempt, tripped: false };
@@ -159,9 +162,13 @@ export interface GateCall {
  */
 export function proofOf(call: GateCall): { delivered: string | undefined; continuing: boolean } | undefined {
   const input = call.input;
-  if (call.opts.draftId !== undefined || input === undefined || !FEEDBACK_HARNESSES.includes(input.harness))
-    return undefined;
+  if (input === undefined || !hasFeedback(call)) return undefined;
   return { delivered: deliveredNonce(ownTranscript(input), input.harness), continuing: input.stopHookActive !== false };
+}
+
+/** The call's harness records its hook feedback (not for a gate given --draft-id), so its breaker counts by proof. */
+function hasFeedback(call: GateCall): boolean {
+  return call.opts.draftId === undefined && call.input !== undefined && FEEDBACK_HARNESSES.includes(call.input.harness);
 }
 
 /** Sets gate_seen_at on the contract's row (one attempt); a failure is returned as a note, never thrown. */
@@ -346,6 +353,7 @@ async function judge(call: GateCall): Promise<GateRun> {
         continuing: input?.stopHookActive === true,
         // The transcript's feedback records are read only for a block (an allow counts nothing and resets nothing).
         proof: decision.decision === 'block' ? proofOf(call) : undefined,
+        feedback: hasFeedback(call),
       },
       key,
       decision.decision,
