@@ -3,7 +3,7 @@
  * store, and its reasons say where it looked.
  */
 import { statSync } from 'node:fs';
-import { HandoffError, isHandoffError } from '../errors.js';
+import { HandoffError } from '../errors.js';
 import type { Env } from '../paths.js';
 import { dataRoot, dataRootUnusable, dbPath } from '../paths.js';
 import { storeReadOnlyHere } from '../store/db.js';
@@ -22,8 +22,8 @@ export class GateStore {
   /**
    * `watch`: the gate's budget, whose clock opening the store and every store call race. A SQLite store at this
    * build's version is opened as a probe and promoted to a writer on the same connection (as the draft verbs write):
-   * nothing to migrate, so the migration list is not read; an older store is migrated by a writer, after the watchdog
-   * is armed (a migration is a synchronous step that can run long).
+   * nothing to migrate, so the migration list is not read; an older store is read as it is through the probe and never
+   * migrated (a query its schema cannot answer is STORE_NEEDS_MIGRATION).
    */
   static async open(env: Env, cwd: string, watch?: GateWatch): Promise<GateStore> {
     if (!mayHaveStore(env, cwd)) return new GateStore(null);
@@ -36,18 +36,9 @@ export class GateStore {
     else {
       const probe = await race(openStore(env, cwd, 'probe', opts));
       const writer = probe === null ? undefined : await race(probe.currentWriter!());
-      if (probe === null || writer !== undefined) s = writer ?? null;
-      else {
-        await probe.close();
-        watch?.arm();
-        try {
-          s = await race(openStore(env, cwd, 'writer', opts));
-        } catch (e) {
-          // A store that cannot be written (a full disk) is still judged: read it, and let the writes fail and be noted.
-          if (!isHandoffError(e) || e.code !== 'STORE_WRITE_FAILED') throw e;
-          s = await race(openStore(env, cwd, 'reader', opts));
-        }
-      }
+      // An older store is read as it is, never migrated (the next writer verb migrates it): the probe judges, and the
+      // writes it refuses (capture, claim, count) are noted as on a read-only store; the count goes to files.
+      s = probe === null ? null : (writer ?? probe);
     }
     return new GateStore(s === null ? null : (watch?.bound(s) ?? s));
   }

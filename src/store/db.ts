@@ -234,10 +234,11 @@ export function openProbe(env: Env, cwd?: string, waitUntil?: number): Db | null
   const file = storeFile(env, cwd);
   if (!existsSync(file)) return null;
   const db = takeKept(file, waitUntil) ?? openReadOnly(file, waitUntil);
-  markKeepable(
-    db,
-    checked(db, file, () => inspect(db, file)),
-  );
+  const version = checked(db, file, () => inspect(db, file));
+  // A probe never migrates: an older store is read as it is, and a query its schema cannot answer is
+  // STORE_NEEDS_MIGRATION (guard).
+  if (version < latestVersion()) olderSchema.set(db, { version, latest: latestVersion() });
+  markKeepable(db, version);
   return db;
 }
 

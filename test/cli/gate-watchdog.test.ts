@@ -1,8 +1,8 @@
 /**
- * The gate's watchdog thread (src/gate/watchdog.ts) costs about as much as the rest of a gate call, so a gate call
- * starts it only before a step that can block past the budget: migrating an older store. Its other waits are
- * bounded by the budget itself (SQLite's busy wait ends by the budget's store deadline), so a busy store still gets
- * its answer in time, from the main thread. More budget cases: test/cli/pg-timeouts.test.ts.
+ * The gate's watchdog thread (src/gate/watchdog.ts) costs about as much as the rest of a gate call, and no gate call
+ * starts it now: the gate never migrates a store (an older one is read as it is), and its other waits are bounded by
+ * the budget itself (SQLite's busy wait ends by the budget's store deadline), so a busy store still gets its answer in
+ * time, from the main thread. test/cli/watchdog-answer.test.ts drives the watchdog's own answer path. More budget cases: test/cli/pg-timeouts.test.ts.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
@@ -59,7 +59,7 @@ describe('the common gate call starts no watchdog thread', () => {
     for (const r of [block, allow]) expect(r.builtins).not.toContain('crypto');
   });
 
-  it('an older store is migrated with the watchdog armed: the recorder sees it, and the answer is the same', async () => {
+  it('an older store is read as it is and never migrated by the gate; the next writer verb migrates it', async () => {
     const home = tempHome();
     // A store created by an earlier build: every migration but the last.
     const earlier = join(home, 'earlier-migrations');
@@ -69,17 +69,25 @@ describe('the common gate call starts no watchdog thread', () => {
     const store = await openStore(baseEnv(home), home, 'writer', { create: true, migrationsDir: earlier });
     expect(store!.version).toBe(all.length - 1);
     await store!.close();
+    const version = (): unknown => {
+      const db = rawStore(home);
+      try {
+        return db.prepare('SELECT MAX(version) AS v FROM schema_version').get();
+      } finally {
+        db.close();
+      }
+    };
 
+    // The gate judges (an unknown contract named by --draft-id blocks) and starts no watchdog thread: nothing to migrate.
     const r = recordedGate(home, ['--draft-id', 'a0123456789abcdef.0123456789ab', '--json'], hook);
     expect(r.code, r.stderr).toBe(2);
     expect(JSON.parse(r.stdout)).toMatchObject({ decision: 'block', exit: 2 });
-    expect(r.builtins).toContain('worker_threads');
-    const db = rawStore(home);
-    try {
-      expect(db.prepare('SELECT MAX(version) AS v FROM schema_version').get()).toEqual({ v: all.length });
-    } finally {
-      db.close();
-    }
+    expect(r.builtins).not.toContain('worker_threads');
+    expect(version()).toEqual({ v: all.length - 1 });
+
+    // A writer verb migrates it as before.
+    expect(run(home, ['contract', 'dispatch', '--goal', 'g', '--json']).code).toBe(0);
+    expect(version()).toEqual({ v: all.length });
   });
 });
 
