@@ -27,7 +27,15 @@ interface Recorded {
 /** `handoff contract gate ...args` under the module recorder (test/fixtures/record-modules.cjs). */
 function recordedGate(home: string, args: string[], input: string): Recorded {
   const file = join(home, `builtins-${Math.random().toString(36).slice(2)}.txt`);
-  const env = baseEnv(home, { RECORD_MODULES_FILE: join(home, 'modules.txt'), RECORD_BUILTINS_FILE: file });
+  // A TMPDIR of the call's own: the suite's shared one may hold a counter folder ($TMPDIR/handoff-gate-<uid>/) that
+  // another test's strict gate made, and these calls are about a machine without one.
+  const tmp = join(home, 'tmp');
+  mkdirSync(tmp, { recursive: true });
+  const env = baseEnv(home, {
+    RECORD_MODULES_FILE: join(home, 'modules.txt'),
+    RECORD_BUILTINS_FILE: file,
+    TMPDIR: tmp,
+  });
   const r = spawnSync(process.execPath, ['--require', RECORDER, BIN, 'contract', 'gate', ...args], {
     env,
     cwd: home,
