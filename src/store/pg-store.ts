@@ -346,6 +346,11 @@ export async function openPostgres(url: string, mode: OpenMode, opts: OpenOption
         throw toPgStoreError(e, location);
       });
       if (version === 0 && !(mode === 'writer' && opts.create === true)) return null;
+      // A writer told not to migrate (the stop gate) reads an older schema as it is and writes nothing.
+      if (mode === 'writer' && opts.migrate === false && version < latest) {
+        store = new PgStore(pool, location, version, false);
+        return store;
+      }
       // As on SQLite: a writer always runs the runner (which checks the applied checksums), a reader only when older.
       if (mode === 'writer' || (mode === 'reader' && version < latest))
         version = await migratePg(client, location, dir);

@@ -73,6 +73,11 @@ export interface OpenOptions {
   /** The migrations folder (tests only); default: the package's folder for the backend. */
   migrationsDir?: string;
   /**
+   * PostgreSQL writers: false opens an older schema as it is, for reading only (writes refused), instead of
+   * migrating it. The stop gate never migrates a store.
+   */
+  migrate?: boolean;
+  /**
    * SQLite: the moment (performance.now() ms) by which every busy wait of the connection ends, whatever the busy
    * timeout; a wait cut short fails as busy. For a caller with a time budget of its own (the stop gate): a busy wait
    * blocks the thread, so no timer could end it.

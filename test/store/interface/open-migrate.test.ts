@@ -111,6 +111,18 @@ describe.each(BACKENDS)('$name: migrations', (b) => {
     }
   });
 
+  it('an older store as the stop gate opens it (a probe on SQLite, a writer told not to migrate on PostgreSQL) is read as it is and not migrated', async () => {
+    const f = await b.fresh();
+    await (await f.writer({ migrationsDir: cut(b, LATEST - 1) })).close();
+    const s = b.name === 'sqlite' ? await f.open('probe') : await f.open('writer', { migrate: false });
+    expect(s!.version).toBe(LATEST - 1);
+    await s!.close();
+    expect(await f.version()).toBe(LATEST - 1);
+    // A writer verb then migrates it as before.
+    await (await f.writer()).close();
+    expect(await f.version()).toBe(LATEST);
+  });
+
   it('a version-1 store keeps its rows: require_receipt 0, receipt_id NULL; a probe reads it as it is', async () => {
     const f = await b.fresh();
     await (await f.writer({ migrationsDir: cut(b, 1) })).close();
