@@ -30,6 +30,10 @@ it(`${N} parallel adds to one draft all land; the row mirrors the final draft`, 
     values.map((v) =>
       h.runAsync(['contract', 'add', 'evidence_report.commands_run', v, '--draft-id', id, '--json'], {
         background: true,
+        // 128 processes connecting at once on a busy 2-core machine may wait past the default 10 s store limit
+        // (STORE_UNREACHABLE, "connection timeout"); this test is about the draft lock and the mirror's order, so
+        // its limit only catches a hang.
+        env: { HANDOFF_STORE_TIMEOUT_MS: '60000' },
       }),
     ),
   );
