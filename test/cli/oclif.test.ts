@@ -185,7 +185,12 @@ function shellWords(line: string): string[] {
 describe('every example is a runnable line', () => {
   it('parses: no example is refused as USAGE in a prepared data root', () => {
     const home = tempHome();
-    const env = { HANDOFF_WORKSPACE: 'payments', HANDOFF_SIGNING_KEY: join(home, 'keys', 'handoff.key') };
+    // SHELL is set as a user's login sets it: CI runs without one, and `handoff autocomplete` alone reads it.
+    const env = {
+      HANDOFF_WORKSPACE: 'payments',
+      HANDOFF_SIGNING_KEY: join(home, 'keys', 'handoff.key'),
+      SHELL: '/bin/bash',
+    };
     expect(run(home, ['contract', 'init', '--draft-id', D], { env }).code).toBe(0);
     expect(run(home, ['brief', 'add', 'payments', '--ac', 'AC-1=x'], { env }).code).toBe(0);
     writeFileSync(join(home, 'envelope.json'), '{}');
