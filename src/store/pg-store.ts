@@ -38,7 +38,7 @@ import {
   toPgStoreError,
 } from './pg-errors.js';
 import * as h from './pg-handoffs.js';
-import { pgSetTestBase, pgSetTestChanges } from './test-change-rows.js';
+import { pgSetClaimTokenHash, pgSetTestBase, pgSetTestChanges } from './test-change-rows.js';
 import { checkCurrentPg, inspectPg, migratePg, PG_MIGRATIONS_DIR } from './pg-migrate.js';
 import * as r from './pg-records.js';
 import type {
@@ -185,6 +185,7 @@ class PgTx extends PgReads implements StoreTx {
   setTestBase = (id: number, json: string): Promise<boolean> => pgSetTestBase(this.run, id, json);
   setTestChanges = (id: number, json: string, base: string | null): Promise<boolean> =>
     pgSetTestChanges(this.run, id, json, base);
+  setClaimTokenHash = (id: number, sha256: string): Promise<boolean> => pgSetClaimTokenHash(this.run, id, sha256);
   insertApproval = (a: NewApproval): Promise<ApprovalRow> => r.insertApproval(this.run, a);
   decideApproval = (id: string, d: ApprovalStatus, by: string | null, note: string | null): Promise<DecideResult> =>
     r.decideApproval(this.run, id, d, by, note);

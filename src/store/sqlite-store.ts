@@ -134,6 +134,7 @@ class SqliteTx extends SqliteReads implements StoreTx {
   setTestBase = (id: number, json: string) => this.write((db) => testRows.setTestBase(db, id, json));
   setTestChanges = (id: number, json: string, base: string | null) =>
     this.write((db) => testRows.setTestChanges(db, id, json, base));
+  setClaimTokenHash = (id: number, sha256: string) => this.write((db) => testRows.setClaimTokenHash(db, id, sha256));
   insertApproval = (a: NewApproval) => this.write((db) => approvals.insertApproval(db, a));
   decideApproval = (id: string, d: approvals.ApprovalStatus, by: string | null, note: string | null) =>
     this.write((db) => approvals.decideApproval(db, id, d, by, note));

@@ -28,3 +28,12 @@ export const pgSetTestChanges = async (run: Run, id: number, json: string, baseJ
       [json, baseJson, id],
     )
   ).rowCount === 1;
+
+/** Dispatch's (or finalize's, for an `init` draft) claim token hash, set once (migration 0009, amendments-4 §Z7). */
+export const setClaimTokenHash = (db: Db, id: number, sha256: string): boolean =>
+  db.prepare('UPDATE handoffs SET claim_token_sha256 = ? WHERE id = ? AND claim_token_sha256 IS NULL').run(sha256, id)
+    .changes === 1;
+
+export const pgSetClaimTokenHash = async (run: Run, id: number, sha256: string): Promise<boolean> =>
+  (await run('UPDATE handoffs SET claim_token_sha256 = $1 WHERE id = $2 AND claim_token_sha256 IS NULL', [sha256, id]))
+    .rowCount === 1;

@@ -127,6 +127,24 @@ describe.each(BACKENDS)('$name: handoffs rules', (b) => {
     ]);
   });
 
+  it('claim_token_sha256 is set once and holds only a lowercase hex sha256', async () => {
+    const f = await b.fresh();
+    const s = await f.writer();
+    try {
+      await insertRow(f);
+      await refused(f.exec("UPDATE handoffs SET claim_token_sha256 = 'hct_plain_token'"));
+      await refused(f.exec(`UPDATE handoffs SET claim_token_sha256 = '${'A'.repeat(64)}'`));
+      const id = Number((await f.all('SELECT id FROM handoffs'))[0].id);
+      expect(await s.tx((t) => t.setClaimTokenHash(id, 'a'.repeat(64)))).toBe(true);
+      expect(await s.tx((t) => t.setClaimTokenHash(id, 'b'.repeat(64)))).toBe(false); // already set
+      await refused(f.exec(`UPDATE handoffs SET claim_token_sha256 = '${'c'.repeat(64)}'`), /set-once/);
+      await refused(f.exec('UPDATE handoffs SET claim_token_sha256 = NULL'), /set-once/);
+      expect(await f.all('SELECT claim_token_sha256 FROM handoffs')).toEqual([{ claim_token_sha256: 'a'.repeat(64) }]);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('test_base_json is set once; test_changes_json never changes on a COMPLETE row; both hold JSON', async () => {
     const f = await b.fresh();
     const s = await f.writer();
