@@ -66,6 +66,21 @@ export const gateCodes = [
       'Each harness run id belongs to one contract chain: use a fresh session id, or claim the contract that already carries it.',
   },
   {
+    code: 'CLAIM_TOKEN_REQUIRED',
+    exit: 2,
+    where: 'contract claim',
+    when: 'The contract has a claim token (dispatch and init print one) and none was given.',
+    repair: 'Pass the token dispatch or init printed: --claim-token TOKEN, or HANDOFF_CLAIM_TOKEN in the environment.',
+  },
+  {
+    code: 'CLAIM_TOKEN_INVALID',
+    exit: 1,
+    where: 'contract claim',
+    when: "The claim token given is not the contract's (its sha256 differs from the one stored); nothing was written.",
+    repair:
+      'Pass the token printed when this contract was dispatched or initialized; an agent claims only the contract it was given.',
+  },
+  {
     code: 'HARNESS_ID_CONFLICT',
     exit: 1,
     where: 'contract claim',

@@ -8,6 +8,7 @@ import type { HandoffRow } from '../store/handoff-row.js';
 import { mayHaveStore } from '../store/open-store.js';
 import type { StoreReads } from '../store/store.js';
 import { claimTip, harnessInUse, harnessLock } from './harness.js';
+import { CLAIM_TOKEN_ENV, claimTokenMatches } from './claim-token.js';
 
 export interface ClaimResult {
   tip: HandoffRow;
@@ -22,7 +23,13 @@ const rowNotFound = (id: string): HandoffError =>
     { contract_id: id },
   );
 
-export async function claim(env: Env, cwd: string, contractId: string, harnessId: string): Promise<ClaimResult> {
+export async function claim(
+  env: Env,
+  cwd: string,
+  contractId: string,
+  harnessId: string,
+  token?: string,
+): Promise<ClaimResult> {
   if (!mayHaveStore(env, cwd)) throw rowNotFound(contractId);
   const { openStore } = await import('../store/open-store.js');
   const store = await openStore(env, cwd, 'writer');
@@ -35,6 +42,7 @@ export async function claim(env: Env, cwd: string, contractId: string, harnessId
         const again = await tipOf(t, contractId);
         if (again.id !== tip.id)
           throw new HandoffError('STORE_BUSY', `the chain of ${contractId} grew during the claim; run it again`);
+        checkToken(await birthOf(t, again), token);
         const outcome = await claimTip(t, again, harnessId);
         switch (outcome.kind) {
           case 'in_use':
@@ -56,6 +64,36 @@ export async function claim(env: Env, cwd: string, contractId: string, harnessId
   } finally {
     await store.close();
   }
+}
+
+/**
+ * The claim token rule (amendments-4 §Z7), judged on the chain's birth row (a continuation inherits its chain's
+ * token): a row without a hash (born before migration 0009) needs none.
+ */
+function checkToken(birth: HandoffRow, token: string | undefined): void {
+  const hash = birth.claim_token_sha256;
+  if (hash == null) return;
+  if (token === undefined)
+    throw new HandoffError(
+      'CLAIM_TOKEN_REQUIRED',
+      `contract ${birth.contract_id} has a claim token: pass the one dispatch or init printed (--claim-token, or ${CLAIM_TOKEN_ENV})`,
+      { contract_id: birth.contract_id },
+    );
+  if (!claimTokenMatches(token, hash))
+    throw new HandoffError('CLAIM_TOKEN_INVALID', `the claim token given is not contract ${birth.contract_id}'s`, {
+      contract_id: birth.contract_id,
+    });
+}
+
+/** The first row of `tip`'s chain. */
+async function birthOf(s: StoreReads, tip: HandoffRow): Promise<HandoffRow> {
+  let row = tip;
+  while (row.continues_handoff_id !== null) {
+    const prev = await s.getHandoffById(row.continues_handoff_id);
+    if (prev === undefined) break;
+    row = prev;
+  }
+  return row;
 }
 
 /** The live tip of `contractId`'s chain; ROW_NOT_FOUND without a row. */

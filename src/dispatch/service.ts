@@ -19,12 +19,15 @@ import { briefNotFoundError } from '../evidence/brief-service.js';
 import { closeRules, renderContractBlock, type AcceptanceItem, type BlockInfo, type CloseRule } from './block.js';
 import type { DispatchRequest } from './options.js';
 import { takeTestBase } from './test-base.js';
+import { claimTokenHash, mintClaimToken } from './claim-token.js';
 
 export interface DispatchResult {
   row: HandoffRow;
   block: BlockInfo;
   rules: CloseRule[];
   text: string;
+  /** The claim token (amendments-4 §Z7): printed to the orchestrator, never in `text`; the row keeps its sha256. */
+  claimToken: string;
 }
 
 interface Resolved {
@@ -89,6 +92,7 @@ export async function dispatch(req: DispatchRequest, env: Env, cwd: string): Pro
     draftsDir(env, cwd);
     store ??= (await openStoreIfAny(env, cwd, 'writer', { create: true }))!;
     const agentId = req.agentId ?? mintAgentId();
+    const claimToken = mintClaimToken();
     for (;;) {
       draftId = mintDraftId(agentId);
       await locks.add(draftId);
@@ -122,12 +126,13 @@ export async function dispatch(req: DispatchRequest, env: Env, cwd: string): Pro
         require_approval_json: req.requireApproval.length > 0 ? JSON.stringify(req.requireApproval) : null,
       });
       await t.setTestBase(row.id, testBase);
+      await t.setClaimTokenHash(row.id, claimTokenHash(claimToken));
       return { row: { ...row, test_base_json: testBase }, resolved };
     });
     done = true;
     const block = blockInfo(row, req, resolved);
     const rules = closeRules(block);
-    return { row, block, rules, text: renderContractBlock(block, rules) };
+    return { row, block, rules, text: renderContractBlock(block, rules), claimToken };
   } catch (e) {
     // A COMMIT without an answer may have written the row: the draft stays (the next finalize converges either
     // way), and the caller learns which contract it was.

@@ -1,16 +1,18 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
 import { COMPLETE_PATCH, dispatchJson, finalizeAs, row } from '../helpers/gate.js';
 
-const claim = (home: string, args: string[]) => run(home, ['contract', 'claim', ...args, '--json']);
+const claim = (home: string, args: string[], token?: string) =>
+  run(home, ['contract', 'claim', ...args, '--json'], { env: { HANDOFF_CLAIM_TOKEN: token } });
 
 describe('contract claim', () => {
   it('sets the harness id once; a repeat is a no-op; human output', () => {
     const home = tempHome();
     const d = dispatchJson(home, ['--goal', 'g']);
-    const r = claim(home, ['--harness-id', 'agent-1', '--draft-id', d.contract_id]);
+    const r = claim(home, ['--harness-id', 'agent-1', '--draft-id', d.contract_id, '--claim-token', d.claim_token]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json).toEqual({
       status: 'ok',
@@ -20,9 +22,11 @@ describe('contract claim', () => {
       changed: true,
     });
     expect(row(home, d.contract_id).harness_id).toBe('agent-1');
-    const again = claim(home, ['--harness-id', 'agent-1', '--contract-id', d.contract_id]);
+    const again = claim(home, ['--harness-id', 'agent-1', '--contract-id', d.contract_id], d.claim_token);
     expect(again.json.changed).toBe(false);
-    const human = run(home, ['contract', 'claim', '--harness-id', 'agent-1', '--draft-id', d.contract_id]);
+    const human = run(home, ['contract', 'claim', '--harness-id', 'agent-1', '--draft-id', d.contract_id], {
+      env: { HANDOFF_CLAIM_TOKEN: d.claim_token },
+    });
     expect(human.stdout).toMatch(/^OK: contract .* already carries harness id agent-1; no-op\.\n$/);
   });
 
@@ -30,7 +34,9 @@ describe('contract claim', () => {
     const home = tempHome();
     const d = dispatchJson(home, ['--goal', 'g']);
     finalizeAs(home, d.contract_id, 'COMPLETE', COMPLETE_PATCH);
-    expect(claim(home, ['--harness-id', 'done-run', '--draft-id', d.contract_id]).json.changed).toBe(true);
+    expect(claim(home, ['--harness-id', 'done-run', '--draft-id', d.contract_id], d.claim_token).json.changed).toBe(
+      true,
+    );
 
     const e = dispatchJson(home, ['--goal', 'h']);
     finalizeAs(home, e.contract_id, 'BLOCKED');
@@ -38,7 +44,7 @@ describe('contract claim', () => {
     expect(w.code, w.stderr).toBe(0);
     const tip = w.json.draft_id as string;
     expect(tip).not.toBe(e.contract_id);
-    const r = claim(home, ['--harness-id', 'later-run', '--draft-id', e.contract_id]);
+    const r = claim(home, ['--harness-id', 'later-run', '--draft-id', e.contract_id], e.claim_token);
     expect(r.json).toMatchObject({ contract_id: tip, changed: true });
     expect(row(home, tip).harness_id).toBe('later-run');
     expect(row(home, e.contract_id).harness_id).toBeNull();
@@ -53,10 +59,60 @@ describe('contract claim', () => {
       [['--harness-id', 'run-a', '--draft-id', b.contract_id], 'HARNESS_ID_IN_USE'],
     ] as const) {
       const before = snapshot(home);
-      const r = claim(home, [...args]);
+      const r = claim(home, [...args], args[3] === a.contract_id ? a.claim_token : b.claim_token);
       expect(r.code).toBe(1);
       expect(r.json).toMatchObject({ status: 'rejected', code });
       expect(snapshot(home)).toEqual(before);
+    }
+  });
+
+  it('a dispatched contract needs its claim token: none is CLAIM_TOKEN_REQUIRED (2), a wrong one CLAIM_TOKEN_INVALID (1); nothing written', () => {
+    const home = tempHome();
+    const d = dispatchJson(home, ['--goal', 'g']);
+    const other = dispatchJson(home, ['--goal', 'h']);
+    expect(d.claim_token).toMatch(/^hct_[A-Za-z0-9_-]{43}$/);
+    expect(d.contract_block).not.toContain(d.claim_token);
+    expect(row(home, d.contract_id).claim_token_sha256).toBe(createHash('sha256').update(d.claim_token).digest('hex'));
+    for (const [token, exit, code] of [
+      [undefined, 2, 'CLAIM_TOKEN_REQUIRED'],
+      ['', 2, 'CLAIM_TOKEN_REQUIRED'],
+      [other.claim_token, 1, 'CLAIM_TOKEN_INVALID'],
+      ['hct_guess', 1, 'CLAIM_TOKEN_INVALID'],
+    ] as const) {
+      const before = snapshot(home);
+      const r = claim(home, ['--harness-id', 'thief', '--draft-id', d.contract_id], token);
+      expect([r.code, r.json.code], r.stdout).toEqual([exit, code]);
+      expect(JSON.stringify(r.json)).not.toContain(d.claim_token);
+      expect(snapshot(home)).toEqual(before);
+    }
+    // The flag works as the variable does, and beats it.
+    const ok = claim(home, ['--harness-id', 'run-1', '--draft-id', d.contract_id, '--claim-token', d.claim_token], 'x');
+    expect(ok.json).toMatchObject({ status: 'ok', changed: true });
+  });
+
+  it('a contract without a token hash (an init draft finalized, or a pre-migration row) keeps the old rule', () => {
+    const home = tempHome();
+    const id = run(home, ['contract', 'init', '--workspace', 'ws', '--json']).json.draft_id as string;
+    finalizeAs(home, id, 'COMPLETE', COMPLETE_PATCH);
+    expect(row(home, id).claim_token_sha256).toBeNull();
+    expect(claim(home, ['--harness-id', 'run-1', '--draft-id', id]).json).toMatchObject({ changed: true });
+  });
+
+  it('no list, view or chain output shows the token or its hash', () => {
+    const home = tempHome();
+    const d = dispatchJson(home, ['--goal', 'g']);
+    const hash = row(home, d.contract_id).claim_token_sha256 as string;
+    for (const args of [
+      ['contract', 'list', '--json'],
+      ['contract', 'view', '--draft-id', d.contract_id, '--json'],
+      ['contract', 'chain', '--draft-id', d.contract_id, '--json'],
+      ['contract', 'view', '--draft-id', d.contract_id],
+    ]) {
+      const r = run(home, args);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout + r.stderr).not.toContain(hash);
+      expect(r.stdout + r.stderr).not.toContain(d.claim_token);
+      expect(r.stdout + r.stderr).not.toContain('claim_token');
     }
   });
 

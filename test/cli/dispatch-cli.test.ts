@@ -41,6 +41,7 @@ describe('contract dispatch: what it creates', () => {
       handoff_id: 1,
       contract_id: expect.stringMatching(ID_RE),
       draft_id: out.contract_id,
+      claim_token: expect.stringMatching(/^hct_[A-Za-z0-9_-]{43}$/),
       agent_id: out.contract_id.split('.')[0],
       workspace: 'ws',
       agent_state: 'DISPATCHED',
@@ -119,7 +120,9 @@ describe('contract dispatch: what it creates', () => {
     expect(human.code, human.stderr).toBe(0);
     const json = run(home, [...args, '--json']).json;
     const hid = human.stdout.match(/^contract_id: (\S+)$/m)![1];
-    expect(human.stderr).toBe(`dispatched handoff_id=1 contract_id=${hid}\n`);
+    expect(human.stderr).toMatch(
+      new RegExp(`^claim_token=hct_[A-Za-z0-9_-]{43}\ndispatched handoff_id=1 contract_id=${hid}\n$`),
+    );
     // Same flags, same agent id: the two blocks differ only by the minted contract id and the handoff id.
     const norm = (s: string, cid: string, n: number): string =>
       s.split(cid).join('<CID>').replace(`handoff_id: ${n}\n`, 'handoff_id: <N>\n');

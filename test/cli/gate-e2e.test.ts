@@ -31,7 +31,9 @@ describe('dispatch -> prompt -> gate -> finalize -> verifier', () => {
     const contractId = block.match(/^contract_id: (\S+)$/m)![1];
     const agentId = block.match(/^agent_id: (\S+)$/m)![1];
     const handoffId = Number(block.match(/^handoff_id: (\d+)$/m)![1]);
-    expect(dispatched.stderr).toBe(`dispatched handoff_id=${handoffId} contract_id=${contractId}\n`);
+    expect(dispatched.stderr).toMatch(
+      new RegExp(`^claim_token=hct_[A-Za-z0-9_-]{43}\ndispatched handoff_id=${handoffId} contract_id=${contractId}\n$`),
+    );
 
     // 2. Claude Code starts the subagent: the Task prompt is the first user line of its own transcript.
     const transcript = writeTranscript(home, 'agent-a1b2c3.jsonl', `${taskText}\n\n${block}`, [

@@ -241,8 +241,20 @@ describe.each(FORMS)('at L2 ($harness)', (form) => {
     const home = tempHome();
     const d = dispatchJson(home, ['--goal', 'g']);
     const turn = { run: `${form.harness}-run-1`, prompt: `Do it.\n\n${d.contract_block}`, dir: workspace(home, 'a') };
-    // The agent disowns the contract before its first stop.
-    agent(home, ['contract', 'claim', '--draft-id', d.contract_id, '--harness-id', 'bogus']);
+    // The agent disowns the contract before its first stop: the claim itself fails without the token (§Z7),
+    // and with a guessed one; nothing is written.
+    const bare = agent(home, ['contract', 'claim', '--draft-id', d.contract_id, '--harness-id', 'bogus', '--json']);
+    expect([bare.code, JSON.parse(bare.stdout).code]).toEqual([2, 'CLAIM_TOKEN_REQUIRED']);
+    const guess = agent(
+      home,
+      ['contract', 'claim', '--draft-id', d.contract_id, '--harness-id', 'bogus', '--json'],
+      '',
+      {
+        HANDOFF_CLAIM_TOKEN: 'hct_guess',
+      },
+    );
+    expect([guess.code, JSON.parse(guess.stdout).code]).toEqual([1, 'CLAIM_TOKEN_INVALID']);
+    expect(row(home, d.contract_id).harness_id).toBeNull();
     const r = harnessCall(home, form, turn, SESSION_STRICT);
     expect(outcome(form, r), r.stderr).toBe('block');
     expect(reasonOf(form, r)).toContain(d.contract_id);
@@ -253,7 +265,8 @@ describe.each(FORMS)('at L2 ($harness)', (form) => {
     const home = tempHome();
     const d = dispatchJson(home, ['--goal', 'g']);
     const turn = { run: `${form.harness}-run-2`, prompt: `Do it.\n\n${d.contract_block}`, dir: workspace(home, 'a') };
-    agent(home, ['contract', 'claim', '--draft-id', d.contract_id, '--harness-id', 'bogus']);
+    const disown = agent(home, ['contract', 'claim', '--draft-id', d.contract_id, '--harness-id', 'bogus', '--json']);
+    expect([disown.code, JSON.parse(disown.stdout).code]).toEqual([2, 'CLAIM_TOKEN_REQUIRED']);
     const first = harnessCall(home, form, turn, AGENT_STRICT);
     expect(outcome(form, first)).toBe('block');
     // No hint the agent could follow to substitute a contract: no run id, no claim command.
@@ -285,7 +298,17 @@ describe.each(FORMS)('at L2 ($harness)', (form) => {
       prompt: `Do.\n\n${theirs.contract_block}`,
       dir: workspace(home, 't'),
     };
-    agent(home, ['contract', 'claim', '--draft-id', mine.contract_id, '--harness-id', thief.run]);
+    // The thief holds only its own token: the claim of the other contract fails at the claim itself.
+    const steal = agent(
+      home,
+      ['contract', 'claim', '--draft-id', mine.contract_id, '--harness-id', thief.run, '--json'],
+      '',
+      {
+        HANDOFF_CLAIM_TOKEN: theirs.claim_token,
+      },
+    );
+    expect([steal.code, JSON.parse(steal.stdout).code]).toEqual([1, 'CLAIM_TOKEN_INVALID']);
+    expect(row(home, mine.contract_id).harness_id).toBeNull();
     const stolen = harnessCall(home, form, thief, AGENT_STRICT);
     expect(outcome(form, stolen), stolen.stderr).toBe('block');
     expect(reasonOf(form, stolen)).toContain(theirs.contract_id);

@@ -52,15 +52,28 @@ describe('dispatch and claim on PostgreSQL', () => {
       [['--harness-id', 'run-x', '--draft-id', a.contract_id], 'HARNESS_ID_CONFLICT'],
       [['--harness-id', 'run-a', '--draft-id', b.contract_id], 'HARNESS_ID_IN_USE'],
     ] as const) {
-      const r = h.run(['contract', 'claim', ...args, '--json']);
+      const token = args[3] === a.contract_id ? a.claim_token : b.claim_token;
+      const r = h.run(['contract', 'claim', ...args, '--claim-token', token, '--json']);
       expect([r.code, r.json.code]).toEqual([1, code]);
     }
     expect((await pgRow(h.url, b.contract_id)).harness_id).toBeNull();
-    expect(hostOk(h, ['contract', 'claim', '--harness-id', 'run-b', '--draft-id', b.contract_id])).toMatchObject({
+    const noToken = h.run(['contract', 'claim', '--harness-id', 'run-b', '--draft-id', b.contract_id, '--json']);
+    expect([noToken.code, noToken.json.code]).toEqual([2, 'CLAIM_TOKEN_REQUIRED']);
+    const wrong = h.run(['contract', 'claim', '--harness-id', 'run-b', '--draft-id', b.contract_id, '--json'], {
+      env: { HANDOFF_CLAIM_TOKEN: a.claim_token },
+    });
+    expect([wrong.code, wrong.json.code]).toEqual([1, 'CLAIM_TOKEN_INVALID']);
+    expect((await pgRow(h.url, b.contract_id)).harness_id).toBeNull();
+    const tok = ['--claim-token', b.claim_token];
+    expect(
+      hostOk(h, ['contract', 'claim', '--harness-id', 'run-b', '--draft-id', b.contract_id, ...tok]),
+    ).toMatchObject({
       changed: true,
       handoff_id: b.handoff_id,
     });
-    expect(hostOk(h, ['contract', 'claim', '--harness-id', 'run-b', '--draft-id', b.contract_id]).changed).toBe(false);
+    expect(hostOk(h, ['contract', 'claim', '--harness-id', 'run-b', '--draft-id', b.contract_id, ...tok]).changed).toBe(
+      false,
+    );
     expect((await pgRow(h.url, b.contract_id)).harness_id).toBe('run-b');
     expect(noSqliteFile(h)).toBe(true);
   });

@@ -5,12 +5,14 @@ import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { contractIdFrom } from '../../drafts/cli-flags.js';
 import type { FlagsOf } from '../../cli/flags.js';
 import { checkHarnessId } from '../../dispatch/options.js';
+import { CLAIM_TOKEN_ENV } from '../../dispatch/claim-token.js';
 
 export default class ContractClaim extends HandoffCommand {
   static override summary = 'Tie a harness run id to a contract';
   static override description =
     "Sets the contract chain's live tip harness_id (set-once) so the stop gate finds the contract from the hook " +
-    "input (a Claude Code subagent's agent_id, or a session's session_id). Allowed in every state. Never creates the store.";
+    "input (a Claude Code subagent's agent_id, or a session's session_id). Allowed in every state. A contract that dispatch or init gave a claim token is claimed only with " +
+    'that token (--claim-token, or HANDOFF_CLAIM_TOKEN so it need not appear in a process list). Never creates the store.';
   static override oneOf = [['draft-id', 'contract-id']];
   static override flags = {
     'harness-id': Flags.string({
@@ -20,6 +22,11 @@ export default class ContractClaim extends HandoffCommand {
     }),
     'draft-id': Flags.string({ helpValue: 'ID', description: 'The contract id (any id of its chain)' }),
     'contract-id': Flags.string({ exclusive: ['draft-id'], helpValue: 'ID', description: 'Same as --draft-id' }),
+    'claim-token': Flags.string({
+      helpValue: 'TOKEN',
+      description:
+        'The claim token dispatch or init printed (or HANDOFF_CLAIM_TOKEN); needed when the contract has one',
+    }),
     json: Flags.boolean({ description: 'Print one JSON object on stdout' }),
   };
   static override examples = [
@@ -32,7 +39,8 @@ export default class ContractClaim extends HandoffCommand {
     const id = contractIdFrom(ctx.flags, 'pass exactly one of --draft-id and --contract-id');
     checkHarnessId(hid);
     const { claim } = await import('../../dispatch/claim.js');
-    const r = await claim(ctx.env, ctx.cwd, id, hid);
+    const token = ctx.flags['claim-token'] ?? ctx.env[CLAIM_TOKEN_ENV];
+    const r = await claim(ctx.env, ctx.cwd, id, hid, token === '' ? undefined : token);
     return {
       json: {
         status: 'ok',

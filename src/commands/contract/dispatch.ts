@@ -111,7 +111,9 @@ export default class ContractDispatch extends HandoffCommand {
       ctx.cwd,
     );
     const { dispatch } = await import('../../dispatch/service.js');
-    const { row, block, rules, text } = await dispatch(req, ctx.env, ctx.cwd);
+    const { row, block, rules, text, claimToken } = await dispatch(req, ctx.env, ctx.cwd);
+    // The claim token goes to the orchestrator (stderr, and --json), never into the block meant for the prompt.
+    ctx.notice(`claim_token=${claimToken}`);
     if (!ctx.json) {
       ctx.notice(`dispatched handoff_id=${row.id} contract_id=${row.contract_id}`);
       return { text };
@@ -122,6 +124,7 @@ export default class ContractDispatch extends HandoffCommand {
         handoff_id: row.id,
         contract_id: row.contract_id,
         draft_id: row.contract_id,
+        claim_token: claimToken,
         agent_id: row.agent_id,
         workspace: row.workspace,
         agent_state: row.agent_state,

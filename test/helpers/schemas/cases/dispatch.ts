@@ -91,7 +91,10 @@ export const DISPATCH_CASES: ResultCase[] = [
     schema: 'contract-claim',
     name: 'a run id tied to the tip',
     exit: 0,
-    produce: (home) => hf(home, ['contract', 'claim', '--harness-id', 'sub-1', '--draft-id', dispatched(home).contract_id, '--json']),
+    produce: (home) => {
+      const d = dispatched(home);
+      return hf(home, ['contract', 'claim', '--harness-id', 'sub-1', '--draft-id', d.contract_id, '--claim-token', d.claim_token, '--json']);
+    },
     expect: (j) => expect([j.harness_id, j.changed]).toEqual(['sub-1', true]),
     wrong: { 'a run id outside its pattern': (j) => ({ ...j, harness_id: '-x' }) },
   },
