@@ -1,5 +1,5 @@
--- 0010_claim_tokens: a contract's claim token (amendments-4 §T1, §Z7). claim_token_sha256 is the lowercase hex sha256
--- of the token dispatch printed; the token itself is never stored. Set once, at birth; `contract claim` of a row that
+-- 0010_claim_tokens: a contract's claim token. claim_token_sha256 is the lowercase hex sha256
+-- of the token dispatch printed; the token itself is never stored. Set once (at dispatch, or at the finalize of an init draft); `contract claim` of a row that
 -- has one needs the token. Rows from before this migration keep NULL and today's claim rule. Released: never edit.
 ALTER TABLE handoffs ADD COLUMN claim_token_sha256 TEXT
   CHECK (claim_token_sha256 IS NULL OR (length(claim_token_sha256) = 64 AND claim_token_sha256 NOT GLOB '*[^0-9a-f]*'));

@@ -1,4 +1,4 @@
--- 0010_claim_tokens (PostgreSQL): a contract's claim token (amendments-4 §T1, §Z7), as
+-- 0010_claim_tokens (PostgreSQL): a contract's claim token, as
 -- migrations/0010_claim_tokens.sql: claim_token_sha256, the hex sha256 of the token dispatch printed (never the
 -- token), set once. Released: never edit this file.
 ALTER TABLE handoffs ADD COLUMN claim_token_sha256 text COLLATE "C"

@@ -1,5 +1,5 @@
 /**
- * Claim tokens (amendments-4 §T1, §Z7): `dispatch` and `init` print one; the store keeps only its sha256, and
+ * Claim tokens: `dispatch` and `init` print one; the store keeps only its sha256, and
  * `contract claim` of a contract that has one needs it. 32 random bytes, base64url, prefixed `hct_`.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';

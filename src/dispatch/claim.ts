@@ -67,8 +67,8 @@ export async function claim(
 }
 
 /**
- * The claim token rule (amendments-4 §Z7), judged on the chain's birth row (a continuation inherits its chain's
- * token): a row without a hash (born before migration 0009) needs none.
+ * The claim token rule, judged on the chain's birth row (a continuation inherits its chain's
+ * token): a row without a hash (born before migration 0010) needs none.
  */
 function checkToken(birth: HandoffRow, token: string | undefined): void {
   const hash = birth.claim_token_sha256;

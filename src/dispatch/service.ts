@@ -26,7 +26,7 @@ export interface DispatchResult {
   block: BlockInfo;
   rules: CloseRule[];
   text: string;
-  /** The claim token (amendments-4 §Z7): printed to the orchestrator, never in `text`; the row keeps its sha256. */
+  /** The claim token: printed to the orchestrator, never in `text`; the row keeps its sha256. */
   claimToken: string;
 }
 

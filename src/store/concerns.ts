@@ -104,7 +104,7 @@ export interface HandoffWrites {
   setTestBase(id: number, json: string): Promise<boolean>;
   /** Finalize's test-change detection, before the closing state; `baseJson` fills an inherited base. */
   setTestChanges(id: number, json: string, baseJson: string | null): Promise<boolean>;
-  /** The claim token's sha256 (set once); false when the row has one (amendments-4 §Z7). */
+  /** The claim token's sha256 (set once); false when the row has one. */
   setClaimTokenHash(id: number, sha256: string): Promise<boolean>;
 }
 

@@ -45,7 +45,7 @@ export interface HandoffRow {
   test_base_json?: string | null;
   /** What finalize detected since the test base, beside what was declared (migration 0008). */
   test_changes_json?: string | null;
-  /** The claim token's sha256 (migration 0009); never exposed. Null before the migration: no token needed. */
+  /** The claim token's sha256 (migration 0010); never exposed. Null before the migration: no token needed. */
   claim_token_sha256?: string | null;
 }
 

@@ -29,7 +29,7 @@ export const pgSetTestChanges = async (run: Run, id: number, json: string, baseJ
     )
   ).rowCount === 1;
 
-/** Dispatch's (or finalize's, for an `init` draft) claim token hash, set once (migration 0009, amendments-4 §Z7). */
+/** Dispatch's (or finalize's, for an `init` draft) claim token hash, set once (migration 0010). */
 export const setClaimTokenHash = (db: Db, id: number, sha256: string): boolean =>
   db.prepare('UPDATE handoffs SET claim_token_sha256 = ? WHERE id = ? AND claim_token_sha256 IS NULL').run(sha256, id)
     .changes === 1;

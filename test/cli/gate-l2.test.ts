@@ -241,7 +241,7 @@ describe.each(FORMS)('at L2 ($harness)', (form) => {
     const home = tempHome();
     const d = dispatchJson(home, ['--goal', 'g']);
     const turn = { run: `${form.harness}-run-1`, prompt: `Do it.\n\n${d.contract_block}`, dir: workspace(home, 'a') };
-    // The agent disowns the contract before its first stop: the claim itself fails without the token (§Z7),
+    // The agent disowns the contract before its first stop: the claim itself fails without the token,
     // and with a guessed one; nothing is written.
     const bare = agent(home, ['contract', 'claim', '--draft-id', d.contract_id, '--harness-id', 'bogus', '--json']);
     expect([bare.code, JSON.parse(bare.stdout).code]).toEqual([2, 'CLAIM_TOKEN_REQUIRED']);
