@@ -4,6 +4,7 @@
 import { initialEnvelope } from '../envelope/vocabulary.js';
 import { agentPrefix, mintAgentId, mintDraftId } from '../ids.js';
 import { resolveWorkspace, workspaceRoot, type Env } from '../paths.js';
+import { claimTokenHash, mintClaimToken } from '../dispatch/claim-token.js';
 import { validateEnvelope } from '../validator/index.js';
 import { draftExists } from './errors.js';
 import { draftEntryExists, saveDraft } from './files.js';
@@ -15,6 +16,11 @@ export interface InitResult {
   agentIdMinted: boolean;
   /** The workspace recorded in the draft's sidecar. */
   workspace: string;
+  /**
+   * The contract's claim token, for the caller only: the draft's sidecar keeps its sha256 (never the token, never in
+   * the envelope), and finalize copies that to the row.
+   */
+  claimToken: string;
 }
 
 /**
@@ -44,9 +50,14 @@ export async function initDraft(
     const envelope = initialEnvelope(agentId);
     const verdict = validateEnvelope(envelope);
     if (!verdict.ok) throw new Error(`the initial envelope does not validate: ${verdict.codes.join(', ')}`);
-    saveDraft(env, draftId, envelope, cwd, { workspace, workspace_root: workspaceRoot(cwd) });
+    const claimToken = mintClaimToken();
+    saveDraft(env, draftId, envelope, cwd, {
+      workspace,
+      workspace_root: workspaceRoot(cwd),
+      claim_token_sha256: claimTokenHash(claimToken),
+    });
     saved = true;
-    return { draftId, agentId, agentIdMinted, workspace };
+    return { draftId, agentId, agentIdMinted, workspace, claimToken };
   } finally {
     locks.releaseAll(!saved);
   }

@@ -22,6 +22,11 @@ export interface DraftMeta {
   workspace_root?: string;
   /** Written by dispatch: the draft carries a dispatched contract, so `view` reads its row. */
   dispatched?: true;
+  /**
+   * Written by init: the sha256 of the claim token it printed (never the token). Finalize copies it to the row it
+   * inserts, so `contract claim` of the contract needs the token. Absent in drafts made before init minted tokens.
+   */
+  claim_token_sha256?: string;
 }
 
 /** Only call with an id that passed DRAFT_ID_RE (`<id>.meta.json` is never a draft candidate: `<id>.meta` is no id). */
@@ -33,7 +38,10 @@ export const serializeMeta = (meta: DraftMeta): string =>
     workspace: meta.workspace,
     ...(meta.workspace_root === undefined ? {} : { workspace_root: meta.workspace_root }),
     ...(meta.dispatched === true ? { dispatched: true } : {}),
+    ...(meta.claim_token_sha256 === undefined ? {} : { claim_token_sha256: meta.claim_token_sha256 }),
   })}\n`;
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /** An absolute path of a sane length without NUL: what a recorded workspace root must be. */
 const isRootPath = (v: unknown): v is string =>
@@ -86,10 +94,14 @@ export function readDraftMeta(env: Env, draftId: string, cwd?: string): DraftMet
     throw draftUnreadable(draftId, path, 'holds a workspace_root that is not an absolute path');
   if (record.dispatched !== undefined && record.dispatched !== true)
     throw draftUnreadable(draftId, path, 'holds a dispatched mark that is not true');
+  const hash = record.claim_token_sha256;
+  if (hash !== undefined && (typeof hash !== 'string' || !SHA256_HEX.test(hash)))
+    throw draftUnreadable(draftId, path, 'holds a claim_token_sha256 that is not a lowercase hex sha256');
   return {
     workspace,
     ...(root === undefined ? {} : { workspace_root: root }),
     ...(record.dispatched === true ? { dispatched: true as const } : {}),
+    ...(hash === undefined ? {} : { claim_token_sha256: hash }),
   };
 }
 

@@ -20,7 +20,7 @@ import { resolveInStore, type Addressing, type ImplicitResolution } from '../dra
 import { followedNotice } from '../render/notices.js';
 import { closedElsewhereNotice } from '../drafts/closed-elsewhere.js';
 import { isClosedRow, sessionOver, type StoreSession } from '../drafts/store-access.js';
-import { recordedWorkspace } from '../drafts/meta.js';
+import { readDraftMeta, recordedWorkspace } from '../drafts/meta.js';
 import { noteClose, readRevision } from '../drafts/revision.js';
 import { loadOrAdopt, lockChainToTip } from '../drafts/target.js';
 import {
@@ -159,6 +159,9 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
     // closed by this finalize then knows the row holds its save (drafts/revision.ts).
     const revision = readRevision(env, tipId, cwd).rev;
     const workspace = recordedWorkspace(env, cwd, tipId, req.workspaceFlag) ?? req.workspace;
+    // An init draft's claim token hash, from its sidecar, for the row this finalize inserts (a row that exists keeps
+    // the hash it has, or none).
+    const claimTokenHash = tipRow === undefined ? readDraftMeta(env, tipId, cwd)?.claim_token_sha256 : undefined;
 
     // The test-change step's head start (step 9c): its base is read and git's listing started now, to run meanwhile.
     const testsEarly = earlyTestStep(store, tipRow, env);
@@ -271,6 +274,7 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
         signer,
         revision,
         tests,
+        claimTokenHash,
       });
       wrote = out.kind === 'ok' && out.created;
       return out;
@@ -349,6 +353,8 @@ interface CommitInput {
   revision: number;
   /** Step 9c's detection, stored on the row before its closing state. */
   tests: TestStep;
+  /** The init draft's claim token hash, set on the row when this transaction inserts it as a chain's first. */
+  claimTokenHash: string | undefined;
 }
 
 const writeOf = (tipId: string): string => `the finalize write of ${tipId}`;
@@ -391,6 +397,8 @@ async function commit(store: Store, c: CommitInput): Promise<FinalizeOutcome> {
         });
         const written = (await t.getHandoffByContractId(c.tipId))!;
         if (id === undefined) return c.done(written, false, 'complete_write_once');
+        if (row === undefined && c.claimTokenHash !== undefined && written.continues_handoff_id === null)
+          await t.setClaimTokenHash(id, c.claimTokenHash);
         const inserted = await insertEvidenceRows(t, c.entries, {
           handoffId: id,
           replace: row !== undefined,

@@ -6,7 +6,7 @@
 import { agentPrefix } from '../ids.js';
 import { isObject, own, type JsonObject } from '../envelope/vocabulary.js';
 import { readDraft } from '../drafts/files.js';
-import { recordedWorkspace } from '../drafts/meta.js';
+import { readDraftMeta } from '../drafts/meta.js';
 import type { Env } from '../paths.js';
 import { isClosedState, type HandoffRow } from '../store/handoff-row.js';
 import type { Store } from '../store/store.js';
@@ -69,8 +69,8 @@ export async function backstopCapture(r: CaptureRequest): Promise<CaptureOutcome
   const json = JSON.stringify(envelope);
   try {
     // Read only when inserting: an existing row's workspace is frozen. An unreadable sidecar stops the capture (noted).
-    const workspace =
-      r.tip === undefined ? (recordedWorkspace(r.env, r.cwd, r.contractId, undefined) ?? r.workspace) : r.workspace;
+    const meta = r.tip === undefined ? readDraftMeta(r.env, r.contractId, r.cwd) : undefined;
+    const workspace = meta?.workspace ?? r.workspace;
     const store = await r.writer();
     const hv = r.harnessValue;
     return await store.tx(
@@ -84,6 +84,12 @@ export async function backstopCapture(r: CaptureRequest): Promise<CaptureOutcome
           r.tip !== undefined
             ? await t.captureOpenRow({ id: r.tip.id, json, harnessId })
             : await t.captureNewRow({ contractId: r.contractId, agentId, workspace, json, harnessId });
+        // A row inserted for an init draft takes the draft's claim token hash, as its finalize would.
+        const hash = meta?.claim_token_sha256;
+        if (captured && r.tip === undefined && hash !== undefined) {
+          const inserted = await t.getHandoffByContractId(r.contractId);
+          if (inserted !== undefined) await t.setClaimTokenHash(inserted.id, hash);
+        }
         return { captured, bound: captured && binds };
       },
       // One attempt: the gate stays inside the hook timeout. The contract's lock (and the run id's) serialize

@@ -65,7 +65,7 @@ function body(c: BlockCause): string[] {
       lines.push(
         'The text of your last message is not consulted: only a finalized contract in the store counts.',
         'If you were given a contract block, run: handoff contract finalize --draft-id <contract_id from the block>',
-        `Otherwise: handoff contract init, build the envelope, handoff contract finalize --draft-id <draft_id>, then handoff contract claim --draft-id <draft_id> --harness-id ${claimValue}`,
+        `Otherwise: handoff contract init, build the envelope, handoff contract finalize --draft-id <draft_id>, then handoff contract claim --draft-id <draft_id> --harness-id ${claimValue} --claim-token <the claim_token init printed>`,
       );
       return lines;
     }

@@ -1,9 +1,13 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, snapshot, tempHome } from '../helpers/cli.js';
-import { COMPLETE_PATCH, dispatchJson, finalizeAs, row } from '../helpers/gate.js';
+import { COMPLETE_PATCH, dispatchJson, finalizeAs, gate, row, stopInput } from '../helpers/gate.js';
+import { buildAt } from '../helpers/store.js';
+import { dbFile, draftPath, envelopeIn, insertRow, mintDraft, prefix, writeDraft } from '../helpers/store-cli.js';
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 const claim = (home: string, args: string[], token?: string) =>
   run(home, ['contract', 'claim', ...args, '--json'], { env: { HANDOFF_CLAIM_TOKEN: token } });
@@ -90,12 +94,92 @@ describe('contract claim', () => {
     expect(ok.json).toMatchObject({ status: 'ok', changed: true });
   });
 
-  it('a contract without a token hash (an init draft finalized, or a pre-migration row) keeps the old rule', () => {
+  it('init prints a claim token (--json and stderr, never stdout text or the draft); the sidecar keeps only its sha256, 0600', () => {
     const home = tempHome();
-    const id = run(home, ['contract', 'init', '--workspace', 'ws', '--json']).json.draft_id as string;
+    const j = run(home, ['contract', 'init', '--workspace', 'ws', '--json']);
+    expect(j.code, j.stderr).toBe(0);
+    const token = j.json.claim_token as string;
+    expect(token).toMatch(/^hct_[A-Za-z0-9_-]{43}$/);
+    expect(j.stderr).toBe(`claim_token=${token}\n`);
+    const hash = sha256(token);
+    const id = j.json.draft_id as string;
+    expect(readFileSync(draftPath(home, id), 'utf8')).not.toContain(token);
+    expect(readFileSync(draftPath(home, id), 'utf8')).not.toContain(hash);
+    const side = join(home, 'drafts', `${id}.meta.json`);
+    expect(JSON.parse(readFileSync(side, 'utf8'))).toMatchObject({ workspace: 'ws', claim_token_sha256: hash });
+    expect(readFileSync(side, 'utf8')).not.toContain(token);
+    expect(statSync(side).mode & 0o777).toBe(0o600);
+    // Human mode: stdout keeps its lines, the token goes to stderr only; every init mints a new one.
+    const h = run(home, ['contract', 'init', '--workspace', 'ws']);
+    expect(h.code, h.stderr).toBe(0);
+    expect(h.stdout).not.toContain('claim_token');
+    const line = /^claim_token=(hct_[A-Za-z0-9_-]{43})$/m.exec(h.stderr);
+    expect(line?.[1]).toBeDefined();
+    expect(line?.[1]).not.toBe(token);
+    // A sidecar whose hash is not one is refused as unreadable, never trusted.
+    writeFileSync(side, JSON.stringify({ workspace: 'ws', claim_token_sha256: 'x' }));
+    const f = run(home, ['contract', 'finalize', '--draft-id', id, '--json']);
+    expect([f.code, f.json.code]).toEqual([3, 'DRAFT_UNREADABLE']);
+    expect(existsSync(dbFile(home))).toBe(false);
+  });
+
+  it('an init contract, once finalized, is claimed only with the token init printed; nothing written otherwise', () => {
+    const home = tempHome();
+    const init = run(home, ['contract', 'init', '--workspace', 'ws', '--json']).json;
+    const other = run(home, ['contract', 'init', '--workspace', 'ws', '--json']).json;
+    const id = init.draft_id as string;
     finalizeAs(home, id, 'COMPLETE', COMPLETE_PATCH);
-    expect(row(home, id).claim_token_sha256).toBeNull();
-    expect(claim(home, ['--harness-id', 'run-1', '--draft-id', id]).json).toMatchObject({ changed: true });
+    expect(row(home, id).claim_token_sha256).toBe(sha256(init.claim_token));
+    for (const [token, exit, code] of [
+      [undefined, 2, 'CLAIM_TOKEN_REQUIRED'],
+      [other.claim_token, 1, 'CLAIM_TOKEN_INVALID'],
+    ] as const) {
+      const before = snapshot(home);
+      const r = claim(home, ['--harness-id', 'thief', '--draft-id', id], token);
+      expect([r.code, r.json.code], r.stdout).toEqual([exit, code]);
+      expect(snapshot(home)).toEqual(before);
+    }
+    expect(claim(home, ['--harness-id', 'run-1', '--draft-id', id], init.claim_token).json).toMatchObject({
+      status: 'ok',
+      changed: true,
+    });
+  });
+
+  it("the gate's capture of an init draft gives the row the draft's hash, as finalize would", () => {
+    const home = tempHome();
+    dispatchJson(home, ['--goal', 'g']); // the store exists: the gate captures only into one
+    const init = run(home, ['contract', 'init', '--workspace', 'ws', '--json']).json;
+    const id = init.draft_id as string;
+    expect(run(home, ['contract', 'set', 'work_phase', 'executing', '--draft-id', id]).code).toBe(0);
+    const g = gate(home, ['--draft-id', id], stopInput({ session: 's-1' }));
+    expect(g.code, g.stderr).toBe(2);
+    expect(row(home, id)).toMatchObject({ agent_state: 'IN_PROGRESS', claim_token_sha256: sha256(init.claim_token) });
+    expect(claim(home, ['--harness-id', 'thief', '--draft-id', id]).json.code).toBe('CLAIM_TOKEN_REQUIRED');
+  });
+
+  it('contracts created before the migration keep the old rule: claimed without a token', () => {
+    const home = tempHome();
+    // A store at the schema before claim tokens, holding a dispatched row and an init draft's finalized row.
+    const v9 = buildAt(dbFile(home), 9);
+    const dispatched = mintDraft();
+    const initBorn = mintDraft();
+    insertRow(v9, { contract_id: dispatched });
+    insertRow(v9, { contract_id: initBorn, agent_state: 'COMPLETE', kind: null });
+    v9.close();
+    // A draft made by an init from before tokens: a sidecar without a hash.
+    const old = mintDraft();
+    writeDraft(home, old, envelopeIn(prefix(old), 'COMPLETE'));
+    writeFileSync(join(home, 'drafts', `${old}.meta.json`), '{"workspace":"ws"}\n');
+    expect(run(home, ['contract', 'finalize', '--draft-id', old, '--json']).code).toBe(0);
+    for (const [id, hid] of [
+      [dispatched, 'run-1'],
+      [initBorn, 'run-2'],
+      [old, 'run-3'],
+    ]) {
+      expect(row(home, id).claim_token_sha256).toBeNull();
+      const r = claim(home, ['--harness-id', hid, '--draft-id', id]);
+      expect(r.json, id).toMatchObject({ status: 'ok', changed: true });
+    }
   });
 
   it('no list, view or chain output shows the token or its hash', () => {

@@ -12,8 +12,16 @@ describe('contract init', () => {
     const home = tempHome();
     const r = run(home, ['contract', 'init', '--json']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('');
-    expect(Object.keys(r.json)).toEqual(['status', 'draft_id', 'agent_id', 'agent_id_minted', 'workspace']);
+    // stderr holds only the claim token line (for whoever claims the contract later).
+    expect(r.stderr).toBe(`claim_token=${r.json.claim_token}\n`);
+    expect(Object.keys(r.json)).toEqual([
+      'status',
+      'draft_id',
+      'agent_id',
+      'agent_id_minted',
+      'workspace',
+      'claim_token',
+    ]);
     expect(r.json.status).toBe('ok');
     expect(r.json.draft_id).toMatch(DRAFT_RE);
     expect(r.json.draft_id.split('.')[0]).toBe(r.json.agent_id);
@@ -58,6 +66,7 @@ describe('contract init', () => {
       agent_id: agent,
       agent_id_minted: false,
       workspace: expect.any(String),
+      claim_token: expect.stringMatching(/^hct_/),
     });
     expect(readDraftJson(home, `${agent}.abcdef`).agent_status.agent_id).toBe(agent);
     const both = run(home, ['contract', 'init', '--draft-id', `${agent}.abcdee`, '--agent-id', agent, '--json']);

@@ -109,6 +109,7 @@ describe('an envelope built and finalized through the tools', () => {
       agent_id: 'a0123456789abcdef',
       agent_id_minted: false,
       workspace: 'mcp',
+      claim_token: expect.stringMatching(/^hct_[A-Za-z0-9_-]{43}$/),
     });
     const writes: [string, Record<string, unknown>][] = [
       ['contract_set', { field: 'work_phase', value: 'Executing' }],

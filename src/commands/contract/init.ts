@@ -12,8 +12,9 @@ export default class ContractInit extends HandoffCommand {
     'Creates a draft holding the initial envelope and prints its ids. Pass --draft-id <draft_id> on every later call.',
     'Without flags a new agent id and draft id are minted; an existing --draft-id is refused (DRAFT_EXISTS).',
     'The workspace (--workspace, else $HANDOFF_WORKSPACE, else the git top-level or folder name made into a slug) is',
-    'recorded beside the draft: later verbs on the draft use it whatever the current directory. init never touches',
-    'the store.',
+    'recorded beside the draft: later verbs on the draft use it whatever the current directory. It also prints a claim',
+    'token (claim_token in --json, a claim_token= line on stderr; only its sha256 is kept, beside the draft, and',
+    'finalize copies that to the row): contract claim of the finalized contract needs it. init never touches the store.',
   ].join(' ');
   static override flags = {
     'agent-id': Flags.string({ helpValue: 'ID', description: 'Reuse this agent id instead of minting one' }),
@@ -34,6 +35,8 @@ export default class ContractInit extends HandoffCommand {
   protected async perform(ctx: CommandContext<FlagsOf<typeof ContractInit>>): Promise<CommandResult> {
     const flags = addressingFrom(ctx.flags);
     const r = await initDraft(ctx.env, ctx.cwd, { ...flags, workspaceFlag: ctx.flags.workspace });
+    // The claim token goes to stderr and --json only: never into the draft, whose envelope the agent reads.
+    ctx.notice(`claim_token=${r.claimToken}`);
     return {
       json: {
         status: 'ok',
@@ -41,6 +44,7 @@ export default class ContractInit extends HandoffCommand {
         agent_id: r.agentId,
         agent_id_minted: r.agentIdMinted,
         workspace: r.workspace,
+        claim_token: r.claimToken,
       },
       text: [
         `OK: draft ${r.draftId} created.`,

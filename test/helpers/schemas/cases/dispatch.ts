@@ -104,12 +104,17 @@ export const DISPATCH_CASES: ResultCase[] = [
     name: 'the same run id again (no-op)',
     exit: 0,
     produce: (home) => {
-      const id = dispatched(home, '--harness-id', 'sub-1').contract_id as string;
-      return hf(home, ['contract', 'claim', '--harness-id', 'sub-1', '--contract-id', id, '--json']);
+      const d = dispatched(home, '--harness-id', 'sub-1');
+      return hf(home, ['contract', 'claim', '--harness-id', 'sub-1', '--contract-id', d.contract_id, '--claim-token', d.claim_token, '--json']);
     },
     expect: (j) => expect(j.changed).toBe(false),
   },
-  refusal('contract claim', 'HARNESS_ID_CONFLICT', 1, (home) => ['--harness-id', 'sub-2', '--draft-id', dispatched(home, '--harness-id', 'sub-1').contract_id, '--json']),
+  refusal('contract claim', 'HARNESS_ID_CONFLICT', 1, (home) => {
+    const d = dispatched(home, '--harness-id', 'sub-1');
+    return ['--harness-id', 'sub-2', '--draft-id', d.contract_id, '--claim-token', d.claim_token, '--json'];
+  }),
+  refusal('contract claim', 'CLAIM_TOKEN_REQUIRED', 2, (home) => ['--harness-id', 'sub-2', '--draft-id', dispatched(home).contract_id, '--json']),
+  refusal('contract claim', 'CLAIM_TOKEN_INVALID', 1, (home) => ['--harness-id', 'sub-2', '--draft-id', dispatched(home).contract_id, '--claim-token', 'hct_wrong', '--json']),
 
   {
     verb: 'contract gate',
