@@ -273,14 +273,43 @@ describe.each(FORMS)('at L2 ($harness)', (form) => {
     expect(reasonOf(form, first)).not.toContain(turn.run);
     expect(reasonOf(form, first)).not.toContain('contract claim');
     // The agent does it anyway, with the run id it knows from its harness.
-    const init = agent(home, ['contract', 'init', ...WS_FLAGS, '--json']);
-    const id = JSON.parse(init.stdout).draft_id as string;
+    const init = JSON.parse(agent(home, ['contract', 'init', ...WS_FLAGS, '--json']).stdout) as Record<string, string>;
+    const id = init.draft_id;
     finalizeAs(home, id, 'COMPLETE', COMPLETE_PATCH);
-    agent(home, ['contract', 'claim', '--draft-id', id, '--harness-id', turn.run]);
+    // Without init's token the claim itself fails, nothing written. With it (the agent ran init) the claim is refused
+    // too: the harness's first call bound the run to the contract its prompt names.
+    const bare = agent(home, ['contract', 'claim', '--draft-id', id, '--harness-id', turn.run, '--json']);
+    expect([bare.code, JSON.parse(bare.stdout).code]).toEqual([2, 'CLAIM_TOKEN_REQUIRED']);
+    const own = agent(home, ['contract', 'claim', '--draft-id', id, '--harness-id', turn.run, '--json'], '', {
+      HANDOFF_CLAIM_TOKEN: init.claim_token,
+    });
+    expect([own.code, JSON.parse(own.stdout).code]).toEqual([1, 'HARNESS_ID_IN_USE']);
+    expect(row(home, id).harness_id).toBeNull();
     const second = harnessCall(home, form, { ...turn, active: true }, AGENT_STRICT);
     expect(outcome(form, second), second.stderr).toBe('block');
     expect(reasonOf(form, second)).toContain(d.contract_id);
     expect(['DISPATCHED', 'IN_PROGRESS']).toContain(row(home, d.contract_id).agent_state);
+  });
+
+  it('a throw-away init contract claimed with its own token before the first stop does not replace the dispatched one', () => {
+    const home = tempHome();
+    const d = dispatchJson(home, ['--goal', 'g']);
+    const turn = { run: `${form.harness}-run-4`, prompt: `Do it.\n\n${d.contract_block}`, dir: workspace(home, 'a') };
+    const init = JSON.parse(agent(home, ['contract', 'init', ...WS_FLAGS, '--json']).stdout) as Record<string, string>;
+    finalizeAs(home, init.draft_id, 'COMPLETE', COMPLETE_PATCH);
+    const claimed = agent(
+      home,
+      ['contract', 'claim', '--draft-id', init.draft_id, '--harness-id', turn.run, '--json'],
+      '',
+      {
+        HANDOFF_CLAIM_TOKEN: init.claim_token,
+      },
+    );
+    expect(claimed.code, claimed.stdout).toBe(0);
+    const r = harnessCall(home, form, turn, AGENT_STRICT);
+    expect(outcome(form, r), r.stderr).toBe('block');
+    expect(reasonOf(form, r)).toContain(d.contract_id);
+    expect(row(home, d.contract_id).agent_state).not.toBe('COMPLETE');
   });
 
   it("stealing another agent's finished contract neither lets the thief stop nor blocks its owner", () => {
