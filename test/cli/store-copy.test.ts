@@ -4,6 +4,7 @@
  * verified, then read and verified from another data root through HANDOFF_STORE_URL; a non-empty target and a
  * missing blob refused with nothing written.
  */
+import { createHash } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -61,7 +62,13 @@ async function pgCounts(): Promise<Record<string, number>> {
 }
 
 /** A SQLite store with every kind of row; returns what the checks need. */
-function populate(home: string): { blobEvidence: number; inlineEvidence: number; receipt: string; draft: string } {
+function populate(home: string): {
+  blobEvidence: number;
+  inlineEvidence: number;
+  receipt: string;
+  draft: string;
+  dispatched: { contract_id: string; claim_token: string };
+} {
   ok(home, ['brief', 'add', 'pay', '--ac', 'AC-1=works', '--ac', 'AC-2=fast']);
   const file = join(home, 'report.bin');
   writeFileSync(file, Buffer.alloc(7000, 3));
@@ -118,7 +125,9 @@ function populate(home: string): { blobEvidence: number; inlineEvidence: number;
     "UPDATE approvals SET status = 'used', used_at = decided_at, used_by_handoff_id = (SELECT id FROM handoffs WHERE contract_id = ?) WHERE id = ?",
   ).run(closed, used);
   db.close();
-  return { blobEvidence, inlineEvidence, receipt, draft };
+  // A dispatched contract: its row keeps the sha256 of its claim token.
+  const dispatched = ok(home, ['contract', 'dispatch', '--goal', 'g']) as { contract_id: string; claim_token: string };
+  return { blobEvidence, inlineEvidence, receipt, draft, dispatched };
 }
 
 describe('store copy', () => {
@@ -176,6 +185,14 @@ describe('store copy', () => {
         );
       }
       expect(db.prepare("SELECT COUNT(*) AS n FROM approvals WHERE status = 'used'").get()).toEqual({ n: 1 });
+      // The claim token's hash travels with its row, and the copy asks for the token as the SQLite store did.
+      const hash = createHash('sha256').update(p.dispatched.claim_token).digest('hex');
+      expect(
+        await sql(url, 'SELECT claim_token_sha256 FROM handoffs WHERE contract_id = $1', [p.dispatched.contract_id]),
+      ).toEqual([{ claim_token_sha256: hash }]);
+      const claim = ['contract', 'claim', '--harness-id', 'run-1', '--draft-id', p.dispatched.contract_id];
+      expect(onPg(other, claim).json.code).toBe('CLAIM_TOKEN_REQUIRED');
+      expect(onPg(other, [...claim, '--claim-token', p.dispatched.claim_token]).json).toMatchObject({ changed: true });
       expect(onPg(other, ['approval', 'list', '--status', 'used']).json.count).toBe(1);
       expect(onPg(other, ['evidence', 'list', '--contract-id', p.draft]).json.evidence.map((e: any) => e.id)).toEqual([
         p.inlineEvidence,
