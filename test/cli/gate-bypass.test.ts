@@ -135,9 +135,11 @@ describe('the transcript claims only contracts born by dispatch', () => {
 
   it('the same init contract is judged once claimed (contract claim) or named with --draft-id', () => {
     const home = tempHome();
-    const id = run(home, ['contract', 'init', ...WS_FLAGS, '--json']).json.draft_id as string;
+    const init = run(home, ['contract', 'init', ...WS_FLAGS, '--json']).json;
+    const id = init.draft_id as string;
     finalizeAs(home, id, 'COMPLETE', COMPLETE_PATCH);
-    expect(run(home, ['contract', 'claim', '--draft-id', id, '--harness-id', 'owner']).code).toBe(0);
+    const claim = ['contract', 'claim', '--draft-id', id, '--harness-id', 'owner', '--claim-token', init.claim_token];
+    expect(run(home, claim).code).toBe(0);
     expect(strictGate(home, subagentStop({ agentId: 'owner' }), ['--json']).json).toMatchObject({
       decision: 'allow',
       lane: 'harness_id',
