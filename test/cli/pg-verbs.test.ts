@@ -78,6 +78,20 @@ describe('dispatch and claim on PostgreSQL', () => {
     expect(noSqliteFile(h)).toBe(true);
   });
 
+  it("an init contract's finalize stores its claim token's hash on the server; its claim needs the token", async () => {
+    const h = await host();
+    const init = hostOk(h, ['contract', 'init', ...WS]);
+    const id = init.draft_id as string;
+    fill(h, id, { ...COMPLETE_PATCH, agent_status: { ...COMPLETE_PATCH.agent_status, agent_state: 'COMPLETE' } });
+    hostOk(h, ['contract', 'finalize', '--draft-id', id]);
+    expect((await pgRow(h.url, id)).claim_token_sha256).toMatch(/^[0-9a-f]{64}$/);
+    const bare = h.run(['contract', 'claim', '--harness-id', 'run-i', '--draft-id', id, '--json']);
+    expect([bare.code, bare.json.code]).toEqual([2, 'CLAIM_TOKEN_REQUIRED']);
+    expect((await pgRow(h.url, id)).harness_id).toBeNull();
+    const tok = ['--claim-token', init.claim_token as string];
+    expect(hostOk(h, ['contract', 'claim', '--harness-id', 'run-i', '--draft-id', id, ...tok]).changed).toBe(true);
+  });
+
   it('BRIEF_NOT_FOUND (exit 3) and PARENT_HANDOFF_NOT_FOUND (exit 3): no row, no draft', async () => {
     const h = await host();
     hostOk(h, ['contract', 'dispatch', ...WS, '--goal', 'first']); // the store exists
