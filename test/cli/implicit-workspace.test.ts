@@ -159,6 +159,7 @@ describe('an implicit draft stays in its workspace', () => {
     expect(JSON.parse(readFileSync(join(home, 'drafts', `${idOne}.meta.json`), 'utf8'))).toEqual({
       workspace: 'app',
       workspace_root: realpathSync(one),
+      claim_token_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
     const before = snapshot(home);
     const r = at(home, join(two, 'src'), ['contract', 'add', 'evidence_report.commands_run', 'npm test', '--json']);
