@@ -121,6 +121,9 @@ describe('the transcript claims only contracts born by dispatch', () => {
       claimed: false,
     });
     expect(r.stderr).toContain('contract claim');
+    // The hint names the token the claim needs, never a value: the agent has only the one its own init printed.
+    expect(r.stderr).toContain('--claim-token <the claim_token init printed>');
+    expect(r.stderr).not.toContain(init.json.claim_token);
     expect(row(home, id).harness_id).toBeNull();
   });
 
