@@ -344,6 +344,42 @@ describe.each(FORMS)('at L2 ($harness)', (form) => {
     const owner = harnessCall(home, form, honest, AGENT_STRICT);
     expect(outcome(form, owner), owner.stderr).toBe('allow');
   });
+
+  it("stealing another agent's finished init contract fails at the claim: the thief holds only its own token", () => {
+    const home = tempHome();
+    const mine = JSON.parse(agent(home, ['contract', 'init', ...WS_FLAGS, '--json']).stdout) as Record<string, string>;
+    const theirs = JSON.parse(agent(home, ['contract', 'init', ...WS_FLAGS, '--json']).stdout) as Record<
+      string,
+      string
+    >;
+    finalizeAs(home, mine.draft_id, 'COMPLETE', COMPLETE_PATCH);
+    const thief = { run: `${form.harness}-init-thief`, prompt: 'Do.', dir: workspace(home, 't') };
+    const honest = { run: `${form.harness}-init-owner`, prompt: 'Do.', dir: workspace(home, 'h') };
+    for (const [env, exit, code] of [
+      [{}, 2, 'CLAIM_TOKEN_REQUIRED'],
+      [{ HANDOFF_CLAIM_TOKEN: theirs.claim_token }, 1, 'CLAIM_TOKEN_INVALID'],
+    ] as const) {
+      const steal = agent(
+        home,
+        ['contract', 'claim', '--draft-id', mine.draft_id, '--harness-id', thief.run, '--json'],
+        '',
+        env,
+      );
+      expect([steal.code, JSON.parse(steal.stdout).code]).toEqual([exit, code]);
+    }
+    expect(row(home, mine.draft_id).harness_id).toBeNull();
+    // The thief's stop finds no contract of its own; the owner claims with its token and its finished turn stops.
+    expect(outcome(form, harnessCall(home, form, thief, AGENT_STRICT))).toBe('block');
+    const claimed = agent(
+      home,
+      ['contract', 'claim', '--draft-id', mine.draft_id, '--harness-id', honest.run, '--json'],
+      '',
+      { HANDOFF_CLAIM_TOKEN: mine.claim_token },
+    );
+    expect(claimed.code, claimed.stdout).toBe(0);
+    const owner = harnessCall(home, form, honest, AGENT_STRICT);
+    expect(outcome(form, owner), owner.stderr).toBe('allow');
+  });
 });
 
 describe.each(FORMS)('an approver key file the gate cannot use ($harness)', (form) => {
