@@ -11,6 +11,7 @@ import { binPath, checkStablePath, commandPaths, gateCommand, homeOf, shellPath,
 import { formatConfig, lineDiff, parseConfig, readConfigText, writeConfig } from './files.js';
 import { installedCommands, isSkeleton, mergeInstall, mergeUninstall } from './merge.js';
 import { codexTrust } from './codex-trust.js';
+import { codexRunState, type CodexRunState } from './codex-hooks.js';
 import {
   configPath,
   hookSpecs,
@@ -84,12 +85,20 @@ function pluginText(scope: Scope, env: Env, script: string): string {
   return template.replace(/^const HANDOFF = .*$/m, () => paths);
 }
 
-export function installHooks(req: HooksRequest, o: InstallOptions): HooksChange {
+/** What install would write: the file, its text before and after, and the gate commands it holds afterwards. */
+export interface InstallPlan {
+  path: string;
+  before: string | undefined;
+  after: string;
+  commands: string[];
+}
+
+export function planInstall(req: HooksRequest, o: InstallOptions): InstallPlan {
   const path = configPath(req.harness, req.scope, req.env, projectRoot(req.cwd));
   const current = readConfigText(path);
   if (req.harness === 'opencode') {
     const text = pluginText(req.scope, req.env, req.script);
-    return apply(req, path, current.text, text, [text.match(/^const HANDOFF = .*$/m)?.[0] ?? '']);
+    return { path, before: current.text, after: text, commands: [text.match(/^const HANDOFF = .*$/m)?.[0] ?? ''] };
   }
   const config = parseConfig(current);
   const specs = hookSpecs(req.harness, o);
@@ -97,14 +106,13 @@ export function installHooks(req: HooksRequest, o: InstallOptions): HooksChange 
     gateCommand(s.args, req.scope, req.env, req.script, s.verb),
   );
   const unchanged = current.text !== undefined && JSON.stringify(next) === JSON.stringify(config);
-  const after = unchanged ? current.text : formatConfig(next, current.text);
-  return apply(
-    req,
-    path,
-    current.text,
-    after,
-    installedCommands(req.harness, next).map((c) => c.command),
-  );
+  const after = unchanged ? current.text! : formatConfig(next, current.text);
+  return { path, before: current.text, after, commands: installedCommands(req.harness, next).map((c) => c.command) };
+}
+
+export function installHooks(req: HooksRequest, o: InstallOptions): HooksChange {
+  const plan = planInstall(req, o);
+  return apply(req, plan.path, plan.before, plan.after, plan.commands);
 }
 
 export function uninstallHooks(req: HooksRequest): HooksChange {
@@ -130,6 +138,37 @@ export interface HarnessStatus {
   commands: { event: string; command: string; resolves: boolean }[];
   error?: string;
   codex_project_trusted?: boolean | null;
+  /** Installed only: whether the harness will run the gate (every command resolves; Codex: and Codex says so). */
+  will_run?: boolean;
+  why_not?: string;
+  codex_hooks?: CodexRunState['codex_hooks'];
+}
+
+/**
+ * Fills `will_run` (and `why_not`) for each installed entry: its commands resolve and, for Codex, Codex itself lists
+ * them trusted and enabled. True when every installed entry will run.
+ */
+export async function addRunStates(entries: HarnessStatus[], env: Env, cwd: string): Promise<boolean> {
+  let all = true;
+  for (const s of entries) {
+    if (!s.installed) continue;
+    const broken = s.commands.find((c) => !c.resolves);
+    if (s.error !== undefined || broken !== undefined) {
+      s.will_run = false;
+      s.why_not = s.error ?? `${broken!.command} does not resolve`;
+    } else if (s.harness === 'codex') {
+      const state = await codexRunState(
+        env,
+        cwd,
+        s.scope,
+        s.path,
+        s.commands.map((c) => c.command),
+      );
+      Object.assign(s, state);
+    } else s.will_run = true;
+    if (s.will_run !== true) all = false;
+  }
+  return all;
 }
 
 function statusOf(harness: HookHarness, scope: Scope, env: Env, cwd: string): HarnessStatus | undefined {

@@ -279,7 +279,8 @@ describe('hooks status', () => {
       'model = "gpt-5"\n[projects."/elsewhere"]\ntrust_level = "trusted"\n',
     );
     const r = hooks(s, ['status', '--harness', 'codex', '--json']);
-    expect(r.code, r.stderr).toBe(0);
+    // Installed where Codex will not run it (the project is not trusted): exit 1.
+    expect(r.code, r.stderr).toBe(1);
     expect(r.json).toMatchObject({
       status: 'ok',
       data_root: s.data,
@@ -294,6 +295,7 @@ describe('hooks status', () => {
       path: join(s.project, '.codex', 'hooks.json'),
     });
     expect(project.commands).toEqual([{ event: 'Stop', command: expect.any(String), resolves: true }]);
+    expect(project).toMatchObject({ will_run: false, why_not: expect.stringContaining('project is not trusted') });
     expect(hooks(s, ['status', '--harness', 'codex']).stdout).toContain('not trusted by Codex');
 
     writeFileSync(
