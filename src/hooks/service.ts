@@ -3,10 +3,10 @@
  * show what is wired where. Install and uninstall compute the new text first: --dry-run prints the diff, otherwise the
  * file is written only when its bytes change.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmdirSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Env } from '../paths.js';
-import { dataRoot, dbPath, storeUrl } from '../paths.js';
+import { dataRoot, dbPath, makeDirs, storeUrl } from '../paths.js';
 import { binPath, checkStablePath, commandPaths, gateCommand, homeOf, shellPath, type Scope } from './command.js';
 import { formatConfig, lineDiff, parseConfig, readConfigText, writeConfig } from './files.js';
 import { installedCommands, isSkeleton, mergeInstall, mergeUninstall } from './merge.js';
@@ -112,7 +112,50 @@ export function planInstall(req: HooksRequest, o: InstallOptions): InstallPlan {
 
 export function installHooks(req: HooksRequest, o: InstallOptions): HooksChange {
   const plan = planInstall(req, o);
-  return apply(req, plan.path, plan.before, plan.after, plan.commands);
+  const change = apply(req, plan.path, plan.before, plan.after, plan.commands);
+  if (req.harness === 'opencode' && !req.dryRun) {
+    seedOpencodeDeps(dirname(dirname(plan.path)));
+    // OpenCode also installs into its own config folder (which it makes at first start) and, with a plugin to load,
+    // waits for that install before the session starts.
+    seedOpencodeDeps(opencodeGlobalDir(req.env));
+  }
+  return change;
+}
+
+const opencodeGlobalDir = (env: Env): string =>
+  join(
+    env.XDG_CONFIG_HOME !== undefined && env.XDG_CONFIG_HOME !== ''
+      ? env.XDG_CONFIG_HOME
+      : join(homeOf(env), '.config'),
+    'opencode',
+  );
+
+/**
+ * What OpenCode reads before it installs its plugin package into a config folder (`.opencode/`,
+ * `~/.config/opencode/`) at start: an existing `node_modules/` and a `package-lock.json` whose root lists every
+ * dependency it wants, `@opencode-ai/plugin` among them. Without them OpenCode fetches that package from the npm
+ * registry at every start (over a minute lost offline); the gate's plugin imports nothing from it. Written only into a
+ * folder that has none of package.json, package-lock.json and node_modules (one the user manages is left to OpenCode),
+ * and removed by uninstall while unchanged.
+ */
+const OPENCODE_LOCK = `${JSON.stringify({ name: 'opencode-config', lockfileVersion: 3, requires: true, packages: { '': { dependencies: { '@opencode-ai/plugin': '*' } } } }, null, 2)}\n`;
+
+function seedOpencodeDeps(dir: string): void {
+  makeDirs(dir);
+  if (['package.json', 'package-lock.json', 'node_modules'].some((f) => existsSync(join(dir, f)))) return;
+  mkdirSync(join(dir, 'node_modules'));
+  writeConfig(join(dir, 'package-lock.json'), OPENCODE_LOCK);
+}
+
+function unseedOpencodeDeps(dir: string): void {
+  const lock = join(dir, 'package-lock.json');
+  if (readConfigText(lock).text !== OPENCODE_LOCK) return;
+  try {
+    rmdirSync(join(dir, 'node_modules')); // only while empty
+  } catch {
+    return;
+  }
+  unlinkSync(lock);
 }
 
 export function uninstallHooks(req: HooksRequest): HooksChange {
@@ -120,6 +163,7 @@ export function uninstallHooks(req: HooksRequest): HooksChange {
   const current = readConfigText(path);
   if (req.harness === 'opencode') {
     const ours = current.text !== undefined && current.text.includes(PLUGIN_MARK);
+    if (ours && !req.dryRun) unseedOpencodeDeps(dirname(dirname(path)));
     return apply(req, path, current.text, ours ? undefined : current.text, []);
   }
   if (current.text === undefined) return apply(req, path, undefined, undefined, []);

@@ -35,7 +35,7 @@ describe('the OpenCode plugin', () => {
     mkdirSync(join(project, '.git'));
     const installed = run(data, ['hooks', 'install', '--harness', 'opencode', '--json'], {
       cwd: project,
-      env: { HOME: project },
+      env: { HOME: project, XDG_CONFIG_HOME: join(project, '.config') },
     });
     expect(installed.code, installed.stderr).toBe(0);
     const d = dispatchJson(data, ['--goal', 'g']);
