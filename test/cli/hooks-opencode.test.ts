@@ -65,6 +65,28 @@ describe('the OpenCode plugin', () => {
       finalizeAs(data, d.contract_id, 'COMPLETE', COMPLETE_PATCH);
       await idle();
       expect(sent).toHaveLength(2);
+
+      // Under `opencode run` (the command is argv[2] in OpenCode's process) the plugin claims and counts nothing: the
+      // contract stays DISPATCHED, unbound, and nothing is sent.
+      const e = dispatchJson(data, ['--goal', 'g2']);
+      const runSent: Sent[] = [];
+      const runHooks = await mod.HandoffGate({
+        client: fakeClient(`Work.\n\n${e.contract_block}`, runSent),
+        directory: project,
+      });
+      const argv2 = process.argv[2];
+      process.argv[2] = 'run';
+      try {
+        await runHooks.event({ event: { type: 'session.idle', properties: { sessionID: 'ses_2' } } });
+      } finally {
+        process.argv[2] = argv2;
+      }
+      expect(runSent).toEqual([]);
+      const row = run(data, ['contract', 'list', '--contract-id', e.contract_id, '--json']).json.handoffs[0];
+      expect([row.agent_state, row.harness_id]).toEqual(['DISPATCHED', null]);
+      // The same contract in a served session is gated.
+      await runHooks.event({ event: { type: 'session.idle', properties: { sessionID: 'ses_2' } } });
+      expect(runSent.map((s) => s.id)).toEqual(['ses_2']);
     } finally {
       for (const [k, v] of Object.entries(saved)) {
         if (v === undefined) delete process.env[k];
