@@ -2,8 +2,10 @@
 // (`handoff hooks uninstall --harness opencode` removes it). OpenCode has no command hook: this plugin listens for
 // the session.idle event and, when the gate blocks, sends its reason back into the session as the next prompt.
 // It runs the same gate and breaker as every other harness, through the handoff library API.
-// OpenCode fires session.idle with `opencode serve` and in the TUI, not with `opencode run`.
+// `opencode run` is not gated: it fires session.idle but exits before a follow-up prompt could go out, so under it
+// (the command is process.argv[2] in OpenCode's process) the plugin claims nothing and counts nothing.
 import { homedir } from 'node:os';
+import process from 'node:process';
 import { pathToFileURL } from 'node:url';
 
 const HANDOFF = { node: 'node', library: 'handoff/dist/index.js' };
@@ -31,7 +33,7 @@ export const HandoffGate = async ({ client, directory }) => {
   const continuing = new Set();
   return {
     event: async ({ event }) => {
-      if (event?.type !== 'session.idle') return;
+      if (event?.type !== 'session.idle' || process.argv[2] === 'run') return;
       const id = event.properties?.sessionID;
       if (typeof id !== 'string') return;
       const active = continuing.delete(id);

@@ -145,6 +145,14 @@ export const gateCodes = [
       'Install handoff for good (npm install -g handoff, or as a dev dependency of the project) and run hooks install from there.',
   },
   {
+    code: 'HOOK_TRUST_FAILED',
+    exit: 1,
+    where: 'hooks install --harness codex',
+    when: "Codex did not take the trust hooks install wrote to its config.toml for the gate's hooks (it reports them untrusted or modified, or cannot read the file afterwards). config.toml is put back byte for byte; the hooks file stays written.",
+    repair:
+      'Run hooks install --harness codex --no-trust and trust the hook in Codex (/hooks), or repair config.toml and run hooks install again.',
+  },
+  {
     code: 'HOOK_INPUT_INVALID',
     exit: 1,
     where: 'contract gate, approval gate',

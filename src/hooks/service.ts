@@ -3,14 +3,15 @@
  * show what is wired where. Install and uninstall compute the new text first: --dry-run prints the diff, otherwise the
  * file is written only when its bytes change.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmdirSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Env } from '../paths.js';
-import { dataRoot, dbPath, storeUrl } from '../paths.js';
+import { dataRoot, dbPath, makeDirs, storeUrl } from '../paths.js';
 import { binPath, checkStablePath, commandPaths, gateCommand, homeOf, shellPath, type Scope } from './command.js';
 import { formatConfig, lineDiff, parseConfig, readConfigText, writeConfig } from './files.js';
 import { installedCommands, isSkeleton, mergeInstall, mergeUninstall } from './merge.js';
 import { codexTrust } from './codex-trust.js';
+import { codexRunState, type CodexRunState } from './codex-hooks.js';
 import {
   configPath,
   hookSpecs,
@@ -84,12 +85,20 @@ function pluginText(scope: Scope, env: Env, script: string): string {
   return template.replace(/^const HANDOFF = .*$/m, () => paths);
 }
 
-export function installHooks(req: HooksRequest, o: InstallOptions): HooksChange {
+/** What install would write: the file, its text before and after, and the gate commands it holds afterwards. */
+export interface InstallPlan {
+  path: string;
+  before: string | undefined;
+  after: string;
+  commands: string[];
+}
+
+export function planInstall(req: HooksRequest, o: InstallOptions): InstallPlan {
   const path = configPath(req.harness, req.scope, req.env, projectRoot(req.cwd));
   const current = readConfigText(path);
   if (req.harness === 'opencode') {
     const text = pluginText(req.scope, req.env, req.script);
-    return apply(req, path, current.text, text, [text.match(/^const HANDOFF = .*$/m)?.[0] ?? '']);
+    return { path, before: current.text, after: text, commands: [text.match(/^const HANDOFF = .*$/m)?.[0] ?? ''] };
   }
   const config = parseConfig(current);
   const specs = hookSpecs(req.harness, o);
@@ -97,14 +106,56 @@ export function installHooks(req: HooksRequest, o: InstallOptions): HooksChange 
     gateCommand(s.args, req.scope, req.env, req.script, s.verb),
   );
   const unchanged = current.text !== undefined && JSON.stringify(next) === JSON.stringify(config);
-  const after = unchanged ? current.text : formatConfig(next, current.text);
-  return apply(
-    req,
-    path,
-    current.text,
-    after,
-    installedCommands(req.harness, next).map((c) => c.command),
+  const after = unchanged ? current.text! : formatConfig(next, current.text);
+  return { path, before: current.text, after, commands: installedCommands(req.harness, next).map((c) => c.command) };
+}
+
+export function installHooks(req: HooksRequest, o: InstallOptions): HooksChange {
+  const plan = planInstall(req, o);
+  const change = apply(req, plan.path, plan.before, plan.after, plan.commands);
+  if (req.harness === 'opencode' && !req.dryRun) {
+    seedOpencodeDeps(dirname(dirname(plan.path)));
+    // OpenCode also installs into its own config folder (which it makes at first start) and, with a plugin to load,
+    // waits for that install before the session starts.
+    seedOpencodeDeps(opencodeGlobalDir(req.env));
+  }
+  return change;
+}
+
+const opencodeGlobalDir = (env: Env): string =>
+  join(
+    env.XDG_CONFIG_HOME !== undefined && env.XDG_CONFIG_HOME !== ''
+      ? env.XDG_CONFIG_HOME
+      : join(homeOf(env), '.config'),
+    'opencode',
   );
+
+/**
+ * What OpenCode reads before it installs its plugin package into a config folder (`.opencode/`,
+ * `~/.config/opencode/`) at start: an existing `node_modules/` and a `package-lock.json` whose root lists every
+ * dependency it wants, `@opencode-ai/plugin` among them. Without them OpenCode fetches that package from the npm
+ * registry at every start (over a minute lost offline); the gate's plugin imports nothing from it. Written only into a
+ * folder that has none of package.json, package-lock.json and node_modules (one the user manages is left to OpenCode),
+ * and removed by uninstall while unchanged.
+ */
+const OPENCODE_LOCK = `${JSON.stringify({ name: 'opencode-config', lockfileVersion: 3, requires: true, packages: { '': { dependencies: { '@opencode-ai/plugin': '*' } } } }, null, 2)}\n`;
+
+function seedOpencodeDeps(dir: string): void {
+  makeDirs(dir);
+  if (['package.json', 'package-lock.json', 'node_modules'].some((f) => existsSync(join(dir, f)))) return;
+  mkdirSync(join(dir, 'node_modules'));
+  writeConfig(join(dir, 'package-lock.json'), OPENCODE_LOCK);
+}
+
+function unseedOpencodeDeps(dir: string): void {
+  const lock = join(dir, 'package-lock.json');
+  if (readConfigText(lock).text !== OPENCODE_LOCK) return;
+  try {
+    rmdirSync(join(dir, 'node_modules')); // only while empty
+  } catch {
+    return;
+  }
+  unlinkSync(lock);
 }
 
 export function uninstallHooks(req: HooksRequest): HooksChange {
@@ -112,6 +163,7 @@ export function uninstallHooks(req: HooksRequest): HooksChange {
   const current = readConfigText(path);
   if (req.harness === 'opencode') {
     const ours = current.text !== undefined && current.text.includes(PLUGIN_MARK);
+    if (ours && !req.dryRun) unseedOpencodeDeps(dirname(dirname(path)));
     return apply(req, path, current.text, ours ? undefined : current.text, []);
   }
   if (current.text === undefined) return apply(req, path, undefined, undefined, []);
@@ -130,6 +182,37 @@ export interface HarnessStatus {
   commands: { event: string; command: string; resolves: boolean }[];
   error?: string;
   codex_project_trusted?: boolean | null;
+  /** Installed only: whether the harness will run the gate (every command resolves; Codex: and Codex says so). */
+  will_run?: boolean;
+  why_not?: string;
+  codex_hooks?: CodexRunState['codex_hooks'];
+}
+
+/**
+ * Fills `will_run` (and `why_not`) for each installed entry: its commands resolve and, for Codex, Codex itself lists
+ * them trusted and enabled. True when every installed entry will run.
+ */
+export async function addRunStates(entries: HarnessStatus[], env: Env, cwd: string): Promise<boolean> {
+  let all = true;
+  for (const s of entries) {
+    if (!s.installed) continue;
+    const broken = s.commands.find((c) => !c.resolves);
+    if (s.error !== undefined || broken !== undefined) {
+      s.will_run = false;
+      s.why_not = s.error ?? `${broken!.command} does not resolve`;
+    } else if (s.harness === 'codex') {
+      const state = await codexRunState(
+        env,
+        cwd,
+        s.scope,
+        s.path,
+        s.commands.map((c) => c.command),
+      );
+      Object.assign(s, state);
+    } else s.will_run = true;
+    if (s.will_run !== true) all = false;
+  }
+  return all;
 }
 
 function statusOf(harness: HookHarness, scope: Scope, env: Env, cwd: string): HarnessStatus | undefined {

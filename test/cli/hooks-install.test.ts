@@ -9,6 +9,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   statSync,
   symlinkSync,
@@ -34,7 +35,12 @@ function setup(): Setup {
   mkdirSync(join(project, '.git'), { recursive: true });
   mkdirSync(home);
   const data = tempHome();
-  return { project, home, data, env: { HOME: home, CODEX_HOME: join(home, '.codex') } };
+  return {
+    project,
+    home,
+    data,
+    env: { HOME: home, CODEX_HOME: join(home, '.codex'), XDG_CONFIG_HOME: join(home, '.config') },
+  };
 }
 
 const hooks = (s: Setup, args: string[], extraEnv: Record<string, string> = {}) =>
@@ -262,6 +268,33 @@ describe('hooks install, per harness', () => {
     expect(existsSync(join(s.project, '.opencode'))).toBe(false);
   });
 
+  it('opencode: leaves nothing for OpenCode to download at start (node_modules and a lock naming its plugin package), and a folder the user manages alone', () => {
+    const s = setup();
+    const dir = join(s.project, '.opencode');
+    expect(hooks(s, ['install', '--harness', 'opencode', '--json']).code).toBe(0);
+    // OpenCode installs @opencode-ai/plugin into a config folder unless node_modules exists and the lock's root
+    // lists it (checked in OpenCode 1.18.33: no registry request at start once both are there).
+    expect(readdirSync(join(dir, 'node_modules'))).toEqual([]);
+    expect(JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')).packages['']).toEqual({
+      dependencies: { '@opencode-ai/plugin': '*' },
+    });
+    // The same in OpenCode's own config folder, which it makes at first start and installs into (with a plugin to
+    // load it waits for that install: 68 s offline in OpenCode 1.18.33).
+    const global = join(s.home, '.config', 'opencode');
+    expect(readdirSync(global).sort()).toEqual(['node_modules', 'package-lock.json']);
+    // OpenCode writes a .gitignore of its own there; uninstall leaves it and removes what install wrote.
+    writeFileSync(join(dir, '.gitignore'), 'node_modules\n');
+    expect(hooks(s, ['uninstall', '--harness', 'opencode', '--json']).json.action).toBe('removed');
+    expect(readdirSync(dir)).toEqual(['.gitignore']);
+
+    // A folder with a package.json of the user's: OpenCode manages it, install adds the plugin only.
+    const t = setup();
+    mkdirSync(join(t.project, '.opencode'));
+    writeFileSync(join(t.project, '.opencode', 'package.json'), '{"dependencies":{"left-pad":"1.3.0"}}\n');
+    expect(hooks(t, ['install', '--harness', 'opencode', '--json']).code).toBe(0);
+    expect(readdirSync(join(t.project, '.opencode')).sort()).toEqual(['package.json', 'plugin']);
+  });
+
   it('copilot has no user scope (USAGE); an unknown harness is USAGE', () => {
     const s = setup();
     expect(hooks(s, ['install', '--harness', 'copilot', '--scope', 'user', '--json']).json.code).toBe('USAGE');
@@ -279,7 +312,8 @@ describe('hooks status', () => {
       'model = "gpt-5"\n[projects."/elsewhere"]\ntrust_level = "trusted"\n',
     );
     const r = hooks(s, ['status', '--harness', 'codex', '--json']);
-    expect(r.code, r.stderr).toBe(0);
+    // Installed where Codex will not run it (the project is not trusted): exit 1.
+    expect(r.code, r.stderr).toBe(1);
     expect(r.json).toMatchObject({
       status: 'ok',
       data_root: s.data,
@@ -294,6 +328,7 @@ describe('hooks status', () => {
       path: join(s.project, '.codex', 'hooks.json'),
     });
     expect(project.commands).toEqual([{ event: 'Stop', command: expect.any(String), resolves: true }]);
+    expect(project).toMatchObject({ will_run: false, why_not: expect.stringContaining('project is not trusted') });
     expect(hooks(s, ['status', '--harness', 'codex']).stdout).toContain('not trusted by Codex');
 
     writeFileSync(

@@ -35,7 +35,7 @@ describe('the OpenCode plugin', () => {
     mkdirSync(join(project, '.git'));
     const installed = run(data, ['hooks', 'install', '--harness', 'opencode', '--json'], {
       cwd: project,
-      env: { HOME: project },
+      env: { HOME: project, XDG_CONFIG_HOME: join(project, '.config') },
     });
     expect(installed.code, installed.stderr).toBe(0);
     const d = dispatchJson(data, ['--goal', 'g']);
@@ -65,6 +65,28 @@ describe('the OpenCode plugin', () => {
       finalizeAs(data, d.contract_id, 'COMPLETE', COMPLETE_PATCH);
       await idle();
       expect(sent).toHaveLength(2);
+
+      // Under `opencode run` (the command is argv[2] in OpenCode's process) the plugin claims and counts nothing: the
+      // contract stays DISPATCHED, unbound, and nothing is sent.
+      const e = dispatchJson(data, ['--goal', 'g2']);
+      const runSent: Sent[] = [];
+      const runHooks = await mod.HandoffGate({
+        client: fakeClient(`Work.\n\n${e.contract_block}`, runSent),
+        directory: project,
+      });
+      const argv2 = process.argv[2];
+      process.argv[2] = 'run';
+      try {
+        await runHooks.event({ event: { type: 'session.idle', properties: { sessionID: 'ses_2' } } });
+      } finally {
+        process.argv[2] = argv2;
+      }
+      expect(runSent).toEqual([]);
+      const row = run(data, ['contract', 'list', '--contract-id', e.contract_id, '--json']).json.handoffs[0];
+      expect([row.agent_state, row.harness_id]).toEqual(['DISPATCHED', null]);
+      // The same contract in a served session is gated.
+      await runHooks.event({ event: { type: 'session.idle', properties: { sessionID: 'ses_2' } } });
+      expect(runSent.map((s) => s.id)).toEqual(['ses_2']);
     } finally {
       for (const [k, v] of Object.entries(saved)) {
         if (v === undefined) delete process.env[k];

@@ -43,6 +43,7 @@ export function runDirs(harness: HarnessName): RunDirs {
   return dirs;
 }
 
+/** The harness starts with its files prepared (recipe.prepare) and the gate installed: the caller's steps. */
 export function driveHarness(
   harness: HarnessName,
   dirs: RunDirs,
@@ -51,7 +52,6 @@ export function driveHarness(
   extraEnv: Record<string, string>,
 ): Promise<HarnessRun> {
   const recipe = RECIPES[harness];
-  recipe.prepare(dirs, modelUrl);
   const env = { ...baseHarnessEnv(dirs), ...recipe.env(dirs, modelUrl), ...extraEnv };
   const started = Date.now();
   const child = spawn(harnessBin(harness), recipe.argv(prompt), {

@@ -1,16 +1,13 @@
-// Stands between a harness and the hook command it was configured with: runs the command through /bin/sh with the
-// same stdin and environment, passes its stdout, stderr and exit code through unchanged, and appends one JSON line
-// per call to a log (the input, the exit code, both outputs, and the size of the transcript the input names at the
-// moment of the call). The harness suite counts hook calls and reads the block form from that log.
-//
-//   node hook-tap.mjs LOG BASE64_COMMAND
+// The program a tapped handoff's bin/run.js hands each call to (wiring.ts writes that file, with the real
+// bin/run.js and the log in globalThis.HANDOFF_TAP): runs the real handoff with the same arguments, stdin and
+// environment, passes its stdout, stderr and exit code through unchanged, and appends one JSON line per call to the
+// log (the input, the exit code, both outputs, and the size of the transcript the input names at the moment of the
+// call). The harness suite counts hook calls and reads the block form from that log.
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, readFileSync, statSync } from 'node:fs';
 import process from 'node:process';
-import { Buffer } from 'node:buffer';
 
-const [log, encoded] = process.argv.slice(2);
-const command = Buffer.from(encoded, 'base64').toString('utf8');
+const { log, bin } = globalThis.HANDOFF_TAP;
 const input = readFileSync(0);
 /** Bytes in the transcript the input names when the hook is called (null: none named, or no such file yet). */
 function transcriptBytes() {
@@ -23,7 +20,11 @@ function transcriptBytes() {
   }
 }
 const transcript = transcriptBytes();
-const r = spawnSync('/bin/sh', ['-c', command], { input, env: process.env, maxBuffer: 64 * 1024 * 1024 });
+const r = spawnSync(process.execPath, [bin, ...process.argv.slice(2)], {
+  input,
+  env: process.env,
+  maxBuffer: 64 * 1024 * 1024,
+});
 const exit = r.status ?? 128;
 appendFileSync(
   log,

@@ -90,13 +90,11 @@ export const RECIPES: Record<HarnessName, Recipe> = {
           'model_provider = "fake"',
           'check_for_update_on_startup = false',
           '',
-          '[features]',
-          'hooks = true',
-          '',
           '[analytics]',
           'enabled = false',
           '',
-          // Codex reads a project's .codex/ (its hooks among them) only in a trusted project.
+          // What Codex's first-run question writes when the user trusts the project: Codex then reads the
+          // project's .codex/ (its hooks among them). Hook trust is not here: `hooks install` writes it.
           `[projects.${JSON.stringify(dirs.project)}]`,
           'trust_level = "trusted"',
           '',
@@ -112,7 +110,7 @@ export const RECIPES: Record<HarnessName, Recipe> = {
       );
     },
     env: (dirs) => ({ CODEX_HOME: dirs.codexHome, FAKE_MODEL_API_KEY: 'sk-fake' }),
-    argv: (prompt) => ['exec', '--dangerously-bypass-hook-trust', '--color', 'never', prompt],
+    argv: (prompt) => ['exec', '--color', 'never', prompt],
   },
   gemini: {
     api: 'gemini',
@@ -122,11 +120,12 @@ export const RECIPES: Record<HarnessName, Recipe> = {
         privacy: { usageStatisticsEnabled: false },
         telemetry: { enabled: false },
       });
+      // What Gemini CLI's first-run "Trust folder" answer writes: it then reads the project's .gemini/settings.json.
+      writeJson(join(dirs.home, '.gemini', 'trustedFolders.json'), { [dirs.project]: 'TRUST_FOLDER' });
     },
     env: (_dirs, url) => ({
       GOOGLE_GEMINI_BASE_URL: url,
       GEMINI_API_KEY: 'fake',
-      GEMINI_CLI_TRUST_WORKSPACE: 'true',
     }),
     argv: (prompt) => ['-p', prompt],
   },

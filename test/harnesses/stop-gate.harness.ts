@@ -8,15 +8,17 @@
  *   (c) a gate that cannot decide (exit 1: its data root does not exist) lets the stop through.
  * Not part of `npm test`: `npm run test:harnesses` installs the harnesses and runs this file.
  */
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { run as runCli, tempHome } from '../helpers/cli.js';
+import { BIN, run as runCli, tempHome } from '../helpers/cli.js';
 import { COMPLETE_PATCH, dispatchJson, finalizeAs } from '../helpers/gate.js';
 import { startFakeModel, type FakeModel, type RecordedRequest } from './fake-model.js';
 import { driveHarness, runDirs, type HarnessRun } from './drive.js';
-import { HARNESSES, RECIPES, type HarnessName, type RunDirs } from './recipes.js';
-import { projectConfigFile, readTap, tapConfig, type HookCall } from './wiring.js';
+import { HARNESSES, RECIPES, baseHarnessEnv, type HarnessName, type RunDirs } from './recipes.js';
+import { AS_SCRIPT, projectConfigFile, readTap, tapDir, tapInstall, type HookCall } from './wiring.js';
 import { blockForm, observations, recordObservation } from './observed.js';
 
 /** The gate's default --max-rejections, which an installed hook keeps. */
@@ -36,29 +38,46 @@ afterAll(() => {
 });
 
 /**
- * `handoff hooks install --harness H` in the run's project, with the run's HOME (so no path lands relative to
- * another home); then the installed gate commands are tapped. They pin the harness and keep the gate's default of
- * MAX rejections.
+ * `handoff hooks install --harness H` in the run's project, as the user runs it there: their HOME, CODEX_HOME and a
+ * PATH that has the harnesses (Codex's trust comes from `codex app-server`). The install runs as if handoff lived
+ * in the run's tapped folder (wiring.ts), so the commands it writes and trusts log each call. They pin the harness
+ * and keep the gate's default of MAX rejections. Codex: the hooks it wrote are trusted in Codex's own config.
  */
-function installGate(harness: HarnessName, dirs: RunDirs, log: string): void {
-  const r = runCli(undefined, ['hooks', 'install', '--harness', harness, '--json'], {
-    cwd: dirs.project,
-    env: { HOME: dirs.home, CODEX_HOME: dirs.codexHome },
-  });
-  expect(r.code, r.stdout + r.stderr).toBe(0);
-  expect(r.json).toMatchObject({
+function installGate(harness: HarnessName, dirs: RunDirs, log: string, extra: string[] = []): Record<string, any> {
+  const tap = tapInstall(tapDir(dirs), log);
+  const r = spawnSync(
+    process.execPath,
+    ['--import', pathToFileURL(AS_SCRIPT).href, BIN, 'hooks', 'install', '--harness', harness, ...extra, '--json'],
+    {
+      cwd: dirs.project,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: {
+        PATH: `${process.env.HANDOFF_HARNESS_BIN_DIR ?? ''}:${baseHarnessEnv(dirs).PATH}`,
+        HOME: dirs.home,
+        CODEX_HOME: dirs.codexHome,
+        TAP_AS_SCRIPT: tap,
+      },
+    },
+  );
+  expect(r.status, r.stdout + r.stderr).toBe(0);
+  const json = JSON.parse(r.stdout) as Record<string, any>;
+  expect(json).toMatchObject({
     status: 'ok',
     harness,
     scope: 'project',
     path: projectConfigFile(harness, dirs),
     action: 'created',
   });
-  const commands = tapConfig(r.json.path as string, log);
+  const commands = json.commands as string[];
   expect(commands.length).toBeGreaterThan(0);
   for (const c of commands) {
-    expect(c).toContain(`contract gate --harness ${harness}`);
+    expect(c).toContain(`${JSON.stringify(tap)} contract gate --harness ${harness}`);
     expect(c).not.toContain('--max-rejections');
   }
+  if (harness === 'codex' && !extra.includes('--no-trust'))
+    expect(json.trust, r.stderr).toMatchObject({ status: 'trusted', hooks: commands.map(() => expect.anything()) });
+  return json;
 }
 
 interface Outcome {
@@ -68,10 +87,18 @@ interface Outcome {
 }
 
 /** Installs the gate, runs one headless turn on `prompt`, returns the harness's run, the hook calls and the turns. */
-async function runTurn(harness: HarnessName, handoffHome: string, prompt: string, marker: string): Promise<Outcome> {
+async function runTurn(
+  harness: HarnessName,
+  handoffHome: string,
+  prompt: string,
+  marker: string,
+  installFlags: string[] = [],
+): Promise<Outcome & { dirs: RunDirs }> {
   const dirs = runDirs(harness);
   const log = join(dirs.root, 'hook-calls.jsonl');
-  installGate(harness, dirs, log);
+  // The user's steps, in order: the harness set up (endpoints, its first-run project trust), then hooks install.
+  RECIPES[harness].prepare(dirs, fake.url);
+  installGate(harness, dirs, log, installFlags);
   const run = await driveHarness(harness, dirs, fake.url, prompt, {
     HANDOFF_HOME: handoffHome,
     HANDOFF_WORKSPACE: 'ws',
@@ -79,7 +106,7 @@ async function runTurn(harness: HarnessName, handoffHome: string, prompt: string
   expect(run.timedOut, run.stderr).toBe(false);
   // The turn's requests carry the prompt; side requests (a router, a title) are left out by the API's turn flag.
   const turns = fake.turns(RECIPES[harness].api).filter((r) => r.text.includes(marker));
-  return { run, calls: readTap(log), turns };
+  return { run, calls: readTap(log), turns, dirs };
 }
 
 /**
@@ -139,5 +166,32 @@ describe.each(HARNESSES)('%s', (harness) => {
     expect(calls[0].exit).toBe(1);
     expect(turns).toHaveLength(1);
     expect(run.code).toBe(0);
+  });
+});
+
+describe('codex hook trust', () => {
+  it('(d) without the trust hooks install writes (--no-trust), Codex skips the gate: no hook call, and hooks status exits 1 saying why', async () => {
+    const home = tempHome();
+    const { id, prompt } = dispatched(home);
+    const { run, calls, turns, dirs } = await runTurn('codex', home, prompt, id, ['--no-trust']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(calls, told(run, calls)).toHaveLength(0);
+    expect(turns).toHaveLength(1);
+    const st = runCli(home, ['hooks', 'status', '--harness', 'codex', '--json'], {
+      cwd: dirs.project,
+      env: {
+        HOME: dirs.home,
+        CODEX_HOME: dirs.codexHome,
+        PATH: `${process.env.HANDOFF_HARNESS_BIN_DIR ?? ''}:${process.env.PATH ?? ''}`,
+      },
+      timeout: 120_000,
+    });
+    expect(st.code, st.stdout + st.stderr).toBe(1);
+    expect(st.json.hooks[0]).toMatchObject({
+      installed: true,
+      codex_project_trusted: true,
+      will_run: false,
+      why_not: expect.stringContaining('is untrusted in Codex'),
+    });
   });
 });

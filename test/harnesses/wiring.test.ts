@@ -1,36 +1,57 @@
 /**
- * The hook tap the harness suite wraps each configured hook command in: the harness sees the command's own stdout,
- * stderr and exit code, and the log holds one line per call, with the size its transcript had at that moment.
+ * The tapped handoff the harness suite installs the gate from: each call reaches the real program with the same
+ * arguments and stdin, the harness sees that program's own stdout, stderr and exit code, and the log holds one line
+ * per call, with the size its transcript had at that moment.
  */
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/cli.js';
-import { readTap, tapped } from './wiring.js';
+import { readTap, tapInstall } from './wiring.js';
 
 describe('hook tap', () => {
-  it('passes output and exit code through and logs each call with its input', () => {
+  it('passes arguments, stdin, output and exit code through and logs each call with its input', () => {
     const dir = tempHome();
     const log = join(dir, 'calls.jsonl');
-    const command = `cat >/dev/null; printf '{"decision":"block"}'; echo "it's a reason" >&2; exit 2`;
-    const shell = tapped(command, log);
+    // Stands in for bin/run.js: echoes its arguments and stdin's size, writes a reason, exits 2 on "block".
+    const real = join(dir, 'real.cjs');
+    writeFileSync(
+      real,
+      `const input = require('node:fs').readFileSync(0, 'utf8');
+process.stdout.write(JSON.stringify({ args: process.argv.slice(2), bytes: input.length }));
+process.stderr.write("it's a reason\\n");
+process.exitCode = process.argv.includes('block') ? 2 : 0;
+`,
+    );
+    const tap = tapInstall(join(dir, 'handoff'), log, real);
+    expect(tap).toBe(join(dir, 'handoff', 'bin', 'run.js'));
     const transcript = join(dir, 'transcript.jsonl');
     writeFileSync(transcript, '{"type":"user"}\n');
     const input = JSON.stringify({ hook_event_name: 'Stop', transcript_path: transcript });
-    const first = spawnSync('/bin/sh', ['-c', shell], { input, encoding: 'utf8' });
-    expect([first.status, first.stdout, first.stderr]).toEqual([2, '{"decision":"block"}', "it's a reason\n"]);
-    const second = spawnSync('/bin/sh', ['-c', tapped('exit 0', log)], { input: 'not json', encoding: 'utf8' });
-    expect([second.status, second.stdout, second.stderr]).toEqual([0, '', '']);
+    const first = spawnSync('/bin/sh', ['-c', `"${process.execPath}" "${tap}" contract gate block`], {
+      input,
+      encoding: 'utf8',
+    });
+    const out = JSON.stringify({ args: ['contract', 'gate', 'block'], bytes: input.length });
+    expect([first.status, first.stdout, first.stderr]).toEqual([2, out, "it's a reason\n"]);
+    const second = spawnSync(process.execPath, [tap], { input: 'not json', encoding: 'utf8' });
+    expect(second.status).toBe(0);
     expect(readTap(log)).toEqual([
       {
         input: { hook_event_name: 'Stop', transcript_path: transcript },
         exit: 2,
-        stdout: '{"decision":"block"}',
+        stdout: out,
         stderr: "it's a reason\n",
         transcript_bytes: 16,
       },
-      { input: { unparsed: 'not json' }, exit: 0, stdout: '', stderr: '', transcript_bytes: null },
+      {
+        input: { unparsed: 'not json' },
+        exit: 0,
+        stdout: JSON.stringify({ args: [], bytes: 8 }),
+        stderr: "it's a reason\n",
+        transcript_bytes: null,
+      },
     ]);
   });
 

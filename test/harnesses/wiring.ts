@@ -1,19 +1,43 @@
 /**
- * The stop gate wired into a harness's project configuration by `handoff hooks install`, then every gate command
- * there wrapped in hook-tap.mjs so the suite sees each call the harness made.
+ * The stop gate wired into a harness by `handoff hooks install` alone, as a user runs it: its config file and, for
+ * Codex, the hook trust are exactly what install wrote. To see each call the harness makes, install runs as if
+ * handoff were installed in a folder of the run (`<root>/handoff`) whose bin/run.js is a tap: it passes every call
+ * to the real bin/run.js and logs it (hook-tap.mjs); dist/ and plugins/ there are links to this checkout's.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { writeJson, type HarnessName, type RunDirs } from './recipes.js';
+import { pathToFileURL } from 'node:url';
+import type { HarnessName, RunDirs } from './recipes.js';
 
+const REPO = resolve(import.meta.dirname, '..', '..');
+const BIN = join(REPO, 'bin', 'run.js');
 const TAP = resolve(import.meta.dirname, 'hook-tap.mjs');
+/** node --import this: the install names TAP_AS_SCRIPT as handoff's bin/run.js. */
+export const AS_SCRIPT = resolve(import.meta.dirname, 'as-script.mjs');
 
-export const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
-
-/** A shell command that runs `command` through the tap, logging each call to `log`. */
-export function tapped(command: string, log: string): string {
-  return [process.execPath, TAP, log, Buffer.from(command, 'utf8').toString('base64')].map(q).join(' ');
+/**
+ * A tapped handoff in `dir` (bin/run.js logging each call to `log`, then running `bin`, default this checkout's);
+ * returns its bin/run.js.
+ */
+export function tapInstall(dir: string, log: string, bin = BIN): string {
+  mkdirSync(join(dir, 'bin'), { recursive: true });
+  for (const sub of ['dist', 'plugins']) symlinkSync(join(REPO, sub), join(dir, sub));
+  const script = join(dir, 'bin', 'run.js');
+  writeFileSync(
+    script,
+    [
+      "'use strict';",
+      '// A tapped handoff (test/harnesses/wiring.ts): each call is logged, then run by the real bin/run.js.',
+      `globalThis.HANDOFF_TAP = { log: ${JSON.stringify(log)}, bin: ${JSON.stringify(bin)} };`,
+      `import(${JSON.stringify(pathToFileURL(TAP).href)});`,
+      '',
+    ].join('\n'),
+  );
+  return script;
 }
+
+/** Where the run's tapped handoff lives and logs. */
+export const tapDir = (dirs: RunDirs): string => join(dirs.root, 'handoff');
 
 /** One line per hook call, in call order. */
 export interface HookCall {
@@ -61,29 +85,4 @@ export function projectConfigFile(harness: HarnessName, dirs: RunDirs): string {
     case 'copilot':
       return join(dirs.project, '.github', 'hooks', 'handoff.json');
   }
-}
-
-/**
- * Wraps every gate command in a harness config (a `command` or `bash` string that runs `contract gate`) in the tap;
- * returns the commands found, unwrapped. Everything else in the file is kept as it was.
- */
-export function tapConfig(file: string, log: string): string[] {
-  const found: string[] = [];
-  const walk = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(walk);
-    if (!v || typeof v !== 'object') return v;
-    const o = { ...(v as Record<string, unknown>) };
-    for (const [k, x] of Object.entries(o)) {
-      if ((k === 'command' || k === 'bash') && typeof x === 'string' && /\bcontract gate\b/.test(x)) {
-        found.push(x);
-        o[k] = tapped(x, log);
-      } else {
-        o[k] = walk(x);
-      }
-    }
-    return o;
-  };
-  const next = walk(JSON.parse(readFileSync(file, 'utf8')));
-  writeJson(file, next);
-  return found;
 }

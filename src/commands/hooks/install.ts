@@ -16,7 +16,10 @@ export default class HooksInstall extends HandoffCommand {
     'absolute path (under the home folder as "$HOME/..." in a project file), pins --harness, and never writes a secret, ' +
     'a data root or a store URL: the hook reads HANDOFF_HOME and HANDOFF_STORE_URL from its environment. --strict adds ' +
     '--on-store-error block; --dry-run prints the diff and writes nothing. A config that is not valid JSON is refused ' +
-    '(HOOK_CONFIG_INVALID) and nothing is written.';
+    '(HOOK_CONFIG_INVALID) and nothing is written. Codex runs a hook only once it is trusted: for --harness codex, install ' +
+    "asks Codex (codex app-server, hooks/list) for the hash of each hook it wrote and trusts exactly those in Codex's " +
+    "config.toml, as Codex's own review would (appended, marked, never reordering yours; never a project's trust_level), " +
+    "then has Codex confirm it (HOOK_TRUST_FAILED puts config.toml back); --no-trust leaves them to Codex's review.";
   static override flags = {
     harness: Flags.option({ options: HOOK_HARNESSES })({
       required: true,
@@ -36,6 +39,9 @@ export default class HooksInstall extends HandoffCommand {
       description:
         'Also wire the pre-tool approval gate (handoff approval gate) beside the stop gate, where the harness has a pre-tool hook (all but OpenCode)',
     }),
+    'no-trust': Flags.boolean({
+      description: "Codex: write the hooks but leave trusting them to Codex's own review (/hooks)",
+    }),
     'dry-run': Flags.boolean({ description: 'Print the diff; write nothing' }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
   };
@@ -49,14 +55,37 @@ export default class HooksInstall extends HandoffCommand {
     const { harness, scope } = ctx.flags;
     const matcher = ctx.flags.matcher;
     if (matcher !== undefined && matcher.trim() === '') throw usage('--matcher must be non-blank');
-    const { installHooks } = await import('../../hooks/service.js');
-    const r = installHooks(
-      { harness, scope, dryRun: ctx.flags['dry-run'] === true, env: ctx.env, cwd: ctx.cwd, script: ctx.script },
-      { strict: ctx.flags.strict === true, matcher, approvals: ctx.flags.approvals === true },
-    );
-    const text =
+    if (ctx.flags['no-trust'] === true && harness !== 'codex') throw usage('--no-trust is for --harness codex');
+    const { installHooks, planInstall } = await import('../../hooks/service.js');
+    const req = {
+      harness,
+      scope,
+      dryRun: ctx.flags['dry-run'] === true,
+      env: ctx.env,
+      cwd: ctx.cwd,
+      script: ctx.script,
+    };
+    const o = { strict: ctx.flags.strict === true, matcher, approvals: ctx.flags.approvals === true };
+    const plan = harness === 'codex' ? planInstall(req, o) : undefined;
+    const r = installHooks(req, o);
+    const text = [
       r.diff ??
-      `${r.action === 'unchanged' ? 'Already installed' : r.dry_run ? 'Would write' : 'Installed'}: ${r.harness} (${r.scope}) in ${r.path}`;
-    return { json: { status: 'ok', ...r }, text };
+        `${r.action === 'unchanged' ? 'Already installed' : r.dry_run ? 'Would write' : 'Installed'}: ${r.harness} (${r.scope}) in ${r.path}`,
+    ];
+    if (plan === undefined) return { json: { status: 'ok', ...r }, text: text.join('\n') };
+    const { leftToReview, trustInstalled } = await import('../../hooks/codex-hooks.js');
+    const trust =
+      ctx.flags['no-trust'] === true
+        ? leftToReview(ctx.env)
+        : await trustInstalled({ ...req, hooksPath: plan.path, hooksText: plan.after, commands: plan.commands });
+    if (trust.diff !== undefined) text.push(trust.diff);
+    if (trust.status === 'trusted') text.push(`Trusted in Codex: ${trust.hooks.map((h) => h.key).join(', ')}`);
+    else if (trust.status === 'left_to_review')
+      ctx.notice(
+        "hooks install: the hooks are left to Codex's review: Codex runs them only once you trust them (/hooks)",
+      );
+    else if (trust.status !== 'would_write')
+      ctx.notice(`hooks install: Codex will not run the gate yet: ${trust.reason ?? trust.status}`);
+    return { json: { status: 'ok', ...r, trust }, text: text.join('\n') };
   }
 }

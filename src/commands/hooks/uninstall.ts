@@ -10,7 +10,8 @@ export default class HooksUninstall extends HandoffCommand {
   static override description =
     'Removes the stop gate hooks hooks install added (any command that runs handoff contract gate) from the harness config, ' +
     'and the groups and lists only they held; everything else stays as it was. A file left with nothing of its own (and the ' +
-    'OpenCode plugin) is removed. --dry-run prints the diff.';
+    'OpenCode plugin) is removed. For Codex it also takes out of config.toml the hook trust hooks install wrote for that ' +
+    'file, and nothing else. --dry-run prints the diff.';
   static override flags = {
     harness: Flags.option({ options: HOOK_HARNESSES })({
       required: true,
@@ -41,6 +42,11 @@ export default class HooksUninstall extends HandoffCommand {
     const text =
       r.diff ??
       `${r.action === 'removed' || r.action === 'updated' ? (r.dry_run ? 'Would remove' : 'Removed') : 'Not installed'}: ${r.harness} (${r.scope}) in ${r.path}`;
-    return { json: { status: 'ok', ...r }, text };
+    if (harness !== 'codex') return { json: { status: 'ok', ...r }, text };
+    const { untrustInstalled } = await import('../../hooks/codex-hooks.js');
+    const trust = untrustInstalled(ctx.env, r.path, r.dry_run);
+    const lines = [text, ...(trust.diff !== undefined ? [trust.diff] : [])];
+    if (trust.status === 'removed' && trust.diff === undefined) lines.push(`Removed its trust from ${trust.path}`);
+    return { json: { status: 'ok', ...r, trust }, text: lines.join('\n') };
   }
 }
