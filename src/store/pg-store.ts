@@ -28,7 +28,17 @@ import type { HandoffFilters } from './handoff-filters.js';
 import type { HandoffRow, MirrorOutcome } from './handoffs.js';
 import { listMigrations } from './migrate.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../paths.js';
-import { createPool, redactUrl, timeLimits, type PgPool, type PgPoolClient, type Run } from './pg-driver.js';
+import {
+  createPool,
+  IDLE_IN_TX_MS,
+  redactUrl,
+  timeLimits,
+  type PgPool,
+  type PgPoolClient,
+  type Run,
+  type TimeLimits,
+} from './pg-driver.js';
+import { contractLockKey, LOCK_SPACE, txPreamble, type TxLimits } from './pg-locks.js';
 import {
   connectClient,
   isPgBusy,
@@ -59,8 +69,6 @@ import type {
   TxOptions,
 } from './store.js';
 
-/** The first key of every per-contract advisory lock: ASCII "hand" (the second is hashtext(contract_id)). */
-const LOCK_SPACE = 0x68616e64;
 const WRITE_ATTEMPTS = 3;
 
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
@@ -169,7 +177,7 @@ class PgReads implements StoreReads {
 
 class PgTx extends PgReads implements StoreTx {
   async lockContract(contractId: string): Promise<void> {
-    await this.run('SELECT pg_advisory_xact_lock($1::integer, hashtext($2))', [LOCK_SPACE, contractId]);
+    await this.run('SELECT pg_advisory_xact_lock($1::integer, $2::integer)', [LOCK_SPACE, contractLockKey(contractId)]);
   }
   now = async (): Promise<string> => (await this.run<{ now: string }>('SELECT handoff_now() AS now')).rows[0].now;
   insertBirthRow = (b: Omit<BirthRow, 'now'>): Promise<HandoffRow> => h.insertBirthRow(this.run, b);
@@ -237,13 +245,17 @@ class PgStore extends PgReads implements Store {
         ? t.putBlob(bytes)
         : Promise.reject(new HandoffError('INTERNAL', 'a blob was put through a transaction of another store')),
   };
+  /** What each transaction sets for itself (SET LOCAL): the store's limits; 0 for none (`store copy`). */
+  private readonly txLimits: TxLimits;
   constructor(
     private readonly pool: PgPool,
     readonly location: string,
     version: number,
     private readonly writable: boolean,
+    private readonly limits: TimeLimits,
   ) {
     super(poolRun(pool, location), version);
+    this.txLimits = { statementMs: limits.statementMs ?? 0, lockMs: limits.lockMs, idleInTxMs: IDLE_IN_TX_MS };
   }
 
   async tx<T>(fn: (t: StoreTx) => Promise<T>, opts: TxOptions = {}): Promise<T> {
@@ -264,12 +276,11 @@ class PgStore extends PgReads implements Store {
         this.version,
       );
       try {
-        // The locks are taken before BEGIN, as session locks: the transaction's clock (now(), every row time it
-        // writes) then starts after the wait, so a transaction that waited for another is also stamped after it
-        // (a decision that waited for a finalize is dated after its finalized_at).
-        for (const id of locks)
-          await client.query('SELECT pg_advisory_lock($1::integer, hashtext($2))', [LOCK_SPACE, id]);
-        await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
+        // One round trip: BEGIN, the limits, the transaction-scoped locks (released by COMMIT or ROLLBACK, on the
+        // same server connection even behind a transaction pooler), then the transaction's clock, so a transaction
+        // that waited for another is stamped after it (a decision that waited for a finalize is dated after its
+        // finalized_at).
+        await client.query(txPreamble(this.txLimits, locks));
         const result = await fn(t);
         try {
           await client.query('COMMIT');
@@ -282,7 +293,12 @@ class PgStore extends PgReads implements Store {
       } catch (e) {
         if (broken) throw e;
         broken = isUnreachable(e);
-        if (!broken) await client.query('ROLLBACK').catch(() => undefined);
+        // A ROLLBACK that fails leaves the connection in an unknown state: it is dropped, never pooled again.
+        if (!broken)
+          broken = await client.query('ROLLBACK').then(
+            () => false,
+            () => true,
+          );
         if (isPgBusy(e) && attempt < attempts) {
           await sleep(50 * attempt);
           continue;
@@ -290,12 +306,6 @@ class PgStore extends PgReads implements Store {
         throw toPgStoreError(e, this.location);
       } finally {
         live = false;
-        // Session locks outlive the transaction: release them, or drop the connection (which releases them).
-        if (!broken && locks.length > 0)
-          broken = await client.query('SELECT pg_advisory_unlock_all()').then(
-            () => false,
-            () => true,
-          );
         client.release(broken);
       }
     }
@@ -314,7 +324,7 @@ class PgStore extends PgReads implements Store {
     if (this.version < listMigrations(PG_MIGRATIONS_DIR).length) return undefined;
     const client = await connectClient(this.pool, this.location);
     try {
-      return new PgStore(this.pool, this.location, await checkCurrentPg(client, this.location), true);
+      return new PgStore(this.pool, this.location, await checkCurrentPg(client, this.location), true, this.limits);
     } finally {
       client.release();
     }
@@ -337,7 +347,8 @@ export async function openPostgres(url: string, mode: OpenMode, opts: OpenOption
   const location = redactUrl(url);
   const dir = opts.migrationsDir ?? PG_MIGRATIONS_DIR;
   const latest = listMigrations(dir).length;
-  const pool = createPool(url, timeLimits(opts.timeoutMs === undefined ? DEFAULT_STORE_TIMEOUT_MS : opts.timeoutMs));
+  const limits = timeLimits(opts.timeoutMs === undefined ? DEFAULT_STORE_TIMEOUT_MS : opts.timeoutMs);
+  const pool = createPool(url, limits);
   let store: Store | null = null;
   try {
     const client = await connectClient(pool, location);
@@ -348,13 +359,13 @@ export async function openPostgres(url: string, mode: OpenMode, opts: OpenOption
       if (version === 0 && !(mode === 'writer' && opts.create === true)) return null;
       // A writer told not to migrate (the stop gate) reads an older schema as it is and writes nothing.
       if (mode === 'writer' && opts.migrate === false && version < latest) {
-        store = new PgStore(pool, location, version, false);
+        store = new PgStore(pool, location, version, false, limits);
         return store;
       }
       // As on SQLite: a writer always runs the runner (which checks the applied checksums), a reader only when older.
       if (mode === 'writer' || (mode === 'reader' && version < latest))
         version = await migratePg(client, location, dir);
-      store = new PgStore(pool, location, version, mode === 'writer');
+      store = new PgStore(pool, location, version, mode === 'writer', limits);
       return store;
     } finally {
       client.release();
