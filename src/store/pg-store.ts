@@ -46,6 +46,7 @@ import {
   isUnreachable,
   storeUnreachable,
   toPgStoreError,
+  whileFull,
 } from './pg-errors.js';
 import * as h from './pg-handoffs.js';
 import { pgSetTestBase, pgSetTestChanges } from './test-change-rows.js';
@@ -222,15 +223,14 @@ function clientRun(client: PgPoolClient, live: () => boolean): Run {
   };
 }
 
-/** Statements on the pool, each its own transaction; failures become the store codes. */
-function poolRun(pool: PgPool, location: string): Run {
+/**
+ * Statements on the pool, each its own transaction; failures become the store codes. A connect refused by a full
+ * server or pooler (nothing sent yet) is retried within `budgetMs` (whileFull).
+ */
+function poolRun(pool: PgPool, location: string, budgetMs: number): Run {
   return async <R>(text: string, values?: readonly unknown[]) => {
-    try {
-      const res = await pool.query(text, values as unknown[] | undefined);
-      return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
-    } catch (e) {
-      throw toPgStoreError(e, location);
-    }
+    const res = await whileFull(() => pool.query(text, values as unknown[] | undefined), location, budgetMs);
+    return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
   };
 }
 
@@ -254,7 +254,7 @@ class PgStore extends PgReads implements Store {
     private readonly writable: boolean,
     private readonly limits: TimeLimits,
   ) {
-    super(poolRun(pool, location), version);
+    super(poolRun(pool, location, limits.connectMs), version);
     this.txLimits = { statementMs: limits.statementMs ?? 0, lockMs: limits.lockMs, idleInTxMs: IDLE_IN_TX_MS };
   }
 
@@ -263,12 +263,7 @@ class PgStore extends PgReads implements Store {
     const locks = [...new Set(typeof opts.lock === 'string' ? [opts.lock] : (opts.lock ?? []))].sort();
     const attempts = opts.attempts ?? WRITE_ATTEMPTS;
     for (let attempt = 1; ; attempt++) {
-      let client: PgPoolClient;
-      try {
-        client = await this.pool.connect();
-      } catch (e) {
-        throw toPgStoreError(e, this.location);
-      }
+      const client = await connectClient(this.pool, this.location, this.limits.connectMs);
       let live = true;
       let broken = false;
       const t = new PgTx(
@@ -322,7 +317,7 @@ class PgStore extends PgReads implements Store {
   async currentWriter(): Promise<Store | undefined> {
     if (this.writable) return this;
     if (this.version < listMigrations(PG_MIGRATIONS_DIR).length) return undefined;
-    const client = await connectClient(this.pool, this.location);
+    const client = await connectClient(this.pool, this.location, this.limits.connectMs);
     try {
       return new PgStore(this.pool, this.location, await checkCurrentPg(client, this.location), true, this.limits);
     } finally {
@@ -351,7 +346,7 @@ export async function openPostgres(url: string, mode: OpenMode, opts: OpenOption
   const pool = createPool(url, limits);
   let store: Store | null = null;
   try {
-    const client = await connectClient(pool, location);
+    const client = await connectClient(pool, location, limits.connectMs);
     try {
       let { version } = await inspectPg(client, location, dir).catch((e: unknown) => {
         throw toPgStoreError(e, location);

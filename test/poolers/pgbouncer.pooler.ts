@@ -102,7 +102,10 @@ function hostIn(
 const failures = (calls: Call[]): string[] => calls.filter((c) => c.exit !== 0).map((c) => `${c.verb}: ${c.err}`);
 
 async function advisoryLocks(url: string): Promise<number> {
-  const rows = await sql<{ n: number }>(url, "SELECT COUNT(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'");
+  const rows = await sql<{ n: number }>(
+    url,
+    "SELECT COUNT(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+  );
   return rows[0].n;
 }
 

@@ -46,8 +46,16 @@ async function until(probe: () => Promise<boolean>): Promise<void> {
   while (!(await probe())) await new Promise((done) => setTimeout(done, 10));
 }
 
+/** Advisory locks on the server in the database of `url` (other test files run beside this one, in theirs). */
 const advisoryLocks = async (url: string): Promise<number> =>
-  Number((await sql<{ n: number }>(url, "SELECT COUNT(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'"))[0].n);
+  Number(
+    (
+      await sql<{ n: number }>(
+        url,
+        "SELECT COUNT(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+      )
+    )[0].n,
+  );
 
 describe('no session state', () => {
   it('the start-up message carries no setting a pooler refuses (no statement, lock or idle limit)', async () => {
@@ -103,7 +111,7 @@ describe('no session state', () => {
         async () =>
           sql<{ classid: string; objid: string; objsubid: number }>(
             url,
-            "SELECT classid::text, objid::text, objsubid FROM pg_locks WHERE locktype = 'advisory' AND granted",
+            "SELECT classid::text, objid::text, objsubid FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND granted",
           ),
         { lock: ID },
       );
@@ -142,7 +150,7 @@ describe('no session state', () => {
             (
               await sql<{ n: number }>(
                 url,
-                "SELECT COUNT(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+                "SELECT COUNT(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND NOT granted",
               )
             )[0].n,
           ) === 1,
