@@ -126,6 +126,10 @@ for (const mode of ['transaction', 'session'] as const) {
         expect(r.code, `${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(0);
         return r.json;
       };
+      const noJson = (args: string[]): void => {
+        const r = run(home, args, { env });
+        expect(r.code, `${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(0);
+      };
       const refused = (args: string[], exit: number, code: string): void => {
         const r = run(home, [...args, '--json'], { env });
         expect([r.code, r.json?.code], `${args.join(' ')}: ${r.stdout}${r.stderr}`).toEqual([exit, code]);
@@ -137,10 +141,6 @@ for (const mode of ['transaction', 'session'] as const) {
       ok(['contract', 'claim', '--harness-id', 'run-1', '--draft-id', id]);
       ok(['contract', 'add', 'evidence_report.commands_run', 'npm test', '--draft-id', id]);
       ok(['contract', 'set', 'agent_status.next_action', 'done', '--draft-id', id]);
-      const noJson = (args: string[]): void => {
-        const r = run(home, args, { env });
-        expect(r.code, `${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(0);
-      };
       noJson([
         'contract',
         'patch',
@@ -158,12 +158,18 @@ for (const mode of ['transaction', 'session'] as const) {
       ok(['approval', 'list']);
       ok(['approval', 'show', approvalId]);
       ok(['approval', 'decide', approvalId, '--decision', 'approved', '--by', 'me']);
+      ok(['approval', 'wait', approvalId, '--timeout', '5s']);
+      noJson(['evidence', 'run', '--draft-id', id, '--json', '--', process.execPath, '-e', '0']);
+      ok(['evidence', 'receipts', '--draft-id', id]);
+      ok(['evidence', 'orphans']);
+      ok(['contract', 'validate', '--draft-id', id]);
       const gate = run(home, ['contract', 'gate', '--draft-id', id, '--json'], { env, input: '{}' });
       expect(gate.json?.codes ?? [], gate.stdout + gate.stderr).not.toContain('STORE_UNREACHABLE');
       ok(['contract', 'finalize', '--draft-id', id]);
       ok(['contract', 'list']);
       ok(['contract', 'chain', '--contract-id', id]);
       ok(['contract', 'wait', '--contract-id', id, '--timeout', '5s']);
+      ok(['contract', 'gc', '--dry-run']);
       refused(['contract', 'claim', '--harness-id', 'run-2', '--draft-id', id], 1, 'HARNESS_ID_CONFLICT');
       expect(await advisoryLocks(url.replace(`:${bouncers[mode].port}/`, `:${new URL(serverUrl()).port}/`))).toBe(0);
     });
