@@ -7,7 +7,7 @@
  * and could change between server versions): a contract's lock is the pair of int4 keys
  * `(LOCK_SPACE, h)`, where `LOCK_SPACE` is ASCII "hand" (0x68616e64) and `h` is the first four bytes of the SHA-256 of
  * the contract id's UTF-8 bytes, read as a big-endian signed 32-bit integer. Every build that takes these keys runs on
- * schema version 10 or later (migration 0010), so a build that still hashes with `hashtext()` meets
+ * schema version 11 or later (migration 0011), so a build that still hashes with `hashtext()` meets
  * STORE_SCHEMA_TOO_NEW instead of taking other locks on the same store.
  */
 import { createHash } from 'node:crypto';

@@ -39,7 +39,7 @@ describe('migration files', () => {
       '0007_mirror_rev.sql',
       '0008_test_changes.sql',
       '0009_approval_gate.sql',
-      '0010_lock_keys.sql',
+      '0011_lock_keys.sql',
     ]);
     for (const m of list) {
       const sql = readFileSync(m.path, 'utf8').replace(/--.*$/gm, '');

@@ -1,4 +1,4 @@
--- Version 10: the store holds no session state, so it works behind a transaction pooler. Builds from this version
+-- Version 11: the store holds no session state, so it works behind a transaction pooler. Builds from this version
 -- on take transaction-scoped advisory locks whose keys the client computes (the first four bytes of the SHA-256 of
 -- the contract id; src/store/pg-locks.ts documents it) instead of hashtext(); this bump makes an older build, which
 -- still hashes with hashtext(), meet STORE_SCHEMA_TOO_NEW rather than take other locks on the same store.
