@@ -162,7 +162,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bin/**/*.js', 'scripts/**/*.cjs', 'test/fixtures/**/*.cjs', 'test/helpers/**/*.cjs'],
+    files: [
+      'bin/**/*.js',
+      'scripts/**/*.cjs',
+      'test/fixtures/**/*.cjs',
+      'test/helpers/**/*.cjs',
+      'test/poolers/**/*.cjs',
+    ],
     languageOptions: {
       sourceType: 'commonjs',
       globals: {

@@ -33,7 +33,7 @@ export const storeCodes = [
     code: 'STORE_BUSY',
     exit: 4,
     where: 'every verb that writes the store',
-    when: 'The write lock was not obtained within the busy timeout (5 s) on each of 3 attempts; on PostgreSQL a lock wait past lock_timeout (5 s, or half of HANDOFF_STORE_TIMEOUT_MS when that is shorter), a deadlock or a serialization failure.',
+    when: 'The write lock was not obtained within the busy timeout (5 s) on each of 3 attempts; on PostgreSQL a lock wait past lock_timeout (5 s, or half of HANDOFF_STORE_TIMEOUT_MS when that is shorter), a deadlock or a serialization failure, or a server or pooler that stayed full ("too many clients", a full pool) while its new connections were retried with backoff for HANDOFF_STORE_TIMEOUT_MS.',
     repair: 'Another process holds the store; retry in a moment.',
   },
   {
@@ -41,7 +41,7 @@ export const storeCodes = [
     exit: 4,
     where:
       'every verb that opens the store, with HANDOFF_STORE_URL set (the stop gate: a store condition; also its budget running out before the contract was found)',
-    when: 'The PostgreSQL server named by HANDOFF_STORE_URL refused the connection, or did not answer a connect or a statement within HANDOFF_STORE_TIMEOUT_MS (default 10 s; the server also cancels a statement past it). A COMMIT that got no answer has an unknown outcome: `"outcome": "unknown"` (dispatch then keeps its draft and names its `contract_id`). The message names the URL with its password redacted.',
+    when: 'The PostgreSQL server named by HANDOFF_STORE_URL refused the connection, or did not answer a connect or a statement within HANDOFF_STORE_TIMEOUT_MS (default 10 s; inside a transaction the server also cancels a statement past it), or dropped the connection during a call. A COMMIT that got no answer has an unknown outcome: `"outcome": "unknown"` (dispatch then keeps its draft and names its `contract_id`). The message names the URL with its password redacted.',
     repair:
       'Check that the server runs and that HANDOFF_STORE_URL names its host, port and database; unset it to use the SQLite file. After an unknown outcome, finalize the contract as usual: it converges whether the row was written or not.',
   },

@@ -5,7 +5,14 @@
  * difference rolls the whole copy back.
  */
 import { HandoffError } from '../errors.js';
-import { createPool, timeLimits, type PgPoolClient } from './pg-driver.js';
+import {
+  CONNECT_TIMEOUT_MS,
+  createPool,
+  IDLE_IN_TX_MS,
+  LOCK_TIMEOUT_MS,
+  timeLimits,
+  type PgPoolClient,
+} from './pg-driver.js';
 import { connectClient, toPgStoreError } from './pg-errors.js';
 import { inspectPg } from './pg-migrate.js';
 import { COPY_TABLES, tableDigest, type Row } from './copy-tables.js';
@@ -61,7 +68,7 @@ const isEmpty = (counts: Record<string, number>): boolean => Object.values(count
 export async function precheckTarget(url: string, location: string): Promise<void> {
   const pool = createPool(url, timeLimits(null));
   try {
-    const client = await connectClient(pool, location);
+    const client = await connectClient(pool, location, CONNECT_TIMEOUT_MS);
     try {
       const { version } = await inspectPg(client, location);
       if (version === 0) return;
@@ -101,7 +108,11 @@ export async function copyIntoPg(url: string, location: string, plan: CopyPlan):
     throw toPgStoreError(e, location);
   }
   try {
-    await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
+    // No statement limit (a copy may take a while); the lock waits and an idle transaction are bounded, set here
+    // because nothing is set at connect (a transaction pooler refuses start-up parameters).
+    await client.query(
+      `BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL lock_timeout = ${LOCK_TIMEOUT_MS}; SET LOCAL idle_in_transaction_session_timeout = ${IDLE_IN_TX_MS}`,
+    );
     try {
       await client.query('SELECT pg_advisory_xact_lock($1::integer, $2::integer)', COPY_LOCK);
       const counts = await targetCounts(client);

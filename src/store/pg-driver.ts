@@ -47,14 +47,16 @@ export const CONNECT_TIMEOUT_MS = 5000;
 /** Waiting for a lock (row, advisory, migration) longer than this is STORE_BUSY, as SQLite's busy_timeout. */
 export const LOCK_TIMEOUT_MS = 5000;
 /** A session idle inside a transaction this long is ended by the server, so a hung process frees its locks. */
-const IDLE_IN_TX_MS = 60_000;
+export const IDLE_IN_TX_MS = 60_000;
 /** A client-side wait that effectively never ends (setTimeout's largest delay): migrations and `store copy`. */
 export const NO_LIMIT_MS = 2_147_483_647;
 
 /**
- * The time limits of one store's connections, from HANDOFF_STORE_TIMEOUT_MS (`statementMs`). The server cancels a
- * statement after `statementMs` (statement_timeout); the client stops waiting for an answer a little later
- * (`queryMs`), which is what ends a call on a frozen server or a network that drops traffic. Lock waits end earlier
+ * The time limits of one store's connections, from HANDOFF_STORE_TIMEOUT_MS (`statementMs`). Inside a transaction the
+ * server cancels a statement after `statementMs` (statement_timeout, set by the transaction itself: SET LOCAL, never
+ * a startup parameter, which a pooler refuses); the client stops waiting for any statement's answer a little later
+ * (`queryMs`), which is what ends a call on a frozen server, a paused pooler or a network that drops traffic, and
+ * what bounds a read outside a transaction. Lock waits end earlier
  * (`lockMs`), so a lock wait is STORE_BUSY rather than a timeout; a connect (with its authentication) gets the same
  * limit as a statement (`connectMs`): a busy server that accepts a hundred connections at once needs a few seconds.
  * `statementMs` null: no statement limit (`store copy`), lock waits and connects as usual.
@@ -82,7 +84,9 @@ const INT8_OID = 20;
 /**
  * A pool for one store. bigint columns (ids, sizes, COUNT) arrive as numbers: every value the store holds is far
  * below 2^53, and the rows keep the types the SQLite repositories return. TCP keepalive is on, so a peer that
- * vanished is noticed on an idle connection too.
+ * vanished is noticed on an idle connection too. No session setting is sent at connect (a transaction pooler refuses
+ * startup parameters it does not know): each transaction sets its own limits (pg-locks.ts), the client bounds the
+ * rest (`query_timeout`).
  */
 export function createPool(url: string, limits: TimeLimits): PgPool {
   const pg = loadPg();
@@ -92,11 +96,7 @@ export function createPool(url: string, limits: TimeLimits): PgPool {
     connectionString: url,
     max: 4,
     connectionTimeoutMillis: limits.connectMs,
-    lock_timeout: limits.lockMs,
-    ...(limits.statementMs === null
-      ? {}
-      : { statement_timeout: limits.statementMs, query_timeout: limits.queryMs ?? undefined }),
-    idle_in_transaction_session_timeout: IDLE_IN_TX_MS,
+    ...(limits.queryMs === null ? {} : { query_timeout: limits.queryMs }),
     application_name: 'handoff',
     keepAlive: true,
     keepAliveInitialDelayMillis: Math.min(10_000, limits.connectMs),
@@ -106,6 +106,9 @@ export function createPool(url: string, limits: TimeLimits): PgPool {
   });
   // An idle connection the server ends (restart, idle timeout) must not crash the process; the next query reports it.
   pool.on('error', () => undefined);
+  // Nor one that drops while a call holds it (pg emits 'error' on a checked-out client, where the pool listens no
+  // more): the statement running or the next one fails, and that failure is the call's STORE_UNREACHABLE.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 

@@ -40,6 +40,17 @@ export function isUnreachable(e: unknown): boolean {
   return e instanceof Error && (DRIVER_CONNECT_FAILURE.test(e.message) || isClientTimeout(e));
 }
 
+/** A pooler's full-pool refusals (PgBouncer: its client limit, a query that waited past query_wait_timeout). */
+const POOL_FULL = /no more connections allowed|query_wait_timeout|pool(er)? (is )?full/i;
+
+/**
+ * A connection refused because the server or pooler is full, not down: "too many clients" (53300, also a role's or
+ * a database's connection limit) or a pooler's full pool. Retried with backoff within the call's budget, then
+ * STORE_BUSY (connectWithRetry).
+ */
+export const isTooManyClients = (e: unknown): boolean =>
+  codeOf(e) === '53300' || (e instanceof Error && POOL_FULL.test(e.message));
+
 /** Lock wait past lock_timeout (55P03), deadlock (40P01), serialization failure (40001): retry, then STORE_BUSY. */
 export const isPgBusy = (e: unknown): boolean => ['55P03', '40P01', '40001'].includes(codeOf(e) ?? '');
 
@@ -74,6 +85,7 @@ export function toPgStoreError(e: unknown, location: string): unknown {
   if (isHandoffError(e)) return e;
   const message = e instanceof Error ? e.message : String(e);
   if (isClientTimeout(e) || isStatementTimeout(e)) return storeUnreachable(location, `${TIMEOUT_DETAIL}: ${message}`);
+  if (isTooManyClients(e)) return storeBusy(location, message);
   if (isUnreachable(e)) return storeUnreachable(location, message);
   if (isPgBusy(e)) return storeBusy(location, message);
   if (isPgRefusal(e)) return e;
@@ -81,11 +93,42 @@ export function toPgStoreError(e: unknown, location: string): unknown {
   return e;
 }
 
-/** A client of `pool`; a failure to connect is mapped like every other (STORE_UNREACHABLE, naming `location`). */
-export async function connectClient(pool: PgPool, location: string): Promise<PgPoolClient> {
-  try {
-    return await pool.connect();
-  } catch (e) {
-    throw toPgStoreError(e, location);
+/** STORE_BUSY for a server or pooler that stayed full through a call's budget. */
+const storeFull = (location: string, budgetMs: number, e: unknown): HandoffError =>
+  new HandoffError(
+    'STORE_BUSY',
+    `the PostgreSQL store ${location} is busy: the server or its pooler refused new connections for ${budgetMs} ms, HANDOFF_STORE_TIMEOUT_MS (${oneLine(
+      e instanceof Error ? e.message : String(e),
+    )})`,
+    {},
+    'Retry in a moment; if it persists, raise the server or pooler connection limit or use fewer parallel calls.',
+  );
+
+const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
+
+/**
+ * Runs `attempt` (a connect, or a statement whose connect may be refused), retrying while the server or pooler is
+ * full (isTooManyClients) with a growing, jittered pause (50 ms doubling to at most 1 s), as long as the next try
+ * would start within `budgetMs` of the first: then STORE_BUSY. Any other failure is mapped as usual.
+ */
+export async function whileFull<T>(attempt: () => Promise<T>, location: string, budgetMs: number): Promise<T> {
+  const deadline = Date.now() + budgetMs;
+  for (let n = 0; ; n++) {
+    try {
+      return await attempt();
+    } catch (e) {
+      if (!isTooManyClients(e)) throw toPgStoreError(e, location);
+      const pause = Math.min(1000, 50 * 2 ** n) * (0.5 + Math.random() / 2);
+      if (Date.now() + pause >= deadline) throw storeFull(location, budgetMs, e);
+      await sleep(pause);
+    }
   }
+}
+
+/**
+ * A client of `pool`; a full server or pooler is retried within `budgetMs` (then STORE_BUSY), any other failure to
+ * connect is mapped like every other (STORE_UNREACHABLE, naming `location`).
+ */
+export function connectClient(pool: PgPool, location: string, budgetMs: number): Promise<PgPoolClient> {
+  return whileFull(() => pool.connect(), location, budgetMs);
 }

@@ -1,8 +1,9 @@
 /**
  * The PostgreSQL migration runner (the SQLite one is migrate.ts). The files are
  * `migrations/postgres/NNNN_name.sql`, numbered as the SQLite ones, append-only and checksummed. The store is the
- * connection's current schema (the first existing schema of its search_path). Concurrent migrators serialize on a
- * session advisory lock; each file is applied in its own transaction, and the version is re-read under the lock.
+ * connection's current schema (the first existing schema of its search_path). Each file is applied in its own
+ * transaction, which first takes the migration lock (a transaction-scoped advisory lock, so nothing outlives it behind
+ * a transaction pooler) and re-reads the version under it; a schema already current takes no lock at all.
  */
 import { fileURLToPath } from 'node:url';
 import { HandoffError } from '../errors.js';
@@ -16,13 +17,13 @@ import {
   type Migration,
 } from './migrate.js';
 import type { QueryConfig } from 'pg';
-import { NO_LIMIT_MS, type PgPoolClient } from './pg-driver.js';
-import { isUnreachable, toPgStoreError } from './pg-errors.js';
+import { IDLE_IN_TX_MS, LOCK_TIMEOUT_MS, NO_LIMIT_MS, type PgPoolClient } from './pg-driver.js';
+import { isPgBusy, isUnreachable, toPgStoreError } from './pg-errors.js';
 import { storeUnreadable } from './store-errors.js';
 
 export const PG_MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/postgres/', import.meta.url));
 
-/** pg_advisory_lock key of the migration runner: ASCII "handmigr" (one bigint key; contract locks use two int4 keys). */
+/** pg_advisory_xact_lock key of the migration runner: ASCII "handmigr" (one bigint key; contract locks use two int4 keys). */
 const MIGRATION_LOCK = '7521414230296848242';
 
 const VERSION_TABLE = `CREATE TABLE IF NOT EXISTS schema_version (
@@ -77,27 +78,29 @@ async function versionOf(client: PgPoolClient): Promise<number> {
   return rows[0].v ?? 0;
 }
 
+/**
+ * Whether the current schema has a schema_version table, read from the catalog table itself (the statement's
+ * snapshot), not through the server's name cache as to_regclass() is: a migrator that has just waited for the lock
+ * inside its transaction must see the table another migrator committed meanwhile, and that cache is refreshed only at
+ * the transaction's start or at a relation lock.
+ */
 async function hasVersionTable(client: PgPoolClient): Promise<boolean> {
-  const { rows } = await client.query<{ t: string | null }>(
-    "SELECT to_regclass(format('%I.schema_version', current_schema())) AS t",
+  const { rows } = await client.query<{ t: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+                     WHERE n.nspname = current_schema() AND c.relname = 'schema_version') AS t`,
   );
-  return rows[0].t !== null;
+  return rows[0].t;
 }
 
 /**
- * Brings the current schema up to the latest version on PostgreSQL: under the
- * migration lock, refuses a newer schema (STORE_SCHEMA_TOO_NEW) and edited or missing files
- * (STORE_MIGRATION_MISMATCH), then applies each pending file in its own transaction (STORE_MIGRATION_FAILED on an
- * error: that file leaves no trace, earlier ones stay). Returns the version reached.
+ * Brings the current schema up to the latest version on PostgreSQL: refuses a newer schema (STORE_SCHEMA_TOO_NEW) and
+ * edited or missing files (STORE_MIGRATION_MISMATCH), then applies each pending file in its own transaction under
+ * the migration lock (STORE_MIGRATION_FAILED on an error: that file leaves no trace, earlier ones stay). A schema
+ * already current is only checked, without the lock. Returns the version reached.
  */
 export async function migratePg(client: PgPoolClient, location: string, dir = PG_MIGRATIONS_DIR): Promise<number> {
   const list = listMigrations(dir);
   const latest = list.length;
-  try {
-    await client.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK]);
-  } catch (e) {
-    throw toPgStoreError(e, location);
-  }
   try {
     const v = (await hasVersionTable(client)) ? await versionOf(client) : 0;
     if (v > latest) throw tooNew(location, v, latest);
@@ -111,8 +114,6 @@ export async function migratePg(client: PgPoolClient, location: string, dir = PG
     return latest;
   } catch (e) {
     throw toPgStoreError(e, location);
-  } finally {
-    await client.query('SELECT pg_advisory_unlock($1::bigint)', [MIGRATION_LOCK]).catch(() => undefined);
   }
 }
 
@@ -139,16 +140,25 @@ export async function checkCurrentPg(client: PgPoolClient, location: string, dir
 
 async function applyOne(client: PgPoolClient, location: string, m: Migration, latest: number): Promise<void> {
   const { sql, checksum } = readMigration(m);
-  await client.query('BEGIN');
   try {
+    // BEGIN, the limits, then the lock, in one round trip. Migrations have no statement limit (a big store may take a
+    // while): none on the server, none in the client; the wait for another migrator's lock ends as any lock wait.
+    await client.query({
+      text: [
+        'BEGIN',
+        'SET LOCAL statement_timeout = 0',
+        `SET LOCAL lock_timeout = ${LOCK_TIMEOUT_MS}`,
+        `SET LOCAL idle_in_transaction_session_timeout = ${IDLE_IN_TX_MS}`,
+        `SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`,
+      ].join('; '),
+      query_timeout: LOCK_TIMEOUT_MS + 1000,
+    } as QueryConfig);
     const now = (await hasVersionTable(client)) ? await versionOf(client) : 0;
     if (now > latest) throw tooNew(location, now, latest);
     if (now >= m.version) {
       await client.query('COMMIT');
       return;
     }
-    // Migrations have no time limit (a big store may take a while): none on the server, none in the client.
-    await client.query('SET LOCAL statement_timeout = 0');
     await client.query(VERSION_TABLE);
     // (`query_timeout` per query is read by the driver, though its types do not declare it.)
     await client.query({ text: sql.toString('utf8'), query_timeout: NO_LIMIT_MS } as QueryConfig);
@@ -160,7 +170,7 @@ async function applyOne(client: PgPoolClient, location: string, m: Migration, la
     await client.query('COMMIT');
   } catch (e) {
     await client.query('ROLLBACK').catch(() => undefined);
-    if (e instanceof HandoffError || isUnreachable(e)) throw e;
+    if (e instanceof HandoffError || isUnreachable(e) || isPgBusy(e)) throw e;
     throw migrationFailed(m, location, (e as Error).message);
   }
 }

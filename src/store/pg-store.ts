@@ -28,7 +28,17 @@ import type { HandoffFilters } from './handoff-filters.js';
 import type { HandoffRow, MirrorOutcome } from './handoffs.js';
 import { listMigrations } from './migrate.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../paths.js';
-import { createPool, redactUrl, timeLimits, type PgPool, type PgPoolClient, type Run } from './pg-driver.js';
+import {
+  createPool,
+  IDLE_IN_TX_MS,
+  redactUrl,
+  timeLimits,
+  type PgPool,
+  type PgPoolClient,
+  type Run,
+  type TimeLimits,
+} from './pg-driver.js';
+import { contractLockKey, LOCK_SPACE, txPreamble, type TxLimits } from './pg-locks.js';
 import {
   connectClient,
   isPgBusy,
@@ -36,6 +46,7 @@ import {
   isUnreachable,
   storeUnreachable,
   toPgStoreError,
+  whileFull,
 } from './pg-errors.js';
 import * as h from './pg-handoffs.js';
 import { pgSetClaimTokenHash, pgSetTestBase, pgSetTestChanges } from './test-change-rows.js';
@@ -59,8 +70,6 @@ import type {
   TxOptions,
 } from './store.js';
 
-/** The first key of every per-contract advisory lock: ASCII "hand" (the second is hashtext(contract_id)). */
-const LOCK_SPACE = 0x68616e64;
 const WRITE_ATTEMPTS = 3;
 
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
@@ -169,7 +178,7 @@ class PgReads implements StoreReads {
 
 class PgTx extends PgReads implements StoreTx {
   async lockContract(contractId: string): Promise<void> {
-    await this.run('SELECT pg_advisory_xact_lock($1::integer, hashtext($2))', [LOCK_SPACE, contractId]);
+    await this.run('SELECT pg_advisory_xact_lock($1::integer, $2::integer)', [LOCK_SPACE, contractLockKey(contractId)]);
   }
   now = async (): Promise<string> => (await this.run<{ now: string }>('SELECT handoff_now() AS now')).rows[0].now;
   insertBirthRow = (b: Omit<BirthRow, 'now'>): Promise<HandoffRow> => h.insertBirthRow(this.run, b);
@@ -215,15 +224,14 @@ function clientRun(client: PgPoolClient, live: () => boolean): Run {
   };
 }
 
-/** Statements on the pool, each its own transaction; failures become the store codes. */
-function poolRun(pool: PgPool, location: string): Run {
+/**
+ * Statements on the pool, each its own transaction; failures become the store codes. A connect refused by a full
+ * server or pooler (nothing sent yet) is retried within `budgetMs` (whileFull).
+ */
+function poolRun(pool: PgPool, location: string, budgetMs: number): Run {
   return async <R>(text: string, values?: readonly unknown[]) => {
-    try {
-      const res = await pool.query(text, values as unknown[] | undefined);
-      return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
-    } catch (e) {
-      throw toPgStoreError(e, location);
-    }
+    const res = await whileFull(() => pool.query(text, values as unknown[] | undefined), location, budgetMs);
+    return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
   };
 }
 
@@ -238,13 +246,17 @@ class PgStore extends PgReads implements Store {
         ? t.putBlob(bytes)
         : Promise.reject(new HandoffError('INTERNAL', 'a blob was put through a transaction of another store')),
   };
+  /** What each transaction sets for itself (SET LOCAL): the store's limits; 0 for none (`store copy`). */
+  private readonly txLimits: TxLimits;
   constructor(
     private readonly pool: PgPool,
     readonly location: string,
     version: number,
     private readonly writable: boolean,
+    private readonly limits: TimeLimits,
   ) {
-    super(poolRun(pool, location), version);
+    super(poolRun(pool, location, limits.connectMs), version);
+    this.txLimits = { statementMs: limits.statementMs ?? 0, lockMs: limits.lockMs, idleInTxMs: IDLE_IN_TX_MS };
   }
 
   async tx<T>(fn: (t: StoreTx) => Promise<T>, opts: TxOptions = {}): Promise<T> {
@@ -252,12 +264,7 @@ class PgStore extends PgReads implements Store {
     const locks = [...new Set(typeof opts.lock === 'string' ? [opts.lock] : (opts.lock ?? []))].sort();
     const attempts = opts.attempts ?? WRITE_ATTEMPTS;
     for (let attempt = 1; ; attempt++) {
-      let client: PgPoolClient;
-      try {
-        client = await this.pool.connect();
-      } catch (e) {
-        throw toPgStoreError(e, this.location);
-      }
+      const client = await connectClient(this.pool, this.location, this.limits.connectMs);
       let live = true;
       let broken = false;
       const t = new PgTx(
@@ -265,12 +272,11 @@ class PgStore extends PgReads implements Store {
         this.version,
       );
       try {
-        // The locks are taken before BEGIN, as session locks: the transaction's clock (now(), every row time it
-        // writes) then starts after the wait, so a transaction that waited for another is also stamped after it
-        // (a decision that waited for a finalize is dated after its finalized_at).
-        for (const id of locks)
-          await client.query('SELECT pg_advisory_lock($1::integer, hashtext($2))', [LOCK_SPACE, id]);
-        await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
+        // One round trip: BEGIN, the limits, the transaction-scoped locks (released by COMMIT or ROLLBACK, on the
+        // same server connection even behind a transaction pooler), then the transaction's clock, so a transaction
+        // that waited for another is stamped after it (a decision that waited for a finalize is dated after its
+        // finalized_at).
+        await client.query(txPreamble(this.txLimits, locks));
         const result = await fn(t);
         try {
           await client.query('COMMIT');
@@ -283,7 +289,12 @@ class PgStore extends PgReads implements Store {
       } catch (e) {
         if (broken) throw e;
         broken = isUnreachable(e);
-        if (!broken) await client.query('ROLLBACK').catch(() => undefined);
+        // A ROLLBACK that fails leaves the connection in an unknown state: it is dropped, never pooled again.
+        if (!broken)
+          broken = await client.query('ROLLBACK').then(
+            () => false,
+            () => true,
+          );
         if (isPgBusy(e) && attempt < attempts) {
           await sleep(50 * attempt);
           continue;
@@ -291,12 +302,6 @@ class PgStore extends PgReads implements Store {
         throw toPgStoreError(e, this.location);
       } finally {
         live = false;
-        // Session locks outlive the transaction: release them, or drop the connection (which releases them).
-        if (!broken && locks.length > 0)
-          broken = await client.query('SELECT pg_advisory_unlock_all()').then(
-            () => false,
-            () => true,
-          );
         client.release(broken);
       }
     }
@@ -313,9 +318,9 @@ class PgStore extends PgReads implements Store {
   async currentWriter(): Promise<Store | undefined> {
     if (this.writable) return this;
     if (this.version < listMigrations(PG_MIGRATIONS_DIR).length) return undefined;
-    const client = await connectClient(this.pool, this.location);
+    const client = await connectClient(this.pool, this.location, this.limits.connectMs);
     try {
-      return new PgStore(this.pool, this.location, await checkCurrentPg(client, this.location), true);
+      return new PgStore(this.pool, this.location, await checkCurrentPg(client, this.location), true, this.limits);
     } finally {
       client.release();
     }
@@ -338,10 +343,11 @@ export async function openPostgres(url: string, mode: OpenMode, opts: OpenOption
   const location = redactUrl(url);
   const dir = opts.migrationsDir ?? PG_MIGRATIONS_DIR;
   const latest = listMigrations(dir).length;
-  const pool = createPool(url, timeLimits(opts.timeoutMs === undefined ? DEFAULT_STORE_TIMEOUT_MS : opts.timeoutMs));
+  const limits = timeLimits(opts.timeoutMs === undefined ? DEFAULT_STORE_TIMEOUT_MS : opts.timeoutMs);
+  const pool = createPool(url, limits);
   let store: Store | null = null;
   try {
-    const client = await connectClient(pool, location);
+    const client = await connectClient(pool, location, limits.connectMs);
     try {
       let { version } = await inspectPg(client, location, dir).catch((e: unknown) => {
         throw toPgStoreError(e, location);
@@ -349,13 +355,13 @@ export async function openPostgres(url: string, mode: OpenMode, opts: OpenOption
       if (version === 0 && !(mode === 'writer' && opts.create === true)) return null;
       // A writer told not to migrate (the stop gate) reads an older schema as it is and writes nothing.
       if (mode === 'writer' && opts.migrate === false && version < latest) {
-        store = new PgStore(pool, location, version, false);
+        store = new PgStore(pool, location, version, false, limits);
         return store;
       }
       // As on SQLite: a writer always runs the runner (which checks the applied checksums), a reader only when older.
       if (mode === 'writer' || (mode === 'reader' && version < latest))
         version = await migratePg(client, location, dir);
-      store = new PgStore(pool, location, version, mode === 'writer');
+      store = new PgStore(pool, location, version, mode === 'writer', limits);
       return store;
     } finally {
       client.release();

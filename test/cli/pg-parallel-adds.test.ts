@@ -5,7 +5,9 @@
  * mirrors the final draft. A writer whose mirror is slow keeps nobody waiting, and its late, older copy changes
  * nothing.
  */
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { dropDatabase, freshDatabase, freshSchema } from '../helpers/pg.js';
@@ -22,7 +24,31 @@ afterAll(async () => {
   await dropDatabase(dbUrl);
 });
 
-it(`${N} parallel adds to one draft all land; the row mirrors the final draft`, async () => {
+/**
+ * Four processes that only burn CPU beside the run (a machine busy with other work, load average past 10), at the
+ * adds' own priority (they run lowered, `background`), so they compete with them as equals; ended by their pids.
+ */
+function busyLoops(): () => void {
+  const loops = Array.from({ length: 4 }, () => {
+    const loop = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+    if (loop.pid !== undefined) setPriority(loop.pid, 19);
+    return loop;
+  });
+  return () => {
+    for (const l of loops) l.kill('SIGKILL');
+  };
+}
+
+it(`${N} parallel adds to one draft all land beside four busy loops; the row mirrors the final draft`, async () => {
+  const stopLoops = busyLoops();
+  try {
+    await parallelAdds();
+  } finally {
+    stopLoops();
+  }
+});
+
+async function parallelAdds(): Promise<void> {
   const h = pgHost(await freshSchema(dbUrl));
   const id = hostOk(h, ['contract', 'dispatch', '--workspace', 'ws', '--goal', 'g']).contract_id as string;
   const values = Array.from({ length: N }, (_, i) => `cmd-${i}`);
@@ -54,7 +80,7 @@ it(`${N} parallel adds to one draft all land; the row mirrors the final draft`, 
   // No mirror landed out of order: the row holds exactly the final draft.
   const row = await pgRow(h.url, id);
   expect(JSON.parse(row.raw_handoff_json)).toEqual(draft);
-});
+}
 
 it('a writer whose mirror waits on the store holds no lock: the next writer saves and mirrors; the late older copy is a no-op', async () => {
   const h = pgHost(await freshSchema(dbUrl));

@@ -40,6 +40,7 @@ describe('migration files', () => {
       '0008_test_changes.sql',
       '0009_approval_gate.sql',
       '0010_claim_tokens.sql',
+      '0011_lock_keys.sql',
     ]);
     for (const m of list) {
       const sql = readFileSync(m.path, 'utf8').replace(/--.*$/gm, '');

@@ -1,12 +1,15 @@
 /**
- * The time limits of a PostgreSQL store's connections (HANDOFF_STORE_TIMEOUT_MS): the server cancels a statement
- * past the limit (STORE_UNREACHABLE), a lock wait ends earlier (STORE_BUSY), and a malformed setting is USAGE.
+ * The time limits of a PostgreSQL store's connections (HANDOFF_STORE_TIMEOUT_MS): set by each transaction itself,
+ * never at connect; the server cancels a statement past the limit (STORE_UNREACHABLE), a lock wait ends earlier
+ * (STORE_BUSY), the client ends any statement a little later, and a malformed setting is USAGE.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeTimeoutMs } from '../../src/paths.js';
-import { createPool, timeLimits } from '../../src/store/pg-driver.js';
+import { openStore } from '../../src/store/open-store.js';
+import { createPool, timeLimits, type Run } from '../../src/store/pg-driver.js';
 import { toPgStoreError } from '../../src/store/pg-errors.js';
 import { dropDatabase, freshDatabase } from '../helpers/pg.js';
+import { rejection } from '../helpers/store-backends.js';
 
 let dbUrl: string;
 beforeAll(async () => {
@@ -34,31 +37,49 @@ describe('HANDOFF_STORE_TIMEOUT_MS', () => {
     }
   });
 
-  it('sets the session statement_timeout; a statement past it is STORE_UNREACHABLE (exit 4)', async () => {
+  it('sets no session limit (a pooler refuses them); the client ends a statement past the limit: STORE_UNREACHABLE (exit 4)', async () => {
     const pool = createPool(dbUrl, timeLimits(400));
     try {
-      expect((await pool.query('SHOW statement_timeout')).rows[0].statement_timeout).toBe('400ms');
+      expect((await pool.query('SHOW statement_timeout')).rows[0].statement_timeout).toBe('0');
+      expect((await pool.query('SHOW lock_timeout')).rows[0].lock_timeout).toBe('0');
+      const started = Date.now();
       expect(await failure(pool.query('SELECT pg_sleep(30)'))).toMatchObject({ code: 'STORE_UNREACHABLE', exit: 4 });
+      expect(Date.now() - started).toBeLessThan(10_000); // the client's limit is 500 ms; this only catches a hang
     } finally {
       await pool.end();
     }
   });
 
-  it('a lock wait ends before the statement limit, as STORE_BUSY (exit 4)', async () => {
+  it('inside a store transaction the limits are set locally: a statement past them is STORE_UNREACHABLE, a lock wait STORE_BUSY (exit 4)', async () => {
+    const store = await openStore({ HANDOFF_STORE_URL: dbUrl, HANDOFF_STORE_TIMEOUT_MS: '2000' }, undefined, 'writer', {
+      create: true,
+    });
     const holder = createPool(dbUrl, timeLimits(null));
-    const waiter = createPool(dbUrl, timeLimits(2000));
     const client = await holder.connect();
     try {
-      await client.query('SELECT pg_advisory_lock(4242)');
-      expect((await waiter.query('SHOW lock_timeout')).rows[0].lock_timeout).toBe('1s');
-      expect(await failure(waiter.query('SELECT pg_advisory_lock(4242)'))).toMatchObject({
-        code: 'STORE_BUSY',
-        exit: 4,
+      const limits = await store!.tx(async (t) => {
+        const run = (t as unknown as { run: Run }).run;
+        const show = async (name: string): Promise<unknown> => (await run(`SHOW ${name}`)).rows[0][name];
+        return [
+          await show('statement_timeout'),
+          await show('lock_timeout'),
+          await show('idle_in_transaction_session_timeout'),
+        ];
       });
+      expect(limits).toEqual(['2s', '1s', '1min']);
+      expect(
+        await rejection(store!.tx((t) => (t as unknown as { run: Run }).run('SELECT pg_sleep(30)'), { attempts: 1 })),
+      ).toMatchObject({ code: 'STORE_UNREACHABLE', exit: 4 });
+      await client.query('SELECT pg_advisory_lock(4242)');
+      expect(
+        await rejection(
+          store!.tx((t) => (t as unknown as { run: Run }).run('SELECT pg_advisory_lock(4242)'), { attempts: 1 }),
+        ),
+      ).toMatchObject({ code: 'STORE_BUSY', exit: 4 });
     } finally {
       client.release(true);
       await holder.end();
-      await waiter.end();
+      await store?.close();
     }
   });
 

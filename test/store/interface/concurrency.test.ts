@@ -5,6 +5,7 @@
  * file, and each holds its transaction open a while after its read, so without the store's serialization they
  * would overlap.
  */
+import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -136,7 +137,10 @@ describe.each(BACKENDS)('$name: writers in several processes', (b) => {
       const holder = new pg.Client({ connectionString: f.env.HANDOFF_STORE_URL });
       await holder.connect();
       await holder.query('BEGIN');
-      await holder.query('SELECT pg_advisory_xact_lock($1::integer, hashtext($2))', [0x68616e64, ID]);
+      // The documented key, computed here as a foreign client would: ASCII "hand", then the first four bytes of the
+      // contract id's SHA-256 as a signed big-endian int4.
+      const key = createHash('sha256').update(ID, 'utf8').digest().readInt32BE(0);
+      await holder.query('SELECT pg_advisory_xact_lock($1::integer, $2::integer)', [0x68616e64, key]);
       release = async () => {
         await holder.query('ROLLBACK');
         await holder.end();
