@@ -40,7 +40,8 @@ export function errorResult(e: unknown, extra: Extra, reword: Reword): ToolResul
 
 function build(json: Record<string, unknown>, human: string, extra: Extra, reword: Reword): ToolResult {
   const texts = [reword(human.trimEnd()), ...extra.notices.map(reword), ...extra.output].filter((t) => t !== '');
-  const object = { ...json };
+  // A claim token (contract init's, a dispatch's) is for the shell caller that claims with it: no MCP result shows it.
+  const { claim_token: _token, ...object } = json;
   for (const key of ['error', 'repair']) if (typeof object[key] === 'string') object[key] = reword(object[key]);
   return {
     content: texts.map((text) => ({ type: 'text' as const, text })),

@@ -134,6 +134,8 @@ function describeTool(tool: ToolSpec, toJSONSchema: ToJsonSchema): Record<string
   };
 }
 
+const CLAIM_TOKEN_NOTICE = /^claim_token=/;
+
 async function callTool(
   tools: readonly ToolSpec[],
   name: string,
@@ -147,7 +149,8 @@ async function callTool(
   const io: CommandIO = {
     env: process.env,
     cwd: process.cwd(),
-    notice: (line) => notices.push(line.trimEnd()),
+    // No MCP result shows a claim token (init prints one on stderr for its shell caller; the server has no claim tool).
+    notice: (line) => void (CLAIM_TOKEN_NOTICE.test(line) || notices.push(line.trimEnd())),
     // No verb a tool runs writes to these; should one, its text belongs to this call's result, never to stdout.
     stdout: (text) => (tail.stdout(Buffer.from(text)), true),
     stderr: (text) => (tail.stderr(Buffer.from(text)), true),

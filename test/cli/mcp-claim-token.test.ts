@@ -76,6 +76,10 @@ describe('claim tokens stay out of every read', () => {
     }
     for (const id of [dispatched.contract_id, init.draft_id, open.draft_id] as string[])
       await tool('contract_view', { draft_id: id });
+    // contract_init over MCP makes a draft with a token (its sidecar holds the hash) but shows the caller neither.
+    await tool('contract_init', {});
+    const viaMcp = outputs.at(-1)![1];
+    expect(viaMcp).toMatch(/OK: draft \S+ created/);
 
     expect(outputs.length).toBeGreaterThan(30);
     for (const [what, text] of outputs) {

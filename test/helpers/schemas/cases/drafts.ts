@@ -37,7 +37,7 @@ export const DRAFT_CASES: ResultCase[] = [
       expect(j.agent_id_minted).toBe(true);
       expect(j.draft_id.startsWith(`${j.agent_id}.`)).toBe(true);
     },
-    wrong: { 'an agent id that is not one': (j) => ({ ...j, agent_id: 'agent-7' }), 'a string flag': (j) => ({ ...j, agent_id_minted: 'yes' }), 'no claim token': ({ claim_token: _t, ...j }) => j },
+    wrong: { 'an agent id that is not one': (j) => ({ ...j, agent_id: 'agent-7' }), 'a string flag': (j) => ({ ...j, agent_id_minted: 'yes' }), 'a claim token that is not one': (j) => ({ ...j, claim_token: 'hct_short' }) },
   },
   {
     verb: 'contract init',
