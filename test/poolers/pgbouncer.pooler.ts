@@ -137,8 +137,10 @@ for (const mode of ['transaction', 'session'] as const) {
       ok(['brief', 'add', 'pay', ...WS, '--ac', 'AC-1=paid']);
       ok(['brief', 'list', ...WS]);
       ok(['brief', 'show', 'pay', ...WS]);
-      const id = ok(['contract', 'dispatch', ...WS, '--goal', 'g', '--brief', 'pay']).contract_id as string;
-      ok(['contract', 'claim', '--harness-id', 'run-1', '--draft-id', id]);
+      const dispatched = ok(['contract', 'dispatch', ...WS, '--goal', 'g', '--brief', 'pay']);
+      const id = dispatched.contract_id as string;
+      const token = ['--claim-token', dispatched.claim_token as string];
+      ok(['contract', 'claim', '--harness-id', 'run-1', '--draft-id', id, ...token]);
       ok(['contract', 'add', 'evidence_report.commands_run', 'npm test', '--draft-id', id]);
       ok(['contract', 'set', 'agent_status.next_action', 'done', '--draft-id', id]);
       noJson([
@@ -170,7 +172,7 @@ for (const mode of ['transaction', 'session'] as const) {
       ok(['contract', 'chain', '--contract-id', id]);
       ok(['contract', 'wait', '--contract-id', id, '--timeout', '5s']);
       ok(['contract', 'gc', '--dry-run']);
-      refused(['contract', 'claim', '--harness-id', 'run-2', '--draft-id', id], 1, 'HARNESS_ID_CONFLICT');
+      refused(['contract', 'claim', '--harness-id', 'run-2', '--draft-id', id, ...token], 1, 'HARNESS_ID_CONFLICT');
       expect(await advisoryLocks(url.replace(`:${bouncers[mode].port}/`, `:${new URL(serverUrl()).port}/`))).toBe(0);
     });
 
