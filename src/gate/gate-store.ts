@@ -31,7 +31,8 @@ export class GateStore {
     const race = <T>(p: Promise<T>): Promise<T> => (watch === undefined ? p : watch.race(p));
     const opts = { waitUntil: watch?.storeDeadline };
     let s: Store | null;
-    if (storeKind(env) !== 'sqlite') s = await race(openStore(env, cwd, 'writer', { ...opts, migrate: false }));
+    if (storeKind(env) !== 'sqlite')
+      s = await race(openStore(env, cwd, 'writer', { ...opts, migrate: false, retryFull: false }));
     else if (storeReadOnlyHere(env, cwd)) s = await race(openStore(env, cwd, 'reader', opts));
     else {
       const probe = await race(openStore(env, cwd, 'probe', opts));

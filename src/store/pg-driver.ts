@@ -66,16 +66,25 @@ export interface TimeLimits {
   queryMs: number | null;
   lockMs: number;
   connectMs: number;
+  /** How long a connect refused by a full server or pooler is retried (whileFull); 0: one attempt (the stop gate). */
+  fullRetryMs: number;
 }
 
 export function timeLimits(statementMs: number | null): TimeLimits {
   if (statementMs === null)
-    return { statementMs: null, queryMs: null, lockMs: LOCK_TIMEOUT_MS, connectMs: CONNECT_TIMEOUT_MS };
+    return {
+      statementMs: null,
+      queryMs: null,
+      lockMs: LOCK_TIMEOUT_MS,
+      connectMs: CONNECT_TIMEOUT_MS,
+      fullRetryMs: CONNECT_TIMEOUT_MS,
+    };
   return {
     statementMs,
     queryMs: statementMs + Math.min(1000, Math.ceil(statementMs / 4)),
     lockMs: Math.min(LOCK_TIMEOUT_MS, Math.max(1, Math.floor(statementMs / 2))),
     connectMs: statementMs,
+    fullRetryMs: statementMs,
   };
 }
 

@@ -255,7 +255,7 @@ class PgStore extends PgReads implements Store {
     private readonly writable: boolean,
     private readonly limits: TimeLimits,
   ) {
-    super(poolRun(pool, location, limits.connectMs), version);
+    super(poolRun(pool, location, limits.fullRetryMs), version);
     this.txLimits = { statementMs: limits.statementMs ?? 0, lockMs: limits.lockMs, idleInTxMs: IDLE_IN_TX_MS };
   }
 
@@ -264,7 +264,7 @@ class PgStore extends PgReads implements Store {
     const locks = [...new Set(typeof opts.lock === 'string' ? [opts.lock] : (opts.lock ?? []))].sort();
     const attempts = opts.attempts ?? WRITE_ATTEMPTS;
     for (let attempt = 1; ; attempt++) {
-      const client = await connectClient(this.pool, this.location, this.limits.connectMs);
+      const client = await connectClient(this.pool, this.location, this.limits.fullRetryMs);
       let live = true;
       let broken = false;
       const t = new PgTx(
@@ -318,7 +318,7 @@ class PgStore extends PgReads implements Store {
   async currentWriter(): Promise<Store | undefined> {
     if (this.writable) return this;
     if (this.version < listMigrations(PG_MIGRATIONS_DIR).length) return undefined;
-    const client = await connectClient(this.pool, this.location, this.limits.connectMs);
+    const client = await connectClient(this.pool, this.location, this.limits.fullRetryMs);
     try {
       return new PgStore(this.pool, this.location, await checkCurrentPg(client, this.location), true, this.limits);
     } finally {
@@ -344,10 +344,11 @@ export async function openPostgres(url: string, mode: OpenMode, opts: OpenOption
   const dir = opts.migrationsDir ?? PG_MIGRATIONS_DIR;
   const latest = listMigrations(dir).length;
   const limits = timeLimits(opts.timeoutMs === undefined ? DEFAULT_STORE_TIMEOUT_MS : opts.timeoutMs);
+  if (opts.retryFull === false) limits.fullRetryMs = 0;
   const pool = createPool(url, limits);
   let store: Store | null = null;
   try {
-    const client = await connectClient(pool, location, limits.connectMs);
+    const client = await connectClient(pool, location, limits.fullRetryMs);
     try {
       let { version } = await inspectPg(client, location, dir).catch((e: unknown) => {
         throw toPgStoreError(e, location);

@@ -78,6 +78,11 @@ export interface OpenOptions {
    */
   migrate?: boolean;
   /**
+   * PostgreSQL: false makes one attempt when the server or pooler refuses a connection as full (STORE_BUSY at once)
+   * instead of retrying within the call's budget. The stop gate's one attempt.
+   */
+  retryFull?: boolean;
+  /**
    * SQLite: the moment (performance.now() ms) by which every busy wait of the connection ends, whatever the busy
    * timeout; a wait cut short fails as busy. For a caller with a time budget of its own (the stop gate): a busy wait
    * blocks the thread, so no timer could end it.

@@ -5,6 +5,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GateStore } from '../../src/gate/gate-store.js';
 import { openStore } from '../../src/store/open-store.js';
 import { isTooManyClients, toPgStoreError } from '../../src/store/pg-errors.js';
 import { dropDatabase, freshDatabase, serverUrl, sql } from '../helpers/pg.js';
@@ -83,6 +84,26 @@ describe('too many clients', () => {
     } finally {
       await s?.close();
       await freed;
+    }
+  });
+
+  it('the stop gate makes one attempt: a full server is STORE_BUSY at once, where a verb would retry into the room', async () => {
+    const env = { HANDOFF_STORE_URL: roleUrl, HANDOFF_STORE_TIMEOUT_MS: '20000' };
+    // The slot frees 5 s in: a verb retrying within its 20 s budget gets in (the test above), the gate does not wait.
+    const first = await holdTheSlot();
+    const freed = new Promise<void>((done) => setTimeout(() => void first().then(done), 5000));
+    const e = await rejection(GateStore.open(env, process.cwd()));
+    expect(e).toMatchObject({ code: 'STORE_BUSY', exit: 4 });
+    await freed;
+    // The same open with retries (a verb's writer) and the slot held then freed 5 s in: it waits and succeeds.
+    const second = await holdTheSlot();
+    const freedAgain = new Promise<void>((done) => setTimeout(() => void second().then(done), 5000));
+    const s = await openStore(env, undefined, 'writer', { migrate: false });
+    try {
+      expect(s).not.toBeNull();
+    } finally {
+      await s?.close();
+      await freedAgain;
     }
   });
 });
