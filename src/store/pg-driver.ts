@@ -54,9 +54,10 @@ export const NO_LIMIT_MS = 2_147_483_647;
 /**
  * The time limits of one store's connections, from HANDOFF_STORE_TIMEOUT_MS (`statementMs`). Inside a transaction the
  * server cancels a statement after `statementMs` (statement_timeout, set by the transaction itself: SET LOCAL, never
- * a startup parameter, which a pooler refuses); the client stops waiting for any statement's answer a little later
- * (`queryMs`), which is what ends a call on a frozen server, a paused pooler or a network that drops traffic, and
- * what bounds a read outside a transaction. Lock waits end earlier
+ * a startup parameter, which a pooler refuses); the client stops waiting for any statement's answer after the same
+ * time (`queryMs`), which is what ends a call on a frozen server, a paused pooler or a network that drops traffic, and
+ * what bounds a read outside a transaction: so no statement outlives the limit, whoever ends it (both are
+ * STORE_UNREACHABLE, "no answer within the time limit"). Lock waits end earlier
  * (`lockMs`), so a lock wait is STORE_BUSY rather than a timeout; a connect (with its authentication) gets the same
  * limit as a statement (`connectMs`): a busy server that accepts a hundred connections at once needs a few seconds.
  * `statementMs` null: no statement limit (`store copy`), lock waits and connects as usual.
@@ -81,7 +82,7 @@ export function timeLimits(statementMs: number | null): TimeLimits {
     };
   return {
     statementMs,
-    queryMs: statementMs + Math.min(1000, Math.ceil(statementMs / 4)),
+    queryMs: statementMs,
     lockMs: Math.min(LOCK_TIMEOUT_MS, Math.max(1, Math.floor(statementMs / 2))),
     connectMs: statementMs,
     fullRetryMs: statementMs,

@@ -277,7 +277,7 @@ describe('transaction mode under load (and the same runs directly, for the fleet
 
 describe('the pooler goes away or pauses (transaction mode)', () => {
   const LIMIT_MS = 2000;
-  /** What a call may take past its store limit: the client's grace (a quarter, at most 1 s) and closing (0.5 s). */
+  /** What a call may take past its store limit (the client stops waiting at the limit): closing and scheduling. */
   const GRACE_MS = 1500;
 
   it('a restart under a call: STORE_UNREACHABLE within the limit, the transaction not written; the next call works', async () => {

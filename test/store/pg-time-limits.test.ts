@@ -1,7 +1,8 @@
 /**
  * The time limits of a PostgreSQL store's connections (HANDOFF_STORE_TIMEOUT_MS): set by each transaction itself,
  * never at connect; the server cancels a statement past the limit (STORE_UNREACHABLE), a lock wait ends earlier
- * (STORE_BUSY), the client ends any statement a little later, and a malformed setting is USAGE.
+ * (STORE_BUSY), the client stops waiting for any statement at the same limit (so none outlives it, a paused pooler's
+ * included), and a malformed setting is USAGE.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeTimeoutMs } from '../../src/paths.js';
@@ -37,6 +38,13 @@ describe('HANDOFF_STORE_TIMEOUT_MS', () => {
     }
   });
 
+  it('the client waits for an answer exactly the statement limit, never longer; lock waits end at half of it', () => {
+    for (const ms of [400, 2000, 10_000, 86_400_000])
+      expect(timeLimits(ms)).toMatchObject({ statementMs: ms, queryMs: ms, connectMs: ms, fullRetryMs: ms });
+    expect(timeLimits(2000).lockMs).toBe(1000);
+    expect(timeLimits(null)).toMatchObject({ statementMs: null, queryMs: null });
+  });
+
   it('sets no session limit (a pooler refuses them); the client ends a statement past the limit: STORE_UNREACHABLE (exit 4)', async () => {
     const pool = createPool(dbUrl, timeLimits(400));
     try {
@@ -44,7 +52,7 @@ describe('HANDOFF_STORE_TIMEOUT_MS', () => {
       expect((await pool.query('SHOW lock_timeout')).rows[0].lock_timeout).toBe('0');
       const started = Date.now();
       expect(await failure(pool.query('SELECT pg_sleep(30)'))).toMatchObject({ code: 'STORE_UNREACHABLE', exit: 4 });
-      expect(Date.now() - started).toBeLessThan(10_000); // the client's limit is 500 ms; this only catches a hang
+      expect(Date.now() - started).toBeLessThan(10_000); // the client's limit is 400 ms; this only catches a hang
     } finally {
       await pool.end();
     }
