@@ -51,20 +51,39 @@ export const receiptCodes = [
   {
     code: 'RECEIPT_STALE',
     exit: 1,
-    where: 'contract finalize (never the gate)',
-    when: "The git work tree in the receipt's cwd changed (status, diff against HEAD, untracked files or HEAD itself) since the receipt was recorded, or the cwd is gone or no longer in a work tree.",
+    where:
+      'contract finalize; contract gate (block, exit 2: a COMPLETE row under the policy receipt whose recorded freshness is stale)',
+    when: "The git work tree in the receipt's cwd changed (status, diff against HEAD or, before the first commit, against the empty tree, untracked files or HEAD itself) since the receipt was recorded, or the cwd is gone or no longer in a work tree. Under the verification policy receipt, --allow-stale does not excuse it on a COMPLETE close, and the gate reads the freshness finalize recorded.",
     path: 'evidence_report.verification.receipt, evidence_report.verification.receipts[i]',
     repair:
-      'Re-run the check (handoff contract verify) and cite the new receipt, or finalize with --allow-stale when the change cannot affect it.',
+      'Re-run the check (handoff contract verify) and cite the new receipt; outside the policy receipt, finalize with --allow-stale when the change cannot affect it.',
   },
   {
     code: 'RECEIPT_REQUIRED',
     exit: 1,
-    where: 'contract finalize (exit 1); contract gate (block, exit 2)',
-    when: 'The dispatch said --require-receipt and a COMPLETE or NEEDS_VERIFICATION close with a command/code verification cites no receipt.',
-    path: 'evidence_report.verification.receipt',
+    where: 'contract finalize (exit 1); contract gate (block, exit 2); a write that foresees it (notice)',
+    when: 'The dispatch set the verification policy receipt (the default for every kind but investigation; --require-receipt means it) and a COMPLETE close does not rest on a receipt: its verification.type is not command or code, or it cites no receipt; or a COMPLETE or NEEDS_VERIFICATION close with a command/code verification cites none.',
+    path: 'evidence_report.verification.type, evidence_report.verification.receipt',
     repair:
-      'Run the check with handoff evidence run -- CMD (or handoff contract verify) and cite the printed id in evidence_report.verification.receipt.',
+      'Run the check with handoff evidence run -- CMD (or handoff contract verify), set verification.type command with that command and cite the printed id in evidence_report.verification.receipt; or close NEEDS_VERIFICATION for a verifier.',
+  },
+  {
+    code: 'VERIFICATION_TYPE_REQUIRED',
+    exit: 1,
+    where: 'contract finalize (exit 1); contract gate (block, exit 2); a write that foresees it (notice)',
+    when: 'The dispatch set the verification policy typed (the default for the kind investigation) and a COMPLETE close has no verification.type, or the type none.',
+    path: 'evidence_report.verification.type',
+    repair:
+      'Say what was checked: type command or code with command (best with a receipt from handoff evidence run), semantic with requires_human, or self_review with reviewed.',
+  },
+  {
+    code: 'CHECK_NOT_RUN',
+    exit: 1,
+    where: 'contract finalize (exit 1)',
+    when: "The dispatch named a command with --check and the contract's chain holds no passing, intact, fresh receipt of it (argv equality) when the turn closes COMPLETE.",
+    path: 'evidence_report.verification',
+    repair:
+      'Run the named command with handoff evidence run --draft-id ID -- CMD after your last change, then finalize again.',
   },
   {
     code: 'VERIFY_NO_COMMAND',

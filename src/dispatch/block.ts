@@ -6,6 +6,8 @@
 
 import { escapeControls } from '../render/escape.js';
 import { blockLine } from '../approvals/patterns.js';
+import type { VerificationPolicy } from '../store/handoff-row.js';
+import { verificationRules } from './verification.js';
 
 /** The closing states in their documented order. */
 export const CLOSE_ORDER = 'COMPLETE, NEEDS_VERIFICATION, BLOCKED, NEEDS_INPUT, APPROVAL_REQUEST';
@@ -26,6 +28,8 @@ export interface BlockInfo {
   brief?: { id: number; name: string };
   consolidation: boolean;
   requireReceipt: boolean;
+  verification: VerificationPolicy;
+  checks: string[];
   goal: string;
   acceptance: AcceptanceItem[];
   canWrite: string[];
@@ -84,10 +88,7 @@ export function closeRules(b: BlockInfo): CloseRule[] {
       id: 'can_write',
       text: `update_contracts entries other than evidence may only name: ${b.canWrite.join(', ')}`,
     },
-    b.requireReceipt && {
-      id: 'receipt',
-      text: `a close in COMPLETE or NEEDS_VERIFICATION whose evidence_report.verification.type is command or code must cite a receipt: run the check with handoff evidence run --draft-id ${id} -- <command> (or handoff contract verify --draft-id ${id}) and put the printed id in evidence_report.verification.receipt`,
-    },
+    ...verificationRules(id, b.verification, b.checks),
     (b.requireApproval?.length ?? 0) > 0 && {
       id: 'require_approval',
       text: `a tool call matching require_approval is denied until an approval of exactly that call is approved: run handoff approval request --draft-id ${id} --content <the exact call> (the denial prints it), then close APPROVAL_REQUEST or wait with handoff approval wait <approval id>; each approval lets the call run once`,
@@ -125,6 +126,8 @@ export function renderContractBlock(b: BlockInfo, rules: CloseRule[] = closeRule
   if (b.canWrite.length > 0) lines.push(`can_write: ${b.canWrite.join(', ')}`);
   // Read back by the pre-tool gate from the transcript's first user message.
   if ((b.requireApproval?.length ?? 0) > 0) lines.push(blockLine(b.requireApproval!));
+  lines.push(`verification: ${b.verification}`);
+  if (b.checks.length > 0) lines.push('checks:', ...b.checks.map((c) => `  - ${c}`));
   lines.push('', '# Close rules', ...rules.map((r, i) => `${i + 1}. ${r.text}`));
   // The goal and the criteria are the orchestrator's text: tabs and line breaks stay, any other control character
   // (an ESC that would repaint the agent's terminal or hide a line) is shown escaped, here and in contract_block.

@@ -9,6 +9,8 @@ import { checkSlug } from '../evidence/slug.js';
 import { resolveWorkspace, type Env } from '../paths.js';
 import { resolveWorkdir, testGlobs } from './test-base.js';
 import { dispatchPatterns } from '../approvals/patterns.js';
+import type { VerificationPolicy } from '../store/handoff-row.js';
+import { checkList, resolveVerification } from './verification.js';
 
 export const KIND_RE = /^[a-z][a-z0-9_-]{0,31}$/;
 export const HARNESS_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;
@@ -28,6 +30,8 @@ export interface DispatchRequest {
   brief?: string;
   consolidation: boolean;
   requireReceipt: boolean;
+  verification: VerificationPolicy;
+  checks: string[];
   canWrite: string[];
   acceptance: string[];
   agentId?: string;
@@ -48,6 +52,8 @@ export interface DispatchFlags {
   brief?: string;
   consolidation?: boolean;
   requireReceipt?: boolean;
+  verification?: string;
+  checks?: string[];
   canWrite?: string[];
   acceptance?: string[];
   agentId?: string;
@@ -170,6 +176,8 @@ export function parseDispatchFlags(flags: DispatchFlags, env: Env, cwd: string):
   const workspace = resolveWorkspace(flags.workspace, env, cwd);
   const kind = resolveKind(flags.kind, planTaskId, parentHandoffId);
   const requireApproval = dispatchPatterns(flags.requireApproval ?? [], env);
+  const verification = resolveVerification(flags.verification, flags.requireReceipt === true, env, kind);
+  const checks = checkList(flags.checks ?? []);
   const goal = readGoal(flags, cwd);
   const tests = {
     workdir: resolveWorkdir(flags.workdir, cwd),
@@ -183,7 +191,9 @@ export function parseDispatchFlags(flags: DispatchFlags, env: Env, cwd: string):
     parentHandoffId,
     brief,
     consolidation: flags.consolidation === true,
-    requireReceipt: flags.requireReceipt === true,
+    requireReceipt: verification === 'receipt',
+    verification,
+    checks,
     canWrite,
     acceptance,
     agentId,

@@ -7,6 +7,8 @@
 import { CLOSING_STATE_SET, type JsonObject } from '../envelope/vocabulary.js';
 import { agentIdRefusal, blindVerificationRefusal, envelopeState } from '../finalize/refusals.js';
 import { citedReceipts, requiredIssue } from '../receipts/required.js';
+import { policyIssues } from '../finalize/verification-policy.js';
+import type { VerificationPolicy } from '../store/handoff-row.js';
 
 export interface FinalizeWarning {
   code: string;
@@ -17,6 +19,8 @@ export interface FinalizeWarning {
 export interface RowBindings {
   planTaskId: string | null;
   requireReceipt: boolean;
+  /** The dispatch's verification policy ('any' without a dispatched row). */
+  verification?: VerificationPolicy;
 }
 
 /** `envelope` is the canonical envelope about to be saved under `draftId`; `bindings` is asked at most once. */
@@ -30,6 +34,9 @@ export function foreseeRefusals(envelope: JsonObject, draftId: string, bindings:
   }
   for (const issue of requiredIssue(envelope, citedReceipts(envelope), row.requireReceipt)) {
     warnings.push({ code: issue.code, detail: issue.detail });
+  }
+  for (const issue of policyIssues(envelope, row.verification ?? 'any')) {
+    if (!warnings.some((w) => w.code === issue.code)) warnings.push({ code: issue.code, detail: issue.detail });
   }
   return warnings;
 }

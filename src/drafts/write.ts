@@ -178,6 +178,7 @@ async function attempt(
     const warnings = foreseeRefusals(canonical.envelope, tip.tipId, () => ({
       planTaskId,
       requireReceipt: tip.tipRow !== undefined && Number(tip.tipRow.require_receipt) === 1,
+      verification: tip.tipRow?.verification,
     }));
 
     let writeId = tip.tipId;

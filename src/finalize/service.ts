@@ -35,8 +35,9 @@ import type { HandoffRow } from '../store/handoffs.js';
 import { isConstraintViolation, type Store, type StoreReads } from '../store/store.js';
 import { attestApprovalUse, attestFinalized, type Signer } from '../attest/record.js';
 import { finalEnvelope } from './envelope.js';
-import { receiptStep } from './receipts-step.js';
+import { receiptStep, type ReceiptFreshness } from './receipts-step.js';
 import type { EarlyTestStep, TestStepResult } from './test-changes.js';
+import { rowChecks, rowPolicy } from './verification-policy.js';
 import { envelopeState, firstRefusal, type Refusal } from './refusals.js';
 import {
   checkUpdateContracts,
@@ -74,6 +75,8 @@ export interface FinalizeDone {
   evidenceInserted: number;
   /** Set when no id was given: the draft was the newest of the current workspace. */
   resolved?: ImplicitResolution;
+  /** The cited receipts' freshness as recorded on the row by this call (a write only). */
+  receiptFreshness?: ReceiptFreshness[];
 }
 
 export type FinalizeOutcome =
@@ -231,6 +234,8 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
       chainIds,
       requireReceipt: tipRow !== undefined && Number(tipRow.require_receipt) === 1,
       allowStale: req.allowStale,
+      policy: rowPolicy(tipRow),
+      checks: rowChecks(tipRow),
       env,
       cwd,
     });
@@ -275,6 +280,7 @@ export async function finalizeDraft(req: FinalizeRequest): Promise<FinalizeOutco
         revision,
         tests,
         claimTokenHash,
+        freshness: receipts.freshness,
       });
       wrote = out.kind === 'ok' && out.created;
       return out;
@@ -355,6 +361,8 @@ interface CommitInput {
   tests: TestStep;
   /** The init draft's claim token hash, set on the row when this transaction inserts it as a chain's first. */
   claimTokenHash: string | undefined;
+  /** What step 9b saw of each cited receipt (recorded on the row). */
+  freshness: ReceiptFreshness[];
 }
 
 const writeOf = (tipId: string): string => `the finalize write of ${tipId}`;
@@ -394,6 +402,7 @@ async function commit(store: Store, c: CommitInput): Promise<FinalizeOutcome> {
           json: c.json,
           plan_task_id: c.binding === null ? (c.req.planTaskId ?? null) : null,
           mirror_rev: c.revision,
+          receipt_freshness_json: c.freshness.length > 0 ? JSON.stringify(c.freshness) : null,
         });
         const written = (await t.getHandoffByContractId(c.tipId))!;
         if (id === undefined) return c.done(written, false, 'complete_write_once');
@@ -410,7 +419,7 @@ async function commit(store: Store, c: CommitInput): Promise<FinalizeOutcome> {
         if (c.recheckApproval && key !== undefined && c.state !== 'APPROVAL_REQUEST') await t.markApprovalUsed(key, id);
         await attestFinalized(t, written, c.signer);
         if (key !== undefined) await attestApprovalUse(t, key, c.signer);
-        return c.done(written, true, undefined, inserted);
+        return { ...c.done(written, true, undefined, inserted), receiptFreshness: c.freshness };
       },
       { lock: approvalLocks(c) },
     );

@@ -1,7 +1,8 @@
 /**
  * The check of a closed tip row: the full verdict on its stored envelope (`source:
  * "row"`, the row's consolidation mark), then, only if that passed, blind verification, then, only if that passed,
- * the test changes finalize stored, then the time-invariant receipt checks (never RECEIPT_STALE).
+ * the test changes finalize stored, then the time-invariant receipt checks and the verification policy (RECEIPT_STALE
+ * only as finalize recorded it).
  */
 import type { HandoffRow } from '../store/handoff-row.js';
 import { join } from 'node:path';
@@ -76,5 +77,13 @@ export async function checkClosedRow(
     mode: 'gate',
     evidenceRoot: join(dataRoot(where.env, where.cwd), 'evidence'),
   });
+  // The verification policy: its pure rules, and under `receipt` the freshness finalize recorded
+  // (the gate never fingerprints the tree itself).
+  const { policyIssues, recordedFreshnessIssues, rowPolicy } = await import('../finalize/verification-policy.js');
+  const seen = new Set(errors.map((e) => `${e.code} ${e.path}`));
+  for (const e of [...policyIssues(envelope, rowPolicy(tip)), ...recordedFreshnessIssues(tip, envelope)]) {
+    if (!seen.has(`${e.code} ${e.path}`)) errors.push(e);
+    seen.add(`${e.code} ${e.path}`);
+  }
   return errors.length === 0 ? { outcome: 'pass' } : { outcome: 'receipt', errors };
 }

@@ -33,8 +33,8 @@ const PHRASES: readonly [string, string][] = [
     ].join('\n'),
   ],
   [
-    `handoff contract fill --json '{"evidence_report":{"verification":{"result":"pass"}}}'`,
-    'contract_fill {"patch":{"evidence_report":{"verification":{"result":"pass"}}}}',
+    `handoff contract fill --json '{"evidence_report":{"verification":{"type":"command","command":"<cmd>","result":"pass","receipt":"<receipt id>"}}}'`,
+    'contract_fill {"patch":{"evidence_report":{"verification":{"type":"command","command":"<cmd>","result":"pass","receipt":"<receipt id>"}}}}',
   ],
   ['in one fill --json', 'in one contract_fill'],
   ['whole in one fill --json', 'whole in one contract_fill'],

@@ -13,7 +13,7 @@ import { claimMatchesReceipt } from './split-words.js';
 import { argvColumn, readStoredJson } from '../store/stored-json.js';
 
 /** The claim against one receipt: as a string, or as an argv for a receipt that ran one. */
-const matches = (claimed: string, row: ReceiptRow): boolean =>
+export const matches = (claimed: string, row: ReceiptRow): boolean =>
   claimMatchesReceipt(claimed, {
     command: row.command,
     shell: Number(row.shell) === 1,
@@ -30,7 +30,9 @@ export type ReceiptCheckCode =
   | 'RECEIPT_FAILED'
   | 'RECEIPT_COMMAND_MISMATCH'
   | 'RECEIPT_STALE'
-  | 'RECEIPT_REQUIRED';
+  | 'RECEIPT_REQUIRED'
+  | 'VERIFICATION_TYPE_REQUIRED'
+  | 'CHECK_NOT_RUN';
 
 export interface ReceiptIssue {
   code: ReceiptCheckCode;
@@ -49,7 +51,16 @@ export interface ReceiptCheckOptions {
   mode: 'finalize' | 'gate';
   /** Environment for the git calls of the staleness check (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Finalize: told each cited receipt's freshness once it passed checks 1–3 (`unknown`: recorded without a
+   * fingerprint, outside git). The tree is fingerprinted even with `allowStale`, so the row records what was seen.
+   */
+  onFreshness?: (receiptId: string, freshness: Freshness) => void;
+  /** False when --allow-stale cannot excuse a stale receipt (verification policy receipt): the hint leaves it out. */
+  staleExcusable?: boolean;
 }
+
+export type Freshness = 'fresh' | 'stale' | 'unknown';
 
 export interface CheckSeams {
   /** The row's integrity; `escaped`: outputs whose file lies outside the evidence root (never read). */
@@ -74,9 +85,11 @@ const DETAIL = {
   mismatch: (claimed: string | undefined, ran: string[]) =>
     `no cited receipt ran verification.command ${JSON.stringify(claimed ?? null)} (cited: ${ran.map((c) => JSON.stringify(c)).join(', ')}); ` +
     'cite the receipt of that command or set the command to what was run',
-  stale: (row: ReceiptRow) =>
+  stale: (row: ReceiptRow, excusable: boolean) =>
     `the work tree in ${row.cwd} changed since receipt ${row.receipt_id} was recorded; ` +
-    're-run the check (`handoff contract verify`) or finalize with --allow-stale',
+    (excusable
+      ? 're-run the check (`handoff contract verify`) or finalize with --allow-stale'
+      : 're-run the check (`handoff contract verify`) and cite the new receipt: under the verification policy receipt a stale receipt cannot close COMPLETE'),
 };
 
 type Found = CitedReceipt & { row: ReceiptRow };
@@ -132,8 +145,18 @@ export function checkReceiptsWith(
       );
     }
   }
-  if (opts.mode === 'finalize' && opts.allowStale !== true) {
-    for (const c of remaining) if (stale(c.row)) issue('RECEIPT_STALE', c.path, DETAIL.stale(c.row));
+  if (opts.mode === 'finalize') {
+    const seen = new Map<string, Freshness>();
+    for (const c of remaining) {
+      let freshness = seen.get(c.id);
+      if (freshness === undefined) {
+        freshness = stale(c.row) ? 'stale' : c.row.tree_fingerprint === null ? 'unknown' : 'fresh';
+        seen.set(c.id, freshness);
+        opts.onFreshness?.(c.id, freshness);
+      }
+      if (freshness === 'stale' && opts.allowStale !== true)
+        issue('RECEIPT_STALE', c.path, DETAIL.stale(c.row, opts.staleExcusable !== false));
+    }
   }
   if (opts.mode === 'finalize') issues.push(...requiredIssue(envelope, cited, opts.requireReceipt));
   return issues;

@@ -10,20 +10,24 @@ import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { dataRoot, dbPath } from '../paths.js';
 
 export interface TreeFingerprint {
-  /** The commit at HEAD. */
+  /** The commit at HEAD; before the first commit, the empty tree's id (the base the diff was taken against). */
   gitHead: string;
-  /** sha256 over `git status --porcelain=v1 -z --untracked-files=all`, `git diff HEAD --binary` and the untracked files. */
+  /**
+   * sha256 over `git status --porcelain=v1 -z --untracked-files=all`, `git diff <base> --binary` (base: HEAD, or the
+   * empty tree before the first commit, so every tracked file's content counts) and the untracked files.
+   */
   treeFingerprint: string;
 }
 
 const MAX_GIT_OUTPUT = 1024 * 1024 * 1024;
 
-function git(cwd: string, args: string[], env: NodeJS.ProcessEnv): Buffer | undefined {
+function git(cwd: string, args: string[], env: NodeJS.ProcessEnv, input?: string): Buffer | undefined {
   try {
     const r = spawnSync('git', ['--no-optional-locks', ...args], {
       cwd,
       env: { ...env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
-      stdio: ['ignore', 'pipe', 'ignore'],
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'ignore'],
+      ...(input === undefined ? {} : { input }),
       maxBuffer: MAX_GIT_OUTPUT,
     });
     return r.status === 0 && r.error === undefined ? r.stdout : undefined;
@@ -62,10 +66,25 @@ function excludeSpecs(top: string, paths: readonly string[]): string[] {
   return specs.length > 0 ? ['--', ':(top)', ...specs] : [];
 }
 
+const OBJECT_ID_RE = /^[0-9a-f]{40,64}$/;
+
+/**
+ * The top level and the base of a work tree without a commit: the empty tree's id in the
+ * repository's object format (git computes it; nothing is written). Undefined outside a work tree.
+ */
+function unbornBase(cwd: string, env: NodeJS.ProcessEnv): { top: string; base: string } | undefined {
+  const where = git(cwd, ['rev-parse', '--is-inside-work-tree', '--show-toplevel'], env);
+  if (where === undefined) return undefined;
+  const [inside, top] = where.toString('utf8').split('\n');
+  if (inside !== 'true' || !top) return undefined;
+  const tree = git(cwd, ['hash-object', '-t', 'tree', '--stdin'], env, '')?.toString('utf8').trim();
+  return tree !== undefined && OBJECT_ID_RE.test(tree) ? { top, base: tree } : undefined;
+}
+
 /**
  * The fingerprint of the work tree containing `cwd`, or null when `cwd` is not inside a git work tree (or is gone,
- * or git is unavailable, or HEAD has no commit yet: there is nothing to diff against). `exclude`: absolute paths
- * left out (the store's own files, storeFiles()).
+ * or git is unavailable). Before the first commit the diff is taken against the empty tree, so a file staged and then
+ * changed again is seen. `exclude`: absolute paths left out (the store's own files, storeFiles()).
  */
 export function computeFingerprint(
   cwd: string,
@@ -73,12 +92,22 @@ export function computeFingerprint(
   exclude: readonly string[] = [],
 ): TreeFingerprint | null {
   const head = git(cwd, ['rev-parse', '--is-inside-work-tree', '--show-toplevel', '--verify', 'HEAD^{commit}'], env);
-  if (head === undefined) return null;
-  const [inside, top, commit] = head.toString('utf8').split('\n');
-  if (inside !== 'true' || !top || !commit || !/^[0-9a-f]{40,64}$/.test(commit)) return null;
+  let top: string | undefined;
+  let commit: string | undefined;
+  if (head === undefined) {
+    // No commit at HEAD (or not a work tree at all: then there is no base either).
+    const unborn = unbornBase(cwd, env);
+    if (unborn === undefined) return null;
+    ({ top, base: commit } = unborn);
+  } else {
+    const [inside, t, c] = head.toString('utf8').split('\n');
+    if (inside !== 'true') return null;
+    [top, commit] = [t, c];
+  }
+  if (!top || !commit || !OBJECT_ID_RE.test(commit)) return null;
   const specs = excludeSpecs(top, exclude);
   const status = git(cwd, ['status', '--porcelain=v1', '-z', '--untracked-files=all', ...specs], env);
-  const diff = git(cwd, ['diff', 'HEAD', '--binary', '--no-ext-diff', '--no-textconv', '--no-color', ...specs], env);
+  const diff = git(cwd, ['diff', commit, '--binary', '--no-ext-diff', '--no-textconv', '--no-color', ...specs], env);
   if (status === undefined || diff === undefined) return null;
   const hash = createHash('sha256').update(status).update(diff);
   for (const path of untrackedPaths(status)) hash.update(fileDigest(join(top, path)));
@@ -148,7 +177,7 @@ export function benchFingerprint(cwd: string, runs = 5): { medianMs: number; sam
   const samplesMs: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t0 = process.hrtime.bigint();
-    if (computeFingerprint(cwd) === null) throw new Error(`${cwd} is not a git work tree with a commit`);
+    if (computeFingerprint(cwd) === null) throw new Error(`${cwd} is not a git work tree`);
     samplesMs.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
   const sorted = [...samplesMs].sort((a, b) => a - b);

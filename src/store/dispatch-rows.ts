@@ -4,7 +4,7 @@
  * transaction and take the decisions that depend on the current row inside it.
  */
 import { guard, hasTable, type Db } from './db.js';
-import { toHandoffRow, type HandoffRow } from './handoff-row.js';
+import { toHandoffRow, type HandoffRow, type VerificationPolicy } from './handoff-row.js';
 
 export interface BirthRow {
   contract_id: string;
@@ -18,6 +18,9 @@ export interface BirthRow {
   goal: string;
   consolidation: boolean;
   require_receipt: boolean;
+  /** Default 'any' (a row born by a caller that names no policy). */
+  verification?: VerificationPolicy;
+  checks_json?: string | null;
   harness_id: string | null;
   can_write_json: string | null;
   acceptance_json: string | null;
@@ -32,11 +35,12 @@ export function insertBirthRow(db: Db, b: BirthRow): HandoffRow {
     .prepare(
       `INSERT INTO handoffs (contract_id, agent_id, workspace, agent_state, cut_reason, raw_handoff_json, kind,
                              plan_task_id, parent_handoff_id, brief_id, continues_handoff_id, harness_id, goal,
-                             consolidation, require_receipt, can_write_json, acceptance_json, require_approval_json,
-                             created_at, updated_at)
+                             consolidation, require_receipt, verification, checks_json, can_write_json, acceptance_json,
+                             require_approval_json, created_at, updated_at)
        VALUES (@contract_id, @agent_id, @workspace, 'DISPATCHED', 'never_finalized', @raw_handoff_json, @kind,
                @plan_task_id, @parent_handoff_id, @brief_id, NULL, @harness_id, @goal,
-               @consolidation, @require_receipt, @can_write_json, @acceptance_json, @require_approval_json, @now, @now)
+               @consolidation, @require_receipt, @verification, @checks_json, @can_write_json, @acceptance_json,
+               @require_approval_json, @now, @now)
        RETURNING *`,
     )
     .get({
@@ -44,6 +48,8 @@ export function insertBirthRow(db: Db, b: BirthRow): HandoffRow {
       require_approval_json: b.require_approval_json ?? null,
       consolidation: b.consolidation ? 1 : 0,
       require_receipt: b.require_receipt ? 1 : 0,
+      verification: b.verification ?? 'any',
+      checks_json: b.checks_json ?? null,
     }) as Record<string, unknown>;
   return toHandoffRow(raw);
 }

@@ -13,6 +13,8 @@ export interface FinalRow {
   plan_task_id: string | null;
   /** The draft revision this envelope was read at (under the draft's lock; 0 when unknown); the row keeps the higher. */
   mirror_rev?: number;
+  /** What this close saw of each cited receipt (a JSON array; migration 0012); null when it cites none. */
+  receipt_freshness_json?: string | null;
   now: string;
 }
 
@@ -27,7 +29,8 @@ export const FINAL_ROW_MERGE = `ON CONFLICT (contract_id) DO UPDATE SET
          plan_task_id     = COALESCE(handoffs.plan_task_id, excluded.plan_task_id),
          updated_at       = excluded.updated_at,
          finalized_at     = COALESCE(handoffs.finalized_at, excluded.finalized_at),
-         mirror_rev       = CASE WHEN excluded.mirror_rev > handoffs.mirror_rev THEN excluded.mirror_rev ELSE handoffs.mirror_rev END
+         mirror_rev       = CASE WHEN excluded.mirror_rev > handoffs.mirror_rev THEN excluded.mirror_rev ELSE handoffs.mirror_rev END,
+         receipt_freshness_json = excluded.receipt_freshness_json
        WHERE handoffs.agent_state <> 'COMPLETE'
        RETURNING id`;
 
@@ -41,11 +44,13 @@ export function upsertFinalRow(db: Db, r: FinalRow): number | undefined {
   const out = db
     .prepare(
       `INSERT INTO handoffs (contract_id, agent_id, workspace, agent_state, cut_reason, raw_handoff_json,
-                             plan_task_id, created_at, updated_at, finalized_at, mirror_rev)
-       VALUES (@contract_id, @agent_id, @workspace, @agent_state, NULL, @json, @plan_task_id, @now, @now, @now, @mirror_rev)
+                             plan_task_id, created_at, updated_at, finalized_at, mirror_rev, receipt_freshness_json)
+       VALUES (@contract_id, @agent_id, @workspace, @agent_state, NULL, @json, @plan_task_id, @now, @now, @now, @mirror_rev,
+               @receipt_freshness_json)
        ${FINAL_ROW_MERGE}`,
     )
-    .get({ ...r, mirror_rev: r.mirror_rev ?? 0 }) as { id: number } | undefined;
+    .get({ ...r, mirror_rev: r.mirror_rev ?? 0, receipt_freshness_json: r.receipt_freshness_json ?? null }) as
+    { id: number } | undefined;
   return out?.id;
 }
 

@@ -47,7 +47,15 @@ export interface HandoffRow {
   test_changes_json?: string | null;
   /** The claim token's sha256 (migration 0010); never exposed. Null before the migration: no token needed. */
   claim_token_sha256?: string | null;
+  /** The dispatch's verification policy (migration 0012; 'any' on older rows and older stores). */
+  verification: VerificationPolicy;
+  /** The dispatch's --check commands, a JSON array (migration 0012); null when none. */
+  checks_json: string | null;
+  /** What finalize saw of each cited receipt, a JSON array of {receipt_id, freshness} (migration 0012). */
+  receipt_freshness_json: string | null;
 }
+
+export type VerificationPolicy = 'receipt' | 'typed' | 'any';
 
 export type { RowState };
 
@@ -68,11 +76,21 @@ export type MirrorOutcome = 'mirrored' | 'superseded' | 'no_row' | 'closed';
 export const mirrorMiss = (row: { mirror_rev: number | string } | undefined, rev: number): MirrorOutcome =>
   row === undefined ? 'no_row' : Number(row.mirror_rev) >= rev ? 'superseded' : 'closed';
 
-/** Normalizes a raw row (`SELECT *`): a store read as it is may lack `require_receipt` (v1) or `finalized_at` (v1, v2). */
+/**
+ * Normalizes a raw row (`SELECT *`): a store read as it is may lack `require_receipt` (v1), `finalized_at` (v1, v2) or
+ * the verification columns (before 0012).
+ */
 export function toHandoffRow(raw: Record<string, unknown>): HandoffRow {
   const row = raw as unknown as HandoffRow;
-  if (row.require_receipt === undefined || row.finalized_at === undefined) {
-    return { ...row, require_receipt: row.require_receipt ?? 0, finalized_at: row.finalized_at ?? null };
+  if (row.require_receipt === undefined || row.finalized_at === undefined || row.verification === undefined) {
+    return {
+      ...row,
+      require_receipt: row.require_receipt ?? 0,
+      finalized_at: row.finalized_at ?? null,
+      verification: row.verification ?? 'any',
+      checks_json: row.checks_json ?? null,
+      receipt_freshness_json: row.receipt_freshness_json ?? null,
+    };
   }
   return row;
 }
@@ -98,6 +116,9 @@ export function exposeHandoff(row: HandoffRow, withEnvelope = false): Record<str
     goal: row.goal,
     consolidation: row.consolidation === 1,
     require_receipt: row.require_receipt === 1,
+    verification: row.verification,
+    checks: readStoredJson(row.checks_json, stringListColumn) ?? null,
+    receipt_freshness: readStoredJson(row.receipt_freshness_json, jsonColumn) ?? null,
     can_write: readStoredJson(row.can_write_json, stringListColumn) ?? null,
     acceptance: readStoredJson(row.acceptance_json, acceptanceColumn) ?? null,
     created_at: row.created_at,

@@ -79,11 +79,12 @@ export function insertContinuation(
       .prepare(
         `INSERT INTO handoffs (contract_id, agent_id, workspace, agent_state, cut_reason, raw_handoff_json, kind,
                                plan_task_id, parent_handoff_id, brief_id, continues_handoff_id, harness_id, goal,
-                               consolidation, require_receipt, can_write_json, acceptance_json, require_approval_json,
-                               created_at, updated_at)
+                               consolidation, require_receipt, verification, checks_json, can_write_json,
+                               acceptance_json, require_approval_json, created_at, updated_at)
          SELECT @contract_id, agent_id, workspace, 'DISPATCHED', 'never_finalized', @seed, kind,
                 plan_task_id, parent_handoff_id, brief_id, id, harness_id, goal,
-                consolidation, require_receipt, can_write_json, acceptance_json, require_approval_json, @now, @now
+                consolidation, require_receipt, verification, checks_json, can_write_json, acceptance_json,
+                require_approval_json, @now, @now
            FROM handoffs WHERE id = @parent_id
          ON CONFLICT DO NOTHING
          RETURNING *`,

@@ -144,9 +144,10 @@ export async function insertBirthRow(run: Run, b: Omit<BirthRow, 'now'>): Promis
   const { rows } = await run(
     `INSERT INTO handoffs (contract_id, agent_id, workspace, agent_state, cut_reason, raw_handoff_json, kind,
                            plan_task_id, parent_handoff_id, brief_id, continues_handoff_id, harness_id, goal,
-                           consolidation, require_receipt, can_write_json, acceptance_json, require_approval_json,
-                           created_at, updated_at)
-     VALUES ($1, $2, $3, 'DISPATCHED', 'never_finalized', $4, $5, $6, $7, $8, NULL, $9, $10, $11, $12, $13, $14, $15,
+                           consolidation, require_receipt, verification, checks_json, can_write_json, acceptance_json,
+                           require_approval_json, created_at, updated_at)
+     VALUES ($1, $2, $3, 'DISPATCHED', 'never_finalized', $4, $5, $6, $7, $8, NULL, $9, $10, $11, $12, $16, $17, $13, $14,
+             $15,
              handoff_now(), handoff_now())
      RETURNING *`,
     [
@@ -165,6 +166,8 @@ export async function insertBirthRow(run: Run, b: Omit<BirthRow, 'now'>): Promis
       b.can_write_json,
       b.acceptance_json,
       b.require_approval_json ?? null,
+      b.verification ?? 'any',
+      b.checks_json ?? null,
     ],
   );
   return toHandoffRow(rows[0]);
@@ -203,10 +206,19 @@ export const captureNewRow = async (run: Run, c: CaptureNew): Promise<boolean> =
 export async function upsertFinalRow(run: Run, r: Omit<FinalRow, 'now'>): Promise<number | undefined> {
   const { rows } = await run<{ id: number }>(
     `INSERT INTO handoffs (contract_id, agent_id, workspace, agent_state, cut_reason, raw_handoff_json,
-                           plan_task_id, created_at, updated_at, finalized_at, mirror_rev)
-     VALUES ($1, $2, $3, $4, NULL, $5, $6, handoff_now(), handoff_now(), handoff_now(), $7)
+                           plan_task_id, created_at, updated_at, finalized_at, mirror_rev, receipt_freshness_json)
+     VALUES ($1, $2, $3, $4, NULL, $5, $6, handoff_now(), handoff_now(), handoff_now(), $7, $8)
      ${FINAL_ROW_MERGE}`,
-    [r.contract_id, r.agent_id, r.workspace, r.agent_state, r.json, r.plan_task_id, r.mirror_rev ?? 0],
+    [
+      r.contract_id,
+      r.agent_id,
+      r.workspace,
+      r.agent_state,
+      r.json,
+      r.plan_task_id,
+      r.mirror_rev ?? 0,
+      r.receipt_freshness_json ?? null,
+    ],
   );
   return rows[0]?.id;
 }
@@ -222,11 +234,12 @@ export async function insertContinuation(
   const { rows } = await run(
     `INSERT INTO handoffs (contract_id, agent_id, workspace, agent_state, cut_reason, raw_handoff_json, kind,
                            plan_task_id, parent_handoff_id, brief_id, continues_handoff_id, harness_id, goal,
-                           consolidation, require_receipt, can_write_json, acceptance_json, require_approval_json,
-                           created_at, updated_at)
+                           consolidation, require_receipt, verification, checks_json, can_write_json, acceptance_json,
+                           require_approval_json, created_at, updated_at)
      SELECT $1, agent_id, workspace, 'DISPATCHED', 'never_finalized', $2, kind,
             plan_task_id, parent_handoff_id, brief_id, id, harness_id, goal,
-            consolidation, require_receipt, can_write_json, acceptance_json, require_approval_json, handoff_now(), handoff_now()
+            consolidation, require_receipt, verification, checks_json, can_write_json, acceptance_json,
+            require_approval_json, handoff_now(), handoff_now()
        FROM handoffs WHERE id = $3
      ON CONFLICT DO NOTHING
      RETURNING *`,

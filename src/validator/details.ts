@@ -22,7 +22,8 @@ const RECEIPT_PATTERN = RECEIPT_ID_RE.source;
 const ID_ORIGIN =
   'copy it verbatim from the output of `handoff contract init` or from the "your contract" block of your dispatch';
 const ORDER_VERIFICATION = 'Build order: write the companion in the same fill as verification.type, or before it.';
-const MINIMAL_VERIFICATION_FILL = `handoff contract fill --json '{"evidence_report":{"verification":{"result":"pass"}}}'`;
+/** The fill line of a claim that rests on a receipt; `<cmd>` and `<receipt id>` are the caller's. */
+const RECEIPT_VERIFICATION_FILL = `handoff contract fill --json '{"evidence_report":{"verification":{"type":"command","command":"<cmd>","result":"pass","receipt":"<receipt id>"}}}'`;
 
 const SYSTEM_KEYS: ReadonlySet<string> = new Set(SYSTEM_ROOT_KEYS);
 const levelName = (level: Level): string => (level === 'root' ? 'the root' : level);
@@ -112,7 +113,7 @@ export const details = {
   },
 
   verificationMissing(): string {
-    return `COMPLETE needs evidence_report.verification as an object whose result is "pass". Build order: fill it first, set the state last, e.g. ${MINIMAL_VERIFICATION_FILL} (add a typed claim with its companion, e.g. "type":"command" and "command").`;
+    return `COMPLETE needs evidence_report.verification as an object whose result is "pass", with a typed claim saying what was checked. Build order: run the check with \`handoff evidence run -- <cmd>\` (it prints a receipt id), fill the claim, set the state last, e.g. ${RECEIPT_VERIFICATION_FILL} (other claims: semantic with requires_human, self_review with reviewed).`;
   },
 
   verificationResult(value: unknown): string {

@@ -52,7 +52,9 @@ describe('contract dispatch: what it creates', () => {
         parent_handoff_id: null,
         brief: { id: 1, name: 'payments-hardening' },
         consolidation: false,
-        require_receipt: false,
+        require_receipt: true,
+        verification: 'receipt',
+        checks: null,
         can_write: ['api_surface', 'docs'],
         harness_id: null,
         require_approval: null,
@@ -74,6 +76,7 @@ describe('contract dispatch: what it creates', () => {
       'approval_request',
       'evidence',
       'can_write',
+      'verification',
       'stop_gate',
     ]);
     for (const r of out.close_rules) expect(out.contract_block).toContain(r.text);
@@ -95,7 +98,9 @@ describe('contract dispatch: what it creates', () => {
       harness_id: null,
       goal: 'Add idempotency keys to POST /payments',
       consolidation: 0,
-      require_receipt: 0,
+      require_receipt: 1,
+      verification: 'receipt',
+      checks_json: null,
       can_write_json: '["api_surface","docs"]',
     });
     expect(JSON.parse(r.raw_handoff_json)).toEqual(draft);
@@ -135,12 +140,13 @@ describe('contract dispatch: what it creates', () => {
       'complete',
       'approval_request',
       'consolidation',
-      'receipt',
+      'verification',
       'stop_gate',
     ]);
     expect(row(home, json.contract_id)).toMatchObject({
       consolidation: 1,
       require_receipt: 1,
+      verification: 'receipt',
       kind: 'investigation',
       acceptance_json: null,
       can_write_json: null,
@@ -189,6 +195,7 @@ describe('contract dispatch: what it creates', () => {
       'complete',
       'verifier',
       'approval_request',
+      'verification',
       'stop_gate',
     ]);
     expect(row(home, v.contract_id)).toMatchObject({

@@ -21,6 +21,8 @@ const base: BlockInfo = {
   kind: 'investigation',
   consolidation: false,
   requireReceipt: false,
+  verification: 'any',
+  checks: [],
   goal: 'Find the leak',
   acceptance: [],
   canWrite: [],
@@ -37,7 +39,8 @@ const TABLE_ORDER = [
   'consolidation',
   'evidence',
   'can_write',
-  'receipt',
+  'verification',
+  'checks',
   'require_approval',
   'stop_gate',
 ];
@@ -47,7 +50,7 @@ describe('close rules', () => {
     [
       'unbound, nothing else',
       {},
-      ['draft_id', 'finalize', 'closing_states', 'complete', 'approval_request', 'stop_gate'],
+      ['draft_id', 'finalize', 'closing_states', 'complete', 'approval_request', 'verification', 'stop_gate'],
     ],
     [
       'bound, brief, can-write (the documented example)',
@@ -65,6 +68,7 @@ describe('close rules', () => {
         'approval_request',
         'evidence',
         'can_write',
+        'verification',
         'stop_gate',
       ],
     ],
@@ -74,16 +78,33 @@ describe('close rules', () => {
         kind: 'verifier',
         parent: { id: 40, contractId: 'a1111111111111111.111111111111', state: 'NEEDS_VERIFICATION' },
       },
-      ['draft_id', 'finalize', 'closing_states', 'complete', 'verifier', 'approval_request', 'stop_gate'],
+      [
+        'draft_id',
+        'finalize',
+        'closing_states',
+        'complete',
+        'verifier',
+        'approval_request',
+        'verification',
+        'stop_gate',
+      ],
     ],
     [
       'plan task "0" is bound',
       { planTaskId: '0' },
-      ['draft_id', 'finalize', 'closing_states', 'blind_verification', 'approval_request', 'stop_gate'],
+      ['draft_id', 'finalize', 'closing_states', 'blind_verification', 'approval_request', 'verification', 'stop_gate'],
     ],
     [
       'everything',
-      { planTaskId: 'T', consolidation: true, brief: { id: 1, name: 'b' }, canWrite: ['x'], requireReceipt: true },
+      {
+        planTaskId: 'T',
+        consolidation: true,
+        brief: { id: 1, name: 'b' },
+        canWrite: ['x'],
+        requireReceipt: true,
+        verification: 'receipt',
+        checks: ['npm test'],
+      },
       [
         'draft_id',
         'finalize',
@@ -93,7 +114,8 @@ describe('close rules', () => {
         'consolidation',
         'evidence',
         'can_write',
-        'receipt',
+        'verification',
+        'checks',
         'stop_gate',
       ],
     ],
@@ -122,6 +144,8 @@ describe('close rules', () => {
       brief: { id: 7, name: 'pay' },
       canWrite: ['a', 'b'],
       requireReceipt: true,
+      verification: 'receipt',
+      checks: ['npm test', 'npm run lint'],
     });
     const text = (id: string): string => rules.find((r) => r.id === id)?.text ?? '';
     expect(text('draft_id')).toContain(`--draft-id ${base.contractId}`);
@@ -130,7 +154,9 @@ describe('close rules', () => {
     expect(text('evidence')).toContain('--brief pay');
     expect(text('evidence')).toContain('"brief_id":7');
     expect(text('can_write')).toContain('a, b');
-    expect(text('receipt')).toContain(`handoff evidence run --draft-id ${base.contractId} --`);
+    expect(text('verification')).toContain('verification policy receipt');
+    expect(text('verification')).toContain(`handoff evidence run --draft-id ${base.contractId} --`);
+    expect(text('checks')).toContain('"npm test", "npm run lint"');
   });
 });
 
@@ -169,9 +195,13 @@ describe('the contract block', () => {
       '  - Integration test',
       '    covers retry',
       'can_write: api_surface, docs',
+      'verification: any',
       '',
     ]);
     expect(block).toMatch(/\n1\. pass --draft-id /);
+    expect(renderContractBlock({ ...base, verification: 'receipt', checks: ['npm test'] })).toContain(
+      '\nverification: receipt\nchecks:\n  - npm test\n',
+    );
     expect(block.endsWith('\n')).toBe(true);
   });
 

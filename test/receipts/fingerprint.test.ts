@@ -71,12 +71,41 @@ describe('tree fingerprint', () => {
     expect(linked?.treeFingerprint).not.toBe(base?.treeFingerprint);
   });
 
-  it('is null outside a work tree, for a folder that is gone and before the first commit', () => {
+  it('is null outside a work tree and for a folder that is gone', () => {
     const outside = mkdtempSync(join(tmpdir(), 'handoff-fp-none-'));
     expect(computeFingerprint(outside)).toBeNull();
     expect(computeFingerprint(join(outside, 'missing'))).toBeNull();
-    git(outside, 'init', '-q');
-    expect(computeFingerprint(outside)).toBeNull();
+  });
+
+  it('before the first commit: diffs against the empty tree, so an edit, a staged file changed again, or the first commit is stale', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'handoff-fp-unborn-'));
+    git(dir, 'init', '-q');
+    git(dir, 'config', 'user.email', 't@example.invalid');
+    git(dir, 'config', 'user.name', 't');
+    writeFileSync(join(dir, 'a.txt'), 'one\n');
+    git(dir, 'add', 'a.txt');
+    const fp = computeFingerprint(dir);
+    expect(fp).not.toBeNull();
+    // The base is the empty tree (sha1 object format here), the diff's other side.
+    expect(fp?.gitHead).toBe('4b825dc642cb6eb9a060e54bf8d69288fbee4904');
+    const receipt = { cwd: dir, git_head: fp?.gitHead ?? null, tree_fingerprint: fp?.treeFingerprint ?? null };
+    expect(isStale(receipt)).toBe(false);
+    // Staged, then changed again and staged again: the status line stays "A  a.txt"; only the content tells.
+    writeFileSync(join(dir, 'a.txt'), 'two\n');
+    git(dir, 'add', 'a.txt');
+    expect(isStale(receipt)).toBe(true);
+    writeFileSync(join(dir, 'a.txt'), 'one\n');
+    git(dir, 'add', 'a.txt');
+    expect(isStale(receipt)).toBe(false);
+    // An untracked file's content counts too.
+    writeFileSync(join(dir, 'b.txt'), 'x');
+    const withB = computeFingerprint(dir);
+    writeFileSync(join(dir, 'b.txt'), 'y');
+    expect(computeFingerprint(dir)?.treeFingerprint).not.toBe(withB?.treeFingerprint);
+    rmSync(join(dir, 'b.txt'));
+    expect(isStale(receipt)).toBe(false);
+    git(dir, 'commit', '-q', '-m', 'first');
+    expect(isStale(receipt)).toBe(true);
   });
 
   it('staleness: a changed tree, a new commit on a clean tree, or a vanished cwd', () => {

@@ -41,6 +41,7 @@ describe('migration files', () => {
       '0009_approval_gate.sql',
       '0010_claim_tokens.sql',
       '0011_lock_keys.sql',
+      '0012_verification_policy.sql',
     ]);
     for (const m of list) {
       const sql = readFileSync(m.path, 'utf8').replace(/--.*$/gm, '');

@@ -190,14 +190,17 @@ describe('details carry the required words', () => {
     for (const w of ['"dry_run"', 'command', 'reviewed', 'requires_human', '"none"']) expect(u).toContain(w);
   });
 
-  it('VERIFICATION_RESULT gives a ready-to-run fill line and names other states', () => {
+  it('VERIFICATION_RESULT gives a fill line of a typed claim citing a receipt, never a bare pass', () => {
     const d = detailAt(
       env((e) => delete e.evidence_report.verification, complete),
       'evidence_report.verification',
     );
+    expect(d).toContain('handoff evidence run -- <cmd>');
     const line = /handoff contract fill --json '([^']+)'/.exec(d);
     expect(line).not.toBeNull();
-    const patch = JSON.parse(line?.[1] ?? '{}') as Env;
+    const text = (line?.[1] ?? '{}').replace('<cmd>', 'npm test').replace('<receipt id>', 'R-0123456789abcdef');
+    const patch = JSON.parse(text) as Env;
+    expect(patch.evidence_report.verification).toMatchObject({ type: 'command', command: 'npm test' });
     // The line writes a valid block: applying it to the rejected envelope makes it pass.
     expect(
       validateEnvelope(env((e) => (e.evidence_report.verification = patch.evidence_report.verification), complete)).ok,

@@ -39,7 +39,17 @@ export default class ContractDispatch extends HandoffCommand {
     consolidation: Flags.boolean({
       description: 'Consolidation / cross-check work: every close needs a consolidation_report',
     }),
-    'require-receipt': Flags.boolean({ description: 'A command/code verification claim must cite a receipt' }),
+    verification: Flags.string({
+      helpValue: 'POLICY',
+      description:
+        'What a COMPLETE close needs: receipt (a passing, fresh receipt of the claimed command), typed (a typed claim) or any. Default: $HANDOFF_DISPATCH_VERIFICATION, else typed for the kind investigation and receipt for every other kind',
+    }),
+    'require-receipt': Flags.boolean({ description: 'The same as --verification receipt' }),
+    check: Flags.string({
+      multiple: true,
+      helpValue: 'CMD',
+      description: 'A command that needs its own passing, fresh receipt in the chain before COMPLETE (repeatable)',
+    }),
     'can-write': Flags.string({
       multiple: true,
       helpValue: 'SECTION',
@@ -81,7 +91,7 @@ export default class ContractDispatch extends HandoffCommand {
   };
   static override examples = [
     'handoff contract dispatch --goal "Add idempotency keys to POST /payments" --kind task_execution --plan-task-id T-7',
-    'handoff contract dispatch --goal "Verify the payments change" --kind verifier --parent-handoff-id 1 --require-receipt --json',
+    'handoff contract dispatch --goal "Verify the payments change" --kind verifier --parent-handoff-id 1 --check "npm test" --json',
   ];
   static override usage = generatedUsage(this);
 
@@ -97,6 +107,8 @@ export default class ContractDispatch extends HandoffCommand {
         brief: f.brief,
         consolidation: f.consolidation === true,
         requireReceipt: f['require-receipt'] === true,
+        verification: f.verification,
+        checks: f.check ?? [],
         canWrite: f['can-write'] ?? [],
         acceptance: f.acceptance ?? [],
         requireApproval: f['require-approval'] ?? [],
@@ -136,6 +148,8 @@ export default class ContractDispatch extends HandoffCommand {
           brief: block.brief ?? null,
           consolidation: block.consolidation,
           require_receipt: block.requireReceipt,
+          verification: block.verification,
+          checks: block.checks.length > 0 ? block.checks : null,
           can_write: block.canWrite.length > 0 ? block.canWrite : null,
           harness_id: row.harness_id,
           require_approval: (block.requireApproval?.length ?? 0) > 0 ? block.requireApproval : null,

@@ -28,7 +28,10 @@ export default class ContractFinalize extends HandoffCommand {
         'Workspace of a new row; a draft born with a workspace keeps it (a different value is WORKSPACE_MISMATCH). Default: $HANDOFF_WORKSPACE, else the git top-level name',
     }),
     'plan-task-id': Flags.string({ helpValue: 'ID', description: 'Bind an unbound turn to this plan task' }),
-    'allow-stale': Flags.boolean({ description: 'Skip RECEIPT_STALE (every other receipt check still runs)' }),
+    'allow-stale': Flags.boolean({
+      description:
+        'Skip RECEIPT_STALE (every other receipt check still runs); never for a COMPLETE close under the verification policy receipt',
+    }),
     explain: EXPLAIN_FLAG,
     json: JSON_FLAG,
   };
@@ -84,10 +87,12 @@ function render(o: FinalizeOutcome, explain: boolean): CommandResult {
     agent_state: o.agentState,
     workspace: o.workspace,
     evidence_inserted: o.evidenceInserted,
+    ...(o.receiptFreshness !== undefined && o.receiptFreshness.length > 0 ? { receipts: o.receiptFreshness } : {}),
     ...resolvedJson(o.resolved),
   };
+  const receiptLines = (o.receiptFreshness ?? []).map((r) => `\n  receipt ${r.receipt_id}: freshness ${r.freshness}`);
   const text = o.created
-    ? `OK: draft ${o.tipId} finalized (handoff_id=${o.handoffId}, state=${o.agentState}).`
+    ? `OK: draft ${o.tipId} finalized (handoff_id=${o.handoffId}, state=${o.agentState}).${receiptLines.join('')}`
     : `OK: draft ${o.tipId} already finalized (handoff_id=${o.handoffId}, state=${o.agentState}); no-op.`;
   return { json, text };
 }
