@@ -122,7 +122,16 @@ describe('close rules', () => {
     [
       'approval patterns',
       { requireApproval: ['Bash(git push *)'] },
-      ['draft_id', 'finalize', 'closing_states', 'complete', 'approval_request', 'require_approval', 'stop_gate'],
+      [
+        'draft_id',
+        'finalize',
+        'closing_states',
+        'complete',
+        'approval_request',
+        'verification',
+        'require_approval',
+        'stop_gate',
+      ],
     ],
   ])('%s', (_name, extra, ids) => {
     const rules = closeRules({ ...base, ...extra });
@@ -133,7 +142,9 @@ describe('close rules', () => {
 
   it('prints the require_approval line in the contract data, readable back as patterns', () => {
     const text = renderContractBlock({ ...base, requireApproval: ['Bash(git push *)', 'Write(migrations/**)'] });
-    expect(text).toContain('\nrequire_approval: Bash(git push *); Write(migrations/**)\n\n# Close rules');
+    expect(text).toContain(
+      '\nrequire_approval: Bash(git push *); Write(migrations/**)\nverification: any\n\n# Close rules',
+    );
     expect(renderContractBlock(base)).not.toContain('require_approval');
   });
 

@@ -109,6 +109,29 @@ describe('upgrade paths equal a fresh build', () => {
     }
   });
 
+  it('a version-11 store: its rows get the verification policy any and no checks; the policy is frozen', () => {
+    const { file, env } = tempStore();
+    const v11 = buildAt(file, 11);
+    v11
+      .prepare(
+        `INSERT INTO handoffs (contract_id, agent_id, workspace, agent_state, cut_reason, raw_handoff_json, require_receipt)
+         VALUES ('a0000000000000001.000000000001', 'a0000000000000001', 'ws', 'DISPATCHED', 'never_finalized', '{}', 1)`,
+      )
+      .run();
+    closeDb(v11);
+    const db = openWriter(env, undefined, { create: false })!;
+    expect(currentVersion(db)).toBe(latestVersion());
+    expect(db.prepare('SELECT verification, checks_json, receipt_freshness_json FROM handoffs').get()).toEqual({
+      verification: 'any',
+      checks_json: null,
+      receipt_freshness_json: null,
+    });
+    expect(caught(() => db.prepare("UPDATE handoffs SET verification = 'receipt'").run()).message).toMatch(
+      /frozen column/,
+    );
+    closeDb(db);
+  });
+
   it('a version-1 store with rows keeps them; handoffs get require_receipt = 0, evidence receipt_id NULL', () => {
     const { file, env } = tempStore();
     const v1 = buildAt(file, 1);
