@@ -20,7 +20,12 @@ describe('contract dispatch: what it creates', () => {
         ...WS_FLAGS,
       ]).code,
     ).toBe(0);
-    const out = dispatchJson(home, [
+    // No policy named: the default of the kind task_execution (receipt) is part of what dispatch creates.
+    const created = run(home, [
+      'contract',
+      'dispatch',
+      ...WS_FLAGS,
+      '--json',
       '--goal',
       'Add idempotency keys to POST /payments',
       '--plan-task-id',
@@ -36,6 +41,8 @@ describe('contract dispatch: what it creates', () => {
       '--acceptance',
       'Integration test covers timeout-then-retry',
     ]);
+    expect(created.code, created.stderr).toBe(0);
+    const out = created.json;
     expect(out).toEqual({
       status: 'ok',
       handoff_id: 1,

@@ -186,13 +186,19 @@ describe('finalize step 9b: receipt checks', () => {
     const r = closeWith(home, d, { type: 'command', command: 'npm test', result: 'pass' });
     expect(r.code).toBe(1);
     expect(pairs(r)).toEqual([['RECEIPT_REQUIRED', `${V}.receipt`]]);
-    // A claim that is not command/code needs no receipt; a cited receipt satisfies it.
+    // A cited receipt satisfies it.
     const rc = receipt(home, d, nodeCmd('0')).receipt;
     const ok = closeWith(home, d, { type: 'command', command: rc.command, result: 'pass', receipt: rc.receipt_id });
     expect(ok.code).toBe(0);
+    // --require-receipt is the policy receipt: a claim that is not command/code cannot close COMPLETE, and closes
+    // NEEDS_VERIFICATION for a verifier.
     const d2 = hf(home, ['contract', 'dispatch', '--goal', 'review', '--require-receipt', '--json']).json
       .contract_id as string;
-    expect(closeWith(home, d2, { type: 'self_review', reviewed: 'diff read', result: 'pass' }).code).toBe(0);
+    const review = { type: 'self_review', reviewed: 'diff read', result: 'pass' };
+    const refused = closeWith(home, d2, review);
+    expect(refused.code).toBe(1);
+    expect(pairs(refused)).toEqual([['RECEIPT_REQUIRED', `${V}.type`]]);
+    expect(closeWith(home, d2, review, { state: 'NEEDS_VERIFICATION' }).code).toBe(0);
   });
 
   it('the errors of the step come together in the normative order', () => {

@@ -18,9 +18,26 @@ export function initDraft(home: string, extra: string[] = []): string {
   return r.json.draft_id as string;
 }
 
-/** `contract dispatch --json` → the contract id (a DISPATCHED row and its draft). */
+/**
+ * `--verification any` unless `args` name a policy: the tests that dispatch only to have a contract close with the
+ * envelope rules alone; a test about the policies passes its own `--verification` or `--require-receipt`.
+ */
+export const anyPolicyUnlessNamed = (args: readonly string[]): string[] =>
+  args.some((a) => a === '--require-receipt' || a.startsWith('--verification')) ? [] : ['--verification', 'any'];
+
+/** `contract dispatch --json` → the contract id (a DISPATCHED row and its draft); policy `any` unless `extra` names one. */
 export function dispatch(home: string, extra: string[] = []): { id: string; handoffId: number } {
-  const r = run(home, ['contract', 'dispatch', '--goal', 'test goal', '--workspace', 'ws', '--json', ...extra]);
+  const r = run(home, [
+    'contract',
+    'dispatch',
+    '--goal',
+    'test goal',
+    '--workspace',
+    'ws',
+    '--json',
+    ...anyPolicyUnlessNamed(extra),
+    ...extra,
+  ]);
   expect(r.code, r.stderr).toBe(0);
   return { id: r.json.contract_id as string, handoffId: r.json.handoff_id as number };
 }

@@ -7,14 +7,15 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { run, type RunResult } from './cli.js';
+import { anyPolicyUnlessNamed } from './drafts.js';
 import { loadSqlite } from '../../src/store/sqlite.js';
 import type { Db } from '../../src/store/db.js';
 
 export const WS_FLAGS = ['--workspace', 'ws'];
 
-/** `contract dispatchJson … --json`, asserting success. */
+/** `contract dispatch … --json`, asserting success; policy `any` unless `args` name one. */
 export function dispatchJson(home: string, args: string[]): any {
-  const r = run(home, ['contract', 'dispatch', ...WS_FLAGS, ...args, '--json']);
+  const r = run(home, ['contract', 'dispatch', ...WS_FLAGS, ...anyPolicyUnlessNamed(args), ...args, '--json']);
   expect(r.code, r.stdout + r.stderr).toBe(0);
   return r.json;
 }

@@ -52,9 +52,11 @@ export const DISPATCH_CASES: ResultCase[] = [
     expect: (j) => {
       expect(j.bindings).toMatchObject({ plan_task_id: 'T-42', brief: { name: 'payments' }, can_write: ['api_surface'], harness_id: 'sess-1' });
       expect(j.acceptance.map((a: any) => a.ac_id)).toEqual(['AC-1', null]);
-      expect(j.close_rules.map((r: any) => r.id)).toContain('receipt');
+      expect(j.bindings.verification).toBe('receipt');
+      expect(j.close_rules.map((r: any) => r.id)).toContain('verification');
     },
     wrong: {
+      'a verification policy outside the enum': (j) => ({ ...j, bindings: { ...j.bindings, verification: 'strict' } }),
       'a state other than DISPATCHED': (j) => ({ ...j, agent_state: 'IN_PROGRESS' }),
       'a close rule outside the list': (j) => ({ ...j, close_rules: [{ id: 'be_nice', text: 'x' }] }),
       'an empty can_write list': (j) => ({ ...j, bindings: { ...j.bindings, can_write: [] } }),
@@ -69,7 +71,7 @@ export const DISPATCH_CASES: ResultCase[] = [
     produce: (home) => hf(home, ['contract', 'dispatch', '--goal', 'Find the leak', '--json']),
     expect: (j) => {
       expect(j.kind).toBe('investigation');
-      expect(j.bindings).toEqual({ plan_task_id: null, parent_handoff_id: null, brief: null, consolidation: false, require_receipt: false, can_write: null, harness_id: null, require_approval: null });
+      expect(j.bindings).toEqual({ plan_task_id: null, parent_handoff_id: null, brief: null, consolidation: false, require_receipt: false, verification: 'typed', checks: null, can_write: null, harness_id: null, require_approval: null });
     },
   },
   {
