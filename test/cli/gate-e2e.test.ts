@@ -64,7 +64,11 @@ describe('dispatch -> prompt -> gate -> finalize -> verifier', () => {
       harness_id: 'a1b2c3',
     });
 
-    // 4. The agent writes its evidence and tries to self-complete: refused (blind verification).
+    // 4. The agent runs its check through the tool (a receipt: the dispatch's default policy), writes its evidence
+    // and tries to self-complete: refused (blind verification).
+    const ran = h(['evidence', 'run', '--draft-id', contractId, '--json', '--', process.execPath, '-e', '0']);
+    expect(ran.code, ran.stderr).toBe(0);
+    const proof = ran.json.receipt;
     const fill = h([
       'contract',
       'fill',
@@ -75,8 +79,8 @@ describe('dispatch -> prompt -> gate -> finalize -> verifier', () => {
         agent_status: { pending_steps: [], next_action: 'done' },
         work_phase: 'verifying',
         evidence_report: {
-          commands_run: ['npm test'],
-          verification: { type: 'command', command: 'npm test', result: 'pass' },
+          commands_run: [proof.command],
+          verification: { type: 'command', command: proof.command, result: 'pass', receipt: proof.receipt_id },
         },
       }),
     ]);
@@ -169,7 +173,10 @@ describe('dispatch -> prompt -> gate -> finalize -> verifier', () => {
       { ac_id: null, description: 'Duplicate POST returns the first response' },
     ]);
 
-    // 7. The verifier judges, completes its own contract, and the gate allows it.
+    // 7. The verifier runs its check, judges, completes its own contract on the receipt, and the gate allows it.
+    const vRan = h(['evidence', 'run', '--draft-id', verifierId, '--json', '--', process.execPath, '-e', '1']);
+    expect(vRan.code, vRan.stderr).toBe(0);
+    const vProof = vRan.json.receipt;
     expect(
       h([
         'contract',
@@ -179,7 +186,9 @@ describe('dispatch -> prompt -> gate -> finalize -> verifier', () => {
         '--json',
         JSON.stringify({
           agent_status: { pending_steps: [], next_action: 'done' },
-          evidence_report: { verification: { type: 'command', command: 'npm test -- payments', result: 'pass' } },
+          evidence_report: {
+            verification: { type: 'command', command: vProof.command, result: 'pass', receipt: vProof.receipt_id },
+          },
         }),
       ]).code,
     ).toBe(0);
