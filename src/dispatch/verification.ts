@@ -52,6 +52,7 @@ export function checkList(values: readonly string[]): string[] {
   const out: string[] = [];
   for (const raw of values) {
     const v = raw.trim();
+    // eslint-disable-next-line no-control-regex -- a check is one command line: control characters are refused
     if (v === '' || v.length > MAX_CHECK_LENGTH || /[\u0000-\u001f\u007f]/.test(v))
       throw usage(
         `--check ${jsonQuote(raw)} must be one non-blank command line of at most ${MAX_CHECK_LENGTH} characters`,
