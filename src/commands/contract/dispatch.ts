@@ -42,7 +42,7 @@ export default class ContractDispatch extends HandoffCommand {
     verification: Flags.string({
       helpValue: 'POLICY',
       description:
-        'What a COMPLETE close needs: receipt (a passing, fresh receipt of the claimed command), typed (a typed claim) or any. Default: $HANDOFF_DISPATCH_VERIFICATION, else typed for the kind investigation and receipt for every other kind',
+        'What COMPLETE needs: receipt, typed or any (default $HANDOFF_DISPATCH_VERIFICATION, else typed for investigation, receipt for other kinds)',
     }),
     'require-receipt': Flags.boolean({ description: 'The same as --verification receipt' }),
     check: Flags.string({
