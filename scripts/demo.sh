@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # npm run demo: the main job end to end on the embedded SQLite default, in a temporary HANDOFF_HOME:
-# brief -> dispatch -> gate (blocks) -> writes -> receipt + evidence -> a refused close -> finalize -> gate (allows)
+# brief -> dispatch -> gate (blocks) -> writes -> receipt + evidence -> refused closes (an early one, a bare pass) ->
+# a close on the receipt -> finalize -> gate (allows)
 # -> list. Every step must exit as shown, or the demo fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,7 +30,9 @@ step "1. The orchestrator writes a brief with an acceptance criterion"
 h brief add payments-hardening --title "Payments hardening" --ac "AC-1=Duplicate POST returns the first response"
 
 step "2. The orchestrator dispatches the turn: the row and the draft exist before the agent runs"
-block=$(h contract dispatch --goal "Add idempotency keys to POST /payments" --brief payments-hardening --require-receipt)
+# The kind names the work; every kind but investigation closes COMPLETE only on a passing, fresh receipt of the
+# claimed command (the verification policy receipt, printed in the block).
+block=$(h contract dispatch --goal "Add idempotency keys to POST /payments" --brief payments-hardening --kind change)
 echo "$block"
 id=$(sed -n 's/^contract_id: //p' <<<"$block")
 
@@ -51,22 +54,25 @@ h evidence run --draft-id "$id" --brief payments-hardening --ac AC-1 --shell -- 
 receipt=$(h evidence receipts --draft-id "$id" --json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).receipts[0].receipt_id))')
 h evidence add --brief payments-hardening --ac AC-1 --type text --text "Replayed POST /payments twice; one charge, same response body."
 
-step "7. The agent writes the verification claim citing the receipt, then sets the closing state last"
+step "7. A claim with no receipt behind it cannot close COMPLETE under the policy receipt (nothing is written)"
+h contract fill --draft-id "$id" --json '{"agent_status":{"next_action":"done"},"evidence_report":{"verification":{"type":"self_review","reviewed":"read my diff","result":"pass"}}}'
+h contract set agent_status.agent_state COMPLETE --draft-id "$id"
+expect_exit 1 h contract finalize --draft-id "$id"
+
+step "8. The agent writes the verification claim citing the receipt, and closes"
 patch=$(node -e 'console.log(JSON.stringify({evidence_report:{verification:{type:"command",command:process.argv[1],result:"PASS",receipt:process.argv[2]}}}))' "$check" "$receipt")
 h contract fill --draft-id "$id" --json "$patch"
-h contract set agent_status.next_action done --draft-id "$id"
-h contract set agent_status.agent_state complete --draft-id "$id"
 
-step "8. Finalize into the handoff store (idempotent: the repeat is a no-op)"
+step "9. Finalize into the handoff store (idempotent: the repeat is a no-op)"
 h contract finalize --draft-id "$id"
 h contract finalize --draft-id "$id" --json | json_field unchanged_reason
 
-step "9. The stop gate now allows the stop"
+step "10. The stop gate now allows the stop"
 expect_exit 0 h contract gate --draft-id "$id" <<<"$hook"
 
-step "10. The orchestrator reads the result"
+step "11. The orchestrator reads the result"
 h contract list
 h evidence list --brief payments-hardening
 h evidence show "$receipt" --verify --json | json_field verified
 echo
-echo "Demo complete: dispatch -> writes -> evidence -> finalize -> gate -> list."
+echo "Demo complete: dispatch -> writes -> receipt -> finalize -> gate -> list."
