@@ -23,12 +23,27 @@ function fields(obj: Record<string, unknown>): string {
   return renderFields(obj, (key) => key.endsWith('_text'), command === undefined ? {} : { command });
 }
 
+/**
+ * The receipt's freshness now, as finalize judges it: `unknown` for a receipt recorded outside git (no fingerprint),
+ * else `stale` when its work tree changed since (src/receipts/fingerprint.ts isStale), else `fresh`.
+ */
+async function freshnessOf(row: ReceiptRow, env: Env): Promise<'fresh' | 'stale' | 'unknown'> {
+  if (row.tree_fingerprint === null) return 'unknown';
+  const { isStale } = await import('./fingerprint.js');
+  return isStale(row, env) ? 'stale' : 'fresh';
+}
+
 export async function showReceipt(env: Env, cwd: string, id: string, verify: boolean): Promise<Rendered> {
   const { row, integrity } = await readReceipt(env, cwd, id, verify);
   const receipt = receiptJson(row);
-  if (integrity === undefined) return { json: { status: 'ok', receipt }, text: fields(receipt) };
+  const freshness = await freshnessOf(row, env);
+  if (integrity === undefined)
+    return { json: { status: 'ok', receipt, freshness }, text: fields({ ...receipt, freshness }) };
   if (integrity.ok)
-    return { json: { status: 'ok', receipt, verified: true }, text: fields({ ...receipt, verified: true }) };
+    return {
+      json: { status: 'ok', receipt, freshness, verified: true },
+      text: fields({ ...receipt, freshness, verified: true }),
+    };
   const escaped = integrity.escaped.length > 0;
   const error = escaped
     ? `receipt ${row.receipt_id} names its ${integrity.escaped.join(' and ')} at a path outside the evidence root; it was not read`

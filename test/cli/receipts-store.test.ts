@@ -179,10 +179,12 @@ describe('reading receipts', () => {
     const { receipt: rc } = receipt(home, d, nodeCmd('process.stdout.write("z".repeat(5000))'));
     const shown = hf(home, ['evidence', 'show', rc.receipt_id, '--json']);
     expect(shown.code).toBe(0);
-    expect(shown.json).toEqual({ status: 'ok', receipt: rc });
+    // Recorded outside git (the temp home): no fingerprint, so its freshness is unknown.
+    expect(shown.json).toEqual({ status: 'ok', receipt: rc, freshness: 'unknown' });
     expect(hf(home, ['evidence', 'show', rc.receipt_id, '--verify', '--json']).json).toEqual({
       status: 'ok',
       receipt: rc,
+      freshness: 'unknown',
       verified: true,
     });
     writeFileSync(rc.stdout_path, 'z'.repeat(4999));
