@@ -49,3 +49,28 @@ export async function runCommand(args: Args, call: ToolCall): Promise<CommandRes
     evidenceRun({ ...request, sinks: call.output, notice: call.io.notice, signal: call.signal }),
   );
 }
+
+/** `contract_verify`: the verb's request from the tool's parameters, the child's output kept for the result. */
+export async function verifyCommand(args: Args, call: ToolCall): Promise<CommandResult> {
+  const flags: FlagValues = {
+    'draft-id': args.draft_id as string | undefined,
+    'agent-id': args.agent_id as string | undefined,
+    timeout: typeof args.timeout === 'number' ? String(args.timeout) : undefined,
+    workspace: args.workspace as string | undefined,
+  };
+  const { addressingFrom } = await import('../drafts/cli-flags.js');
+  const { timeoutMs, workspaceFlag } = await import('../receipts/options.js');
+  const { withAmbiguityRendering } = await import('../render/ambiguity.js');
+  const { contractVerify } = await import('../receipts/verify-service.js');
+  return withAmbiguityRendering(() =>
+    contractVerify({
+      env: call.io.env,
+      cwd: call.io.cwd,
+      addressing: addressingFrom(flags),
+      timeoutMs: timeoutMs(flags),
+      workspaceFlag: workspaceFlag(flags),
+      sinks: call.output,
+      notice: call.io.notice,
+    }),
+  );
+}

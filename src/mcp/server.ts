@@ -22,7 +22,7 @@ import { checkArgs, inputJsonSchema, type ToJsonSchema } from './inputs.js';
 import { listResources, readResource, RESOURCE_TEMPLATES } from './resources.js';
 import { errorResult, toolResult, type Extra, type Reword, type ToolResult } from './results.js';
 import { parameterKinds, reword } from './wording.js';
-import { EVIDENCE_RUN, TOOLS, type ToolCall, type ToolSpec } from './tools.js';
+import { CONTRACT_VERIFY, EVIDENCE_RUN, TOOLS, type ToolCall, type ToolSpec } from './tools.js';
 import { OutputTail } from './output-tail.js';
 import { confineArgs, namesPaths } from './confine.js';
 import { outputSchema } from './output-schemas.js';
@@ -65,7 +65,7 @@ export async function serveMcp(opts: McpOptions): Promise<void> {
     RootsListChangedNotificationSchema,
   } = types;
 
-  const tools = opts.allowRun ? [...TOOLS, EVIDENCE_RUN] : TOOLS;
+  const tools = opts.allowRun ? [...TOOLS, EVIDENCE_RUN, CONTRACT_VERIFY] : TOOLS;
   // The calls' SQLite connections stay open between calls (kept-connections.ts): a fresh one costs more than a
   // call's statements, and while one is open, no call's close is the store's last (which checkpoints the write-ahead
   // log into the database file and removes it). Loading it loads no SQLite addon, and on PostgreSQL none is kept.
@@ -127,9 +127,9 @@ function describeTool(tool: ToolSpec, toJSONSchema: ToJsonSchema): Record<string
     annotations: {
       title: tool.title,
       readOnlyHint: tool.readOnly,
-      destructiveHint: tool.name === EVIDENCE_RUN.name,
+      destructiveHint: RUNS_COMMANDS.has(tool.name),
       idempotentHint: tool.readOnly,
-      openWorldHint: tool.name === EVIDENCE_RUN.name,
+      openWorldHint: RUNS_COMMANDS.has(tool.name),
     },
   };
 }
@@ -189,10 +189,13 @@ async function callTool(
   }
 }
 
+/** The tools that run commands with the server's rights: served only with `handoff mcp --allow-run`. */
+const RUNS_COMMANDS: ReadonlySet<string> = new Set([EVIDENCE_RUN.name, CONTRACT_VERIFY.name]);
+
 function unknownTool(name: string, tools: readonly ToolSpec[], allowRun: boolean) {
-  if (name === EVIDENCE_RUN.name && !allowRun) {
+  if (RUNS_COMMANDS.has(name) && !allowRun) {
     return usage(
-      'evidence_run is not served: it runs commands with the rights of the server, so it needs `handoff mcp --allow-run`',
+      `${name} is not served: it runs commands with the rights of the server, so it needs \`handoff mcp --allow-run\``,
     );
   }
   const names = tools.map((t) => t.name);

@@ -22,7 +22,7 @@ import { APPROVAL_STATUSES } from '../store/approvals.js';
 import { declaredFieldPaths, envelopeFragmentSchema } from './envelope-inputs.js';
 import { checkTypedJson, described, toArgv, type Args, type ToolInput } from './inputs.js';
 import type { PathParams } from './confine.js';
-import { runCommand } from './run.js';
+import { runCommand, verifyCommand } from './run.js';
 
 /** What a tool gets for one call. */
 export interface ToolCall {
@@ -472,4 +472,26 @@ export const EVIDENCE_RUN: ToolSpec = {
   output: ['evidence-run', 'receipt-append-failed', 'ambiguous-draft', 'error'],
   readOnly: false,
   run: (args, call) => runCommand(args, call),
+};
+
+/**
+ * `contract_verify`, served only with `handoff mcp --allow-run`: re-runs the draft's verification.command through
+ * /bin/sh -c as `handoff contract verify` does, records the receipt and writes verification.receipt and .result.
+ */
+export const CONTRACT_VERIFY: ToolSpec = {
+  name: 'contract_verify',
+  title: "Re-run the draft's verification command as a receipt",
+  description:
+    "Run the draft's evidence_report.verification.command (set it first with contract_fill or contract_set) through " +
+    "/bin/sh -c in the server's directory, record a receipt R-... of it, then write verification.receipt (the new id) " +
+    'and verification.result (pass only when the command passed) in one validated write. A COMPLETE close of a ' +
+    'dispatched turn rests on such a receipt by default. It runs with the rights of the server.',
+  input: z.strictObject({
+    ...ADDRESSING,
+    timeout: intParam(1, MAX_TIMEOUT_SEC, "Kill the command's process group after this many seconds (default 600)."),
+    workspace: WORKSPACE,
+  }),
+  output: ['contract-verify', 'contract-verify-failed', 'receipt-append-failed', 'ambiguous-draft', 'error'],
+  readOnly: false,
+  run: (args, call) => verifyCommand(args, call),
 };

@@ -36,6 +36,11 @@ const PHRASES: readonly [string, string][] = [
     `handoff contract fill --json '{"evidence_report":{"verification":{"type":"command","command":"<cmd>","result":"pass","receipt":"<receipt id>"}}}'`,
     'contract_fill {"patch":{"evidence_report":{"verification":{"type":"command","command":"<cmd>","result":"pass","receipt":"<receipt id>"}}}}',
   ],
+  // The verification policy's hint (RECEIPT_REQUIRED): the tools that record a receipt.
+  [
+    'run the check with `handoff evidence run -- <cmd>` (or `handoff contract verify`)',
+    'run the check with evidence_run (or contract_verify; both are served with `handoff mcp --allow-run`)',
+  ],
   ['in one fill --json', 'in one contract_fill'],
   ['whole in one fill --json', 'whole in one contract_fill'],
 ];
@@ -57,7 +62,7 @@ const FLAG = /--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)\b/g;
 const VERB = /`(init|set|add|fill|patch|view|validate|finalize)`/g;
 /** A whole command a message cites, when a tool does the same (`handoff contract init` -> contract_init). */
 const COMMAND =
-  /`handoff (contract|evidence|approval) (init|set|add|fill|patch|view|validate|finalize|list|chain|request|run)`/g;
+  /`handoff (contract|evidence|approval) (init|set|add|fill|patch|view|validate|finalize|list|chain|request|run|verify)`/g;
 const TOOL_NAMES = new Set([
   ...Object.values(VERB_TOOLS),
   'contract_list',
@@ -65,6 +70,7 @@ const TOOL_NAMES = new Set([
   'evidence_add',
   'evidence_list',
   'evidence_run',
+  'contract_verify',
   'approval_request',
   'approval_list',
 ]);

@@ -68,14 +68,15 @@ describe('tools/list', () => {
     }
   });
 
-  it('evidence_run is listed only with --allow-run', async () => {
+  it('evidence_run and contract_verify are listed only with --allow-run', async () => {
     const s = await open(tempHome(), ['--allow-run']);
     const { tools } = await s.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual([...TOOLS, 'evidence_run']);
-    expect(tools.find((t) => t.name === 'evidence_run')?.annotations).toMatchObject({
-      destructiveHint: true,
-      readOnlyHint: false,
-    });
+    expect(tools.map((t) => t.name)).toEqual([...TOOLS, 'evidence_run', 'contract_verify']);
+    for (const name of ['evidence_run', 'contract_verify'])
+      expect(tools.find((t) => t.name === name)?.annotations, name).toMatchObject({
+        destructiveHint: true,
+        readOnlyHint: false,
+      });
   });
 
   it('input schemas come from the envelope declaration: field names every declared path, patch every agent key', async () => {

@@ -56,6 +56,13 @@ const SESSION: [string, Record<string, unknown>, 'ok' | 'refused'][] = [
   ['contract_finalize', { draft_id: D }, 'refused'],
   ['evidence_run', { command: 'echo tests pass', shell: true, draft_id: D }, 'ok'],
   ['evidence_run', { command: 'echo tests pass', draft_id: D }, 'refused'],
+  [
+    'contract_fill',
+    { patch: { evidence_report: { verification: { command: 'echo tests pass' } } }, draft_id: D },
+    'ok',
+  ],
+  ['contract_verify', { draft_id: D }, 'ok'],
+  ['contract_verify', { draft_id: 'a0123456789abcdef.ffffffffffff' }, 'refused'],
   ['contract_set', { field: 'agent_status.next_action', value: 'done', draft_id: D }, 'ok'],
   ['contract_set', { field: 'agent_status.agent_state', value: 'COMPLETE', draft_id: D }, 'ok'],
   ['contract_finalize', { draft_id: D }, 'ok'],
