@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closeWith, freshHome, gitRepo, hf, newDraft, nodeCmd, receipt } from '../helpers/receipts-cli.js';
+import { rawStore } from '../helpers/gate.js';
 
 const V = 'evidence_report.verification';
 const pairs = (r: { json: any }): [string, string][] => (r.json.errors ?? []).map((e: any) => [e.code, e.path]);
@@ -143,5 +144,31 @@ describe('dispatch --check', () => {
     expect(refused.json.errors[0].detail).toContain(check);
     expect(receipt(home, d, [process.execPath, '-e', '1']).r.code).toBe(0);
     expect(closeWith(home, d, claim).code).toBe(0);
+  });
+});
+
+describe('the stop gate reads the freshness finalize recorded', () => {
+  it('an edit after a fresh close does not block; a row recorded stale blocks with RECEIPT_STALE', () => {
+    const repo = gitRepo();
+    const home = freshHome();
+    const d = dispatchWith(home, ['--kind', 'build']).contract_id as string;
+    const rc = receipt(home, d, nodeCmd('0'), { cwd: repo }).receipt;
+    const claim = { type: 'command', command: rc.command, result: 'pass', receipt: rc.receipt_id };
+    expect(closeWith(home, d, claim, { cwd: repo }).code).toBe(0);
+    const hook = JSON.stringify({ hook_event_name: 'Stop', session_id: 's', stop_reason: 'end_turn' });
+    const gate = () => hf(home, ['contract', 'gate', '--draft-id', d, '--json'], { input: hook, cwd: repo });
+    // The tree moves on after the close: the gate never fingerprints it again.
+    writeFileSync(join(repo, 'app.js'), 'console.log(3)\n');
+    expect(gate().code).toBe(0);
+    // What finalize recorded is what counts (a row written as stale, as no finalize under the policy writes it).
+    const db = rawStore(home);
+    db.prepare('UPDATE handoffs SET receipt_freshness_json = ? WHERE contract_id = ?').run(
+      JSON.stringify([{ receipt_id: rc.receipt_id, freshness: 'stale' }]),
+      d,
+    );
+    db.close();
+    const blocked = gate();
+    expect(blocked.code).toBe(2);
+    expect(blocked.json.codes).toContain('RECEIPT_STALE');
   });
 });
