@@ -74,12 +74,14 @@ describe('the OpenCode plugin', () => {
         client: fakeClient(`Work.\n\n${e.contract_block}`, runSent),
         directory: project,
       });
-      const argv2 = process.argv[2];
+      // The worker's argv is put back exactly: a hole left in it (argv[2] = undefined) broke a later file's import
+      // of vitest/node in the same worker (it maps process.argv's strings).
+      const argv = [...process.argv];
       process.argv[2] = 'run';
       try {
         await runHooks.event({ event: { type: 'session.idle', properties: { sessionID: 'ses_2' } } });
       } finally {
-        process.argv[2] = argv2;
+        process.argv.splice(0, process.argv.length, ...argv);
       }
       expect(runSent).toEqual([]);
       const row = run(data, ['contract', 'list', '--contract-id', e.contract_id, '--json']).json.handoffs[0];

@@ -6,6 +6,9 @@
  * by the pooler suite (test/poolers/).
  */
 import { createHash } from 'node:crypto';
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { createServer, type Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -183,8 +186,15 @@ describe('the migration lock', () => {
 
   it('is taken inside each migration: an older schema waits for it (STORE_BUSY), applies nothing, and leaves no lock', async () => {
     const url = await freshSchema(dbUrl);
-    await (await writer(url)).close();
-    await sql(url, 'DELETE FROM schema_version WHERE version = (SELECT MAX(version) FROM schema_version)');
+    // A store one migration behind: made with every migration but the last (which need not be re-appliable).
+    const older = mkdtempSync(join(tmpdir(), 'handoff-older-migrations-'));
+    const files = listMigrations(PG_MIGRATIONS_DIR);
+    for (const m of files.slice(0, -1)) copyFileSync(m.path, join(older, m.name));
+    const made = await openStore({ HANDOFF_STORE_URL: url }, undefined, 'writer', {
+      create: true,
+      migrationsDir: older,
+    });
+    await made?.close();
     const holder = new pg.Client({ connectionString: url });
     await holder.connect();
     try {
