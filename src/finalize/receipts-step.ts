@@ -90,14 +90,15 @@ async function checksStep(store: Store | null, envelope: JsonObject, o: ReceiptS
   const rows: ReceiptRow[] = store === null ? [] : await store.listReceiptsByContracts(o.chainIds);
   const { matches } = await import('../receipts/checks.js');
   const { verifyReceiptIn } = await import('../receipts/integrity.js');
-  const { isStale } = await import('../receipts/fingerprint.js');
+  const { staleJudge } = await import('../receipts/fingerprint.js');
+  const isStale = staleJudge(o.env);
   const usable = new Set<string>();
   const root = evidenceRoot(o.env, o.cwd);
   for (const check of o.checks) {
     for (const row of rows) {
       if (row.outcome !== 'pass' || !matches(check, row)) continue;
       if (usable.has(row.receipt_id)) break;
-      if (store !== null && (await verifyReceiptIn(store, row, { evidenceRoot: root })).ok && !isStale(row, o.env)) {
+      if (store !== null && (await verifyReceiptIn(store, row, { evidenceRoot: root })).ok && !isStale(row)) {
         usable.add(row.receipt_id);
         break;
       }

@@ -166,9 +166,23 @@ export function isStale(
   receipt: { cwd: string; git_head: string | null; tree_fingerprint: string | null },
   env: NodeJS.ProcessEnv = process.env,
 ): boolean {
-  if (receipt.tree_fingerprint === null) return false;
-  const now = computeFingerprint(receipt.cwd, env, storeFiles(env));
-  return now === null || now.gitHead !== receipt.git_head || now.treeFingerprint !== receipt.tree_fingerprint;
+  return staleJudge(env)(receipt);
+}
+
+/**
+ * isStale for several receipts in one call: each work tree is fingerprinted once (finalize's `--check` step judges
+ * every candidate receipt of every check, mostly of one tree).
+ */
+export function staleJudge(
+  env: NodeJS.ProcessEnv = process.env,
+): (receipt: { cwd: string; git_head: string | null; tree_fingerprint: string | null }) => boolean {
+  const now = new Map<string, TreeFingerprint | null>();
+  return (receipt) => {
+    if (receipt.tree_fingerprint === null) return false;
+    if (!now.has(receipt.cwd)) now.set(receipt.cwd, computeFingerprint(receipt.cwd, env, storeFiles(env)));
+    const f = now.get(receipt.cwd) ?? null;
+    return f === null || f.gitHead !== receipt.git_head || f.treeFingerprint !== receipt.tree_fingerprint;
+  };
 }
 
 /** @public For the benches (scripts/bench-fingerprint.mjs, through dist/): the median wall time (ms) of `runs` fingerprints of `cwd` (after one warm-up run). */
