@@ -357,3 +357,71 @@ describe('lazy modules: what a hot verb does not load', () => {
     expect(large.builtins).toContain('crypto');
   });
 });
+
+describe("oclif's Config.load: not on the verbs of every step and every stop", () => {
+  const READER = join(REPO, 'test', 'fixtures', 'record-reads.cjs');
+  const MANIFEST = join(REPO, 'oclif.manifest.json');
+
+  /** Whether `handoff ...args` read oclif.manifest.json, which Config.load reads (exit code and the answer). */
+  function readsManifest(home: string, args: string[], input = ''): { code: number | null; read: boolean } {
+    const file = join(home, `reads-${args.join('-').replace(/[^a-z0-9-]/gi, '_')}.txt`);
+    const env: NodeJS.ProcessEnv = { ...process.env, HANDOFF_HOME: home, NO_COLOR: '1', RECORD_READS_FILE: file };
+    delete env.HANDOFF_DB;
+    delete env.HANDOFF_STORE_URL;
+    const r = spawnSync(process.execPath, ['--require', READER, join(REPO, 'bin', 'run.js'), ...args], {
+      env,
+      cwd: home,
+      encoding: 'utf8',
+      input,
+    });
+    return { code: r.status, read: readFileSync(file, 'utf8').split('\n').includes(MANIFEST) };
+  }
+
+  it("they are bin/run.js's hot and stop verbs, exactly", () => {
+    const bin = createRequire(import.meta.url)(join(REPO, 'bin', 'run.js')) as {
+      BUNDLE: string;
+      HOT_VERBS: Set<string>;
+      STOP_VERBS: Set<string>;
+    };
+    const { LEAN_VERBS } = createRequire(import.meta.url)(bin.BUNDLE) as { LEAN_VERBS: Set<string> };
+    expect([...LEAN_VERBS].sort()).toEqual([...bin.HOT_VERBS, ...bin.STOP_VERBS].sort());
+  });
+
+  it('the hot verbs, the stop gate, finalize and the approval gate run without reading the manifest; help and list read it', () => {
+    const home = tempHome();
+    writeFileSync(join(home, 'envelope.json'), '{}');
+    for (const args of hotVerbCalls('a0123456789abcdef.0123456789ab', join(home, 'envelope.json'))) {
+      const r = readsManifest(home, args);
+      expect([0, 1], args.join(' ')).toContain(r.code);
+      expect(r.read, args.join(' ')).toBe(false);
+    }
+    const d = JSON.parse(run(home, ['contract', 'init', '--json']).stdout).draft_id as string;
+    expect(
+      run(home, ['contract', 'fill', '--draft-id', d, '--json', '{"agent_status":{"agent_state":"BLOCKED"}}']).code,
+    ).toBe(0);
+    const stop = JSON.stringify({ hook_event_name: 'Stop', session_id: 's1', stop_reason: 'end_turn' });
+    const tool = JSON.stringify({
+      hook_event_name: 'PreToolUse',
+      session_id: 's1',
+      cwd: home,
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+      tool_use_id: 't1',
+    });
+    for (const [args, input] of [
+      [['contract', 'finalize', '--draft-id', d], ''],
+      [['contract', 'gate', '--on-missing', 'allow'], stop],
+      [['approval', 'gate', '--harness', 'claude'], tool],
+    ] as const) {
+      const r = readsManifest(home, [...args], input);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.read, args.join(' ')).toBe(false);
+    }
+    // The control: the same recorder sees the read where Config.load runs.
+    for (const args of [['contract', 'list', '--json'], ['contract', 'set', '--help'], ['--version']]) {
+      const r = readsManifest(home, args);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.read, args.join(' ')).toBe(true);
+    }
+  });
+});
