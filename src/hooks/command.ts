@@ -9,8 +9,9 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { HandoffError } from '../errors.js';
 import { DEFAULT_GATE_TIMEOUT_MS } from '../gate/budget.js';
 import type { Env } from '../paths.js';
+import type { Scope } from '../harnesses/adapter.js';
 
-export type Scope = 'project' | 'user';
+export type { Scope };
 
 /**
  * The hook timeout, in seconds: the gate's default budget (`--timeout`, 20 s) plus 10 s, so the gate always answers

@@ -10,19 +10,12 @@ import { dataRoot, dbPath, makeDirs, storeUrl } from '../paths.js';
 import { binPath, checkStablePath, commandPaths, gateCommand, homeOf, shellPath, type Scope } from './command.js';
 import { formatConfig, lineDiff, parseConfig, readConfigText, writeConfig } from './files.js';
 import { installedCommands, isSkeleton, mergeInstall, mergeUninstall } from './merge.js';
-import { codexTrust } from './codex-trust.js';
-import { codexRunState, type CodexRunState } from './codex-hooks.js';
-import {
-  configPath,
-  hookSpecs,
-  HOOK_HARNESSES,
-  projectRoot,
-  type HookHarness,
-  type InstallOptions,
-} from './targets.js';
+import type { InstallOptions } from '../harnesses/adapter.js';
+import { adapterOf, HARNESSES, type Harness } from '../harnesses/index.js';
+import { configPath, hookSpecs, projectRoot } from './targets.js';
 
 export interface HooksRequest {
-  harness: HookHarness;
+  harness: Harness;
   scope: Scope;
   dryRun: boolean;
   env: Env;
@@ -32,7 +25,7 @@ export interface HooksRequest {
 }
 
 export interface HooksChange {
-  harness: HookHarness;
+  harness: Harness;
   scope: Scope;
   path: string;
   action: 'created' | 'updated' | 'unchanged' | 'removed' | 'absent';
@@ -44,10 +37,9 @@ export interface HooksChange {
 const PLUGIN_MARK = 'handoff hooks install --harness opencode';
 
 /** The folders under the project (or home) that uninstall may remove when it leaves them empty. */
-function ownDirs(path: string, harness: HookHarness): string[] {
+function ownDirs(path: string, harness: Harness): string[] {
   const dir = dirname(path);
-  if (harness === 'copilot' || harness === 'opencode') return [dir, dirname(dir)];
-  return [dir];
+  return adapterOf(harness).config.ownDirs === 2 ? [dir, dirname(dir)] : [dir];
 }
 
 function apply(
@@ -96,7 +88,7 @@ export interface InstallPlan {
 export function planInstall(req: HooksRequest, o: InstallOptions): InstallPlan {
   const path = configPath(req.harness, req.scope, req.env, projectRoot(req.cwd));
   const current = readConfigText(path);
-  if (req.harness === 'opencode') {
+  if (adapterOf(req.harness).config.layout === 'plugin') {
     const text = pluginText(req.scope, req.env, req.script);
     return { path, before: current.text, after: text, commands: [text.match(/^const HANDOFF = .*$/m)?.[0] ?? ''] };
   }
@@ -113,7 +105,7 @@ export function planInstall(req: HooksRequest, o: InstallOptions): InstallPlan {
 export function installHooks(req: HooksRequest, o: InstallOptions): HooksChange {
   const plan = planInstall(req, o);
   const change = apply(req, plan.path, plan.before, plan.after, plan.commands);
-  if (req.harness === 'opencode' && !req.dryRun) {
+  if (adapterOf(req.harness).config.layout === 'plugin' && !req.dryRun) {
     seedOpencodeDeps(dirname(dirname(plan.path)));
     // OpenCode also installs into its own config folder (which it makes at first start) and, with a plugin to load,
     // waits for that install before the session starts.
@@ -161,7 +153,7 @@ function unseedOpencodeDeps(dir: string): void {
 export function uninstallHooks(req: HooksRequest): HooksChange {
   const path = configPath(req.harness, req.scope, req.env, projectRoot(req.cwd));
   const current = readConfigText(path);
-  if (req.harness === 'opencode') {
+  if (adapterOf(req.harness).config.layout === 'plugin') {
     const ours = current.text !== undefined && current.text.includes(PLUGIN_MARK);
     if (ours && !req.dryRun) unseedOpencodeDeps(dirname(dirname(path)));
     return apply(req, path, current.text, ours ? undefined : current.text, []);
@@ -175,7 +167,7 @@ export function uninstallHooks(req: HooksRequest): HooksChange {
 }
 
 export interface HarnessStatus {
-  harness: HookHarness;
+  harness: Harness;
   scope: Scope;
   path: string;
   installed: boolean;
@@ -185,7 +177,7 @@ export interface HarnessStatus {
   /** Installed only: whether the harness will run the gate (every command resolves; Codex: and Codex says so). */
   will_run?: boolean;
   why_not?: string;
-  codex_hooks?: CodexRunState['codex_hooks'];
+  codex_hooks?: { key: string; command: string; trust_status: string; enabled: boolean }[];
 }
 
 /**
@@ -200,8 +192,10 @@ export async function addRunStates(entries: HarnessStatus[], env: Env, cwd: stri
     if (s.error !== undefined || broken !== undefined) {
       s.will_run = false;
       s.why_not = s.error ?? `${broken!.command} does not resolve`;
-    } else if (s.harness === 'codex') {
-      const state = await codexRunState(
+    } else if (adapterOf(s.harness).trust !== undefined) {
+      const state = await (
+        await adapterOf(s.harness).trust!()
+      ).runState(
         env,
         cwd,
         s.scope,
@@ -215,7 +209,7 @@ export async function addRunStates(entries: HarnessStatus[], env: Env, cwd: stri
   return all;
 }
 
-function statusOf(harness: HookHarness, scope: Scope, env: Env, cwd: string): HarnessStatus | undefined {
+async function statusOf(harness: Harness, scope: Scope, env: Env, cwd: string): Promise<HarnessStatus | undefined> {
   let path: string;
   try {
     path = configPath(harness, scope, env, projectRoot(cwd));
@@ -225,7 +219,7 @@ function statusOf(harness: HookHarness, scope: Scope, env: Env, cwd: string): Ha
   const s: HarnessStatus = { harness, scope, path, installed: false, commands: [] };
   try {
     const c = readConfigText(path);
-    if (harness === 'opencode') {
+    if (adapterOf(harness).config.layout === 'plugin') {
       const line = c.text?.includes(PLUGIN_MARK)
         ? c.text.match(/^const HANDOFF = \{ node: (.*), library: (.*) \};$/m)
         : null;
@@ -243,17 +237,21 @@ function statusOf(harness: HookHarness, scope: Scope, env: Env, cwd: string): Ha
     s.error = (e as Error).message;
   }
   s.installed = s.commands.length > 0;
-  if (harness === 'codex' && scope === 'project') s.codex_project_trusted = codexTrust(env, projectRoot(cwd));
+  // A harness that trusts hooks reads a project's only once it trusts the project (the field keeps Codex's name).
+  const trust = adapterOf(harness).trust;
+  if (trust !== undefined && scope === 'project')
+    s.codex_project_trusted = (await trust()).projectTrusted(env, projectRoot(cwd));
   return s;
 }
 
-export function hooksStatus(env: Env, cwd: string, only?: HookHarness): Record<string, unknown> {
-  const harnesses = only === undefined ? [...HOOK_HARNESSES] : [only];
-  const entries = harnesses.flatMap((h) =>
-    (['project', 'user'] as const)
-      .map((scope) => statusOf(h, scope, env, cwd))
-      .filter((x): x is HarnessStatus => x !== undefined),
-  );
+export async function hooksStatus(env: Env, cwd: string, only?: Harness): Promise<Record<string, unknown>> {
+  const harnesses = only === undefined ? [...HARNESSES] : [only];
+  const entries: HarnessStatus[] = [];
+  for (const h of harnesses)
+    for (const scope of ['project', 'user'] as const) {
+      const s = await statusOf(h, scope, env, cwd);
+      if (s !== undefined) entries.push(s);
+    }
   const url = storeUrl(env);
   const store =
     url === undefined

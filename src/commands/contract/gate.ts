@@ -6,6 +6,7 @@ import { checkedText, type FlagsOf } from '../../cli/flags.js';
 import { errorOutput, resultOutput, type Output } from '../../cli/output.js';
 import { usage, type HandoffError } from '../../errors.js';
 import { checkDraftId } from '../../ids.js';
+import { harnessChoices } from '../../harnesses/index.js';
 import type { Answer, GateBudget } from '../../gate/budget.js';
 import {
   HARNESSES,
@@ -87,7 +88,7 @@ export default class ContractGate extends HandoffCommand {
     harness: Flags.option({
       options: ['auto', ...HARNESSES] as const,
       default: 'auto' as const,
-      helpValue: ['auto', ...HARNESSES].join('|'),
+      helpValue: harnessChoices(['auto', ...HARNESSES]),
       description: 'Whose hook input and answer (default auto: recognized from the input)',
     })(),
     'draft-id': Flags.string({ helpValue: 'ID', description: 'Name the contract explicitly (stdin becomes optional)' }),

@@ -13,43 +13,15 @@ import {
   withoutTrust,
   withTrust,
   type CodexHook,
-  type TrustEntry,
 } from './codex-trust.js';
-import { lineDiff, readConfigText, writeConfig } from './files.js';
-import type { Scope } from './command.js';
-import { projectRoot } from './targets.js';
-
-/** What install or uninstall did to Codex's trust in the gate's hooks (`trust` in their JSON). */
-export interface TrustChange {
-  /**
-   * trusted: written and confirmed by Codex; written: written, Codex does not list the hooks here yet (an untrusted
-   * project, hooks turned off); would_write: --dry-run; left_to_review: --no-trust; unavailable: Codex could not be
-   * asked, nothing written; removed / absent: uninstall.
-   */
-  status: 'trusted' | 'written' | 'would_write' | 'left_to_review' | 'unavailable' | 'removed' | 'absent';
-  /** Codex's config.toml. */
-  path: string;
-  hooks: TrustEntry[];
-  reason?: string;
-  diff?: string;
-}
-
-interface TrustRequest {
-  env: Env;
-  cwd: string;
-  scope: Scope;
-  dryRun: boolean;
-  /** The hooks.json install wrote (or would write) and its text. */
-  hooksPath: string;
-  hooksText: string;
-  /** The gate commands in it: the hooks to trust. */
-  commands: string[];
-}
+import { lineDiff, readConfigText, writeConfig } from '../hooks/files.js';
+import { projectRoot } from '../hooks/targets.js';
+import type { HookTrust, Scope, TrustChange, TrustEntry, TrustRequest } from './adapter.js';
 
 const listCwds = (scope: Scope, cwd: string): string[] => [scope === 'project' ? projectRoot(cwd) : cwd];
 
 /** Trusts the hooks install wrote, as Codex's own review would; nothing is written when Codex cannot be asked. */
-export async function trustInstalled(req: TrustRequest): Promise<TrustChange> {
+async function trustInstalled(req: TrustRequest): Promise<TrustChange> {
   const path = codexConfigPath(req.env);
   let entries: TrustEntry[];
   try {
@@ -111,14 +83,14 @@ function notListedReason(env: Env, scope: Scope, cwd: string): string {
 }
 
 /** --no-trust: nothing written; Codex's review (/hooks) decides. */
-export const leftToReview = (env: Env): TrustChange => ({
+const leftToReview = (env: Env): TrustChange => ({
   status: 'left_to_review',
   path: codexConfigPath(env),
   hooks: [],
 });
 
 /** Takes out the trust tables install appended for `hooksPath`; the user's own tables stay. */
-export function untrustInstalled(env: Env, hooksPath: string, dryRun: boolean): TrustChange {
+function untrustInstalled(env: Env, hooksPath: string, dryRun: boolean): TrustChange {
   const path = codexConfigPath(env);
   const before = readConfigText(path).text;
   const after = withoutTrust(before, hooksPath);
@@ -129,13 +101,13 @@ export function untrustInstalled(env: Env, hooksPath: string, dryRun: boolean): 
 }
 
 /** Whether Codex will run each of the gate's commands in `hooksPath`, as Codex itself says. */
-export interface CodexRunState {
+interface CodexRunState {
   will_run: boolean;
   why_not?: string;
   codex_hooks: { key: string; command: string; trust_status: string; enabled: boolean }[];
 }
 
-export async function codexRunState(
+async function codexRunState(
   env: Env,
   cwd: string,
   scope: Scope,
@@ -174,3 +146,12 @@ export async function codexRunState(
     reasons.unshift('Codex does not list the gate hooks: are its hooks turned off ([features] hooks = false)?');
   return reasons.length === 0 ? { will_run: true, codex_hooks } : { will_run: false, why_not: reasons[0], codex_hooks };
 }
+
+/** Codex's hook trust, as the adapter's `trust` (loaded only by `hooks`). */
+export const codexHookTrust: HookTrust = {
+  install: trustInstalled,
+  leftToReview,
+  uninstall: untrustInstalled,
+  runState: codexRunState,
+  projectTrusted: codexTrust,
+};
