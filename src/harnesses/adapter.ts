@@ -203,8 +203,10 @@ export interface HarnessAdapter {
   };
   /** Its hook trust, loaded only when `hooks` needs it; absent: it runs every hook in its config. */
   readonly trust?: () => Promise<HookTrust>;
-  /** A sample stop input as this harness sends it (`hooks test`, docs). */
-  sampleStop(p: { sessionId: string; cwd: string; transcriptPath: string }): Line;
+  /** A sample stop input as this harness sends it (`hooks test`, docs); `prompt`: the turn's first user message. */
+  sampleStop(p: { sessionId: string; cwd: string; transcriptPath: string; prompt: string }): Line;
+  /** A transcript holding `prompt` as the turn's first user message, in this harness's format; absent: it has none. */
+  sampleTranscript?(prompt: string): string;
 }
 
 /** Shared by the adapters that read JSON-lines transcripts. */

@@ -78,6 +78,7 @@ export const claude: HarnessAdapter = {
     recognize: { rank: 50, test: (v) => v.hook_event_name === 'PreToolUse' && !own(v, 'turn_id') },
     answer: exitTwoDeny,
   },
+  sampleTranscript: (prompt) => `${JSON.stringify({ type: 'user', message: { role: 'user', content: prompt } })}\n`,
   sampleStop: (p) => ({
     session_id: p.sessionId,
     transcript_path: p.transcriptPath,

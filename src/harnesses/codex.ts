@@ -61,6 +61,8 @@ export const codex: HarnessAdapter = {
     answer: exitTwoDeny,
   },
   trust: async () => (await import('./codex-hooks.js')).codexHookTrust,
+  sampleTranscript: (prompt) =>
+    `${JSON.stringify({ type: 'event_msg', payload: { type: 'user_message', message: prompt } })}\n`,
   sampleStop: (p) => ({
     session_id: p.sessionId,
     turn_id: 'hooks-test-turn',

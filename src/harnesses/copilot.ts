@@ -48,6 +48,7 @@ export const copilot: HarnessAdapter = {
         ? { exit: 0, stdout: '' }
         : { exit: 0, stdout: JSON.stringify({ permissionDecision: 'deny', permissionDecisionReason: reason }) },
   },
+  sampleTranscript: (prompt) => `${JSON.stringify({ type: 'user.message', data: { content: prompt } })}\n`,
   sampleStop: (p) => ({
     sessionId: p.sessionId,
     transcriptPath: p.transcriptPath,

@@ -53,6 +53,8 @@ export const cursor: HarnessAdapter = {
       ),
     }),
   },
+  sampleTranscript: (prompt) =>
+    `${JSON.stringify({ role: 'user', message: { content: [{ type: 'text', text: prompt }] } })}\n`,
   sampleStop: (p) => ({
     conversation_id: p.sessionId,
     generation_id: 'hooks-test',

@@ -32,5 +32,5 @@ export const opencode: HarnessAdapter = {
     entry: (command) => ({ command }),
     stopHooks: (top) => [top('session.idle')],
   },
-  sampleStop: (p) => ({ hook_event_name: 'session.idle', session_id: p.sessionId, cwd: p.cwd, prompt: '' }),
+  sampleStop: (p) => ({ hook_event_name: 'session.idle', session_id: p.sessionId, cwd: p.cwd, prompt: p.prompt }),
 };

@@ -35,7 +35,7 @@ const exitTwo = HARNESSES.filter((h) => adapterOf(h).answer(true, 'r', undefined
 
 describe('the harness registry is the one list', () => {
   it('the hook and gate result schemas enumerate exactly the registry', () => {
-    for (const name of ['hooks-change', 'hooks-status', 'contract-gate']) {
+    for (const name of ['hooks-change', 'hooks-status', 'hooks-test', 'contract-gate']) {
       const enums = harnessEnums(schema(name));
       expect(enums.length, name).toBeGreaterThan(0);
       for (const e of enums) {

@@ -38,6 +38,7 @@ function gateOptions(flags: FlagsOf<typeof ContractGate>): GateOptions & { timeo
     'stop-reason': stopReason,
     workspace,
     timeout,
+    'dry-run': dryRun,
   } = flags;
   return {
     draftId: checkDraftId(flags['draft-id']),
@@ -47,6 +48,7 @@ function gateOptions(flags: FlagsOf<typeof ContractGate>): GateOptions & { timeo
     stopReason,
     workspace,
     timeout,
+    dryRun: dryRun === true,
   };
 }
 
@@ -117,6 +119,10 @@ export default class ContractGate extends HandoffCommand {
     workspace: checkedText(nonBlankWorkspace, {
       helpValue: 'NAME',
       description: 'Workspace for a capture that inserts a row',
+    }),
+    'dry-run': Flags.boolean({
+      description:
+        'Judge only: the same verdict and answer, with nothing captured, claimed, recorded or counted (hooks test uses it)',
     }),
     json: Flags.boolean({
       description: 'Print only the verdict object on stdout; the verdict counts and captures exactly as a hook call',
