@@ -14,9 +14,14 @@ import {
   withTrust,
   type CodexHook,
 } from './codex-trust.js';
-import { lineDiff, readConfigText, writeConfig } from '../hooks/files.js';
+import { homeOf } from '../hooks/command.js';
+import { diffLabel, lineDiff, readConfigText, writeConfig } from '../hooks/files.js';
 import { projectRoot } from '../hooks/targets.js';
 import type { HookTrust, Scope, TrustChange, TrustEntry, TrustRequest } from './adapter.js';
+
+/** config.toml's diff, named relative to the home folder (where `git apply` applies it). */
+const tomlDiff = (env: Env, path: string, before: string | undefined, after: string | undefined): string =>
+  lineDiff(diffLabel(path, homeOf(env), homeOf(env)), before, after);
 
 const listCwds = (scope: Scope, cwd: string): string[] => [scope === 'project' ? projectRoot(cwd) : cwd];
 
@@ -44,7 +49,7 @@ async function trustInstalled(req: TrustRequest): Promise<TrustChange> {
       status: 'would_write',
       path,
       hooks: entries,
-      ...(after === before ? {} : { diff: lineDiff(path, before, after) }),
+      ...(after === before ? {} : { diff: tomlDiff(req.env, path, before, after) }),
     };
   if (after !== before) writeConfig(path, after);
   let listed: CodexHook[];
@@ -95,7 +100,7 @@ function untrustInstalled(env: Env, hooksPath: string, dryRun: boolean): TrustCh
   const before = readConfigText(path).text;
   const after = withoutTrust(before, hooksPath);
   if (after === before) return { status: 'absent', path, hooks: [] };
-  if (dryRun) return { status: 'removed', path, hooks: [], diff: lineDiff(path, before, after) };
+  if (dryRun) return { status: 'removed', path, hooks: [], diff: tomlDiff(env, path, before, after) };
   writeConfig(path, after);
   return { status: 'removed', path, hooks: [] };
 }

@@ -8,7 +8,8 @@ import { dirname, join } from 'node:path';
 import type { Env } from '../paths.js';
 import { dataRoot, dbPath, makeDirs, storeUrl } from '../paths.js';
 import { binPath, checkStablePath, commandPaths, gateCommand, homeOf, shellPath, type Scope } from './command.js';
-import { formatConfig, lineDiff, parseConfig, readConfigText, writeConfig } from './files.js';
+import { diffLabel, formatConfig, lineDiff, parseConfig, readConfigText, writeConfig } from './files.js';
+import { forgetInstall, rememberedOriginal, rememberInstall } from './install-record.js';
 import { installedCommands, isSkeleton, mergeInstall, mergeUninstall } from './merge.js';
 import type { InstallOptions } from '../harnesses/adapter.js';
 import { adapterOf, HARNESSES, type Harness } from '../harnesses/index.js';
@@ -48,6 +49,7 @@ function apply(
   before: string | undefined,
   after: string | undefined,
   commands: string[],
+  remember: 'install' | 'uninstall',
 ): HooksChange {
   const action =
     before === after
@@ -61,9 +63,13 @@ function apply(
           : 'updated';
   const change: HooksChange = { harness: req.harness, scope: req.scope, path, action, dry_run: req.dryRun, commands };
   if (before !== after) {
-    if (req.dryRun) change.diff = lineDiff(path, before, after);
-    else writeConfig(path, after, ownDirs(path, req.harness));
+    if (req.dryRun) change.diff = lineDiff(diffLabel(path, projectRoot(req.cwd), homeOf(req.env)), before, after);
+    else {
+      writeConfig(path, after, ownDirs(path, req.harness));
+      if (remember === 'install' && after !== undefined) rememberInstall(req.env, path, before, after);
+    }
   }
+  if (remember === 'uninstall' && !req.dryRun) forgetInstall(req.env, path);
   return change;
 }
 
@@ -104,7 +110,7 @@ export function planInstall(req: HooksRequest, o: InstallOptions): InstallPlan {
 
 export function installHooks(req: HooksRequest, o: InstallOptions): HooksChange {
   const plan = planInstall(req, o);
-  const change = apply(req, plan.path, plan.before, plan.after, plan.commands);
+  const change = apply(req, plan.path, plan.before, plan.after, plan.commands, 'install');
   if (adapterOf(req.harness).config.layout === 'plugin' && !req.dryRun) {
     seedOpencodeDeps(dirname(dirname(plan.path)));
     // OpenCode also installs into its own config folder (which it makes at first start) and, with a plugin to load,
@@ -156,14 +162,18 @@ export function uninstallHooks(req: HooksRequest): HooksChange {
   if (adapterOf(req.harness).config.layout === 'plugin') {
     const ours = current.text !== undefined && current.text.includes(PLUGIN_MARK);
     if (ours && !req.dryRun) unseedOpencodeDeps(dirname(dirname(path)));
-    return apply(req, path, current.text, ours ? undefined : current.text, []);
+    return apply(req, path, current.text, ours ? undefined : current.text, [], 'uninstall');
   }
-  if (current.text === undefined) return apply(req, path, undefined, undefined, []);
+  if (current.text === undefined) return apply(req, path, undefined, undefined, [], 'uninstall');
+  // The file exactly as install left it: its bytes from before install (none: install created it).
+  const original = rememberedOriginal(req.env, path, current.text);
+  if (original !== undefined) return apply(req, path, current.text, original ?? undefined, [], 'uninstall');
+  // Changed since (or installed elsewhere): handoff's entries out, the user's kept.
   const config = parseConfig(current);
   const next = mergeUninstall(req.harness, structuredClone(config));
   const unchanged = JSON.stringify(next) === JSON.stringify(config);
   const after = unchanged ? current.text : isSkeleton(req.harness, next) ? undefined : formatConfig(next, current.text);
-  return apply(req, path, current.text, after, []);
+  return apply(req, path, current.text, after, [], 'uninstall');
 }
 
 export interface HarnessStatus {

@@ -155,7 +155,7 @@ describe('hooks install --harness claude', () => {
     const s = setup();
     const r = hooks(s, ['install', '--harness', 'claude', '--strict', '--dry-run']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^--- \/dev\/null\n\+\+\+ .*\.claude\/settings\.json\n\+\{\n/);
+    expect(r.stdout).toMatch(/^--- \/dev\/null\n\+\+\+ b\/\.claude\/settings\.json\n@@ -0,0 \+1,\d+ @@\n\+\{\n/);
     expect(r.stdout).toContain('--on-store-error block --on-missing block');
     expect(r.stdout).toContain('--on-missing allow --on-store-error block');
     expect(existsSync(join(s.project, '.claude'))).toBe(false);
