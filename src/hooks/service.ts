@@ -3,8 +3,8 @@
  * show what is wired where. Install and uninstall compute the new text first: --dry-run prints the diff, otherwise the
  * file is written only when its bytes change.
  */
-import { existsSync, mkdirSync, readFileSync, rmdirSync, unlinkSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmdirSync, unlinkSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import type { Env } from '../paths.js';
 import { dataRoot, dbPath, makeDirs, storeUrl } from '../paths.js';
 import { binPath, checkStablePath, commandPaths, gateCommand, homeOf, shellPath, type Scope } from './command.js';
@@ -191,6 +191,27 @@ export interface HarnessStatus {
 }
 
 /**
+ * Why a project's hook must not run what it names (undefined: it may): the file it resolves to lies inside the
+ * workspace, where an agent working there could replace it (node_modules/.bin, a checkout's bin/run.js).
+ */
+function insideWorkspace(commands: { command: string }[], env: Env, cwd: string): string | undefined {
+  const root = projectRoot(cwd);
+  for (const c of commands)
+    for (const p of commandPaths(c.command, env)) {
+      let real = p;
+      try {
+        real = realpathSync(p);
+      } catch {
+        // as written
+      }
+      const rel = relative(root, real);
+      if (p !== '' && rel !== '' && !rel.startsWith('..') && !isAbsolute(rel))
+        return `the hook runs ${real}, inside the workspace ${root}, which an agent working there could replace: put handoff on the PATH outside the workspace (npm install -g handoff) and run hooks install again`;
+    }
+  return undefined;
+}
+
+/**
  * Fills `will_run` (and `why_not`) for each installed entry: its commands resolve and, for Codex, Codex itself lists
  * them trusted and enabled. True when every installed entry will run.
  */
@@ -199,9 +220,17 @@ export async function addRunStates(entries: HarnessStatus[], env: Env, cwd: stri
   for (const s of entries) {
     if (!s.installed) continue;
     const broken = s.commands.find((c) => !c.resolves);
+    const inside = s.scope === 'project' ? insideWorkspace(s.commands, env, cwd) : undefined;
     if (s.error !== undefined || broken !== undefined) {
       s.will_run = false;
-      s.why_not = s.error ?? `${broken!.command} does not resolve`;
+      s.why_not =
+        s.error ??
+        (broken!.command.startsWith('handoff ')
+          ? `${broken!.command} does not resolve: handoff is not on the PATH (npm install -g handoff)`
+          : `${broken!.command} does not resolve`);
+    } else if (inside !== undefined) {
+      s.will_run = false;
+      s.why_not = inside;
     } else if (adapterOf(s.harness).trust !== undefined) {
       const state = await (
         await adapterOf(s.harness).trust!()

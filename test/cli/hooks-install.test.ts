@@ -16,7 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO, run, tempHome } from '../helpers/cli.js';
 import { dispatchJson } from '../helpers/gate.js';
@@ -98,7 +98,8 @@ describe('hooks install --harness claude', () => {
         hooks: [{ type: 'command', command: expect.stringMatching(/ contract gate --harness claude$/), timeout: 30 }],
       },
     ]);
-    expect(gateStop.command).toContain(JSON.stringify(process.execPath));
+    // A project file names handoff through the PATH only.
+    expect(gateStop.command).toBe('handoff contract gate --harness claude --on-missing allow');
 
     const bytes = readFileSync(path);
     const mtime = statSync(path).mtimeMs;
@@ -174,23 +175,46 @@ describe('hooks install --harness claude', () => {
     }
   });
 
-  it('a project file names paths under the home folder as "$HOME/…" and carries no data root or store URL', () => {
+  it('a project file names handoff through the PATH only and carries no data root or store URL; a user file names absolute paths', () => {
     const s = setup();
-    // The repository lies under this HOME, as a checkout in a user's home would.
     const env = { HOME: join(REPO, '..'), HANDOFF_STORE_URL: 'postgres://handoff:s3cret@db:5432/h' };
     const r = hooks(s, ['install', '--harness', 'codex', '--json'], env);
     expect(r.code, r.stderr).toBe(0);
     const text = readFileSync(join(s.project, '.codex', 'hooks.json'), 'utf8');
-    expect(text).toContain(`\\"$HOME/${basename(REPO)}/bin/run.js\\"`);
-    expect(text).not.toContain(join(REPO, '..') + '/');
+    expect(r.json.commands).toEqual(['handoff contract gate --harness codex --on-missing allow']);
+    expect(text).not.toMatch(/run\.js|node_modules|\$HOME|"\//);
+    expect(text).not.toContain(process.execPath);
     expect(text).not.toMatch(/s3cret|HANDOFF_HOME|HANDOFF_STORE_URL/);
-    // A user-scope file may name the absolute path.
+    // A user-scope file may name the absolute path (the strict recipe).
     const user = hooks(s, ['install', '--harness', 'codex', '--scope', 'user', '--json'], {
       HOME: join(REPO, '..'),
       CODEX_HOME: join(s.home, '.codex'),
     });
     expect(user.json.path).toBe(join(s.home, '.codex', 'hooks.json'));
     expect(readFileSync(user.json.path, 'utf8')).toContain(BIN);
+  });
+
+  it('hooks status exits 1 when the handoff a project hook would run resolves inside the workspace, or nowhere, and says why', () => {
+    const s = setup();
+    expect(hooks(s, ['install', '--harness', 'claude']).code).toBe(0);
+    // handoff on the PATH outside the workspace (the tests' shim): it will run.
+    const good = hooks(s, ['status', '--harness', 'claude', '--json']);
+    expect(good.code, good.stdout).toBe(0);
+    expect(good.json.hooks[0]).toMatchObject({ scope: 'project', installed: true, will_run: true });
+    // The workspace's own node_modules/.bin first on the PATH: an agent working there could replace it.
+    const local = join(s.project, 'node_modules', '.bin');
+    mkdirSync(local, { recursive: true });
+    writeFileSync(join(local, 'handoff'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
+    const inside = hooks(s, ['status', '--harness', 'claude'], { PATH: `${local}:${process.env.PATH ?? ''}` });
+    expect(inside.code).toBe(1);
+    expect(inside.stdout).toContain(
+      `claude will NOT run it: the hook runs ${join(local, 'handoff')}, inside the workspace`,
+    );
+    // No handoff on the PATH at all.
+    const none = hooks(s, ['status', '--harness', 'claude', '--json'], { PATH: '/usr/bin:/bin' });
+    expect(none.code).toBe(1);
+    expect(none.json.hooks[0].why_not).toContain('handoff is not on the PATH');
+    expect(none.json.hooks[0].commands[0].resolves).toBe(false);
   });
 });
 
@@ -350,11 +374,11 @@ describe('HOOK_PATH_UNSTABLE', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, ...s.env, HANDOFF_HOME: s.data };
     const r = spawnSync(
       process.execPath,
-      [join(npx, 'bin', 'run.js'), 'hooks', 'install', '--harness', 'claude', '--json'],
+      [join(npx, 'bin', 'run.js'), 'hooks', 'install', '--harness', 'claude', '--scope', 'user', '--json'],
       { cwd: s.project, env, encoding: 'utf8' },
     );
     expect(r.status).toBe(2);
     expect(JSON.parse(r.stdout)).toMatchObject({ code: 'HOOK_PATH_UNSTABLE' });
-    expect(existsSync(join(s.project, '.claude'))).toBe(false);
+    expect(existsSync(join(s.home, '.claude'))).toBe(false);
   });
 });
