@@ -12,8 +12,10 @@ export default class HooksInstall extends HandoffCommand {
     "Merges the stop gate into the harness's own config file (Claude Code .claude/settings.json, Codex .codex/hooks.json or " +
     '$CODEX_HOME/hooks.json, Gemini CLI .gemini/settings.json, Copilot CLI .github/hooks/handoff.json, Cursor .cursor/hooks.json; ' +
     'OpenCode: the plugin the package ships, into .opencode/plugin/). Other hooks, keys and their order are kept; a second ' +
-    'install changes no byte; hooks uninstall takes out only what install added. The command names node and handoff by ' +
-    'absolute path (under the home folder as "$HOME/..." in a project file), pins --harness, and never writes a secret, ' +
+    'install changes no byte; hooks uninstall gives the file back byte for byte when it is as install left it (else takes ' +
+    'out only what install added). In a project file the command names handoff through the PATH only (hooks status exits ' +
+    '1 when it resolves inside the workspace); at --scope user it names node and handoff by absolute path. It pins ' +
+    '--harness, and never writes a secret, ' +
     'a data root or a store URL: the hook reads HANDOFF_HOME and HANDOFF_STORE_URL from its environment. --strict adds ' +
     '--on-store-error block; --dry-run prints the diff and writes nothing. A config that is not valid JSON is refused ' +
     '(HOOK_CONFIG_INVALID) and nothing is written. Codex runs a hook only once it is trusted: for --harness codex, install ' +
