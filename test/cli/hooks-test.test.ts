@@ -95,6 +95,30 @@ describe('hooks test', () => {
     expect(bytesOf(s.data)).toEqual(before);
   });
 
+  it('every command-hook harness: its sample stop, through its installed hook, blocks an unfinished contract in its own form', () => {
+    const s = setup();
+    const d = dispatchJson(s.data, ['--goal', 'g']);
+    const before = bytesOf(s.data);
+    const forms: Record<string, [number, RegExp]> = {
+      claude: [2, /^$/],
+      codex: [2, /^$/],
+      gemini: [0, /^\{"decision":"block"/],
+      copilot: [0, /^\{"decision":"block"/],
+      cursor: [0, /^\{"followup_message":/],
+    };
+    for (const [harness, [exit, stdout]] of Object.entries(forms)) {
+      const trust = harness === 'codex' ? ['--no-trust'] : [];
+      expect(s.handoff(['hooks', 'install', '--harness', harness, ...trust]).code).toBe(0);
+      const r = s.handoff(['hooks', 'test', '--harness', harness, '--contract', d.contract_id, '--json']);
+      expect(r.code, `${harness}: ${r.stdout}${r.stderr}`).toBe(0);
+      expect(r.json.verdict, harness).toMatchObject({ decision: 'block', contract_id: d.contract_id, harness });
+      expect([r.json.answer.exit, r.json.answer.stdout], harness).toEqual([exit, expect.stringMatching(stdout)]);
+    }
+    expect(bytesOf(s.data)).toEqual(before);
+    // OpenCode runs the gate from its plugin: no command hook to run.
+    expect(s.handoff(['hooks', 'test', '--harness', 'opencode', '--json']).json).toMatchObject({ code: 'USAGE' });
+  });
+
   it('without an installed hook: HOOK_NOT_INSTALLED, exit 1, nothing run; a bad --contract is refused', () => {
     const s = setup();
     const r = s.handoff(['hooks', 'test', '--harness', 'codex', '--json']);
