@@ -55,5 +55,6 @@ export const copilot: HarnessAdapter = {
     cwd: p.cwd,
     timestamp: 1767225600000,
     stopReason: 'end_turn',
+    stop_hook_active: false,
   }),
 };
