@@ -73,8 +73,18 @@ function apply(
   return change;
 }
 
-/** The OpenCode plugin the package ships, with the paths of node and of the library filled in. */
+/**
+ * The OpenCode plugin the package ships: in a project's, `handoff` through the PATH; in a user's, the paths of node
+ * and of the library filled in.
+ */
 function pluginText(scope: Scope, env: Env, script: string): string {
+  if (scope === 'project') {
+    const template = readFileSync(
+      join(dirname(dirname(binPath(script))), 'plugins', 'opencode', 'handoff-gate.js'),
+      'utf8',
+    );
+    return template.replace(/^const HANDOFF = .*$/m, () => "const HANDOFF = { command: 'handoff' };");
+  }
   const bin = binPath(script);
   checkStablePath(bin);
   const pkg = dirname(dirname(bin));
@@ -262,7 +272,10 @@ async function statusOf(harness: Harness, scope: Scope, env: Env, cwd: string): 
       const line = c.text?.includes(PLUGIN_MARK)
         ? c.text.match(/^const HANDOFF = \{ node: (.*), library: (.*) \};$/m)
         : null;
-      if (line)
+      if (c.text?.includes(PLUGIN_MARK) === true && /^const HANDOFF = \{ command: 'handoff' \};$/m.test(c.text)) {
+        const command = 'handoff contract gate --harness opencode';
+        s.commands.push({ event: 'session.idle', command, resolves: existsSync(commandPaths(command, env)[0]) });
+      } else if (line)
         s.commands.push({
           event: 'session.idle',
           command: `${line[1]} ${line[2]}`,

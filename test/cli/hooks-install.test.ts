@@ -275,21 +275,30 @@ describe('hooks install, per harness', () => {
     for (const dir of ['.codex', '.gemini', '.github', '.cursor']) expect(existsSync(join(s.project, dir))).toBe(false);
   });
 
-  it('opencode: the plugin the package ships, ESM, with node and the library filled in; uninstall removes it', () => {
+  it('opencode: the plugin the package ships, ESM: a project one runs handoff through the PATH, a user one names node and the library; uninstall removes it', () => {
     const s = setup();
     const r = hooks(s, ['install', '--harness', 'opencode', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const path = join(s.project, '.opencode', 'plugin', 'handoff-gate.js');
     expect(r.json.path).toBe(path);
     const text = readFileSync(path, 'utf8');
-    expect(text).toContain(
-      `const HANDOFF = { node: ${JSON.stringify(process.execPath)}, library: ${JSON.stringify(join(REPO, 'dist', 'index.js'))} };`,
-    );
+    expect(text).toContain("const HANDOFF = { command: 'handoff' };");
+    expect(text).not.toContain(process.execPath);
     expect(text).toMatch(/^export const HandoffGate = async/m);
     expect(spawnSync(process.execPath, ['--check', path]).status).toBe(0);
+    const st = hooks(s, ['status', '--harness', 'opencode', '--json']);
+    expect(st.json.hooks[0]).toMatchObject({ scope: 'project', installed: true, will_run: true });
+    expect(st.json.hooks[0].commands).toEqual([
+      { event: 'session.idle', command: 'handoff contract gate --harness opencode', resolves: true },
+    ]);
     expect(hooks(s, ['install', '--harness', 'opencode', '--json']).json.action).toBe('unchanged');
     expect(hooks(s, ['uninstall', '--harness', 'opencode', '--json']).json.action).toBe('removed');
     expect(existsSync(join(s.project, '.opencode'))).toBe(false);
+    // At user scope: node and the library by absolute path.
+    const user = hooks(s, ['install', '--harness', 'opencode', '--scope', 'user', '--json']);
+    expect(readFileSync(user.json.path, 'utf8')).toContain(
+      `const HANDOFF = { node: ${JSON.stringify(process.execPath)}, library: ${JSON.stringify(join(REPO, 'dist', 'index.js'))} };`,
+    );
   });
 
   it('opencode: leaves nothing for OpenCode to download at start (node_modules and a lock naming its plugin package), and a folder the user manages alone', () => {
