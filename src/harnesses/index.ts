@@ -9,8 +9,9 @@ import { copilot } from './copilot.js';
 import { cursor } from './cursor.js';
 import { gemini } from './gemini.js';
 import { opencode } from './opencode.js';
+import { qwen } from './qwen.js';
 
-const ADAPTERS = { claude, codex, gemini, copilot, cursor, opencode } satisfies Record<string, HarnessAdapter>;
+const ADAPTERS = { claude, codex, gemini, copilot, cursor, opencode, qwen } satisfies Record<string, HarnessAdapter>;
 
 export type Harness = keyof typeof ADAPTERS;
 

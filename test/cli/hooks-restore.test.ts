@@ -48,6 +48,11 @@ const ORIGINALS: { harness: string; rel: string; text: string | undefined }[] = 
   },
   { harness: 'copilot', rel: '.github/hooks/handoff.json', text: undefined },
   { harness: 'codex', rel: '.codex/hooks.json', text: undefined },
+  {
+    harness: 'qwen',
+    rel: '.qwen/settings.json',
+    text: '{\n    "model": { "name": "qwen3-coder" },\n    "hooks": {}\n}',
+  },
 ];
 
 describe('install then uninstall gives the user their files back', () => {

@@ -119,6 +119,34 @@ describe('hooks test', () => {
     expect(s.handoff(['hooks', 'test', '--harness', 'opencode', '--json']).json).toMatchObject({ code: 'USAGE' });
   });
 
+  it('qwen: its installed Stop hook (.qwen/settings.json) answers a block by exit 2 with the reason on stderr', () => {
+    const s = setup();
+    const d = dispatchJson(s.data, ['--goal', 'g']);
+    expect(s.handoff(['hooks', 'install', '--harness', 'qwen']).code).toBe(0);
+    const config = JSON.parse(readFileSync(join(s.project, '.qwen', 'settings.json'), 'utf8'));
+    expect(config.hooks.Stop[0].hooks[0]).toEqual({
+      type: 'command',
+      command: 'handoff contract gate --harness qwen --on-missing allow',
+      timeout: 30,
+    });
+    const before = bytesOf(s.data);
+    // A turn naming no contract (Qwen's chat recording is not read): allowed, in Qwen's form.
+    const none = s.handoff(['hooks', 'test', '--harness', 'qwen', '--json']);
+    expect(none.json).toMatchObject({ answered: true, event: 'Stop', verdict: { decision: 'allow', harness: 'qwen' } });
+    expect(none.json.input).toMatchObject({ hook_event_name: 'Stop', stop_hook_active: false });
+    // The same installed command with the contract named by --draft-id blocks: exit 2, the reason on stderr.
+    const hook = spawnSync('/bin/sh', ['-c', `${none.json.command as string} --dry-run --draft-id ${d.contract_id}`], {
+      input: JSON.stringify(none.json.input),
+      env: { ...process.env, ...s.env, HANDOFF_HOME: s.data },
+      cwd: s.project,
+      encoding: 'utf8',
+    });
+    expect(hook.status).toBe(2);
+    expect(hook.stdout).toBe('');
+    expect(hook.stderr).toContain(d.contract_id);
+    expect(bytesOf(s.data)).toEqual(before);
+  });
+
   it('without an installed hook: HOOK_NOT_INSTALLED, exit 1, nothing run; a bad --contract is refused', () => {
     const s = setup();
     const r = s.handoff(['hooks', 'test', '--harness', 'codex', '--json']);

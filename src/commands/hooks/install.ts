@@ -10,7 +10,7 @@ export default class HooksInstall extends HandoffCommand {
   static override summary = "Wire the stop gate into a harness's hook configuration";
   static override description =
     "Merges the stop gate into the harness's own config file (Claude Code .claude/settings.json, Codex .codex/hooks.json or " +
-    '$CODEX_HOME/hooks.json, Gemini CLI .gemini/settings.json, Copilot CLI .github/hooks/handoff.json, Cursor .cursor/hooks.json; ' +
+    '$CODEX_HOME/hooks.json, Gemini CLI .gemini/settings.json, Copilot CLI .github/hooks/handoff.json, Cursor .cursor/hooks.json, Qwen Code .qwen/settings.json; ' +
     'OpenCode: the plugin the package ships, into .opencode/plugin/). Other hooks, keys and their order are kept; a second ' +
     'install changes no byte; hooks uninstall gives the file back byte for byte when it is as install left it (else takes ' +
     'out only what install added). In a project file the command names handoff through the PATH only (hooks status exits ' +

@@ -46,7 +46,7 @@ export const HOOKS_CASES: ResultCase[] = [
     name: 'every harness and scope',
     exit: 0,
     produce: (home) => hf(home, ['hooks', 'status', '--json'], { env: { HOME: home } }),
-    expect: (j) => expect(j.hooks.length).toBe(11),
+    expect: (j) => expect(j.hooks.length).toBe(13),
     wrong: { 'a hook without its path': (j) => ({ ...j, hooks: [{ ...j.hooks[0], path: undefined }] }) },
   },
   {
