@@ -18,7 +18,7 @@ import { COMPLETE_PATCH, dispatchJson, finalizeAs } from '../helpers/gate.js';
 import { startFakeModel, type FakeModel, type RecordedRequest } from './fake-model.js';
 import { driveHarness, runDirs, type HarnessRun } from './drive.js';
 import { HARNESSES, RECIPES, baseHarnessEnv, type HarnessName, type RunDirs } from './recipes.js';
-import { AS_SCRIPT, projectConfigFile, readTap, tapDir, tapInstall, type HookCall } from './wiring.js';
+import { AS_SCRIPT, projectConfigFile, readTap, tapDir, tapInstall, tapPath, type HookCall } from './wiring.js';
 import { blockForm, observations, recordObservation } from './observed.js';
 
 /** The gate's default --max-rejections, which an installed hook keeps. */
@@ -72,7 +72,8 @@ function installGate(harness: HarnessName, dirs: RunDirs, log: string, extra: st
   const commands = json.commands as string[];
   expect(commands.length).toBeGreaterThan(0);
   for (const c of commands) {
-    expect(c).toContain(`${JSON.stringify(tap)} contract gate --harness ${harness}`);
+    // A project file names handoff through the PATH only; the run's PATH has the tapped one (tapPath).
+    expect(c).toMatch(new RegExp(`^handoff contract gate --harness ${harness}(?: |$)`));
     expect(c).not.toContain('--max-rejections');
   }
   if (harness === 'codex' && !extra.includes('--no-trust'))
@@ -100,6 +101,8 @@ async function runTurn(
   RECIPES[harness].prepare(dirs, fake.url);
   installGate(harness, dirs, log, installFlags);
   const run = await driveHarness(harness, dirs, fake.url, prompt, {
+    // The user's `handoff` on their PATH, outside the project (the tapped one).
+    PATH: `${tapPath(tapDir(dirs))}:${baseHarnessEnv(dirs).PATH}`,
     HANDOFF_HOME: handoffHome,
     HANDOFF_WORKSPACE: 'ws',
   });

@@ -17,10 +17,12 @@ export const AS_SCRIPT = resolve(import.meta.dirname, 'as-script.mjs');
 
 /**
  * A tapped handoff in `dir` (bin/run.js logging each call to `log`, then running `bin`, default this checkout's);
- * returns its bin/run.js.
+ * returns its bin/run.js. `tapPath(dir)` holds a `handoff` on it, as `npm install -g` would put one on the user's
+ * PATH: a project-scope hook names `handoff` through the PATH only, and `dir` lies outside the run's project.
  */
 export function tapInstall(dir: string, log: string, bin = BIN): string {
   mkdirSync(join(dir, 'bin'), { recursive: true });
+  mkdirSync(tapPath(dir), { recursive: true });
   for (const sub of ['dist', 'plugins']) symlinkSync(join(REPO, sub), join(dir, sub));
   const script = join(dir, 'bin', 'run.js');
   writeFileSync(
@@ -33,8 +35,14 @@ export function tapInstall(dir: string, log: string, bin = BIN): string {
       '',
     ].join('\n'),
   );
+  writeFileSync(join(tapPath(dir), 'handoff'), `#!/bin/sh\nexec "${process.execPath}" "${script}" "$@"\n`, {
+    mode: 0o755,
+  });
   return script;
 }
+
+/** The folder holding the tapped `handoff` the run puts first on the harness's PATH. */
+export const tapPath = (dir: string): string => join(dir, 'path');
 
 /** Where the run's tapped handoff lives and logs. */
 export const tapDir = (dirs: RunDirs): string => join(dirs.root, 'handoff');
