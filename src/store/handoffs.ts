@@ -1,99 +1,44 @@
 /**
- * The `handoffs` repository. SQL lives only under src/store/.
+ * The `handoffs` rows on a SQLite connection, synchronously: the shared statements (queries/handoffs.ts) run with
+ * onSqlite, for SQLite's own needs (the mirror's durability) and for the tests of a `Db`. The Store interface runs
+ * the same statements (sqlite-store.ts, pg-store.ts).
  *
- * Exported API (every function takes a `Db` from src/store/db.ts; see that file for openProbe/openReader/openWriter
- * and writeTx; none of these functions creates or migrates the store):
- *
- *   type HandoffRow, type CutReason         the row (handoff-row.ts); `require_receipt` is 0 on a version-1 store
- *   CLOSING_STATES, isClosedState(state)     the five closing states; a row in one of them is closed (spent)
- *   exposeHandoff(row, withEnvelope?)        the row as exposed in JSON
+ *   type HandoffRow, exposeHandoff(row, withEnvelope?)   the row (handoff-row.ts) and its JSON exposure
  *   getHandoffByContractId(db, contractId)   HandoffRow | undefined (undefined too when the table does not exist)
- *   getHandoffById(db, id)                   HandoffRow | undefined
- *   followChain(db, row)                     [row, …, live tip]; CHAIN_TOO_LONG / CHAIN_BROKEN (exit 4)
- *   walkBack(db, row), chainRoot(db, row)    [row, …, root] / the root
- *   wholeChain(db, row)                      root → tip; chainContractIds(db, row): their contract ids
- *   planTaskBinding(db, tip)                 the tip's plan_task_id, else the nearest ancestor's; null = unbound
- *   spentProbe(db, contractIds)              Map contract_id → agent_state, for the ids that have a row
- *   insertContinuation(db, parent, newContractId, seedJson)
- *                                            the continuation link row in its own IMMEDIATE transaction (or the caller's);
- *                                            undefined when the parent already has a link; CHAIN_TOO_LONG when the
- *                                            link would be the chain's 65th row
- *   mirrorEnvelope(db, contractId, json, rev)
- *                                            the guarded mirror UPDATE in its own transaction: 'mirrored' | 'superseded' |
- *                                            'no_row' | 'closed'
+ *   followChain / walkBack / chainRoot / wholeChain / planTaskBinding / spentProbe (db, …)
+ *   insertContinuation(db, parent, newContractId, seedJson)   the link row, in its own IMMEDIATE transaction (or the
+ *                                            caller's); undefined when the parent already has a link
+ *   mirrorEnvelope(db, contractId, json, rev)   the guarded mirror UPDATE in its own transaction, committed without
+ *                                            fsync: 'mirrored' | 'superseded' | 'no_row' | 'closed'
  */
 import { guard, hasTable, writeTx, type Db } from './db.js';
-import { chainTooLong, MAX_CHAIN_ROWS, walkBack } from './chain.js';
-import { mirrorMiss, toHandoffRow, type HandoffRow, type MirrorOutcome } from './handoff-row.js';
+import type { HandoffRow, MirrorOutcome } from './handoff-row.js';
+import { handoffReads as reads, handoffWrites as writes, MIRROR_REV } from './queries/handoffs.js';
+import { q, type Op } from './queries/op.js';
+import { onSqlite } from './sqlite-dialect.js';
 
 export { exposeHandoff } from './handoff-row.js';
 export type { HandoffRow, MirrorOutcome } from './handoff-row.js';
-export { chainContractIds, chainRoot, followChain, planTaskBinding, walkBack, wholeChain } from './chain.js';
 
-export const nowIso = (): string => new Date().toISOString();
+const read = <T>(db: Db, op: Op<T>): T => guard(db, () => onSqlite(db, op));
 
-export function getHandoffByContractId(db: Db, contractId: string): HandoffRow | undefined {
-  if (!hasTable(db, 'handoffs')) return undefined;
-  return guard(db, () => {
-    const raw = db.prepare('SELECT * FROM handoffs WHERE contract_id = ?').get(contractId) as
-      Record<string, unknown> | undefined;
-    return raw === undefined ? undefined : toHandoffRow(raw);
-  });
-}
+export const getHandoffByContractId = (db: Db, contractId: string): HandoffRow | undefined =>
+  read(db, reads.getHandoffByContractId(contractId));
+export const followChain = (db: Db, row: HandoffRow): HandoffRow[] => read(db, reads.followChain(row));
+export const walkBack = (db: Db, row: HandoffRow): HandoffRow[] => read(db, reads.walkBack(row));
+export const chainRoot = (db: Db, row: HandoffRow): HandoffRow => walkBack(db, row).at(-1) as HandoffRow;
+export const wholeChain = (db: Db, row: HandoffRow): HandoffRow[] => read(db, reads.wholeChain(row));
+export const planTaskBinding = (db: Db, tip: HandoffRow): string | null => read(db, reads.planTaskBinding(tip));
+export const spentProbe = (db: Db, contractIds: readonly string[]): Map<string, string> =>
+  read(db, reads.spentProbe(contractIds));
 
-export function getHandoffById(db: Db, id: number): HandoffRow | undefined {
-  if (!hasTable(db, 'handoffs')) return undefined;
-  return guard(db, () => {
-    const raw = db.prepare('SELECT * FROM handoffs WHERE id = ?').get(id) as Record<string, unknown> | undefined;
-    return raw === undefined ? undefined : toHandoffRow(raw);
-  });
-}
-
-/** contract_id → agent_state for the given ids that have a row (the drafts' spent/live probe). */
-export function spentProbe(db: Db, contractIds: readonly string[]): Map<string, string> {
-  const out = new Map<string, string>();
-  if (contractIds.length === 0 || !hasTable(db, 'handoffs')) return out;
-  return guard(db, () => {
-    const rows = db
-      .prepare('SELECT contract_id, agent_state FROM handoffs WHERE contract_id IN (SELECT value FROM json_each(?))')
-      .all(JSON.stringify(contractIds)) as { contract_id: string; agent_state: string }[];
-    for (const r of rows) out.set(r.contract_id, r.agent_state);
-    return out;
-  });
-}
-
-/**
- * Opens the continuation link after `parent` (a closed live tip). Inherits the parent's bindings as stored
- * now (re-read inside the transaction). ON CONFLICT DO NOTHING: undefined when the parent already has a link.
- */
-export function insertContinuation(
+export const insertContinuation = (
   db: Db,
   parent: HandoffRow,
   newContractId: string,
   seedJson: string,
-): HandoffRow | undefined {
-  return writeTx(db, () => {
-    if (walkBack(db, parent).length >= MAX_CHAIN_ROWS) throw chainTooLong(parent.contract_id);
-    const now = nowIso();
-    const raw = db
-      .prepare(
-        `INSERT INTO handoffs (contract_id, agent_id, workspace, agent_state, cut_reason, raw_handoff_json, kind,
-                               plan_task_id, parent_handoff_id, brief_id, continues_handoff_id, harness_id, goal,
-                               consolidation, require_receipt, verification, checks_json, can_write_json,
-                               acceptance_json, require_approval_json, created_at, updated_at)
-         SELECT @contract_id, agent_id, workspace, 'DISPATCHED', 'never_finalized', @seed, kind,
-                plan_task_id, parent_handoff_id, brief_id, id, harness_id, goal,
-                consolidation, require_receipt, verification, checks_json, can_write_json, acceptance_json,
-                require_approval_json, @now, @now
-           FROM handoffs WHERE id = @parent_id
-         ON CONFLICT DO NOTHING
-         RETURNING *`,
-      )
-      .get({ contract_id: newContractId, seed: seedJson, now, parent_id: parent.id }) as
-      Record<string, unknown> | undefined;
-    return raw === undefined ? undefined : toHandoffRow(raw);
-  });
-}
+): HandoffRow | undefined =>
+  writeTx(db, () => onSqlite(db, writes.insertContinuation(parent, newContractId, seedJson)));
 
 /**
  * Copies revision `rev` of a saved draft onto its row while the row is DISPATCHED or IN_PROGRESS and holds an older
@@ -103,14 +48,9 @@ export function mirrorEnvelope(db: Db, contractId: string, json: string, rev: nu
   if (!hasTable(db, 'handoffs')) return 'no_row';
   // A row's revision only grows: one already at `rev` or later needs no write lock (a hundred parallel writers'
   // mirrors then skip the file's one write lock instead of queueing on it).
-  const seen = guard(
-    db,
-    () =>
-      db.prepare('SELECT mirror_rev FROM handoffs WHERE contract_id = ?').get(contractId) as
-        { mirror_rev: number } | undefined,
-  );
+  const seen = read(db, q<{ mirror_rev: number }>(MIRROR_REV, [contractId])).rows[0];
   if (seen !== undefined && seen.mirror_rev >= rev) return 'superseded';
-  return relaxedCommit(db, () => mirrorTx(db, contractId, json, rev));
+  return relaxedCommit(db, () => writeTx(db, () => onSqlite(db, writes.mirrorEnvelope(contractId, json, rev))));
 }
 
 /**
@@ -129,22 +69,4 @@ function relaxedCommit<T>(db: Db, fn: () => T): T {
   } finally {
     db.pragma(`synchronous = ${level}`);
   }
-}
-
-function mirrorTx(db: Db, contractId: string, json: string, rev: number): MirrorOutcome {
-  return writeTx(db, () => {
-    const updated = db
-      .prepare(
-        `UPDATE handoffs SET raw_handoff_json = @json, updated_at = @now, mirror_rev = @rev
-          WHERE contract_id = @id AND agent_state IN ('DISPATCHED','IN_PROGRESS') AND mirror_rev < @rev
-         RETURNING id`,
-      )
-      .get({ json, now: nowIso(), id: contractId, rev });
-    if (updated !== undefined) return 'mirrored';
-    return mirrorMiss(
-      db.prepare('SELECT mirror_rev FROM handoffs WHERE contract_id = ?').get(contractId) as
-        { mirror_rev: number } | undefined,
-      rev,
-    );
-  });
 }

@@ -1,8 +1,9 @@
 /**
- * The SQLite store behind the Store interface: every operation delegates to the synchronous repositories of this
- * folder, unchanged. A transaction is BEGIN IMMEDIATE … COMMIT around an async function, with writeTx's retry rule
- * (3 attempts, 50 ms × attempt, then STORE_BUSY); the repositories that open their own writeTx join it. One
- * connection runs one transaction at a time: later `tx` calls on the same store wait for the earlier ones.
+ * The SQLite store behind the Store interface: the shared operations (queries/) run synchronously on the connection
+ * (onSqlite), the other concerns delegate to the synchronous repositories of this folder. A transaction is BEGIN
+ * IMMEDIATE … COMMIT around an async function, with writeTx's retry rule (3 attempts, 50 ms × attempt, then
+ * STORE_BUSY); the repositories that open their own writeTx join it. One connection runs one transaction at a time:
+ * later `tx` calls on the same store wait for the earlier ones.
  */
 import { HandoffError } from '../errors.js';
 import type { Env } from '../paths.js';
@@ -22,21 +23,18 @@ import {
   promoteProbe,
   type Db,
 } from './db.js';
-import * as rows from './dispatch-rows.js';
-import * as testRows from './test-change-rows.js';
 import * as evidence from './evidence-rows.js';
-import { sqliteAcceptsJson, upsertFinalRow, type FinalRow } from './finalize-row.js';
+import { sqliteAcceptsJson } from './finalize-row.js';
 import * as gate from './gate-rejections.js';
-import type { HandoffFilters } from './handoff-filters.js';
-import { countHandoffs, listHandoffs } from './handoff-list.js';
 import * as handoffs from './handoffs.js';
-import type { HandoffRow, MirrorOutcome } from './handoffs.js';
+import type { MirrorOutcome } from './handoffs.js';
 import { currentVersion } from './migrate.js';
+import { handoffReads, handoffWrites } from './queries/handoffs.js';
+import { withOps, type Op } from './queries/op.js';
+import { onSqlite } from './sqlite-dialect.js';
 import { getReceipt, insertReceipt, listReceiptsByContracts } from './receipts.js';
 import { isBusyError, toStoreError } from './store-errors.js';
 import type {
-  CaptureNew,
-  CaptureOpen,
   NewApproval,
   CallUse,
   NewBrief,
@@ -56,8 +54,7 @@ const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(do
 /** The value of a synchronous call as a promise: a throw becomes a rejection (as on PostgreSQL), never a sync throw. */
 const settle = <T>(fn: () => T): Promise<T> => new Promise<T>((resolve) => resolve(fn()));
 
-/** Blobs stay files under the evidence root (src/evidence/blob.ts): no `blobs` capability here. */
-class SqliteReads implements StoreReads {
+class SqliteConnection {
   /** `waitUntil`: OpenOptions.waitUntil, applied before each call that may wait on a lock. */
   constructor(
     protected readonly db: Db,
@@ -72,17 +69,14 @@ class SqliteReads implements StoreReads {
       }),
     );
   }
-  getHandoffByContractId = (id: string) => this.read((db) => handoffs.getHandoffByContractId(db, id));
-  getHandoffById = (id: number) => this.read((db) => handoffs.getHandoffById(db, id));
-  followChain = (row: HandoffRow) => this.read((db) => handoffs.followChain(db, row));
-  walkBack = (row: HandoffRow) => this.read((db) => handoffs.walkBack(db, row));
-  wholeChain = (row: HandoffRow) => this.read((db) => handoffs.wholeChain(db, row));
-  chainContractIds = (row: HandoffRow) => this.read((db) => handoffs.chainContractIds(db, row));
-  planTaskBinding = (tip: HandoffRow) => this.read((db) => handoffs.planTaskBinding(db, tip));
-  spentProbe = (ids: readonly string[]) => this.read((db) => handoffs.spentProbe(db, ids));
-  listHandoffs = (f: HandoffFilters) => this.read((db) => listHandoffs(db, f));
-  countHandoffs = (f: HandoffFilters) => this.read((db) => countHandoffs(db, f));
-  rowsWithHarnessId = (hid: string) => this.read((db) => rows.rowsWithHarnessId(db, hid));
+  /** A shared read operation (queries/), run by `read`. */
+  runRead<T>(op: Op<T>): Promise<T> {
+    return this.read((db) => onSqlite(db, op));
+  }
+}
+
+/** Blobs stay files under the evidence root (src/evidence/blob.ts): no `blobs` capability here. */
+class SqliteReads extends withOps(SqliteConnection, handoffReads, 'runRead') implements StoreReads {
   getApproval = (id: string) => this.read((db) => approvals.getApproval(db, id));
   approvalStatus = (id: string): Promise<ApprovalLookupResult> => this.read((db) => approvals.approvalLookup(db)(id));
   listApprovals = (f: approvals.ApprovalFilters) => this.read((db) => approvals.listApprovals(db, f));
@@ -107,7 +101,7 @@ class SqliteReads implements StoreReads {
   citedBlobs = (handoffId: number) => this.read((db) => attestations.citedBlobs(db, handoffId));
 }
 
-class SqliteTx extends SqliteReads implements StoreTx {
+class SqliteTx extends withOps(SqliteReads, handoffWrites, 'runWrite') implements StoreTx {
   live = false;
   /** Runs a write of the open transaction; a leaked handle is refused rather than writing outside it. */
   private write<T>(fn: (db: Db) => T): Promise<T> {
@@ -118,23 +112,13 @@ class SqliteTx extends SqliteReads implements StoreTx {
       return fn(this.db);
     });
   }
+  /** A shared write operation (queries/), run by `write`: row times are the process clock as it starts. */
+  runWrite<T>(op: Op<T>): Promise<T> {
+    return this.write((db) => onSqlite(db, op));
+  }
   // BEGIN IMMEDIATE already holds the one write lock of the file: nothing more to take.
   lockContract = (_contractId: string): Promise<void> => this.write(() => undefined);
   now = (): Promise<string> => Promise.resolve(now());
-  insertBirthRow = (b: Omit<rows.BirthRow, 'now'>) => this.write((db) => rows.insertBirthRow(db, { ...b, now: now() }));
-  setHarnessIdIfNull = (id: number, hid: string) => this.write((db) => rows.setHarnessIdIfNull(db, id, hid, now()));
-  captureOpenRow = (c: CaptureOpen) => this.write((db) => rows.captureOpenRow(db, { ...c, now: now() }));
-  captureNewRow = (c: CaptureNew) => this.write((db) => rows.captureNewRow(db, { ...c, now: now() }));
-  upsertFinalRow = (f: Omit<FinalRow, 'now'>) => this.write((db) => upsertFinalRow(db, { ...f, now: now() }));
-  insertContinuation = (parent: HandoffRow, id: string, seed: string) =>
-    this.write((db) => handoffs.insertContinuation(db, parent, id, seed));
-  mirrorEnvelope = (id: string, json: string, rev: number): Promise<MirrorOutcome> =>
-    this.write((db) => handoffs.mirrorEnvelope(db, id, json, rev));
-  markGateSeen = (id: string) => this.write((db) => rows.markGateSeen(db, id, now()));
-  setTestBase = (id: number, json: string) => this.write((db) => testRows.setTestBase(db, id, json));
-  setTestChanges = (id: number, json: string, base: string | null) =>
-    this.write((db) => testRows.setTestChanges(db, id, json, base));
-  setClaimTokenHash = (id: number, sha256: string) => this.write((db) => testRows.setClaimTokenHash(db, id, sha256));
   insertApproval = (a: NewApproval) => this.write((db) => approvals.insertApproval(db, a));
   decideApproval = (id: string, d: approvals.ApprovalStatus, by: string | null, note: string | null) =>
     this.write((db) => approvals.decideApproval(db, id, d, by, note));

@@ -1,0 +1,92 @@
+/**
+ * A store operation written once for both backends: a generator that yields its statements (`$n` placeholders,
+ * `handoff_now()` for the store's clock) and receives each one's rows. SQLite runs it synchronously (runSync, inside
+ * one better-sqlite3 call), PostgreSQL asynchronously (runAsync, one round trip per statement); what differs is in the
+ * dialect each backend's executor applies (sqlite-dialect.ts, pg-dialect.ts). withOps turns a set of operations into
+ * the methods of a store class, so a new store method is its operation here and its line in the interface.
+ */
+
+export type Raw = Record<string, unknown>;
+
+export interface Rows<R = Raw> {
+  rows: R[];
+  /** Rows written (an INSERT, UPDATE or DELETE), or rows returned. */
+  rowCount: number;
+}
+
+/** What only a backend knows of a statement's text. */
+export interface Dialect {
+  /** The condition that a column is one of the texts of an array parameter `param` (the value: a string array). */
+  inTexts(param: string): string;
+}
+
+/** A statement's text: fixed, or built once per dialect from a module-level function (so its identity is stable). */
+export type Text = string | ((d: Dialect) => string);
+
+export interface Stmt {
+  text: Text;
+  values: readonly unknown[];
+}
+
+/** An operation: yields statements, receives their rows, returns its result. */
+export type Op<T> = Generator<Stmt, T, Rows>;
+
+/** One statement of an operation: `const { rows } = yield* q(TEXT, [a, b])`. */
+export function* q<R = Raw>(text: Text, values: readonly unknown[] = []): Generator<Stmt, Rows<R>, Rows> {
+  return (yield { text, values }) as Rows<R>;
+}
+
+/** Runs `op` with a synchronous executor (SQLite). */
+export function runSync<T>(op: Op<T>, exec: (s: Stmt) => Rows): T {
+  for (let step = op.next(); ;) {
+    if (step.done === true) return step.value;
+    step = op.next(exec(step.value));
+  }
+}
+
+/** Runs `op` with an asynchronous executor (PostgreSQL). */
+export async function runAsync<T>(op: Op<T>, exec: (s: Stmt) => Promise<Rows>): Promise<T> {
+  for (let step = op.next(); ;) {
+    if (step.done === true) return step.value;
+    step = op.next(await exec(step.value));
+  }
+}
+
+/** A set of operations, each a function of the method's arguments. */
+export type OpSet = Record<string, (...args: never[]) => Op<unknown>>;
+
+/** The store methods of an OpSet: same arguments, the operation's result as a promise. */
+export type Methods<O extends OpSet> = {
+  [K in keyof O]: O[K] extends (...args: infer A) => Op<infer T> ? (...args: A) => Promise<T> : never;
+};
+
+/** The runners a store class gives its operations: reads, and writes (a transaction handle only). */
+export interface OpRunner {
+  runRead<T>(op: Op<T>): Promise<T>;
+  runWrite<T>(op: Op<T>): Promise<T>;
+}
+
+type Ctor<T> = abstract new (...args: any[]) => T;
+
+/**
+ * `Base` with one method per operation of `ops`, each running its operation with `Base`'s `runRead` or `runWrite`.
+ * The methods are own properties, as arrow-function fields are: a method taken off its store still works.
+ */
+export function withOps<B extends Ctor<Partial<OpRunner>>, O extends OpSet>(
+  Base: B,
+  ops: O,
+  runner: keyof OpRunner,
+): B & Ctor<Methods<O>> {
+  abstract class WithOps extends Base {
+    // A mixin's constructor must take any[] (TypeScript's rule), and passes it on unchanged.
+    constructor(...args: any[]) {
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-argument
+      super(...args);
+      const self = this as unknown as Record<string, unknown> & OpRunner;
+      for (const [name, make] of Object.entries(ops)) {
+        self[name] = (...a: never[]) => self[runner](make(...a));
+      }
+    }
+  }
+  return WithOps as unknown as B & Ctor<Methods<O>>;
+}
