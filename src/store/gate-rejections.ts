@@ -1,8 +1,11 @@
 /**
- * The stop gate's rejection counter (its meaning: src/gate/breaker.ts). Callers
- * run these inside one IMMEDIATE transaction per gate call.
+ * The stop gate's rejection counter (its meaning: src/gate/breaker.ts) on a SQLite connection, synchronously (the
+ * shared statements of queries/records.ts). Callers run these inside one IMMEDIATE transaction per gate call.
  */
+import type { RejectionPut } from './concerns.js';
 import type { Db } from './db.js';
+import { recordReads, recordWrites } from './queries/records.js';
+import { onSqlite } from './sqlite-dialect.js';
 
 export interface RejectionRow {
   key: string;
@@ -14,31 +17,10 @@ export interface RejectionRow {
 }
 
 export const getRejection = (db: Db, key: string): RejectionRow | undefined =>
-  db
-    .prepare(
-      'SELECT key, attempts, tripped, last_codes_json, contract_id, updated_at FROM gate_rejections WHERE key = ?',
-    )
-    .get(key) as RejectionRow | undefined;
+  onSqlite(db, recordReads.getRejection(key));
 
-export function putRejection(
-  db: Db,
-  r: { key: string; attempts: number; tripped: boolean; codes: string[]; contractId: string | null; now: string },
-): void {
-  db.prepare(
-    `INSERT INTO gate_rejections (key, attempts, tripped, last_codes_json, contract_id, updated_at)
-     VALUES (@key, @attempts, @tripped, @codes, @contract_id, @now)
-     ON CONFLICT (key) DO UPDATE SET attempts = excluded.attempts, tripped = excluded.tripped,
-       last_codes_json = excluded.last_codes_json, contract_id = excluded.contract_id, updated_at = excluded.updated_at`,
-  ).run({
-    key: r.key,
-    attempts: r.attempts,
-    tripped: r.tripped ? 1 : 0,
-    codes: JSON.stringify(r.codes),
-    contract_id: r.contractId,
-    now: r.now,
-  });
-}
+export const putRejection = (db: Db, { now, ...r }: RejectionPut & { now: string }): void =>
+  onSqlite(db, recordWrites.putRejection(r), now);
 
 /** Reset: an allow verdict forgets the key, tripped or not. */
-export const deleteRejection = (db: Db, key: string): number =>
-  db.prepare('DELETE FROM gate_rejections WHERE key = ?').run(key).changes;
+export const deleteRejection = (db: Db, key: string): number => onSqlite(db, recordWrites.deleteRejection(key));

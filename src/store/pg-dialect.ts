@@ -19,5 +19,6 @@ function pgText(text: Text): string {
   return out;
 }
 
-/** Runs a shared operation through `run`, one statement after the other. */
-export const onPg = <T>(run: Run, op: Op<T>): Promise<T> => runAsync(op, (s) => run(pgText(s.text), s.values));
+/** Runs a shared operation through `run`, one statement after the other, on a store at schema `version`. */
+export const onPg = <T>(run: Run, op: Op<T>, version?: number): Promise<T> =>
+  runAsync(op, (s) => run(pgText(s.text), s.values), version);

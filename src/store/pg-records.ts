@@ -1,10 +1,9 @@
 /**
- * The statements of the PostgreSQL store other than `handoffs`: briefs and acceptance criteria, evidence, approvals, receipts, the gate's rejection counter and blobs. Same
- * rows and orders as briefs.ts, evidence-rows.ts, approvals.ts, receipts.ts and gate-rejections.ts. PostgreSQL runs
+ * The statements of the PostgreSQL store not yet shared (queries/): briefs and acceptance criteria, evidence,
+ * approvals and blobs. Same rows and orders as briefs.ts, evidence-rows.ts and approvals.ts. PostgreSQL runs
  * writers side by side (READ COMMITTED), so the read-then-write steps lock the row they depend on (`FOR UPDATE`).
  */
 import { createHash } from 'node:crypto';
-import { RECEIPT_COLUMNS, type ReceiptRow } from './receipt-row.js';
 import {
   approvalCols,
   APPROVAL_FILTERS,
@@ -25,10 +24,9 @@ import {
   type EvidenceRow,
   type NewEvidence,
 } from './evidence-rows.js';
-import type { RejectionRow } from './gate-rejections.js';
 import { afterKey } from './page.js';
 import type { Run } from './pg-driver.js';
-import { blobRef, type BlobRef, type NewApproval, type NewBrief, type RejectionPut } from './store.js';
+import { blobRef, type BlobRef, type NewApproval, type NewBrief } from './store.js';
 
 const BRIEF_COLS = 'id, workspace, name, title, objective, created_at';
 
@@ -263,48 +261,6 @@ function approvalWhere(f: ApprovalFilters): { where: string[]; values: unknown[]
   for (const key of APPROVAL_FILTERS) if (f[key] !== undefined) where.push(`${key} = $${values.push(f[key])}`);
   return { where, values };
 }
-
-const RECEIPT_LIST = RECEIPT_COLUMNS.join(', ');
-
-export async function insertReceipt(run: Run, row: ReceiptRow): Promise<void> {
-  const params = RECEIPT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ');
-  await run(
-    `INSERT INTO receipts (${RECEIPT_LIST}) VALUES (${params})`,
-    RECEIPT_COLUMNS.map((c) => row[c]),
-  );
-}
-
-export const getReceipt = async (run: Run, receiptId: string): Promise<ReceiptRow | undefined> =>
-  (await run<ReceiptRow>(`SELECT ${RECEIPT_LIST} FROM receipts WHERE receipt_id = $1`, [receiptId])).rows[0];
-
-export const listReceiptsByContracts = async (run: Run, contractIds: readonly string[]): Promise<ReceiptRow[]> =>
-  (
-    await run<ReceiptRow>(
-      `SELECT ${RECEIPT_LIST} FROM receipts WHERE contract_id = ANY($1::text[]) ORDER BY started_at DESC, receipt_id DESC`,
-      [contractIds],
-    )
-  ).rows;
-
-export const getRejection = async (run: Run, key: string): Promise<RejectionRow | undefined> =>
-  (
-    await run<RejectionRow>(
-      'SELECT key, attempts, tripped, last_codes_json, contract_id, updated_at FROM gate_rejections WHERE key = $1',
-      [key],
-    )
-  ).rows[0];
-
-export async function putRejection(run: Run, r: RejectionPut): Promise<void> {
-  await run(
-    `INSERT INTO gate_rejections (key, attempts, tripped, last_codes_json, contract_id, updated_at)
-     VALUES ($1, $2, $3, $4, $5, handoff_now())
-     ON CONFLICT (key) DO UPDATE SET attempts = excluded.attempts, tripped = excluded.tripped,
-       last_codes_json = excluded.last_codes_json, contract_id = excluded.contract_id, updated_at = excluded.updated_at`,
-    [r.key, r.attempts, r.tripped ? 1 : 0, JSON.stringify(r.codes), r.contractId],
-  );
-}
-
-export const deleteRejection = async (run: Run, key: string): Promise<number> =>
-  (await run('DELETE FROM gate_rejections WHERE key = $1', [key])).rowCount;
 
 /** Stores `bytes` under their sha256; a blob already stored is kept as it is (content-addressed, deduplicated). */
 export async function putBlob(run: Run, bytes: Buffer): Promise<BlobRef> {

@@ -6,7 +6,6 @@
  */
 import { HandoffError } from '../errors.js';
 import type { ApprovalLookupResult } from '../validator/types.js';
-import type { ReceiptRow } from './receipt-row.js';
 import {
   lookupOfRow,
   USE_COLUMNS_VERSION,
@@ -16,11 +15,8 @@ import {
   type ApprovalStatus,
   type DecideResult,
 } from './approvals.js';
-import type { AttestationKind, AttestationRow, BlobCitation, NewAttestation } from './attestations.js';
 import type { AcRow, BriefRow, BriefSummary } from './briefs.js';
-import * as pa from './pg-attestations.js';
 import type { EvidenceFilter, EvidenceRow, NewEvidence } from './evidence-rows.js';
-import type { RejectionRow } from './gate-rejections.js';
 import type { MirrorOutcome } from './handoffs.js';
 import { listMigrations } from './migrate.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../paths.js';
@@ -48,6 +44,7 @@ import { onPg } from './pg-dialect.js';
 import { checkCurrentPg, inspectPg, migratePg, PG_MIGRATIONS_DIR } from './pg-migrate.js';
 import * as r from './pg-records.js';
 import { handoffReads, handoffWrites } from './queries/handoffs.js';
+import { recordReads, recordWrites } from './queries/records.js';
 import { withOps, type Op } from './queries/op.js';
 import type {
   BlobReads,
@@ -58,7 +55,6 @@ import type {
   NewBrief,
   OpenMode,
   OpenOptions,
-  RejectionPut,
   Store,
   StoreReads,
   StoreTx,
@@ -103,11 +99,11 @@ class PgConnection {
   ) {}
   /** A shared operation (queries/), its statements through `run`. */
   runRead<T>(op: Op<T>): Promise<T> {
-    return onPg(this.run, op);
+    return onPg(this.run, op, this.version);
   }
 }
 
-class PgReads extends withOps(PgConnection, handoffReads, 'runRead') implements StoreReads {
+class PgReads extends withOps(PgConnection, { ...handoffReads, ...recordReads }, 'runRead') implements StoreReads {
   // The used columns arrive with version 4: an older store read as it is (a probe) is never asked for them.
   getApproval = (id: string): Promise<ApprovalRow | undefined> =>
     r.getApproval(this.run, id, this.version >= USE_COLUMNS_VERSION);
@@ -138,23 +134,13 @@ class PgReads extends withOps(PgConnection, handoffReads, 'runRead') implements 
   countEvidence = (): Promise<number> => r.countEvidence(this.run);
   referencedPaths = (): Promise<Set<string>> => r.referencedPaths(this.run, this.version);
   blobRows = (): Promise<{ id: number; artifact_path: string }[]> => r.blobRows(this.run);
-  // The receipts table arrives with version 2: an older store read as it is (a probe) holds none.
-  getReceipt = async (id: string): Promise<ReceiptRow | undefined> =>
-    this.version >= 2 ? r.getReceipt(this.run, id) : undefined;
-  listReceiptsByContracts = async (ids: readonly string[]): Promise<ReceiptRow[]> =>
-    this.version >= 2 && ids.length > 0 ? r.listReceiptsByContracts(this.run, ids) : [];
-  getRejection = (key: string): Promise<RejectionRow | undefined> => r.getRejection(this.run, key);
   /** Blobs live in the `blobs` table: this store has the capability, served by the methods below. */
   readonly blobs: BlobReads = this;
   getBlob = (sha256: string): Promise<Buffer | undefined> => r.getBlob(this.run, sha256);
   blobSizes = (sha256s: readonly string[]): Promise<Map<string, number>> => r.blobSizes(this.run, sha256s);
-  // The attestations table arrives with version 5: an older store read as it is (a probe) holds none.
-  listAttestations = async (kind: AttestationKind, subjectId: string): Promise<AttestationRow[]> =>
-    this.version >= 5 ? pa.listAttestations(this.run, kind, subjectId) : [];
-  citedBlobs = (handoffId: number): Promise<BlobCitation[]> => pa.citedBlobs(this.run, handoffId);
 }
 
-class PgTx extends withOps(PgReads, handoffWrites, 'runWrite') implements StoreTx {
+class PgTx extends withOps(PgReads, { ...handoffWrites, ...recordWrites }, 'runWrite') implements StoreTx {
   /** A shared write operation (queries/): on the transaction's client, as the reads. */
   runWrite<T>(op: Op<T>): Promise<T> {
     return onPg(this.run, op);
@@ -173,11 +159,7 @@ class PgTx extends withOps(PgReads, handoffWrites, 'runWrite') implements StoreT
     r.appendAcs(this.run, briefId, acs);
   insertEvidence = (e: NewEvidence): Promise<number> => r.insertEvidence(this.run, e);
   deleteEvidenceOfHandoff = (handoffId: number): Promise<number> => r.deleteEvidenceOfHandoff(this.run, handoffId);
-  insertReceipt = (row: ReceiptRow): Promise<void> => r.insertReceipt(this.run, row);
-  putRejection = (p: RejectionPut): Promise<void> => r.putRejection(this.run, p);
-  deleteRejection = (key: string): Promise<number> => r.deleteRejection(this.run, key);
   putBlob = (bytes: Buffer): Promise<BlobRef> => r.putBlob(this.run, bytes);
-  insertAttestation = (a: NewAttestation): Promise<void> => pa.insertAttestation(this.run, a);
 }
 
 const usedAfterEnd = (): HandoffError =>

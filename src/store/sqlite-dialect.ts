@@ -67,15 +67,16 @@ function registerClock(db: Db): void {
 }
 
 /**
- * Runs a shared operation on `db`, synchronously; its row times are `now` (default: the process clock as it starts).
- * Failures are SQLite's own: the caller maps them (guard, or the transaction's retry rule).
+ * Runs a shared operation on `db`, synchronously; its row times are `now` (default: the process clock as it starts);
+ * `version`: the store's schema version when it is read as it is (see Stmt.since). Failures are SQLite's own: the
+ * caller maps them (guard, or the transaction's retry rule).
  */
-export function onSqlite<T>(db: Db, op: Op<T>, now?: string): T {
+export function onSqlite<T>(db: Db, op: Op<T>, now?: string, version?: number): T {
   registerClock(db);
   const outer = clock;
   clock = now ?? new Date().toISOString();
   try {
-    return runSync(op, (s) => exec(db, s));
+    return runSync(op, (s) => exec(db, s), version);
   } finally {
     clock = outer;
   }

@@ -8,9 +8,7 @@
 import { HandoffError } from '../errors.js';
 import type { Env } from '../paths.js';
 import type { ApprovalLookupResult } from '../validator/types.js';
-import type { ReceiptRow } from './receipt-row.js';
 import * as approvals from './approvals.js';
-import * as attestations from './attestations.js';
 import * as briefs from './briefs.js';
 import {
   closeDb,
@@ -25,14 +23,13 @@ import {
 } from './db.js';
 import * as evidence from './evidence-rows.js';
 import { sqliteAcceptsJson } from './finalize-row.js';
-import * as gate from './gate-rejections.js';
 import * as handoffs from './handoffs.js';
 import type { MirrorOutcome } from './handoffs.js';
 import { currentVersion } from './migrate.js';
 import { handoffReads, handoffWrites } from './queries/handoffs.js';
+import { recordReads, recordWrites } from './queries/records.js';
 import { withOps, type Op } from './queries/op.js';
 import { onSqlite } from './sqlite-dialect.js';
-import { getReceipt, insertReceipt, listReceiptsByContracts } from './receipts.js';
 import { isBusyError, toStoreError } from './store-errors.js';
 import type {
   NewApproval,
@@ -40,7 +37,6 @@ import type {
   NewBrief,
   OpenMode,
   OpenOptions,
-  RejectionPut,
   Store,
   StoreReads,
   StoreTx,
@@ -60,6 +56,8 @@ class SqliteConnection {
     protected readonly db: Db,
     protected readonly waitUntil?: number,
   ) {}
+  /** The schema version of a store read as it is (SqliteStore); a transaction's store is at the build's. */
+  readonly version?: number;
   /** Runs a read, mapping SQLite failures to the store codes (the repositories that do not guard themselves). */
   protected read<T>(fn: (db: Db) => T): Promise<T> {
     return settle(() =>
@@ -71,12 +69,15 @@ class SqliteConnection {
   }
   /** A shared read operation (queries/), run by `read`. */
   runRead<T>(op: Op<T>): Promise<T> {
-    return this.read((db) => onSqlite(db, op));
+    return this.read((db) => onSqlite(db, op, undefined, this.version));
   }
 }
 
 /** Blobs stay files under the evidence root (src/evidence/blob.ts): no `blobs` capability here. */
-class SqliteReads extends withOps(SqliteConnection, handoffReads, 'runRead') implements StoreReads {
+class SqliteReads
+  extends withOps(SqliteConnection, { ...handoffReads, ...recordReads }, 'runRead')
+  implements StoreReads
+{
   getApproval = (id: string) => this.read((db) => approvals.getApproval(db, id));
   approvalStatus = (id: string): Promise<ApprovalLookupResult> => this.read((db) => approvals.approvalLookup(db)(id));
   listApprovals = (f: approvals.ApprovalFilters) => this.read((db) => approvals.listApprovals(db, f));
@@ -93,15 +94,9 @@ class SqliteReads extends withOps(SqliteConnection, handoffReads, 'runRead') imp
   countEvidence = () => this.read((db) => evidence.countEvidence(db));
   referencedPaths = () => this.read((db) => evidence.referencedPaths(db));
   blobRows = () => this.read((db) => evidence.blobRows(db));
-  getReceipt = (id: string) => this.read((db) => getReceipt(db, id));
-  listReceiptsByContracts = (ids: readonly string[]) => this.read((db) => listReceiptsByContracts(db, ids));
-  getRejection = (key: string) => this.read((db) => gate.getRejection(db, key));
-  listAttestations = (kind: attestations.AttestationKind, subjectId: string) =>
-    this.read((db) => attestations.listAttestations(db, kind, subjectId));
-  citedBlobs = (handoffId: number) => this.read((db) => attestations.citedBlobs(db, handoffId));
 }
 
-class SqliteTx extends withOps(SqliteReads, handoffWrites, 'runWrite') implements StoreTx {
+class SqliteTx extends withOps(SqliteReads, { ...handoffWrites, ...recordWrites }, 'runWrite') implements StoreTx {
   live = false;
   /** Runs a write of the open transaction; a leaked handle is refused rather than writing outside it. */
   private write<T>(fn: (db: Db) => T): Promise<T> {
@@ -131,16 +126,12 @@ class SqliteTx extends withOps(SqliteReads, handoffWrites, 'runWrite') implement
     this.write((db) => briefs.appendAcs(db, briefId, acs));
   insertEvidence = (e: evidence.NewEvidence) => this.write((db) => evidence.insertEvidence(db, e));
   deleteEvidenceOfHandoff = (handoffId: number) => this.write((db) => evidence.deleteEvidenceOfHandoff(db, handoffId));
-  insertReceipt = (row: ReceiptRow) => this.write((db) => insertReceipt(db, row));
-  putRejection = (p: RejectionPut) => this.write((db) => gate.putRejection(db, { ...p, now: now() }));
-  deleteRejection = (key: string) => this.write((db) => gate.deleteRejection(db, key));
-  insertAttestation = (a: attestations.NewAttestation) => this.write((db) => attestations.insertAttestation(db, a));
 }
 
 class SqliteStore extends SqliteReads implements Store {
   readonly kind = 'sqlite' as const;
   readonly location: string;
-  readonly version: number;
+  override readonly version: number;
   private readonly t: SqliteTx;
   private queue: Promise<unknown> = Promise.resolve();
 

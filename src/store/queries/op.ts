@@ -26,29 +26,44 @@ export type Text = string | ((d: Dialect) => string);
 export interface Stmt {
   text: Text;
   values: readonly unknown[];
+  /**
+   * The schema version that created the table the statement reads: on a store read as it is at an older version (a
+   * probe), the statement is not run and finds no rows.
+   */
+  since?: number;
 }
 
 /** An operation: yields statements, receives their rows, returns its result. */
 export type Op<T> = Generator<Stmt, T, Rows>;
 
-/** One statement of an operation: `const { rows } = yield* q(TEXT, [a, b])`. */
-export function* q<R = Raw>(text: Text, values: readonly unknown[] = []): Generator<Stmt, Rows<R>, Rows> {
-  return (yield { text, values }) as Rows<R>;
+/** One statement of an operation: `const { rows } = yield* q(TEXT, [a, b])`; `since`: see Stmt. */
+export function* q<R = Raw>(
+  text: Text,
+  values: readonly unknown[] = [],
+  since?: number,
+): Generator<Stmt, Rows<R>, Rows> {
+  return (yield { text, values, since }) as Rows<R>;
 }
 
-/** Runs `op` with a synchronous executor (SQLite). */
-export function runSync<T>(op: Op<T>, exec: (s: Stmt) => Rows): T {
+const NO_ROWS: Rows = { rows: [], rowCount: 0 };
+
+/** Whether a store at `version` (undefined: the build's) lacks the table `s` reads: then it finds no rows. */
+const beforeTable = (s: Stmt, version: number | undefined): boolean =>
+  s.since !== undefined && version !== undefined && version < s.since;
+
+/** Runs `op` with a synchronous executor (SQLite) on a store at schema `version`. */
+export function runSync<T>(op: Op<T>, exec: (s: Stmt) => Rows, version?: number): T {
   for (let step = op.next(); ;) {
     if (step.done === true) return step.value;
-    step = op.next(exec(step.value));
+    step = op.next(beforeTable(step.value, version) ? NO_ROWS : exec(step.value));
   }
 }
 
-/** Runs `op` with an asynchronous executor (PostgreSQL). */
-export async function runAsync<T>(op: Op<T>, exec: (s: Stmt) => Promise<Rows>): Promise<T> {
+/** Runs `op` with an asynchronous executor (PostgreSQL) on a store at schema `version`. */
+export async function runAsync<T>(op: Op<T>, exec: (s: Stmt) => Promise<Rows>, version?: number): Promise<T> {
   for (let step = op.next(); ;) {
     if (step.done === true) return step.value;
-    step = op.next(await exec(step.value));
+    step = op.next(beforeTable(step.value, version) ? NO_ROWS : await exec(step.value));
   }
 }
 
