@@ -193,6 +193,7 @@ export interface GateCounterWrites {
 export interface AttestationReads {
   /** The stored statements about one subject, oldest first. */
   listAttestations(kind: AttestationKind, subjectId: string): Promise<AttestationRow[]>;
+  latestAttestation(kind: AttestationKind, subjectId: string): Promise<AttestationRow | undefined>;
   /** The evidence blobs a handoff row cites (artifact rows linked to it), in id order. */
   citedBlobs(handoffId: number): Promise<BlobCitation[]>;
 }

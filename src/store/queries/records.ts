@@ -38,6 +38,12 @@ export const recordReads = {
     const { rows } = yield* q<AttestationRow>(text, [kind, subjectId], ATTESTATIONS_SINCE);
     return rows.map((r) => ({ ...r, id: Number(r.id) }));
   },
+  /** The newest statement about one subject (the last of listAttestations), without reading the others. */
+  *latestAttestation(kind: AttestationKind, subjectId: string): Op<AttestationRow | undefined> {
+    const text = `SELECT ${ATTESTATION_COLS} FROM attestations WHERE kind = $1 AND subject_id = $2 ORDER BY id DESC LIMIT 1`;
+    const row = (yield* q<AttestationRow>(text, [kind, subjectId], ATTESTATIONS_SINCE)).rows[0];
+    return row === undefined ? undefined : { ...row, id: Number(row.id) };
+  },
   /** The evidence blobs a handoff row cites (artifact rows linked to it), in id order. */
   *citedBlobs(handoffId: number): Op<BlobCitation[]> {
     const text =
