@@ -8,6 +8,8 @@ import { runAsync, type Dialect, type Op, type Text } from './queries/op.js';
 
 const dialect: Dialect = {
   inTexts: (param) => `= ANY(${param}::text[])`,
+  nocase: (expr) => `handoff_nocase(${expr})`,
+  forUpdate: ' FOR UPDATE',
 };
 
 const built = new WeakMap<(d: Dialect) => string, string>();

@@ -1,6 +1,6 @@
 /**
- * The statements of the PostgreSQL store not yet shared (queries/): briefs and acceptance criteria, evidence,
- * approvals and blobs. Same rows and orders as briefs.ts, evidence-rows.ts and approvals.ts. PostgreSQL runs
+ * The statements of the PostgreSQL store not yet shared (queries/): evidence, approvals and blobs. Same rows and
+ * orders as evidence-rows.ts and approvals.ts. PostgreSQL runs
  * writers side by side (READ COMMITTED), so the read-then-write steps lock the row they depend on (`FOR UPDATE`).
  */
 import { createHash } from 'node:crypto';
@@ -16,7 +16,6 @@ import {
   type ApprovalStatus,
   type DecideResult,
 } from './approvals.js';
-import type { AcRow, BriefRow, BriefSummary } from './briefs.js';
 import {
   evidenceSelect,
   evidenceWhere,
@@ -26,94 +25,7 @@ import {
 } from './evidence-rows.js';
 import { afterKey } from './page.js';
 import type { Run } from './pg-driver.js';
-import { blobRef, type BlobRef, type NewApproval, type NewBrief } from './store.js';
-
-const BRIEF_COLS = 'id, workspace, name, title, objective, created_at';
-
-export const findBrief = async (run: Run, workspace: string, name: string): Promise<BriefRow | undefined> =>
-  (await run<BriefRow>(`SELECT ${BRIEF_COLS} FROM briefs WHERE workspace = $1 AND name = $2`, [workspace, name]))
-    .rows[0];
-
-export const findBriefIgnoringCase = async (run: Run, workspace: string, name: string): Promise<BriefRow | undefined> =>
-  (
-    await run<BriefRow>(
-      `SELECT ${BRIEF_COLS} FROM briefs WHERE workspace = $1 AND handoff_nocase(name) = handoff_nocase($2)`,
-      [workspace, name],
-    )
-  ).rows[0];
-
-/** The workspaces holding a brief of exactly this name, in byte order (as SQLite's BINARY collation). */
-export const workspacesWithBrief = async (run: Run, name: string): Promise<string[]> =>
-  (
-    await run<{ workspace: string }>(
-      'SELECT workspace FROM briefs WHERE name = $1 GROUP BY workspace ORDER BY workspace',
-      [name],
-    )
-  ).rows.map((r) => r.workspace);
-
-export const findBriefById = async (run: Run, id: number): Promise<BriefRow | undefined> =>
-  (await run<BriefRow>(`SELECT ${BRIEF_COLS} FROM briefs WHERE id = $1`, [id])).rows[0];
-
-export const insertBrief = async (run: Run, b: NewBrief): Promise<BriefRow> =>
-  (
-    await run<BriefRow>(
-      `INSERT INTO briefs (workspace, name, title, objective) VALUES ($1, $2, $3, $4) RETURNING ${BRIEF_COLS}`,
-      [b.workspace, b.name, b.title, b.objective],
-    )
-  ).rows[0];
-
-export const listAcs = async (run: Run, briefId: number): Promise<AcRow[]> =>
-  (
-    await run<AcRow>(
-      'SELECT ac_id, description, position FROM acceptance_criteria WHERE brief_id = $1 ORDER BY position, id',
-      [briefId],
-    )
-  ).rows;
-
-/** Appends after the brief's last position; the brief row is locked first, so concurrent appends do not interleave. */
-export async function appendAcs(
-  run: Run,
-  briefId: number,
-  acs: { ac_id: string; description: string }[],
-): Promise<AcRow[]> {
-  await run('SELECT id FROM briefs WHERE id = $1 FOR UPDATE', [briefId]);
-  const last = (
-    await run<{ p: number }>('SELECT COALESCE(MAX(position), 0) AS p FROM acceptance_criteria WHERE brief_id = $1', [
-      briefId,
-    ])
-  ).rows[0].p;
-  const out: AcRow[] = [];
-  for (const [i, ac] of acs.entries()) {
-    const position = last + i + 1;
-    await run('INSERT INTO acceptance_criteria (brief_id, ac_id, description, position) VALUES ($1, $2, $3, $4)', [
-      briefId,
-      ac.ac_id,
-      ac.description,
-      position,
-    ]);
-    out.push({ ac_id: ac.ac_id, description: ac.description, position });
-  }
-  return out;
-}
-
-export const listBriefs = async (run: Run, workspace: string): Promise<BriefSummary[]> =>
-  (
-    await run<BriefSummary>(
-      `SELECT b.id, b.name, b.title, b.created_at,
-              (SELECT COUNT(*) FROM acceptance_criteria a WHERE a.brief_id = b.id) AS ac_count,
-              (SELECT COUNT(*) FROM evidence e WHERE e.brief_id = b.id) AS evidence_count
-         FROM briefs b WHERE b.workspace = $1 ORDER BY handoff_nocase(b.name), b.name, b.id`,
-      [workspace],
-    )
-  ).rows;
-
-export async function evidenceCountsByAc(run: Run, briefId: number): Promise<Map<string, number>> {
-  const { rows } = await run<{ ac_id: string; n: number }>(
-    'SELECT ac_id, COUNT(*) AS n FROM evidence WHERE brief_id = $1 GROUP BY ac_id ORDER BY ac_id',
-    [briefId],
-  );
-  return new Map(rows.map((r) => [r.ac_id, r.n]));
-}
+import { blobRef, type BlobRef, type NewApproval } from './store.js';
 
 export const insertEvidence = async (run: Run, r: NewEvidence): Promise<number> =>
   (

@@ -15,7 +15,6 @@ import {
   type ApprovalStatus,
   type DecideResult,
 } from './approvals.js';
-import type { AcRow, BriefRow, BriefSummary } from './briefs.js';
 import type { EvidenceFilter, EvidenceRow, NewEvidence } from './evidence-rows.js';
 import type { MirrorOutcome } from './handoffs.js';
 import { listMigrations } from './migrate.js';
@@ -43,6 +42,7 @@ import {
 import { onPg } from './pg-dialect.js';
 import { checkCurrentPg, inspectPg, migratePg, PG_MIGRATIONS_DIR } from './pg-migrate.js';
 import * as r from './pg-records.js';
+import { briefReads, briefWrites } from './queries/briefs.js';
 import { handoffReads, handoffWrites } from './queries/handoffs.js';
 import { recordReads, recordWrites } from './queries/records.js';
 import { withOps, type Op } from './queries/op.js';
@@ -52,7 +52,6 @@ import type {
   BlobStore,
   NewApproval,
   CallUse,
-  NewBrief,
   OpenMode,
   OpenOptions,
   Store,
@@ -103,7 +102,10 @@ class PgConnection {
   }
 }
 
-class PgReads extends withOps(PgConnection, { ...handoffReads, ...recordReads }, 'runRead') implements StoreReads {
+class PgReads
+  extends withOps(PgConnection, { ...handoffReads, ...briefReads, ...recordReads }, 'runRead')
+  implements StoreReads
+{
   // The used columns arrive with version 4: an older store read as it is (a probe) is never asked for them.
   getApproval = (id: string): Promise<ApprovalRow | undefined> =>
     r.getApproval(this.run, id, this.version >= USE_COLUMNS_VERSION);
@@ -119,14 +121,6 @@ class PgReads extends withOps(PgConnection, { ...handoffReads, ...recordReads },
   listApprovals = (f: ApprovalFilters): Promise<ApprovalRow[]> =>
     r.listApprovals(this.run, f, this.version >= USE_COLUMNS_VERSION);
   countApprovals = (f: ApprovalFilters): Promise<number> => r.countApprovals(this.run, f);
-  findBrief = (ws: string, name: string): Promise<BriefRow | undefined> => r.findBrief(this.run, ws, name);
-  findBriefIgnoringCase = (ws: string, name: string): Promise<BriefRow | undefined> =>
-    r.findBriefIgnoringCase(this.run, ws, name);
-  findBriefById = (id: number): Promise<BriefRow | undefined> => r.findBriefById(this.run, id);
-  listAcs = (briefId: number): Promise<AcRow[]> => r.listAcs(this.run, briefId);
-  listBriefs = (ws: string): Promise<BriefSummary[]> => r.listBriefs(this.run, ws);
-  evidenceCountsByAc = (briefId: number): Promise<Map<string, number>> => r.evidenceCountsByAc(this.run, briefId);
-  workspacesWithBrief = (name: string): Promise<string[]> => r.workspacesWithBrief(this.run, name);
   getEvidence = (id: number): Promise<EvidenceRow | undefined> =>
     r.getEvidence(this.run, id, this.version >= USE_COLUMNS_VERSION);
   listEvidence = (f: EvidenceFilter): Promise<EvidenceRow[]> =>
@@ -140,7 +134,10 @@ class PgReads extends withOps(PgConnection, { ...handoffReads, ...recordReads },
   blobSizes = (sha256s: readonly string[]): Promise<Map<string, number>> => r.blobSizes(this.run, sha256s);
 }
 
-class PgTx extends withOps(PgReads, { ...handoffWrites, ...recordWrites }, 'runWrite') implements StoreTx {
+class PgTx
+  extends withOps(PgReads, { ...handoffWrites, ...briefWrites, ...recordWrites }, 'runWrite')
+  implements StoreTx
+{
   /** A shared write operation (queries/): on the transaction's client, as the reads. */
   runWrite<T>(op: Op<T>): Promise<T> {
     return onPg(this.run, op);
@@ -154,9 +151,6 @@ class PgTx extends withOps(PgReads, { ...handoffWrites, ...recordWrites }, 'runW
     r.decideApproval(this.run, id, d, by, note);
   markApprovalUsed = (id: string, handoffId: number): Promise<boolean> => r.markApprovalUsed(this.run, id, handoffId);
   markApprovalUsedByCall = (id: string, u: CallUse): Promise<boolean> => r.markApprovalUsedByCall(this.run, id, u);
-  insertBrief = (b: NewBrief): Promise<BriefRow> => r.insertBrief(this.run, b);
-  appendAcs = (briefId: number, acs: { ac_id: string; description: string }[]): Promise<AcRow[]> =>
-    r.appendAcs(this.run, briefId, acs);
   insertEvidence = (e: NewEvidence): Promise<number> => r.insertEvidence(this.run, e);
   deleteEvidenceOfHandoff = (handoffId: number): Promise<number> => r.deleteEvidenceOfHandoff(this.run, handoffId);
   putBlob = (bytes: Buffer): Promise<BlobRef> => r.putBlob(this.run, bytes);

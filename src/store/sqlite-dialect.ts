@@ -10,6 +10,9 @@ import { runSync, type Dialect, type Op, type Rows, type Stmt, type Text } from 
 
 const dialect: Dialect = {
   inTexts: (param) => `IN (SELECT value FROM json_each(${param}))`,
+  nocase: (expr) => `${expr} COLLATE NOCASE`,
+  // BEGIN IMMEDIATE holds the file's one write lock already.
+  forUpdate: '',
 };
 
 const translated = new Map<string, string>();

@@ -9,7 +9,6 @@ import { HandoffError } from '../errors.js';
 import type { Env } from '../paths.js';
 import type { ApprovalLookupResult } from '../validator/types.js';
 import * as approvals from './approvals.js';
-import * as briefs from './briefs.js';
 import {
   closeDb,
   dbFileOf,
@@ -26,22 +25,13 @@ import { sqliteAcceptsJson } from './finalize-row.js';
 import * as handoffs from './handoffs.js';
 import type { MirrorOutcome } from './handoffs.js';
 import { currentVersion } from './migrate.js';
+import { briefReads, briefWrites } from './queries/briefs.js';
 import { handoffReads, handoffWrites } from './queries/handoffs.js';
 import { recordReads, recordWrites } from './queries/records.js';
 import { withOps, type Op } from './queries/op.js';
 import { onSqlite } from './sqlite-dialect.js';
 import { isBusyError, toStoreError } from './store-errors.js';
-import type {
-  NewApproval,
-  CallUse,
-  NewBrief,
-  OpenMode,
-  OpenOptions,
-  Store,
-  StoreReads,
-  StoreTx,
-  TxOptions,
-} from './store.js';
+import type { NewApproval, CallUse, OpenMode, OpenOptions, Store, StoreReads, StoreTx, TxOptions } from './store.js';
 
 const WRITE_ATTEMPTS = 3;
 const now = (): string => new Date().toISOString();
@@ -75,20 +65,13 @@ class SqliteConnection {
 
 /** Blobs stay files under the evidence root (src/evidence/blob.ts): no `blobs` capability here. */
 class SqliteReads
-  extends withOps(SqliteConnection, { ...handoffReads, ...recordReads }, 'runRead')
+  extends withOps(SqliteConnection, { ...handoffReads, ...briefReads, ...recordReads }, 'runRead')
   implements StoreReads
 {
   getApproval = (id: string) => this.read((db) => approvals.getApproval(db, id));
   approvalStatus = (id: string): Promise<ApprovalLookupResult> => this.read((db) => approvals.approvalLookup(db)(id));
   listApprovals = (f: approvals.ApprovalFilters) => this.read((db) => approvals.listApprovals(db, f));
   countApprovals = (f: approvals.ApprovalFilters) => this.read((db) => approvals.countApprovals(db, f));
-  findBrief = (ws: string, name: string) => this.read((db) => briefs.findBrief(db, ws, name));
-  findBriefIgnoringCase = (ws: string, name: string) => this.read((db) => briefs.findBriefIgnoringCase(db, ws, name));
-  findBriefById = (id: number) => this.read((db) => briefs.findBriefById(db, id));
-  listAcs = (briefId: number) => this.read((db) => briefs.listAcs(db, briefId));
-  listBriefs = (ws: string) => this.read((db) => briefs.listBriefs(db, ws));
-  evidenceCountsByAc = (briefId: number) => this.read((db) => briefs.evidenceCountsByAc(db, briefId));
-  workspacesWithBrief = (name: string) => this.read((db) => briefs.workspacesWithBrief(db, name));
   getEvidence = (id: number) => this.read((db) => evidence.getEvidence(db, id));
   listEvidence = (f: evidence.EvidenceFilter) => this.read((db) => evidence.listEvidence(db, f));
   countEvidence = () => this.read((db) => evidence.countEvidence(db));
@@ -96,7 +79,10 @@ class SqliteReads
   blobRows = () => this.read((db) => evidence.blobRows(db));
 }
 
-class SqliteTx extends withOps(SqliteReads, { ...handoffWrites, ...recordWrites }, 'runWrite') implements StoreTx {
+class SqliteTx
+  extends withOps(SqliteReads, { ...handoffWrites, ...briefWrites, ...recordWrites }, 'runWrite')
+  implements StoreTx
+{
   live = false;
   /** Runs a write of the open transaction; a leaked handle is refused rather than writing outside it. */
   private write<T>(fn: (db: Db) => T): Promise<T> {
@@ -121,9 +107,6 @@ class SqliteTx extends withOps(SqliteReads, { ...handoffWrites, ...recordWrites 
     this.write((db) => approvals.markApprovalUsed(db, id, handoffId, now()));
   markApprovalUsedByCall = (id: string, u: CallUse) =>
     this.write((db) => approvals.markApprovalUsedByCall(db, id, u, now()));
-  insertBrief = (b: NewBrief) => this.write((db) => briefs.insertBrief(db, b));
-  appendAcs = (briefId: number, acs: { ac_id: string; description: string }[]) =>
-    this.write((db) => briefs.appendAcs(db, briefId, acs));
   insertEvidence = (e: evidence.NewEvidence) => this.write((db) => evidence.insertEvidence(db, e));
   deleteEvidenceOfHandoff = (handoffId: number) => this.write((db) => evidence.deleteEvidenceOfHandoff(db, handoffId));
 }

@@ -18,6 +18,10 @@ export interface Rows<R = Raw> {
 export interface Dialect {
   /** The condition that a column is one of the texts of an array parameter `param` (the value: a string array). */
   inTexts(param: string): string;
+  /** `expr` compared and ordered ignoring case (ASCII), as the schema's case-blind uniqueness compares. */
+  nocase(expr: string): string;
+  /** What locks the rows a SELECT reads until the transaction ends, where writers run side by side; else ''. */
+  forUpdate: string;
 }
 
 /** A statement's text: fixed, or built once per dialect from a module-level function (so its identity is stable). */
