@@ -5,17 +5,6 @@
  * serializes the writers of one contract across hosts.
  */
 import { HandoffError } from '../errors.js';
-import type { ApprovalLookupResult } from '../validator/types.js';
-import {
-  lookupOfRow,
-  USE_COLUMNS_VERSION,
-  GATE_USE_VERSION,
-  type ApprovalFilters,
-  type ApprovalRow,
-  type ApprovalStatus,
-  type DecideResult,
-} from './approvals.js';
-import type { EvidenceFilter, EvidenceRow, NewEvidence } from './evidence-rows.js';
 import type { MirrorOutcome } from './handoffs.js';
 import { listMigrations } from './migrate.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../paths.js';
@@ -42,7 +31,9 @@ import {
 import { onPg } from './pg-dialect.js';
 import { checkCurrentPg, inspectPg, migratePg, PG_MIGRATIONS_DIR } from './pg-migrate.js';
 import * as r from './pg-records.js';
+import { approvalReads, approvalWrites } from './queries/approvals.js';
 import { briefReads, briefWrites } from './queries/briefs.js';
+import { evidenceReads, evidenceWrites } from './queries/evidence.js';
 import { handoffReads, handoffWrites } from './queries/handoffs.js';
 import { recordReads, recordWrites } from './queries/records.js';
 import { withOps, type Op } from './queries/op.js';
@@ -50,8 +41,6 @@ import type {
   BlobReads,
   BlobRef,
   BlobStore,
-  NewApproval,
-  CallUse,
   OpenMode,
   OpenOptions,
   Store,
@@ -103,31 +92,13 @@ class PgConnection {
 }
 
 class PgReads
-  extends withOps(PgConnection, { ...handoffReads, ...briefReads, ...recordReads }, 'runRead')
+  extends withOps(
+    PgConnection,
+    { ...handoffReads, ...approvalReads, ...briefReads, ...evidenceReads, ...recordReads },
+    'runRead',
+  )
   implements StoreReads
 {
-  // The used columns arrive with version 4: an older store read as it is (a probe) is never asked for them.
-  getApproval = (id: string): Promise<ApprovalRow | undefined> =>
-    r.getApproval(this.run, id, this.version >= USE_COLUMNS_VERSION);
-  approvalStatus = async (id: string): Promise<ApprovalLookupResult> => {
-    const row = await this.getApproval(id);
-    // A use by the pre-tool gate names its contract (migration 0008), asked only of a used approval.
-    if (row?.status === 'used' && this.version >= GATE_USE_VERSION)
-      row.used_by_contract_id = (
-        await this.run<{ c: string | null }>('SELECT used_by_contract_id AS c FROM approvals WHERE id = $1', [id])
-      ).rows[0]?.c;
-    return lookupOfRow(row);
-  };
-  listApprovals = (f: ApprovalFilters): Promise<ApprovalRow[]> =>
-    r.listApprovals(this.run, f, this.version >= USE_COLUMNS_VERSION);
-  countApprovals = (f: ApprovalFilters): Promise<number> => r.countApprovals(this.run, f);
-  getEvidence = (id: number): Promise<EvidenceRow | undefined> =>
-    r.getEvidence(this.run, id, this.version >= USE_COLUMNS_VERSION);
-  listEvidence = (f: EvidenceFilter): Promise<EvidenceRow[]> =>
-    r.listEvidence(this.run, f, this.version >= USE_COLUMNS_VERSION);
-  countEvidence = (): Promise<number> => r.countEvidence(this.run);
-  referencedPaths = (): Promise<Set<string>> => r.referencedPaths(this.run, this.version);
-  blobRows = (): Promise<{ id: number; artifact_path: string }[]> => r.blobRows(this.run);
   /** Blobs live in the `blobs` table: this store has the capability, served by the methods below. */
   readonly blobs: BlobReads = this;
   getBlob = (sha256: string): Promise<Buffer | undefined> => r.getBlob(this.run, sha256);
@@ -135,7 +106,11 @@ class PgReads
 }
 
 class PgTx
-  extends withOps(PgReads, { ...handoffWrites, ...briefWrites, ...recordWrites }, 'runWrite')
+  extends withOps(
+    PgReads,
+    { ...handoffWrites, ...approvalWrites, ...briefWrites, ...evidenceWrites, ...recordWrites },
+    'runWrite',
+  )
   implements StoreTx
 {
   /** A shared write operation (queries/): on the transaction's client, as the reads. */
@@ -146,13 +121,6 @@ class PgTx
     await this.run('SELECT pg_advisory_xact_lock($1::integer, $2::integer)', [LOCK_SPACE, contractLockKey(contractId)]);
   }
   now = async (): Promise<string> => (await this.run<{ now: string }>('SELECT handoff_now() AS now')).rows[0].now;
-  insertApproval = (a: NewApproval): Promise<ApprovalRow> => r.insertApproval(this.run, a);
-  decideApproval = (id: string, d: ApprovalStatus, by: string | null, note: string | null): Promise<DecideResult> =>
-    r.decideApproval(this.run, id, d, by, note);
-  markApprovalUsed = (id: string, handoffId: number): Promise<boolean> => r.markApprovalUsed(this.run, id, handoffId);
-  markApprovalUsedByCall = (id: string, u: CallUse): Promise<boolean> => r.markApprovalUsedByCall(this.run, id, u);
-  insertEvidence = (e: NewEvidence): Promise<number> => r.insertEvidence(this.run, e);
-  deleteEvidenceOfHandoff = (handoffId: number): Promise<number> => r.deleteEvidenceOfHandoff(this.run, handoffId);
   putBlob = (bytes: Buffer): Promise<BlobRef> => r.putBlob(this.run, bytes);
 }
 

@@ -7,8 +7,6 @@
  */
 import { HandoffError } from '../errors.js';
 import type { Env } from '../paths.js';
-import type { ApprovalLookupResult } from '../validator/types.js';
-import * as approvals from './approvals.js';
 import {
   closeDb,
   dbFileOf,
@@ -20,18 +18,19 @@ import {
   promoteProbe,
   type Db,
 } from './db.js';
-import * as evidence from './evidence-rows.js';
 import { sqliteAcceptsJson } from './finalize-row.js';
 import * as handoffs from './handoffs.js';
 import type { MirrorOutcome } from './handoffs.js';
 import { currentVersion } from './migrate.js';
+import { approvalReads, approvalWrites } from './queries/approvals.js';
 import { briefReads, briefWrites } from './queries/briefs.js';
+import { evidenceReads, evidenceWrites } from './queries/evidence.js';
 import { handoffReads, handoffWrites } from './queries/handoffs.js';
 import { recordReads, recordWrites } from './queries/records.js';
 import { withOps, type Op } from './queries/op.js';
 import { onSqlite } from './sqlite-dialect.js';
 import { isBusyError, toStoreError } from './store-errors.js';
-import type { NewApproval, CallUse, OpenMode, OpenOptions, Store, StoreReads, StoreTx, TxOptions } from './store.js';
+import type { OpenMode, OpenOptions, Store, StoreReads, StoreTx, TxOptions } from './store.js';
 
 const WRITE_ATTEMPTS = 3;
 const now = (): string => new Date().toISOString();
@@ -65,22 +64,19 @@ class SqliteConnection {
 
 /** Blobs stay files under the evidence root (src/evidence/blob.ts): no `blobs` capability here. */
 class SqliteReads
-  extends withOps(SqliteConnection, { ...handoffReads, ...briefReads, ...recordReads }, 'runRead')
-  implements StoreReads
-{
-  getApproval = (id: string) => this.read((db) => approvals.getApproval(db, id));
-  approvalStatus = (id: string): Promise<ApprovalLookupResult> => this.read((db) => approvals.approvalLookup(db)(id));
-  listApprovals = (f: approvals.ApprovalFilters) => this.read((db) => approvals.listApprovals(db, f));
-  countApprovals = (f: approvals.ApprovalFilters) => this.read((db) => approvals.countApprovals(db, f));
-  getEvidence = (id: number) => this.read((db) => evidence.getEvidence(db, id));
-  listEvidence = (f: evidence.EvidenceFilter) => this.read((db) => evidence.listEvidence(db, f));
-  countEvidence = () => this.read((db) => evidence.countEvidence(db));
-  referencedPaths = () => this.read((db) => evidence.referencedPaths(db));
-  blobRows = () => this.read((db) => evidence.blobRows(db));
-}
+  extends withOps(
+    SqliteConnection,
+    { ...handoffReads, ...approvalReads, ...briefReads, ...evidenceReads, ...recordReads },
+    'runRead',
+  )
+  implements StoreReads {}
 
 class SqliteTx
-  extends withOps(SqliteReads, { ...handoffWrites, ...briefWrites, ...recordWrites }, 'runWrite')
+  extends withOps(
+    SqliteReads,
+    { ...handoffWrites, ...approvalWrites, ...briefWrites, ...evidenceWrites, ...recordWrites },
+    'runWrite',
+  )
   implements StoreTx
 {
   live = false;
@@ -100,15 +96,6 @@ class SqliteTx
   // BEGIN IMMEDIATE already holds the one write lock of the file: nothing more to take.
   lockContract = (_contractId: string): Promise<void> => this.write(() => undefined);
   now = (): Promise<string> => Promise.resolve(now());
-  insertApproval = (a: NewApproval) => this.write((db) => approvals.insertApproval(db, a));
-  decideApproval = (id: string, d: approvals.ApprovalStatus, by: string | null, note: string | null) =>
-    this.write((db) => approvals.decideApproval(db, id, d, by, note));
-  markApprovalUsed = (id: string, handoffId: number) =>
-    this.write((db) => approvals.markApprovalUsed(db, id, handoffId, now()));
-  markApprovalUsedByCall = (id: string, u: CallUse) =>
-    this.write((db) => approvals.markApprovalUsedByCall(db, id, u, now()));
-  insertEvidence = (e: evidence.NewEvidence) => this.write((db) => evidence.insertEvidence(db, e));
-  deleteEvidenceOfHandoff = (handoffId: number) => this.write((db) => evidence.deleteEvidenceOfHandoff(db, handoffId));
 }
 
 class SqliteStore extends SqliteReads implements Store {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { onPg } from '../../src/store/pg-dialect.js';
 import type { Run } from '../../src/store/pg-driver.js';
-import { q, type Dialect, type Op } from '../../src/store/queries/op.js';
+import { q, schemaAtLeast, type Dialect, type Op } from '../../src/store/queries/op.js';
 import { loadSqlite } from '../../src/store/sqlite.js';
 import { onSqlite } from '../../src/store/sqlite-dialect.js';
 
@@ -95,5 +95,30 @@ describe('the PostgreSQL dialect', () => {
       ['SELECT 1 WHERE x = ANY($1::text[])', [['a']]],
     ]);
     expect(built).toBe(1);
+  });
+});
+
+describe('a store read as it is at an older schema', () => {
+  it('a statement on a newer table finds no rows without being sent; schemaAtLeast is answered without a round trip', async () => {
+    const sent: string[] = [];
+    const run = ((text: string) => {
+      sent.push(text);
+      return Promise.resolve({ rows: [{ n: 1 }], rowCount: 1 });
+    }) as Run;
+    function* op(): Op<[boolean, number, number]> {
+      const current = yield* schemaAtLeast(4);
+      const newer = (yield* q('SELECT n FROM newer', [], 5)).rows.length;
+      const older = (yield* q('SELECT n FROM older', [], 2)).rows.length;
+      return [current, newer, older];
+    }
+    expect(await onPg(run, op(), 4)).toEqual([true, 0, 1]);
+    expect(sent).toEqual(['SELECT n FROM older']);
+    expect(await onPg(run, op(), 3)).toEqual([false, 0, 1]);
+    // Without a version (a store at the build's: a writer's transaction), every statement runs.
+    expect(await onPg(run, op())).toEqual([true, 1, 1]);
+    const db = memory();
+    onSqlite(db, q('CREATE TABLE older (n)'));
+    expect(onSqlite(db, op(), undefined, 3)).toEqual([false, 0, 0]);
+    db.close();
   });
 });

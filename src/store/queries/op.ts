@@ -35,6 +35,8 @@ export interface Stmt {
    * probe), the statement is not run and finds no rows.
    */
   since?: number;
+  /** Not a statement: asks whether the store is at `since` or later (schemaAtLeast); answered without a round trip. */
+  probe?: true;
 }
 
 /** An operation: yields statements, receives their rows, returns its result. */
@@ -49,7 +51,13 @@ export function* q<R = Raw>(
   return (yield { text, values, since }) as Rows<R>;
 }
 
+/** Whether the store's schema is at `version` or later (a store read as it is may be older than the build). */
+export function* schemaAtLeast(version: number): Generator<Stmt, boolean, Rows> {
+  return (yield { text: '', values: [], since: version, probe: true }).rowCount === 1;
+}
+
 const NO_ROWS: Rows = { rows: [], rowCount: 0 };
+const AT_LEAST: Rows = { rows: [], rowCount: 1 };
 
 /** Whether a store at `version` (undefined: the build's) lacks the table `s` reads: then it finds no rows. */
 const beforeTable = (s: Stmt, version: number | undefined): boolean =>
@@ -59,7 +67,7 @@ const beforeTable = (s: Stmt, version: number | undefined): boolean =>
 export function runSync<T>(op: Op<T>, exec: (s: Stmt) => Rows, version?: number): T {
   for (let step = op.next(); ;) {
     if (step.done === true) return step.value;
-    step = op.next(beforeTable(step.value, version) ? NO_ROWS : exec(step.value));
+    step = op.next(beforeTable(step.value, version) ? NO_ROWS : step.value.probe ? AT_LEAST : exec(step.value));
   }
 }
 
@@ -67,7 +75,7 @@ export function runSync<T>(op: Op<T>, exec: (s: Stmt) => Rows, version?: number)
 export async function runAsync<T>(op: Op<T>, exec: (s: Stmt) => Promise<Rows>, version?: number): Promise<T> {
   for (let step = op.next(); ;) {
     if (step.done === true) return step.value;
-    step = op.next(beforeTable(step.value, version) ? NO_ROWS : await exec(step.value));
+    step = op.next(beforeTable(step.value, version) ? NO_ROWS : step.value.probe ? AT_LEAST : await exec(step.value));
   }
 }
 
