@@ -31,11 +31,7 @@ import {
 import { onPg } from './pg-dialect.js';
 import { checkCurrentPg, inspectPg, migratePg, PG_MIGRATIONS_DIR } from './pg-migrate.js';
 import * as r from './pg-records.js';
-import { approvalReads, approvalWrites } from './queries/approvals.js';
-import { briefReads, briefWrites } from './queries/briefs.js';
-import { evidenceReads, evidenceWrites } from './queries/evidence.js';
-import { handoffReads, handoffWrites } from './queries/handoffs.js';
-import { recordReads, recordWrites } from './queries/records.js';
+import { storeReads, storeWrites } from './queries/index.js';
 import { withOps, type Op } from './queries/op.js';
 import type {
   BlobReads,
@@ -91,28 +87,14 @@ class PgConnection {
   }
 }
 
-class PgReads
-  extends withOps(
-    PgConnection,
-    { ...handoffReads, ...approvalReads, ...briefReads, ...evidenceReads, ...recordReads },
-    'runRead',
-  )
-  implements StoreReads
-{
+class PgReads extends withOps(PgConnection, storeReads, 'runRead') implements StoreReads {
   /** Blobs live in the `blobs` table: this store has the capability, served by the methods below. */
   readonly blobs: BlobReads = this;
   getBlob = (sha256: string): Promise<Buffer | undefined> => r.getBlob(this.run, sha256);
   blobSizes = (sha256s: readonly string[]): Promise<Map<string, number>> => r.blobSizes(this.run, sha256s);
 }
 
-class PgTx
-  extends withOps(
-    PgReads,
-    { ...handoffWrites, ...approvalWrites, ...briefWrites, ...evidenceWrites, ...recordWrites },
-    'runWrite',
-  )
-  implements StoreTx
-{
+class PgTx extends withOps(PgReads, storeWrites, 'runWrite') implements StoreTx {
   /** A shared write operation (queries/): on the transaction's client, as the reads. */
   runWrite<T>(op: Op<T>): Promise<T> {
     return onPg(this.run, op);
@@ -224,7 +206,7 @@ class PgStore extends PgReads implements Store {
     (await this.run<{ ok: boolean }>('SELECT handoff_json_valid($1) AS ok', [json])).rows[0].ok;
   async mirrorNow(contractId: string, json: string, rev: number): Promise<MirrorOutcome> {
     if (!this.writable) throw new HandoffError('INTERNAL', 'a store opened for reading cannot write; open a writer');
-    return this.runRead(handoffWrites.mirrorEnvelope(contractId, json, rev));
+    return this.runRead(storeWrites.mirrorEnvelope(contractId, json, rev));
   }
 
   async currentWriter(): Promise<Store | undefined> {

@@ -22,11 +22,7 @@ import { sqliteAcceptsJson } from './finalize-row.js';
 import * as handoffs from './handoffs.js';
 import type { MirrorOutcome } from './handoffs.js';
 import { currentVersion } from './migrate.js';
-import { approvalReads, approvalWrites } from './queries/approvals.js';
-import { briefReads, briefWrites } from './queries/briefs.js';
-import { evidenceReads, evidenceWrites } from './queries/evidence.js';
-import { handoffReads, handoffWrites } from './queries/handoffs.js';
-import { recordReads, recordWrites } from './queries/records.js';
+import { storeReads, storeWrites } from './queries/index.js';
 import { withOps, type Op } from './queries/op.js';
 import { onSqlite } from './sqlite-dialect.js';
 import { isBusyError, toStoreError } from './store-errors.js';
@@ -63,22 +59,9 @@ class SqliteConnection {
 }
 
 /** Blobs stay files under the evidence root (src/evidence/blob.ts): no `blobs` capability here. */
-class SqliteReads
-  extends withOps(
-    SqliteConnection,
-    { ...handoffReads, ...approvalReads, ...briefReads, ...evidenceReads, ...recordReads },
-    'runRead',
-  )
-  implements StoreReads {}
+class SqliteReads extends withOps(SqliteConnection, storeReads, 'runRead') implements StoreReads {}
 
-class SqliteTx
-  extends withOps(
-    SqliteReads,
-    { ...handoffWrites, ...approvalWrites, ...briefWrites, ...evidenceWrites, ...recordWrites },
-    'runWrite',
-  )
-  implements StoreTx
-{
+class SqliteTx extends withOps(SqliteReads, storeWrites, 'runWrite') implements StoreTx {
   live = false;
   /** Runs a write of the open transaction; a leaked handle is refused rather than writing outside it. */
   private write<T>(fn: (db: Db) => T): Promise<T> {
