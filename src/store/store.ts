@@ -42,16 +42,7 @@ import type { MirrorOutcome } from './handoffs.js';
 import { isPgRefusal } from './pg-errors.js';
 import { isConstraintError } from './store-errors.js';
 
-export type {
-  BlobReads,
-  BlobRef,
-  CallUse,
-  CaptureNew,
-  CaptureOpen,
-  NewApproval,
-  NewBrief,
-  RejectionPut,
-} from './concerns.js';
+export type { BlobReads, BlobRef } from './concerns.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
