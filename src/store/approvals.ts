@@ -1,18 +1,12 @@
 /**
- * Approvals: their rows, statuses and transition rule, and (for SQLite's own tests of a `Db`) the shared statements
- * of queries/approvals.ts on a SQLite connection, synchronously. Transitions are decided inside the transaction that
- * writes (`UPDATE … WHERE id = $4 AND status = $5`), so concurrent decides cannot both win.
+ * Approvals: their rows, statuses and transition rule (the statements: queries/approvals.ts). Transitions are decided
+ * inside the transaction that writes (`UPDATE … WHERE id = $4 AND status = $5`), so concurrent decides cannot both win.
  */
 import { createHash } from 'node:crypto';
 import { HandoffError } from '../errors.js';
 import { mintApprovalId } from '../ids.js';
 import type { ApprovalLookupResult } from '../validator/types.js';
-import type { NewApproval } from './concerns.js';
-import { guard, writeTx, type Db } from './db.js';
-import { currentVersion } from './migrate.js';
 import type { PageKey } from './page.js';
-import { approvalReads, approvalWrites } from './queries/approvals.js';
-import { onSqlite } from './sqlite-dialect.js';
 
 export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'revoked', 'expired', 'used'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
@@ -96,21 +90,9 @@ export const lookupOfRow = (row: ApprovalRow | undefined): ApprovalLookupResult 
       };
 
 /** The cross-check's lookup; a store without the approvals table resolves nothing. */
-/** The cross-check's lookup on a SQLite connection (a store without the table resolves nothing). */
-export function approvalLookup(db: Db): (id: string) => ApprovalLookupResult {
-  const version = guard(db, () => currentVersion(db));
-  return (id) => guard(db, () => onSqlite(db, approvalReads.approvalStatus(id), undefined, version));
-}
-
 export { mintApprovalId as newApprovalId };
 
 export const fingerprintOf = (content: string): string => createHash('sha256').update(content, 'utf8').digest('hex');
-
-export const insertApproval = (db: Db, a: NewApproval): ApprovalRow =>
-  writeTx(db, () => onSqlite(db, approvalWrites.insertApproval(a)));
-
-export const getApproval = (db: Db, id: string): ApprovalRow | undefined =>
-  guard(db, () => onSqlite(db, approvalReads.getApproval(id), undefined, currentVersion(db)));
 
 export const approvalNotFound = (id: string): HandoffError =>
   new HandoffError('APPROVAL_NOT_FOUND', `no approval ${id}; list them with \`handoff approval list\``, {
@@ -140,14 +122,6 @@ export function judgeDecision(row: ApprovalRow, decision: ApprovalStatus): 'noop
 }
 
 /** Applies one decision in one IMMEDIATE transaction. APPROVAL_NOT_FOUND (3), APPROVAL_TRANSITION_REFUSED (1). */
-export const decideApproval = (
-  db: Db,
-  id: string,
-  decision: ApprovalStatus,
-  by: string | null,
-  note: string | null,
-): DecideResult => writeTx(db, () => onSqlite(db, approvalWrites.decideApproval(id, decision, by, note)));
-
 export interface ApprovalFilters {
   status?: ApprovalStatus;
   agent_id?: string;
@@ -160,10 +134,3 @@ export interface ApprovalFilters {
 
 /** The equality filters of `approval list`, each a column of the same name. */
 export const APPROVAL_FILTERS = ['status', 'agent_id', 'contract_id', 'workspace'] as const;
-
-export const listApprovals = (db: Db, f: ApprovalFilters): ApprovalRow[] =>
-  guard(db, () => onSqlite(db, approvalReads.listApprovals(f), undefined, currentVersion(db)));
-
-/** approved → used by the handoff row `handoffId`, at `now`; true when the row changed. */
-export const markApprovalUsed = (db: Db, id: string, handoffId: number, now: string): boolean =>
-  onSqlite(db, approvalWrites.markApprovalUsed(id, handoffId), now);

@@ -1,14 +1,5 @@
-/**
- * The rows that dispatch, claim and the stop gate write: birth at dispatch, the set-once claim of a harness run id,
- * and the gate's backstop capture, on a SQLite connection synchronously (the shared statements of
- * queries/handoffs.ts, with the row time `now` given). Callers run them inside one IMMEDIATE transaction and take the
- * decisions that depend on the current row inside it.
- */
-import type { CaptureNew, CaptureOpen } from './concerns.js';
-import { guard, type Db } from './db.js';
-import type { HandoffRow, VerificationPolicy } from './handoff-row.js';
-import { handoffReads, handoffWrites as writes } from './queries/handoffs.js';
-import { onSqlite } from './sqlite-dialect.js';
+/** The birth row dispatch writes (the statement: queries/handoffs.ts insertBirthRow). */
+import type { VerificationPolicy } from './handoff-row.js';
 
 export interface BirthRow {
   contract_id: string;
@@ -32,23 +23,3 @@ export interface BirthRow {
   require_approval_json?: string | null;
   now: string;
 }
-
-/** The DISPATCHED / never_finalized row. */
-export const insertBirthRow = (db: Db, { now, ...b }: BirthRow): HandoffRow =>
-  onSqlite(db, writes.insertBirthRow(b), now);
-
-/** Every row carrying `harnessId` (continuation links inherit it, so one chain may hold several). */
-export const rowsWithHarnessId = (db: Db, harnessId: string): HandoffRow[] =>
-  guard(db, () => onSqlite(db, handoffReads.rowsWithHarnessId(harnessId)));
-
-/** The claim: set-once; false when the row already carries a harness id. */
-export const setHarnessIdIfNull = (db: Db, id: number, harnessId: string, now: string): boolean =>
-  onSqlite(db, writes.setHarnessIdIfNull(id, harnessId), now);
-
-/** Backstop capture of an open row: never touches a closed row; false when a finalize won the race (zero rows). */
-export const captureOpenRow = (db: Db, { now, ...c }: CaptureOpen & { now: string }): boolean =>
-  onSqlite(db, writes.captureOpenRow(c), now);
-
-/** Backstop capture of a draft without a row: inserted, or nothing when a row appeared meanwhile. */
-export const captureNewRow = (db: Db, { now, ...c }: CaptureNew & { now: string }): boolean =>
-  onSqlite(db, writes.captureNewRow(c), now);

@@ -1,9 +1,8 @@
 /**
  * The SQLite store behind the Store interface: the shared operations (queries/) run synchronously on the connection
- * (onSqlite), the other concerns delegate to the synchronous repositories of this folder. A transaction is BEGIN
- * IMMEDIATE … COMMIT around an async function, with writeTx's retry rule (3 attempts, 50 ms × attempt, then
- * STORE_BUSY); the repositories that open their own writeTx join it. One connection runs one transaction at a time:
- * later `tx` calls on the same store wait for the earlier ones.
+ * (onSqlite). A transaction is BEGIN IMMEDIATE … COMMIT around an async function, with writeTx's retry rule (3
+ * attempts, 50 ms × attempt, then STORE_BUSY). One connection runs one transaction at a time: later `tx` calls on
+ * the same store wait for the earlier ones.
  */
 import { HandoffError } from '../errors.js';
 import type { Env } from '../paths.js';
@@ -19,7 +18,7 @@ import {
   type Db,
 } from './db.js';
 import { sqliteAcceptsJson } from './finalize-row.js';
-import * as handoffs from './handoffs.js';
+import { mirrorEnvelope } from './sqlite-rows.js';
 import type { MirrorOutcome } from './handoffs.js';
 import { currentVersion } from './migrate.js';
 import { storeReads, storeWrites } from './queries/index.js';
@@ -130,7 +129,7 @@ class SqliteStore extends SqliteReads implements Store {
   }
 
   /**
-   * The mirror outside `tx`: handoffs.mirrorEnvelope reads the row's revision first (no write lock when the row holds
+   * The mirror outside `tx`: sqlite-rows.ts mirrorEnvelope reads the row's revision first (no write lock when the row holds
    * it already) and commits its UPDATE in a transaction of its own, at synchronous = NORMAL. Queued behind this
    * store's open transaction, like `tx`.
    */
@@ -140,7 +139,7 @@ class SqliteStore extends SqliteReads implements Store {
     const run = this.queue.then(() =>
       settle(() => {
         limitBusyWait(this.db, this.waitUntil);
-        return handoffs.mirrorEnvelope(this.db, contractId, json, rev);
+        return mirrorEnvelope(this.db, contractId, json, rev);
       }),
     );
     this.queue = run.catch(() => undefined);
