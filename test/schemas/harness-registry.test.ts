@@ -1,9 +1,9 @@
 /**
- * The harness list is written once, in the adapters' registry: every schema enum that names harnesses, every
- * `--harness` flag's options and completion's values are checked against it here, so a harness added to the registry
- * and forgotten anywhere else fails this file.
+ * The harness list is written once, in the adapters' registry: the schemas' harness lists (defs.schema.json, written
+ * from the registry by `npm run docs:errors`), every `--harness` flag's options and completion's values are checked
+ * against it here, so a harness added to the registry and forgotten anywhere else fails this file.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { adapterOf, HARNESSES, PRE_TOOL_HARNESSES } from '../../src/harnesses/index.js';
 import ApprovalGate from '../../src/commands/approval/gate.js';
@@ -34,23 +34,42 @@ const sorted = (v: readonly string[]): string[] => [...v].sort();
 const exitTwo = HARNESSES.filter((h) => adapterOf(h).answer(true, 'r', undefined).exit === 2);
 
 describe('the harness registry is the one list', () => {
-  it('the hook and gate result schemas enumerate exactly the registry', () => {
-    for (const name of ['hooks-change', 'hooks-status', 'hooks-test', 'contract-gate']) {
-      const enums = harnessEnums(schema(name));
-      expect(enums.length, name).toBeGreaterThan(0);
-      for (const e of enums) {
-        // contract-gate's exit rules split the registry by answer form: exit 2 blocks, and JSON on exit 0.
-        const allowed = [HARNESSES, exitTwo, HARNESSES.filter((h) => !exitTwo.includes(h))].map(sorted);
-        expect(allowed, `${name} ${e.path}`).toContainEqual(sorted(e.values));
-      }
-      expect(enums.map((e) => sorted(e.values)), name).toContainEqual(sorted(HARNESSES));
-    }
+  it('defs.schema.json holds the harness lists, equal to the registry and its subsets', () => {
+    const defs = schema('defs').$defs as Record<string, { enum?: string[] }>;
+    const jsonAnswer = HARNESSES.filter((h) => !exitTwo.includes(h));
+    expect(defs.harness?.enum).toEqual([...HARNESSES]);
+    expect(defs.preToolHarness?.enum).toEqual([...PRE_TOOL_HARNESSES]);
+    expect(defs.exitTwoHarness?.enum).toEqual(exitTwo);
+    expect(defs.jsonAnswerHarness?.enum).toEqual(jsonAnswer);
+    expect(PRE_TOOL_HARNESSES).not.toContain('opencode');
+    // Only those four: any other enum naming a harness would be a second list.
+    expect(harnessEnums(schema('defs')).map((e) => e.path)).toEqual([
+      '#/$defs/harness',
+      '#/$defs/preToolHarness',
+      '#/$defs/exitTwoHarness',
+      '#/$defs/jsonAnswerHarness',
+    ]);
   });
 
-  it('the approval gate schema enumerates the harnesses with a pre-tool hook', () => {
-    const enums = harnessEnums(schema('approval-gate'));
-    expect(enums.map((e) => sorted(e.values))).toEqual([sorted(PRE_TOOL_HARNESSES)]);
-    expect(PRE_TOOL_HARNESSES).not.toContain('opencode');
+  it('every result schema names harnesses only through those lists', () => {
+    const refs = (node: unknown): string[] =>
+      Array.isArray(node)
+        ? node.flatMap(refs)
+        : typeof node === 'object' && node !== null
+          ? Object.entries(node as Json).flatMap(([k, v]) =>
+              k === '$ref' && typeof v === 'string' && /Harness$|\/harness$/.test(v) ? [v] : refs(v),
+            )
+          : [];
+    for (const file of readdirSync('schemas/results')) {
+      if (!file.endsWith('.schema.json') || file === 'defs.schema.json') continue;
+      expect(harnessEnums(schema(file.replace('.schema.json', ''))), file).toEqual([]);
+    }
+    for (const name of ['hooks-change', 'hooks-status', 'hooks-test', 'contract-gate'])
+      expect(refs(schema(name)), name).toContain('defs.schema.json#/$defs/harness');
+    expect(refs(schema('contract-gate'))).toEqual(
+      expect.arrayContaining(['defs.schema.json#/$defs/exitTwoHarness', 'defs.schema.json#/$defs/jsonAnswerHarness']),
+    );
+    expect(refs(schema('approval-gate'))).toEqual(['defs.schema.json#/$defs/preToolHarness']);
   });
 
   it("every --harness flag's options and completion's values are the registry's", () => {
