@@ -230,18 +230,28 @@ export const storeExists = (env: Env, cwd?: string): boolean => existsSync(store
 /** `<root>/evidence`; `$HANDOFF_DB` does not move it. */
 export const evidenceRoot = (env: Env, cwd?: string): string => rootFolder(env, 'evidence', cwd);
 
-/** The git top-level of `dir`: the nearest ancestor holding a `.git` entry (found without spawning git). */
+/** The git top-level of `dir`: the nearest ancestor holding a `.git` git would take (found without spawning git). */
 export function gitTopLevel(dir: string): string | undefined {
   let cur = resolve(dir);
   for (;;) {
-    try {
-      statSync(join(cur, '.git'));
-      return cur;
-    } catch {
-      const up = dirname(cur);
-      if (up === cur) return undefined;
-      cur = up;
-    }
+    if (isGitMarker(join(cur, '.git'))) return cur;
+    const up = dirname(cur);
+    if (up === cur) return undefined;
+    cur = up;
+  }
+}
+
+/**
+ * A `.git` git would take for a repository: a file (a worktree's or a submodule's `gitdir:` link) or a folder holding
+ * HEAD. An empty `.git` folder (a sandbox's mount point, a half-made clone) is not one, as git itself judges.
+ */
+function isGitMarker(path: string): boolean {
+  try {
+    if (!statSync(path).isDirectory()) return true;
+    statSync(join(path, 'HEAD'));
+    return true;
+  } catch {
+    return false;
   }
 }
 

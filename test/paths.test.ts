@@ -2,13 +2,13 @@
  * Workspaces are safe slugs. An explicit workspace (--workspace, $HANDOFF_WORKSPACE) is used
  * exactly as given or refused (UNSAFE_SLUG, exit 2); the default derived from a folder name is made into one.
  */
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isSafeSlug } from '../src/evidence/slug.js';
-import { normalizeWorkspace, resolveWorkspace } from '../src/paths.js';
+import { gitTopLevel, normalizeWorkspace, resolveWorkspace } from '../src/paths.js';
 import { caught } from './helpers/store.js';
 
 describe('normalizeWorkspace (the derived default)', () => {
@@ -82,8 +82,25 @@ describe('resolveWorkspace', () => {
     expect(resolveWorkspace(undefined, {}, dir('My Project'))).toBe('My-Project');
     const top = dir('Über Repo');
     mkdirSync(join(top, '.git'));
+    writeFileSync(join(top, '.git', 'HEAD'), 'ref: refs/heads/main\n'); // a repository, as git judges one
     mkdirSync(join(top, 'src'));
     expect(resolveWorkspace(undefined, {}, join(top, 'src'))).toBe('ber-Repo');
     expect(resolveWorkspace(undefined, {}, '/')).toBe('default');
+  });
+
+  it('an empty .git folder is no repository (a sandbox mount point): the walk goes on past it', () => {
+    // Codex's workspace-write sandbox leaves an empty .git (and .codex, .agents) in each writable root, /tmp included.
+    const outer = dir('outer');
+    mkdirSync(join(outer, '.git'));
+    const inner = join(outer, 'inner');
+    mkdirSync(join(inner, '.git'), { recursive: true });
+    mkdirSync(join(inner, 'src'));
+    expect(gitTopLevel(join(inner, 'src'))).toBeUndefined();
+    expect(resolveWorkspace(undefined, {}, join(inner, 'src'))).toBe('src');
+    writeFileSync(join(outer, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    expect(gitTopLevel(join(inner, 'src'))).toBe(outer);
+    rmSync(join(inner, '.git'), { recursive: true });
+    writeFileSync(join(inner, '.git'), 'gitdir: ../elsewhere\n'); // a worktree's or submodule's link
+    expect(gitTopLevel(join(inner, 'src'))).toBe(inner);
   });
 });

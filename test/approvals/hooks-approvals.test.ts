@@ -10,6 +10,7 @@ function setup() {
   const project = join(base, 'project');
   const home = join(base, 'home');
   mkdirSync(join(project, '.git'), { recursive: true });
+  writeFileSync(join(project, '.git', 'HEAD'), 'ref: refs/heads/main\n'); // a repository, as git judges one
   mkdirSync(home);
   return { project, data: tempHome(), env: { HOME: home, CODEX_HOME: join(home, '.codex') } };
 }

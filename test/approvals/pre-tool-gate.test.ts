@@ -11,6 +11,7 @@ function setup(patterns: string[] = ['Bash(git push *)'], env: Record<string, st
   const home = tempHome();
   const repo = join(home, 'repo');
   mkdirSync(join(repo, '.git'), { recursive: true });
+  writeFileSync(join(repo, '.git', 'HEAD'), 'ref: refs/heads/main\n'); // a repository, as git judges one
   const flags = patterns.flatMap((p) => ['--require-approval', p]);
   const d =
     patterns.length === 0 && Object.keys(env).length === 0

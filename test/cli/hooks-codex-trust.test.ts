@@ -30,6 +30,7 @@ function setup(opts: { trusted?: boolean; codexOnPath?: boolean } = {}): Setup {
   const home = join(base, 'home');
   const codexHome = join(home, '.codex');
   mkdirSync(join(project, '.git'), { recursive: true });
+  writeFileSync(join(project, '.git', 'HEAD'), 'ref: refs/heads/main\n'); // a repository, as git judges one
   mkdirSync(codexHome, { recursive: true });
   const config = join(codexHome, 'config.toml');
   writeFileSync(

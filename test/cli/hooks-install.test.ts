@@ -33,6 +33,7 @@ function setup(): Setup {
   const project = join(base, 'project');
   const home = join(base, 'home');
   mkdirSync(join(project, '.git'), { recursive: true });
+  writeFileSync(join(project, '.git', 'HEAD'), 'ref: refs/heads/main\n'); // a repository, as git judges one
   mkdirSync(home);
   const data = tempHome();
   return {

@@ -3,7 +3,7 @@
  * module whose export is called with the client) and driven with session.idle events: the gate runs through the
  * library's stopGate, a block sends its reason back into the session, and the breaker ends the loop.
  */
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -33,6 +33,7 @@ describe('the OpenCode plugin', () => {
     const data = tempHome();
     const project = mkdtempSync(join(tmpdir(), 'opencode-'));
     mkdirSync(join(project, '.git'));
+    writeFileSync(join(project, '.git', 'HEAD'), 'ref: refs/heads/main\n'); // a repository, as git judges one
     const installed = run(data, ['hooks', 'install', '--harness', 'opencode', '--json'], {
       cwd: project,
       env: { HOME: project, XDG_CONFIG_HOME: join(project, '.config') },

@@ -153,6 +153,7 @@ describe('an implicit draft stays in its workspace', () => {
     const one = folder('app');
     const two = folder('app');
     mkdirSync(join(one, '.git'));
+    writeFileSync(join(one, '.git', 'HEAD'), 'ref: refs/heads/main\n'); // a repository, as git judges one
     writeFileSync(join(two, '.git'), 'gitdir: elsewhere\n'); // a worktree's .git is a file
     mkdirSync(join(two, 'src'));
     const idOne = initIn(home, one);

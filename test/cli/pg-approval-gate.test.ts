@@ -33,6 +33,7 @@ describe('approval gate on PostgreSQL', () => {
 
     const repo = join(host.home, 'repo');
     mkdirSync(join(repo, '.git'), { recursive: true });
+    writeFileSync(join(repo, '.git', 'HEAD'), 'ref: refs/heads/main\n'); // a repository, as git judges one
     const transcript = join(host.home, 't.jsonl');
     writeFileSync(
       transcript,
