@@ -31,6 +31,8 @@ export interface ApprovalRow {
   used_by_handoff_id: number | null;
   /** The contract whose tool call used it (the pre-tool gate, migration 0008); read only by the cross-check's lookup. */
   used_by_contract_id?: string | null;
+  /** The tool call the pre-tool gate let run on it (migration 0008); null for a use by finalize or before 0008. */
+  used_by_tool_use_id?: string | null;
 }
 
 const BASE_COLS =
@@ -38,14 +40,29 @@ const BASE_COLS =
 const COLS = `${BASE_COLS}, used_at, used_by_handoff_id`;
 /**
  * The column list every approval read returns (both store backends). A store read as it is before migration 0004
- * (a probe, a read-only data root) has no used columns: they read as NULL, never from the table.
+ * (a probe, a read-only data root) has no used columns: they read as NULL, never from the table; likewise the
+ * pre-tool gate's tool call id before migration 0008 (`hasGateUse`).
  */
-export const approvalCols = (hasUseColumns: boolean): string =>
-  hasUseColumns ? COLS : `${BASE_COLS}, NULL AS used_at, NULL AS used_by_handoff_id`;
+export const approvalCols = (hasUseColumns: boolean, hasGateUse = false): string =>
+  (hasUseColumns ? COLS : `${BASE_COLS}, NULL AS used_at, NULL AS used_by_handoff_id`) +
+  (hasGateUse ? ', used_by_tool_use_id' : ', NULL AS used_by_tool_use_id');
 /** The schema version that brings the used columns (migration 0004). */
 export const USE_COLUMNS_VERSION = 4;
 /** The schema version that brings used_by_tool_use_id and used_by_contract_id (migration 0008). */
 export const GATE_USE_VERSION = 8;
+
+const gateUseColumns = new WeakMap<Db, boolean>();
+/** Whether this SQLite store's approvals table has migration 0008's used_by_tool_use_id (asked once per connection). */
+function hasGateUse(db: Db): boolean {
+  let known = gateUseColumns.get(db);
+  if (known === undefined) {
+    known = (db.prepare('PRAGMA table_info(approvals)').all() as { name: string }[]).some(
+      (c) => c.name === 'used_by_tool_use_id',
+    );
+    gateUseColumns.set(db, known);
+  }
+  return known;
+}
 
 const useColumns = new WeakMap<Db, boolean>();
 /** Whether this SQLite store's approvals table has the used columns (asked once per connection). */
@@ -84,6 +101,7 @@ export function exposeApproval(row: ApprovalRow): Record<string, unknown> {
     decision_note: row.decision_note,
     used_at: row.used_at ?? null,
     used_by_handoff_id: row.used_by_handoff_id ?? null,
+    used_by_tool_use_id: row.used_by_tool_use_id ?? null,
   };
 }
 
@@ -111,7 +129,7 @@ export function approvalLookup(db: Db): (id: string) => ApprovalLookupResult {
   );
   const stmt = guard(db, () =>
     db.prepare(
-      `SELECT ${approvalCols(hasUseColumns(db))}${gateCol ? ', used_by_contract_id' : ''} FROM approvals WHERE id = ?`,
+      `SELECT ${approvalCols(hasUseColumns(db), hasGateUse(db))}${gateCol ? ', used_by_contract_id' : ''} FROM approvals WHERE id = ?`,
     ),
   );
   return (id) => guard(db, () => lookupOfRow(stmt.get(id) as ApprovalRow | undefined));
@@ -149,7 +167,7 @@ export function getApproval(db: Db, id: string): ApprovalRow | undefined {
   return guard(
     db,
     () =>
-      db.prepare(`SELECT ${approvalCols(hasUseColumns(db))} FROM approvals WHERE id = ?`).get(id) as
+      db.prepare(`SELECT ${approvalCols(hasUseColumns(db), hasGateUse(db))} FROM approvals WHERE id = ?`).get(id) as
         ApprovalRow | undefined,
   );
 }
@@ -222,7 +240,7 @@ export function listApprovals(db: Db, f: ApprovalFilters): ApprovalRow[] {
   const { where, params } = approvalWhere(f);
   if (f.after !== undefined) where.push(afterKey(f.after, named(params)));
   params.limit = f.limit;
-  const sql = `SELECT ${approvalCols(hasUseColumns(db))} FROM approvals ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+  const sql = `SELECT ${approvalCols(hasUseColumns(db), hasGateUse(db))} FROM approvals ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
                ORDER BY created_at DESC, id DESC LIMIT @limit`;
   return guard(db, () => db.prepare(sql).all(params) as ApprovalRow[]);
 }

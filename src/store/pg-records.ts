@@ -175,16 +175,20 @@ export const blobRows = async (run: Run): Promise<{ id: number; artifact_path: s
     )
   ).rows;
 
-/** `useColumns`: the store has migration 0004's used columns (a store read as it is before it has not). */
+/**
+ * `useColumns`: the store has migration 0004's used columns (a store read as it is before it has not); `gateUse`
+ * migration 0008's used_by_tool_use_id.
+ */
 export const getApproval = async (
   run: Run,
   id: string,
   useColumns: boolean,
   forUpdate = false,
+  gateUse = false,
 ): Promise<ApprovalRow | undefined> =>
   (
     await run<ApprovalRow>(
-      `SELECT ${approvalCols(useColumns)} FROM approvals WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
+      `SELECT ${approvalCols(useColumns, gateUse)} FROM approvals WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
       [id],
     )
   ).rows[0];
@@ -216,7 +220,7 @@ export const insertApproval = async (run: Run, a: NewApproval): Promise<Approval
   (
     await run<ApprovalRow>(
       `INSERT INTO approvals (id, workspace, agent_id, contract_id, status, exact_content, fingerprint, created_at)
-       VALUES ($1, $2, $3, $4, 'pending', $5, $6, handoff_now()) RETURNING ${approvalCols(true)}`,
+       VALUES ($1, $2, $3, $4, 'pending', $5, $6, handoff_now()) RETURNING ${approvalCols(true, true)}`,
       [newApprovalId(), a.workspace, a.agent_id, a.contract_id, a.exact_content, fingerprintOf(a.exact_content)],
     )
   ).rows[0];
@@ -232,21 +236,26 @@ export async function decideApproval(
   by: string | null,
   note: string | null,
 ): Promise<DecideResult> {
-  const row = await getApproval(run, id, true, true);
+  const row = await getApproval(run, id, true, true, true);
   if (row === undefined) throw approvalNotFound(id);
   if (judgeDecision(row, decision) === 'noop') return { row, previous: row.status, changed: false };
   const updated = await run<ApprovalRow>(
     `UPDATE approvals SET status = $1, decided_at = handoff_now(), decided_by = $2, decision_note = $3
-      WHERE id = $4 AND status = $5 RETURNING ${approvalCols(true)}`,
+      WHERE id = $4 AND status = $5 RETURNING ${approvalCols(true, true)}`,
     [decision, by, note, id, row.status],
   );
   return { row: updated.rows[0], previous: row.status, changed: true };
 }
 
-export async function listApprovals(run: Run, f: ApprovalFilters, useColumns: boolean): Promise<ApprovalRow[]> {
+export async function listApprovals(
+  run: Run,
+  f: ApprovalFilters,
+  useColumns: boolean,
+  gateUse = false,
+): Promise<ApprovalRow[]> {
   const { where, values } = approvalWhere(f);
   if (f.after !== undefined) where.push(afterKey(f.after, (v) => `$${values.push(v)}`));
-  const sql = `SELECT ${approvalCols(useColumns)} FROM approvals ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+  const sql = `SELECT ${approvalCols(useColumns, gateUse)} FROM approvals ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
                ORDER BY created_at DESC, id DESC LIMIT $${values.push(f.limit)}`;
   return (await run<ApprovalRow>(sql, values)).rows;
 }

@@ -132,7 +132,7 @@ class PgReads implements StoreReads {
   rowsWithHarnessId = (hid: string): Promise<HandoffRow[]> => h.rowsWithHarnessId(this.run, hid);
   // The used columns arrive with version 4: an older store read as it is (a probe) is never asked for them.
   getApproval = (id: string): Promise<ApprovalRow | undefined> =>
-    r.getApproval(this.run, id, this.version >= USE_COLUMNS_VERSION);
+    r.getApproval(this.run, id, this.version >= USE_COLUMNS_VERSION, false, this.version >= GATE_USE_VERSION);
   approvalStatus = async (id: string): Promise<ApprovalLookupResult> => {
     const row = await this.getApproval(id);
     // A use by the pre-tool gate names its contract (migration 0008), asked only of a used approval.
@@ -143,7 +143,7 @@ class PgReads implements StoreReads {
     return lookupOfRow(row);
   };
   listApprovals = (f: ApprovalFilters): Promise<ApprovalRow[]> =>
-    r.listApprovals(this.run, f, this.version >= USE_COLUMNS_VERSION);
+    r.listApprovals(this.run, f, this.version >= USE_COLUMNS_VERSION, this.version >= GATE_USE_VERSION);
   countApprovals = (f: ApprovalFilters): Promise<number> => r.countApprovals(this.run, f);
   findBrief = (ws: string, name: string): Promise<BriefRow | undefined> => r.findBrief(this.run, ws, name);
   findBriefIgnoringCase = (ws: string, name: string): Promise<BriefRow | undefined> =>

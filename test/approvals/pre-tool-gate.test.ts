@@ -97,6 +97,10 @@ describe('approval gate (pre-tool hook)', () => {
     const used = approvalRow(s.home, pending.approval_id);
     expect(used).toMatchObject({ status: 'used', used_by_tool_use_id: 'toolu_ok', used_by_contract_id: s.cid });
     expect(used.used_by_handoff_id).toBe(1);
+    // approval show names the tool call that used it, in JSON and for a human.
+    const shown = run(s.home, ['approval', 'show', pending.approval_id, '--json']);
+    expect(shown.json.approval).toMatchObject({ approval_status: 'used', used_by_tool_use_id: 'toolu_ok' });
+    expect(run(s.home, ['approval', 'show', pending.approval_id]).stdout).toContain('\nused by tool call: toolu_ok\n');
     // Used once: the next identical call is denied.
     expect(gate(s.home, claudeInput(s, 'Bash', { command: push }, 'toolu_again')).code).toBe(2);
   });

@@ -191,6 +191,11 @@ describe.each(HARNESSES)('%s', (harness) => {
     const shown = runCli(home, ['approval', 'show', approvalId!, '--json']);
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.json.approval).toMatchObject({ approval_status: 'used', exact_content: GATED });
+    // By the call the hook allowed: the harness's tool call id (Gemini sends none: the gate names the session).
+    const usedBy = pre[1].input.tool_use_id;
+    expect(shown.json.approval.used_by_tool_use_id).toEqual(
+      typeof usedBy === 'string' ? usedBy : expect.stringContaining(String(pre[1].input.session_id)),
+    );
     expect(run.code, told).toBe(0);
   });
 });
