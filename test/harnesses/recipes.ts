@@ -7,7 +7,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Api } from './fake-model.js';
 
-export type HarnessName = 'claude' | 'codex' | 'gemini' | 'copilot';
+export type HarnessName = 'claude' | 'codex' | 'gemini' | 'copilot' | 'opencode';
+/** The harnesses driven as one headless process per turn (OpenCode is driven as a server: opencode.harness.ts). */
 export const HARNESSES: HarnessName[] = ['claude', 'codex', 'gemini', 'copilot'];
 
 /** One isolated run's folders, all under one temp folder. */
@@ -140,5 +141,24 @@ export const RECIPES: Record<HarnessName, Recipe> = {
       COPILOT_AUTO_UPDATE: 'false',
     }),
     argv: (prompt) => ['-p', prompt],
+  },
+  opencode: {
+    api: 'chat',
+    // The user's own step: a provider in the project's opencode.json, an OpenAI-compatible endpoint (a provider
+    // package OpenCode bundles, so nothing is fetched for it).
+    prepare: (dirs, url) =>
+      writeJson(join(dirs.project, 'opencode.json'), {
+        model: `fake/${FAKE_MODEL}`,
+        provider: {
+          fake: {
+            npm: '@ai-sdk/openai-compatible',
+            name: 'fake',
+            options: { baseURL: `${url}/v1`, apiKey: 'fake' },
+            models: { [FAKE_MODEL]: { name: 'fake' } },
+          },
+        },
+      }),
+    env: () => ({ OPENCODE_DISABLE_AUTOUPDATE: 'true' }),
+    argv: (prompt) => ['run', prompt],
   },
 };

@@ -9,7 +9,6 @@
  * Not part of `npm test`: `npm run test:harnesses` installs the harnesses and runs this file.
  */
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -19,7 +18,7 @@ import { startFakeModel, type FakeModel, type RecordedRequest } from './fake-mod
 import { driveHarness, runDirs, type HarnessRun } from './drive.js';
 import { HARNESSES, RECIPES, baseHarnessEnv, type HarnessName, type RunDirs } from './recipes.js';
 import { AS_SCRIPT, projectConfigFile, readTap, tapDir, tapInstall, type HookCall } from './wiring.js';
-import { blockForm, observations, recordObservation } from './observed.js';
+import { blockForm, recordObservation, saveObservations } from './observed.js';
 
 /** The gate's default --max-rejections, which an installed hook keeps. */
 const MAX = 3;
@@ -34,7 +33,7 @@ afterEach(async () => {
 });
 afterAll(() => {
   const out = process.env.HANDOFF_HARNESS_REPORT;
-  if (out) writeFileSync(out, JSON.stringify(observations(), null, 2) + '\n');
+  if (out) saveObservations(out);
 });
 
 /**
