@@ -162,3 +162,39 @@ export const RECIPES: Record<HarnessName, Recipe> = {
     argv: (prompt) => ['run', prompt],
   },
 };
+
+/**
+ * A harness's shell tool as the model calls it, and the argv of a headless run in which the user lets the model use
+ * it: each harness's own permission flag (Claude Code --allowedTools, Codex's workspace-write sandbox, Gemini's
+ * approval mode; Copilot's COPILOT_ALLOW_ALL is in its recipe). Hook trust is not touched.
+ */
+export interface ShellUse {
+  name: string;
+  input: (cmd: string) => Record<string, unknown>;
+  argv: (prompt: string) => string[];
+}
+
+export const SHELL: Record<'claude' | 'codex' | 'gemini' | 'copilot', ShellUse> = {
+  claude: {
+    name: 'Bash',
+    input: (command) => ({ command, description: 'run a command' }),
+    argv: (p) => ['-p', p, '--allowedTools', 'Bash'],
+  },
+  codex: {
+    // Codex 0.171.0 offers exec_command ({cmd}); its `shell` is an unsupported call there. Not a login shell (that
+    // would reset PATH from the machine's profile); a command may take up to 30 s before Codex moves on.
+    name: 'exec_command',
+    input: (cmd) => ({ cmd, login: false, yield_time_ms: 30_000 }),
+    argv: (p) => ['exec', '--color', 'never', '--sandbox', 'workspace-write', p],
+  },
+  gemini: {
+    name: 'run_shell_command',
+    input: (command) => ({ command, description: 'run a command' }),
+    argv: (p) => ['-p', p, '--approval-mode', 'yolo'],
+  },
+  copilot: {
+    name: 'bash',
+    input: (command) => ({ command, description: 'run a command' }),
+    argv: (p) => ['-p', p],
+  },
+};
