@@ -9,9 +9,7 @@
  *   3. the model makes the identical call again: denied, the file still holds one line;
  *   4. the model calls a command matching no pattern: it runs.
  * The approval ends `used` by the tool call the hook was given.
- * Copilot CLI is not driven here: its preToolUse fires headless (toolName, toolArgs, sessionId, cwd) but carries no
- * transcript path, so the gate can know neither the contract block's patterns nor its contract from the call alone
- * (docs/hooks.md: patterns from HANDOFF_APPROVAL_PATTERNS, the contract from a row bound to the session id).
+ * Copilot CLI's preToolUse names no transcript: the gate reads its session's events file from the session id.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -31,8 +29,7 @@ const FREE = 'echo free >> free.log';
 /** Words of the deny reason (src/approvals/pre-tool-match.ts). */
 const DENIED = 'needs an approval';
 
-/** Copilot is left out: see above. */
-const HARNESSES = ['claude', 'codex', 'gemini'] as const;
+const HARNESSES = ['claude', 'codex', 'gemini', 'copilot'] as const;
 
 let fake: FakeModel | undefined;
 afterEach(async () => {
@@ -68,9 +65,17 @@ function installWithApprovals(harness: HarnessName, dirs: RunDirs, log: string):
 
 const count = (text: string, part: string): number => text.split(part).length - 1;
 
+/** What a pre-tool call's answer means: exit 2, or Copilot's permissionDecision on stdout, denies. */
+function answer(c: HookCall): 'deny' | 'allow' | 'error' {
+  if (c.exit === 2 || c.stdout.includes('"permissionDecision":"deny"')) return 'deny';
+  return c.exit === 0 ? 'allow' : 'error';
+}
+
 /** The pre-tool hook calls among all the tapped calls (the stop gate's are logged too). */
 const preToolCalls = (calls: HookCall[]): HookCall[] =>
-  calls.filter((c) => ['PreToolUse', 'BeforeTool'].includes(c.input.hook_event_name as string));
+  calls.filter(
+    (c) => ['PreToolUse', 'BeforeTool'].includes(c.input.hook_event_name as string) || 'toolName' in c.input,
+  );
 
 describe.each(HARNESSES)('%s', (harness) => {
   it('denies an unapproved gated call with the reason to the model, runs it once when approved, denies the repeat, runs an unmatched call', async () => {
@@ -146,12 +151,10 @@ describe.each(HARNESSES)('%s', (harness) => {
     expect(run.timedOut, told).toBe(false);
     expect(problems, told).toEqual([]);
     const pre = preToolCalls(calls);
-    // The hook's answers, call by call: denied (exit 2, the reason on stderr), allowed, denied, allowed.
-    expect(
-      pre.map((c) => c.exit),
-      told,
-    ).toEqual([2, 0, 2, 0]);
-    expect(pre[0].stderr).toContain(requestCommand);
+    // The hook's answers, call by call: denied (exit 2 with the reason on stderr; Copilot: exit 0 and
+    // {"permissionDecision":"deny"} on stdout), allowed, denied, allowed.
+    expect(pre.map(answer), told).toEqual(['deny', 'allow', 'deny', 'allow']);
+    expect(pre[0].stdout + pre[0].stderr).toContain(requestCommand);
     // 1: denied, the reason in the next request with the exact request command; nothing ran.
     expect(seen.length, told).toBeGreaterThanOrEqual(5);
     expect(seen[0].text).not.toContain(DENIED);
@@ -169,10 +172,12 @@ describe.each(HARNESSES)('%s', (harness) => {
     const shown = runCli(home, ['approval', 'show', approvalId!, '--json']);
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.json.approval).toMatchObject({ approval_status: 'used', exact_content: GATED });
-    // By the call the hook allowed: the harness's tool call id (Gemini sends none: the gate names the session).
+    // By the call the hook allowed: the harness's tool call id (Gemini and Copilot send none: the gate names the
+    // session).
     const usedBy = pre[1].input.tool_use_id;
+    const session = String(pre[1].input.session_id ?? pre[1].input.sessionId);
     expect(shown.json.approval.used_by_tool_use_id).toEqual(
-      typeof usedBy === 'string' ? usedBy : expect.stringContaining(String(pre[1].input.session_id)),
+      typeof usedBy === 'string' ? usedBy : expect.stringContaining(session),
     );
     expect(run.code, told).toBe(0);
   });
