@@ -39,6 +39,8 @@ export const PROCESS = [
   'test/cli/help-text.test.ts',
   'test/cli/hooks-docs.test.ts',
   'test/cli/hooks-install.test.ts',
+  'test/cli/hooks-test.test.ts',
+  'test/cli/hooks-restore.test.ts',
   'test/cli/oclif.test.ts',
   'test/cli/package-install.test.ts',
   'test/cli/read-only-root.test.ts',

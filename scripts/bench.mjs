@@ -6,7 +6,7 @@
 // `npm run bench -- --node 26` runs it all under another supported major, from the cache scripts/nodes.mjs keeps
 // outside the repository (better-sqlite3 switched to that major's build, and back at the end).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { countFigures, dispatchedVerbs, mcpFigures } from './bench-dispatched.mjs';
@@ -60,11 +60,18 @@ const ENVS = [
 const hasVerb = (topic, verb) => existsSync(join(REPO, 'dist', 'commands', topic, `${verb}.js`));
 const handoff = (args, envOf = env) =>
   spawnSync(process.execPath, [BIN, ...args], { env: envOf, encoding: 'utf8', cwd: envOf.HANDOFF_HOME });
+// BENCH_CPU=1 also takes each process's CPU time (user + system, `perf stat`'s task-clock, which counts the child
+// alone): on a machine shared with other work, wall time grows with everybody's load, CPU time much less.
+const CPU_FILE = process.env.BENCH_CPU ? join(home, 'task-clock.csv') : undefined;
 const time = (argv, envOf = env, input = undefined) => {
+  const [cmd, args] = CPU_FILE
+    ? ['perf', ['stat', '-x,', '-e', 'task-clock', '-o', CPU_FILE, process.execPath, ...argv]]
+    : [process.execPath, argv];
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, argv, { env: envOf, encoding: 'utf8', cwd: envOf.HANDOFF_HOME, input });
+  const r = spawnSync(cmd, args, { env: envOf, encoding: 'utf8', cwd: envOf.HANDOFF_HOME, input });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  return { ms, r };
+  const cpu = CPU_FILE ? Number(/^([\d.]+),msec,task-clock/m.exec(readFileSync(CPU_FILE, 'utf8'))?.[1]) : NaN;
+  return { ms, r, cpu };
 };
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
@@ -139,12 +146,15 @@ if (hasVerb('approval', 'gate')) verbs.push(approvalGateVerb({ BIN, env, homes }
 // Round by round: each round runs every verb once, each right after a `node -e 0` of its own, in each environment. A
 // disturbance of a few seconds (this kind of machine has them) then lands on a few runs of every verb, not on most
 // runs of one.
-const samples = ENVS.map(() => verbs.map(() => ({ base: [], verb: [] })));
+const samples = ENVS.map(() => verbs.map(() => ({ base: [], verb: [], baseCpu: [], verbCpu: [] })));
 for (let i = 0; i < RUNS; i++) {
   verbs.forEach((v, k) => {
     ENVS.forEach((e, j) => {
-      samples[j][k].base.push(time(['-e', '0'], e.of(env)).ms);
-      const { ms, r } = time([BIN, ...v.args(i)], e.of(v.env ?? env), v.input?.(i));
+      const base = time(['-e', '0'], e.of(env));
+      samples[j][k].base.push(base.ms);
+      samples[j][k].baseCpu.push(base.cpu);
+      const { ms, r, cpu } = time([BIN, ...v.args(i)], e.of(v.env ?? env), v.input?.(i));
+      samples[j][k].verbCpu.push(cpu);
       if (r.status !== (v.exit ?? 0)) {
         console.error(`bench: ${v.name} exited ${r.status}: ${r.stderr.trim().split('\n')[0]}`);
         process.exitCode = 1;
@@ -178,6 +188,17 @@ ENVS.forEach((e, j) => {
   console.log(
     `ratio: to the row's own node -e 0 runs; to run: to the median of all ${verbs.length * RUNS} node -e 0 runs in this environment (${pooled.toFixed(1)} ms)`,
   );
+  if (CPU_FILE === undefined) return;
+  const pooledCpu = median(samples[j].flatMap((x) => x.baseCpu));
+  console.log(`CPU time (user + system, task-clock), the same runs:`);
+  verbs.forEach((v, k) => {
+    const base = median(samples[j][k].baseCpu);
+    const verb = median(samples[j][k].verbCpu);
+    console.log(
+      `${v.name.padEnd(32)} ${base.toFixed(1).padStart(8)}ms ${verb.toFixed(1).padStart(8)}ms ${(verb / base).toFixed(2).padStart(7)} ${(verb / pooledCpu).toFixed(2).padStart(7)}`,
+    );
+  });
+  console.log(`to run: to the median CPU time of all node -e 0 runs in this environment (${pooledCpu.toFixed(1)} ms)`);
 });
 
 if (dispatched !== undefined) {

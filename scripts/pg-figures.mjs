@@ -1,7 +1,7 @@
 // The PostgreSQL figures (a measurement, never a test; not run by `npm test`):
 //   1. 1,000,000 rows in `handoffs` (bulk-inserted with generate_series: 1,000 agents, 10,000 plan tasks), then the
 //      query `contract list --agent-id X` and `--plan-task-id Y` issue, timed in-process: the list service's own
-//      function (src/store/pg-handoffs.ts listHandoffs, compiled on the fly with esbuild), default limit 20. Target:
+//      function (src/store/queries/handoffs.ts listHandoffs on pg-dialect.ts, compiled on the fly with esbuild), default limit 20. Target:
 //      under 50 ms. The plan of each query is printed too (it must use handoffs_agent_idx / handoffs_plan_task_idx).
 //   2. 64 concurrent `contract finalize` processes from 8 data roots sharing the server: 8 contracts, each draft
 //      present in all 8 data roots, every root finalizing every contract at once. Prints the errors (target 0), the
@@ -90,9 +90,15 @@ async function listFigures() {
     await client.query('ANALYZE handoffs');
     console.log(`inserted ${ROWS} handoff rows in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-    const out = join(work, 'pg-handoffs.mjs');
+    const out = join(work, 'pg-list.mjs');
     await build({
-      entryPoints: [join(repo, 'src', 'store', 'pg-handoffs.ts')],
+      stdin: {
+        contents: `import { onPg } from './pg-dialect.js';
+                   import { handoffReads } from './queries/handoffs.js';
+                   export const listHandoffs = (run, f) => onPg(run, handoffReads.listHandoffs(f));`,
+        resolveDir: join(repo, 'src', 'store'),
+        loader: 'ts',
+      },
       bundle: true,
       platform: 'node',
       format: 'esm',

@@ -8,12 +8,12 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { HandoffError } from '../errors.js';
 import { gitTopLevel } from '../paths.js';
-import type { Harness } from '../gate/hook-input.js';
+import { adapterOf, PRE_TOOL_HARNESSES, recognize, type Harness } from '../harnesses/index.js';
 import type { NeutralCall } from './patterns.js';
 
-/** The harnesses with a pre-tool hook the approval gate answers (OpenCode's plugin has no such hook here). */
-export const PRE_TOOL_HARNESSES = ['claude', 'codex', 'gemini', 'copilot', 'cursor'] as const;
-export type PreToolHarness = (typeof PRE_TOOL_HARNESSES)[number] & Harness;
+export { PRE_TOOL_HARNESSES };
+/** A harness with a pre-tool hook (its adapter's `preTool`; OpenCode's plugin has no such hook here). */
+export type PreToolHarness = Harness;
 
 export interface ToolCall {
   harness: PreToolHarness;
@@ -31,24 +31,6 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim
 const obj = (v: unknown): Record<string, unknown> | undefined =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 
-/** Which harness wrote a pre-tool input, from its keys; undefined when no shape fits. */
-function detect(v: Record<string, unknown>): PreToolHarness | undefined {
-  const event = v.hook_event_name;
-  if (event === 'BeforeTool') return 'gemini';
-  if (event === 'beforeShellExecution' || event === 'beforeMCPExecution') return 'cursor';
-  if (event === 'PreToolUse') return 'turn_id' in v ? 'codex' : 'claude';
-  if ('toolName' in v) return 'copilot';
-  return undefined;
-}
-
-const EVENTS: Record<PreToolHarness, readonly (string | undefined)[]> = {
-  claude: ['PreToolUse'],
-  codex: ['PreToolUse'],
-  gemini: ['BeforeTool'],
-  copilot: ['preToolUse', undefined],
-  cursor: ['beforeShellExecution', 'beforeMCPExecution'],
-};
-
 /** Parses the pre-tool hook JSON of `choice` (auto: recognized from its keys). Throws HOOK_INPUT_INVALID. */
 export function parseToolCall(raw: string, choice: PreToolHarness | 'auto' = 'auto'): ToolCall {
   const body = raw.startsWith('\uFEFF') ? raw.slice(1) : raw;
@@ -61,13 +43,13 @@ export function parseToolCall(raw: string, choice: PreToolHarness | 'auto' = 'au
   }
   const v = obj(parsed);
   if (v === undefined) throw invalid('pre-tool hook input on stdin is not a JSON object');
-  const harness = choice === 'auto' ? detect(v) : choice;
+  const harness = choice === 'auto' ? recognize(v, 'preTool') : choice;
   const event = typeof v.hook_event_name === 'string' ? v.hook_event_name : undefined;
   if (harness === undefined)
     throw invalid(
       `unrecognized pre-tool hook input (hook_event_name ${JSON.stringify(event ?? null)}): not a Claude Code or Codex PreToolUse, Gemini BeforeTool, Copilot preToolUse or Cursor beforeShellExecution; pass --harness`,
     );
-  if (!EVENTS[harness].includes(event))
+  if (adapterOf(harness).preTool?.events.includes(event) !== true)
     throw invalid(`unknown hook_event_name ${JSON.stringify(event ?? null)} for --harness ${harness}`);
   const cwd = str(v.cwd);
   if (harness === 'copilot') {

@@ -108,7 +108,7 @@ async function receiptLines(s: StoreReads, contractIds: string[]): Promise<Line[
   const receipts = (await s.listReceiptsByContracts(contractIds)).reverse();
   const lines: Line[] = [];
   for (const r of receipts) {
-    const stored = (await s.listAttestations('receipt', r.receipt_id)).pop();
+    const stored = await s.latestAttestation('receipt', r.receipt_id);
     lines.push(stored !== undefined ? fromStored(stored) : fresh(receiptStatement(r)));
   }
   return lines;

@@ -4,11 +4,11 @@
  * facts always give the same bytes; nothing that changes after the write (updated_at, harness_id, gate_seen_at) is
  * in it, and nothing about the signing (who, when, which key) is either.
  */
-import { createHash } from 'node:crypto';
 import { canonicalJson } from '../receipts/jcs.js';
 import type { ReceiptRow } from '../receipts/row.js';
 import type { ApprovalRow } from '../store/approvals.js';
 import type { HandoffRow } from '../store/handoff-row.js';
+import { sha256Hex } from '../sha256.js';
 
 export const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
 export const HANDOFF_PREDICATE = 'urn:handoff:predicate:handoff:v1';
@@ -32,7 +32,8 @@ export interface Statement {
   predicate: Record<string, unknown>;
 }
 
-export const sha256Hex = (bytes: Buffer | string): string => createHash('sha256').update(bytes).digest('hex');
+// Finalize takes two digests (the envelope's and its statement's), small ones without loading node:crypto.
+export { sha256Hex };
 
 /** The exact bytes signed: the statement's canonical JSON (UTF-8). */
 export const payloadOf = (s: Statement): Buffer => Buffer.from(canonicalJson(s), 'utf8');

@@ -10,11 +10,39 @@ import { settings } from '@oclif/core/settings';
 import type { HandoffCommand } from './base-command.js';
 import { bufferIO, processIO, type BufferIOOptions, type ExecuteIO, type ExecuteResult } from './io.js';
 import { errorOutput, finish } from './output.js';
+import { COMMANDS } from './registry.js';
 import { showHelp, unknownCommand } from './routing.js';
 
 export { bufferIO, type BufferIOOptions, type ExecuteIO, type ExecuteResult } from './io.js';
 
 export { COMMANDS } from './registry.js';
+
+/**
+ * The verbs an agent calls on every step and at every stop (bin/run.js's HOT_VERBS and STOP_VERBS; a test keeps the
+ * two lists equal) run without oclif's Config.load, which reads package.json and the manifest and builds the plugin,
+ * its commands and topics (milliseconds of every call): given as `topic verb`, their class comes from the command table
+ * and parses with LEAN_CONFIG. None of them reads its config; help, version and every other verb still load it.
+ */
+export const LEAN_VERBS: ReadonlySet<string> = new Set([
+  'contract:init',
+  'contract:set',
+  'contract:add',
+  'contract:fill',
+  'contract:view',
+  'contract:validate',
+  'contract:gate',
+  'contract:finalize',
+  'approval:gate',
+]);
+
+/**
+ * What oclif's Command asks of its config while it is built and parses: the bin (its debug name; oclif's debug is a
+ * no-op in the bundle) and the `preparse` hook, which only plugins register (handoff has none), so it answers none.
+ */
+const LEAN_CONFIG = {
+  bin: 'handoff',
+  runHook: () => Promise.resolve({ successes: [], failures: [] }),
+} as unknown as Config;
 
 /** docs/commands.md as the build renders it (npm run docs:commands, and the test that keeps the file in step). */
 export async function commandsDoc(): Promise<string> {
@@ -66,6 +94,8 @@ async function run(argv: string[], io: ExecuteIO): Promise<number> {
 }
 
 async function route(argv: string[], io: ExecuteIO): Promise<number> {
+  const lean = leanVerb(argv);
+  if (lean !== undefined) return runVerb(COMMANDS[lean], lean, argv, LEAN_CONFIG, io);
   const config = await loadConfig();
   if (argv[0] === '--version' || argv[0] === '-v' || (argv[0] === 'version' && argv.length === 1)) {
     // The command's name, not the package's (handoff-cli): what people type and what the tests and scripts match.
@@ -88,12 +118,27 @@ async function route(argv: string[], io: ExecuteIO): Promise<number> {
     return 0;
   }
   if (found === undefined) throw unknownCommand(config, words);
-  const Verb = (await found.load()) as unknown as new (argv: string[], config: Config) => HandoffCommand;
-  const verb = new Verb(argv.slice(found.id.split(':').length), config);
-  verb.id = found.id;
-  // What oclif's Config.runCommand does, minus its plugin hooks (there are no plugins) and minus Command.run's
-  // second Config.load: the verb's own run, on `io`.
+  return runVerb(await found.load(), found.id, argv, config, io);
+}
+
+/**
+ * What oclif's Config.runCommand does, minus its plugin hooks (there are no plugins) and minus Command.run's second
+ * Config.load: the verb's own run, on `io`.
+ */
+function runVerb(command: unknown, id: string, argv: string[], config: Config, io: ExecuteIO): Promise<number> {
+  const Verb = command as new (argv: string[], config: Config) => HandoffCommand;
+  const verb = new Verb(argv.slice(id.split(':').length), config);
+  verb.id = id;
   return verb.execute(io);
+}
+
+/** The id of a LEAN_VERBS verb that `argv` runs (not its help), else undefined. */
+function leanVerb(argv: string[]): string | undefined {
+  if (argv.length < 2 || argv[0].startsWith('-') || argv[1].startsWith('-')) return undefined;
+  const id = `${argv[0]}:${argv[1]}`;
+  if (!LEAN_VERBS.has(id)) return undefined;
+  const head = beforeTerminator(argv);
+  return head.includes('--help') || head.includes('-h') ? undefined : id;
 }
 
 /** The command words at the front of argv (topic, verb), up to the first flag. */

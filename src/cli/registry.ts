@@ -39,6 +39,7 @@ export const COMMANDS: Record<string, CommandClass> = {
   get 'hooks:install'() { return load(require('../commands/hooks/install.js')); },
   get 'hooks:uninstall'() { return load(require('../commands/hooks/uninstall.js')); },
   get 'hooks:status'() { return load(require('../commands/hooks/status.js')); },
+  get 'hooks:test'() { return load(require('../commands/hooks/test.js')); },
   get 'approval:request'() { return load(require('../commands/approval/request.js')); },
   get 'approval:decide'() { return load(require('../commands/approval/decide.js')); },
   get 'approval:list'() { return load(require('../commands/approval/list.js')); },

@@ -145,6 +145,13 @@ export const gateCodes = [
       'Install handoff for good (npm install -g handoff, or as a dev dependency of the project) and run hooks install from there.',
   },
   {
+    code: 'HOOK_NOT_INSTALLED',
+    exit: 1,
+    where: 'hooks test',
+    when: 'The harness config holds no stop gate hook at that scope, so there is no installed command to run. Nothing is run.',
+    repair: 'Run hooks install --harness <harness> (with the same --scope) first.',
+  },
+  {
     code: 'HOOK_TRUST_FAILED',
     exit: 1,
     where: 'hooks install --harness codex',

@@ -6,8 +6,7 @@
  */
 import { ROW_STATES } from '../envelope/vocabulary.js';
 import { EVIDENCE_TYPES } from '../evidence/flags.js';
-import { HARNESSES } from '../gate/hook-input.js';
-import { HOOK_HARNESSES } from '../hooks/targets.js';
+import { HARNESSES } from '../harnesses/index.js';
 import { APPROVAL_STATUSES, DECISIONS } from '../store/approvals.js';
 
 const BLOCK_OR_ALLOW = ['block', 'allow'] as const;
@@ -19,11 +18,11 @@ export const KNOWN_VALUES: Readonly<Record<string, readonly string[]>> = {
   'contract:gate --harness': ['auto', ...HARNESSES],
   'contract:gate --on-missing': BLOCK_OR_ALLOW,
   'contract:gate --on-store-error': BLOCK_OR_ALLOW,
-  'hooks:install --harness': HOOK_HARNESSES,
+  'hooks:install --harness': HARNESSES,
   'hooks:install --scope': SCOPES,
-  'hooks:uninstall --harness': HOOK_HARNESSES,
+  'hooks:uninstall --harness': HARNESSES,
   'hooks:uninstall --scope': SCOPES,
-  'hooks:status --harness': HOOK_HARNESSES,
+  'hooks:status --harness': HARNESSES,
   'approval:decide --decision': DECISIONS,
   'approval:list --status': APPROVAL_STATUSES,
   'evidence:add --type': EVIDENCE_TYPES,

@@ -4,6 +4,7 @@
  * `agent_id`); elsewhere the session, whose trip ends at the next stop of a new turn (`turnScoped` false: see the
  * breaker). It never falls back to the agent type: a key shared between agents would trip one on another's rejections.
  */
+import { adapterOf } from '../harnesses/index.js';
 import type { HookInput } from './hook-input.js';
 
 export interface BreakerKey {
@@ -16,8 +17,8 @@ export function breakerKey(draftIdFlag: string | undefined, input: HookInput | u
   if (draftIdFlag !== undefined) return { key: `draft:${draftIdFlag}`, turnScoped: true };
   if (input === undefined) return undefined;
   const session = input.sessionId ?? '';
-  // Claude Code keys keep their names; the other harnesses' keys carry the harness, so two never share a key.
-  const prefix = input.harness === 'claude' ? '' : `${input.harness}:`;
+  // Each harness's keys carry its adapter's prefix, so two never share a key.
+  const prefix = adapterOf(input.harness).breakerPrefix;
   if (input.subagent) {
     if (input.agentId !== undefined) return { key: `${prefix}subagent:${session}:${input.agentId}`, turnScoped: true };
     if (input.transcriptPath !== undefined)

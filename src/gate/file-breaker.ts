@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { unlinkQuiet } from '../fs-util.js';
 import { mintTempTag } from '../ids.js';
 import { dataRoot, rootFolder, type Env } from '../paths.js';
+import { sha256Hex } from '../sha256.js';
 import { nextAttempt, type CountResult } from './breaker.js';
 
 interface CounterFile {
@@ -71,7 +72,7 @@ function counterDir(place: CounterPlace, env: Env, cwd: string, create: boolean)
 /** One file per key; under $TMPDIR the data root is part of the name (one folder serves every data root). */
 function fileOf(dir: string, place: CounterPlace, env: Env, cwd: string, key: string): string {
   const name = place === 'root' ? key : `${dataRoot(env, cwd)}\0${key}`;
-  return join(dir, `${createHash('sha256').update(name, 'utf8').digest('hex')}.json`);
+  return join(dir, `${sha256Hex(name)}.json`);
 }
 
 function readCounter(path: string, key: string): CounterFile | undefined {
@@ -123,8 +124,8 @@ export function countBlockInFile(
 
 /**
  * An allow forgets the key's file counters in both places (best effort: a missing or unusable folder holds none). A
- * folder that is not there is not looked into: the counters usually live in the store, and naming a counter file
- * hashes its key, which loads node:crypto (milliseconds of every allowed stop).
+ * folder that is not there is not looked into: the counters usually live in the store. Naming a counter file hashes
+ * its key without node:crypto (src/sha256.ts), whose load cost every allowed stop milliseconds.
  */
 export function resetFileCounter(env: Env, cwd: string, key: string): void {
   for (const place of ['root', 'tmp'] as const) {

@@ -23,9 +23,10 @@ export class GateStore {
    * `watch`: the gate's budget, whose clock opening the store and every store call race. A SQLite store at this
    * build's version is opened as a probe and promoted to a writer on the same connection (as the draft verbs write):
    * nothing to migrate, so the migration list is not read; an older store is read as it is through the probe and never
-   * migrated (a query its schema cannot answer is STORE_NEEDS_MIGRATION).
+   * migrated (a query its schema cannot answer is STORE_NEEDS_MIGRATION). `readOnly` (a dry run): a SQLite store stays
+   * the probe, never promoted to a writer.
    */
-  static async open(env: Env, cwd: string, watch?: GateWatch): Promise<GateStore> {
+  static async open(env: Env, cwd: string, watch?: GateWatch, readOnly = false): Promise<GateStore> {
     if (!mayHaveStore(env, cwd)) return new GateStore(null);
     const { openStore } = await import('../store/open-store.js');
     const race = <T>(p: Promise<T>): Promise<T> => (watch === undefined ? p : watch.race(p));
@@ -36,7 +37,7 @@ export class GateStore {
     else if (storeReadOnlyHere(env, cwd)) s = await race(openStore(env, cwd, 'reader', opts));
     else {
       const probe = await race(openStore(env, cwd, 'probe', opts));
-      const writer = probe === null ? undefined : await race(probe.currentWriter!());
+      const writer = probe === null || readOnly ? undefined : await race(probe.currentWriter!());
       // An older store is read as it is, never migrated (the next writer verb migrates it): the probe judges, and the
       // writes it refuses (capture, claim, count) are noted as on a read-only store; the count goes to files.
       s = probe === null ? null : (writer ?? probe);

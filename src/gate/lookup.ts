@@ -53,6 +53,8 @@ export interface LookupInput {
    * user message yet; undefined: it reads it once.
    */
   transcriptWaitUntil?: number;
+  /** false (a dry run): a contract found by the prompt is not claimed for the run id. */
+  claim?: boolean;
 }
 
 /**
@@ -207,7 +209,7 @@ async function promptLane(
     candidates,
     promptNamed: true,
   };
-  if (hv !== undefined && byRun === undefined && at.tip.harness_id === null)
+  if (hv !== undefined && byRun === undefined && at.tip.harness_id === null && l.claim !== false)
     await autoClaim(l.store!, at.tip, hv, result);
   return result;
 }

@@ -37,6 +37,11 @@ export interface GateOptions {
   onStoreError?: OnStoreError;
   stopReason?: string;
   workspace?: string;
+  /**
+   * Judge only: the verdict and its answer as the store stands, with no capture, no claim, no record of the stop and
+   * no count (the breaker neither advances nor resets). `hooks test` runs the installed hook with it.
+   */
+  dryRun?: boolean;
 }
 
 export interface GateRun {
@@ -215,7 +220,7 @@ export function conditionBlock(
   condition: StoreCondition,
   count = true,
 ): GateRun {
-  return storeErrorBlock(gateCall(opts, input, env, cwd), condition, count);
+  return storeErrorBlock(gateCall(opts, input, env, cwd), condition, count && opts.dryRun !== true);
 }
 
 export async function runGate(
@@ -235,7 +240,7 @@ export async function runGate(
     // Under --on-store-error block, a store or data-root condition blocks the stop instead of failing open.
     const condition = opts.onStoreError === 'block' ? storeCondition(e) : undefined;
     if (condition === undefined) throw e;
-    return storeErrorBlock(call, condition);
+    return storeErrorBlock(call, condition, opts.dryRun !== true);
   }
 }
 
@@ -276,7 +281,8 @@ async function judgeEach(
 
 async function judge(call: GateCall): Promise<GateRun> {
   const { opts, input, env, cwd, key, stopReason } = call;
-  const store = await GateStore.open(env, cwd, call.watch);
+  const dryRun = opts.dryRun === true;
+  const store = await GateStore.open(env, cwd, call.watch, dryRun);
   try {
     const { lookup, check, decision } = await judgeEach(
       store,
@@ -288,6 +294,7 @@ async function judge(call: GateCall): Promise<GateRun> {
         draftId: opts.draftId,
         input,
         transcriptWaitUntil: transcriptWaitUntil(call.watch),
+        claim: !dryRun,
       }),
     );
     const found = lookup.found;
@@ -316,7 +323,7 @@ async function judge(call: GateCall): Promise<GateRun> {
     let boundByCapture = false;
     let captureError: string | undefined;
     const storeNow = store.store;
-    if (found !== undefined && check === undefined && found.draftExists && storeNow !== null) {
+    if (found !== undefined && check === undefined && found.draftExists && storeNow !== null && !dryRun) {
       const workspace = opts.workspace ?? resolveWorkspace(undefined, env, input?.cwd ?? cwd);
       const c = await backstopCapture({
         env,
@@ -337,30 +344,33 @@ async function judge(call: GateCall): Promise<GateRun> {
 
     // The gate has seen a stop of this contract: its row no longer counts as running.
     let seenError: string | undefined;
-    if (found !== undefined && store.store !== null) {
+    if (found !== undefined && store.store !== null && !dryRun) {
       seenError = await recordSeen(store.store, found.contractId);
       if (seenError !== undefined) notes.push(`(The stop could not be recorded on the row: ${seenError})`);
     }
 
     // The breaker. A block counts (and maybe trips); an allow resets the key.
     const cause = decision.decision === 'block' ? causeOf(lookup, check, input, captured) : undefined;
-    const b = await breakerStep(
-      store,
-      {
-        env,
-        cwd,
-        endTrip: call.endTrip,
-        continuing: input?.stopHookActive === true,
-        // The transcript's feedback records are read only for a block (an allow counts nothing and resets nothing).
-        proof: decision.decision === 'block' ? proofOf(call) : undefined,
-        feedback: hasFeedback(call),
-      },
-      key,
-      decision.decision,
-      blockCodes(cause),
-      found?.contractId ?? null,
-      opts.maxRejections,
-    );
+    if (dryRun) notes.push('(A dry run: nothing was captured, claimed, recorded or counted.)');
+    const b: BreakerStep = dryRun
+      ? { attempt: { key: key?.key, max: opts.maxRejections }, tripped: false }
+      : await breakerStep(
+          store,
+          {
+            env,
+            cwd,
+            endTrip: call.endTrip,
+            continuing: input?.stopHookActive === true,
+            // The transcript's feedback records are read only for a block (an allow counts nothing and resets nothing).
+            proof: decision.decision === 'block' ? proofOf(call) : undefined,
+            feedback: hasFeedback(call),
+          },
+          key,
+          decision.decision,
+          blockCodes(cause),
+          found?.contractId ?? null,
+          opts.maxRejections,
+        );
     return buildRun(call, lookup, check, decision, {
       notes,
       captured,

@@ -3,6 +3,7 @@
  * turn (not the agent's fault). `violation`: the agent chose to stop. `abort`: the user stopped the turn (a Cursor
  * `aborted`), which allows. `unknown` fails closed.
  */
+import { adapterOf } from '../harnesses/index.js';
 import type { Harness } from './hook-input.js';
 
 export type StopClass = 'truncation' | 'violation' | 'abort' | 'unknown';
@@ -14,12 +15,9 @@ const COMMON: Record<string, StopClass> = {
   end_turn: 'violation',
 };
 
-/** Cursor's `status`: completed (the agent stopped), aborted (the user stopped it), error (the harness failed). */
-const CURSOR: Record<string, StopClass> = { completed: 'violation', aborted: 'abort', error: 'truncation' };
-
 export function classifyStop(stopReason: string | undefined, harness: Harness = 'claude'): StopClass {
   if (stopReason === undefined) return 'unknown';
-  const table = harness === 'cursor' ? CURSOR : COMMON;
+  const table = adapterOf(harness).stopClasses ?? COMMON;
   return Object.prototype.hasOwnProperty.call(table, stopReason) ? table[stopReason] : 'unknown';
 }
 

@@ -94,6 +94,7 @@ export function storeErrorBlock(call: GateCall, condition: StoreCondition, count
     store_error: { code: condition.code, error: condition.message },
   };
   if (systemMessage !== undefined) verdict.systemMessage = systemMessage;
+  if (opts.dryRun === true) verdict.dry_run = true;
   if (counterError !== undefined) {
     verdict.counter_error = counterError;
     verdict.count = 'unavailable';

@@ -5,7 +5,11 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { isDraftId } from '../ids.js';
+import { messageOf, messageText, objectOf } from '../harnesses/adapter.js';
+import { adapterOf, HARNESSES } from '../harnesses/index.js';
 import type { Harness } from './hook-input.js';
+
+export { messageText };
 
 export const HEAD_BYTES = 4 * 1024 * 1024;
 export const TAIL_BYTES = 1024 * 1024;
@@ -54,27 +58,6 @@ function parseLine(line: string): Record<string, unknown> | undefined {
   }
 }
 
-function messageOf(line: Record<string, unknown>): Record<string, unknown> | undefined {
-  const m = line.message;
-  return typeof m === 'object' && m !== null && !Array.isArray(m) ? (m as Record<string, unknown>) : undefined;
-}
-
-/**
- * A message's text: a string content, or the concatenated text of its text blocks, with no separator: a
- * `contract_id:` line counts only where the prompt itself starts a line.
- */
-export function messageText(content: unknown): string | undefined {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return undefined;
-  const parts: string[] = [];
-  for (const block of content) {
-    if (typeof block !== 'object' || block === null) continue;
-    const b = block as Record<string, unknown>;
-    if (b.type === 'text' && typeof b.text === 'string') parts.push(b.text);
-  }
-  return parts.length > 0 ? parts.join('') : undefined;
-}
-
 /** The distinct contract ids on `contract_id:` lines of a prompt text, in first-seen order. */
 export function contractIdsInText(text: string): string[] {
   const ids: string[] = [];
@@ -91,65 +74,15 @@ export interface PromptScan {
   ids: string[];
 }
 
-const objectOf = (v: unknown): Record<string, unknown> | undefined =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-
-/** Text of a content made of typed blocks (`text` for most, `input_text` for Codex) or untyped parts (Gemini). */
-function blocksText(content: unknown, types: readonly (string | undefined)[]): string | undefined {
-  if (typeof content === 'string') return content;
-  const parts = Array.isArray(content) ? content : objectOf(content) ? [content] : [];
-  const texts: string[] = [];
-  for (const block of parts) {
-    const b = objectOf(block);
-    if (
-      b !== undefined &&
-      typeof b.text === 'string' &&
-      types.includes(typeof b.type === 'string' ? b.type : undefined)
-    )
-      texts.push(b.text);
-  }
-  return texts.length > 0 ? texts.join('') : undefined;
-}
-
-/** Codex puts its own context (AGENTS.md, the environment) into user messages ahead of the prompt. */
-const codexContext = (t: string): boolean => /^\s*(<[a-z_]+>|# AGENTS\.md)/i.test(t);
-
-/**
- * A transcript line's user message text, in the harness's own format; undefined when the line is not a user message.
- * Claude Code: `{"type":"user","message":{"content":…}}`; Codex rollout: `{"type":"event_msg","payload":{"type":
- * "user_message","message":…}}` (or a `response_item` user message that is not Codex's own context); Gemini:
- * `{"type":"user","content":…}`; Copilot: `{"type":"user.message","data":{"content":…}}`; Cursor:
- * `{"role":"user","message":{"content":…}}`.
- */
-function userText(line: Record<string, unknown>, harness: Harness): string | undefined {
-  switch (harness) {
-    case 'claude':
-      return line.type === 'user' ? (messageText(messageOf(line)?.content) ?? '') : undefined;
-    case 'codex': {
-      const p = objectOf(line.payload);
-      if (line.type === 'event_msg' && p?.type === 'user_message')
-        return typeof p.message === 'string' ? p.message : '';
-      if (line.type === 'response_item' && p?.type === 'message' && p.role === 'user') {
-        const t = blocksText(p.content, ['input_text', 'text']);
-        return t === undefined || codexContext(t) ? undefined : t;
-      }
-      return undefined;
-    }
-    case 'gemini':
-      return line.type === 'user' ? (blocksText(line.content, [undefined, 'text']) ?? '') : undefined;
-    case 'copilot':
-      return line.type === 'user.message' ? (blocksText(objectOf(line.data)?.content, ['text']) ?? '') : undefined;
-    case 'cursor':
-      return line.role === 'user' || line.type === 'user'
-        ? (blocksText(messageOf(line)?.content, ['text']) ?? '')
-        : undefined;
-  }
-}
+/** A transcript line's user message text, in the harness's own format (its adapter's reader). */
+const userText = (line: Record<string, unknown>, harness: Harness): string | undefined =>
+  adapterOf(harness).transcript?.userText(line);
 
 /** The first user message of a transcript chunk, or undefined. Codex: a real prompt wins over injected context. */
 function firstUserText(text: string, harness: Harness): string | undefined {
+  const t = adapterOf(harness).transcript;
   // Gemini's older session files are one JSON object with a messages array.
-  if (harness === 'gemini') {
+  if (t?.wholeFile === true) {
     const whole = parseWhole(text);
     if (whole !== undefined && Array.isArray(whole.messages)) {
       for (const m of whole.messages as unknown[]) {
@@ -164,12 +97,12 @@ function firstUserText(text: string, harness: Harness): string | undefined {
   for (const raw of text.split('\n')) {
     const line = parseLine(raw);
     if (line === undefined) continue;
-    if (harness === 'codex' && line.type === 'response_item') {
+    if (t?.fallbackUser?.(line) === true) {
       fallback ??= userText(line, harness);
       continue;
     }
-    const t = userText(line, harness);
-    if (t !== undefined) return t;
+    const found = userText(line, harness);
+    if (found !== undefined) return found;
   }
   return fallback;
 }
@@ -211,7 +144,7 @@ export function lastAssistantStopReason(
   harness: Harness = 'claude',
   maxBytes = TAIL_BYTES,
 ): string | undefined {
-  if (path === undefined || harness !== 'claude') return undefined;
+  if (path === undefined || adapterOf(harness).transcript?.stopReason !== true) return undefined;
   const chunk = readBounded(path, maxBytes, true);
   if (chunk === undefined) return undefined;
   const lines = chunk.text.split('\n');
@@ -230,38 +163,9 @@ export function lastAssistantStopReason(
 export const NONCE_RE = /handoff gate nonce: ([0-9a-f]{32})/g;
 
 /** The harnesses that write a record of the hook's feedback into their transcript: their breaker holds at L2. */
-export const FEEDBACK_HARNESSES: readonly Harness[] = ['claude', 'codex', 'gemini', 'copilot'];
-
-const hasKey = (v: unknown, k: string): boolean =>
-  typeof v === 'object' && v !== null && Object.prototype.hasOwnProperty.call(v, k);
-
-/**
- * A line the harness itself writes for a stop hook's feedback (never tool output or assistant text): Claude Code a
- * `system` record with subtype `stop_hook_summary` or a `user` record carrying `hookText`; Codex a rollout user or
- * developer message, a `user_message` or a hook event; Gemini a `user` record; Copilot a `hook.end` event.
- */
-function feedbackRecord(line: Record<string, unknown>, harness: Harness): boolean {
-  switch (harness) {
-    case 'claude':
-      return (
-        (line.type === 'system' && line.subtype === 'stop_hook_summary') ||
-        (line.type === 'user' && (hasKey(line, 'hookText') || hasKey(line.message, 'hookText')))
-      );
-    case 'codex': {
-      const p = objectOf(line.payload);
-      if (line.type === 'response_item') return p?.type === 'message' && (p.role === 'user' || p.role === 'developer');
-      return (
-        line.type === 'event_msg' && typeof p?.type === 'string' && (p.type === 'user_message' || /hook/i.test(p.type))
-      );
-    }
-    case 'gemini':
-      return line.type === 'user';
-    case 'copilot':
-      return line.type === 'hook.end';
-    default:
-      return false;
-  }
-}
+export const FEEDBACK_HARNESSES: readonly Harness[] = HARNESSES.filter(
+  (h) => adapterOf(h).transcript?.feedback !== undefined,
+);
 
 /**
  * The nonce of the latest block the harness delivered: the last nonce in the transcript's last hook-feedback record
@@ -272,7 +176,8 @@ export function deliveredNonce(path: string | undefined, harness: Harness, maxBy
   const chunk = readBounded(path, maxBytes, true);
   if (chunk === undefined) return undefined;
   let records: unknown[];
-  const whole = harness === 'gemini' && chunk.fromStart ? parseWhole(chunk.text) : undefined;
+  const t = adapterOf(harness).transcript;
+  const whole = t?.wholeFile === true && chunk.fromStart ? parseWhole(chunk.text) : undefined;
   if (whole !== undefined && Array.isArray(whole.messages)) records = whole.messages as unknown[];
   else {
     const lines = chunk.text.split('\n');
@@ -280,7 +185,7 @@ export function deliveredNonce(path: string | undefined, harness: Harness, maxBy
   }
   for (let i = records.length - 1; i >= 0; i--) {
     const line = objectOf(records[i]);
-    if (line === undefined || !feedbackRecord(line, harness)) continue;
+    if (line === undefined || t?.feedback?.(line) !== true) continue;
     const found = [...JSON.stringify(line).matchAll(NONCE_RE)];
     return found.length === 0 ? undefined : found[found.length - 1][1];
   }

@@ -168,5 +168,6 @@ export function buildRun(
   if (w.seenError !== undefined) verdict.seen_error = w.seenError;
   if (lookup.claimError !== undefined) verdict.claim_error = lookup.claimError;
   if (w.abandoned === true) verdict.writes_abandoned = true;
+  if (opts.dryRun === true) verdict.dry_run = true;
   return { exit, verdict, reason: exit === 2 ? reason : undefined, systemMessage };
 }

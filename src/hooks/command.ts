@@ -1,16 +1,20 @@
 /**
- * The hook command `hooks install` writes: absolute paths of node and of the installed bin/run.js (a hook shell's
- * PATH cannot lose them), never an npx cache path (it disappears), `--harness` pinned. In a project-scope file a path
- * under the user's home is written as "$HOME/…", so no user name lands in a file others check out.
+ * The hook command `hooks install` writes, `--harness` pinned. In a project-scope file (one a teammate checks out) it
+ * names `handoff` through the PATH only: no absolute path of this machine, never node_modules/.bin or a checkout's
+ * bin/run.js, which an agent working in the project could replace; `hooks status` exits 1 when the `handoff` it would
+ * run resolves inside the workspace. In a user-scope file (the strict recipe: where the agent does not write) it names
+ * node and the installed bin/run.js by absolute path (a hook shell's PATH cannot lose them), never an npx cache path
+ * (it disappears).
  */
-import { realpathSync } from 'node:fs';
+import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { delimiter, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { HandoffError } from '../errors.js';
 import { DEFAULT_GATE_TIMEOUT_MS } from '../gate/budget.js';
 import type { Env } from '../paths.js';
+import type { Scope } from '../harnesses/adapter.js';
 
-export type Scope = 'project' | 'user';
+export type { Scope };
 
 /**
  * The hook timeout, in seconds: the gate's default budget (`--timeout`, 20 s) plus 10 s, so the gate always answers
@@ -59,9 +63,25 @@ export function gateCommand(
   script: string,
   verb: 'contract gate' | 'approval gate' = 'contract gate',
 ): string {
+  if (scope === 'project') return `handoff ${verb} ${gateArgs.join(' ')}`;
   const bin = binPath(script);
   checkStablePath(bin);
   return `${shellPath(process.execPath, scope, env)} ${shellPath(bin, scope, env)} ${verb} ${gateArgs.join(' ')}`;
+}
+
+/** The executable a bare command name resolves to through `env.PATH` (real path), or undefined. */
+export function onPath(name: string, env: Env): string | undefined {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (dir === '' || !isAbsolute(dir)) continue;
+    const p = join(dir, name);
+    try {
+      accessSync(p, constants.X_OK);
+      if (statSync(p).isFile()) return realpathSync(p);
+    } catch {
+      // not here: the next folder
+    }
+  }
+  return undefined;
 }
 
 /** A hook command that runs the stop gate or the approval gate (any path to handoff or its bin/run.js). */
@@ -69,9 +89,13 @@ export const isGateCommand = (command: unknown): boolean =>
   typeof command === 'string' &&
   /(?:^|[\s"'/\\])(?:handoff|run\.js)["']?\s+(?:contract|approval)\s+gate(?:\s|$)/.test(command);
 
-/** The paths a gate command names (its first two words), with $HOME expanded, for `status`. */
+/**
+ * The paths a gate command names, with $HOME expanded, for `status`: its first two words (node and bin/run.js), or
+ * for a bare `handoff` the file it resolves to through PATH ("" when it resolves to none).
+ */
 export function commandPaths(command: string, env: Env): string[] {
   const words = command.match(/"(?:[^"\\]|\\.)*"|\S+/g) ?? [];
+  if (words[0] === 'handoff') return [onPath('handoff', env) ?? ''];
   return words.slice(0, 2).map((w) => {
     const bare = w.startsWith('"') ? w.slice(1, -1).replace(/\\(.)/g, '$1') : w;
     return bare.replace(/^\$HOME(?=\/|$)/, homeOf(env));

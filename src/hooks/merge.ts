@@ -4,13 +4,14 @@
  * changes nothing; uninstall removes only gate hooks and the containers it leaves empty.
  */
 import { isGateCommand } from './command.js';
-import { commandKey, flatLayout, hookEntry, type HookHarness, type HookSpec } from './targets.js';
+import type { HookSpec } from '../harnesses/adapter.js';
+import type { Harness } from '../harnesses/index.js';
+import { commandKey, flatLayout, hookEntry } from './targets.js';
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const ours = (harness: HookHarness, entry: unknown): boolean =>
-  isObj(entry) && isGateCommand(entry[commandKey(harness)]);
+const ours = (harness: Harness, entry: unknown): boolean => isObj(entry) && isGateCommand(entry[commandKey(harness)]);
 
 function hooksOf(config: Json): Json {
   if (!isObj(config.hooks)) config.hooks = {};
@@ -19,7 +20,7 @@ function hooksOf(config: Json): Json {
 
 /** Adds (or updates in place) one gate hook per spec. `config` is a fresh copy the caller owns. */
 export function mergeInstall(
-  harness: HookHarness,
+  harness: Harness,
   config: Json,
   specs: HookSpec[],
   commandOf: (spec: HookSpec) => string,
@@ -49,7 +50,7 @@ export function mergeInstall(
 }
 
 /** Removes every gate hook of `harness`, and the groups, lists and `hooks` object that only held them. */
-export function mergeUninstall(harness: HookHarness, config: Json): Json {
+export function mergeUninstall(harness: Harness, config: Json): Json {
   if (!isObj(config.hooks)) return config;
   const hooks = config.hooks;
   for (const [event, value] of Object.entries(hooks)) {
@@ -76,14 +77,14 @@ export function mergeUninstall(harness: HookHarness, config: Json): Json {
 }
 
 /** What install would create from nothing, emptied again: a file that is only this is removed by uninstall. */
-export function isSkeleton(harness: HookHarness, config: Json): boolean {
+export function isSkeleton(harness: Harness, config: Json): boolean {
   const keys = Object.keys(config);
   if (keys.length === 0) return true;
   return flatLayout(harness) && keys.length === 1 && config.version === 1;
 }
 
 /** The gate commands of `harness` in a config, per event. */
-export function installedCommands(harness: HookHarness, config: Json): { event: string; command: string }[] {
+export function installedCommands(harness: Harness, config: Json): { event: string; command: string }[] {
   const out: { event: string; command: string }[] = [];
   if (!isObj(config.hooks)) return out;
   for (const [event, value] of Object.entries(config.hooks)) {

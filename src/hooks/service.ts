@@ -3,26 +3,20 @@
  * show what is wired where. Install and uninstall compute the new text first: --dry-run prints the diff, otherwise the
  * file is written only when its bytes change.
  */
-import { existsSync, mkdirSync, readFileSync, rmdirSync, unlinkSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmdirSync, unlinkSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import type { Env } from '../paths.js';
 import { dataRoot, dbPath, makeDirs, storeUrl } from '../paths.js';
 import { binPath, checkStablePath, commandPaths, gateCommand, homeOf, shellPath, type Scope } from './command.js';
-import { formatConfig, lineDiff, parseConfig, readConfigText, writeConfig } from './files.js';
+import { diffLabel, formatConfig, lineDiff, parseConfig, readConfigText, writeConfig } from './files.js';
+import { forgetInstall, rememberedOriginal, rememberInstall } from './install-record.js';
 import { installedCommands, isSkeleton, mergeInstall, mergeUninstall } from './merge.js';
-import { codexTrust } from './codex-trust.js';
-import { codexRunState, type CodexRunState } from './codex-hooks.js';
-import {
-  configPath,
-  hookSpecs,
-  HOOK_HARNESSES,
-  projectRoot,
-  type HookHarness,
-  type InstallOptions,
-} from './targets.js';
+import type { InstallOptions } from '../harnesses/adapter.js';
+import { adapterOf, HARNESSES, type Harness } from '../harnesses/index.js';
+import { configPath, hookSpecs, projectRoot } from './targets.js';
 
 export interface HooksRequest {
-  harness: HookHarness;
+  harness: Harness;
   scope: Scope;
   dryRun: boolean;
   env: Env;
@@ -32,7 +26,7 @@ export interface HooksRequest {
 }
 
 export interface HooksChange {
-  harness: HookHarness;
+  harness: Harness;
   scope: Scope;
   path: string;
   action: 'created' | 'updated' | 'unchanged' | 'removed' | 'absent';
@@ -44,10 +38,9 @@ export interface HooksChange {
 const PLUGIN_MARK = 'handoff hooks install --harness opencode';
 
 /** The folders under the project (or home) that uninstall may remove when it leaves them empty. */
-function ownDirs(path: string, harness: HookHarness): string[] {
+function ownDirs(path: string, harness: Harness): string[] {
   const dir = dirname(path);
-  if (harness === 'copilot' || harness === 'opencode') return [dir, dirname(dir)];
-  return [dir];
+  return adapterOf(harness).config.ownDirs === 2 ? [dir, dirname(dir)] : [dir];
 }
 
 function apply(
@@ -56,6 +49,7 @@ function apply(
   before: string | undefined,
   after: string | undefined,
   commands: string[],
+  remember: 'install' | 'uninstall',
 ): HooksChange {
   const action =
     before === after
@@ -69,14 +63,28 @@ function apply(
           : 'updated';
   const change: HooksChange = { harness: req.harness, scope: req.scope, path, action, dry_run: req.dryRun, commands };
   if (before !== after) {
-    if (req.dryRun) change.diff = lineDiff(path, before, after);
-    else writeConfig(path, after, ownDirs(path, req.harness));
+    if (req.dryRun) change.diff = lineDiff(diffLabel(path, projectRoot(req.cwd), homeOf(req.env)), before, after);
+    else {
+      writeConfig(path, after, ownDirs(path, req.harness));
+      if (remember === 'install' && after !== undefined) rememberInstall(req.env, path, before, after);
+    }
   }
+  if (remember === 'uninstall' && !req.dryRun) forgetInstall(req.env, path);
   return change;
 }
 
-/** The OpenCode plugin the package ships, with the paths of node and of the library filled in. */
+/**
+ * The OpenCode plugin the package ships: in a project's, `handoff` through the PATH; in a user's, the paths of node
+ * and of the library filled in.
+ */
 function pluginText(scope: Scope, env: Env, script: string): string {
+  if (scope === 'project') {
+    const template = readFileSync(
+      join(dirname(dirname(binPath(script))), 'plugins', 'opencode', 'handoff-gate.js'),
+      'utf8',
+    );
+    return template.replace(/^const HANDOFF = .*$/m, () => "const HANDOFF = { command: 'handoff' };");
+  }
   const bin = binPath(script);
   checkStablePath(bin);
   const pkg = dirname(dirname(bin));
@@ -96,7 +104,7 @@ export interface InstallPlan {
 export function planInstall(req: HooksRequest, o: InstallOptions): InstallPlan {
   const path = configPath(req.harness, req.scope, req.env, projectRoot(req.cwd));
   const current = readConfigText(path);
-  if (req.harness === 'opencode') {
+  if (adapterOf(req.harness).config.layout === 'plugin') {
     const text = pluginText(req.scope, req.env, req.script);
     return { path, before: current.text, after: text, commands: [text.match(/^const HANDOFF = .*$/m)?.[0] ?? ''] };
   }
@@ -112,8 +120,8 @@ export function planInstall(req: HooksRequest, o: InstallOptions): InstallPlan {
 
 export function installHooks(req: HooksRequest, o: InstallOptions): HooksChange {
   const plan = planInstall(req, o);
-  const change = apply(req, plan.path, plan.before, plan.after, plan.commands);
-  if (req.harness === 'opencode' && !req.dryRun) {
+  const change = apply(req, plan.path, plan.before, plan.after, plan.commands, 'install');
+  if (adapterOf(req.harness).config.layout === 'plugin' && !req.dryRun) {
     seedOpencodeDeps(dirname(dirname(plan.path)));
     // OpenCode also installs into its own config folder (which it makes at first start) and, with a plugin to load,
     // waits for that install before the session starts.
@@ -161,21 +169,25 @@ function unseedOpencodeDeps(dir: string): void {
 export function uninstallHooks(req: HooksRequest): HooksChange {
   const path = configPath(req.harness, req.scope, req.env, projectRoot(req.cwd));
   const current = readConfigText(path);
-  if (req.harness === 'opencode') {
+  if (adapterOf(req.harness).config.layout === 'plugin') {
     const ours = current.text !== undefined && current.text.includes(PLUGIN_MARK);
     if (ours && !req.dryRun) unseedOpencodeDeps(dirname(dirname(path)));
-    return apply(req, path, current.text, ours ? undefined : current.text, []);
+    return apply(req, path, current.text, ours ? undefined : current.text, [], 'uninstall');
   }
-  if (current.text === undefined) return apply(req, path, undefined, undefined, []);
+  if (current.text === undefined) return apply(req, path, undefined, undefined, [], 'uninstall');
+  // The file exactly as install left it: its bytes from before install (none: install created it).
+  const original = rememberedOriginal(req.env, path, current.text);
+  if (original !== undefined) return apply(req, path, current.text, original ?? undefined, [], 'uninstall');
+  // Changed since (or installed elsewhere): handoff's entries out, the user's kept.
   const config = parseConfig(current);
   const next = mergeUninstall(req.harness, structuredClone(config));
   const unchanged = JSON.stringify(next) === JSON.stringify(config);
   const after = unchanged ? current.text : isSkeleton(req.harness, next) ? undefined : formatConfig(next, current.text);
-  return apply(req, path, current.text, after, []);
+  return apply(req, path, current.text, after, [], 'uninstall');
 }
 
 export interface HarnessStatus {
-  harness: HookHarness;
+  harness: Harness;
   scope: Scope;
   path: string;
   installed: boolean;
@@ -185,7 +197,28 @@ export interface HarnessStatus {
   /** Installed only: whether the harness will run the gate (every command resolves; Codex: and Codex says so). */
   will_run?: boolean;
   why_not?: string;
-  codex_hooks?: CodexRunState['codex_hooks'];
+  codex_hooks?: { key: string; command: string; trust_status: string; enabled: boolean }[];
+}
+
+/**
+ * Why a project's hook must not run what it names (undefined: it may): the file it resolves to lies inside the
+ * workspace, where an agent working there could replace it (node_modules/.bin, a checkout's bin/run.js).
+ */
+function insideWorkspace(commands: { command: string }[], env: Env, cwd: string): string | undefined {
+  const root = projectRoot(cwd);
+  for (const c of commands)
+    for (const p of commandPaths(c.command, env)) {
+      let real = p;
+      try {
+        real = realpathSync(p);
+      } catch {
+        // as written
+      }
+      const rel = relative(root, real);
+      if (p !== '' && rel !== '' && !rel.startsWith('..') && !isAbsolute(rel))
+        return `the hook runs ${real}, inside the workspace ${root}, which an agent working there could replace: put handoff on the PATH outside the workspace (npm install -g handoff) and run hooks install again`;
+    }
+  return undefined;
 }
 
 /**
@@ -197,11 +230,21 @@ export async function addRunStates(entries: HarnessStatus[], env: Env, cwd: stri
   for (const s of entries) {
     if (!s.installed) continue;
     const broken = s.commands.find((c) => !c.resolves);
+    const inside = s.scope === 'project' ? insideWorkspace(s.commands, env, cwd) : undefined;
     if (s.error !== undefined || broken !== undefined) {
       s.will_run = false;
-      s.why_not = s.error ?? `${broken!.command} does not resolve`;
-    } else if (s.harness === 'codex') {
-      const state = await codexRunState(
+      s.why_not =
+        s.error ??
+        (broken!.command.startsWith('handoff ')
+          ? `${broken!.command} does not resolve: handoff is not on the PATH (npm install -g handoff)`
+          : `${broken!.command} does not resolve`);
+    } else if (inside !== undefined) {
+      s.will_run = false;
+      s.why_not = inside;
+    } else if (adapterOf(s.harness).trust !== undefined) {
+      const state = await (
+        await adapterOf(s.harness).trust!()
+      ).runState(
         env,
         cwd,
         s.scope,
@@ -215,7 +258,7 @@ export async function addRunStates(entries: HarnessStatus[], env: Env, cwd: stri
   return all;
 }
 
-function statusOf(harness: HookHarness, scope: Scope, env: Env, cwd: string): HarnessStatus | undefined {
+async function statusOf(harness: Harness, scope: Scope, env: Env, cwd: string): Promise<HarnessStatus | undefined> {
   let path: string;
   try {
     path = configPath(harness, scope, env, projectRoot(cwd));
@@ -225,11 +268,14 @@ function statusOf(harness: HookHarness, scope: Scope, env: Env, cwd: string): Ha
   const s: HarnessStatus = { harness, scope, path, installed: false, commands: [] };
   try {
     const c = readConfigText(path);
-    if (harness === 'opencode') {
+    if (adapterOf(harness).config.layout === 'plugin') {
       const line = c.text?.includes(PLUGIN_MARK)
         ? c.text.match(/^const HANDOFF = \{ node: (.*), library: (.*) \};$/m)
         : null;
-      if (line)
+      if (c.text?.includes(PLUGIN_MARK) === true && /^const HANDOFF = \{ command: 'handoff' \};$/m.test(c.text)) {
+        const command = 'handoff contract gate --harness opencode';
+        s.commands.push({ event: 'session.idle', command, resolves: existsSync(commandPaths(command, env)[0]) });
+      } else if (line)
         s.commands.push({
           event: 'session.idle',
           command: `${line[1]} ${line[2]}`,
@@ -243,17 +289,21 @@ function statusOf(harness: HookHarness, scope: Scope, env: Env, cwd: string): Ha
     s.error = (e as Error).message;
   }
   s.installed = s.commands.length > 0;
-  if (harness === 'codex' && scope === 'project') s.codex_project_trusted = codexTrust(env, projectRoot(cwd));
+  // A harness that trusts hooks reads a project's only once it trusts the project (the field keeps Codex's name).
+  const trust = adapterOf(harness).trust;
+  if (trust !== undefined && scope === 'project')
+    s.codex_project_trusted = (await trust()).projectTrusted(env, projectRoot(cwd));
   return s;
 }
 
-export function hooksStatus(env: Env, cwd: string, only?: HookHarness): Record<string, unknown> {
-  const harnesses = only === undefined ? [...HOOK_HARNESSES] : [only];
-  const entries = harnesses.flatMap((h) =>
-    (['project', 'user'] as const)
-      .map((scope) => statusOf(h, scope, env, cwd))
-      .filter((x): x is HarnessStatus => x !== undefined),
-  );
+export async function hooksStatus(env: Env, cwd: string, only?: Harness): Promise<Record<string, unknown>> {
+  const harnesses = only === undefined ? [...HARNESSES] : [only];
+  const entries: HarnessStatus[] = [];
+  for (const h of harnesses)
+    for (const scope of ['project', 'user'] as const) {
+      const s = await statusOf(h, scope, env, cwd);
+      if (s !== undefined) entries.push(s);
+    }
   const url = storeUrl(env);
   const store =
     url === undefined

@@ -4,11 +4,12 @@
  * another runtime (OpenCode runs plugins in Bun) where the store's native module does not load; `node` names the
  * Node binary to use.
  */
+import type { Harness } from '../harnesses/index.js';
 
 export interface StopGateRequest {
   /** The hook input the gate reads (for OpenCode: hook_event_name "session.idle", session_id, prompt, cwd, stop_hook_active). */
   input: Record<string, unknown>;
-  harness: 'claude' | 'codex' | 'gemini' | 'copilot' | 'cursor' | 'opencode';
+  harness: Harness;
   /** More gate flags, e.g. ["--on-missing", "allow"]. */
   args?: string[];
   /** The Node binary (default: this process's). */

@@ -100,7 +100,7 @@ export interface HandoffWrites {
   insertContinuation(parent: HandoffRow, newContractId: string, seedJson: string): Promise<HandoffRow | undefined>;
   /** Sets gate_seen_at to the store's clock; false when no such row. */
   markGateSeen(contractId: string): Promise<boolean>;
-  /** Dispatch's test base (set once); false when the row has one (test-change-rows.ts). */
+  /** Dispatch's test base (set once, migration 0008); false when the row has one. */
   setTestBase(id: number, json: string): Promise<boolean>;
   /** Finalize's test-change detection, before the closing state; `baseJson` fills an inherited base. */
   setTestChanges(id: number, json: string, baseJson: string | null): Promise<boolean>;
@@ -193,6 +193,7 @@ export interface GateCounterWrites {
 export interface AttestationReads {
   /** The stored statements about one subject, oldest first. */
   listAttestations(kind: AttestationKind, subjectId: string): Promise<AttestationRow[]>;
+  latestAttestation(kind: AttestationKind, subjectId: string): Promise<AttestationRow | undefined>;
   /** The evidence blobs a handoff row cites (artifact rows linked to it), in id order. */
   citedBlobs(handoffId: number): Promise<BlobCitation[]>;
 }

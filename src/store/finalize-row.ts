@@ -1,5 +1,4 @@
-/** The finalize UPSERT. Call it inside the finalize's IMMEDIATE transaction. */
-import type { Db } from './db.js';
+/** The finalize UPSERT's row and merge policy (the statement: queries/handoffs.ts upsertFinalRow). */
 import { loadSqlite } from './sqlite.js';
 
 export interface FinalRow {
@@ -19,8 +18,10 @@ export interface FinalRow {
 }
 
 /**
- * The merge policy (convergence of a row that is not COMPLETE), in SQL both store backends run verbatim
- * after their own INSERT … VALUES.
+ * The merge policy (convergence of a row that is not COMPLETE): the row is inserted, or a row that is not COMPLETE
+ * converges (state, envelope, cut_reason → NULL, plan_task_id set-once, updated_at); `finalized_at` (migration 0003)
+ * is set once, by the first write of a closing state, and kept by every later convergence. RETURNING id: none when
+ * the row is COMPLETE (nothing written).
  */
 export const FINAL_ROW_MERGE = `ON CONFLICT (contract_id) DO UPDATE SET
          agent_state      = excluded.agent_state,
@@ -33,26 +34,6 @@ export const FINAL_ROW_MERGE = `ON CONFLICT (contract_id) DO UPDATE SET
          receipt_freshness_json = excluded.receipt_freshness_json
        WHERE handoffs.agent_state <> 'COMPLETE'
        RETURNING id`;
-
-/**
- * Inserts the row, or converges a row that is not COMPLETE (state, envelope, cut_reason → NULL, plan_task_id
- * set-once, updated_at). `finalized_at` (migration 0003) is set once, by the first write of a
- * closing state (finalize only ever writes one), and kept by every later convergence. Returns the row id, or
- * undefined when the row is COMPLETE (nothing written).
- */
-export function upsertFinalRow(db: Db, r: FinalRow): number | undefined {
-  const out = db
-    .prepare(
-      `INSERT INTO handoffs (contract_id, agent_id, workspace, agent_state, cut_reason, raw_handoff_json,
-                             plan_task_id, created_at, updated_at, finalized_at, mirror_rev, receipt_freshness_json)
-       VALUES (@contract_id, @agent_id, @workspace, @agent_state, NULL, @json, @plan_task_id, @now, @now, @now, @mirror_rev,
-               @receipt_freshness_json)
-       ${FINAL_ROW_MERGE}`,
-    )
-    .get({ ...r, mirror_rev: r.mirror_rev ?? 0, receipt_freshness_json: r.receipt_freshness_json ?? null }) as
-    { id: number } | undefined;
-  return out?.id;
-}
 
 /**
  * Whether `raw_handoff_json`'s CHECK (`json_valid`) accepts `json`, asked of SQLite itself on an in-memory

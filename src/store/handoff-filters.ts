@@ -1,6 +1,6 @@
 import type { PageKey } from './page.js';
 
-/** The filters of `contract list`, shared by both stores' queries (handoff-list.ts, pg-handoffs.ts). */
+/** The filters of `contract list` (its statement: queries/handoffs.ts). */
 export interface HandoffFilters {
   agent_id?: string;
   contract_id?: string;

@@ -12,12 +12,3 @@ export const afterKey = (key: PageKey, param: (v: unknown) => string): string =>
   const at = param(key.created_at);
   return `(created_at < ${at} OR (created_at = ${at} AND id < ${param(key.id)}))`;
 };
-
-/** SQLite: a named parameter for each value (`@p0`, `@p1`, ...), added to `params`. */
-export const named =
-  (params: Record<string, unknown>) =>
-  (v: unknown): string => {
-    const name = `p${Object.keys(params).length}`;
-    params[name] = v;
-    return `@${name}`;
-  };

@@ -5,27 +5,7 @@
  * serializes the writers of one contract across hosts.
  */
 import { HandoffError } from '../errors.js';
-import type { ApprovalLookupResult } from '../validator/types.js';
-import type { ReceiptRow } from './receipt-row.js';
-import { chainBroken } from './chain.js';
-import {
-  lookupOfRow,
-  USE_COLUMNS_VERSION,
-  GATE_USE_VERSION,
-  type ApprovalFilters,
-  type ApprovalRow,
-  type ApprovalStatus,
-  type DecideResult,
-} from './approvals.js';
-import type { AttestationKind, AttestationRow, BlobCitation, NewAttestation } from './attestations.js';
-import type { AcRow, BriefRow, BriefSummary } from './briefs.js';
-import * as pa from './pg-attestations.js';
-import type { BirthRow } from './dispatch-rows.js';
-import type { EvidenceFilter, EvidenceRow, NewEvidence } from './evidence-rows.js';
-import type { FinalRow } from './finalize-row.js';
-import type { RejectionRow } from './gate-rejections.js';
-import type { HandoffFilters } from './handoff-filters.js';
-import type { HandoffRow, MirrorOutcome } from './handoffs.js';
+import type { MirrorOutcome } from './handoffs.js';
 import { listMigrations } from './migrate.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../paths.js';
 import {
@@ -48,22 +28,17 @@ import {
   toPgStoreError,
   whileFull,
 } from './pg-errors.js';
-import * as h from './pg-handoffs.js';
-import { pgSetClaimTokenHash, pgSetTestBase, pgSetTestChanges } from './test-change-rows.js';
+import { onPg } from './pg-dialect.js';
 import { checkCurrentPg, inspectPg, migratePg, PG_MIGRATIONS_DIR } from './pg-migrate.js';
 import * as r from './pg-records.js';
+import { storeReads, storeWrites } from './queries/index.js';
+import { withOps, type Op } from './queries/op.js';
 import type {
   BlobReads,
   BlobRef,
   BlobStore,
-  CaptureNew,
-  CaptureOpen,
-  NewApproval,
-  CallUse,
-  NewBrief,
   OpenMode,
   OpenOptions,
-  RejectionPut,
   Store,
   StoreReads,
   StoreTx,
@@ -101,115 +76,34 @@ const commitUnknown = (location: string, e: unknown): HandoffError =>
     { outcome: 'unknown' },
   );
 
-class PgReads implements StoreReads {
+class PgConnection {
   constructor(
     protected readonly run: Run,
     readonly version: number,
   ) {}
-  getHandoffByContractId = (contractId: string): Promise<HandoffRow | undefined> =>
-    h.getByContractId(this.run, contractId);
-  getHandoffById = (id: number): Promise<HandoffRow | undefined> => h.getById(this.run, id);
-  followChain = (row: HandoffRow): Promise<HandoffRow[]> => h.followChain(this.run, row);
-  chainOfContract = (contractId: string): Promise<HandoffRow[] | undefined> => h.chainOfContract(this.run, contractId);
-  walkBack = (row: HandoffRow): Promise<HandoffRow[]> => h.walkBack(this.run, row);
-  async wholeChain(row: HandoffRow): Promise<HandoffRow[]> {
-    const back = await this.walkBack(row);
-    const chain = await this.followChain(back[back.length - 1]);
-    if (!chain.some((c) => c.id === row.id))
-      throw chainBroken(row.contract_id, `row ${row.id} is not reachable from its root`);
-    return chain;
+  /** A shared operation (queries/), its statements through `run`. */
+  runRead<T>(op: Op<T>): Promise<T> {
+    return onPg(this.run, op, this.version);
   }
-  chainContractIds = async (row: HandoffRow): Promise<string[]> =>
-    (await this.wholeChain(row)).map((c) => c.contract_id);
-  async planTaskBinding(tip: HandoffRow): Promise<string | null> {
-    if (tip.plan_task_id !== null) return tip.plan_task_id;
-    if (tip.continues_handoff_id === null) return null; // no ancestor: no round trip
-    return (await this.walkBack(tip)).find((c) => c.plan_task_id !== null)?.plan_task_id ?? null;
-  }
-  spentProbe = (ids: readonly string[]): Promise<Map<string, string>> => h.spentProbe(this.run, ids);
-  listHandoffs = (f: HandoffFilters): Promise<HandoffRow[]> => h.listHandoffs(this.run, f);
-  countHandoffs = (f: HandoffFilters): Promise<number> => h.countHandoffs(this.run, f);
-  rowsWithHarnessId = (hid: string): Promise<HandoffRow[]> => h.rowsWithHarnessId(this.run, hid);
-  // The used columns arrive with version 4: an older store read as it is (a probe) is never asked for them.
-  getApproval = (id: string): Promise<ApprovalRow | undefined> =>
-    r.getApproval(this.run, id, this.version >= USE_COLUMNS_VERSION, false, this.version >= GATE_USE_VERSION);
-  approvalStatus = async (id: string): Promise<ApprovalLookupResult> => {
-    const row = await this.getApproval(id);
-    // A use by the pre-tool gate names its contract (migration 0008), asked only of a used approval.
-    if (row?.status === 'used' && this.version >= GATE_USE_VERSION)
-      row.used_by_contract_id = (
-        await this.run<{ c: string | null }>('SELECT used_by_contract_id AS c FROM approvals WHERE id = $1', [id])
-      ).rows[0]?.c;
-    return lookupOfRow(row);
-  };
-  listApprovals = (f: ApprovalFilters): Promise<ApprovalRow[]> =>
-    r.listApprovals(this.run, f, this.version >= USE_COLUMNS_VERSION, this.version >= GATE_USE_VERSION);
-  countApprovals = (f: ApprovalFilters): Promise<number> => r.countApprovals(this.run, f);
-  findBrief = (ws: string, name: string): Promise<BriefRow | undefined> => r.findBrief(this.run, ws, name);
-  findBriefIgnoringCase = (ws: string, name: string): Promise<BriefRow | undefined> =>
-    r.findBriefIgnoringCase(this.run, ws, name);
-  findBriefById = (id: number): Promise<BriefRow | undefined> => r.findBriefById(this.run, id);
-  listAcs = (briefId: number): Promise<AcRow[]> => r.listAcs(this.run, briefId);
-  listBriefs = (ws: string): Promise<BriefSummary[]> => r.listBriefs(this.run, ws);
-  evidenceCountsByAc = (briefId: number): Promise<Map<string, number>> => r.evidenceCountsByAc(this.run, briefId);
-  workspacesWithBrief = (name: string): Promise<string[]> => r.workspacesWithBrief(this.run, name);
-  getEvidence = (id: number): Promise<EvidenceRow | undefined> =>
-    r.getEvidence(this.run, id, this.version >= USE_COLUMNS_VERSION);
-  listEvidence = (f: EvidenceFilter): Promise<EvidenceRow[]> =>
-    r.listEvidence(this.run, f, this.version >= USE_COLUMNS_VERSION);
-  countEvidence = (): Promise<number> => r.countEvidence(this.run);
-  referencedPaths = (): Promise<Set<string>> => r.referencedPaths(this.run, this.version);
-  blobRows = (): Promise<{ id: number; artifact_path: string }[]> => r.blobRows(this.run);
-  // The receipts table arrives with version 2: an older store read as it is (a probe) holds none.
-  getReceipt = async (id: string): Promise<ReceiptRow | undefined> =>
-    this.version >= 2 ? r.getReceipt(this.run, id) : undefined;
-  listReceiptsByContracts = async (ids: readonly string[]): Promise<ReceiptRow[]> =>
-    this.version >= 2 && ids.length > 0 ? r.listReceiptsByContracts(this.run, ids) : [];
-  getRejection = (key: string): Promise<RejectionRow | undefined> => r.getRejection(this.run, key);
+}
+
+class PgReads extends withOps(PgConnection, storeReads, 'runRead') implements StoreReads {
   /** Blobs live in the `blobs` table: this store has the capability, served by the methods below. */
   readonly blobs: BlobReads = this;
   getBlob = (sha256: string): Promise<Buffer | undefined> => r.getBlob(this.run, sha256);
   blobSizes = (sha256s: readonly string[]): Promise<Map<string, number>> => r.blobSizes(this.run, sha256s);
-  // The attestations table arrives with version 5: an older store read as it is (a probe) holds none.
-  listAttestations = async (kind: AttestationKind, subjectId: string): Promise<AttestationRow[]> =>
-    this.version >= 5 ? pa.listAttestations(this.run, kind, subjectId) : [];
-  citedBlobs = (handoffId: number): Promise<BlobCitation[]> => pa.citedBlobs(this.run, handoffId);
 }
 
-class PgTx extends PgReads implements StoreTx {
+class PgTx extends withOps(PgReads, storeWrites, 'runWrite') implements StoreTx {
+  /** A shared write operation (queries/): on the transaction's client, as the reads. */
+  runWrite<T>(op: Op<T>): Promise<T> {
+    return onPg(this.run, op);
+  }
   async lockContract(contractId: string): Promise<void> {
     await this.run('SELECT pg_advisory_xact_lock($1::integer, $2::integer)', [LOCK_SPACE, contractLockKey(contractId)]);
   }
   now = async (): Promise<string> => (await this.run<{ now: string }>('SELECT handoff_now() AS now')).rows[0].now;
-  insertBirthRow = (b: Omit<BirthRow, 'now'>): Promise<HandoffRow> => h.insertBirthRow(this.run, b);
-  setHarnessIdIfNull = (id: number, hid: string): Promise<boolean> => h.setHarnessIdIfNull(this.run, id, hid);
-  captureOpenRow = (c: CaptureOpen): Promise<boolean> => h.captureOpenRow(this.run, c);
-  captureNewRow = (c: CaptureNew): Promise<boolean> => h.captureNewRow(this.run, c);
-  upsertFinalRow = (f: Omit<FinalRow, 'now'>): Promise<number | undefined> => h.upsertFinalRow(this.run, f);
-  insertContinuation = (parent: HandoffRow, id: string, seed: string): Promise<HandoffRow | undefined> =>
-    h.insertContinuation(this.run, parent, id, seed);
-  mirrorEnvelope = (contractId: string, json: string, rev: number): Promise<MirrorOutcome> =>
-    h.mirrorEnvelope(this.run, contractId, json, rev);
-  markGateSeen = (contractId: string): Promise<boolean> => h.markGateSeen(this.run, contractId);
-  setTestBase = (id: number, json: string): Promise<boolean> => pgSetTestBase(this.run, id, json);
-  setTestChanges = (id: number, json: string, base: string | null): Promise<boolean> =>
-    pgSetTestChanges(this.run, id, json, base);
-  setClaimTokenHash = (id: number, sha256: string): Promise<boolean> => pgSetClaimTokenHash(this.run, id, sha256);
-  insertApproval = (a: NewApproval): Promise<ApprovalRow> => r.insertApproval(this.run, a);
-  decideApproval = (id: string, d: ApprovalStatus, by: string | null, note: string | null): Promise<DecideResult> =>
-    r.decideApproval(this.run, id, d, by, note);
-  markApprovalUsed = (id: string, handoffId: number): Promise<boolean> => r.markApprovalUsed(this.run, id, handoffId);
-  markApprovalUsedByCall = (id: string, u: CallUse): Promise<boolean> => r.markApprovalUsedByCall(this.run, id, u);
-  insertBrief = (b: NewBrief): Promise<BriefRow> => r.insertBrief(this.run, b);
-  appendAcs = (briefId: number, acs: { ac_id: string; description: string }[]): Promise<AcRow[]> =>
-    r.appendAcs(this.run, briefId, acs);
-  insertEvidence = (e: NewEvidence): Promise<number> => r.insertEvidence(this.run, e);
-  deleteEvidenceOfHandoff = (handoffId: number): Promise<number> => r.deleteEvidenceOfHandoff(this.run, handoffId);
-  insertReceipt = (row: ReceiptRow): Promise<void> => r.insertReceipt(this.run, row);
-  putRejection = (p: RejectionPut): Promise<void> => r.putRejection(this.run, p);
-  deleteRejection = (key: string): Promise<number> => r.deleteRejection(this.run, key);
   putBlob = (bytes: Buffer): Promise<BlobRef> => r.putBlob(this.run, bytes);
-  insertAttestation = (a: NewAttestation): Promise<void> => pa.insertAttestation(this.run, a);
 }
 
 const usedAfterEnd = (): HandoffError =>
@@ -312,7 +206,7 @@ class PgStore extends PgReads implements Store {
     (await this.run<{ ok: boolean }>('SELECT handoff_json_valid($1) AS ok', [json])).rows[0].ok;
   async mirrorNow(contractId: string, json: string, rev: number): Promise<MirrorOutcome> {
     if (!this.writable) throw new HandoffError('INTERNAL', 'a store opened for reading cannot write; open a writer');
-    return h.mirrorEnvelope(this.run, contractId, json, rev);
+    return this.runRead(storeWrites.mirrorEnvelope(contractId, json, rev));
   }
 
   async currentWriter(): Promise<Store | undefined> {

@@ -1,16 +1,11 @@
 /**
- * The SQLite store behind the Store interface: every operation delegates to the synchronous repositories of this
- * folder, unchanged. A transaction is BEGIN IMMEDIATE … COMMIT around an async function, with writeTx's retry rule
- * (3 attempts, 50 ms × attempt, then STORE_BUSY); the repositories that open their own writeTx join it. One
- * connection runs one transaction at a time: later `tx` calls on the same store wait for the earlier ones.
+ * The SQLite store behind the Store interface: the shared operations (queries/) run synchronously on the connection
+ * (onSqlite). A transaction is BEGIN IMMEDIATE … COMMIT around an async function, with writeTx's retry rule (3
+ * attempts, 50 ms × attempt, then STORE_BUSY). One connection runs one transaction at a time: later `tx` calls on
+ * the same store wait for the earlier ones.
  */
 import { HandoffError } from '../errors.js';
 import type { Env } from '../paths.js';
-import type { ApprovalLookupResult } from '../validator/types.js';
-import type { ReceiptRow } from './receipt-row.js';
-import * as approvals from './approvals.js';
-import * as attestations from './attestations.js';
-import * as briefs from './briefs.js';
 import {
   closeDb,
   dbFileOf,
@@ -22,32 +17,15 @@ import {
   promoteProbe,
   type Db,
 } from './db.js';
-import * as rows from './dispatch-rows.js';
-import * as testRows from './test-change-rows.js';
-import * as evidence from './evidence-rows.js';
-import { sqliteAcceptsJson, upsertFinalRow, type FinalRow } from './finalize-row.js';
-import * as gate from './gate-rejections.js';
-import type { HandoffFilters } from './handoff-filters.js';
-import { countHandoffs, listHandoffs } from './handoff-list.js';
-import * as handoffs from './handoffs.js';
-import type { HandoffRow, MirrorOutcome } from './handoffs.js';
+import { sqliteAcceptsJson } from './finalize-row.js';
+import { mirrorEnvelope } from './sqlite-rows.js';
+import type { MirrorOutcome } from './handoffs.js';
 import { currentVersion } from './migrate.js';
-import { getReceipt, insertReceipt, listReceiptsByContracts } from './receipts.js';
+import { storeReads, storeWrites } from './queries/index.js';
+import { withOps, type Op } from './queries/op.js';
+import { onSqlite } from './sqlite-dialect.js';
 import { isBusyError, toStoreError } from './store-errors.js';
-import type {
-  CaptureNew,
-  CaptureOpen,
-  NewApproval,
-  CallUse,
-  NewBrief,
-  OpenMode,
-  OpenOptions,
-  RejectionPut,
-  Store,
-  StoreReads,
-  StoreTx,
-  TxOptions,
-} from './store.js';
+import type { OpenMode, OpenOptions, Store, StoreReads, StoreTx, TxOptions } from './store.js';
 
 const WRITE_ATTEMPTS = 3;
 const now = (): string => new Date().toISOString();
@@ -56,13 +34,14 @@ const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(do
 /** The value of a synchronous call as a promise: a throw becomes a rejection (as on PostgreSQL), never a sync throw. */
 const settle = <T>(fn: () => T): Promise<T> => new Promise<T>((resolve) => resolve(fn()));
 
-/** Blobs stay files under the evidence root (src/evidence/blob.ts): no `blobs` capability here. */
-class SqliteReads implements StoreReads {
+class SqliteConnection {
   /** `waitUntil`: OpenOptions.waitUntil, applied before each call that may wait on a lock. */
   constructor(
     protected readonly db: Db,
     protected readonly waitUntil?: number,
   ) {}
+  /** The schema version of a store read as it is (SqliteStore); a transaction's store is at the build's. */
+  readonly version?: number;
   /** Runs a read, mapping SQLite failures to the store codes (the repositories that do not guard themselves). */
   protected read<T>(fn: (db: Db) => T): Promise<T> {
     return settle(() =>
@@ -72,42 +51,16 @@ class SqliteReads implements StoreReads {
       }),
     );
   }
-  getHandoffByContractId = (id: string) => this.read((db) => handoffs.getHandoffByContractId(db, id));
-  getHandoffById = (id: number) => this.read((db) => handoffs.getHandoffById(db, id));
-  followChain = (row: HandoffRow) => this.read((db) => handoffs.followChain(db, row));
-  walkBack = (row: HandoffRow) => this.read((db) => handoffs.walkBack(db, row));
-  wholeChain = (row: HandoffRow) => this.read((db) => handoffs.wholeChain(db, row));
-  chainContractIds = (row: HandoffRow) => this.read((db) => handoffs.chainContractIds(db, row));
-  planTaskBinding = (tip: HandoffRow) => this.read((db) => handoffs.planTaskBinding(db, tip));
-  spentProbe = (ids: readonly string[]) => this.read((db) => handoffs.spentProbe(db, ids));
-  listHandoffs = (f: HandoffFilters) => this.read((db) => listHandoffs(db, f));
-  countHandoffs = (f: HandoffFilters) => this.read((db) => countHandoffs(db, f));
-  rowsWithHarnessId = (hid: string) => this.read((db) => rows.rowsWithHarnessId(db, hid));
-  getApproval = (id: string) => this.read((db) => approvals.getApproval(db, id));
-  approvalStatus = (id: string): Promise<ApprovalLookupResult> => this.read((db) => approvals.approvalLookup(db)(id));
-  listApprovals = (f: approvals.ApprovalFilters) => this.read((db) => approvals.listApprovals(db, f));
-  countApprovals = (f: approvals.ApprovalFilters) => this.read((db) => approvals.countApprovals(db, f));
-  findBrief = (ws: string, name: string) => this.read((db) => briefs.findBrief(db, ws, name));
-  findBriefIgnoringCase = (ws: string, name: string) => this.read((db) => briefs.findBriefIgnoringCase(db, ws, name));
-  findBriefById = (id: number) => this.read((db) => briefs.findBriefById(db, id));
-  listAcs = (briefId: number) => this.read((db) => briefs.listAcs(db, briefId));
-  listBriefs = (ws: string) => this.read((db) => briefs.listBriefs(db, ws));
-  evidenceCountsByAc = (briefId: number) => this.read((db) => briefs.evidenceCountsByAc(db, briefId));
-  workspacesWithBrief = (name: string) => this.read((db) => briefs.workspacesWithBrief(db, name));
-  getEvidence = (id: number) => this.read((db) => evidence.getEvidence(db, id));
-  listEvidence = (f: evidence.EvidenceFilter) => this.read((db) => evidence.listEvidence(db, f));
-  countEvidence = () => this.read((db) => evidence.countEvidence(db));
-  referencedPaths = () => this.read((db) => evidence.referencedPaths(db));
-  blobRows = () => this.read((db) => evidence.blobRows(db));
-  getReceipt = (id: string) => this.read((db) => getReceipt(db, id));
-  listReceiptsByContracts = (ids: readonly string[]) => this.read((db) => listReceiptsByContracts(db, ids));
-  getRejection = (key: string) => this.read((db) => gate.getRejection(db, key));
-  listAttestations = (kind: attestations.AttestationKind, subjectId: string) =>
-    this.read((db) => attestations.listAttestations(db, kind, subjectId));
-  citedBlobs = (handoffId: number) => this.read((db) => attestations.citedBlobs(db, handoffId));
+  /** A shared read operation (queries/), run by `read`. */
+  runRead<T>(op: Op<T>): Promise<T> {
+    return this.read((db) => onSqlite(db, op, undefined, this.version));
+  }
 }
 
-class SqliteTx extends SqliteReads implements StoreTx {
+/** Blobs stay files under the evidence root (src/evidence/blob.ts): no `blobs` capability here. */
+class SqliteReads extends withOps(SqliteConnection, storeReads, 'runRead') implements StoreReads {}
+
+class SqliteTx extends withOps(SqliteReads, storeWrites, 'runWrite') implements StoreTx {
   live = false;
   /** Runs a write of the open transaction; a leaked handle is refused rather than writing outside it. */
   private write<T>(fn: (db: Db) => T): Promise<T> {
@@ -118,45 +71,19 @@ class SqliteTx extends SqliteReads implements StoreTx {
       return fn(this.db);
     });
   }
+  /** A shared write operation (queries/), run by `write`: row times are the process clock as it starts. */
+  runWrite<T>(op: Op<T>): Promise<T> {
+    return this.write((db) => onSqlite(db, op));
+  }
   // BEGIN IMMEDIATE already holds the one write lock of the file: nothing more to take.
   lockContract = (_contractId: string): Promise<void> => this.write(() => undefined);
   now = (): Promise<string> => Promise.resolve(now());
-  insertBirthRow = (b: Omit<rows.BirthRow, 'now'>) => this.write((db) => rows.insertBirthRow(db, { ...b, now: now() }));
-  setHarnessIdIfNull = (id: number, hid: string) => this.write((db) => rows.setHarnessIdIfNull(db, id, hid, now()));
-  captureOpenRow = (c: CaptureOpen) => this.write((db) => rows.captureOpenRow(db, { ...c, now: now() }));
-  captureNewRow = (c: CaptureNew) => this.write((db) => rows.captureNewRow(db, { ...c, now: now() }));
-  upsertFinalRow = (f: Omit<FinalRow, 'now'>) => this.write((db) => upsertFinalRow(db, { ...f, now: now() }));
-  insertContinuation = (parent: HandoffRow, id: string, seed: string) =>
-    this.write((db) => handoffs.insertContinuation(db, parent, id, seed));
-  mirrorEnvelope = (id: string, json: string, rev: number): Promise<MirrorOutcome> =>
-    this.write((db) => handoffs.mirrorEnvelope(db, id, json, rev));
-  markGateSeen = (id: string) => this.write((db) => rows.markGateSeen(db, id, now()));
-  setTestBase = (id: number, json: string) => this.write((db) => testRows.setTestBase(db, id, json));
-  setTestChanges = (id: number, json: string, base: string | null) =>
-    this.write((db) => testRows.setTestChanges(db, id, json, base));
-  setClaimTokenHash = (id: number, sha256: string) => this.write((db) => testRows.setClaimTokenHash(db, id, sha256));
-  insertApproval = (a: NewApproval) => this.write((db) => approvals.insertApproval(db, a));
-  decideApproval = (id: string, d: approvals.ApprovalStatus, by: string | null, note: string | null) =>
-    this.write((db) => approvals.decideApproval(db, id, d, by, note));
-  markApprovalUsed = (id: string, handoffId: number) =>
-    this.write((db) => approvals.markApprovalUsed(db, id, handoffId, now()));
-  markApprovalUsedByCall = (id: string, u: CallUse) =>
-    this.write((db) => approvals.markApprovalUsedByCall(db, id, u, now()));
-  insertBrief = (b: NewBrief) => this.write((db) => briefs.insertBrief(db, b));
-  appendAcs = (briefId: number, acs: { ac_id: string; description: string }[]) =>
-    this.write((db) => briefs.appendAcs(db, briefId, acs));
-  insertEvidence = (e: evidence.NewEvidence) => this.write((db) => evidence.insertEvidence(db, e));
-  deleteEvidenceOfHandoff = (handoffId: number) => this.write((db) => evidence.deleteEvidenceOfHandoff(db, handoffId));
-  insertReceipt = (row: ReceiptRow) => this.write((db) => insertReceipt(db, row));
-  putRejection = (p: RejectionPut) => this.write((db) => gate.putRejection(db, { ...p, now: now() }));
-  deleteRejection = (key: string) => this.write((db) => gate.deleteRejection(db, key));
-  insertAttestation = (a: attestations.NewAttestation) => this.write((db) => attestations.insertAttestation(db, a));
 }
 
 class SqliteStore extends SqliteReads implements Store {
   readonly kind = 'sqlite' as const;
   readonly location: string;
-  readonly version: number;
+  override readonly version: number;
   private readonly t: SqliteTx;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -202,7 +129,7 @@ class SqliteStore extends SqliteReads implements Store {
   }
 
   /**
-   * The mirror outside `tx`: handoffs.mirrorEnvelope reads the row's revision first (no write lock when the row holds
+   * The mirror outside `tx`: sqlite-rows.ts mirrorEnvelope reads the row's revision first (no write lock when the row holds
    * it already) and commits its UPDATE in a transaction of its own, at synchronous = NORMAL. Queued behind this
    * store's open transaction, like `tx`.
    */
@@ -212,7 +139,7 @@ class SqliteStore extends SqliteReads implements Store {
     const run = this.queue.then(() =>
       settle(() => {
         limitBusyWait(this.db, this.waitUntil);
-        return handoffs.mirrorEnvelope(this.db, contractId, json, rev);
+        return mirrorEnvelope(this.db, contractId, json, rev);
       }),
     );
     this.queue = run.catch(() => undefined);

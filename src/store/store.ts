@@ -1,7 +1,7 @@
 /**
  * The store interface: one async interface over the handoff store, with two implementations,
- * SQLite (src/store/sqlite-store.ts, delegating to the synchronous repositories of this folder) and PostgreSQL
- * (src/store/pg-store.ts). src/store/open-store.ts opens the one that `HANDOFF_STORE_URL` selects.
+ * SQLite (src/store/sqlite-store.ts) and PostgreSQL (src/store/pg-store.ts), whose methods are the operations of
+ * src/store/queries/, written once. src/store/open-store.ts opens the one that `HANDOFF_STORE_URL` selects.
  *
  * Rules every implementation keeps:
  * - Reads are on the store and on a transaction handle; row writes only on a transaction handle (`tx`), so every
@@ -42,16 +42,7 @@ import type { MirrorOutcome } from './handoffs.js';
 import { isPgRefusal } from './pg-errors.js';
 import { isConstraintError } from './store-errors.js';
 
-export type {
-  BlobReads,
-  BlobRef,
-  CallUse,
-  CaptureNew,
-  CaptureOpen,
-  NewApproval,
-  NewBrief,
-  RejectionPut,
-} from './concerns.js';
+export type { BlobReads, BlobRef } from './concerns.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
 

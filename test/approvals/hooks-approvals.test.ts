@@ -43,7 +43,7 @@ describe('hooks install --approvals', () => {
     const config = readJson(join(s.project, FILES[harness]));
     const pre = commandsOf(config.hooks[PRE[harness]]);
     expect(pre).toHaveLength(1);
-    expect(pre[0]).toMatch(new RegExp(`run\\.js" approval gate --harness ${harness}$`));
+    expect(pre[0]).toBe(`handoff approval gate --harness ${harness}`);
     // The stop gate is still there, unchanged in kind.
     const all = Object.values(config.hooks as Record<string, any[]>).flatMap(commandsOf);
     expect(all.filter((c) => / contract gate /.test(c)).length).toBeGreaterThan(0);

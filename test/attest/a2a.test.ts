@@ -12,7 +12,7 @@ import { dispatch } from '../helpers/drafts.js';
 import { rawStore } from '../helpers/gate.js';
 import { a2aTaskProblems, EXPORTED_STATES, headDigests, sdkStateOf } from '../helpers/a2a.js';
 import { a2aState, taskOf, type TurnFacts } from '../../src/attest/a2a.js';
-import { captureOpenRow } from '../../src/store/dispatch-rows.js';
+import { captureOpenRow } from '../../src/store/sqlite-rows.js';
 import { ROW_STATES } from '../../src/envelope/vocabulary.js';
 import type { HandoffRow } from '../../src/store/handoff-row.js';
 

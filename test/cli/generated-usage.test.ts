@@ -43,7 +43,7 @@ describe('generated usage', () => {
     );
     expect(manifest.commands['evidence:run'].usage).toMatch(/ -- CMD \[ARG \.\.\.\]$/);
     expect(manifest.commands['hooks:install'].usage).toMatch(
-      /^--harness claude\|codex\|gemini\|copilot\|cursor\|opencode /,
+      /^--harness claude\|codex\|gemini\|copilot\|cursor\|opencode\|qwen /,
     );
   });
 
@@ -61,12 +61,12 @@ describe('generated usage', () => {
 
 describe('enum flags carry options', () => {
   it.each([
-    ['contract:gate', 'harness', ['auto', 'claude', 'codex', 'gemini', 'copilot', 'cursor', 'opencode']],
+    ['contract:gate', 'harness', ['auto', 'claude', 'codex', 'gemini', 'copilot', 'cursor', 'opencode', 'qwen']],
     ['contract:gate', 'on-missing', ['block', 'allow']],
     ['contract:gate', 'on-store-error', ['block', 'allow']],
-    ['hooks:install', 'harness', ['claude', 'codex', 'gemini', 'copilot', 'cursor', 'opencode']],
+    ['hooks:install', 'harness', ['claude', 'codex', 'gemini', 'copilot', 'cursor', 'opencode', 'qwen']],
     ['hooks:install', 'scope', ['project', 'user']],
-    ['hooks:status', 'harness', ['claude', 'codex', 'gemini', 'copilot', 'cursor', 'opencode']],
+    ['hooks:status', 'harness', ['claude', 'codex', 'gemini', 'copilot', 'cursor', 'opencode', 'qwen']],
     ['approval:list', 'status', ['pending', 'approved', 'rejected', 'revoked', 'expired', 'used']],
     ['approval:decide', 'decision', ['approved', 'rejected', 'revoked', 'expired']],
     ['key:generate', 'type', ['ecdsa-p256', 'ed25519']],

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, run, tempHome } from '../helpers/cli.js';
+import { FIXTURES, HANDOFF_BIN_DIR, run, tempHome } from '../helpers/cli.js';
 
 const FAKE_CODEX_DIR = join(FIXTURES, 'fake-codex');
 
@@ -45,7 +45,8 @@ function setup(opts: { trusted?: boolean; codexOnPath?: boolean } = {}): Setup {
       '',
     ].join('\n'),
   );
-  const path = opts.codexOnPath === false ? '/usr/bin:/bin' : `${FAKE_CODEX_DIR}:${process.env.PATH ?? ''}`;
+  const path =
+    opts.codexOnPath === false ? `${HANDOFF_BIN_DIR}:/usr/bin:/bin` : `${FAKE_CODEX_DIR}:${process.env.PATH ?? ''}`;
   return {
     project,
     home,

@@ -16,7 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO, run, tempHome } from '../helpers/cli.js';
 import { dispatchJson } from '../helpers/gate.js';
@@ -98,7 +98,8 @@ describe('hooks install --harness claude', () => {
         hooks: [{ type: 'command', command: expect.stringMatching(/ contract gate --harness claude$/), timeout: 30 }],
       },
     ]);
-    expect(gateStop.command).toContain(JSON.stringify(process.execPath));
+    // A project file names handoff through the PATH only.
+    expect(gateStop.command).toBe('handoff contract gate --harness claude --on-missing allow');
 
     const bytes = readFileSync(path);
     const mtime = statSync(path).mtimeMs;
@@ -155,7 +156,7 @@ describe('hooks install --harness claude', () => {
     const s = setup();
     const r = hooks(s, ['install', '--harness', 'claude', '--strict', '--dry-run']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^--- \/dev\/null\n\+\+\+ .*\.claude\/settings\.json\n\+\{\n/);
+    expect(r.stdout).toMatch(/^--- \/dev\/null\n\+\+\+ b\/\.claude\/settings\.json\n@@ -0,0 \+1,\d+ @@\n\+\{\n/);
     expect(r.stdout).toContain('--on-store-error block --on-missing block');
     expect(r.stdout).toContain('--on-missing allow --on-store-error block');
     expect(existsSync(join(s.project, '.claude'))).toBe(false);
@@ -174,23 +175,46 @@ describe('hooks install --harness claude', () => {
     }
   });
 
-  it('a project file names paths under the home folder as "$HOME/…" and carries no data root or store URL', () => {
+  it('a project file names handoff through the PATH only and carries no data root or store URL; a user file names absolute paths', () => {
     const s = setup();
-    // The repository lies under this HOME, as a checkout in a user's home would.
     const env = { HOME: join(REPO, '..'), HANDOFF_STORE_URL: 'postgres://handoff:s3cret@db:5432/h' };
     const r = hooks(s, ['install', '--harness', 'codex', '--json'], env);
     expect(r.code, r.stderr).toBe(0);
     const text = readFileSync(join(s.project, '.codex', 'hooks.json'), 'utf8');
-    expect(text).toContain(`\\"$HOME/${basename(REPO)}/bin/run.js\\"`);
-    expect(text).not.toContain(join(REPO, '..') + '/');
+    expect(r.json.commands).toEqual(['handoff contract gate --harness codex --on-missing allow']);
+    expect(text).not.toMatch(/run\.js|node_modules|\$HOME|"\//);
+    expect(text).not.toContain(process.execPath);
     expect(text).not.toMatch(/s3cret|HANDOFF_HOME|HANDOFF_STORE_URL/);
-    // A user-scope file may name the absolute path.
+    // A user-scope file may name the absolute path (the strict recipe).
     const user = hooks(s, ['install', '--harness', 'codex', '--scope', 'user', '--json'], {
       HOME: join(REPO, '..'),
       CODEX_HOME: join(s.home, '.codex'),
     });
     expect(user.json.path).toBe(join(s.home, '.codex', 'hooks.json'));
     expect(readFileSync(user.json.path, 'utf8')).toContain(BIN);
+  });
+
+  it('hooks status exits 1 when the handoff a project hook would run resolves inside the workspace, or nowhere, and says why', () => {
+    const s = setup();
+    expect(hooks(s, ['install', '--harness', 'claude']).code).toBe(0);
+    // handoff on the PATH outside the workspace (the tests' shim): it will run.
+    const good = hooks(s, ['status', '--harness', 'claude', '--json']);
+    expect(good.code, good.stdout).toBe(0);
+    expect(good.json.hooks[0]).toMatchObject({ scope: 'project', installed: true, will_run: true });
+    // The workspace's own node_modules/.bin first on the PATH: an agent working there could replace it.
+    const local = join(s.project, 'node_modules', '.bin');
+    mkdirSync(local, { recursive: true });
+    writeFileSync(join(local, 'handoff'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
+    const inside = hooks(s, ['status', '--harness', 'claude'], { PATH: `${local}:${process.env.PATH ?? ''}` });
+    expect(inside.code).toBe(1);
+    expect(inside.stdout).toContain(
+      `claude will NOT run it: the hook runs ${join(local, 'handoff')}, inside the workspace`,
+    );
+    // No handoff on the PATH at all.
+    const none = hooks(s, ['status', '--harness', 'claude', '--json'], { PATH: '/usr/bin:/bin' });
+    expect(none.code).toBe(1);
+    expect(none.json.hooks[0].why_not).toContain('handoff is not on the PATH');
+    expect(none.json.hooks[0].commands[0].resolves).toBe(false);
   });
 });
 
@@ -251,21 +275,30 @@ describe('hooks install, per harness', () => {
     for (const dir of ['.codex', '.gemini', '.github', '.cursor']) expect(existsSync(join(s.project, dir))).toBe(false);
   });
 
-  it('opencode: the plugin the package ships, ESM, with node and the library filled in; uninstall removes it', () => {
+  it('opencode: the plugin the package ships, ESM: a project one runs handoff through the PATH, a user one names node and the library; uninstall removes it', () => {
     const s = setup();
     const r = hooks(s, ['install', '--harness', 'opencode', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const path = join(s.project, '.opencode', 'plugin', 'handoff-gate.js');
     expect(r.json.path).toBe(path);
     const text = readFileSync(path, 'utf8');
-    expect(text).toContain(
-      `const HANDOFF = { node: ${JSON.stringify(process.execPath)}, library: ${JSON.stringify(join(REPO, 'dist', 'index.js'))} };`,
-    );
+    expect(text).toContain("const HANDOFF = { command: 'handoff' };");
+    expect(text).not.toContain(process.execPath);
     expect(text).toMatch(/^export const HandoffGate = async/m);
     expect(spawnSync(process.execPath, ['--check', path]).status).toBe(0);
+    const st = hooks(s, ['status', '--harness', 'opencode', '--json']);
+    expect(st.json.hooks[0]).toMatchObject({ scope: 'project', installed: true, will_run: true });
+    expect(st.json.hooks[0].commands).toEqual([
+      { event: 'session.idle', command: 'handoff contract gate --harness opencode', resolves: true },
+    ]);
     expect(hooks(s, ['install', '--harness', 'opencode', '--json']).json.action).toBe('unchanged');
     expect(hooks(s, ['uninstall', '--harness', 'opencode', '--json']).json.action).toBe('removed');
     expect(existsSync(join(s.project, '.opencode'))).toBe(false);
+    // At user scope: node and the library by absolute path.
+    const user = hooks(s, ['install', '--harness', 'opencode', '--scope', 'user', '--json']);
+    expect(readFileSync(user.json.path, 'utf8')).toContain(
+      `const HANDOFF = { node: ${JSON.stringify(process.execPath)}, library: ${JSON.stringify(join(REPO, 'dist', 'index.js'))} };`,
+    );
   });
 
   it('opencode: leaves nothing for OpenCode to download at start (node_modules and a lock naming its plugin package), and a folder the user manages alone', () => {
@@ -350,11 +383,11 @@ describe('HOOK_PATH_UNSTABLE', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, ...s.env, HANDOFF_HOME: s.data };
     const r = spawnSync(
       process.execPath,
-      [join(npx, 'bin', 'run.js'), 'hooks', 'install', '--harness', 'claude', '--json'],
+      [join(npx, 'bin', 'run.js'), 'hooks', 'install', '--harness', 'claude', '--scope', 'user', '--json'],
       { cwd: s.project, env, encoding: 'utf8' },
     );
     expect(r.status).toBe(2);
     expect(JSON.parse(r.stdout)).toMatchObject({ code: 'HOOK_PATH_UNSTABLE' });
-    expect(existsSync(join(s.project, '.claude'))).toBe(false);
+    expect(existsSync(join(s.home, '.claude'))).toBe(false);
   });
 });

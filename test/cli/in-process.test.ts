@@ -100,11 +100,11 @@ describe('execute(argv, io)', () => {
     expect(onTty.stderr).toContain('\u001b[');
   });
 
-  it('hooks install writes the script io names', async () => {
+  it('hooks install writes the script io names (user scope: a project file names handoff through the PATH)', async () => {
     const home = tempHome();
     const project = join(home, 'project');
     mkdirSync(project);
-    const r = await execute(['hooks', 'install', '--harness', 'claude', '--dry-run', '--json'], {
+    const r = await execute(['hooks', 'install', '--harness', 'claude', '--scope', 'user', '--dry-run', '--json'], {
       env: { HOME: home, HANDOFF_HOME: home },
       cwd: project,
       script: BIN,

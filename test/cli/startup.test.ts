@@ -257,6 +257,8 @@ describe('lazy modules: what a hot verb does not load', () => {
     home: string,
     args: string[],
     stdin: 'pipe' | 'ignore' = 'pipe',
+    input?: string,
+    extra: NodeJS.ProcessEnv = {},
   ): { code: number | null; builtins: string[] } {
     const tag = args.join('-').replace(/[^a-z0-9-]/gi, '_');
     const env: NodeJS.ProcessEnv = {
@@ -265,6 +267,7 @@ describe('lazy modules: what a hot verb does not load', () => {
       NO_COLOR: '1',
       RECORD_MODULES_FILE: join(home, `modules-${tag}.txt`),
       RECORD_BUILTINS_FILE: join(home, `builtins-${tag}.txt`),
+      ...extra,
     };
     delete env.HANDOFF_DB;
     delete env.HANDOFF_STORE_URL;
@@ -273,6 +276,7 @@ describe('lazy modules: what a hot verb does not load', () => {
       cwd: home,
       encoding: 'utf8',
       stdio: [stdin, 'pipe', 'pipe'],
+      input,
     });
     return { code: r.status, builtins: recordedBuiltins(env.RECORD_BUILTINS_FILE!) };
   }
@@ -303,7 +307,7 @@ describe('lazy modules: what a hot verb does not load', () => {
     expect(init.builtins).not.toContain('crypto');
   });
 
-  it('the recorder sees them where they are used: finalize hashes with crypto, help on a pipe loads net', () => {
+  it('the recorder sees them where they are used: a finalize that creates the store hashes its migrations with crypto, help on a pipe loads net', () => {
     const home = tempHome();
     const d = JSON.parse(run(home, ['contract', 'init', '--json']).stdout).draft_id as string;
     expect(
@@ -315,5 +319,109 @@ describe('lazy modules: what a hot verb does not load', () => {
     const help = builtinsOf(home, ['help']);
     expect(help.code).toBe(0);
     expect(help.builtins).toEqual(expect.arrayContaining(['net', 'stream']));
+  });
+
+  it('finalize and the stop gate take their small digests without crypto (src/sha256.ts); a large envelope loads it', () => {
+    const home = tempHome();
+    const closed = (args: string[], prose = 'p'): string => {
+      const id = JSON.parse(run(home, [...args, '--json']).stdout).draft_id as string;
+      const fill = ['contract', 'fill', '--draft-id', id, '--json'];
+      expect(
+        run(home, [...fill, JSON.stringify({ agent_status: { agent_state: 'BLOCKED' }, report_prose: prose })]).code,
+      ).toBe(0);
+      return id;
+    };
+    // The first finalize creates the store (its migrations are hashed with crypto); the measured ones find it.
+    expect(run(home, ['contract', 'finalize', '--draft-id', closed(['contract', 'init'])]).code).toBe(0);
+    const small = builtinsOf(home, ['contract', 'finalize', '--draft-id', closed(['contract', 'init'])]);
+    expect(small.code).toBe(0);
+    expect(small.builtins).not.toContain('crypto');
+    // A dispatched contract, finalized, then its stop allowed, with both counter folders present: the allow names
+    // (and removes) the key's counter file in each, which hashes the key.
+    const dispatched = closed(['contract', 'dispatch', '--goal', 'g']);
+    expect(run(home, ['contract', 'finalize', '--draft-id', dispatched]).code).toBe(0);
+    mkdirSync(join(home, 'gate'));
+    mkdirSync(join(home, `handoff-gate-${process.getuid?.() ?? 0}`), { mode: 0o700 });
+    const hook = JSON.stringify({ hook_event_name: 'Stop', session_id: 's1', stop_reason: 'end_turn' });
+    const allow = builtinsOf(home, ['contract', 'gate', '--draft-id', dispatched], 'pipe', hook, { TMPDIR: home });
+    expect(allow.code).toBe(0);
+    expect(allow.builtins).not.toContain('crypto');
+    // Above the size src/sha256.ts hands to node:crypto, finalize's envelope digest loads it (the control).
+    const large = builtinsOf(home, [
+      'contract',
+      'finalize',
+      '--draft-id',
+      closed(['contract', 'init'], 'x'.repeat(5000)),
+    ]);
+    expect(large.code).toBe(0);
+    expect(large.builtins).toContain('crypto');
+  });
+});
+
+describe("oclif's Config.load: not on the verbs of every step and every stop", () => {
+  const READER = join(REPO, 'test', 'fixtures', 'record-reads.cjs');
+  const MANIFEST = join(REPO, 'oclif.manifest.json');
+
+  /** Whether `handoff ...args` read oclif.manifest.json, which Config.load reads (exit code and the answer). */
+  function readsManifest(home: string, args: string[], input = ''): { code: number | null; read: boolean } {
+    const file = join(home, `reads-${args.join('-').replace(/[^a-z0-9-]/gi, '_')}.txt`);
+    const env: NodeJS.ProcessEnv = { ...process.env, HANDOFF_HOME: home, NO_COLOR: '1', RECORD_READS_FILE: file };
+    delete env.HANDOFF_DB;
+    delete env.HANDOFF_STORE_URL;
+    const r = spawnSync(process.execPath, ['--require', READER, join(REPO, 'bin', 'run.js'), ...args], {
+      env,
+      cwd: home,
+      encoding: 'utf8',
+      input,
+    });
+    return { code: r.status, read: readFileSync(file, 'utf8').split('\n').includes(MANIFEST) };
+  }
+
+  it("they are bin/run.js's hot and stop verbs, exactly", () => {
+    const bin = createRequire(import.meta.url)(join(REPO, 'bin', 'run.js')) as {
+      BUNDLE: string;
+      HOT_VERBS: Set<string>;
+      STOP_VERBS: Set<string>;
+    };
+    const { LEAN_VERBS } = createRequire(import.meta.url)(bin.BUNDLE) as { LEAN_VERBS: Set<string> };
+    expect([...LEAN_VERBS].sort()).toEqual([...bin.HOT_VERBS, ...bin.STOP_VERBS].sort());
+  });
+
+  it('the hot verbs, the stop gate, finalize and the approval gate run without reading the manifest; help and list read it', () => {
+    const home = tempHome();
+    writeFileSync(join(home, 'envelope.json'), '{}');
+    for (const args of hotVerbCalls('a0123456789abcdef.0123456789ab', join(home, 'envelope.json'))) {
+      const r = readsManifest(home, args);
+      expect([0, 1], args.join(' ')).toContain(r.code);
+      expect(r.read, args.join(' ')).toBe(false);
+    }
+    const d = JSON.parse(run(home, ['contract', 'init', '--json']).stdout).draft_id as string;
+    expect(
+      run(home, ['contract', 'fill', '--draft-id', d, '--json', '{"agent_status":{"agent_state":"BLOCKED"}}']).code,
+    ).toBe(0);
+    const stop = JSON.stringify({ hook_event_name: 'Stop', session_id: 's1', stop_reason: 'end_turn' });
+    const tool = JSON.stringify({
+      hook_event_name: 'PreToolUse',
+      session_id: 's1',
+      cwd: home,
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+      tool_use_id: 't1',
+    });
+    for (const [args, input] of [
+      [['contract', 'finalize', '--draft-id', d], ''],
+      [['contract', 'gate', '--on-missing', 'allow'], stop],
+      [['approval', 'gate', '--harness', 'claude'], tool],
+    ] as const) {
+      const r = readsManifest(home, [...args], input);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.read, args.join(' ')).toBe(false);
+    }
+    // The control: the same recorder sees the read where Config.load runs.
+    for (const args of [['contract', 'list', '--json'], ['contract', 'set', '--help'], ['--version']]) {
+      const r = readsManifest(home, args);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.read, args.join(' ')).toBe(true);
+    }
   });
 });

@@ -25,7 +25,7 @@ describe('typed flags', () => {
     );
     expect(usageError(['key', 'generate', '--type', 'rsa'])).toMatch(/^--type "rsa" must be ecdsa-p256 or ed25519\. /);
     expect(usageError(['hooks', 'status', '--harness', 'vim'])).toMatch(
-      /must be one of claude, codex, gemini, copilot, cursor, opencode\./,
+      /must be one of claude, codex, gemini, copilot, cursor, opencode, qwen\./,
     );
     expect(usageError(['approval', 'decide', `P-${'0'.repeat(32)}`, '--decision', 'used'])).toMatch(
       /^--decision "used" must be one of approved, rejected, revoked, expired\. /,
@@ -59,7 +59,7 @@ describe('typed flags', () => {
 
   it('a missing required flag is USAGE; with options it names them', () => {
     expect(usageError(['hooks', 'install'])).toMatch(
-      /^--harness is required \(one of claude, codex, gemini, copilot, cursor, opencode\)\. Usage: handoff hooks install --harness /,
+      /^--harness is required \(one of claude, codex, gemini, copilot, cursor, opencode, qwen\)\. Usage: handoff hooks install --harness /,
     );
     expect(usageError(['approval', 'decide', `P-${'0'.repeat(32)}`])).toMatch(
       /^--decision is required \(one of approved, rejected, revoked, expired\)\. /,

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { claimTokenHash, claimTokenMatches, mintClaimToken, sha256Hex } from '../../src/dispatch/claim-token.js';
+import { claimTokenHash, claimTokenMatches, mintClaimToken } from '../../src/dispatch/claim-token.js';
+import { sha256Hex } from '../../src/sha256.js';
 
 const reference = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { depositEvidence, type DepositInput } from '../../src/evidence/deposit.js';
-import { appendAcs, insertBrief } from '../../src/store/briefs.js';
+import { appendAcs, insertBrief } from '../../src/store/sqlite-rows.js';
 import { closeDb, openWriter, type Db } from '../../src/store/db.js';
 import { snapshot } from '../helpers/cli.js';
 import { failureAsync } from '../helpers/evidence.js';

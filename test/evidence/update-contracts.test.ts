@@ -11,7 +11,7 @@ import {
 } from '../../src/evidence/update-contracts.js';
 import { openStore } from '../../src/store/open-store.js';
 import { depositEvidence } from '../../src/evidence/deposit.js';
-import { appendAcs, insertBrief } from '../../src/store/briefs.js';
+import { appendAcs, insertBrief } from '../../src/store/sqlite-rows.js';
 import { closeDb, openWriter, type Db } from '../../src/store/db.js';
 
 let home: string;

@@ -1,18 +1,20 @@
-/** The SQL of dispatch, claim and the gate (src/store/dispatch-rows.ts, src/store/gate-rejections.ts) on a real store. */
+/** The SQL of dispatch, claim and the gate (src/store/queries/handoffs.ts, queries/records.ts) on a real store. */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closeDb, dbFileOf, openWriter, writeTx, type Db } from '../../src/store/db.js';
-import { getHandoffByContractId } from '../../src/store/handoffs.js';
 import {
   captureNewRow,
   captureOpenRow,
+  deleteRejection,
+  getHandoffByContractId,
+  getRejection,
   insertBirthRow,
+  putRejection,
   rowsWithHarnessId,
   setHarnessIdIfNull,
-} from '../../src/store/dispatch-rows.js';
-import { deleteRejection, getRejection, putRejection } from '../../src/store/gate-rejections.js';
+} from '../../src/store/sqlite-rows.js';
 import { claimTip, harnessTips } from '../../src/dispatch/harness.js';
 import { countBlock, resetKey } from '../../src/gate/breaker.js';
 import { isHandoffError } from '../../src/errors.js';

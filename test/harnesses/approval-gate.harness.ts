@@ -21,7 +21,7 @@ import { dispatchJson } from '../helpers/gate.js';
 import { startFakeModel, type FakeModel, type Reply } from './fake-model.js';
 import { driveHarness, runDirs } from './drive.js';
 import { RECIPES, SHELL, baseHarnessEnv, type HarnessName, type RunDirs } from './recipes.js';
-import { AS_SCRIPT, readTap, tapDir, tapInstall, type HookCall } from './wiring.js';
+import { AS_SCRIPT, readTap, tapDir, tapInstall, tapPath, type HookCall } from './wiring.js';
 
 const PATTERN = 'Bash(echo gated *)';
 const GATED = 'echo gated >> gated.log';
@@ -58,7 +58,8 @@ function installWithApprovals(harness: HarnessName, dirs: RunDirs, log: string):
   expect(r.status, r.stdout + r.stderr).toBe(0);
   const commands = (JSON.parse(r.stdout) as { commands: string[] }).commands;
   expect(
-    commands.filter((c) => c.includes(`${JSON.stringify(tap)} approval gate --harness ${harness}`)),
+    // A project file names handoff through the PATH only; the run's PATH has the tapped one (tapPath).
+    commands.filter((c) => c.startsWith(`handoff approval gate --harness ${harness}`)),
     r.stdout,
   ).toHaveLength(1);
 }
@@ -143,7 +144,7 @@ describe.each(HARNESSES)('%s', (harness) => {
       dirs,
       fake.url,
       prompt,
-      { HANDOFF_HOME: home, HANDOFF_WORKSPACE: 'ws' },
+      { PATH: `${tapPath(tapDir(dirs))}:${baseHarnessEnv(dirs).PATH}`, HANDOFF_HOME: home, HANDOFF_WORKSPACE: 'ws' },
       shell.argv(prompt),
     );
     const calls = readTap(log);

@@ -20,7 +20,7 @@ import { COMPLETE_PATCH, dispatchJson, finalizeAs, rawStore, rejections } from '
 import { startFakeModel, type FakeModel, type RecordedRequest } from './fake-model.js';
 import { driveHarness, harnessBin, runDirs, RUN_TIMEOUT_MS } from './drive.js';
 import { RECIPES, baseHarnessEnv, type RunDirs } from './recipes.js';
-import { AS_SCRIPT, readTap, tapDir, tapInstall, type HookCall } from './wiring.js';
+import { AS_SCRIPT, readTap, tapDir, tapInstall, tapPath, type HookCall } from './wiring.js';
 import { blockForm, recordObservation, saveObservations } from './observed.js';
 
 const MAX = 3;
@@ -81,6 +81,8 @@ function installPlugin(dirs: RunDirs, log: string): void {
 const harnessEnv = (dirs: RunDirs, home: string): Record<string, string> => ({
   ...baseHarnessEnv(dirs),
   ...RECIPES.opencode.env(dirs, fake.url),
+  // The project plugin runs `handoff` through the PATH: the user's, outside the project (the tapped one).
+  PATH: `${tapPath(tapDir(dirs))}:${baseHarnessEnv(dirs).PATH}`,
   HANDOFF_HOME: home,
   HANDOFF_WORKSPACE: 'ws',
 });

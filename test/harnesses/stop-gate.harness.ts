@@ -10,7 +10,6 @@
  * Not part of `npm test`: `npm run test:harnesses` installs the harnesses and runs this file.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -19,7 +18,7 @@ import { dispatchJson, row } from '../helpers/gate.js';
 import { startFakeModel, type FakeModel, type RecordedRequest } from './fake-model.js';
 import { driveHarness, runDirs, type HarnessRun } from './drive.js';
 import { HARNESSES, RECIPES, SHELL, baseHarnessEnv, type HarnessName, type RunDirs } from './recipes.js';
-import { AS_SCRIPT, projectConfigFile, readTap, tapDir, tapInstall, type HookCall } from './wiring.js';
+import { AS_SCRIPT, projectConfigFile, readTap, tapDir, tapInstall, tapPath, type HookCall } from './wiring.js';
 import { blockForm, recordObservation, saveObservations } from './observed.js';
 
 /** The gate's default --max-rejections, which an installed hook keeps. */
@@ -27,20 +26,6 @@ const MAX = 3;
 const BLOCK_CODE = 'ROW_NOT_FINALIZED';
 /** The check the scripted model records a receipt of (in the run's git project). */
 const CHECK = 'git status --short';
-
-/** A folder (in the data root `home`) holding `handoff`, this checkout's bin/run.js, for the PATH the model's commands use. */
-function handoffOnPath(home: string): string {
-  const dir = join(home, 'bin');
-  mkdirSync(dir);
-  writeFileSync(
-    join(dir, 'handoff'),
-    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`,
-    {
-      mode: 0o755,
-    },
-  );
-  return dir;
-}
 
 let fake: FakeModel;
 beforeEach(async () => {
@@ -89,7 +74,8 @@ function installGate(harness: HarnessName, dirs: RunDirs, log: string, extra: st
   const commands = json.commands as string[];
   expect(commands.length).toBeGreaterThan(0);
   for (const c of commands) {
-    expect(c).toContain(`${JSON.stringify(tap)} contract gate --harness ${harness}`);
+    // A project file names handoff through the PATH only; the run's PATH has the tapped one (tapPath).
+    expect(c).toMatch(new RegExp(`^handoff contract gate --harness ${harness}(?: |$)`));
     expect(c).not.toContain('--max-rejections');
   }
   if (harness === 'codex' && !extra.includes('--no-trust'))
@@ -122,7 +108,13 @@ async function runTurn(
     dirs,
     fake.url,
     prompt,
-    { HANDOFF_HOME: handoffHome, HANDOFF_WORKSPACE: 'ws', ...opts.env?.(dirs) },
+    {
+      // The user's `handoff` on their PATH, outside the project (the tapped one).
+      PATH: `${tapPath(tapDir(dirs))}:${baseHarnessEnv(dirs).PATH}`,
+      HANDOFF_HOME: handoffHome,
+      HANDOFF_WORKSPACE: 'ws',
+      ...opts.env?.(dirs),
+    },
     opts.argv?.(dirs),
   );
   expect(run.timedOut, run.stderr).toBe(false);
@@ -196,8 +188,8 @@ describe.each(HARNESSES)('%s', (harness) => {
       if (s >= steps.length) return undefined;
       return { tool: { id: `call_fake_${s + 1}`, name: shell.name, input: shell.input(steps[s]) } };
     });
-    const bin = handoffOnPath(home);
     const { run, calls, turns } = await runTurn(harness, home, prompt, id, [], {
+      // The model's `handoff` calls go through the tapped one on the PATH, which logs only hook calls (gate verbs).
       // Codex runs these without its sandbox (the user's --sandbox danger-full-access): inside its workspace-write
       // sandbox `handoff evidence run` and `contract verify` never finish (seen with `codex sandbox`, even with the
       // data root writable; plain commands and `contract fill` do).
@@ -205,7 +197,6 @@ describe.each(HARNESSES)('%s', (harness) => {
         harness === 'codex'
           ? ['exec', '--color', 'never', '--sandbox', 'danger-full-access', prompt]
           : shell.argv(prompt),
-      env: (dirs) => ({ PATH: `${bin}:${baseHarnessEnv(dirs).PATH}` }),
     });
     recordObservation(harness, 'finalized', { run, calls, turns });
     expect(calls, told(run, calls)).toHaveLength(1);

@@ -17,12 +17,15 @@ export const AS_SCRIPT = resolve(import.meta.dirname, 'as-script.mjs');
 
 /**
  * A tapped handoff in `dir` (bin/run.js logging each call to `log`, then running `bin`, default this checkout's);
- * returns its bin/run.js. `copyDist`: dist/ is a copy, not a link, so the library the OpenCode plugin imports from
- * there finds the tap as its bin/run.js (a link would resolve to this checkout's); package.json and node_modules/
- * beside it make it load as it does here.
+ * returns its bin/run.js. `tapPath(dir)` holds a `handoff` on it, as `npm install -g` would put one on the user's
+ * PATH: a project-scope hook names `handoff` through the PATH only, and `dir` lies outside the run's project.
+ * `copyDist`: dist/ is a copy, not a link, so the library a user-scope OpenCode plugin imports from there finds the
+ * tap as its bin/run.js (a link would resolve to this checkout's); package.json and node_modules/ beside it make it
+ * load as it does here.
  */
 export function tapInstall(dir: string, log: string, bin = BIN, copyDist = false): string {
   mkdirSync(join(dir, 'bin'), { recursive: true });
+  mkdirSync(tapPath(dir), { recursive: true });
   if (copyDist) {
     // The copied library resolves its dependencies and its module type from here, as from this checkout.
     cpSync(join(REPO, 'dist'), join(dir, 'dist'), { recursive: true });
@@ -41,8 +44,14 @@ export function tapInstall(dir: string, log: string, bin = BIN, copyDist = false
       '',
     ].join('\n'),
   );
+  writeFileSync(join(tapPath(dir), 'handoff'), `#!/bin/sh\nexec "${process.execPath}" "${script}" "$@"\n`, {
+    mode: 0o755,
+  });
   return script;
 }
+
+/** The folder holding the tapped `handoff` the run puts first on the harness's PATH. */
+export const tapPath = (dir: string): string => join(dir, 'path');
 
 /** Where the run's tapped handoff lives and logs. */
 export const tapDir = (dirs: RunDirs): string => join(dirs.root, 'handoff');

@@ -3,12 +3,23 @@
  */
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, existsSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, existsSync, writeFileSync } from 'node:fs';
 import { setPriority, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
 export const BIN = join(REPO, 'bin', 'run.js');
+
+/**
+ * `handoff` on the PATH, as a user who installed it has it: a project-scope hook names `handoff` through the PATH
+ * only, so the hooks the tests install and run find this checkout's bin/run.js through a one-line shim in a temp
+ * folder outside every test's workspace, put first on this process's PATH (children and in-process runs inherit it).
+ */
+export const HANDOFF_BIN_DIR = mkdtempSync(join(tmpdir(), 'handoff-path-'));
+writeFileSync(join(HANDOFF_BIN_DIR, 'handoff'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, {
+  mode: 0o755,
+});
+process.env.PATH = `${HANDOFF_BIN_DIR}${delimiter}${process.env.PATH ?? ''}`;
 /** Test data kept in the repository (the validator's public cases, fixtures). */
 export const FIXTURES = join(REPO, 'test', 'fixtures');
 /** Preloaded with `node --require`: records the modules a process loaded (test/fixtures/record-modules.cjs). */

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { APPLICATION_ID, closeDb, openProbe, openReader, openWriter, type Db } from '../../src/store/db.js';
-import { approvalLookup, getApproval, listApprovals, markApprovalUsed } from '../../src/store/approvals.js';
+import { approvalLookup, getApproval, listApprovals, markApprovalUsed } from '../../src/store/sqlite-rows.js';
 import { currentVersion, latestVersion, listMigrations, migrate } from '../../src/store/migrate.js';
 import {
   buildAt,

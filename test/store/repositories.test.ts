@@ -3,19 +3,21 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closeDb, openProbe, openWriter, writeTx, type Db } from '../../src/store/db.js';
+import type { HandoffRow } from '../../src/store/handoffs.js';
 import {
+  approvalLookup,
   chainRoot,
+  decideApproval,
   followChain,
   getHandoffByContractId,
+  insertApproval,
   insertContinuation,
   mirrorEnvelope,
   planTaskBinding,
   spentProbe,
   walkBack,
   wholeChain,
-  type HandoffRow,
-} from '../../src/store/handoffs.js';
-import { approvalLookup, decideApproval, insertApproval } from '../../src/store/approvals.js';
+} from '../../src/store/sqlite-rows.js';
 import { loadSqlite } from '../../src/store/sqlite.js';
 import { openSqlite } from '../../src/store/sqlite-store.js';
 import { buildAt, caught, tempStore } from '../helpers/store.js';
@@ -307,7 +309,7 @@ describe('writeTx', () => {
 describe('process-level rules (built dist/)', () => {
   it('importing the store modules loads no SQLite; a probe without a DB file loads none either', () => {
     const script = `
-      const m = await import(${JSON.stringify(join(REPO, 'dist', 'store', 'handoffs.js'))});
+      const m = await import(${JSON.stringify(join(REPO, 'dist', 'store', 'sqlite-rows.js'))});
       const db = await import(${JSON.stringify(join(REPO, 'dist', 'store', 'db.js'))});
       const s = await import(${JSON.stringify(join(REPO, 'dist', 'store', 'sqlite.js'))});
       const probe = db.openProbe({ HANDOFF_HOME: ${JSON.stringify(tempStore().dir)} });

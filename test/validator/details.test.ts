@@ -322,6 +322,8 @@ describe('repair text', () => {
       'set ',
       'fill --json',
       '--json-file',
+      'handoff evidence run',
+      'RECEIPT_REQUIRED',
     ]) {
       expect(declaration).toContain(w);
     }

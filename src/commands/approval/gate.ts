@@ -6,15 +6,12 @@ import type { CommandContext, CommandResult } from '../../cli/command.js';
 import type { FlagsOf } from '../../cli/flags.js';
 import { PRE_TOOL_HARNESSES, parseToolCall, type PreToolHarness } from '../../approvals/pre-tool-input.js';
 import type { PreToolDecision } from '../../approvals/pre-tool.js';
+import { adapterOf, harnessChoices } from '../../harnesses/index.js';
 
-/** The decision in the harness's form: allow = exit 0; deny = exit 2 and the reason on stderr, or its deny JSON. */
+/** The decision in the harness's form (its adapter's): allow = exit 0; deny = exit 2 and the reason, or its JSON. */
 function answer(h: PreToolHarness, d: PreToolDecision): CommandResult {
-  if (d.allow) return h === 'cursor' ? { text: JSON.stringify({ permission: 'allow' }) } : { text: '' };
-  if (h === 'copilot')
-    return { text: JSON.stringify({ permissionDecision: 'deny', permissionDecisionReason: d.reason }) };
-  if (h === 'cursor')
-    return { text: JSON.stringify({ permission: 'deny', userMessage: d.reason, agentMessage: d.reason }) };
-  return { exit: 2, text: '', errText: d.reason };
+  const a = adapterOf(h).preTool!.answer(d.allow, d.allow ? '' : d.reason);
+  return { exit: a.exit, text: a.stdout ?? '', errText: a.stderr };
 }
 
 export default class ApprovalGate extends HandoffCommand {
@@ -26,7 +23,7 @@ export default class ApprovalGate extends HandoffCommand {
     harness: Flags.option({
       options: ['auto', ...PRE_TOOL_HARNESSES] as const,
       default: 'auto' as const,
-      helpValue: ['auto', ...PRE_TOOL_HARNESSES].join('|'),
+      helpValue: harnessChoices(['auto', ...PRE_TOOL_HARNESSES]),
       description: 'Whose hook input and answer (default auto: recognized from the input)',
     })(),
     'on-store-error': Flags.option({ options: ['deny', 'allow'] as const, default: 'deny' as const })({

@@ -6,6 +6,7 @@ import { checkedText, type FlagsOf } from '../../cli/flags.js';
 import { errorOutput, resultOutput, type Output } from '../../cli/output.js';
 import { usage, type HandoffError } from '../../errors.js';
 import { checkDraftId } from '../../ids.js';
+import { harnessChoices } from '../../harnesses/index.js';
 import type { Answer, GateBudget } from '../../gate/budget.js';
 import {
   HARNESSES,
@@ -37,6 +38,7 @@ function gateOptions(flags: FlagsOf<typeof ContractGate>): GateOptions & { timeo
     'stop-reason': stopReason,
     workspace,
     timeout,
+    'dry-run': dryRun,
   } = flags;
   return {
     draftId: checkDraftId(flags['draft-id']),
@@ -46,6 +48,7 @@ function gateOptions(flags: FlagsOf<typeof ContractGate>): GateOptions & { timeo
     stopReason,
     workspace,
     timeout,
+    dryRun: dryRun === true,
   };
 }
 
@@ -87,7 +90,7 @@ export default class ContractGate extends HandoffCommand {
     harness: Flags.option({
       options: ['auto', ...HARNESSES] as const,
       default: 'auto' as const,
-      helpValue: ['auto', ...HARNESSES].join('|'),
+      helpValue: harnessChoices(['auto', ...HARNESSES]),
       description: 'Whose hook input and answer (default auto: recognized from the input)',
     })(),
     'draft-id': Flags.string({ helpValue: 'ID', description: 'Name the contract explicitly (stdin becomes optional)' }),
@@ -116,6 +119,10 @@ export default class ContractGate extends HandoffCommand {
     workspace: checkedText(nonBlankWorkspace, {
       helpValue: 'NAME',
       description: 'Workspace for a capture that inserts a row',
+    }),
+    'dry-run': Flags.boolean({
+      description:
+        'Judge only: the same verdict and answer, with nothing captured, claimed, recorded or counted (hooks test uses it)',
     }),
     json: Flags.boolean({
       description: 'Print only the verdict object on stdout; the verdict counts and captures exactly as a hook call',

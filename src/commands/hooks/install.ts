@@ -4,16 +4,18 @@ import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import { usage } from '../../errors.js';
 import type { FlagsOf } from '../../cli/flags.js';
-import { HOOK_HARNESSES } from '../../hooks/targets.js';
+import { adapterOf, HARNESSES, harnessChoices } from '../../harnesses/index.js';
 
 export default class HooksInstall extends HandoffCommand {
   static override summary = "Wire the stop gate into a harness's hook configuration";
   static override description =
     "Merges the stop gate into the harness's own config file (Claude Code .claude/settings.json, Codex .codex/hooks.json or " +
-    '$CODEX_HOME/hooks.json, Gemini CLI .gemini/settings.json, Copilot CLI .github/hooks/handoff.json, Cursor .cursor/hooks.json; ' +
+    '$CODEX_HOME/hooks.json, Gemini CLI .gemini/settings.json, Copilot CLI .github/hooks/handoff.json, Cursor .cursor/hooks.json, Qwen Code .qwen/settings.json; ' +
     'OpenCode: the plugin the package ships, into .opencode/plugin/). Other hooks, keys and their order are kept; a second ' +
-    'install changes no byte; hooks uninstall takes out only what install added. The command names node and handoff by ' +
-    'absolute path (under the home folder as "$HOME/..." in a project file), pins --harness, and never writes a secret, ' +
+    'install changes no byte; hooks uninstall gives the file back byte for byte when it is as install left it (else takes ' +
+    'out only what install added). In a project file the command names handoff through the PATH only (hooks status exits ' +
+    '1 when it resolves inside the workspace); at --scope user it names node and handoff by absolute path. It pins ' +
+    '--harness, and never writes a secret, ' +
     'a data root or a store URL: the hook reads HANDOFF_HOME and HANDOFF_STORE_URL from its environment. --strict adds ' +
     '--on-store-error block; --dry-run prints the diff and writes nothing. A config that is not valid JSON is refused ' +
     '(HOOK_CONFIG_INVALID) and nothing is written. Codex runs a hook only once it is trusted: for --harness codex, install ' +
@@ -21,9 +23,9 @@ export default class HooksInstall extends HandoffCommand {
     "config.toml, as Codex's own review would (appended, marked, never reordering yours; never a project's trust_level), " +
     "then has Codex confirm it (HOOK_TRUST_FAILED puts config.toml back); --no-trust leaves them to Codex's review.";
   static override flags = {
-    harness: Flags.option({ options: HOOK_HARNESSES })({
+    harness: Flags.option({ options: HARNESSES })({
       required: true,
-      helpValue: 'claude|codex|gemini|copilot|cursor|opencode',
+      helpValue: harnessChoices(HARNESSES),
       description: 'The harness to wire',
     }),
     scope: Flags.option({ options: ['project', 'user'] as const, default: 'project' as const })({
@@ -55,7 +57,11 @@ export default class HooksInstall extends HandoffCommand {
     const { harness, scope } = ctx.flags;
     const matcher = ctx.flags.matcher;
     if (matcher !== undefined && matcher.trim() === '') throw usage('--matcher must be non-blank');
-    if (ctx.flags['no-trust'] === true && harness !== 'codex') throw usage('--no-trust is for --harness codex');
+    const trusted = adapterOf(harness).trust;
+    if (ctx.flags['no-trust'] === true && trusted === undefined)
+      throw usage(
+        `--no-trust is for a harness that trusts hooks (${HARNESSES.filter((h) => adapterOf(h).trust !== undefined).join(', ')})`,
+      );
     const { installHooks, planInstall } = await import('../../hooks/service.js');
     const req = {
       harness,
@@ -66,18 +72,18 @@ export default class HooksInstall extends HandoffCommand {
       script: ctx.script,
     };
     const o = { strict: ctx.flags.strict === true, matcher, approvals: ctx.flags.approvals === true };
-    const plan = harness === 'codex' ? planInstall(req, o) : undefined;
+    const plan = trusted === undefined ? undefined : planInstall(req, o);
     const r = installHooks(req, o);
     const text = [
       r.diff ??
         `${r.action === 'unchanged' ? 'Already installed' : r.dry_run ? 'Would write' : 'Installed'}: ${r.harness} (${r.scope}) in ${r.path}`,
     ];
     if (plan === undefined) return { json: { status: 'ok', ...r }, text: text.join('\n') };
-    const { leftToReview, trustInstalled } = await import('../../hooks/codex-hooks.js');
+    const t = await trusted!();
     const trust =
       ctx.flags['no-trust'] === true
-        ? leftToReview(ctx.env)
-        : await trustInstalled({ ...req, hooksPath: plan.path, hooksText: plan.after, commands: plan.commands });
+        ? t.leftToReview(ctx.env)
+        : await t.install({ ...req, hooksPath: plan.path, hooksText: plan.after, commands: plan.commands });
     if (trust.diff !== undefined) text.push(trust.diff);
     if (trust.status === 'trusted') text.push(`Trusted in Codex: ${trust.hooks.map((h) => h.key).join(', ')}`);
     else if (trust.status === 'left_to_review')

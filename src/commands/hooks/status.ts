@@ -3,7 +3,7 @@ import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import type { FlagsOf } from '../../cli/flags.js';
-import { HOOK_HARNESSES } from '../../hooks/targets.js';
+import { HARNESSES, harnessChoices } from '../../harnesses/index.js';
 
 interface Row {
   harness: string;
@@ -26,8 +26,8 @@ export default class HooksStatus extends HandoffCommand {
     'whether the harness will run it: its command resolves and, for Codex, Codex itself (codex app-server, hooks/list) ' +
     'lists it trusted and enabled. Exit 1 when an installed hook will not run.';
   static override flags = {
-    harness: Flags.option({ options: HOOK_HARNESSES })({
-      helpValue: 'claude|codex|gemini|copilot|cursor|opencode',
+    harness: Flags.option({ options: HARNESSES })({
+      helpValue: harnessChoices(HARNESSES),
       description: 'Only this harness',
     }),
     json: Flags.boolean({ description: 'Print one JSON object' }),
@@ -37,7 +37,7 @@ export default class HooksStatus extends HandoffCommand {
 
   protected async perform(ctx: CommandContext<FlagsOf<typeof HooksStatus>>): Promise<CommandResult> {
     const { addRunStates, hooksStatus } = await import('../../hooks/service.js');
-    const r = hooksStatus(ctx.env, ctx.cwd, ctx.flags.harness);
+    const r = await hooksStatus(ctx.env, ctx.cwd, ctx.flags.harness);
     const allRun = await addRunStates(r.hooks as Parameters<typeof addRunStates>[0], ctx.env, ctx.cwd);
     const store = r.store as { kind: string; path?: string; url?: string; exists?: boolean };
     const lines = [

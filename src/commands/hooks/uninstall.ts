@@ -3,7 +3,7 @@ import { generatedUsage } from '../../cli/usage.js';
 import { HandoffCommand } from '../../cli/base-command.js';
 import type { CommandContext, CommandResult } from '../../cli/command.js';
 import type { FlagsOf } from '../../cli/flags.js';
-import { HOOK_HARNESSES } from '../../hooks/targets.js';
+import { adapterOf, HARNESSES, harnessChoices } from '../../harnesses/index.js';
 
 export default class HooksUninstall extends HandoffCommand {
   static override summary = "Take the stop gate out of a harness's hook configuration";
@@ -13,9 +13,9 @@ export default class HooksUninstall extends HandoffCommand {
     'OpenCode plugin) is removed. For Codex it also takes out of config.toml the hook trust hooks install wrote for that ' +
     'file, and nothing else. --dry-run prints the diff.';
   static override flags = {
-    harness: Flags.option({ options: HOOK_HARNESSES })({
+    harness: Flags.option({ options: HARNESSES })({
       required: true,
-      helpValue: 'claude|codex|gemini|copilot|cursor|opencode',
+      helpValue: harnessChoices(HARNESSES),
       description: 'The harness to unwire',
     }),
     scope: Flags.option({ options: ['project', 'user'] as const, default: 'project' as const })({
@@ -42,9 +42,9 @@ export default class HooksUninstall extends HandoffCommand {
     const text =
       r.diff ??
       `${r.action === 'removed' || r.action === 'updated' ? (r.dry_run ? 'Would remove' : 'Removed') : 'Not installed'}: ${r.harness} (${r.scope}) in ${r.path}`;
-    if (harness !== 'codex') return { json: { status: 'ok', ...r }, text };
-    const { untrustInstalled } = await import('../../hooks/codex-hooks.js');
-    const trust = untrustInstalled(ctx.env, r.path, r.dry_run);
+    const trusted = adapterOf(harness).trust;
+    if (trusted === undefined) return { json: { status: 'ok', ...r }, text };
+    const trust = (await trusted()).uninstall(ctx.env, r.path, r.dry_run);
     const lines = [text, ...(trust.diff !== undefined ? [trust.diff] : [])];
     if (trust.status === 'removed' && trust.diff === undefined) lines.push(`Removed its trust from ${trust.path}`);
     return { json: { status: 'ok', ...r, trust }, text: lines.join('\n') };

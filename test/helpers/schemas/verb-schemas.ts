@@ -39,6 +39,7 @@ export const VERB_SCHEMAS: Readonly<Record<string, readonly string[]>> = {
   'hooks install': ['hooks-change', 'error'],
   'hooks uninstall': ['hooks-change', 'error'],
   'hooks status': ['hooks-status', 'error'],
+  'hooks test': ['hooks-test', 'error'],
   'key generate': ['key-generate', 'error'],
   'attest export': ['attest-export', 'attest-export-a2a', 'error'],
   'attest verify': ['attest-verify', 'error'],

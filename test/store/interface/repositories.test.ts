@@ -245,12 +245,10 @@ describe.each(BACKENDS)('$name: handoff rows', (b) => {
     expect((await s.wholeChain(l2)).map((r) => r.id)).toEqual([a.id, l2.id, l3.id]);
     expect(await s.chainContractIds(l3)).toEqual([cid(1), cid(2), cid(3)]);
     expect(await s.planTaskBinding(l3)).toBe('T-1');
-    // PostgreSQL reads a row and its links in one statement (a writer's read under the draft lock): the same rows.
-    if (b.name !== 'sqlite') {
-      expect((await s.chainOfContract!(cid(1)))?.map((r) => r.id)).toEqual([a.id, l2.id, l3.id]);
-      expect((await s.chainOfContract!(cid(3)))?.map((r) => r.id)).toEqual([l3.id]);
-      expect(await s.chainOfContract!(cid(99))).toBeUndefined();
-    }
+    // A row and its links in one statement (a writer's read under the draft lock): the same rows, on both backends.
+    expect((await s.chainOfContract!(cid(1)))?.map((r) => r.id)).toEqual([a.id, l2.id, l3.id]);
+    expect((await s.chainOfContract!(cid(3)))?.map((r) => r.id)).toEqual([l3.id]);
+    expect(await s.chainOfContract!(cid(99))).toBeUndefined();
     await s.close();
   });
 
@@ -260,7 +258,7 @@ describe.each(BACKENDS)('$name: handoff rows', (b) => {
     const rows = await chainOf(s, 64);
     const tip = rows[63];
     expect(await s.followChain(rows[0])).toHaveLength(64);
-    if (b.name !== 'sqlite') expect(await s.chainOfContract!(cid(1))).toHaveLength(64);
+    expect(await s.chainOfContract!(cid(1))).toHaveLength(64);
     expect(await s.walkBack(tip)).toHaveLength(64);
     await s.tx((t) => finalize(t, 64, 'BLOCKED', '{}'));
     const closedTip = (await s.getHandoffById(tip.id))!;
@@ -288,8 +286,7 @@ describe.each(BACKENDS)('$name: handoff rows', (b) => {
     const dangling = (await loop.getHandoffByContractId(cid(3)))!;
     expect(await rejection(loop.walkBack(dangling))).toMatchObject({ code: 'CHAIN_BROKEN', exit: 4 });
     expect(await loop.followChain(dangling)).toEqual([dangling]);
-    if (b.name !== 'sqlite')
-      expect(await rejection(loop.chainOfContract!(cid(1)))).toMatchObject({ code: 'CHAIN_BROKEN', exit: 4 });
+    expect(await rejection(loop.chainOfContract!(cid(1)))).toMatchObject({ code: 'CHAIN_BROKEN', exit: 4 });
     await loop.close();
   });
 

@@ -389,3 +389,31 @@ describe.each(BACKENDS)('$name: receipts and approvals', (b) => {
     await s.close();
   });
 });
+
+describe.each(BACKENDS)('$name: attestations', (b) => {
+  it('listAttestations is oldest first; latestAttestation is its last row, per kind and subject', async () => {
+    const f = await b.fresh();
+    const s = await f.writer();
+    const statement = (kind: 'receipt' | 'approval', subject: string, n: number) => ({
+      kind,
+      subject_id: subject,
+      payload: JSON.stringify({ n }),
+      payload_sha256: n.toString(16).padStart(64, '0'),
+      signer: null,
+      key_id: null,
+      signature: null,
+    });
+    await s.tx(async (t) => {
+      await t.insertAttestation(statement('receipt', 'R-1', 1));
+      await t.insertAttestation(statement('approval', 'R-1', 2));
+      await t.insertAttestation(statement('receipt', 'R-1', 3));
+      await t.insertAttestation(statement('receipt', 'R-2', 4));
+    });
+    const all = await s.listAttestations('receipt', 'R-1');
+    expect(all.map((a) => a.payload)).toEqual(['{"n":1}', '{"n":3}']);
+    expect(await s.latestAttestation('receipt', 'R-1')).toEqual(all[1]);
+    expect((await s.latestAttestation('approval', 'R-1'))?.payload).toBe('{"n":2}');
+    expect(await s.latestAttestation('receipt', 'R-3')).toBeUndefined();
+    await s.close();
+  });
+});

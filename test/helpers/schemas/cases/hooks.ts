@@ -1,4 +1,4 @@
-/** Cases of `hooks install`, `hooks uninstall` and `hooks status` (each in the case's own temp folder). */
+/** Cases of `hooks install`, `hooks uninstall`, `hooks status` and `hooks test` (each in the case's own temp folder). */
 import { expect } from 'vitest';
 import type { ResultCase } from '../case.js';
 import { hf, ok } from './setup.js';
@@ -46,8 +46,28 @@ export const HOOKS_CASES: ResultCase[] = [
     name: 'every harness and scope',
     exit: 0,
     produce: (home) => hf(home, ['hooks', 'status', '--json'], { env: { HOME: home } }),
-    expect: (j) => expect(j.hooks.length).toBe(11),
+    expect: (j) => expect(j.hooks.length).toBe(13),
     wrong: { 'a hook without its path': (j) => ({ ...j, hooks: [{ ...j.hooks[0], path: undefined }] }) },
+  },
+  {
+    verb: 'hooks test',
+    schema: 'hooks-test',
+    name: 'the installed Cursor hook on a turn naming no contract: allowed, nothing written',
+    exit: 0,
+    produce: (home) => {
+      ok(home, ['hooks', 'install', '--harness', 'cursor', '--json'], { env: { HOME: home } });
+      return hf(home, ['hooks', 'test', '--harness', 'cursor', '--json'], { env: { HOME: home } });
+    },
+    expect: (j) => expect([j.answered, j.answer.exit, j.verdict.decision, j.verdict.dry_run]).toEqual([true, 0, 'allow', true]),
+    wrong: { 'a verdict that is not one': (j) => ({ ...j, verdict: { decision: 'maybe' } }) },
+  },
+  {
+    verb: 'hooks test',
+    schema: 'error',
+    name: 'nothing installed: HOOK_NOT_INSTALLED',
+    exit: 1,
+    produce: (home) => hf(home, ['hooks', 'test', '--harness', 'claude', '--json'], { env: { HOME: home } }),
+    expect: (j) => expect(j.code).toBe('HOOK_NOT_INSTALLED'),
   },
   {
     verb: 'hooks status',

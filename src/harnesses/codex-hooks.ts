@@ -13,43 +13,20 @@ import {
   withoutTrust,
   withTrust,
   type CodexHook,
-  type TrustEntry,
 } from './codex-trust.js';
-import { lineDiff, readConfigText, writeConfig } from './files.js';
-import type { Scope } from './command.js';
-import { projectRoot } from './targets.js';
+import { homeOf } from '../hooks/command.js';
+import { diffLabel, lineDiff, readConfigText, writeConfig } from '../hooks/files.js';
+import { projectRoot } from '../hooks/targets.js';
+import type { HookTrust, Scope, TrustChange, TrustEntry, TrustRequest } from './adapter.js';
 
-/** What install or uninstall did to Codex's trust in the gate's hooks (`trust` in their JSON). */
-export interface TrustChange {
-  /**
-   * trusted: written and confirmed by Codex; written: written, Codex does not list the hooks here yet (an untrusted
-   * project, hooks turned off); would_write: --dry-run; left_to_review: --no-trust; unavailable: Codex could not be
-   * asked, nothing written; removed / absent: uninstall.
-   */
-  status: 'trusted' | 'written' | 'would_write' | 'left_to_review' | 'unavailable' | 'removed' | 'absent';
-  /** Codex's config.toml. */
-  path: string;
-  hooks: TrustEntry[];
-  reason?: string;
-  diff?: string;
-}
-
-interface TrustRequest {
-  env: Env;
-  cwd: string;
-  scope: Scope;
-  dryRun: boolean;
-  /** The hooks.json install wrote (or would write) and its text. */
-  hooksPath: string;
-  hooksText: string;
-  /** The gate commands in it: the hooks to trust. */
-  commands: string[];
-}
+/** config.toml's diff, named relative to the home folder (where `git apply` applies it). */
+const tomlDiff = (env: Env, path: string, before: string | undefined, after: string | undefined): string =>
+  lineDiff(diffLabel(path, homeOf(env), homeOf(env)), before, after);
 
 const listCwds = (scope: Scope, cwd: string): string[] => [scope === 'project' ? projectRoot(cwd) : cwd];
 
 /** Trusts the hooks install wrote, as Codex's own review would; nothing is written when Codex cannot be asked. */
-export async function trustInstalled(req: TrustRequest): Promise<TrustChange> {
+async function trustInstalled(req: TrustRequest): Promise<TrustChange> {
   const path = codexConfigPath(req.env);
   let entries: TrustEntry[];
   try {
@@ -72,7 +49,7 @@ export async function trustInstalled(req: TrustRequest): Promise<TrustChange> {
       status: 'would_write',
       path,
       hooks: entries,
-      ...(after === before ? {} : { diff: lineDiff(path, before, after) }),
+      ...(after === before ? {} : { diff: tomlDiff(req.env, path, before, after) }),
     };
   if (after !== before) writeConfig(path, after);
   let listed: CodexHook[];
@@ -111,31 +88,31 @@ function notListedReason(env: Env, scope: Scope, cwd: string): string {
 }
 
 /** --no-trust: nothing written; Codex's review (/hooks) decides. */
-export const leftToReview = (env: Env): TrustChange => ({
+const leftToReview = (env: Env): TrustChange => ({
   status: 'left_to_review',
   path: codexConfigPath(env),
   hooks: [],
 });
 
 /** Takes out the trust tables install appended for `hooksPath`; the user's own tables stay. */
-export function untrustInstalled(env: Env, hooksPath: string, dryRun: boolean): TrustChange {
+function untrustInstalled(env: Env, hooksPath: string, dryRun: boolean): TrustChange {
   const path = codexConfigPath(env);
   const before = readConfigText(path).text;
   const after = withoutTrust(before, hooksPath);
   if (after === before) return { status: 'absent', path, hooks: [] };
-  if (dryRun) return { status: 'removed', path, hooks: [], diff: lineDiff(path, before, after) };
+  if (dryRun) return { status: 'removed', path, hooks: [], diff: tomlDiff(env, path, before, after) };
   writeConfig(path, after);
   return { status: 'removed', path, hooks: [] };
 }
 
 /** Whether Codex will run each of the gate's commands in `hooksPath`, as Codex itself says. */
-export interface CodexRunState {
+interface CodexRunState {
   will_run: boolean;
   why_not?: string;
   codex_hooks: { key: string; command: string; trust_status: string; enabled: boolean }[];
 }
 
-export async function codexRunState(
+async function codexRunState(
   env: Env,
   cwd: string,
   scope: Scope,
@@ -174,3 +151,12 @@ export async function codexRunState(
     reasons.unshift('Codex does not list the gate hooks: are its hooks turned off ([features] hooks = false)?');
   return reasons.length === 0 ? { will_run: true, codex_hooks } : { will_run: false, why_not: reasons[0], codex_hooks };
 }
+
+/** Codex's hook trust, as the adapter's `trust` (loaded only by `hooks`). */
+export const codexHookTrust: HookTrust = {
+  install: trustInstalled,
+  leftToReview,
+  uninstall: untrustInstalled,
+  runState: codexRunState,
+  projectTrusted: codexTrust,
+};

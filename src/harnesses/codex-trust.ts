@@ -16,7 +16,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Env } from '../paths.js';
-import { homeOf } from './command.js';
+import type { TrustEntry } from './adapter.js';
+import { homeOf } from '../hooks/command.js';
 
 export function codexHome(env: Env): string {
   return env.CODEX_HOME !== undefined && env.CODEX_HOME !== '' ? env.CODEX_HOME : join(homeOf(env), '.codex');
@@ -157,12 +158,6 @@ function parseListing(result: unknown): CodexListing {
     }
   }
   return out;
-}
-
-/** One hook install trusts: Codex's key for it (in the real file) and its hash. */
-export interface TrustEntry {
-  key: string;
-  hash: string;
 }
 
 /**

@@ -1,0 +1,60 @@
+/** Copilot CLI: an `agentStop` hook in `.github/hooks/handoff.json` (camelCase keys), `events.jsonl`. */
+import { join } from 'node:path';
+import { usage } from '../errors.js';
+import { blocksText, objectOf, own, type HarnessAdapter } from './adapter.js';
+
+export const copilot: HarnessAdapter = {
+  title: 'Copilot CLI',
+  stopEvents: ['agentStop', undefined],
+  recognize: { rank: 20, test: (v) => own(v, 'sessionId') && own(v, 'stopReason') },
+  read: (h) => ({
+    event: 'agentStop',
+    subagent: false,
+    cwd: h.cwd,
+    stopHookActive: h.stop_hook_active,
+    sessionId: h.sessionId,
+    transcriptPath: h.transcriptPath,
+    stopReason: h.stopReason,
+  }),
+  runIdField: () => 'sessionId',
+  breakerPrefix: 'copilot:',
+  // Copilot ignores exit 2: it reads a JSON answer on stdout.
+  answer: (blocked, reason, systemMessage) =>
+    blocked ? { exit: 0, stdout: JSON.stringify({ decision: 'block', reason }) } : { exit: 0, stderr: systemMessage },
+  transcript: {
+    // `{"type":"user.message","data":{"content":…}}`
+    userText: (line) =>
+      line.type === 'user.message' ? (blocksText(objectOf(line.data)?.content, ['text']) ?? '') : undefined,
+    feedback: (line) => line.type === 'hook.end',
+  },
+  config: {
+    layout: 'flat',
+    path: (p) => {
+      if (p.scope === 'user')
+        throw usage('Copilot CLI reads hooks from the project (.github/hooks/*.json): use --scope project');
+      return join(p.root, '.github', 'hooks', 'handoff.json');
+    },
+    ownDirs: 2,
+    commandKey: 'bash',
+    entry: (command, timeoutS) => ({ type: 'command', bash: command, timeoutSec: timeoutS }),
+    stopHooks: (top) => [top('agentStop')],
+  },
+  preTool: {
+    event: 'preToolUse',
+    events: ['preToolUse', undefined],
+    recognize: { rank: 60, test: (v) => own(v, 'toolName') },
+    answer: (allow, reason) =>
+      allow
+        ? { exit: 0, stdout: '' }
+        : { exit: 0, stdout: JSON.stringify({ permissionDecision: 'deny', permissionDecisionReason: reason }) },
+  },
+  sampleTranscript: (prompt) => `${JSON.stringify({ type: 'user.message', data: { content: prompt } })}\n`,
+  sampleStop: (p) => ({
+    sessionId: p.sessionId,
+    transcriptPath: p.transcriptPath,
+    cwd: p.cwd,
+    timestamp: 1767225600000,
+    stopReason: 'end_turn',
+    stop_hook_active: false,
+  }),
+};
