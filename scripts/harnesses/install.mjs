@@ -20,10 +20,11 @@ export const PINS = {
   '@openai/codex': '0.171.0',
   '@google/gemini-cli': '0.61.0',
   '@github/copilot': '1.0.102',
+  '@qwen-code/qwen-code': '0.24.4',
 };
 
 /** The command each harness is started with, by harness name. */
-export const BINS = { claude: 'claude', codex: 'codex', gemini: 'gemini', copilot: 'copilot' };
+export const BINS = { claude: 'claude', codex: 'codex', gemini: 'gemini', copilot: 'copilot', qwen: 'qwen' };
 
 const MARKER = 'handoff-harnesses.json';
 

@@ -50,11 +50,16 @@ export function driveHarness(
   modelUrl: string,
   prompt: string,
   extraEnv: Record<string, string>,
+  runId?: string,
 ): Promise<HarnessRun> {
   const recipe = RECIPES[harness];
+  const argv = [
+    ...(runId !== undefined && recipe.sessionArgv ? recipe.sessionArgv(runId) : []),
+    ...recipe.argv(prompt),
+  ];
   const env = { ...baseHarnessEnv(dirs), ...recipe.env(dirs, modelUrl), ...extraEnv };
   const started = Date.now();
-  const child = spawn(harnessBin(harness), recipe.argv(prompt), {
+  const child = spawn(harnessBin(harness), argv, {
     cwd: dirs.project,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -33,7 +33,8 @@ function pins(): Record<string, string> {
 function fakeCache(recorded: Record<string, string> | null): string {
   const dir = join(tempHome('handoff-harness-cache-'), 'cache');
   mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
-  for (const b of ['claude', 'codex', 'gemini', 'copilot']) writeFileSync(join(dir, 'node_modules', '.bin', b), '');
+  for (const b of ['claude', 'codex', 'gemini', 'copilot', 'qwen'])
+    writeFileSync(join(dir, 'node_modules', '.bin', b), '');
   if (recorded)
     writeFileSync(
       join(dir, 'handoff-harnesses.json'),
@@ -43,13 +44,14 @@ function fakeCache(recorded: Record<string, string> | null): string {
 }
 
 describe('harness install cache', () => {
-  it('pins exact versions of the four harnesses', () => {
+  it('pins exact versions of the harnesses', () => {
     const p = pins();
     expect(Object.keys(p).sort()).toEqual([
       '@anthropic-ai/claude-code',
       '@github/copilot',
       '@google/gemini-cli',
       '@openai/codex',
+      '@qwen-code/qwen-code',
     ]);
     for (const v of Object.values(p)) expect(v).toMatch(/^\d+\.\d+\.\d+$/);
   });

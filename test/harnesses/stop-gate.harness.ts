@@ -1,6 +1,6 @@
 /**
- * The stop gate inside the real harnesses (Claude Code, Codex CLI, Gemini CLI, Copilot CLI), each driven headless
- * against the fake model server on 127.0.0.1. Per harness:
+ * The stop gate inside the real harnesses (Claude Code, Codex CLI, Gemini CLI, Copilot CLI, Qwen Code), each driven
+ * headless against the fake model server on 127.0.0.1. Per harness:
  *   (a) a dispatched contract that is never finalized: the stop is blocked, the reason reaches the model (it is in
  *       the next request the fake receives), and the breaker ends the turn after --max-rejections with no more hook
  *       calls than that;
@@ -9,6 +9,7 @@
  * Not part of `npm test`: `npm run test:harnesses` installs the harnesses and runs this file.
  */
 import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
@@ -94,18 +95,26 @@ async function runTurn(
   prompt: string,
   marker: string,
   installFlags: string[] = [],
+  runId?: string,
 ): Promise<Outcome & { dirs: RunDirs }> {
   const dirs = runDirs(harness);
   const log = join(dirs.root, 'hook-calls.jsonl');
   // The user's steps, in order: the harness set up (endpoints, its first-run project trust), then hooks install.
   RECIPES[harness].prepare(dirs, fake.url);
   installGate(harness, dirs, log, installFlags);
-  const run = await driveHarness(harness, dirs, fake.url, prompt, {
-    // The user's `handoff` on their PATH, outside the project (the tapped one).
-    PATH: `${tapPath(tapDir(dirs))}:${baseHarnessEnv(dirs).PATH}`,
-    HANDOFF_HOME: handoffHome,
-    HANDOFF_WORKSPACE: 'ws',
-  });
+  const run = await driveHarness(
+    harness,
+    dirs,
+    fake.url,
+    prompt,
+    {
+      // The user's `handoff` on their PATH, outside the project (the tapped one).
+      PATH: `${tapPath(tapDir(dirs))}:${baseHarnessEnv(dirs).PATH}`,
+      HANDOFF_HOME: handoffHome,
+      HANDOFF_WORKSPACE: 'ws',
+    },
+    runId,
+  );
   expect(run.timedOut, run.stderr).toBe(false);
   // The turn's requests carry the prompt; side requests (a router, a title) are left out by the API's turn flag.
   const turns = fake.turns(RECIPES[harness].api).filter((r) => r.text.includes(marker));
@@ -120,16 +129,22 @@ function told(run: HarnessRun, calls: HookCall[]): string {
   return `${run.stdout}${run.stderr}\nhook calls:\n${calls.map((c) => JSON.stringify(c)).join('\n')}`;
 }
 
-function dispatched(home: string): { id: string; prompt: string } {
-  const d = dispatchJson(home, ['--goal', 'Add a health check endpoint.']);
-  return { id: d.contract_id as string, prompt: `Add a health check endpoint.\n\n${d.contract_block as string}` };
+/**
+ * A dispatched contract and the prompt that carries its block. For a harness whose gate finds the contract by run id
+ * (Qwen Code), the user's documented step: dispatch with `--harness-id` a session id the run is then started under.
+ */
+function dispatched(home: string, harness?: HarnessName): { id: string; prompt: string; runId?: string } {
+  const runId = harness !== undefined && RECIPES[harness].sessionArgv ? randomUUID() : undefined;
+  const d = dispatchJson(home, ['--goal', 'Add a health check endpoint.', ...(runId ? ['--harness-id', runId] : [])]);
+  const prompt = `Add a health check endpoint.\n\n${d.contract_block as string}`;
+  return { id: d.contract_id as string, prompt, runId };
 }
 
 describe.each(HARNESSES)('%s', (harness) => {
   it(`(a) blocks an unfinished dispatched contract, the reason reaches the model, the breaker ends the turn after ${MAX} hook calls`, async () => {
     const home = tempHome();
-    const { id, prompt } = dispatched(home);
-    const { run, calls, turns } = await runTurn(harness, home, prompt, id);
+    const { id, prompt, runId } = dispatched(home, harness);
+    const { run, calls, turns } = await runTurn(harness, home, prompt, id, [], runId);
     recordObservation(harness, 'blocked', { run, calls, turns });
     expect(calls.length, told(run, calls)).toBe(MAX);
     const blocks = calls.slice(0, MAX - 1);
@@ -150,9 +165,9 @@ describe.each(HARNESSES)('%s', (harness) => {
 
   it('(b) allows a contract finalized before the run at the first stop: one hook call', async () => {
     const home = tempHome();
-    const { id, prompt } = dispatched(home);
+    const { id, prompt, runId } = dispatched(home, harness);
     finalizeAs(home, id, 'COMPLETE', COMPLETE_PATCH);
-    const { run, calls, turns } = await runTurn(harness, home, prompt, id);
+    const { run, calls, turns } = await runTurn(harness, home, prompt, id, [], runId);
     recordObservation(harness, 'finalized', { run, calls, turns });
     expect(calls, told(run, calls)).toHaveLength(1);
     expect(blockForm(harness, calls[0]), JSON.stringify(calls[0])).toBe('allow');

@@ -92,5 +92,7 @@ export function projectConfigFile(harness: HarnessName, dirs: RunDirs): string {
       return join(dirs.project, '.gemini', 'settings.json');
     case 'copilot':
       return join(dirs.project, '.github', 'hooks', 'handoff.json');
+    case 'qwen':
+      return join(dirs.project, '.qwen', 'settings.json');
   }
 }
