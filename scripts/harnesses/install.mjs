@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Installs the real agent harnesses the harness suite drives, at pinned versions, into a cache folder outside
-// node_modules (about 1.1 GB together: they are not dev dependencies). A complete cache is reused as it is.
+// node_modules (about 1.3 GB together: they are not dev dependencies). A complete cache is reused as it is.
 //
 //   node scripts/harnesses/install.mjs          install (or reuse), print the cache folder and each binary
 //   HANDOFF_HARNESS_CACHE=/some/dir ...          use that folder instead of ~/.cache/handoff-harnesses/<hash>

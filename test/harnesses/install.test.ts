@@ -1,6 +1,6 @@
 /**
  * scripts/harnesses/install.mjs: a complete cache of the pinned versions is reused without calling npm; a cache of
- * other pins or without its marker is not complete. (The install itself needs the npm registry and about 1.1 GB: it
+ * other pins or without its marker is not complete. (The install itself needs the npm registry and about 1.3 GB: it
  * runs in `npm run test:harnesses`.)
  */
 import { spawnSync } from 'node:child_process';
