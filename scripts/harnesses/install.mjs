@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Installs the real agent harnesses the harness suite drives, at pinned versions, into a cache folder outside
-// node_modules (about 1.5 GB together: they are not dev dependencies). A complete cache is reused as it is.
+// node_modules (about 1.8 GB together: they are not dev dependencies). A complete cache is reused as it is.
 //
 //   node scripts/harnesses/install.mjs          install (or reuse), print the cache folder and each binary
 //   HANDOFF_HARNESS_CACHE=/some/dir ...          use that folder instead of ~/.cache/handoff-harnesses/<hash>
@@ -21,10 +21,18 @@ export const PINS = {
   '@google/gemini-cli': '0.61.0',
   '@github/copilot': '1.0.102',
   'opencode-ai': '1.18.33',
+  '@qwen-code/qwen-code': '0.24.4',
 };
 
 /** The command each harness is started with, by harness name. */
-export const BINS = { claude: 'claude', codex: 'codex', gemini: 'gemini', copilot: 'copilot', opencode: 'opencode' };
+export const BINS = {
+  claude: 'claude',
+  codex: 'codex',
+  gemini: 'gemini',
+  copilot: 'copilot',
+  opencode: 'opencode',
+  qwen: 'qwen',
+};
 
 const MARKER = 'handoff-harnesses.json';
 

@@ -53,9 +53,11 @@ export function driveHarness(
   modelUrl: string,
   prompt: string,
   extraEnv: Record<string, string>,
-  argv: string[] = RECIPES[harness].argv(prompt),
+  argvOf: string[] = RECIPES[harness].argv(prompt),
+  runId?: string,
 ): Promise<HarnessRun> {
   const recipe = RECIPES[harness];
+  const argv = [...(runId !== undefined && recipe.sessionArgv ? recipe.sessionArgv(runId) : []), ...argvOf];
   const env = { ...baseHarnessEnv(dirs), ...recipe.env(dirs, modelUrl), ...extraEnv };
   const started = Date.now();
   const child = spawn(harnessBin(harness), argv, {

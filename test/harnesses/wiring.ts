@@ -103,5 +103,7 @@ export function projectConfigFile(harness: HarnessName, dirs: RunDirs): string {
       return join(dirs.project, '.github', 'hooks', 'handoff.json');
     case 'opencode':
       return join(dirs.project, '.opencode', 'plugin', 'handoff-gate.js');
+    case 'qwen':
+      return join(dirs.project, '.qwen', 'settings.json');
   }
 }
