@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // Installs the real agent harnesses the harness suite drives, at pinned versions, into a cache folder outside
-// node_modules (about 1.1 GB together: they are not dev dependencies). A complete cache is reused as it is.
+// node_modules (about 1.8 GB together: they are not dev dependencies). A complete cache is reused as it is.
 //
 //   node scripts/harnesses/install.mjs          install (or reuse), print the cache folder and each binary
 //   HANDOFF_HARNESS_CACHE=/some/dir ...          use that folder instead of ~/.cache/handoff-harnesses/<hash>
 //
 // Install scripts are not run: they would fetch from hosts other than the npm registry (prebuilt keytar, node-pty).
-// The one script a harness needs (Claude Code's, which links its native binary from an optional dependency) is run
-// by hand afterwards, and every binary is started once with --version so a missing native part fails here.
+// The scripts a harness needs (Claude Code's and OpenCode's, which each link their native binary from an optional
+// dependency) are run by hand afterwards, and every binary is started once with --version so a missing native part fails here.
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,10 +20,19 @@ export const PINS = {
   '@openai/codex': '0.171.0',
   '@google/gemini-cli': '0.61.0',
   '@github/copilot': '1.0.102',
+  'opencode-ai': '1.18.33',
+  '@qwen-code/qwen-code': '0.24.4',
 };
 
 /** The command each harness is started with, by harness name. */
-export const BINS = { claude: 'claude', codex: 'codex', gemini: 'gemini', copilot: 'copilot' };
+export const BINS = {
+  claude: 'claude',
+  codex: 'codex',
+  gemini: 'gemini',
+  copilot: 'copilot',
+  opencode: 'opencode',
+  qwen: 'qwen',
+};
 
 const MARKER = 'handoff-harnesses.json';
 
@@ -92,6 +101,12 @@ function install(dir) {
   // Claude Code links its platform binary (an optional dependency, from the registry) over bin/claude.exe.
   execFileSync(process.execPath, ['install.cjs'], {
     cwd: join(work, 'node_modules', '@anthropic-ai', 'claude-code'),
+    stdio: 'inherit',
+    timeout: 120_000,
+  });
+  // OpenCode likewise links its platform binary (opencode-<platform>-<arch>, from the registry) over bin/opencode.exe.
+  execFileSync(process.execPath, ['postinstall.mjs'], {
+    cwd: join(work, 'node_modules', 'opencode-ai'),
     stdio: 'inherit',
     timeout: 120_000,
   });

@@ -17,7 +17,7 @@ function cell(o) {
 /** A Markdown table from the suite's observations ({ harness: { scenario: Observation } }) and the versions. */
 export function formatTable(observed, versions = {}) {
   const rows = [['harness', 'version', 'hook input keys', 'block answer', ...SCENARIOS.map(([, title]) => title)]];
-  for (const harness of ['claude', 'codex', 'gemini', 'copilot']) {
+  for (const harness of ['claude', 'codex', 'gemini', 'copilot', 'opencode', 'qwen']) {
     const byScenario = observed[harness] ?? {};
     const any = byScenario.blocked ?? byScenario.finalized ?? byScenario.exit1;
     const answers = byScenario.blocked?.answers ?? [];

@@ -144,7 +144,8 @@ function globRe(glob: string, pathLike: boolean): RegExp {
 /** The neutral view of one tool call. */
 export type NeutralCall =
   | { cls: 'Bash'; command: string }
-  | { cls: 'Write' | 'Edit'; path: string }
+  /** `more`: the other files of the same call (a patch touching several), each checked like `path`. */
+  | { cls: 'Write' | 'Edit'; path: string; more?: string[] }
   | { cls: 'mcp'; tool: string }
   | { cls: 'other'; tool: string };
 
@@ -169,5 +170,6 @@ export function matches(p: ApprovalPattern, call: NeutralCall): boolean {
   }
   if (call.cls !== 'Write' && call.cls !== 'Edit') return false;
   // Write(…) and Edit(…) each cover every file-writing tool: a guard errs on the side of asking.
-  return globRe(p.spec, true).test(call.path);
+  const re = globRe(p.spec, true);
+  return [call.path, ...(call.more ?? [])].some((path) => re.test(path));
 }

@@ -129,10 +129,39 @@ export function repoRelative(p: string, cwd: string): string {
   return (rel === '' ? '.' : rel).split(sep).join('/');
 }
 
+/** The text of Codex's `apply_patch` call: its freeform `input`, or `patch`, or `command` (a string, or an argv's last word). */
+function patchText(input: Record<string, unknown>): string | undefined {
+  for (const v of [input.input, input.patch, input.command]) {
+    if (typeof v === 'string') return v;
+    if (Array.isArray(v) && typeof v.at(-1) === 'string') return v.at(-1) as string;
+  }
+  return undefined;
+}
+
+const PATCH_HEADER_RE = /^\*\*\* (Add File|Update File|Delete File|Move to): (.+?)\s*$/gm;
+
+/**
+ * Codex's `apply_patch`: the files its `*** Add File:`, `*** Update File:`, `*** Delete File:` (and `*** Move to:`)
+ * headers name, relative to the repository root; Write when it only adds files, else Edit.
+ */
+function patchCall(input: Record<string, unknown>, cwd: string): NeutralCall {
+  const text = patchText(input);
+  const files: { kind: string; path: string }[] = [];
+  for (const m of text?.matchAll(PATCH_HEADER_RE) ?? []) files.push({ kind: m[1], path: repoRelative(m[2], cwd) });
+  if (files.length === 0) return { cls: 'other', tool: 'apply_patch' };
+  const [first, ...rest] = files.map((f) => f.path);
+  return {
+    cls: files.every((f) => f.kind === 'Add File') ? 'Write' : 'Edit',
+    path: first,
+    ...(rest.length > 0 ? { more: rest } : {}),
+  };
+}
+
 /** The call's neutral class. */
 export function neutralCall(call: ToolCall, cwd: string): NeutralCall {
   const { toolName, toolInput } = call;
   if (toolName.startsWith('mcp__')) return { cls: 'mcp', tool: toolName };
+  if (toolName === 'apply_patch') return patchCall(toolInput, cwd);
   if (SHELL_TOOLS.has(toolName)) {
     const command = shellText(toolInput);
     return command === undefined ? { cls: 'other', tool: toolName } : { cls: 'Bash', command };

@@ -4,6 +4,8 @@
  * contract's chain whose exact_content is the call's canonical form; the use is recorded in the same transaction, so
  * the approval lets the call run once. A call that matches nothing is allowed without opening the store.
  */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { isHandoffError } from '../errors.js';
 import { promptText } from '../gate/transcript.js';
 import type { Env } from '../paths.js';
@@ -28,10 +30,26 @@ const BLOCK_LINE_RE = /^require_approval: (.*)$/m;
 /** A contract id as dispatch mints it (checked again with the id rules once a call matched). */
 const CONTRACT_LINE_RE = /^contract_id: (a[0-9a-f]{16,}\.[0-9a-f]{6,})\s*$/m;
 
+/** A Copilot CLI session id as it names its session-state folder (a UUID): nothing else becomes a path. */
+const COPILOT_SESSION_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The transcript of the call's session: the path the input names, else for Copilot CLI (whose preToolUse input names
+ * none) its session's events file, `~/.copilot/session-state/<sessionId>/events.jsonl`.
+ */
+function transcriptOf(call: ToolCall, env: Env): string | undefined {
+  if (call.transcriptPath !== undefined) return call.transcriptPath;
+  if (call.harness !== 'copilot' || call.sessionId === undefined || !COPILOT_SESSION_RE.test(call.sessionId))
+    return undefined;
+  const home = env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir();
+  return join(home, '.copilot', 'session-state', call.sessionId, 'events.jsonl');
+}
+
 /** The patterns and contract id of the contract block in the run's first user message. */
-function fromTranscript(call: ToolCall): { patterns: ApprovalPattern[]; contractId?: string } {
-  if (call.transcriptPath === undefined) return { patterns: [] };
-  const text = promptText(call.transcriptPath, call.harness);
+function fromTranscript(call: ToolCall, env: Env): { patterns: ApprovalPattern[]; contractId?: string } {
+  const transcript = transcriptOf(call, env);
+  if (transcript === undefined) return { patterns: [] };
+  const text = promptText(transcript, call.harness);
   if (text === undefined) return { patterns: [] };
   const line = BLOCK_LINE_RE.exec(text);
   return {
@@ -50,7 +68,7 @@ export async function approvalGate(
   const here = call.cwd ?? cwd;
   const n = neutralCall(call, here);
   if (n.cls === 'other') return { allow: true, why: 'no_match' };
-  const block = fromTranscript(call);
+  const block = fromTranscript(call, env);
   const pattern = [...block.patterns, ...envPatterns(env)].find((p) => matches(p, n));
   if (pattern === undefined) return { allow: true, why: 'no_match' };
   // Only a matching call loads the canonical forms (crypto, RFC 8785) and the store.

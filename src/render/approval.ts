@@ -56,6 +56,9 @@ export function approvalShowText(row: ApprovalRow): string {
     decisionLine(row),
   ];
   if (row.status === 'used') lines.push(`used: by handoff ${shown(row.used_by_handoff_id)} at ${shown(row.used_at)}`);
+  // A use by the pre-tool gate names the tool call it let run (the harness's id, escaped like every field).
+  if (row.status === 'used' && typeof row.used_by_tool_use_id === 'string')
+    lines.push(`used by tool call: ${shown(row.used_by_tool_use_id)}`);
   lines.push(
     `content (${Buffer.byteLength(row.exact_content, 'utf8')} bytes):`,
     contentBlock(row.id, row.exact_content, { cut: false }),

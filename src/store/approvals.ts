@@ -30,6 +30,8 @@ export interface ApprovalRow {
   used_by_handoff_id: number | null;
   /** The contract whose tool call used it (the pre-tool gate, migration 0008); read only by the cross-check's lookup. */
   used_by_contract_id?: string | null;
+  /** The tool call the pre-tool gate let run on it (migration 0008); null for a use by finalize or before 0008. */
+  used_by_tool_use_id?: string | null;
 }
 
 const BASE_COLS =
@@ -37,10 +39,12 @@ const BASE_COLS =
 const COLS = `${BASE_COLS}, used_at, used_by_handoff_id`;
 /**
  * The column list every approval read returns (both store backends). A store read as it is before migration 0004
- * (a probe, a read-only data root) has no used columns: they read as NULL, never from the table.
+ * (a probe, a read-only data root) has no used columns: they read as NULL, never from the table; likewise the
+ * pre-tool gate's tool call id before migration 0008 (`hasGateUse`).
  */
-export const approvalCols = (hasUseColumns: boolean): string =>
-  hasUseColumns ? COLS : `${BASE_COLS}, NULL AS used_at, NULL AS used_by_handoff_id`;
+export const approvalCols = (hasUseColumns: boolean, hasGateUse = false): string =>
+  (hasUseColumns ? COLS : `${BASE_COLS}, NULL AS used_at, NULL AS used_by_handoff_id`) +
+  (hasGateUse ? ', used_by_tool_use_id' : ', NULL AS used_by_tool_use_id');
 /** The schema version that brings the used columns (migration 0004). */
 export const USE_COLUMNS_VERSION = 4;
 /** The schema version that brings used_by_tool_use_id and used_by_contract_id (migration 0008). */
@@ -71,6 +75,7 @@ export function exposeApproval(row: ApprovalRow): Record<string, unknown> {
     decision_note: row.decision_note,
     used_at: row.used_at ?? null,
     used_by_handoff_id: row.used_by_handoff_id ?? null,
+    used_by_tool_use_id: row.used_by_tool_use_id ?? null,
   };
 }
 

@@ -81,6 +81,8 @@ describe('approval patterns', () => {
     ['Edit(src/*.ts)', { cls: 'Edit', path: 'src/a/b.ts' }, false],
     ['Edit(src/*.ts)', { cls: 'Write', path: 'src/b.ts' }, true],
     ['Write(**/*.sql)', { cls: 'Write', path: 'a.sql' }, true],
+    ['Write(migrations/**)', { cls: 'Edit', path: 'src/a.ts', more: ['migrations/0009.sql'] }, true],
+    ['Write(migrations/**)', { cls: 'Edit', path: 'src/a.ts', more: ['docs/x.md'] }, false],
     ['mcp__*__deploy', { cls: 'mcp', tool: 'mcp__prod__deploy' }, true],
     ['mcp__*__deploy', { cls: 'mcp', tool: 'mcp__prod__status' }, false],
     ['mcp__*__deploy', { cls: 'other', tool: 'mcp__prod__deploy' }, false],

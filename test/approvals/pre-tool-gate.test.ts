@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { run, tempHome } from '../helpers/cli.js';
 import { COMPLETE_PATCH, finalizeAs, rawStore, writeTranscript } from '../helpers/gate.js';
@@ -98,8 +98,31 @@ describe('approval gate (pre-tool hook)', () => {
     const used = approvalRow(s.home, pending.approval_id);
     expect(used).toMatchObject({ status: 'used', used_by_tool_use_id: 'toolu_ok', used_by_contract_id: s.cid });
     expect(used.used_by_handoff_id).toBe(1);
+    // approval show names the tool call that used it, in JSON and for a human.
+    const shown = run(s.home, ['approval', 'show', pending.approval_id, '--json']);
+    expect(shown.json.approval).toMatchObject({ approval_status: 'used', used_by_tool_use_id: 'toolu_ok' });
+    expect(run(s.home, ['approval', 'show', pending.approval_id]).stdout).toContain('\nused by tool call: toolu_ok\n');
     // Used once: the next identical call is denied.
     expect(gate(s.home, claudeInput(s, 'Bash', { command: push }, 'toolu_again')).code).toBe(2);
+  });
+
+  it('Copilot names no transcript: the block is read from its session events file under HOME, by a UUID session id only', () => {
+    const s = setup();
+    const session = '3b9aa490-ba9b-482e-99d7-2a7e4c0d1e2f';
+    const events = join(s.home, '.copilot', 'session-state', session);
+    mkdirSync(events, { recursive: true });
+    const prompt = readFileSync(s.transcript, 'utf8');
+    const content = (JSON.parse(prompt.split('\n')[0]) as { message: { content: string } }).message.content;
+    writeFileSync(join(events, 'events.jsonl'), `${JSON.stringify({ type: 'user.message', data: { content } })}\n`);
+    const input = (sessionId: string) =>
+      JSON.stringify({ sessionId, cwd: s.repo, toolName: 'bash', toolArgs: { command: 'git push origin main' } });
+    const env = { HOME: s.home };
+    const denied = gate(s.home, input(session), [], env);
+    expect(denied.code).toBe(0);
+    expect(JSON.parse(denied.stdout)).toMatchObject({ permissionDecision: 'deny' });
+    expect(denied.stdout).toContain(`--draft-id ${s.cid}`);
+    // A session id that is not a UUID never becomes a path: no pattern known, the call is allowed.
+    expect(gate(s.home, input('../../etc'), [], env)).toMatchObject({ code: 0, stdout: '' });
   });
 
   it('a rejected approval, or one of other content, lets nothing run', () => {

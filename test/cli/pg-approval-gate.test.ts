@@ -61,6 +61,10 @@ describe('approval gate on PostgreSQL', () => {
       [a.approval_id],
     );
     expect(row).toEqual({ status: 'used', used_by_tool_use_id: 't2', used_by_contract_id: d.contract_id });
+    expect(hostOk(host, ['approval', 'show', a.approval_id]).approval).toMatchObject({
+      approval_status: 'used',
+      used_by_tool_use_id: 't2',
+    });
 
     fill(host, d.contract_id, { agent_status: { agent_state: 'BLOCKED' } });
     hostOk(host, ['contract', 'finalize', '--draft-id', d.contract_id]);

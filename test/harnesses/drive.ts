@@ -43,18 +43,24 @@ export function runDirs(harness: HarnessName): RunDirs {
   return dirs;
 }
 
-/** The harness starts with its files prepared (recipe.prepare) and the gate installed: the caller's steps. */
+/**
+ * The harness starts with its files prepared (recipe.prepare) and the gate installed: the caller's steps. `argv`
+ * replaces the recipe's (a run that lets the model use a tool passes the harness's own flag for that).
+ */
 export function driveHarness(
   harness: HarnessName,
   dirs: RunDirs,
   modelUrl: string,
   prompt: string,
   extraEnv: Record<string, string>,
+  argvOf: string[] = RECIPES[harness].argv(prompt),
+  runId?: string,
 ): Promise<HarnessRun> {
   const recipe = RECIPES[harness];
+  const argv = [...(runId !== undefined && recipe.sessionArgv ? recipe.sessionArgv(runId) : []), ...argvOf];
   const env = { ...baseHarnessEnv(dirs), ...recipe.env(dirs, modelUrl), ...extraEnv };
   const started = Date.now();
-  const child = spawn(harnessBin(harness), recipe.argv(prompt), {
+  const child = spawn(harnessBin(harness), argv, {
     cwd: dirs.project,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -117,3 +117,57 @@ describe('fake model server', () => {
     expect(fake.requests).toEqual([{ api: 'other', method: 'GET', path: '/v1/unknown', text: '', turn: false }]);
   });
 });
+
+describe('fake model server with a script', () => {
+  const TOOL = { id: 'call_1', name: 'Bash', input: { command: 'echo hi' } };
+  let scripted: FakeModel;
+  const ask = (path: string, body: unknown) =>
+    fetch(scripted.url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  afterEach(async () => {
+    await scripted.close();
+  });
+
+  it('answers each turn as the script says, in every wire format, and waits for an asynchronous script', async () => {
+    const indexes: number[] = [];
+    scripted = await startFakeModel(async (_req, index) => {
+      indexes.push(index);
+      await new Promise((r) => setImmediate(r));
+      return index === 4 ? { text: 'scripted text' } : { tool: TOOL };
+    });
+    // Anthropic, streamed: a tool_use block whose input arrives as JSON, stop_reason tool_use.
+    const a = await events(await ask('/v1/messages', { model: 'm', stream: true, messages: [] }));
+    expect(a[1].data.content_block).toEqual({ type: 'tool_use', id: 'call_1', name: 'Bash', input: {} });
+    expect(JSON.parse(a[2].data.delta.partial_json)).toEqual(TOOL.input);
+    expect(a[4].data.delta.stop_reason).toBe('tool_use');
+    // OpenAI Responses: a function_call item with the call id and its arguments as a JSON string.
+    const r = await events(await ask('/v1/responses', { model: 'm', input: [] }));
+    expect(r.map((x) => x.event)).toContain('response.function_call_arguments.delta');
+    expect(r.at(-1)!.data.response.output[0]).toMatchObject({
+      type: 'function_call',
+      call_id: 'call_1',
+      name: 'Bash',
+      arguments: JSON.stringify(TOOL.input),
+    });
+    // Chat completions: a tool_calls delta and finish_reason tool_calls.
+    const c = await events(await ask('/v1/chat/completions', { model: 'm', stream: true, messages: [] }));
+    expect(c[1].data.choices[0].delta.tool_calls[0]).toMatchObject({
+      id: 'call_1',
+      function: { name: 'Bash', arguments: JSON.stringify(TOOL.input) },
+    });
+    expect(c[2].data.choices[0].finish_reason).toBe('tool_calls');
+    // Gemini: a functionCall part.
+    const g = await events(await ask('/v1beta/models/pro:streamGenerateContent?alt=sse', {}));
+    expect(g[0].data.candidates[0].content.parts).toEqual([
+      { functionCall: { id: 'call_1', name: 'Bash', args: TOOL.input } },
+    ]);
+    // A text reply; requests that are not turns never reach the script.
+    const t: any = await (await ask('/v1/messages', { model: 'm', messages: [] })).json();
+    expect(t.content).toEqual([{ type: 'text', text: 'scripted text' }]);
+    await ask('/v1/messages/count_tokens', {});
+    expect(indexes).toEqual([0, 1, 2, 3, 4]);
+  });
+});

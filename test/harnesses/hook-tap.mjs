@@ -1,13 +1,22 @@
 // The program a tapped handoff's bin/run.js hands each call to (wiring.ts writes that file, with the real
 // bin/run.js and the log in globalThis.HANDOFF_TAP): runs the real handoff with the same arguments, stdin and
-// environment, passes its stdout, stderr and exit code through unchanged, and appends one JSON line per call to the
-// log (the input, the exit code, both outputs, and the size of the transcript the input names at the moment of the
-// call). The harness suite counts hook calls and reads the block form from that log.
+// environment and passes its stdout, stderr and exit code through unchanged. For a hook call (`contract gate` or
+// `approval gate`) it appends one JSON line to the log: the input, the exit code, both outputs, and the size of the
+// transcript the input names at the moment of the call. The model's own `handoff` commands, which find the same
+// `handoff` on the PATH, run with the tap's own stdio and are not logged. The harness suite counts hook calls and
+// reads the block form from that log.
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, readFileSync, statSync } from 'node:fs';
 import process from 'node:process';
 
 const { log, bin } = globalThis.HANDOFF_TAP;
+const args = process.argv.slice(2);
+
+if (!(['contract', 'approval'].includes(args[0]) && args[1] === 'gate')) {
+  const r = spawnSync(process.execPath, [bin, ...args], { stdio: 'inherit', env: process.env });
+  process.exit(r.status ?? 128);
+}
+
 const input = readFileSync(0);
 /** Bytes in the transcript the input names when the hook is called (null: none named, or no such file yet). */
 function transcriptBytes() {
@@ -20,7 +29,7 @@ function transcriptBytes() {
   }
 }
 const transcript = transcriptBytes();
-const r = spawnSync(process.execPath, [bin, ...process.argv.slice(2)], {
+const r = spawnSync(process.execPath, [bin, ...args], {
   input,
   env: process.env,
   maxBuffer: 64 * 1024 * 1024,

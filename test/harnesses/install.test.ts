@@ -1,6 +1,6 @@
 /**
  * scripts/harnesses/install.mjs: a complete cache of the pinned versions is reused without calling npm; a cache of
- * other pins or without its marker is not complete. (The install itself needs the npm registry and about 1.1 GB: it
+ * other pins or without its marker is not complete. (The install itself needs the npm registry and about 1.3 GB: it
  * runs in `npm run test:harnesses`.)
  */
 import { spawnSync } from 'node:child_process';
@@ -29,11 +29,12 @@ function pins(): Record<string, string> {
   return JSON.parse(r.stdout);
 }
 
-/** A cache folder with the four binaries and a marker naming `recorded` pins. */
+/** A cache folder with the five binaries and a marker naming `recorded` pins. */
 function fakeCache(recorded: Record<string, string> | null): string {
   const dir = join(tempHome('handoff-harness-cache-'), 'cache');
   mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
-  for (const b of ['claude', 'codex', 'gemini', 'copilot']) writeFileSync(join(dir, 'node_modules', '.bin', b), '');
+  for (const b of ['claude', 'codex', 'gemini', 'copilot', 'opencode', 'qwen'])
+    writeFileSync(join(dir, 'node_modules', '.bin', b), '');
   if (recorded)
     writeFileSync(
       join(dir, 'handoff-harnesses.json'),
@@ -43,13 +44,15 @@ function fakeCache(recorded: Record<string, string> | null): string {
 }
 
 describe('harness install cache', () => {
-  it('pins exact versions of the four harnesses', () => {
+  it('pins exact versions of the harnesses', () => {
     const p = pins();
     expect(Object.keys(p).sort()).toEqual([
       '@anthropic-ai/claude-code',
       '@github/copilot',
       '@google/gemini-cli',
       '@openai/codex',
+      '@qwen-code/qwen-code',
+      'opencode-ai',
     ]);
     for (const v of Object.values(p)) expect(v).toMatch(/^\d+\.\d+\.\d+$/);
   });

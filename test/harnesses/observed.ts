@@ -3,6 +3,7 @@
  * many times the harness called the hook, how many model requests the turn made and how long the run took. The
  * runner prints it as a table (scripts/harnesses/run.mjs).
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { RecordedRequest } from './fake-model.js';
 import type { HarnessRun } from './drive.js';
 import type { HarnessName } from './recipes.js';
@@ -71,6 +72,19 @@ export function recordObservation(
   };
 }
 
-export function observations(): typeof seen {
-  return seen;
+/**
+ * Adds this file's observations to the report at `path` (each suite file writes its own harnesses; a file that ran
+ * earlier in the same run keeps what it wrote).
+ */
+export function saveObservations(path: string): void {
+  let before: typeof seen = {};
+  try {
+    before = JSON.parse(readFileSync(path, 'utf8')) as typeof seen;
+  } catch {
+    // no report yet
+  }
+  const merged: typeof seen = { ...before };
+  for (const [h, byScenario] of Object.entries(seen) as [HarnessName, Partial<Record<Scenario, Observation>>][])
+    merged[h] = { ...merged[h], ...byScenario };
+  writeFileSync(path, JSON.stringify(merged, null, 2) + '\n');
 }

@@ -7,8 +7,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Api } from './fake-model.js';
 
-export type HarnessName = 'claude' | 'codex' | 'gemini' | 'copilot';
-export const HARNESSES: HarnessName[] = ['claude', 'codex', 'gemini', 'copilot'];
+export type HarnessName = 'claude' | 'codex' | 'gemini' | 'copilot' | 'opencode' | 'qwen';
+/** The harnesses driven as one headless process per turn (OpenCode is driven as a server: opencode.harness.ts). */
+export const HARNESSES: HarnessName[] = ['claude', 'codex', 'gemini', 'copilot', 'qwen'];
 
 /** One isolated run's folders, all under one temp folder. */
 export interface RunDirs {
@@ -27,6 +28,11 @@ export interface Recipe {
   prepare(dirs: RunDirs, modelUrl: string): void;
   env(dirs: RunDirs, modelUrl: string): Record<string, string>;
   argv(prompt: string): string[];
+  /**
+   * For a harness whose gate finds the contract by its run id, not in its transcript: the argv that starts the run
+   * under that session id (the user dispatched with `--harness-id` the same id), put before argv.
+   */
+  sessionArgv?(runId: string): string[];
 }
 
 /** A port nothing listens on: a harness that ignores its endpoint settings and honours proxies fails fast. */
@@ -140,5 +146,86 @@ export const RECIPES: Record<HarnessName, Recipe> = {
       COPILOT_AUTO_UPDATE: 'false',
     }),
     argv: (prompt) => ['-p', prompt],
+  },
+  opencode: {
+    api: 'chat',
+    // The user's own step: a provider in the project's opencode.json, an OpenAI-compatible endpoint (a provider
+    // package OpenCode bundles, so nothing is fetched for it).
+    prepare: (dirs, url) =>
+      writeJson(join(dirs.project, 'opencode.json'), {
+        model: `fake/${FAKE_MODEL}`,
+        provider: {
+          fake: {
+            npm: '@ai-sdk/openai-compatible',
+            name: 'fake',
+            options: { baseURL: `${url}/v1`, apiKey: 'fake' },
+            models: { [FAKE_MODEL]: { name: 'fake' } },
+          },
+        },
+      }),
+    env: () => ({ OPENCODE_DISABLE_AUTOUPDATE: 'true' }),
+    argv: (prompt) => ['run', prompt],
+  },
+  qwen: {
+    api: 'chat',
+    prepare: (dirs) => {
+      // The user's settings: an OpenAI-compatible provider (its endpoint, key and model from the environment), no
+      // usage statistics, telemetry or update checks, no auto-memory (a background model request after the turn,
+      // which would count as a turn here), and folder trust on (off by default: then every folder is trusted and
+      // the step below changes nothing).
+      writeJson(join(dirs.home, '.qwen', 'settings.json'), {
+        security: { auth: { selectedType: 'openai' }, folderTrust: { enabled: true } },
+        privacy: { usageStatisticsEnabled: false },
+        telemetry: { enabled: false },
+        general: { enableAutoUpdate: false },
+        memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false },
+      });
+      // What Qwen Code's first-run "Trust folder" answer writes: it then reads the project's .qwen/settings.json.
+      writeJson(join(dirs.home, '.qwen', 'trustedFolders.json'), { [dirs.project]: 'TRUST_FOLDER' });
+    },
+    env: (_dirs, url) => ({
+      OPENAI_BASE_URL: `${url}/v1`,
+      OPENAI_API_KEY: 'fake',
+      OPENAI_MODEL: FAKE_MODEL,
+    }),
+    argv: (prompt) => ['-p', prompt],
+    // Qwen Code's chat recording is not read: its contract is found by the session id dispatch was given.
+    sessionArgv: (runId) => ['--session-id', runId],
+  },
+};
+
+/**
+ * A harness's shell tool as the model calls it, and the argv of a headless run in which the user lets the model use
+ * it: each harness's own permission flag (Claude Code --allowedTools, Codex's workspace-write sandbox, Gemini's
+ * approval mode; Copilot's COPILOT_ALLOW_ALL is in its recipe). Hook trust is not touched.
+ */
+export interface ShellUse {
+  name: string;
+  input: (cmd: string) => Record<string, unknown>;
+  argv: (prompt: string) => string[];
+}
+
+export const SHELL: Record<'claude' | 'codex' | 'gemini' | 'copilot', ShellUse> = {
+  claude: {
+    name: 'Bash',
+    input: (command) => ({ command, description: 'run a command' }),
+    argv: (p) => ['-p', p, '--allowedTools', 'Bash'],
+  },
+  codex: {
+    // Codex 0.171.0 offers exec_command ({cmd}); its `shell` is an unsupported call there. Not a login shell (that
+    // would reset PATH from the machine's profile); a command may take up to 30 s before Codex moves on.
+    name: 'exec_command',
+    input: (cmd) => ({ cmd, login: false, yield_time_ms: 30_000 }),
+    argv: (p) => ['exec', '--color', 'never', '--sandbox', 'workspace-write', p],
+  },
+  gemini: {
+    name: 'run_shell_command',
+    input: (command) => ({ command, description: 'run a command' }),
+    argv: (p) => ['-p', p, '--approval-mode', 'yolo'],
+  },
+  copilot: {
+    name: 'bash',
+    input: (command) => ({ command, description: 'run a command' }),
+    argv: (p) => ['-p', p],
   },
 };

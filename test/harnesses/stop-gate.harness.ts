@@ -1,29 +1,32 @@
 /**
- * The stop gate inside the real harnesses (Claude Code, Codex CLI, Gemini CLI, Copilot CLI), each driven headless
- * against the fake model server on 127.0.0.1. Per harness:
+ * The stop gate inside the real harnesses (Claude Code, Codex CLI, Gemini CLI, Copilot CLI, Qwen Code), each driven
+ * headless against the fake model server on 127.0.0.1. Per harness:
  *   (a) a dispatched contract that is never finalized: the stop is blocked, the reason reaches the model (it is in
  *       the next request the fake receives), and the breaker ends the turn after --max-rejections with no more hook
  *       calls than that;
- *   (b) a contract finalized before the run: allowed at the first stop, one hook call;
+ *   (b) a contract closed the normal way in the turn (the scripted model runs `handoff contract verify`, then
+ *       finalizes citing the receipt, under the default verification policy receipt): allowed at the first stop;
  *   (c) a gate that cannot decide (exit 1: its data root does not exist) lets the stop through.
  * Not part of `npm test`: `npm run test:harnesses` installs the harnesses and runs this file.
  */
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, run as runCli, tempHome } from '../helpers/cli.js';
-import { COMPLETE_PATCH, dispatchJson, finalizeAs } from '../helpers/gate.js';
+import { COMPLETE_PATCH, dispatchJson, finalizeAs, row } from '../helpers/gate.js';
 import { startFakeModel, type FakeModel, type RecordedRequest } from './fake-model.js';
 import { driveHarness, runDirs, type HarnessRun } from './drive.js';
-import { HARNESSES, RECIPES, baseHarnessEnv, type HarnessName, type RunDirs } from './recipes.js';
+import { HARNESSES, RECIPES, SHELL, baseHarnessEnv, type HarnessName, type RunDirs } from './recipes.js';
 import { AS_SCRIPT, projectConfigFile, readTap, tapDir, tapInstall, tapPath, type HookCall } from './wiring.js';
-import { blockForm, observations, recordObservation } from './observed.js';
+import { blockForm, recordObservation, saveObservations } from './observed.js';
 
 /** The gate's default --max-rejections, which an installed hook keeps. */
 const MAX = 3;
 const BLOCK_CODE = 'ROW_NOT_FINALIZED';
+/** The check the scripted model records a receipt of (in the run's git project). */
+const CHECK = 'git status --short';
 
 let fake: FakeModel;
 beforeEach(async () => {
@@ -34,7 +37,7 @@ afterEach(async () => {
 });
 afterAll(() => {
   const out = process.env.HANDOFF_HARNESS_REPORT;
-  if (out) writeFileSync(out, JSON.stringify(observations(), null, 2) + '\n');
+  if (out) saveObservations(out);
 });
 
 /**
@@ -94,18 +97,29 @@ async function runTurn(
   prompt: string,
   marker: string,
   installFlags: string[] = [],
+  opts: { argv?: (dirs: RunDirs) => string[]; env?: (dirs: RunDirs) => Record<string, string> } = {},
+  runId?: string,
 ): Promise<Outcome & { dirs: RunDirs }> {
   const dirs = runDirs(harness);
   const log = join(dirs.root, 'hook-calls.jsonl');
   // The user's steps, in order: the harness set up (endpoints, its first-run project trust), then hooks install.
   RECIPES[harness].prepare(dirs, fake.url);
   installGate(harness, dirs, log, installFlags);
-  const run = await driveHarness(harness, dirs, fake.url, prompt, {
-    // The user's `handoff` on their PATH, outside the project (the tapped one).
-    PATH: `${tapPath(tapDir(dirs))}:${baseHarnessEnv(dirs).PATH}`,
-    HANDOFF_HOME: handoffHome,
-    HANDOFF_WORKSPACE: 'ws',
-  });
+  const run = await driveHarness(
+    harness,
+    dirs,
+    fake.url,
+    prompt,
+    {
+      // The user's `handoff` on their PATH, outside the project (the tapped one).
+      PATH: `${tapPath(tapDir(dirs))}:${baseHarnessEnv(dirs).PATH}`,
+      HANDOFF_HOME: handoffHome,
+      HANDOFF_WORKSPACE: 'ws',
+      ...opts.env?.(dirs),
+    },
+    opts.argv?.(dirs),
+    runId,
+  );
   expect(run.timedOut, run.stderr).toBe(false);
   // The turn's requests carry the prompt; side requests (a router, a title) are left out by the API's turn flag.
   const turns = fake.turns(RECIPES[harness].api).filter((r) => r.text.includes(marker));
@@ -120,16 +134,22 @@ function told(run: HarnessRun, calls: HookCall[]): string {
   return `${run.stdout}${run.stderr}\nhook calls:\n${calls.map((c) => JSON.stringify(c)).join('\n')}`;
 }
 
-function dispatched(home: string): { id: string; prompt: string } {
-  const d = dispatchJson(home, ['--goal', 'Add a health check endpoint.']);
-  return { id: d.contract_id as string, prompt: `Add a health check endpoint.\n\n${d.contract_block as string}` };
+/**
+ * A dispatched contract and the prompt that carries its block. For a harness whose gate finds the contract by run id
+ * (Qwen Code), the user's documented step: dispatch with `--harness-id` a session id the run is then started under.
+ */
+function dispatched(home: string, harness?: HarnessName): { id: string; prompt: string; runId?: string } {
+  const runId = harness !== undefined && RECIPES[harness].sessionArgv ? randomUUID() : undefined;
+  const d = dispatchJson(home, ['--goal', 'Add a health check endpoint.', ...(runId ? ['--harness-id', runId] : [])]);
+  const prompt = `Add a health check endpoint.\n\n${d.contract_block as string}`;
+  return { id: d.contract_id as string, prompt, runId };
 }
 
 describe.each(HARNESSES)('%s', (harness) => {
   it(`(a) blocks an unfinished dispatched contract, the reason reaches the model, the breaker ends the turn after ${MAX} hook calls`, async () => {
     const home = tempHome();
-    const { id, prompt } = dispatched(home);
-    const { run, calls, turns } = await runTurn(harness, home, prompt, id);
+    const { id, prompt, runId } = dispatched(home, harness);
+    const { run, calls, turns } = await runTurn(harness, home, prompt, id, [], {}, runId);
     recordObservation(harness, 'blocked', { run, calls, turns });
     expect(calls.length, told(run, calls)).toBe(MAX);
     const blocks = calls.slice(0, MAX - 1);
@@ -148,15 +168,66 @@ describe.each(HARNESSES)('%s', (harness) => {
     expect(run.code).toBe(0);
   });
 
-  it('(b) allows a contract finalized before the run at the first stop: one hook call', async () => {
+  it('(b) a contract closed the normal way in the turn (verification policy receipt: the model runs contract verify, then finalizes citing its receipt) is allowed at the first stop: one hook call', async () => {
     const home = tempHome();
-    const { id, prompt } = dispatched(home);
-    finalizeAs(home, id, 'COMPLETE', COMPLETE_PATCH);
-    const { run, calls, turns } = await runTurn(harness, home, prompt, id);
+    if (!(harness in SHELL)) {
+      // A harness whose shell tool the fake model does not script here: the contract is finalized before the run.
+      const { id, prompt, runId } = dispatched(home, harness);
+      finalizeAs(home, id, 'COMPLETE', COMPLETE_PATCH);
+      const { run, calls, turns } = await runTurn(harness, home, prompt, id, [], {}, runId);
+      recordObservation(harness, 'finalized', { run, calls, turns });
+      expect(calls, told(run, calls)).toHaveLength(1);
+      expect(blockForm(harness, calls[0]), JSON.stringify(calls[0])).toBe('allow');
+      expect(turns).toHaveLength(1);
+      return;
+    }
+    const d = dispatchJson(home, [
+      '--goal',
+      'Add a health check endpoint.',
+      '--kind',
+      'implementation',
+      '--verification',
+      'receipt',
+    ]);
+    const id = d.contract_id as string;
+    expect(d.contract_block).toContain('verification: receipt');
+    const prompt = `Add a health check endpoint.\n\n${d.contract_block as string}`;
+    const json = (v: unknown): string => `'${JSON.stringify(v)}'`;
+    const steps = [
+      `handoff contract fill --draft-id ${id} --json ${json({ evidence_report: { verification: { type: 'command', command: CHECK } } })}`,
+      `handoff contract verify --draft-id ${id}`,
+      `handoff contract fill --draft-id ${id} --json ${json({ agent_status: { agent_state: 'COMPLETE', next_action: 'done', pending_steps: [] } })}`,
+      `handoff contract finalize --draft-id ${id}`,
+    ];
+    const shell = SHELL[harness as keyof typeof SHELL];
+    let step = 0;
+    await fake.close();
+    fake = await startFakeModel((req) => {
+      if (!req.text.includes(id)) return undefined;
+      const s = step++;
+      if (s >= steps.length) return undefined;
+      return { tool: { id: `call_fake_${s + 1}`, name: shell.name, input: shell.input(steps[s]) } };
+    });
+    const { run, calls, turns } = await runTurn(harness, home, prompt, id, [], {
+      // The model's `handoff` calls go through the tapped one on the PATH, which logs only hook calls (gate verbs).
+      // Codex runs these without its sandbox (the user's --sandbox danger-full-access): inside its workspace-write
+      // sandbox `handoff evidence run` and `contract verify` never finish (seen with `codex sandbox`, even with the
+      // data root writable; plain commands and `contract fill` do).
+      argv: () =>
+        harness === 'codex'
+          ? ['exec', '--color', 'never', '--sandbox', 'danger-full-access', prompt]
+          : shell.argv(prompt),
+    });
     recordObservation(harness, 'finalized', { run, calls, turns });
     expect(calls, told(run, calls)).toHaveLength(1);
     expect(blockForm(harness, calls[0]), JSON.stringify(calls[0])).toBe('allow');
-    expect(turns).toHaveLength(1);
+    // One request per tool call, then the final answer.
+    expect(turns, told(run, calls)).toHaveLength(steps.length + 1);
+    expect(row(home, id), told(run, calls)).toMatchObject({ agent_state: 'COMPLETE' });
+    const receipts = runCli(home, ['evidence', 'receipts', '--draft-id', id, '--json']);
+    expect(receipts.json.receipts, receipts.stdout).toEqual([
+      expect.objectContaining({ command: CHECK, outcome: 'pass' }),
+    ]);
     expect(run.code).toBe(0);
   });
 

@@ -4,7 +4,7 @@
  * handoff were installed in a folder of the run (`<root>/handoff`) whose bin/run.js is a tap: it passes every call
  * to the real bin/run.js and logs it (hook-tap.mjs); dist/ and plugins/ there are links to this checkout's.
  */
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { HarnessName, RunDirs } from './recipes.js';
@@ -19,11 +19,20 @@ export const AS_SCRIPT = resolve(import.meta.dirname, 'as-script.mjs');
  * A tapped handoff in `dir` (bin/run.js logging each call to `log`, then running `bin`, default this checkout's);
  * returns its bin/run.js. `tapPath(dir)` holds a `handoff` on it, as `npm install -g` would put one on the user's
  * PATH: a project-scope hook names `handoff` through the PATH only, and `dir` lies outside the run's project.
+ * `copyDist`: dist/ is a copy, not a link, so the library a user-scope OpenCode plugin imports from there finds the
+ * tap as its bin/run.js (a link would resolve to this checkout's); package.json and node_modules/ beside it make it
+ * load as it does here.
  */
-export function tapInstall(dir: string, log: string, bin = BIN): string {
+export function tapInstall(dir: string, log: string, bin = BIN, copyDist = false): string {
   mkdirSync(join(dir, 'bin'), { recursive: true });
   mkdirSync(tapPath(dir), { recursive: true });
-  for (const sub of ['dist', 'plugins']) symlinkSync(join(REPO, sub), join(dir, sub));
+  if (copyDist) {
+    // The copied library resolves its dependencies and its module type from here, as from this checkout.
+    cpSync(join(REPO, 'dist'), join(dir, 'dist'), { recursive: true });
+    cpSync(join(REPO, 'package.json'), join(dir, 'package.json'));
+  }
+  const links = copyDist ? ['plugins', 'node_modules'] : ['dist', 'plugins'];
+  for (const sub of links) symlinkSync(join(REPO, sub), join(dir, sub));
   const script = join(dir, 'bin', 'run.js');
   writeFileSync(
     script,
@@ -92,5 +101,9 @@ export function projectConfigFile(harness: HarnessName, dirs: RunDirs): string {
       return join(dirs.project, '.gemini', 'settings.json');
     case 'copilot':
       return join(dirs.project, '.github', 'hooks', 'handoff.json');
+    case 'opencode':
+      return join(dirs.project, '.opencode', 'plugin', 'handoff-gate.js');
+    case 'qwen':
+      return join(dirs.project, '.qwen', 'settings.json');
   }
 }

@@ -26,11 +26,16 @@ import { q, schemaAtLeast, type Dialect, type Op } from './op.js';
 /** The table exists from the first migration: only an empty store (version 0) has none. */
 const APPROVALS_SINCE = 1;
 // Columns built when a statement is (approvals.ts's synchronous doors import this module: nothing of it runs on load).
-const cols = (): string => approvalCols(true);
+const cols = (): string => approvalCols(true, true);
 const LOCKED = (d: Dialect): string => `SELECT ${cols()} FROM approvals WHERE id = $1${d.forUpdate}`;
 
+/** The columns a read returns on a store at its own version (one read as it is may predate 0004 or 0008). */
+function* readCols(): Op<string> {
+  return approvalCols(yield* schemaAtLeast(USE_COLUMNS_VERSION), yield* schemaAtLeast(GATE_USE_VERSION));
+}
+
 function* getApproval(id: string): Op<ApprovalRow | undefined> {
-  const cols = approvalCols(yield* schemaAtLeast(USE_COLUMNS_VERSION));
+  const cols = yield* readCols();
   return (yield* q<ApprovalRow>(`SELECT ${cols} FROM approvals WHERE id = $1`, [id], APPROVALS_SINCE)).rows[0];
 }
 
@@ -56,7 +61,7 @@ export const approvalReads = {
   },
   /** Newest first (created_at DESC, id DESC), every filter before LIMIT. */
   *listApprovals(f: ApprovalFilters): Op<ApprovalRow[]> {
-    const cols = approvalCols(yield* schemaAtLeast(USE_COLUMNS_VERSION));
+    const cols = yield* readCols();
     const { where, values } = approvalWhere(f);
     if (f.after !== undefined) where.push(afterKey(f.after, (v) => `$${values.push(v)}`));
     const text = `SELECT ${cols} FROM approvals ${whereClause(where)}

@@ -298,6 +298,24 @@ export const EVIDENCE_CASES: ResultCase[] = [
   {
     verb: 'approval show',
     schema: 'approval-show',
+    name: 'an approval used by the pre-tool gate names the tool call',
+    exit: 0,
+    produce: (home) => {
+      const d = ok(home, ['contract', 'dispatch', '--workspace', 'ws', '--goal', 'g', '--require-approval', 'Bash(git push *)', '--json']);
+      const transcript = join(home, 't.jsonl');
+      writeFileSync(transcript, `${JSON.stringify({ type: 'user', message: { role: 'user', content: d.contract_block } })}\n`);
+      const id = ok(home, ['approval', 'request', '--draft-id', d.contract_id, '--content', 'git push origin main', '--json']).approval_id as string;
+      ok(home, ['approval', 'decide', id, '--decision', 'approved', '--json']);
+      const input = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', transcript_path: transcript, cwd: home, tool_name: 'Bash', tool_input: { command: 'git push origin main' }, tool_use_id: 'toolu_used' });
+      expect(hf(home, ['approval', 'gate'], { input }).code).toBe(0);
+      return hf(home, ['approval', 'show', id, '--json']);
+    },
+    expect: (j) => expect([j.approval.approval_status, j.approval.used_by_tool_use_id]).toEqual(['used', 'toolu_used']),
+    wrong: { 'a tool call id on an unused approval': (j) => ({ ...j, approval: { ...j.approval, approval_status: 'approved', used_at: null, used_by_handoff_id: null } }) },
+  },
+  {
+    verb: 'approval show',
+    schema: 'approval-show',
     name: 'a rejected approval (nothing to fill)',
     exit: 0,
     produce: (home) => {
