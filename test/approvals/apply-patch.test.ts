@@ -2,7 +2,7 @@
  * Codex's apply_patch tool in the pre-tool gate's input mapping: the files its patch headers name, relative to the
  * repository root of the hook's cwd, in the neutral Write/Edit classes that Write(…)/Edit(…) patterns match.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/cli.js';
@@ -13,6 +13,7 @@ import { neutralCall, parseToolCall } from '../../src/approvals/pre-tool-input.j
 function repo(): { root: string; sub: string } {
   const root = tempHome();
   mkdirSync(join(root, '.git'), { recursive: true });
+  writeFileSync(join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n'); // a repository, as git judges one
   const sub = join(root, 'pkg');
   mkdirSync(sub);
   return { root, sub };

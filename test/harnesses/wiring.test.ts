@@ -11,7 +11,7 @@ import { tempHome } from '../helpers/cli.js';
 import { readTap, tapInstall } from './wiring.js';
 
 describe('hook tap', () => {
-  it('passes arguments, stdin, output and exit code through and logs each call with its input', () => {
+  it('passes arguments, stdin, output and exit code through and logs each hook call (a gate verb) with its input', () => {
     const dir = tempHome();
     const log = join(dir, 'calls.jsonl');
     // Stands in for bin/run.js: echoes its arguments and stdin's size, writes a reason, exits 2 on "block".
@@ -35,8 +35,14 @@ process.exitCode = process.argv.includes('block') ? 2 : 0;
     });
     const out = JSON.stringify({ args: ['contract', 'gate', 'block'], bytes: input.length });
     expect([first.status, first.stdout, first.stderr]).toEqual([2, out, "it's a reason\n"]);
-    const second = spawnSync(process.execPath, [tap], { input: 'not json', encoding: 'utf8' });
+    const second = spawnSync(process.execPath, [tap, 'approval', 'gate'], { input: 'not json', encoding: 'utf8' });
     expect(second.status).toBe(0);
+    // Not a hook call (the model's own `handoff` command through the same tap): run with the tap's stdio, not logged.
+    const third = spawnSync(process.execPath, [tap, 'contract', 'fill', 'block'], { input: 'xyz', encoding: 'utf8' });
+    expect([third.status, third.stdout]).toEqual([
+      2,
+      JSON.stringify({ args: ['contract', 'fill', 'block'], bytes: 3 }),
+    ]);
     expect(readTap(log)).toEqual([
       {
         input: { hook_event_name: 'Stop', transcript_path: transcript },
@@ -48,7 +54,7 @@ process.exitCode = process.argv.includes('block') ? 2 : 0;
       {
         input: { unparsed: 'not json' },
         exit: 0,
-        stdout: JSON.stringify({ args: [], bytes: 8 }),
+        stdout: JSON.stringify({ args: ['approval', 'gate'], bytes: 8 }),
         stderr: "it's a reason\n",
         transcript_bytes: null,
       },
