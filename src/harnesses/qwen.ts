@@ -1,11 +1,12 @@
 /**
  * Qwen Code: a `Stop` hook in `.qwen/settings.json` (a project's loads only in a folder Qwen Code trusts; user hooks
  * always), Claude Code's input keys plus `timestamp`, blocked by exit 2 with the reason on stderr. Its chat
- * recording's format is not read here: the gate finds a Qwen turn's contract by its run id (`dispatch --harness-id`,
- * `contract claim`) or `--draft-id`, and its breaker counts by `stop_hook_active` (L1).
+ * recording (`transcript_path`, JSON lines) holds the prompt as `{"type":"user","message":{"parts":[{"text":…}]}}`,
+ * so a contract block in the prompt finds its contract as with the others; no record of a hook's feedback is read,
+ * so its breaker counts by `stop_hook_active` (L1).
  */
 import { join } from 'node:path';
-import { exitTwoAnswer, type HarnessAdapter } from './adapter.js';
+import { blocksText, exitTwoAnswer, messageOf, type HarnessAdapter } from './adapter.js';
 
 export const qwen: HarnessAdapter = {
   title: 'Qwen Code',
@@ -23,6 +24,10 @@ export const qwen: HarnessAdapter = {
   runIdField: () => 'session_id',
   breakerPrefix: 'qwen:',
   answer: exitTwoAnswer,
+  transcript: {
+    userText: (line) =>
+      line.type === 'user' ? (blocksText(messageOf(line)?.parts, [undefined, 'text']) ?? '') : undefined,
+  },
   config: {
     layout: 'grouped',
     path: (p) => join(p.scope === 'user' ? p.home : p.root, '.qwen', 'settings.json'),
@@ -32,6 +37,8 @@ export const qwen: HarnessAdapter = {
     entry: (command, timeoutS) => ({ type: 'command', command, timeout: timeoutS }),
     stopHooks: (top) => [top('Stop')],
   },
+  sampleTranscript: (prompt) =>
+    `${JSON.stringify({ type: 'user', message: { role: 'user', parts: [{ text: prompt }] } })}\n`,
   sampleStop: (p) => ({
     session_id: p.sessionId,
     transcript_path: p.transcriptPath,

@@ -107,6 +107,21 @@ describe('promptContractIds (lane 3)', () => {
     expect(promptContractIds(undefined)).toEqual({ foundPrompt: false, ids: [] });
   });
 
+  it("Qwen Code's chat recording: the prompt's parts, after the recording's other lines", () => {
+    const qwenUser = (text: string): object => ({
+      type: 'user',
+      sessionId: 's',
+      message: { role: 'user', parts: [{ text }] },
+    });
+    const p = transcript([{ type: 'system', subtype: 'ui_telemetry' }, qwenUser(`task\n\ncontract_id: ${ID}`)]);
+    expect(promptContractIds(p, 'qwen')).toEqual({ foundPrompt: true, ids: [ID] });
+    // Claude Code's reader finds no prompt in it (no content): the adapter is what reads it.
+    expect(promptContractIds(p, 'claude').ids).toEqual([]);
+    // The first user message is the prompt: an id in a later one (a hook's feedback, the agent's words) is not.
+    const later = transcript([qwenUser('task'), qwenUser(`contract_id: ${ID}`)]);
+    expect(promptContractIds(later, 'qwen')).toEqual({ foundPrompt: true, ids: [] });
+  });
+
   it('reads at most the first 4 MiB: a prompt beyond the bound is not seen', () => {
     const filler = { type: 'system', text: 'x'.repeat(1024 * 1024) };
     const late = transcript([filler, filler, filler, filler, user(`contract_id: ${ID}`)]);

@@ -53,11 +53,9 @@ export function driveHarness(
   modelUrl: string,
   prompt: string,
   extraEnv: Record<string, string>,
-  argvOf: string[] = RECIPES[harness].argv(prompt),
-  runId?: string,
+  argv: string[] = RECIPES[harness].argv(prompt),
 ): Promise<HarnessRun> {
   const recipe = RECIPES[harness];
-  const argv = [...(runId !== undefined && recipe.sessionArgv ? recipe.sessionArgv(runId) : []), ...argvOf];
   const env = { ...baseHarnessEnv(dirs), ...recipe.env(dirs, modelUrl), ...extraEnv };
   const started = Date.now();
   const child = spawn(harnessBin(harness), argv, {

@@ -28,11 +28,6 @@ export interface Recipe {
   prepare(dirs: RunDirs, modelUrl: string): void;
   env(dirs: RunDirs, modelUrl: string): Record<string, string>;
   argv(prompt: string): string[];
-  /**
-   * For a harness whose gate finds the contract by its run id, not in its transcript: the argv that starts the run
-   * under that session id (the user dispatched with `--harness-id` the same id), put before argv.
-   */
-  sessionArgv?(runId: string): string[];
 }
 
 /** A port nothing listens on: a harness that ignores its endpoint settings and honours proxies fails fast. */
@@ -189,8 +184,6 @@ export const RECIPES: Record<HarnessName, Recipe> = {
       OPENAI_MODEL: FAKE_MODEL,
     }),
     argv: (prompt) => ['-p', prompt],
-    // Qwen Code's chat recording is not read: its contract is found by the session id dispatch was given.
-    sessionArgv: (runId) => ['--session-id', runId],
   },
 };
 
@@ -205,7 +198,7 @@ export interface ShellUse {
   argv: (prompt: string) => string[];
 }
 
-export const SHELL: Record<'claude' | 'codex' | 'gemini' | 'copilot', ShellUse> = {
+export const SHELL: Record<'claude' | 'codex' | 'gemini' | 'copilot' | 'qwen', ShellUse> = {
   claude: {
     name: 'Bash',
     input: (command) => ({ command, description: 'run a command' }),
@@ -227,5 +220,11 @@ export const SHELL: Record<'claude' | 'codex' | 'gemini' | 'copilot', ShellUse> 
     name: 'bash',
     input: (command) => ({ command, description: 'run a command' }),
     argv: (p) => ['-p', p],
+  },
+  qwen: {
+    // Gemini CLI's shell tool, kept by its fork; the user lets it run with Qwen Code's own approval mode.
+    name: 'run_shell_command',
+    input: (command) => ({ command, description: 'run a command' }),
+    argv: (p) => ['-p', p, '--approval-mode', 'yolo'],
   },
 };
