@@ -181,7 +181,7 @@ describe.each(HARNESSES)('%s', (harness) => {
       `handoff contract fill --draft-id ${id} --json ${json({ agent_status: { agent_state: 'COMPLETE', next_action: 'done', pending_steps: [] } })}`,
       `handoff contract finalize --draft-id ${id}`,
     ];
-    const shell = SHELL[harness];
+    const shell = SHELL[harness as keyof typeof SHELL];
     let step = 0;
     await fake.close();
     fake = await startFakeModel((req) => {
