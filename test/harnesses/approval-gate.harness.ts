@@ -11,17 +11,15 @@
  * The approval ends `used` by the tool call the hook was given.
  * Copilot CLI's preToolUse names no transcript: the gate reads its session's events file from the session id.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, run as runCli, tempHome } from '../helpers/cli.js';
+import { run as runCli, tempHome } from '../helpers/cli.js';
 import { dispatchJson } from '../helpers/gate.js';
 import { startFakeModel, type FakeModel, type Reply } from './fake-model.js';
 import { driveHarness, runDirs } from './drive.js';
 import { RECIPES, SHELL, baseHarnessEnv, type HarnessName, type RunDirs } from './recipes.js';
-import { AS_SCRIPT, readTap, tapDir, tapInstall, tapPath, type HookCall } from './wiring.js';
+import { readTap, tapDir, tapPath, userInstall, type HookCall } from './wiring.js';
 
 const PATTERN = 'Bash(echo gated *)';
 const GATED = 'echo gated >> gated.log';
@@ -39,22 +37,7 @@ afterEach(async () => {
 
 /** `handoff hooks install --harness H --approvals`, as the user runs it in the project (see stop-gate.harness.ts). */
 function installWithApprovals(harness: HarnessName, dirs: RunDirs, log: string): void {
-  const tap = tapInstall(tapDir(dirs), log);
-  const r = spawnSync(
-    process.execPath,
-    ['--import', pathToFileURL(AS_SCRIPT).href, BIN, 'hooks', 'install', '--harness', harness, '--approvals', '--json'],
-    {
-      cwd: dirs.project,
-      encoding: 'utf8',
-      timeout: 120_000,
-      env: {
-        PATH: `${process.env.HANDOFF_HARNESS_BIN_DIR ?? ''}:${baseHarnessEnv(dirs).PATH}`,
-        HOME: dirs.home,
-        CODEX_HOME: dirs.codexHome,
-        TAP_AS_SCRIPT: tap,
-      },
-    },
-  );
+  const r = userInstall(harness, dirs, log, ['--approvals']);
   expect(r.status, r.stdout + r.stderr).toBe(0);
   const commands = (JSON.parse(r.stdout) as { commands: string[] }).commands;
   expect(

@@ -9,16 +9,14 @@
  *   (c) a gate that cannot decide (exit 1: its data root does not exist) lets the stop through.
  * Not part of `npm test`: `npm run test:harnesses` installs the harnesses and runs this file.
  */
-import { spawnSync } from 'node:child_process';
-import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, run as runCli, tempHome } from '../helpers/cli.js';
+import { run as runCli, tempHome } from '../helpers/cli.js';
 import { dispatchJson, row } from '../helpers/gate.js';
 import { startFakeModel, type FakeModel, type RecordedRequest } from './fake-model.js';
 import { driveHarness, runDirs, type HarnessRun } from './drive.js';
 import { HARNESSES, RECIPES, SHELL, baseHarnessEnv, type HarnessName, type RunDirs } from './recipes.js';
-import { AS_SCRIPT, projectConfigFile, readTap, tapDir, tapInstall, tapPath, type HookCall } from './wiring.js';
+import { projectConfigFile, readTap, tapDir, tapPath, userInstall, type HookCall } from './wiring.js';
 import { blockForm, recordObservation, saveObservations } from './observed.js';
 
 /** The gate's default --max-rejections, which an installed hook keeps. */
@@ -40,28 +38,12 @@ afterAll(() => {
 });
 
 /**
- * `handoff hooks install --harness H` in the run's project, as the user runs it there: their HOME, CODEX_HOME and a
- * PATH that has the harnesses (Codex's trust comes from `codex app-server`). The install runs as if handoff lived
- * in the run's tapped folder (wiring.ts), so the commands it writes and trusts log each call. They pin the harness
- * and keep the gate's default of MAX rejections. Codex: the hooks it wrote are trusted in Codex's own config.
+ * `handoff hooks install --harness H` in the run's project, as the user runs it there (wiring.ts userInstall). The
+ * commands it writes pin the harness and keep the gate's default of MAX rejections. Codex: the hooks it wrote are
+ * trusted in Codex's own config.
  */
 function installGate(harness: HarnessName, dirs: RunDirs, log: string, extra: string[] = []): Record<string, any> {
-  const tap = tapInstall(tapDir(dirs), log);
-  const r = spawnSync(
-    process.execPath,
-    ['--import', pathToFileURL(AS_SCRIPT).href, BIN, 'hooks', 'install', '--harness', harness, ...extra, '--json'],
-    {
-      cwd: dirs.project,
-      encoding: 'utf8',
-      timeout: 120_000,
-      env: {
-        PATH: `${process.env.HANDOFF_HARNESS_BIN_DIR ?? ''}:${baseHarnessEnv(dirs).PATH}`,
-        HOME: dirs.home,
-        CODEX_HOME: dirs.codexHome,
-        TAP_AS_SCRIPT: tap,
-      },
-    },
-  );
+  const r = userInstall(harness, dirs, log, extra);
   expect(r.status, r.stdout + r.stderr).toBe(0);
   const json = JSON.parse(r.stdout) as Record<string, any>;
   expect(json).toMatchObject({

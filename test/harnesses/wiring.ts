@@ -4,10 +4,11 @@
  * handoff were installed in a folder of the run (`<root>/handoff`) whose bin/run.js is a tap: it passes every call
  * to the real bin/run.js and logs it (hook-tap.mjs); dist/ and plugins/ there are links to this checkout's.
  */
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { HarnessName, RunDirs } from './recipes.js';
+import { baseHarnessEnv, type HarnessName, type RunDirs } from './recipes.js';
 
 const REPO = resolve(import.meta.dirname, '..', '..');
 const BIN = join(REPO, 'bin', 'run.js');
@@ -48,6 +49,35 @@ export function tapInstall(dir: string, log: string, bin = BIN, copyDist = false
     mode: 0o755,
   });
   return script;
+}
+
+/**
+ * `handoff hooks install --harness H --json [flags]` in the run's project, as the user runs it there: their HOME,
+ * CODEX_HOME and a PATH that has the harnesses (Codex's trust comes from `codex app-server`). It runs as if handoff
+ * lived in the run's tapped folder (tapInstall, with `log`), so the commands it writes and trusts log each hook call.
+ */
+export function userInstall(
+  harness: HarnessName,
+  dirs: RunDirs,
+  log: string,
+  flags: string[] = [],
+): SpawnSyncReturns<string> {
+  const tap = tapInstall(tapDir(dirs), log);
+  return spawnSync(
+    process.execPath,
+    ['--import', pathToFileURL(AS_SCRIPT).href, BIN, 'hooks', 'install', '--harness', harness, ...flags, '--json'],
+    {
+      cwd: dirs.project,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: {
+        PATH: `${process.env.HANDOFF_HARNESS_BIN_DIR ?? ''}:${baseHarnessEnv(dirs).PATH}`,
+        HOME: dirs.home,
+        CODEX_HOME: dirs.codexHome,
+        TAP_AS_SCRIPT: tap,
+      },
+    },
+  );
 }
 
 /** The folder holding the tapped `handoff` the run puts first on the harness's PATH. */
