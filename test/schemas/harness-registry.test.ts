@@ -29,7 +29,6 @@ function harnessEnums(node: unknown, path = '#'): { path: string; values: string
   return out;
 }
 
-const sorted = (v: readonly string[]): string[] => [...v].sort();
 /** The harnesses that block on exit 2 (the reason on stderr); the others answer JSON on exit 0. */
 const exitTwo = HARNESSES.filter((h) => adapterOf(h).answer(true, 'r', undefined).exit === 2);
 
