@@ -5,9 +5,9 @@
  * the approval lets the call run once. A call that matches nothing is allowed without opening the store.
  */
 import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { isHandoffError } from '../errors.js';
 import { promptText } from '../gate/transcript.js';
+import { adapterOf } from '../harnesses/index.js';
 import type { Env } from '../paths.js';
 import { envPatterns, matches, patternsFromBlockValue, type ApprovalPattern } from './patterns.js';
 import { neutralCall, type ToolCall } from './pre-tool-input.js';
@@ -30,19 +30,15 @@ const BLOCK_LINE_RE = /^require_approval: (.*)$/m;
 /** A contract id as dispatch mints it (checked again with the id rules once a call matched). */
 const CONTRACT_LINE_RE = /^contract_id: (a[0-9a-f]{16,}\.[0-9a-f]{6,})\s*$/m;
 
-/** A Copilot CLI session id as it names its session-state folder (a UUID): nothing else becomes a path. */
-const COPILOT_SESSION_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /**
- * The transcript of the call's session: the path the input names, else for Copilot CLI (whose preToolUse input names
- * none) its session's events file, `~/.copilot/session-state/<sessionId>/events.jsonl`.
+ * The transcript of the call's session: the path the input names, else the one its harness keeps for the session
+ * (the adapter's sessionTranscript: Copilot CLI's events file).
  */
 function transcriptOf(call: ToolCall, env: Env): string | undefined {
   if (call.transcriptPath !== undefined) return call.transcriptPath;
-  if (call.harness !== 'copilot' || call.sessionId === undefined || !COPILOT_SESSION_RE.test(call.sessionId))
-    return undefined;
+  if (call.sessionId === undefined) return undefined;
   const home = env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir();
-  return join(home, '.copilot', 'session-state', call.sessionId, 'events.jsonl');
+  return adapterOf(call.harness).preTool?.sessionTranscript?.(call.sessionId, home);
 }
 
 /** The patterns and contract id of the contract block in the run's first user message. */

@@ -200,6 +200,11 @@ export interface HarnessAdapter {
     readonly recognize: { rank: number; test(v: Line): boolean };
     /** The approval gate's decision in this harness's form. */
     answer(allow: boolean, reason: string): HookAnswer;
+    /**
+     * The session's transcript when its pre-tool input names none (Copilot CLI: its session's events file under
+     * `home`); undefined for a session id that cannot name one. Absent: only the input's own path is read.
+     */
+    sessionTranscript?(sessionId: string, home: string): string | undefined;
   };
   /** Its hook trust, loaded only when `hooks` needs it; absent: it runs every hook in its config. */
   readonly trust?: () => Promise<HookTrust>;

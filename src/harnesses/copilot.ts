@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { usage } from '../errors.js';
 import { blocksText, objectOf, own, type HarnessAdapter } from './adapter.js';
 
+/** A Copilot CLI session id as it names its session-state folder (a UUID). */
+const SESSION_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 export const copilot: HarnessAdapter = {
   title: 'Copilot CLI',
   stopEvents: ['agentStop', undefined],
@@ -47,6 +50,10 @@ export const copilot: HarnessAdapter = {
       allow
         ? { exit: 0, stdout: '' }
         : { exit: 0, stdout: JSON.stringify({ permissionDecision: 'deny', permissionDecisionReason: reason }) },
+    // Its preToolUse input names no transcript: the session's events file, for a session id that is a UUID only (as
+    // Copilot CLI names its session-state folders), so nothing else becomes a path.
+    sessionTranscript: (sessionId, home) =>
+      SESSION_ID_RE.test(sessionId) ? join(home, '.copilot', 'session-state', sessionId, 'events.jsonl') : undefined,
   },
   sampleTranscript: (prompt) => `${JSON.stringify({ type: 'user.message', data: { content: prompt } })}\n`,
   sampleStop: (p) => ({
