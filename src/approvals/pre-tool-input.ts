@@ -1,13 +1,13 @@
 /**
- * The pre-tool hook's input, per harness, read into one ToolCall: Claude Code and Codex `PreToolUse` (`tool_name`,
- * `tool_input`, `tool_use_id`, `session_id`, `transcript_path`, `cwd`), Gemini `BeforeTool` (the same keys), Copilot
- * `preToolUse` (`toolName`, `toolArgs` as a JSON string, `cwd`) and Cursor `beforeShellExecution` (`command`,
- * `conversation_id`, `cwd`) or `beforeMCPExecution`. Then the call's neutral class (patterns.ts) and its canonical
- * form, the text an approval's exact_content must equal. Any problem is HOOK_INPUT_INVALID.
+ * The pre-tool hook's input read into one ToolCall by its harness's adapter (`preTool.read`; the common keys
+ * `tool_name`, `tool_input`, `tool_use_id`, `session_id`, `transcript_path` where it has none), then the call's
+ * neutral class (patterns.ts) and its canonical form, the text an approval's exact_content must equal. Any problem is
+ * HOOK_INPUT_INVALID.
  */
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { HandoffError } from '../errors.js';
 import { gitTopLevel } from '../paths.js';
+import { commonPreToolRead } from '../harnesses/adapter.js';
 import { adapterOf, PRE_TOOL_HARNESSES, recognize, type Harness } from '../harnesses/index.js';
 import type { NeutralCall } from './patterns.js';
 
@@ -47,60 +47,13 @@ export function parseToolCall(raw: string, choice: PreToolHarness | 'auto' = 'au
   const event = typeof v.hook_event_name === 'string' ? v.hook_event_name : undefined;
   if (harness === undefined)
     throw invalid(
-      `unrecognized pre-tool hook input (hook_event_name ${JSON.stringify(event ?? null)}): not a Claude Code or Codex PreToolUse, Gemini BeforeTool, Copilot preToolUse or Cursor beforeShellExecution; pass --harness`,
+      `unrecognized pre-tool hook input (hook_event_name ${JSON.stringify(event ?? null)}): not ${PRE_TOOL_HARNESSES.map((h) => `${adapterOf(h).title} ${adapterOf(h).preTool?.event ?? ''}`).join(', ')}; pass --harness`,
     );
   if (adapterOf(harness).preTool?.events.includes(event) !== true)
     throw invalid(`unknown hook_event_name ${JSON.stringify(event ?? null)} for --harness ${harness}`);
-  const cwd = str(v.cwd);
-  if (harness === 'copilot') {
-    const toolName = str(v.toolName);
-    if (toolName === undefined) throw invalid('a Copilot preToolUse input needs toolName');
-    let args: unknown = v.toolArgs;
-    if (typeof args === 'string') {
-      try {
-        args = JSON.parse(args);
-      } catch {
-        throw invalid('Copilot toolArgs is not valid JSON');
-      }
-    }
-    return {
-      harness,
-      event: 'preToolUse',
-      toolName,
-      toolInput: obj(args) ?? {},
-      sessionId: str(v.sessionId),
-      transcriptPath: str(v.transcriptPath),
-      cwd,
-    };
-  }
-  if (harness === 'cursor') {
-    const shell = event === 'beforeShellExecution';
-    const command = str(v.command);
-    if (shell && command === undefined) throw invalid('a Cursor beforeShellExecution input needs command');
-    const server = str(v.server) ?? 'unknown';
-    return {
-      harness,
-      event: event!,
-      toolName: shell ? 'Shell' : `mcp__${server}__${str(v.tool_name) ?? 'unknown'}`,
-      toolInput: shell ? { command } : (obj(v.tool_input) ?? {}),
-      toolUseId: str(v.generation_id),
-      sessionId: str(v.conversation_id),
-      transcriptPath: str(v.transcript_path),
-      cwd,
-    };
-  }
-  const toolName = str(v.tool_name);
-  if (toolName === undefined) throw invalid(`a ${event} input needs tool_name`);
-  return {
-    harness,
-    event: event!,
-    toolName,
-    toolInput: obj(v.tool_input) ?? {},
-    toolUseId: str(v.tool_use_id),
-    sessionId: str(v.session_id),
-    transcriptPath: str(v.transcript_path),
-    cwd,
-  };
+  const pre = adapterOf(harness).preTool;
+  const parts = pre?.read !== undefined ? pre.read(v, event) : commonPreToolRead(v, event);
+  return { harness, ...parts, cwd: str(v.cwd) };
 }
 
 /** Every harness's shell tools (Claude Code and Codex `Bash`, Gemini `run_shell_command`, Copilot `bash`/`shell`). */

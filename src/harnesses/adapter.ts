@@ -5,6 +5,7 @@
  * harness implements it; the registry (index.ts) is the only list of harnesses. Adapters are plain data and small
  * pure functions: the gate loads them on its hot path.
  */
+import { HandoffError } from '../errors.js';
 import type { Env } from '../paths.js';
 
 export type Scope = 'project' | 'user';
@@ -55,6 +56,16 @@ export interface StopInput {
 }
 
 /** What a hook process gives back: its exit and its output streams. */
+/** A pre-tool input's parts, whatever the harness's keys. */
+export interface PreToolRead {
+  event: string;
+  toolName: string;
+  toolInput: Line;
+  toolUseId?: string;
+  sessionId?: string;
+  transcriptPath?: string;
+}
+
 export interface HookAnswer {
   exit: 0 | 2;
   stdout?: string;
@@ -198,6 +209,11 @@ export interface HarnessAdapter {
     readonly events: readonly (string | undefined)[];
     /** Whether this harness wrote a pre-tool input, from its keys (ranked like `recognize`). */
     readonly recognize: { rank: number; test(v: Line): boolean };
+    /**
+     * Its pre-tool input read into the call's parts (throws HOOK_INPUT_INVALID); absent: the common keys (`tool_name`,
+     * `tool_input`, `tool_use_id`, `session_id`, `transcript_path`), as Claude Code, Codex and Gemini send them.
+     */
+    read?(v: Line, event: string | undefined): PreToolRead;
     /** The approval gate's decision in this harness's form. */
     answer(allow: boolean, reason: string): HookAnswer;
     /**
@@ -270,3 +286,23 @@ export const exitTwoDeny = (allow: boolean, reason: string): HookAnswer =>
   allow ? { exit: 0, stdout: '' } : { exit: 2, stdout: '', stderr: reason };
 
 export const own = (v: Line, k: string): boolean => Object.prototype.hasOwnProperty.call(v, k);
+
+/** A bad hook input: HOOK_INPUT_INVALID. */
+export const hookInputInvalid = (message: string): HandoffError => new HandoffError('HOOK_INPUT_INVALID', message);
+
+/** A non-blank string, else undefined. */
+export const nonBlank = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+
+/** The common pre-tool keys (Claude Code, Codex, Gemini). */
+export function commonPreToolRead(v: Line, event: string | undefined): PreToolRead {
+  const toolName = nonBlank(v.tool_name);
+  if (toolName === undefined) throw hookInputInvalid(`a ${event} input needs tool_name`);
+  return {
+    event: event!,
+    toolName,
+    toolInput: objectOf(v.tool_input) ?? {},
+    toolUseId: nonBlank(v.tool_use_id),
+    sessionId: nonBlank(v.session_id),
+    transcriptPath: nonBlank(v.transcript_path),
+  };
+}

@@ -1,7 +1,7 @@
 /** Copilot CLI: an `agentStop` hook in `.github/hooks/handoff.json` (camelCase keys), `events.jsonl`. */
 import { join } from 'node:path';
 import { usage } from '../errors.js';
-import { blocksText, objectOf, own, type HarnessAdapter } from './adapter.js';
+import { blocksText, hookInputInvalid, nonBlank, objectOf, own, type HarnessAdapter } from './adapter.js';
 
 /** A Copilot CLI session id as it names its session-state folder (a UUID). */
 const SESSION_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -46,6 +46,26 @@ export const copilot: HarnessAdapter = {
     event: 'preToolUse',
     events: ['preToolUse', undefined],
     recognize: { rank: 60, test: (v) => own(v, 'toolName') },
+    // `toolName`, and `toolArgs` as a JSON string.
+    read: (v) => {
+      const toolName = nonBlank(v.toolName);
+      if (toolName === undefined) throw hookInputInvalid('a Copilot preToolUse input needs toolName');
+      let args: unknown = v.toolArgs;
+      if (typeof args === 'string') {
+        try {
+          args = JSON.parse(args);
+        } catch {
+          throw hookInputInvalid('Copilot toolArgs is not valid JSON');
+        }
+      }
+      return {
+        event: 'preToolUse',
+        toolName,
+        toolInput: objectOf(args) ?? {},
+        sessionId: nonBlank(v.sessionId),
+        transcriptPath: nonBlank(v.transcriptPath),
+      };
+    },
     answer: (allow, reason) =>
       allow
         ? { exit: 0, stdout: '' }

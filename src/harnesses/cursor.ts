@@ -1,6 +1,6 @@
 /** Cursor: a `stop` hook in `.cursor/hooks.json`; it continues on a `followup_message`. */
 import { join } from 'node:path';
-import { blocksText, messageOf, own, type HarnessAdapter } from './adapter.js';
+import { blocksText, hookInputInvalid, messageOf, nonBlank, objectOf, own, type HarnessAdapter } from './adapter.js';
 
 export const cursor: HarnessAdapter = {
   title: 'Cursor',
@@ -45,6 +45,20 @@ export const cursor: HarnessAdapter = {
     recognize: {
       rank: 20,
       test: (v) => v.hook_event_name === 'beforeShellExecution' || v.hook_event_name === 'beforeMCPExecution',
+    },
+    // A shell call is the `Shell` tool with its `command`; an MCP call is `mcp__<server>__<tool_name>`.
+    read: (v, event) => {
+      const shell = event === 'beforeShellExecution';
+      const command = nonBlank(v.command);
+      if (shell && command === undefined) throw hookInputInvalid('a Cursor beforeShellExecution input needs command');
+      return {
+        event: event!,
+        toolName: shell ? 'Shell' : `mcp__${nonBlank(v.server) ?? 'unknown'}__${nonBlank(v.tool_name) ?? 'unknown'}`,
+        toolInput: shell ? { command } : (objectOf(v.tool_input) ?? {}),
+        toolUseId: nonBlank(v.generation_id),
+        sessionId: nonBlank(v.conversation_id),
+        transcriptPath: nonBlank(v.transcript_path),
+      };
     },
     answer: (allow, reason) => ({
       exit: 0,
